@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import { openDatabase, type Db } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { authenticateOwner, loadOwnedShop } from './http/auth.js';
+import './http/context.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { sweepIdempotencyKeys } from './http/idempotency.js';
+import { registerOpenApi } from './http/openapi.js';
+import { registerRateLimit } from './http/rate-limit.js';
+import { systemRoutes } from './http/system.routes.js';
+import { addSharedSchema, validatorCompiler } from './http/validation.js';
+import { shopOwnerRoutes } from './modules/shops/owner.routes.js';
+import { ErrorEnvelope } from './schemas/common.js';
+import { createSecretBox } from './security/secret-box.js';
+
+export interface BuildOptions {
+  config: Config;
+  /** Pino options, or false to silence; defaults to the configured level. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+const HOUR = 60 * 60 * 1000;
+
+/** The one place the service is assembled; the server and every test build it this way. */
+export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel, redact: ['req.headers.authorization'] },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  addSharedSchema(ErrorEnvelope);
+  app.addSchema(ErrorEnvelope);
+
+  const db: Db = openDatabase(config.database);
+  app.decorate('config', config);
+  app.decorate('db', db);
+  app.decorate('secrets', createSecretBox(config.secretKey, config.dataDir));
+  app.decorate('redis', config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null);
+  app.decorateRequest('principal', null);
+  app.decorateRequest('shop', null);
+  app.decorateRequest('idempotencyClaim', null);
+  app.addHook('onClose', async () => {
+    await db.destroy();
+    await app.redis?.quit();
+  });
+
+  await migrateToLatest(db.kysely);
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    void reply.header('x-request-id', request.id);
+    return payload;
+  });
+  registerErrorHandling(app);
+  await registerOpenApi(app);
+  await registerRateLimit(app, config);
+
+  await app.register(systemRoutes);
+  await app.register(
+    async (owner) => {
+      owner.addHook('onRequest', authenticateOwner);
+      owner.addHook('preHandler', loadOwnedShop);
+      await owner.register(shopOwnerRoutes);
+    },
+    { prefix: '/self' },
+  );
+
+  const sweeper = setInterval(() => {
+    sweepIdempotencyKeys(db.kysely).catch((err: unknown) => app.log.warn({ err }, 'idempotency sweep failed'));
+  }, HOUR);
+  sweeper.unref();
+  app.addHook('onClose', async () => clearInterval(sweeper));
+
+  return app;
+}

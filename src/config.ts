@@ -1,0 +1,88 @@
+import { resolve } from 'node:path';
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+/**
+ * The environment, validated once at boot. Nothing else in the code base reads `process.env`:
+ * modules receive the frozen `Config` through `buildApp(options)`.
+ */
+const EnvSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
+  DATA_DIR: Type.String({ minLength: 1, default: './data' }),
+  DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+  SECRET_KEY: Type.Optional(Type.String({ minLength: 16 })),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+  BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
+  UPLOAD_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 5 * 1024 * 1024 }),
+  RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000 }),
+  RATE_LIMIT_OWNER_MAX: Type.Integer({ minimum: 0, default: 1200 }),
+  RATE_LIMIT_PUBLIC_MAX: Type.Integer({ minimum: 0, default: 600 }),
+  TRUST_PROXY: Type.Boolean({ default: false }),
+});
+
+type Env = Static<typeof EnvSchema>;
+
+export type DatabaseConfig =
+  | { dialect: 'sqlite'; file: string }
+  | { dialect: 'postgres'; url: string; schema?: string };
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  database: DatabaseConfig;
+  redisUrl: string | undefined;
+  secretKey: string | undefined;
+  logLevel: string;
+  bodyLimitBytes: number;
+  uploadLimitBytes: number;
+  rateLimit: { windowMs: number; ownerMax: number; publicMax: number };
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses a `DATABASE_URL`: postgres URLs select PostgreSQL, `file:`/paths select SQLite. */
+export function parseDatabaseUrl(url: string | undefined, dataDir: string): DatabaseConfig {
+  if (!url) return { dialect: 'sqlite', file: resolve(dataDir, 'shopd.sqlite') };
+  if (/^postgres(ql)?:\/\//.test(url)) return { dialect: 'postgres', url };
+  if (url.startsWith('sqlite:') || url.startsWith('file:')) {
+    return { dialect: 'sqlite', file: resolve(url.replace(/^(sqlite|file):(\/\/)?/, '')) };
+  }
+  throw new ConfigError(`DATABASE_URL: expected a postgres:// URL or a sqlite:/file: path, got "${url}"`);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(EnvSchema.properties)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const withDefaults = Value.Default(EnvSchema, Value.Convert(EnvSchema, raw));
+  const problems = [...Value.Errors(EnvSchema, withDefaults)].map((e) => `${e.path.slice(1)}: ${e.message}`);
+  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  const parsed = withDefaults as Env;
+  const dataDir = resolve(parsed.DATA_DIR);
+  return Object.freeze({
+    port: parsed.PORT,
+    host: parsed.HOST,
+    dataDir,
+    database: parseDatabaseUrl(parsed.DATABASE_URL, dataDir),
+    redisUrl: parsed.REDIS_URL,
+    secretKey: parsed.SECRET_KEY,
+    logLevel: parsed.LOG_LEVEL,
+    bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
+    uploadLimitBytes: parsed.UPLOAD_LIMIT_BYTES,
+    rateLimit: Object.freeze({
+      windowMs: parsed.RATE_LIMIT_WINDOW_MS,
+      ownerMax: parsed.RATE_LIMIT_OWNER_MAX,
+      publicMax: parsed.RATE_LIMIT_PUBLIC_MAX,
+    }),
+    trustProxy: parsed.TRUST_PROXY,
+  });
+}

@@ -1,0 +1,49 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { authenticateApiKey } from '../modules/accounts/service.js';
+import { findShopOfAccount } from '../modules/shops/repository.js';
+import type { ShopRow } from '../modules/shops/shops.table.js';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from './errors.js';
+
+/** The key from `Authorization: Bearer <key>` or, as the original clients send it, `Authorization: <key>`. */
+export function apiKeyFromHeader(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^bearer\s+(.+)$/i.exec(header.trim());
+  const key = (match ? match[1]! : header).trim();
+  return key.length > 0 && key.length <= 200 ? key : undefined;
+}
+
+const readOnlyMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** onRequest hook of the owner scope: 401 without a valid key, 403 when a read-only key writes. */
+export async function authenticateOwner(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  const key = apiKeyFromHeader(request.headers.authorization);
+  const principal = key ? await authenticateApiKey(request.server.db.kysely, key) : undefined;
+  if (!principal) throw new UnauthorizedError();
+  if (!readOnlyMethods.has(request.method) && !principal.scopes.has('write')) {
+    throw new ForbiddenError('This API key is read-only.');
+  }
+  request.principal = principal;
+}
+
+/**
+ * preHandler hook of the owner scope: resolves `{shopId}` to a shop of the caller's account.
+ * A shop of another account is a 404, exactly like one that does not exist.
+ */
+export async function loadOwnedShop(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  const shopId = (request.params as { shopId?: number } | undefined)?.shopId;
+  if (shopId === undefined || !request.principal) return;
+  const shop = await findShopOfAccount(request.server.db.kysely, request.principal.accountId, shopId);
+  if (!shop) throw new NotFoundError('Shop');
+  request.shop = shop;
+}
+
+/** The shop of an owner route; only callable on routes with a `{shopId}` segment. */
+export function currentShop(request: FastifyRequest): ShopRow {
+  if (!request.shop) throw new Error('currentShop() called on a route without a resolved {shopId}');
+  return request.shop;
+}
+
+export function currentAccountId(request: FastifyRequest): number {
+  if (!request.principal) throw new Error('currentAccountId() called outside the owner scope');
+  return request.principal.accountId;
+}

@@ -1,0 +1,65 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { constraintViolation } from '../db/database.js';
+import { AppError, ConflictError, NotFoundError, ValidationError, type ErrorCode } from './errors.js';
+import { formatValidationErrors } from './validation.js';
+
+const codeByStatus: Record<number, ErrorCode> = {
+  400: 'validation_error',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  422: 'unprocessable',
+  429: 'rate_limited',
+};
+
+const messageByFastifyCode: Record<string, string> = {
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The JSON body is empty.',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'The body is not valid JSON.',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'The body is larger than the limit.',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'The body must be JSON (Content-Type: application/json).',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The Content-Length does not match the body.',
+};
+
+/** Maps anything thrown in a request to the contract's status, code and envelope. */
+export function toAppError(err: FastifyError | Error): AppError {
+  if (err instanceof AppError) return err;
+  const fastifyErr = err as FastifyError;
+  if (fastifyErr.validation) {
+    return new ValidationError(formatValidationErrors(fastifyErr.validation as never, fastifyErr.validationContext));
+  }
+  const constraint = constraintViolation(err);
+  if (constraint === 'unique') return new ConflictError('This conflicts with an existing record.');
+  if (constraint === 'foreign_key') return new ConflictError('This refers to a record that does not exist or is still in use.');
+  if (constraint) return new ValidationError(['body: violates a data constraint']);
+  if (err instanceof SyntaxError && fastifyErr.statusCode === 400) {
+    return new ValidationError(['body: is not valid JSON'], 'The body is not valid JSON.');
+  }
+  const status = fastifyErr.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    const code = codeByStatus[status] ?? 'validation_error';
+    const message = messageByFastifyCode[fastifyErr.code] ?? err.message;
+    return new AppError(codeByStatus[status] ? status : 400, code, message);
+  }
+  return new AppError(500, 'internal_error', 'Internal server error.');
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err, request, reply) => {
+    const appError = toAppError(err as Error);
+    if (appError.statusCode >= 500) request.log.error({ err }, 'request failed');
+    else request.log.debug({ err: appError.message }, 'request refused');
+    void reply.status(appError.statusCode).send({
+      data: null,
+      message: appError.message,
+      errors: appError.errors,
+      code: appError.code,
+    });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const err = new NotFoundError('Route');
+    void reply.status(404).send({ data: null, message: `No route ${request.method} ${request.url.split('?')[0]}.`, errors: err.errors, code: err.code });
+  });
+}

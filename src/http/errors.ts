@@ -1,0 +1,70 @@
+/**
+ * The one error family of the service. Services throw these; the error handler turns them
+ * (and schema failures and database constraint violations) into the contract's envelope.
+ */
+export type ErrorCode =
+  | 'validation_error'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'shop_locked'
+  | 'not_found'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'unprocessable'
+  | 'rate_limited'
+  | 'service_unavailable'
+  | 'internal_error';
+
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly errors: string[] = [message],
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** 400: one string per problem, each `"<field path>: <what is wrong>"`. */
+export class ValidationError extends AppError {
+  constructor(errors: string[], message = 'The request is not valid.') {
+    super(400, 'validation_error', message, errors);
+  }
+  static field(field: string, problem: string): ValidationError {
+    return new ValidationError([`${field}: ${problem}`]);
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(message = 'A valid API key is required.') {
+    super(401, 'unauthorized', message);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(message = 'This API key may not perform this action.', code: 'forbidden' | 'shop_locked' = 'forbidden') {
+    super(403, code, message);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(what = 'Resource') {
+    super(404, 'not_found', `${what} not found.`);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message: string, errors?: string[]) {
+    super(409, 'conflict', message, errors);
+  }
+}
+
+/** 422: a business rule refuses an otherwise well-formed request. */
+export class UnprocessableError extends AppError {
+  constructor(message: string, errors?: string[]) {
+    super(422, 'unprocessable', message, errors);
+  }
+}

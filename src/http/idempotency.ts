@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
+import type { Kysely } from 'kysely';
+import { constraintViolation } from '../db/database.js';
+import type { Database } from '../db/schema.js';
+import { ConflictError } from './errors.js';
+
+/**
+ * `Idempotency-Key` for calls that move money or stock (contract section 1): a retry with the
+ * same key and the same request within 24 h answers the first response without acting again;
+ * the same key with another request is a 409, and so is a retry while the first is running.
+ * Responses of 5xx are not kept, so a retry after a failure acts again.
+ *
+ * Use on a route: `{ schema: { headers: IdempotencyHeaders }, ...idempotent }`.
+ */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({ minLength: 1, maxLength: 255, description: 'Makes a retry of this call safe: same key and body within 24 h answer the first response.' }),
+  ),
+});
+
+type Conn = Kysely<Database>;
+
+function scopeOf(request: FastifyRequest): { scope: string; shopId: number | null } {
+  const shopId = (request.params as { shopId?: number } | undefined)?.shopId ?? null;
+  if (request.principal) return { scope: `account:${request.principal.accountId}`, shopId };
+  return { scope: `shop:${shopId ?? '-'}`, shopId };
+}
+
+function fingerprint(request: FastifyRequest): string {
+  return createHash('sha256')
+    .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
+    .digest('hex');
+}
+
+type ClaimResult =
+  | { claimed: number }
+  | { existing: { fingerprint: string; status_code: number | null; response_body: string | null } };
+
+async function claim(db: Conn, scope: string, shopId: number | null, key: string, print: string): Promise<ClaimResult> {
+  const now = Date.now();
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('scope', '=', scope)
+    .where('key', '=', key)
+    .where('created_at', '<', now - IDEMPOTENCY_TTL_MS)
+    .execute();
+  try {
+    const row = await db
+      .insertInto('idempotency_keys')
+      .values({ scope, shop_id: shopId, key, fingerprint: print, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { claimed: row.id };
+  } catch (err) {
+    if (constraintViolation(err) !== 'unique') throw err;
+  }
+  const existing = await db
+    .selectFrom('idempotency_keys')
+    .select(['fingerprint', 'status_code', 'response_body'])
+    .where('scope', '=', scope)
+    .where('key', '=', key)
+    .executeTakeFirstOrThrow();
+  return { existing };
+}
+
+const claimKey: preHandlerHookHandler = async function (request: FastifyRequest, reply: FastifyReply) {
+  const key = request.headers['idempotency-key'];
+  if (typeof key !== 'string') return;
+  const { scope, shopId } = scopeOf(request);
+  const print = fingerprint(request);
+  const result = await claim(request.server.db.kysely, scope, shopId, key, print);
+  if ('claimed' in result) {
+    request.idempotencyClaim = result.claimed;
+    return;
+  }
+  const { existing } = result;
+  if (existing.fingerprint !== print) {
+    throw new ConflictError('This Idempotency-Key was used with a different request.', ['idempotency-key: was used with a different request']);
+  }
+  if (existing.status_code === null || existing.response_body === null) {
+    throw new ConflictError('A request with this Idempotency-Key is still in progress.', ['idempotency-key: request in progress']);
+  }
+  return reply
+    .code(existing.status_code)
+    .header('idempotent-replayed', 'true')
+    .type('application/json; charset=utf-8')
+    .send(existing.response_body);
+};
+
+const recordResponse: onSendHookHandler = async function (request, reply, payload) {
+  const id = request.idempotencyClaim;
+  if (id === null) return payload;
+  request.idempotencyClaim = null;
+  const db = request.server.db.kysely;
+  if (reply.statusCode >= 500 || typeof payload !== 'string') {
+    await db.deleteFrom('idempotency_keys').where('id', '=', id).execute();
+  } else {
+    await db.updateTable('idempotency_keys').set({ status_code: reply.statusCode, response_body: payload }).where('id', '=', id).execute();
+  }
+  return payload;
+};
+
+export const idempotent = { preHandler: claimKey, onSend: recordResponse };
+
+/** Drops keys past their 24 hours; run periodically. */
+export async function sweepIdempotencyKeys(db: Conn, now = Date.now()): Promise<number> {
+  const result = await db.deleteFrom('idempotency_keys').where('created_at', '<', now - IDEMPOTENCY_TTL_MS).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

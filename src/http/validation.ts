@@ -1,0 +1,64 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import formats from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+
+/**
+ * Two validators: bodies are checked strictly (a string where a number belongs is a 400,
+ * never silently coerced), while path and query parameters, which arrive as text, are coerced
+ * to their declared types. Unknown body fields are ignored; defaults are applied.
+ */
+function makeAjv(coerceTypes: boolean | 'array'): Ajv {
+  const ajv = new Ajv({
+    coerceTypes,
+    useDefaults: true,
+    removeAdditional: true,
+    allErrors: true,
+    strict: false,
+  });
+  // ajv-formats is CommonJS with a default export; under NodeNext the function sits on .default.
+  (formats as unknown as { default: (ajv: Ajv) => Ajv }).default(ajv);
+  return ajv;
+}
+
+const bodyAjv = makeAjv(false);
+const paramAjv = makeAjv('array');
+
+export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) =>
+  (httpPart === 'body' ? bodyAjv : paramAjv).compile(schema as object);
+
+/** Shared-schema registration for both validators (`Type.Ref` targets). */
+export function addSharedSchema(schema: { $id?: string }): void {
+  if (!schema.$id) throw new Error('a shared schema needs an $id');
+  for (const ajv of [bodyAjv, paramAjv]) if (!ajv.getSchema(schema.$id)) ajv.addSchema(schema);
+}
+
+function fieldPath(error: ErrorObject, part: string | undefined): string {
+  const segments = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
+  const path = segments.reduce((acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), '');
+  return path || part || 'body';
+}
+
+function describe(error: ErrorObject): string {
+  switch (error.keyword) {
+    case 'required':
+      return 'is required';
+    case 'enum':
+      return `must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`;
+    case 'type':
+      return `must be ${String(error.params.type).replace(',', ' or ')}`;
+    default:
+      return error.message ?? 'is not valid';
+  }
+}
+
+/** Turns ajv errors into the contract's `"<field path>: <what is wrong>"` strings. */
+export function formatValidationErrors(errors: ErrorObject[], part: string | undefined): string[] {
+  const messages = errors
+    .filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && e.keyword !== 'if')
+    .map((e) => `${fieldPath(e, part)}: ${describe(e)}`);
+  return [...new Set(messages)];
+}

@@ -1,0 +1,100 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, StringEnum } from '../../schemas/common.js';
+
+/**
+ * The one stored storefront design behind both `settings/design/*` and `customization/*`
+ * (contract section 4).
+ */
+export const socialPlatforms = ['discord', 'telegram', 'youtube', 'twitter', 'instagram', 'tiktok', 'website', 'email', 'other'] as const;
+
+const HexColor = Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: 'Hex colour #rrggbb.' });
+
+export const DesignFlags = Type.Object({
+  primaryColor: HexColor,
+  primaryColorAccent: HexColor,
+  backgroundColor: HexColor,
+  secondaryColor: HexColor,
+  primaryTextColor: HexColor,
+  secondaryTextColor: HexColor,
+  darkMode: Type.Boolean(),
+  disableBusinessName: Type.Boolean(),
+  disableSearchBar: Type.Boolean(),
+  centerProductTitle: Type.Boolean(),
+  disableBusinessLogo: Type.Boolean(),
+  disableReviews: Type.Boolean(),
+  disableProductsSold: Type.Boolean(),
+  hideOutOfStockProducts: Type.Boolean(),
+  disableShadows: Type.Boolean(),
+  disableSupport: Type.Boolean(),
+  disableSnow: Type.Boolean(),
+  hideProductStock: Type.Boolean(),
+  fontLink: Nullable(Type.String({ format: 'uri', pattern: '^https://', maxLength: 2048 })),
+});
+
+export const Widgets = Type.Object({
+  crispKey: Nullable(Type.String({ maxLength: 200 })),
+  googleAnalyticsKey: Nullable(Type.String({ maxLength: 200 })),
+  hotjarKey: Nullable(Type.String({ maxLength: 200 })),
+  intercomKey: Nullable(Type.String({ maxLength: 200 })),
+});
+
+export const Storefront = Type.Object({
+  title: Nullable(Type.String({ maxLength: 200 })),
+  description: Nullable(Type.String({ maxLength: 5000 })),
+  buttonText: Nullable(Type.String({ maxLength: 64 })),
+  disableButton: Type.Boolean(),
+  disableTitle: Type.Boolean(),
+  disableDescription: Type.Boolean(),
+  imageUrl: Nullable(Type.String()),
+});
+
+export const Seo = Type.Object({
+  metaTitle: Nullable(Type.String({ maxLength: 70 })),
+  metaDescription: Nullable(Type.String({ maxLength: 160 })),
+  imageUrl: Nullable(Type.String()),
+  faviconUrl: Nullable(Type.String()),
+});
+
+export const SocialLink = Type.Object({
+  platform: StringEnum(socialPlatforms),
+  link: Type.String({ minLength: 1, maxLength: 2048 }),
+});
+
+export const Design = Type.Object({
+  design: DesignFlags,
+  widgets: Widgets,
+  storefront: Storefront,
+  seo: Seo,
+  logoUrl: Nullable(Type.String()),
+  links: Type.Object({ socialLinks: Type.Array(SocialLink) }),
+});
+export type Design = Static<typeof Design>;
+
+export const defaultDesign: Design = {
+  design: {
+    primaryColor: '#6366f1',
+    primaryColorAccent: '#4f46e5',
+    backgroundColor: '#0f172a',
+    secondaryColor: '#1e293b',
+    primaryTextColor: '#f8fafc',
+    secondaryTextColor: '#94a3b8',
+    darkMode: true,
+    disableBusinessName: false,
+    disableSearchBar: false,
+    centerProductTitle: false,
+    disableBusinessLogo: false,
+    disableReviews: false,
+    disableProductsSold: false,
+    hideOutOfStockProducts: false,
+    disableShadows: false,
+    disableSupport: false,
+    disableSnow: false,
+    hideProductStock: false,
+    fontLink: null,
+  },
+  widgets: { crispKey: null, googleAnalyticsKey: null, hotjarKey: null, intercomKey: null },
+  storefront: { title: null, description: null, buttonText: null, disableButton: false, disableTitle: false, disableDescription: false, imageUrl: null },
+  seo: { metaTitle: null, metaDescription: null, imageUrl: null, faviconUrl: null },
+  logoUrl: null,
+  links: { socialLinks: [] },
+};

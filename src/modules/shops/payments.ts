@@ -1,0 +1,45 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+/**
+ * The payment providers of contract section 3. Each provider's word is also its gateway name
+ * everywhere else (checkout, coupons, variant gateways, invoice filters). `secret` fields are
+ * sealed at rest and masked on every read; `required` fields must be set before the provider
+ * can be enabled.
+ */
+interface FieldSpec {
+  schema: TSchema;
+  secret: boolean;
+  required: boolean;
+}
+
+const secretText = (max: number): FieldSpec => ({ schema: Type.String({ minLength: 1, maxLength: max }), secret: true, required: true });
+const email = (required: boolean): FieldSpec => ({ schema: Type.String({ format: 'email', maxLength: 254 }), secret: false, required });
+
+export const paymentProviders = {
+  cryptocommerce: { apiKey: secretText(512), webhookSecret: secretText(512) },
+  'virtual-payments': {
+    privateKey: secretText(4096),
+    publicKey: { schema: Type.String({ minLength: 1, maxLength: 4096 }), secret: false, required: true },
+    receiveCurrency: { schema: Type.String({ pattern: '^[A-Z0-9]{2,10}$', description: 'Ticker, e.g. BTC or USDT.' }), secret: false, required: true },
+  },
+  tipjar: { handle: { schema: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' }), secret: false, required: true } },
+  balance: {},
+  cardconnect: { secretKey: secretText(512), webhookSecret: secretText(512) },
+  walletemail: { email: email(true) },
+  mobilecash: {
+    cashtag: { schema: Type.String({ pattern: '^\\$?[A-Za-z][A-Za-z0-9_-]{0,19}$' }), secret: false, required: true },
+    email: email(false),
+  },
+  'wallet-ff': { email: email(true) },
+  cardreader: {
+    terminalId: { schema: Type.String({ minLength: 1, maxLength: 128 }), secret: false, required: true },
+    apiKey: secretText(512),
+  },
+} satisfies Record<string, Record<string, FieldSpec>>;
+
+export type PaymentProvider = keyof typeof paymentProviders;
+export const paymentProviderNames = Object.keys(paymentProviders) as PaymentProvider[];
+
+export function providerFields(provider: PaymentProvider): [string, FieldSpec][] {
+  return Object.entries(paymentProviders[provider] as Record<string, FieldSpec>);
+}

@@ -1,0 +1,72 @@
+import type { Kysely, Updateable } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { PaymentSettingsRow, ShopRow, ShopsTable } from './shops.table.js';
+
+type Conn = Kysely<Database>;
+
+/** The shop with this id if this account owns it. The only way a request reaches a shop. */
+export function findShopOfAccount(db: Conn, accountId: number, shopId: number): Promise<ShopRow | undefined> {
+  return db.selectFrom('shops').selectAll().where('id', '=', shopId).where('account_id', '=', accountId).executeTakeFirst();
+}
+
+export function listShopsOfAccount(db: Conn, accountId: number): Promise<ShopRow[]> {
+  return db.selectFrom('shops').selectAll().where('account_id', '=', accountId).orderBy('id', 'desc').execute();
+}
+
+export function insertShop(
+  db: Conn,
+  shop: { accountId: number; name: string; subdomain: string; currency: string; now: number },
+): Promise<ShopRow> {
+  return db
+    .insertInto('shops')
+    .values({
+      account_id: shop.accountId,
+      name: shop.name,
+      subdomain: shop.subdomain,
+      currency: shop.currency,
+      created_at: shop.now,
+      updated_at: shop.now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function subdomainTaken(db: Conn, subdomain: string): Promise<boolean> {
+  const row = await db.selectFrom('shops').select('id').where('subdomain', '=', subdomain).executeTakeFirst();
+  return row !== undefined;
+}
+
+type ShopPatch = Omit<Updateable<ShopsTable>, 'id' | 'account_id' | 'created_at'>;
+
+export function updateShop(db: Conn, shopId: number, patch: ShopPatch): Promise<ShopRow> {
+  return db
+    .updateTable('shops')
+    .set({ ...patch, updated_at: Date.now() })
+    .where('id', '=', shopId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export function listPaymentSettings(db: Conn, shopId: number): Promise<PaymentSettingsRow[]> {
+  return db.selectFrom('payment_settings').selectAll().where('shop_id', '=', shopId).execute();
+}
+
+export function findPaymentSettings(db: Conn, shopId: number, provider: string): Promise<PaymentSettingsRow | undefined> {
+  return db.selectFrom('payment_settings').selectAll().where('shop_id', '=', shopId).where('provider', '=', provider).executeTakeFirst();
+}
+
+export async function upsertPaymentSettings(db: Conn, row: PaymentSettingsRow): Promise<void> {
+  await db
+    .insertInto('payment_settings')
+    .values(row)
+    .onConflict((oc) =>
+      oc.columns(['shop_id', 'provider']).doUpdateSet({
+        enabled: row.enabled,
+        block_vpn: row.block_vpn,
+        public_fields: row.public_fields,
+        secret_fields: row.secret_fields,
+        updated_at: row.updated_at,
+      }),
+    )
+    .execute();
+}

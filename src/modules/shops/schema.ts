@@ -1,0 +1,75 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Nullable, Timestamp } from '../../schemas/common.js';
+import { Design } from '../design/schema.js';
+import { paymentProviderNames, providerFields, type PaymentProvider } from './payments.js';
+
+export const Shop = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  subdomain: Type.String(),
+  currency: Type.String({ description: 'ISO 4217 code; every price of the shop is in it.' }),
+  onHold: Type.Boolean({ description: 'An on-hold shop shows its pages but refuses checkout (422).' }),
+  popup: Nullable(Type.String()),
+  terms: Nullable(Type.String()),
+  utcTimezoneOffset: Type.Integer({ description: 'Minutes east of UTC; dashboards and date filters use it.' }),
+  passwordProtected: Type.Boolean(),
+  affiliatePercentage: Type.Number({ description: 'Commission paid to referrers on completed orders; 0 = off.' }),
+  invoiceLifetimeMinutes: Type.Integer({ description: 'How long a pending invoice holds its stock.' }),
+  createdAt: Timestamp,
+});
+export type Shop = Static<typeof Shop>;
+
+export const CreateShopBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const NameBody = Type.Object({ newName: Type.String({ minLength: 1, maxLength: 64, description: '1–64 characters after trimming.' }) });
+export const SubdomainBody = Type.Object({
+  newSubDomain: Type.String({
+    pattern: '^[a-z0-9](?:[a-z0-9-]{1,30}[a-z0-9])$',
+    description: '3–32 lower-case letters, digits and inner hyphens; unique across all shops (409); reserved words refused.',
+  }),
+});
+export const CurrencyBody = Type.Object({
+  currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code. Prices keep their major-unit numbers.' }),
+});
+export const PasswordBody = Type.Object({
+  password: Nullable(Type.String({ minLength: 4, maxLength: 128, description: 'Storefront password; null removes it. Stored as a scrypt hash.' })),
+});
+export const TimezoneBody = Type.Object({ utcTimezoneOffset: Type.Integer({ minimum: -720, maximum: 840, description: 'Minutes.' }) });
+export const StatusBody = Type.Object({ onHold: Type.Boolean() });
+export const PopupBody = Type.Object({ message: Nullable(Type.String({ maxLength: 2000, description: 'null or empty clears.' })) });
+export const TermsBody = Type.Object({ terms: Nullable(Type.String({ maxLength: 50000, description: 'null or empty clears.' })) });
+export const AffiliateBody = Type.Object({
+  percentage: Type.Number({ minimum: 0, maximum: 100, description: '0–100 with at most 2 decimals; 0 turns commissions off.' }),
+});
+export const InvoicesBody = Type.Object({ lifetimeMinutes: Type.Integer({ minimum: 5, maximum: 10080, description: 'Default 60.' }) });
+
+const GatewayRules = Type.Object({ blockVpn: Type.Boolean() });
+
+/** PUT body of one provider: every field optional (omitted keeps, null clears). */
+export function paymentBodySchema(provider: PaymentProvider): TSchema {
+  const props: Record<string, TSchema> = {
+    enabled: Type.Optional(Type.Boolean()),
+    gatewayRules: Type.Optional(Type.Partial(GatewayRules)),
+  };
+  for (const [name, spec] of providerFields(provider)) props[name] = Type.Optional(Nullable(spec.schema));
+  return Type.Object(props, {
+    description: 'Partial update: omitted fields keep their value, null clears one. Enabling needs every required field set.',
+  });
+}
+
+/** Masked read view of one provider: secrets appear as `••••1234`. */
+export function paymentViewSchema(provider: PaymentProvider): TSchema {
+  const props: Record<string, TSchema> = {
+    enabled: Type.Boolean(),
+    configured: Type.Boolean({ description: 'Every required field is set.' }),
+    gatewayRules: GatewayRules,
+  };
+  for (const [name, spec] of providerFields(provider)) {
+    props[name] = Nullable(Type.String(spec.secret ? { description: 'Masked.' } : {}));
+  }
+  return Type.Object(props);
+}
+
+export const Payments = Type.Object(Object.fromEntries(paymentProviderNames.map((p) => [p, paymentViewSchema(p)])));
+
+export const Settings = Type.Composite([Shop, Type.Object({ payments: Payments, design: Design })]);

@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import slugify from '@sindresorhus/slugify';
+import type { Kysely } from 'kysely';
+import { constraintViolation } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
+import { ConflictError, ValidationError } from '../../http/errors.js';
+import { toIso } from '../../schemas/common.js';
+import { hashPassword } from '../../security/passwords.js';
+import type { SecretBox } from '../../security/secret-box.js';
+import { getDesign } from '../design/service.js';
+import { isKnownCurrency } from './currencies.js';
+import * as payments from './payment-settings.js';
+import * as repo from './repository.js';
+import type { Shop } from './schema.js';
+import type { ShopRow } from './shops.table.js';
+
+type Conn = Kysely<Database>;
+
+const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]{1,30}[a-z0-9])$/;
+export const reservedSubdomains: ReadonlySet<string> = new Set([
+  'admin', 'api', 'app', 'assets', 'billing', 'blog', 'cdn', 'checkout', 'dashboard', 'docs', 'help',
+  'mail', 'public', 'root', 'self', 'shop', 'shops', 'shopd', 'smtp', 'static', 'status', 'support', 'www',
+]);
+
+export function toShop(row: ShopRow): Shop {
+  return {
+    id: row.id,
+    name: row.name,
+    subdomain: row.subdomain,
+    currency: row.currency,
+    onHold: row.on_hold === 1,
+    popup: row.popup,
+    terms: row.terms,
+    utcTimezoneOffset: row.utc_offset_minutes,
+    passwordProtected: row.password_hash !== null,
+    affiliatePercentage: row.affiliate_bps / 100,
+    invoiceLifetimeMinutes: row.invoice_lifetime_minutes,
+    createdAt: toIso(row.created_at),
+  };
+}
+
+export async function listShops(db: Conn, accountId: number): Promise<Shop[]> {
+  return (await repo.listShopsOfAccount(db, accountId)).map(toShop);
+}
+
+function trimmedName(name: string, field: string): string {
+  const trimmed = name.trim();
+  if (trimmed.length === 0) throw ValidationError.field(field, 'must not be blank');
+  return trimmed;
+}
+
+/** A valid, non-reserved subdomain derived from the shop name. */
+function subdomainBase(name: string): string {
+  let base = slugify(name).slice(0, 32).replace(/-+$/, '');
+  if (base.length < 3 || reservedSubdomains.has(base)) base = `${base}-shop`.replace(/^-/, '');
+  return SUBDOMAIN.test(base) ? base : 'shop-' + randomBytes(3).toString('hex');
+}
+
+function* subdomainCandidates(base: string): Generator<string> {
+  yield base;
+  for (let n = 2; n <= 5; n++) yield `${base.slice(0, 32 - String(n).length - 1)}-${n}`;
+  for (;;) yield `${base.slice(0, 25)}-${randomBytes(3).toString('hex')}`;
+}
+
+/** Creates a shop with a unique subdomain derived from its name, currency USD and offset 0. */
+export async function createShop(db: Conn, accountId: number, input: { name: string }): Promise<Shop> {
+  const name = trimmedName(input.name, 'name');
+  let attempts = 0;
+  for (const subdomain of subdomainCandidates(subdomainBase(name))) {
+    if (await repo.subdomainTaken(db, subdomain)) continue;
+    try {
+      return toShop(await repo.insertShop(db, { accountId, name, subdomain, currency: 'USD', now: Date.now() }));
+    } catch (err) {
+      // Another shop took the subdomain between the check and the insert: try the next one.
+      if (constraintViolation(err) !== 'unique' || ++attempts > 5) throw err;
+    }
+  }
+  throw new Error('unreachable');
+}
+
+export async function getSettings(db: Conn, secrets: SecretBox, shop: ShopRow) {
+  const [paymentViews, design] = await Promise.all([payments.getPaymentViews(db, secrets, shop.id), getDesign(db, shop.id)]);
+  return { ...toShop(shop), payments: paymentViews, design };
+}
+
+export async function renameShop(db: Conn, shop: ShopRow, newName: string): Promise<Shop> {
+  return toShop(await repo.updateShop(db, shop.id, { name: trimmedName(newName, 'newName') }));
+}
+
+export async function changeSubdomain(db: Conn, shop: ShopRow, subdomain: string): Promise<Shop> {
+  if (reservedSubdomains.has(subdomain)) throw ValidationError.field('newSubDomain', 'is reserved');
+  if (subdomain === shop.subdomain) return toShop(shop);
+  const taken = new ConflictError('This subdomain is already taken.', ['newSubDomain: is already taken']);
+  if (await repo.subdomainTaken(db, subdomain)) throw taken;
+  try {
+    return toShop(await repo.updateShop(db, shop.id, { subdomain }));
+  } catch (err) {
+    if (constraintViolation(err) === 'unique') throw taken;
+    throw err;
+  }
+}
+
+export async function changeCurrency(db: Conn, shop: ShopRow, currency: string): Promise<Shop> {
+  if (!isKnownCurrency(currency)) throw ValidationError.field('currency', 'is not an ISO 4217 currency this service knows');
+  return toShop(await repo.updateShop(db, shop.id, { currency }));
+}
+
+export async function setPassword(db: Conn, shop: ShopRow, password: string | null): Promise<Shop> {
+  return toShop(await repo.updateShop(db, shop.id, { password_hash: password === null ? null : await hashPassword(password) }));
+}
+
+export async function setTimezone(db: Conn, shop: ShopRow, utcTimezoneOffset: number): Promise<Shop> {
+  return toShop(await repo.updateShop(db, shop.id, { utc_offset_minutes: utcTimezoneOffset }));
+}
+
+export async function setOnHold(db: Conn, shop: ShopRow, onHold: boolean): Promise<Shop> {
+  return toShop(await repo.updateShop(db, shop.id, { on_hold: onHold ? 1 : 0 }));
+}
+
+const emptyToNull = (text: string | null) => (text === null || text.trim() === '' ? null : text);
+
+export async function setPopup(db: Conn, shop: ShopRow, message: string | null): Promise<Shop> {
+  return toShop(await repo.updateShop(db, shop.id, { popup: emptyToNull(message) }));
+}
+
+export async function setTerms(db: Conn, shop: ShopRow, terms: string | null): Promise<Shop> {
+  return toShop(await repo.updateShop(db, shop.id, { terms: emptyToNull(terms) }));
+}
+
+/** Percentage with at most two decimals, stored exactly as basis points. */
+export async function setAffiliatePercentage(db: Conn, shop: ShopRow, percentage: number): Promise<Shop> {
+  const bps = Math.round(percentage * 100);
+  if (Math.abs(percentage * 100 - bps) > 1e-6) throw ValidationError.field('percentage', 'must have at most 2 decimals');
+  return toShop(await repo.updateShop(db, shop.id, { affiliate_bps: bps }));
+}
+
+export async function setInvoiceLifetime(db: Conn, shop: ShopRow, lifetimeMinutes: number): Promise<Shop> {
+  return toShop(await repo.updateShop(db, shop.id, { invoice_lifetime_minutes: lifetimeMinutes }));
+}

@@ -1,0 +1,35 @@
+import type { Generated, Selectable } from 'kysely';
+
+export interface ShopsTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  subdomain: string;
+  currency: string;
+  on_hold: Generated<number>;
+  popup: Generated<string | null>;
+  terms: Generated<string | null>;
+  utc_offset_minutes: Generated<number>;
+  /** scrypt hash of the storefront password; null when the shop is open. */
+  password_hash: Generated<string | null>;
+  /** Affiliate commission in basis points (1234 = 12.34 %); 0 turns commissions off. */
+  affiliate_bps: Generated<number>;
+  invoice_lifetime_minutes: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PaymentSettingsTable {
+  shop_id: number;
+  provider: string;
+  enabled: number;
+  block_vpn: number;
+  /** JSON object of the provider's non-secret fields. */
+  public_fields: string;
+  /** AES-256-GCM sealed JSON object of the provider's secret fields. */
+  secret_fields: string | null;
+  updated_at: number;
+}
+
+export type ShopRow = Selectable<ShopsTable>;
+export type PaymentSettingsRow = Selectable<PaymentSettingsTable>;
