@@ -41,6 +41,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+  // JSON only: any other body type is a 415, not a string that fails validation.
+  app.removeContentTypeParser('text/plain');
   addSharedSchema(ErrorEnvelope);
   app.addSchema(ErrorEnvelope);
 

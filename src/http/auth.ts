@@ -14,14 +14,13 @@ export function apiKeyFromHeader(header: string | undefined): string | undefined
 
 const readOnlyMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** onRequest hook of the owner scope: 401 without a valid key, 403 when a read-only key writes. */
+/** onRequest hook of the owner scope: 401 without a valid key, 403 when the key lacks the call's scope. */
 export async function authenticateOwner(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   const key = apiKeyFromHeader(request.headers.authorization);
   const principal = key ? await authenticateApiKey(request.server.db.kysely, key) : undefined;
   if (!principal) throw new UnauthorizedError();
-  if (!readOnlyMethods.has(request.method) && !principal.scopes.has('write')) {
-    throw new ForbiddenError('This API key is read-only.');
-  }
+  const needed = readOnlyMethods.has(request.method) ? 'read' : 'write';
+  if (!principal.scopes.has(needed)) throw new ForbiddenError(`This API key lacks the "${needed}" scope.`);
   request.principal = principal;
 }
 

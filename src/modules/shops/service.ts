@@ -52,8 +52,9 @@ function trimmedName(name: string, field: string): string {
 /** A valid, non-reserved subdomain derived from the shop name. */
 function subdomainBase(name: string): string {
   let base = slugify(name).slice(0, 32).replace(/-+$/, '');
-  if (base.length < 3 || reservedSubdomains.has(base)) base = `${base}-shop`.replace(/^-/, '');
-  return SUBDOMAIN.test(base) ? base : 'shop-' + randomBytes(3).toString('hex');
+  if (base === '') return `shop-${randomBytes(3).toString('hex')}`;
+  if (base.length < 3 || reservedSubdomains.has(base)) base = `${base}-shop`;
+  return SUBDOMAIN.test(base) ? base : `shop-${randomBytes(3).toString('hex')}`;
 }
 
 function* subdomainCandidates(base: string): Generator<string> {

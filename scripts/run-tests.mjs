@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+// Runs every test file under test/ with node's test runner (through tsx), on SQLite by default
+// or on PostgreSQL with DB=postgres. Extra arguments are passed on (e.g. a file to run alone).
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+function findTests(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return findTests(path);
+    return entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+const args = process.argv.slice(2);
+const files = args.some((a) => a.endsWith('.ts')) ? [] : findTests('test').sort();
+const db = process.env.DB === 'postgres' ? 'PostgreSQL' : 'SQLite';
+console.log(`# shopd tests on ${db}: ${files.length || 'selected'} file(s)`);
+const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=4', ...args, ...files], {
+  stdio: 'inherit',
+  env: { ...process.env, NODE_ENV: 'test' },
+});
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

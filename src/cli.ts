@@ -1,0 +1,101 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase, type Db } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { AppError } from './http/errors.js';
+import { createApiKey, listApiKeys, revokeApiKey, scopes, type Scope } from './modules/accounts/service.js';
+
+const usage = `Usage: shopd <command> [options]   (or: npm run cli -- <command> [options])
+
+Commands:
+  serve                                 start the HTTP server (same as npm start)
+  migrate                               apply pending database migrations
+  keys create --email <e> [--scope read|write]...
+                                        create an API key (and the account if needed);
+                                        the key alone is the last line of stdout
+  keys list --email <e>                 list an account's keys (never the keys themselves)
+  keys revoke <keyId>                   revoke a key at once
+
+Configuration comes from the environment (DATABASE_URL, DATA_DIR, ...): see the README.`;
+
+class UsageError extends Error {}
+
+function parseScopes(values: string[] | undefined): Scope[] | undefined {
+  if (!values || values.length === 0) return undefined;
+  for (const v of values) {
+    if (!(scopes as readonly string[]).includes(v)) throw new UsageError(`--scope must be one of: ${scopes.join(', ')}`);
+  }
+  return values as Scope[];
+}
+
+/** Runs a command on the configured database, migrated first so a new database just works. */
+async function withDatabase<T>(run: (db: Db) => Promise<T>): Promise<T> {
+  const db = openDatabase(loadConfig().database);
+  try {
+    await migrateToLatest(db.kysely);
+    return await run(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      email: { type: 'string' },
+      scope: { type: 'string', multiple: true },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, sub, arg] = positionals;
+  if (values.help || !command) {
+    console.log(usage);
+    return;
+  }
+  switch (`${command} ${sub ?? ''}`.trim()) {
+    case 'serve':
+      await import('./server.js');
+      return;
+    case 'migrate': {
+      const db = openDatabase(loadConfig().database);
+      const applied = await migrateToLatest(db.kysely).finally(() => db.destroy());
+      console.log(applied.length > 0 ? `applied: ${applied.join(', ')}` : 'database is up to date');
+      return;
+    }
+    case 'keys create': {
+      if (!values.email) throw new UsageError('keys create needs --email');
+      const created = await withDatabase((db) => createApiKey(db.kysely, { email: values.email!, scopes: parseScopes(values.scope) }));
+      console.log(`API key ${created.view.id} for ${values.email} (scopes: ${created.view.scopes.join(', ')}); it is shown only now:`);
+      console.log(created.key);
+      return;
+    }
+    case 'keys list': {
+      if (!values.email) throw new UsageError('keys list needs --email');
+      const keys = await withDatabase((db) => listApiKeys(db.kysely, values.email!));
+      for (const k of keys) {
+        console.log([k.id, `${k.prefix}…`, k.scopes.join(','), k.createdAt, k.revokedAt ? `revoked ${k.revokedAt}` : 'active'].join('\t'));
+      }
+      return;
+    }
+    case 'keys revoke': {
+      const id = Number(arg);
+      if (!Number.isSafeInteger(id) || id < 1) throw new UsageError('keys revoke needs a numeric key id');
+      const revoked = await withDatabase((db) => revokeApiKey(db.kysely, id));
+      console.log(`revoked key ${revoked.id} (${revoked.prefix}…)`);
+      return;
+    }
+    default:
+      throw new UsageError(`unknown command: ${positionals.join(' ')}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof UsageError) console.error(`${err.message}\n\n${usage}`);
+  else if (err instanceof AppError) console.error([err.message, ...err.errors.filter((e) => e !== err.message)].join('\n  '));
+  else if (err instanceof ConfigError) console.error(err.message);
+  else if (err instanceof TypeError && (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) console.error(`${err.message}\n\n${usage}`);
+  else console.error(err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,68 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { PageQuery } from '../schemas/common.js';
+import { ValidationError } from './errors.js';
+
+/**
+ * List paging (contract section 1): offset pages for `pageNumber/pageSize`, and keyset cursors
+ * for unbounded lists so page 10,000 costs what page 1 does. Default order everywhere is newest
+ * first with the id as tie-break: `(created_at, id)` descending.
+ */
+export interface PageResult<T> {
+  items: T[];
+  pageNumber: number;
+  pageSize: number;
+  totalCount: number;
+  totalPages: number;
+}
+
+export function pageWindow(query: Pick<PageQuery, 'pageNumber' | 'pageSize'>): { limit: number; offset: number } {
+  return { limit: query.pageSize, offset: (query.pageNumber - 1) * query.pageSize };
+}
+
+export function toPage<T>(items: T[], totalCount: number, query: Pick<PageQuery, 'pageNumber' | 'pageSize'>): PageResult<T> {
+  return {
+    items,
+    pageNumber: query.pageNumber,
+    pageSize: query.pageSize,
+    totalCount,
+    totalPages: Math.ceil(totalCount / query.pageSize),
+  };
+}
+
+/** The position after the last row of a page: its `(createdAt, id)`. */
+export interface KeysetPosition {
+  createdAt: number;
+  id: number;
+}
+
+export function encodeCursor(position: KeysetPosition): string {
+  return Buffer.from(JSON.stringify([position.createdAt, position.id])).toString('base64url');
+}
+
+/** Decodes a cursor from a query string; anything that is not one of ours is a 400. */
+export function decodeCursor(cursor: string): KeysetPosition {
+  const invalid = ValidationError.field('cursor', 'is not a cursor this list returned');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 2 || !parsed.every((n) => Number.isSafeInteger(n) && n >= 0)) throw invalid;
+  return { createdAt: parsed[0] as number, id: parsed[1] as number };
+}
+
+/** `(createdAtColumn, idColumn) < (position)`: rows after the cursor in newest-first order. */
+export function afterKeyset(createdAtColumn: string, idColumn: string, position: KeysetPosition): Expression<SqlBool> {
+  return sql<SqlBool>`(${sql.ref(createdAtColumn)}, ${sql.ref(idColumn)}) < (${position.createdAt}, ${position.id})`;
+}
+
+/**
+ * Splits rows fetched with `limit + 1` into the page and the cursor to the next one
+ * (null on the last page).
+ */
+export function keysetPage<T>(rows: T[], limit: number, positionOf: (row: T) => KeysetPosition): { items: T[]; nextCursor: string | null } {
+  if (rows.length <= limit) return { items: rows, nextCursor: null };
+  const items = rows.slice(0, limit);
+  return { items, nextCursor: encodeCursor(positionOf(items[items.length - 1]!)) };
+}

@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import { test } from 'node:test';
+import { ConfigError, loadConfig, parseDatabaseUrl } from '../src/config.js';
+
+test('defaults: SQLite under ./data, port 3000 on 127.0.0.1', () => {
+  const config = loadConfig({});
+  assert.equal(config.port, 3000);
+  assert.equal(config.host, '127.0.0.1');
+  assert.equal(config.dataDir, resolve('./data'));
+  assert.deepEqual(config.database, { dialect: 'sqlite', file: resolve('./data/shopd.sqlite') });
+  assert.equal(config.bodyLimitBytes, 1024 * 1024);
+  assert.equal(config.uploadLimitBytes, 5 * 1024 * 1024);
+  assert.ok(Object.isFrozen(config));
+});
+
+test('DATABASE_URL selects the engine', () => {
+  assert.deepEqual(parseDatabaseUrl('postgres://u@h/db', '/d'), { dialect: 'postgres', url: 'postgres://u@h/db' });
+  assert.deepEqual(parseDatabaseUrl('postgresql://u@h/db', '/d'), { dialect: 'postgres', url: 'postgresql://u@h/db' });
+  assert.deepEqual(parseDatabaseUrl('sqlite:/tmp/x.db', '/d'), { dialect: 'sqlite', file: '/tmp/x.db' });
+  assert.throws(() => parseDatabaseUrl('mysql://x', '/d'), ConfigError);
+});
+
+test('bad values are refused at boot with every problem named', () => {
+  assert.throws(
+    () => loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', SECRET_KEY: 'short' }),
+    (err: Error) => err instanceof ConfigError && /PORT/.test(err.message) && /LOG_LEVEL/.test(err.message) && /SECRET_KEY/.test(err.message),
+  );
+  assert.equal(loadConfig({ PORT: '8080', TRUST_PROXY: 'true' }).port, 8080);
+});

@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { build, owner } from '../helpers/build.js';
+import { assertError, assertOk, createShop } from '../helpers/factories.js';
+
+test('health checks the database and answers in the envelope', async (t) => {
+  const app = await build(t);
+  const res = await app.inject({ method: 'GET', url: '/health' });
+  assert.equal(res.statusCode, 200);
+  assert.deepEqual(res.json(), { data: { status: 'ok', database: 'ok' }, message: 'OK', errors: [], code: 'ok' });
+});
+
+test('health answers 503 when the database does not', async (t) => {
+  const app = await build(t);
+  await app.db.destroy();
+  const res = await app.inject({ method: 'GET', url: '/health' });
+  assertError({ status: res.statusCode, body: res.json() }, 503, 'service_unavailable');
+});
+
+test('unknown routes are a 404 in the envelope', async (t) => {
+  const app = await build(t);
+  const res = await app.inject({ method: 'GET', url: '/nope?x=1' });
+  assertError({ status: res.statusCode, body: res.json() }, 404, 'not_found');
+  assert.equal(res.json().message, 'No route GET /nope.');
+});
+
+test('every answer carries X-Request-Id, echoed when the client sends a sane one', async (t) => {
+  const app = await build(t);
+  const generated = await app.inject({ method: 'GET', url: '/health' });
+  assert.match(String(generated.headers['x-request-id']), /^[0-9a-f-]{36}$/);
+  const echoed = await app.inject({ method: 'GET', url: '/nope', headers: { 'x-request-id': 'req-123.abc' } });
+  assert.equal(echoed.headers['x-request-id'], 'req-123.abc');
+  const junk = await app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'bad id with spaces' } });
+  assert.notEqual(junk.headers['x-request-id'], 'bad id with spaces');
+});
+
+test('malformed JSON, wrong media type and oversized bodies get clear 4xx answers', async (t) => {
+  const app = await build(t, { BODY_LIMIT_BYTES: '2048' });
+  const api = await owner(app);
+  const headers = { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' };
+  const malformed = await app.inject({ method: 'POST', url: '/self/shops', headers, payload: '{"name": "x"' });
+  assertError({ status: malformed.statusCode, body: malformed.json() }, 400, 'validation_error');
+  const empty = await app.inject({ method: 'POST', url: '/self/shops', headers, payload: '' });
+  assertError({ status: empty.statusCode, body: empty.json() }, 400, 'validation_error');
+  const text = await app.inject({ method: 'POST', url: '/self/shops', headers: { ...headers, 'content-type': 'text/plain' }, payload: 'name=x' });
+  assertError({ status: text.statusCode, body: text.json() }, 415, 'unsupported_media_type');
+  const large = await app.inject({ method: 'POST', url: '/self/shops', headers, payload: JSON.stringify({ name: 'x', pad: 'y'.repeat(4096) }) });
+  assertError({ status: large.statusCode, body: large.json() }, 413, 'payload_too_large');
+  assert.deepEqual(assertOk(await api.get('/self/shops')), [], 'none of them created anything');
+});
+
+test('validation reports every problem as "<field>: <what is wrong>"', async (t) => {
+  const app = await build(t);
+  const api = await owner(app);
+  const shop = await createShop(api);
+  const res = await api.put(`/self/${shop.id}/settings/payments/mobilecash`, { enabled: 1, cashtag: '', email: 'nope', gatewayRules: { blockVpn: 3 } });
+  assertError(res, 400, 'validation_error');
+  for (const field of ['enabled', 'cashtag', 'email', 'gatewayRules.blockVpn']) {
+    assert.ok(res.body.errors.some((e: string) => e.startsWith(`${field}: `)), `${field} in ${JSON.stringify(res.body.errors)}`);
+  }
+  const missing = await api.put(`/self/${shop.id}/settings/name`, {});
+  assert.deepEqual(missing.body.errors, ['newName: is required']);
+});
+
+test('server errors hide their details', async (t) => {
+  const app = await build(t);
+  const api = await owner(app);
+  const shop = await createShop(api);
+  // Break the table behind the settings read: the answer must be a bare 500.
+  await app.db.kysely.schema.dropTable('payment_settings').execute();
+  const res = await api.get(`/self/${shop.id}/settings`);
+  assert.equal(res.status, 500);
+  assert.deepEqual(res.body, { data: null, message: 'Internal server error.', errors: ['Internal server error.'], code: 'internal_error' });
+});
+
+test('OpenAPI document describes what the server accepts; /docs renders it', async (t) => {
+  const app = await build(t);
+  const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  assert.equal(doc.openapi, '3.1.0');
+  const put = doc.paths['/self/{shopId}/settings/subdomain'].put;
+  assert.ok(put.security.length > 0, 'owner routes declare the key');
+  const body = put.requestBody.content['application/json'].schema;
+  assert.equal(body.properties.newSubDomain.pattern, '^[a-z0-9](?:[a-z0-9-]{1,30}[a-z0-9])$');
+  assert.ok(put.responses['409'], 'conflicts are documented');
+  const tz = doc.paths['/self/{shopId}/settings/timezone'].put.requestBody.content['application/json'].schema;
+  assert.equal(tz.properties.utcTimezoneOffset.minimum, -720);
+  assert.equal(tz.properties.utcTimezoneOffset.maximum, 840);
+  const shopId = put.parameters.find((p: { name: string }) => p.name === 'shopId');
+  assert.equal(shopId.schema.minimum, 1);
+  assert.match(doc.info.description, /Idempotency/);
+  const docs = await app.inject({ method: 'GET', url: '/docs/' });
+  assert.equal(docs.statusCode, 200);
+  assert.match(docs.headers['content-type'] as string, /text\/html/);
+});

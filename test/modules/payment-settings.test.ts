@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { build, owner } from '../helpers/build.js';
+import { assertError, assertOk, createShop } from '../helpers/factories.js';
+
+test('every provider can be configured and enabled; secrets come back masked', async (t) => {
+  const app = await build(t);
+  const api = await owner(app);
+  const shop = await createShop(api);
+  const bodies: Record<string, object> = {
+    cryptocommerce: { apiKey: 'cc_live_abcdef1234', webhookSecret: 'whsec_zyxw9876' },
+    'virtual-payments': { privateKey: 'priv-abcdefgh-5678', publicKey: 'pub-key-1', receiveCurrency: 'USDT' },
+    tipjar: { handle: 'my.jar' },
+    balance: {},
+    cardconnect: { secretKey: 'sk_test_00001111', webhookSecret: 'whsec_22223333' },
+    walletemail: { email: 'pay@example.com' },
+    mobilecash: { cashtag: '$shopkeys', email: 'cash@example.com' },
+    'wallet-ff': { email: 'ff@example.com' },
+    cardreader: { terminalId: 'TERM-01', apiKey: 'cr_key_99998888' },
+  };
+  for (const [provider, body] of Object.entries(bodies)) {
+    const view = assertOk(await api.put(`/self/${shop.id}/settings/payments/${provider}`, { enabled: true, gatewayRules: { blockVpn: true }, ...body }));
+    assert.equal(view.enabled, true, provider);
+    assert.equal(view.configured, true, provider);
+    assert.deepEqual(view.gatewayRules, { blockVpn: true });
+  }
+  const { payments } = assertOk(await api.get(`/self/${shop.id}/settings`));
+  assert.equal(payments.cryptocommerce.apiKey, '••••1234');
+  assert.equal(payments.cryptocommerce.webhookSecret, '••••9876');
+  assert.equal(payments['virtual-payments'].privateKey, '••••5678');
+  assert.equal(payments['virtual-payments'].publicKey, 'pub-key-1', 'public fields are shown');
+  assert.equal(payments['virtual-payments'].receiveCurrency, 'USDT');
+  assert.equal(payments.cardconnect.secretKey, '••••1111');
+  assert.equal(payments.cardreader.apiKey, '••••8888');
+  assert.equal(payments.cardreader.terminalId, 'TERM-01');
+  assert.equal(payments.mobilecash.cashtag, '$shopkeys');
+  assert.equal(payments.walletemail.email, 'pay@example.com');
+  const text = JSON.stringify(payments);
+  for (const secret of ['cc_live_abcdef1234', 'whsec_zyxw9876', 'priv-abcdefgh-5678', 'sk_test_00001111', 'cr_key_99998888']) {
+    assert.ok(!text.includes(secret), `${secret} must never be returned`);
+  }
+});
+
+test('secret fields are encrypted at rest', async (t) => {
+  const app = await build(t);
+  const api = await owner(app);
+  const shop = await createShop(api);
+  assertOk(await api.put(`/self/${shop.id}/settings/payments/cardconnect`, { secretKey: 'sk_live_supersecret', webhookSecret: 'whsec_alsosecret' }));
+  const row = await app.db.kysely.selectFrom('payment_settings').selectAll().where('shop_id', '=', shop.id).executeTakeFirstOrThrow();
+  const stored = JSON.stringify(row);
+  assert.ok(!stored.includes('supersecret') && !stored.includes('alsosecret'));
+  assert.match(row.secret_fields ?? '', /^v1\./);
+  assert.deepEqual(JSON.parse(app.secrets.open(row.secret_fields!)), { secretKey: 'sk_live_supersecret', webhookSecret: 'whsec_alsosecret' });
+});
+
+test('updates are partial: omitted fields keep their value, null clears one', async (t) => {
+  const app = await build(t);
+  const api = await owner(app);
+  const shop = await createShop(api);
+  const url = `/self/${shop.id}/settings/payments/cryptocommerce`;
+  assertOk(await api.put(url, { enabled: true, apiKey: 'key-aaaa-1111', webhookSecret: 'sec-bbbb-2222' }));
+  let view = assertOk(await api.put(url, { enabled: false }));
+  assert.equal(view.enabled, false);
+  assert.equal(view.apiKey, '••••1111', 'secret kept when omitted');
+  view = assertOk(await api.put(url, { apiKey: 'key-cccc-3333' }));
+  assert.equal(view.apiKey, '••••3333');
+  assert.equal(view.webhookSecret, '••••2222');
+  view = assertOk(await api.put(url, { webhookSecret: null }));
+  assert.equal(view.webhookSecret, null);
+  assert.equal(view.configured, false);
+});
+
+test('a provider cannot be enabled before its required fields are set', async (t) => {
+  const app = await build(t);
+  const api = await owner(app);
+  const shop = await createShop(api);
+  const res = await api.put(`/self/${shop.id}/settings/payments/cryptocommerce`, { enabled: true, apiKey: 'only-the-key' });
+  assertError(res, 400, 'validation_error');
+  assert.deepEqual(res.body.errors, ['webhookSecret: is required to enable cryptocommerce']);
+  const { payments } = assertOk(await api.get(`/self/${shop.id}/settings`));
+  assert.deepEqual(payments.cryptocommerce, { enabled: false, configured: false, gatewayRules: { blockVpn: false }, apiKey: null, webhookSecret: null });
+
+  // Clearing a required field of an enabled provider is refused too.
+  assertOk(await api.put(`/self/${shop.id}/settings/payments/tipjar`, { enabled: true, handle: 'jar' }));
+  assertError(await api.put(`/self/${shop.id}/settings/payments/tipjar`, { handle: null }), 400, 'validation_error');
+  assert.equal(assertOk(await api.get(`/self/${shop.id}/settings`)).payments.tipjar.handle, 'jar');
+});
+
+test('payment fields are validated; bad bodies change nothing', async (t) => {
+  const app = await build(t);
+  const api = await owner(app);
+  const shop = await createShop(api);
+  const before = assertOk(await api.get(`/self/${shop.id}/settings`));
+  const bad: [string, object, string][] = [
+    ['walletemail', { email: 'not-an-email' }, 'email'],
+    ['wallet-ff', { email: 42 }, 'email'],
+    ['mobilecash', { cashtag: 'has spaces' }, 'cashtag'],
+    ['tipjar', { handle: '' }, 'handle'],
+    ['virtual-payments', { receiveCurrency: 'btc' }, 'receiveCurrency'],
+    ['cryptocommerce', { enabled: 'yes' }, 'enabled'],
+    ['cryptocommerce', { gatewayRules: { blockVpn: 'no' } }, 'gatewayRules.blockVpn'],
+    ['cardreader', { apiKey: 'x'.repeat(513) }, 'apiKey'],
+    ['cardconnect', { secretKey: '' }, 'secretKey'],
+  ];
+  for (const [provider, body, field] of bad) {
+    const res = await api.put(`/self/${shop.id}/settings/payments/${provider}`, body);
+    assertError(res, 400, 'validation_error');
+    assert.ok(res.body.errors.some((e: string) => e.startsWith(`${field}: `)), `${provider}: ${res.body.errors}`);
+  }
+  assert.deepEqual(assertOk(await api.get(`/self/${shop.id}/settings`)), before);
+});
