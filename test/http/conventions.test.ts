@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { build, owner } from '../helpers/build.js';
 import { assertError, assertOk, createShop } from '../helpers/factories.js';
+import { toAppError } from '../../src/http/error-handler.js';
 
 test('health checks the database and answers in the envelope', async (t) => {
   const app = await build(t);
@@ -91,4 +92,22 @@ test('OpenAPI document describes what the server accepts; /docs renders it', asy
   const docs = await app.inject({ method: 'GET', url: '/docs/' });
   assert.equal(docs.statusCode, 200);
   assert.match(docs.headers['content-type'] as string, /text\/html/);
+});
+
+test('database constraint violations map to the envelope on both engines', async (t) => {
+  const app = await build(t);
+  const api = await owner(app);
+  const shop = await createShop(api);
+  const db = app.db.kysely;
+  const caught = async (query: Promise<unknown>) => query.then(() => assert.fail('expected a violation'), (err: Error) => toAppError(err));
+  const row = await db.selectFrom('shops').selectAll().where('id', '=', shop.id).executeTakeFirstOrThrow();
+  const { id: _id, ...copy } = row;
+  const unique = await caught(db.insertInto('shops').values(copy).execute());
+  assert.equal(unique.statusCode, 409);
+  assert.equal(unique.code, 'conflict');
+  const foreign = await caught(db.insertInto('shops').values({ ...copy, subdomain: 'other-one', account_id: 999999 }).execute());
+  assert.equal(foreign.statusCode, 409);
+  const check = await caught(db.insertInto('shops').values({ ...copy, subdomain: 'third-one', utc_offset_minutes: 5000 }).execute());
+  assert.equal(check.statusCode, 400);
+  assert.equal(check.code, 'validation_error');
 });
