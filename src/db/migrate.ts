@@ -1,6 +1,7 @@
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { isPostgres } from './migration-helpers.js';
 import * as m0001 from './migrations/0001-foundation.js';
+import * as m0002 from './migrations/0002-catalog.js';
 
 /**
  * Migrations are listed here, in order, rather than read from a folder: the list is part of
@@ -8,6 +9,7 @@ import * as m0001 from './migrations/0001-foundation.js';
  */
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
+  '0002-catalog': m0002,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,6 +1,10 @@
 import type { IdempotencyKeysTable } from '../http/idempotency.table.js';
 import type { AccountsTable, ApiKeysTable } from '../modules/accounts/accounts.table.js';
+import type { CategoriesTable, CategoryListingsTable } from '../modules/categories/categories.table.js';
 import type { ShopDesignsTable } from '../modules/design/design.table.js';
+import type { GroupProductsTable, ProductGroupsTable } from '../modules/groups/groups.table.js';
+import type { ListingsTable } from '../modules/listings/listings.table.js';
+import type { ProductsTable, ProductVariantsTable, SerialsTable } from '../modules/products/products.table.js';
 import type { PaymentSettingsTable, ShopsTable } from '../modules/shops/shops.table.js';
 
 /** Every table of the service, composed from the modules' own table types. */
@@ -11,4 +15,12 @@ export interface Database {
   payment_settings: PaymentSettingsTable;
   shop_designs: ShopDesignsTable;
   idempotency_keys: IdempotencyKeysTable;
+  products: ProductsTable;
+  product_variants: ProductVariantsTable;
+  serials: SerialsTable;
+  product_groups: ProductGroupsTable;
+  group_products: GroupProductsTable;
+  listings: ListingsTable;
+  categories: CategoriesTable;
+  category_listings: CategoryListingsTable;
 }
