@@ -19,6 +19,7 @@ const db = process.env.DB === 'postgres' ? 'PostgreSQL' : 'SQLite';
 console.log(`# shopd tests on ${db}: ${files.length || 'selected'} file(s)`);
 const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=4', ...args, ...files], {
   stdio: 'inherit',
-  env: { ...process.env, NODE_ENV: 'test' },
+  // Tests that stand up local HTTPS endpoints (dynamic delivery) use this self-signed certificate.
+  env: { ...process.env, NODE_ENV: 'test', NODE_EXTRA_CA_CERTS: 'test/fixtures/tls/cert.pem' },
 });
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Redis } from 'ioredis';
@@ -12,10 +13,24 @@ import { sweepIdempotencyKeys } from './http/idempotency.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { systemRoutes } from './http/system.routes.js';
+import { registerUploads } from './http/uploads.js';
 import { addSharedSchema, validatorCompiler } from './http/validation.js';
+import { blacklistOwnerRoutes } from './modules/blacklist/owner.routes.js';
+import { categoryOwnerRoutes } from './modules/categories/owner.routes.js';
+import { couponOwnerRoutes } from './modules/coupons/owner.routes.js';
+import { groupOwnerRoutes } from './modules/groups/owner.routes.js';
+import { listingOwnerRoutes } from './modules/listings/owner.routes.js';
+import { startMailWorker } from './modules/mail/service.js';
+import { affiliateOwnerRoutes } from './modules/affiliates/owner.routes.js';
+import { customerOwnerRoutes } from './modules/customers/owner.routes.js';
+import { invoiceOwnerRoutes } from './modules/invoices/owner.routes.js';
+import { invoicePublicRoutes } from './modules/invoices/public.routes.js';
+import { startExpiryWorker } from './modules/invoices/lifecycle.service.js';
+import { productOwnerRoutes } from './modules/products/owner.routes.js';
 import { shopOwnerRoutes } from './modules/shops/owner.routes.js';
 import { ErrorEnvelope } from './schemas/common.js';
 import { createSecretBox } from './security/secret-box.js';
+import { createDiskStorage } from './storage/file-storage.js';
 
 export interface BuildOptions {
   config: Config;
@@ -50,6 +65,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.decorate('config', config);
   app.decorate('db', db);
   app.decorate('secrets', createSecretBox(config.secretKey, config.dataDir));
+  app.decorate('storage', createDiskStorage(join(config.dataDir, 'uploads')));
   app.decorate('redis', config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null);
   app.decorateRequest('principal', null);
   app.decorateRequest('shop', null);
@@ -68,6 +84,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   registerErrorHandling(app);
   await registerOpenApi(app);
   await registerRateLimit(app, config);
+  await registerUploads(app);
 
   await app.register(systemRoutes);
   await app.register(
@@ -75,8 +92,23 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       owner.addHook('onRequest', authenticateOwner);
       owner.addHook('preHandler', loadOwnedShop);
       await owner.register(shopOwnerRoutes);
+      await owner.register(productOwnerRoutes);
+      await owner.register(groupOwnerRoutes);
+      await owner.register(listingOwnerRoutes);
+      await owner.register(categoryOwnerRoutes);
+      await owner.register(couponOwnerRoutes);
+      await owner.register(blacklistOwnerRoutes);
+      await owner.register(customerOwnerRoutes);
+      await owner.register(invoiceOwnerRoutes);
+      await owner.register(affiliateOwnerRoutes);
     },
     { prefix: '/self' },
+  );
+  await app.register(
+    async (pub) => {
+      await pub.register(invoicePublicRoutes);
+    },
+    { prefix: '/v2/public' },
   );
 
   const sweeper = setInterval(() => {
@@ -84,6 +116,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   }, HOUR);
   sweeper.unref();
   app.addHook('onClose', async () => clearInterval(sweeper));
+
+  // onClose hooks run last-added first: the worker stops before the database closes.
+  const mailWorker = startMailWorker(app);
+  app.decorate('mailWorker', mailWorker);
+  app.addHook('onClose', () => mailWorker.stop());
+  const expiryWorker = startExpiryWorker(app);
+  app.addHook('onClose', async () => expiryWorker.stop());
 
   return app;
 }

@@ -23,6 +23,13 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_OWNER_MAX: Type.Integer({ minimum: 0, default: 1200 }),
   RATE_LIMIT_PUBLIC_MAX: Type.Integer({ minimum: 0, default: 600 }),
   TRUST_PROXY: Type.Boolean({ default: false }),
+  COUNTRY_HEADER: Type.String({ pattern: '^[A-Za-z0-9-]+$', default: 'cf-ipcountry' }),
+  INVOICE_EXPIRY_INTERVAL_MS: Type.Integer({ minimum: 50, default: 30_000 }),
+  DYNAMIC_DELIVERY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 10_000 }),
+  SMTP_URL: Type.Optional(Type.String({ minLength: 1 })), // checked as an smtp(s) URL below
+  MAIL_FROM: Type.String({ minLength: 3, default: 'shopd <no-reply@localhost>' }),
+  MAIL_WORKER_INTERVAL_MS: Type.Integer({ minimum: 50, default: 2000 }),
+  MAIL_WORKER_ENABLED: Type.Boolean({ default: true }),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -43,6 +50,11 @@ export interface Config {
   uploadLimitBytes: number;
   rateLimit: { windowMs: number; ownerMax: number; publicMax: number };
   trustProxy: boolean;
+  /** Request header a proxy sets to the client's ISO 3166 country (blacklist by country). */
+  countryHeader: string;
+  invoices: { expiryIntervalMs: number; dynamicTimeoutMs: number };
+  /** Outgoing mail: SMTP when `smtpUrl` is set, else written to the log. */
+  mail: { smtpUrl: string | undefined; from: string; intervalMs: number; workerEnabled: boolean };
 }
 
 export class ConfigError extends Error {}
@@ -65,6 +77,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const withDefaults = Value.Default(EnvSchema, Value.Convert(EnvSchema, raw));
   const problems = [...Value.Errors(EnvSchema, withDefaults)].map((e) => `${e.path.slice(1)}: ${e.message}`);
+  const smtpUrl = (withDefaults as Partial<Env>).SMTP_URL;
+  if (typeof smtpUrl === 'string' && !isSmtpUrl(smtpUrl)) problems.push('SMTP_URL: expected smtp://[user:pass@]host[:port] or smtps://…');
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   const parsed = withDefaults as Env;
   const dataDir = resolve(parsed.DATA_DIR);
@@ -84,5 +98,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       publicMax: parsed.RATE_LIMIT_PUBLIC_MAX,
     }),
     trustProxy: parsed.TRUST_PROXY,
+    countryHeader: parsed.COUNTRY_HEADER.toLowerCase(),
+    invoices: Object.freeze({ expiryIntervalMs: parsed.INVOICE_EXPIRY_INTERVAL_MS, dynamicTimeoutMs: parsed.DYNAMIC_DELIVERY_TIMEOUT_MS }),
+    mail: Object.freeze({
+      smtpUrl: parsed.SMTP_URL,
+      from: parsed.MAIL_FROM,
+      intervalMs: parsed.MAIL_WORKER_INTERVAL_MS,
+      workerEnabled: parsed.MAIL_WORKER_ENABLED,
+    }),
   });
+}
+
+function isSmtpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
 }

@@ -1,7 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import {
+  Kysely,
+  PostgresAdapter,
+  PostgresDialect,
+  PostgresIntrospector,
+  SqliteDialect,
+  sql,
+  type DatabaseIntrospector,
+  type TableMetadata,
+} from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { Database } from './schema.js';
@@ -23,6 +32,31 @@ const pgTypes = {
   },
 };
 
+/**
+ * Kysely's PostgreSQL introspector (used only by the migrator, to see whether its bookkeeping
+ * tables exist) reads the columns of every table in every schema; a schema dropped meanwhile by
+ * another client makes that query fail. This one looks at the connection's own schema only.
+ */
+class CurrentSchemaIntrospector extends PostgresIntrospector {
+  readonly #db: Kysely<any>;
+  constructor(db: Kysely<any>) {
+    super(db);
+    this.#db = db;
+  }
+  override async getTables(): Promise<TableMetadata[]> {
+    const { rows } = await sql<{ name: string; schema: string; isView: boolean }>`
+      select table_name as name, table_schema as schema, table_type = 'VIEW' as "isView"
+      from information_schema.tables where table_schema = current_schema()`.execute(this.#db);
+    return rows.map((r) => ({ ...r, columns: [] }));
+  }
+}
+
+class CurrentSchemaPostgresDialect extends PostgresDialect {
+  override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return new CurrentSchemaIntrospector(db);
+  }
+}
+
 export function openDatabase(config: DatabaseConfig): Db {
   if (config.dialect === 'sqlite') {
     if (config.file !== ':memory:') mkdirSync(dirname(config.file), { recursive: true });
@@ -40,8 +74,12 @@ export function openDatabase(config: DatabaseConfig): Db {
     types: pgTypes,
     ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
   });
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const kysely = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   return { kysely, dialect: 'postgres', destroy: () => kysely.destroy() };
+}
+
+export function isPostgres(db: Kysely<any>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 /** Unique, foreign-key, not-null and check violations, recognised on both engines. */

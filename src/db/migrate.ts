@@ -1,7 +1,8 @@
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-import { isPostgres } from './migration-helpers.js';
+import { isPostgres } from './database.js';
 import * as m0001 from './migrations/0001-foundation.js';
 import * as m0002 from './migrations/0002-catalog.js';
+import * as m0003 from './migrations/0003-orders.js';
 
 /**
  * Migrations are listed here, in order, rather than read from a folder: the list is part of
@@ -10,13 +11,14 @@ import * as m0002 from './migrations/0002-catalog.js';
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
   '0002-catalog': m0002,
+  '0003-orders': m0003,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  // On PostgreSQL, Kysely looks for its bookkeeping tables in every schema unless told which
-  // one is ours: name the schema the connection's search_path resolves to.
+  // On PostgreSQL, Kysely would look for its bookkeeping tables in every schema: name the one
+  // the connection's search_path resolves to.
   const schema = isPostgres(db)
     ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
     : undefined;

@@ -1,13 +1,11 @@
-import { PostgresAdapter, type CreateTableBuilder, type Kysely } from 'kysely';
+import type { CreateTableBuilder, Kysely } from 'kysely';
+import { isPostgres } from './database.js';
 
 /**
  * The few places where SQLite and PostgreSQL DDL differ, so each migration is written once.
  * Conventions: timestamps are epoch milliseconds (`bigint`), money is integer minor units
  * (`bigint`), booleans are `integer` 0/1 (SQLite has no boolean type), JSON is `text`.
  */
-export function isPostgres(db: Kysely<unknown>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
-}
 
 /** Adds an auto-numbered integer primary key named `id`. */
 export function withId<T extends string>(

@@ -2,8 +2,10 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { Principal } from '../modules/accounts/service.js';
+import type { MailWorker } from '../modules/mail/service.js';
 import type { ShopRow } from '../modules/shops/shops.table.js';
 import type { SecretBox } from '../security/secret-box.js';
+import type { FileStorage } from '../storage/file-storage.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -11,6 +13,9 @@ declare module 'fastify' {
     db: Db;
     secrets: SecretBox;
     redis: Redis | null;
+    storage: FileStorage;
+    /** The outbox worker; tests flush the outbox with `await app.mailWorker.runOnce()`. */
+    mailWorker: MailWorker;
   }
   interface FastifyRequest {
     /** Set by the owner scope's authentication hook. */

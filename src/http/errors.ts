@@ -51,8 +51,8 @@ export class ForbiddenError extends AppError {
 }
 
 export class NotFoundError extends AppError {
-  constructor(what = 'Resource') {
-    super(404, 'not_found', `${what} not found.`);
+  constructor(what = 'Resource', errors?: string[]) {
+    super(404, 'not_found', `${what} not found.`, errors);
   }
 }
 

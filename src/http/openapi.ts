@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { withMultipartBody } from './uploads.js';
 
 /**
  * The OpenAPI document is generated from the same TypeBox schemas that validate requests and
@@ -57,7 +58,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     transform: ({ schema, url }) => {
       // Owner routes need the key; public and system routes do not.
       const security = url.startsWith('/self') ? [{ apiKey: [] }] : [];
-      return { schema: { ...schema, security } as typeof schema, url };
+      return { schema: { ...withMultipartBody(schema), security } as typeof schema, url };
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });

@@ -29,18 +29,19 @@ export function toPage<T>(items: T[], totalCount: number, query: Pick<PageQuery,
   };
 }
 
-/** The position after the last row of a page: its `(createdAt, id)`. */
+/** The position after the last row of a page: its sort value (a timestamp, a title, a price) and id. */
 export interface KeysetPosition {
-  createdAt: number;
-  id: number;
+  value: string | number;
+  /** Integer ids for most tables; invoices have string ids. */
+  id: number | string;
 }
 
 export function encodeCursor(position: KeysetPosition): string {
-  return Buffer.from(JSON.stringify([position.createdAt, position.id])).toString('base64url');
+  return Buffer.from(JSON.stringify([position.value, position.id])).toString('base64url');
 }
 
 /** Decodes a cursor from a query string; anything that is not one of ours is a 400. */
-export function decodeCursor(cursor: string): KeysetPosition {
+export function decodeCursor(cursor: string, valueType: 'number' | 'string' = 'number', idType: 'number' | 'string' = 'number'): KeysetPosition {
   const invalid = ValidationError.field('cursor', 'is not a cursor this list returned');
   let parsed: unknown;
   try {
@@ -48,13 +49,21 @@ export function decodeCursor(cursor: string): KeysetPosition {
   } catch {
     throw invalid;
   }
-  if (!Array.isArray(parsed) || parsed.length !== 2 || !parsed.every((n) => Number.isSafeInteger(n) && n >= 0)) throw invalid;
-  return { createdAt: parsed[0] as number, id: parsed[1] as number };
+  if (!Array.isArray(parsed) || parsed.length !== 2) throw invalid;
+  const [value, id] = parsed as unknown[];
+  const validValue = valueType === 'number' ? Number.isSafeInteger(value) && (value as number) >= 0 : typeof value === 'string' && value.length <= 1000;
+  const validId = idType === 'number' ? Number.isSafeInteger(id) && (id as number) >= 1 : typeof id === 'string' && id.length > 0 && id.length <= 100;
+  if (!validValue || !validId) throw invalid;
+  return { value: value as string | number, id: id as number | string };
 }
 
-/** `(createdAtColumn, idColumn) < (position)`: rows after the cursor in newest-first order. */
-export function afterKeyset(createdAtColumn: string, idColumn: string, position: KeysetPosition): Expression<SqlBool> {
-  return sql<SqlBool>`(${sql.ref(createdAtColumn)}, ${sql.ref(idColumn)}) < (${position.createdAt}, ${position.id})`;
+/**
+ * Rows after the cursor: `(sortColumn, idColumn) < (value, id)` for newest-first (descending)
+ * lists, `>` for ascending ones. A row-value comparison, so one index range scan serves it.
+ */
+export function afterKeyset(sortColumn: string, idColumn: string, position: KeysetPosition, direction: 'asc' | 'desc' = 'desc'): Expression<SqlBool> {
+  const op = sql.raw(direction === 'desc' ? '<' : '>');
+  return sql<SqlBool>`(${sql.ref(sortColumn)}, ${sql.ref(idColumn)}) ${op} (${position.value}, ${position.id})`;
 }
 
 /**

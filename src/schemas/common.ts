@@ -81,6 +81,9 @@ export function publicResponses<T extends TSchema>(data: T, extra: number[] = []
   return { 200: Envelope(data), ...errorResponses([400, 404, 429, ...extra]) };
 }
 
+/** What a DELETE answers: the id of what is gone. */
+export const Deleted = Type.Object({ id: Type.Integer(), deleted: Type.Literal(true) });
+
 export const PageQuery = Type.Object({
   pageNumber: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: '1-based page number.' }),
   pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createApiKey, type Scope } from '../../src/modules/accounts/service.js';
+import { multipartForm } from './multipart.js';
 
 /** Which engine the suite runs on: `DB=postgres npm test` switches to PostgreSQL. */
 export const engine = process.env.DB === 'postgres' ? 'postgres' : 'sqlite';
@@ -18,7 +19,8 @@ const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:54
  */
 export async function freshConfig(t: TestContext, env: Record<string, string> = {}): Promise<Config> {
   const dataDir = mkdtempSync(join(tmpdir(), 'shopd-test-'));
-  const base = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SECRET_KEY: 'test-secret-key-0123456789', ...env });
+  // Background workers are off unless a test turns them on: tests flush them deterministically (runOnce).
+  const base = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SECRET_KEY: 'test-secret-key-0123456789', MAIL_WORKER_ENABLED: 'false', ...env });
   t.after(() => rmSync(dataDir, { recursive: true, force: true }));
   if (engine === 'sqlite') return base;
   const schema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
@@ -67,6 +69,8 @@ export interface Client {
   post(url: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
   put(url: string, body?: unknown): Promise<Reply>;
   delete(url: string): Promise<Reply>;
+  /** POST one file as the multipart part `file`. */
+  upload(url: string, file: Buffer, filename?: string): Promise<Reply>;
 }
 
 export function client(app: FastifyInstance, key: string): Client {
@@ -86,6 +90,11 @@ export function client(app: FastifyInstance, key: string): Client {
     post: (url, body, headers) => request('POST', url, body, headers),
     put: (url, body) => request('PUT', url, body),
     delete: (url) => request('DELETE', url),
+    upload: async (url, file, filename = 'image.png') => {
+      const form = multipartForm([{ name: 'file', data: file, filename, type: 'application/octet-stream' }]);
+      const res = await app.inject({ method: 'POST', url, payload: form.payload, headers: { authorization: `Bearer ${key}`, ...form.headers } });
+      return { status: res.statusCode, body: res.body ? res.json() : undefined, headers: res.headers as Reply['headers'] };
+    },
   };
 }
 

@@ -23,3 +23,22 @@ export function assertOk(res: { status: number; body: any }): any {
   assert.deepEqual(res.body.errors, []);
   return res.body.data;
 }
+
+/** A shop that can sell: tipjar and balance enabled, one product with a serials and a service variant. */
+export async function sellingShop(api: import('./build.js').Client, opts: { serials?: string[]; serviceStock?: number | null } = {}) {
+  const shop = await createShop(api, 'Selling Shop');
+  assertOk(await api.put(`/self/${shop.id}/settings/payments/tipjar`, { enabled: true, handle: 'jar' }));
+  assertOk(await api.put(`/self/${shop.id}/settings/payments/balance`, { enabled: true }));
+  const product = assertOk(
+    await api.post(`/self/${shop.id}/v2/products`, {
+      title: 'Game Key',
+      description: 'A key',
+      variants: [
+        { title: 'Key', priceDetails: { amount: 9.99 }, productType: 'serials', asSerials: { serials: opts.serials ?? ['K1', 'K2', 'K3', 'K4', 'K5'] } },
+        { title: 'Support', priceDetails: { amount: 5 }, productType: 'service', asService: { text: 'Support text', stock: opts.serviceStock === undefined ? 10 : opts.serviceStock } },
+      ],
+    }),
+  );
+  const [keys, service] = product.variants;
+  return { shopId: shop.id as number, productId: product.id as number, keysVariant: keys.id as number, serviceVariant: service.id as number };
+}

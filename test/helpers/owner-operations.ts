@@ -1,37 +1,154 @@
 import type { FastifyInstance } from 'fastify';
+import type { Client } from './build.js';
+import { assertOk } from './factories.js';
+import { pngImage } from './multipart.js';
 
 /**
  * Every owner operation on a shop, read from the app's own OpenAPI document, with a valid
- * body for each. Tests walk this list (isolation, scopes, authentication), so a new route
+ * request for each. Tests walk this list (isolation, scopes, authentication), so a route
  * without a sample here fails the suite until one is added.
+ *
+ * A `Fixture` holds one object of each kind in the shop; path parameters are filled from it by
+ * name (`{productId}` ← fixture.productId).
  */
+export interface Fixture {
+  shopId: number;
+  productId: number;
+  variantId: number;
+  [param: string]: number | string;
+}
+
 export interface Operation {
   method: string;
   path: string;
-  body?: unknown;
+  sample: Sample;
 }
 
-const samples: Record<string, unknown> = {
-  'PUT /self/{shopId}/settings/name': { newName: 'Intruder' },
-  'PUT /self/{shopId}/settings/subdomain': { newSubDomain: 'intruder-shop' },
-  'PUT /self/{shopId}/settings/currency': { currency: 'EUR' },
-  'PUT /self/{shopId}/settings/password': { password: 'intruder' },
-  'PUT /self/{shopId}/settings/timezone': { utcTimezoneOffset: 60 },
-  'PUT /self/{shopId}/settings/status': { onHold: true },
-  'PUT /self/{shopId}/settings/popup': { message: 'pwned' },
-  'PUT /self/{shopId}/settings/terms': { terms: 'pwned' },
-  'PUT /self/{shopId}/settings/affiliate': { percentage: 50 },
-  'PUT /self/{shopId}/settings/invoices': { lifetimeMinutes: 10 },
-  'PUT /self/{shopId}/settings/payments/cryptocommerce': { enabled: true, apiKey: 'k'.repeat(12), webhookSecret: 's'.repeat(12) },
-  'PUT /self/{shopId}/settings/payments/virtual-payments': { enabled: true, privateKey: 'p'.repeat(12), publicKey: 'pub', receiveCurrency: 'BTC' },
-  'PUT /self/{shopId}/settings/payments/tipjar': { enabled: true, handle: 'intruder' },
-  'PUT /self/{shopId}/settings/payments/balance': { enabled: true },
-  'PUT /self/{shopId}/settings/payments/cardconnect': { enabled: true, secretKey: 'k'.repeat(12), webhookSecret: 's'.repeat(12) },
-  'PUT /self/{shopId}/settings/payments/walletemail': { enabled: true, email: 'x@example.com' },
-  'PUT /self/{shopId}/settings/payments/mobilecash': { enabled: true, cashtag: '$intruder' },
-  'PUT /self/{shopId}/settings/payments/wallet-ff': { enabled: true, email: 'x@example.com' },
-  'PUT /self/{shopId}/settings/payments/cardreader': { enabled: true, terminalId: 'T1', apiKey: 'k'.repeat(12) },
+interface Sample {
+  body?: (f: Fixture) => unknown;
+  /** Path parameters other than the fixture's defaults (e.g. a completed invoice instead of a pending one). */
+  params?: (f: Fixture) => Record<string, number | string>;
+  /** A query string, e.g. a fixed date range so that reads do not depend on the clock. */
+  query?: string;
+  /** A multipart image upload instead of a JSON body. */
+  upload?: true;
+}
+
+const json = (body: unknown): Sample => ({ body: () => body });
+const upload: Sample = { upload: true };
+
+const samples: Record<string, Sample> = {
+  'PUT /self/{shopId}/settings/name': json({ newName: 'Intruder' }),
+  'PUT /self/{shopId}/settings/subdomain': json({ newSubDomain: 'intruder-shop' }),
+  'PUT /self/{shopId}/settings/currency': json({ currency: 'EUR' }),
+  'PUT /self/{shopId}/settings/password': json({ password: 'intruder' }),
+  'PUT /self/{shopId}/settings/timezone': json({ utcTimezoneOffset: 60 }),
+  'PUT /self/{shopId}/settings/status': json({ onHold: true }),
+  'PUT /self/{shopId}/settings/popup': json({ message: 'pwned' }),
+  'PUT /self/{shopId}/settings/terms': json({ terms: 'pwned' }),
+  'PUT /self/{shopId}/settings/affiliate': json({ percentage: 50 }),
+  'PUT /self/{shopId}/settings/invoices': json({ lifetimeMinutes: 10 }),
+  'PUT /self/{shopId}/settings/payments/cryptocommerce': json({ enabled: true, apiKey: 'k'.repeat(12), webhookSecret: 's'.repeat(12) }),
+  'PUT /self/{shopId}/settings/payments/virtual-payments': json({ enabled: true, privateKey: 'p'.repeat(12), publicKey: 'pub', receiveCurrency: 'BTC' }),
+  'PUT /self/{shopId}/settings/payments/tipjar': json({ enabled: true, handle: 'intruder' }),
+  'PUT /self/{shopId}/settings/payments/balance': json({ enabled: true }),
+  'PUT /self/{shopId}/settings/payments/cardconnect': json({ enabled: true, secretKey: 'k'.repeat(12), webhookSecret: 's'.repeat(12) }),
+  'PUT /self/{shopId}/settings/payments/walletemail': json({ enabled: true, email: 'x@example.com' }),
+  'PUT /self/{shopId}/settings/payments/mobilecash': json({ enabled: true, cashtag: '$intruder' }),
+  'PUT /self/{shopId}/settings/payments/wallet-ff': json({ enabled: true, email: 'x@example.com' }),
+  'PUT /self/{shopId}/settings/payments/cardreader': json({ enabled: true, terminalId: 'T1', apiKey: 'k'.repeat(12) }),
+
+  'POST /self/{shopId}/v2/products': json(productBody('Intruder product')),
+  'PUT /self/{shopId}/v2/products/{productId}': { body: (f) => ({ ...productBody('Renamed'), variants: [{ ...productBody('x').variants[0], id: f.variantId }] }) },
+  'POST /self/{shopId}/v2/products/{productId}/thumbnail': upload,
+  'POST /self/{shopId}/v2/products/{productId}/seo/image': upload,
+  'PUT /self/{shopId}/v2/products/bulk/update/payment-methods': { body: (f) => ({ productIds: [f.productId], gatewaysList: { balance: false } }) },
+  'DELETE /self/{shopId}/products/{productId}': {},
+  'PUT /self/{shopId}/products/bulk/update/custom-fields': { body: (f) => ({ productIds: [f.productId], customFields: [{ name: 'Nick', type: 'text' }] }) },
+  'PUT /self/{shopId}/products/bulk/update/customer-note': { body: (f) => ({ productIds: [f.productId], note: 'pwned' }) },
+  'PUT /self/{shopId}/products/bulk/update/visibility': { body: (f) => ({ productIds: [f.productId], private: true }) },
+  'PUT /self/{shopId}/products/bulk/update/chat-integration': { body: (f) => ({ productIds: [f.productId], chatIntegration: { enabled: true } }) },
+  'POST /self/{shopId}/products/bulk/delete': { body: (f) => ({ productIds: [f.productId] }) },
+
+  'POST /self/{shopId}/groups': { body: (f) => ({ title: 'Intruder group', productIds: [f.productId] }) },
+  'PUT /self/{shopId}/groups/{groupId}': { body: (f) => ({ title: 'Renamed group', productIds: [f.productId], type: 'dropdown' }) },
+  'POST /self/{shopId}/groups/{groupId}/thumbnail': upload,
+  'DELETE /self/{shopId}/groups/{groupId}': {},
+  'PUT /self/{shopId}/listings/position': { body: (f) => ({ listings: [{ listingId: f.listingId, position: 7 }] }) },
+  'POST /self/{shopId}/categories': { body: (f) => ({ name: 'Intruder category', listingIds: [f.listingId] }) },
+  'PUT /self/{shopId}/categories/{categoryId}': { body: (f) => ({ name: 'Renamed category', listingIds: [f.listingId] }) },
+  'DELETE /self/{shopId}/categories/{categoryId}': {},
+
+  'POST /self/{shopId}/coupons': { body: (f) => ({ name: 'INTRUDER', discount: 50, isFixed: false, restrictToProducts: [f.productId] }) },
+  'PUT /self/{shopId}/coupons/{couponId}': { body: (f) => ({ name: 'RENAMED', discount: 5, isFixed: true, restrictToProducts: [f.productId], maxUses: 1 }) },
+  'DELETE /self/{shopId}/coupons/{couponId}': {},
+  'POST /self/{shopId}/blacklist': json({ type: 'email', data: 'intruder@example.com' }),
+  'PUT /self/{shopId}/blacklist/{blockedItemId}': json({ type: 'ip', data: '10.0.0.0/8', note: 'pwned' }),
+  'DELETE /self/{shopId}/blacklist/{blockedItemId}': {},
 };
+
+const fixedRange = 'fromDate=2020-01-01&toDate=2100-12-31';
+
+Object.assign(samples, {
+  'POST /self/{shopId}/invoices/{invoiceId}/process': {},
+  'POST /self/{shopId}/invoices/{invoiceId}/replacement': {
+    params: (f) => ({ invoiceId: f.completedInvoiceId! }),
+    body: (f) => ({ partInvoiceId: f.partInvoiceId, quantity: 1 }),
+  },
+  'POST /self/{shopId}/invoices/{invoiceId}/resend': { params: (f) => ({ invoiceId: f.completedInvoiceId! }), body: () => ({ email: 'again@example.com' }) },
+  'POST /self/{shopId}/customers/{customerId}/balance/add': json({ amount: 2.5, note: 'goodwill' }),
+  'POST /self/{shopId}/customers/{customerId}/balance/remove': json({ amount: 1 }),
+  'POST /self/{shopId}/affiliates/{customerId}/referral/disable': {},
+  'GET /self/{shopId}/customers/stats': { query: fixedRange },
+  'GET /self/{shopId}/affiliates/stats': { query: fixedRange },
+} satisfies Record<string, Sample>);
+
+export function productBody(title: string, overrides: Record<string, unknown> = {}) {
+  return {
+    title,
+    description: `${title} description`,
+    variants: [{ title: 'Standard', priceDetails: { amount: 9.99 }, productType: 'serials', asSerials: { serials: ['KEY-1', 'KEY-2', 'KEY-3'] } }],
+    ...overrides,
+  };
+}
+
+/** One object of each kind in the shop, made through the API. */
+export async function createFixture(api: Client, shopId: number): Promise<Fixture> {
+  const product = assertOk(await api.post(`/self/${shopId}/v2/products`, productBody('Fixture product')));
+  // An empty group: the product keeps its own listing, and the group gets one.
+  const group = assertOk(await api.post(`/self/${shopId}/groups`, { title: 'Fixture group' }));
+  const listings = assertOk(await api.get(`/self/${shopId}/listings?pageSize=100`));
+  const listingId: number = listings.items.find((l: { group: { id: number } | null }) => l.group?.id === group.id).id;
+  const category = assertOk(await api.post(`/self/${shopId}/categories`, { name: 'Fixture category', listingIds: [listingId] }));
+  // Codes and blocked data are unique per shop, and a fixture may be made again in the same shop.
+  const unique = `${product.id}`;
+  const coupon = assertOk(await api.post(`/self/${shopId}/coupons`, { name: `FIXTURE-${unique}`, discount: 10, isFixed: false }));
+  const blocked = assertOk(await api.post(`/self/${shopId}/blacklist`, { type: 'email', data: `fixture-${unique}@example.com` }));
+  // Orders: one pending invoice (to process) and one completed (to replace and resend), from a customer with a balance.
+  // The shop must be able to sell (an earlier operation may have locked or held it).
+  assertOk(await api.put(`/self/${shopId}/settings/password`, { password: null }));
+  assertOk(await api.put(`/self/${shopId}/settings/status`, { onHold: false }));
+  assertOk(await api.put(`/self/${shopId}/settings/payments/tipjar`, { enabled: true, handle: 'fixture-jar' }));
+  const order = { customerEmail: `buyer-${unique}@example.com`, gateway: 'tipjar', parts: [{ productId: product.id, productVariantId: product.variants[0].id, quantity: 1 }] };
+  const pending = assertOk(await api.post(`/v2/public/shops/${shopId}/invoices`, order));
+  const completed = assertOk(await api.post(`/v2/public/shops/${shopId}/invoices`, order));
+  const done = assertOk(await api.post(`/self/${shopId}/invoices/${completed.id}/process`));
+  assertOk(await api.post(`/self/${shopId}/customers/${done.customerId}/balance/add`, { amount: 10 }));
+  return {
+    shopId,
+    productId: product.id,
+    variantId: product.variants[0].id,
+    groupId: group.id,
+    listingId,
+    categoryId: category.id,
+    couponId: coupon.id,
+    blockedItemId: blocked.id,
+    invoiceId: pending.id,
+    completedInvoiceId: completed.id,
+    partInvoiceId: done.parts[0].id,
+    customerId: done.customerId,
+  };
+}
 
 export async function shopOperations(app: FastifyInstance): Promise<Operation[]> {
   const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
@@ -40,13 +157,33 @@ export async function shopOperations(app: FastifyInstance): Promise<Operation[]>
     if (!path.startsWith('/self/{shopId}')) continue;
     for (const method of Object.keys(methods).map((m) => m.toUpperCase())) {
       const id = `${method} ${path}`;
-      if (method !== 'GET' && !(id in samples)) throw new Error(`no sample body for ${id}: add one to test/helpers/owner-operations.ts`);
-      operations.push({ method, path, ...(method === 'GET' ? {} : { body: samples[id] }) });
+      const sample = samples[id] ?? (method === 'GET' ? {} : undefined);
+      if (!sample) throw new Error(`no sample request for ${id}: add one to test/helpers/owner-operations.ts`);
+      operations.push({ method, path, sample });
     }
   }
-  return operations;
+  // Deletions last, so the objects the other operations name still exist.
+  return operations.sort((a, b) => Number(a.method === 'DELETE' || a.path.endsWith('/delete')) - Number(b.method === 'DELETE' || b.path.endsWith('/delete')));
 }
 
-export function concretePath(op: Operation, shopId: number): string {
-  return op.path.replace('{shopId}', String(shopId));
+export function concretePath(op: Operation, fixture: Fixture): string {
+  const params: Record<string, number | string> = { ...fixture, ...op.sample.params?.(fixture) };
+  return op.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`no fixture value for {${name}} in ${op.path}: extend createFixture`);
+    return String(value);
+  }) + (op.sample.query ? `?${op.sample.query}` : '');
+}
+
+/** Sends the operation's sample request with this client. */
+export async function send(api: Client, op: Operation, fixture: Fixture) {
+  const url = concretePath(op, fixture);
+  if (op.sample.upload) return api.upload(url, await pngImage());
+  return api.request(op.method, url, op.sample.body?.(fixture));
+}
+
+/** Everything the owner can read about the shop: compared before and after to prove nothing changed. */
+export async function snapshot(api: Client, ops: Operation[], fixture: Fixture): Promise<unknown[]> {
+  const reads = ops.filter((op) => op.method === 'GET');
+  return Promise.all(reads.map(async (op) => (await api.get(concretePath(op, fixture))).body));
 }

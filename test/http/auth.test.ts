@@ -2,22 +2,26 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { build, client, owner } from '../helpers/build.js';
 import { assertError, assertOk, createShop } from '../helpers/factories.js';
-import { concretePath, shopOperations } from '../helpers/owner-operations.js';
+import { concretePath, createFixture, send, shopOperations, snapshot, type Fixture } from '../helpers/owner-operations.js';
 import { revokeApiKey } from '../../src/modules/accounts/service.js';
 
 test('a missing or unknown key is a 401 on every owner path', async (t) => {
   const app = await build(t);
   const api = await owner(app);
   const shop = await createShop(api);
-  const ops = [{ method: 'GET', path: '/self/shops' }, { method: 'POST', path: '/self/shops', body: { name: 'x' } }, ...(await shopOperations(app))];
-  assert.ok(ops.length >= 22);
+  const fixture = await createFixture(api, shop.id);
+  const ops = await shopOperations(app);
+  assert.ok(ops.length >= 34);
+  const before = await snapshot(api, ops, fixture);
   for (const op of ops) {
-    const url = concretePath(op, shop.id);
-    const none = await app.inject({ method: op.method as 'GET', url, ...(op.body ? { payload: op.body as object } : {}) });
+    const none = await app.inject({ method: op.method as 'GET', url: concretePath(op, fixture) });
     assertError({ status: none.statusCode, body: none.json() }, 401, 'unauthorized');
-    const unknown = await client(app, 'shopd_not-a-real-key').request(op.method, url, op.body);
-    assertError(unknown, 401, 'unauthorized');
+    assertError(await send(client(app, 'shopd_not-a-real-key'), op, fixture), 401, 'unauthorized');
   }
+  for (const [method, url] of [['GET', '/self/shops'], ['POST', '/self/shops']]) {
+    assertError(await client(app, 'nope').request(method!, url!, { name: 'x' }), 401, 'unauthorized');
+  }
+  assert.deepEqual(await snapshot(api, ops, fixture), before);
 });
 
 test('the key is accepted with Bearer and bare, and stops working once revoked', async (t) => {
@@ -39,17 +43,26 @@ test("another account's key gets 404 on every shop path and changes nothing", as
   const alice = await owner(app);
   const mallory = await owner(app);
   const shop = await createShop(alice, 'Alice Keys');
-  await createShop(mallory, 'Mallory Keys');
-  const before = assertOk(await alice.get(`/self/${shop.id}/settings`));
+  const fixture = await createFixture(alice, shop.id);
+  // Mallory's own shop and objects, whose ids she might try to mix in.
+  const malloryShop = await createShop(mallory, 'Mallory Keys');
+  const malloryFixture = await createFixture(mallory, malloryShop.id);
   const ops = await shopOperations(app);
+  const before = await snapshot(alice, ops, fixture);
+  const missingShop: Fixture = { ...fixture, shopId: 999999 };
   for (const op of ops) {
-    const res = await mallory.request(op.method, concretePath(op, shop.id), op.body);
+    const res = await send(mallory, op, fixture);
     assertError(res, 404, 'not_found');
     // The same answer as for a shop that does not exist at all.
-    const missing = await mallory.request(op.method, concretePath(op, 999999), op.body);
-    assert.deepEqual(missing.body, res.body, `${op.method} ${op.path}`);
+    assert.deepEqual((await send(mallory, op, missingShop)).body, res.body, `${op.method} ${op.path}`);
+    // Alice's objects named under Mallory's own shop are not found either.
+    if (/\{(?!shopId)\w+\}/.test(op.path)) {
+      const crossed = { ...fixture, shopId: malloryShop.id };
+      assertError(await send(mallory, op, crossed), 404, 'not_found');
+    }
   }
-  assert.deepEqual(assertOk(await alice.get(`/self/${shop.id}/settings`)), before);
+  assert.deepEqual(await snapshot(alice, ops, fixture), before);
+  assert.ok(malloryFixture.productId > 0);
 });
 
 test('a read-only key reads but gets 403 on every write, which changes nothing', async (t) => {
@@ -58,26 +71,32 @@ test('a read-only key reads but gets 403 on every write, which changes nothing',
   const writer = await owner(app, { email });
   const reader = await owner(app, { email, scopes: ['read'] });
   const shop = await createShop(writer);
-  assertOk(await reader.get('/self/shops'));
-  assertOk(await reader.get(`/self/${shop.id}/settings`));
-  const before = assertOk(await writer.get(`/self/${shop.id}/settings`));
-  assertError(await reader.post('/self/shops', { name: 'nope' }), 403, 'forbidden');
-  for (const op of (await shopOperations(app)).filter((o) => o.method !== 'GET')) {
-    assertError(await reader.request(op.method, concretePath(op, shop.id), op.body), 403, 'forbidden');
+  const fixture = await createFixture(writer, shop.id);
+  const ops = await shopOperations(app);
+  const before = await snapshot(writer, ops, fixture);
+  for (const op of ops) {
+    const res = await send(reader, op, fixture);
+    if (op.method === 'GET') assertOk(res);
+    else assertError(res, 403, 'forbidden');
   }
-  assert.deepEqual(assertOk(await writer.get(`/self/${shop.id}/settings`)), before);
+  assertError(await reader.post('/self/shops', { name: 'nope' }), 403, 'forbidden');
+  assert.deepEqual(await snapshot(writer, ops, fixture), before);
   assert.equal(assertOk(await writer.get('/self/shops')).length, 1);
 
   const writeOnly = await owner(app, { email, scopes: ['write'] });
   assertError(await writeOnly.get('/self/shops'), 403, 'forbidden');
 });
 
-test('every owner write operation works for the owning account', async (t) => {
+test('every owner operation works for the owning account', async (t) => {
   const app = await build(t);
   const api = await owner(app);
   const shop = await createShop(api);
+  const fixture = await createFixture(api, shop.id);
   for (const op of await shopOperations(app)) {
-    assertOk(await api.request(op.method, concretePath(op, shop.id), op.body));
+    const res = await send(api, op, fixture);
+    assert.equal(res.status, 200, `${op.method} ${op.path}: ${JSON.stringify(res.body)}`);
+    // A deletion consumes the fixture's object: make a fresh set for what follows.
+    if (op.method === 'DELETE' || op.path.endsWith('/delete')) Object.assign(fixture, await createFixture(api, shop.id));
   }
 });
 

@@ -11,8 +11,10 @@ test('offset pages', () => {
 });
 
 test('cursors round-trip and junk cursors are a validation error', () => {
-  const cursor = encodeCursor({ createdAt: 1795000000000, id: 42 });
-  assert.deepEqual(decodeCursor(cursor), { createdAt: 1795000000000, id: 42 });
+  const cursor = encodeCursor({ value: 1795000000000, id: 42 });
+  assert.deepEqual(decodeCursor(cursor), { value: 1795000000000, id: 42 });
+  assert.deepEqual(decodeCursor(encodeCursor({ value: 'Kéys', id: 7 }), 'string'), { value: 'Kéys', id: 7 });
+  assert.throws(() => decodeCursor(cursor, 'string'), ValidationError);
   for (const junk of ['', 'abc', Buffer.from('{"a":1}').toString('base64url'), Buffer.from('[1,-2]').toString('base64url'), Buffer.from('[1.5,2]').toString('base64url')]) {
     assert.throws(() => decodeCursor(junk), (err) => err instanceof ValidationError && err.errors[0]!.startsWith('cursor: '));
   }
@@ -33,7 +35,7 @@ test('keyset paging walks a real table newest first, without gaps or repeats, on
     let query = db.selectFrom('api_keys').select(['id', 'created_at']).where('account_id', '=', account.id);
     if (cursor) query = query.where(afterKeyset('created_at', 'id', decodeCursor(cursor)));
     const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
-    const page = keysetPage(rows, limit, (r) => ({ createdAt: r.created_at, id: r.id }));
+    const page = keysetPage(rows, limit, (r) => ({ value: r.created_at, id: r.id }));
     seen.push(...page.items.map((r) => r.id));
     cursor = page.nextCursor;
   } while (cursor);

@@ -52,6 +52,16 @@ function toView(provider: PaymentProvider, stored: Stored): PaymentView {
   return view;
 }
 
+/**
+ * The public fields of a gateway the shop has enabled (handle, e-mail, cashtag, ...), or
+ * undefined when it is not enabled. Enabling requires every required field, so an enabled
+ * gateway is a configured one; secrets are not opened.
+ */
+export async function enabledGateway(db: Conn, shopId: number, provider: string): Promise<Fields | undefined> {
+  const row = await repo.findPaymentSettings(db, shopId, provider);
+  return row?.enabled === 1 ? (JSON.parse(row.public_fields) as Fields) : undefined;
+}
+
 /** Every provider's masked settings, unconfigured ones included (disabled, fields null). */
 export async function getPaymentViews(db: Conn, secrets: SecretBox, shopId: number): Promise<Record<PaymentProvider, PaymentView>> {
   const rows = new Map((await repo.listPaymentSettings(db, shopId)).map((r) => [r.provider, r]));

@@ -1,4 +1,5 @@
 import type { Kysely, Updateable } from 'kysely';
+import { isPostgres } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { PaymentSettingsRow, ShopRow, ShopsTable } from './shops.table.js';
 
@@ -7,6 +8,24 @@ type Conn = Kysely<Database>;
 /** The shop with this id if this account owns it. The only way a request reaches a shop. */
 export function findShopOfAccount(db: Conn, accountId: number, shopId: number): Promise<ShopRow | undefined> {
   return db.selectFrom('shops').selectAll().where('id', '=', shopId).where('account_id', '=', accountId).executeTakeFirst();
+}
+
+/** A shop by id, for public paths where the id comes from the URL. */
+export function findShopById(db: Conn, shopId: number): Promise<ShopRow | undefined> {
+  return db.selectFrom('shops').selectAll().where('id', '=', shopId).executeTakeFirst();
+}
+
+/** A shop by id, for code that already holds its id from an authorised request. */
+export function findShop(db: Conn, shopId: number): Promise<ShopRow> {
+  return db.selectFrom('shops').selectAll().where('id', '=', shopId).executeTakeFirstOrThrow();
+}
+
+/**
+ * Serialises writes to one shop's catalog inside a transaction, so check-then-write steps
+ * (unique paths, listing sync) cannot interleave. SQLite transactions are already serial.
+ */
+export async function lockShop(db: Conn, shopId: number): Promise<void> {
+  if (isPostgres(db)) await db.selectFrom('shops').select('id').where('id', '=', shopId).forUpdate().execute();
 }
 
 export function listShopsOfAccount(db: Conn, accountId: number): Promise<ShopRow[]> {

@@ -1,14 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import slugify from '@sindresorhus/slugify';
 import type { Kysely } from 'kysely';
 import { constraintViolation } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { ConflictError, ValidationError } from '../../http/errors.js';
+import { slugify } from '../../http/slug.js';
 import { toIso } from '../../schemas/common.js';
 import { hashPassword } from '../../security/passwords.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import { getDesign } from '../design/service.js';
-import { isKnownCurrency } from './currencies.js';
+import { rescaleFixedDiscounts } from '../coupons/service.js';
+import { rescaleMoney } from '../customers/repository.js';
+import { rescalePrices } from '../products/service.js';
+import { currencyDigits, isKnownCurrency } from './currencies.js';
 import * as payments from './payment-settings.js';
 import * as repo from './repository.js';
 import type { Shop } from './schema.js';
@@ -51,7 +54,7 @@ function trimmedName(name: string, field: string): string {
 
 /** A valid, non-reserved subdomain derived from the shop name. */
 function subdomainBase(name: string): string {
-  let base = slugify(name).slice(0, 32).replace(/-+$/, '');
+  let base = slugify(name, 32);
   if (base === '') return `shop-${randomBytes(3).toString('hex')}`;
   if (base.length < 3 || reservedSubdomains.has(base)) base = `${base}-shop`;
   return SUBDOMAIN.test(base) ? base : `shop-${randomBytes(3).toString('hex')}`;
@@ -101,9 +104,21 @@ export async function changeSubdomain(db: Conn, shop: ShopRow, subdomain: string
   }
 }
 
+/**
+ * Changes the currency. Every amount kept in the shop currency keeps its major-unit number
+ * (rescaleMinorUnits): prices, fixed coupon discounts, customer balances and totals. Invoices
+ * keep the currency they were made in.
+ */
 export async function changeCurrency(db: Conn, shop: ShopRow, currency: string): Promise<Shop> {
   if (!isKnownCurrency(currency)) throw ValidationError.field('currency', 'is not an ISO 4217 currency this service knows');
-  return toShop(await repo.updateShop(db, shop.id, { currency }));
+  return db.transaction().execute(async (trx) => {
+    await repo.lockShop(trx, shop.id);
+    const current = await repo.findShop(trx, shop.id);
+    await rescalePrices(trx, shop.id, current.currency, currency);
+    await rescaleFixedDiscounts(trx, shop.id, current.currency, currency);
+    await rescaleMoney(trx, shop.id, currencyDigits(currency) - currencyDigits(current.currency));
+    return toShop(await repo.updateShop(trx, shop.id, { currency }));
+  });
 }
 
 export async function setPassword(db: Conn, shop: ShopRow, password: string | null): Promise<Shop> {

@@ -1,0 +1,191 @@
+import { randomBytes } from 'node:crypto';
+import multipart from '@fastify/multipart';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyError, FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
+import { fileTypeFromBuffer } from 'file-type';
+import sharp, { type SharpOptions } from 'sharp';
+import { ErrorEnvelope, ownerResponses } from '../schemas/common.js';
+import { AppError, NotFoundError, ValidationError } from './errors.js';
+
+/**
+ * Image uploads (contract section 1, "Uploads"): `multipart/form-data` with one part named
+ * `file`, recognised by its bytes, re-encoded to drop metadata, stored under a fresh random
+ * name and served at `/uploads/<name>`. Owner routes call `receiveImage` and answer
+ * `{ url: uploadUrl(name) }`; replacing an image is the caller's job (store, then remove the old).
+ */
+export type ImageKind = 'image' | 'favicon';
+
+const MULTIPART = 'multipart/form-data';
+/** Decoding cost grows with pixels, not bytes: a small PNG can inflate to gigabytes. */
+const MAX_PIXELS = 40_000_000;
+
+const contentTypes = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif', ico: 'image/x-icon' } as const;
+type Extension = keyof typeof contentTypes;
+
+/** file-type's answer → the extension stored. An APNG is a PNG (sharp keeps its first frame). */
+const images: Record<string, Extension> = { png: 'png', apng: 'png', jpg: 'jpg', webp: 'webp', gif: 'gif' };
+const accepted: Record<ImageKind, Record<string, Extension>> = { image: images, favicon: { ...images, ico: 'ico' } };
+const acceptedNames: Record<ImageKind, string> = { image: 'PNG, JPEG, WebP or GIF', favicon: 'PNG, JPEG, WebP, GIF or ICO' };
+
+const sharpFormat = { png: 'png', jpg: 'jpeg', webp: 'webp', gif: 'gif' } as const;
+
+export const UploadResult = Type.Object({
+  url: Type.String({ description: 'Where the image is served: /uploads/<name>.' }),
+});
+
+/** Spread into an upload route's schema, next to its tags, summary and params. */
+export function uploadRouteSchema(kind: ImageKind = 'image') {
+  return {
+    consumes: [MULTIPART],
+    description:
+      `Send \`${MULTIPART}\` with one part named \`file\`: a ${acceptedNames[kind]} image, recognised by its bytes ` +
+      '(the declared type and file name are ignored), within the upload limit (5 MiB by default) and 40 megapixels. ' +
+      'The image is re-encoded to drop its metadata (EXIF, GPS); animation is kept. ' +
+      'No `file` part: 400 (`file: is required`). Over the limit: 413. A body that is not multipart, or a file that is ' +
+      'not an accepted image: 415.',
+    response: ownerResponses(UploadResult, [413, 415]),
+  };
+}
+
+const MultipartImageBody = Type.Object({ file: Type.String({ format: 'binary', description: 'The image.' }) });
+
+/**
+ * Upload routes read their multipart body themselves (`receiveImage`), so there is no `body`
+ * schema to validate; this adds one to the OpenAPI view of the route only.
+ */
+export function withMultipartBody(schema: FastifySchema): FastifySchema {
+  if (!schema?.consumes?.includes(MULTIPART) || schema.body) return schema;
+  return { ...schema, body: MultipartImageBody };
+}
+
+export function uploadUrl(name: string): string;
+export function uploadUrl(name: string | null): string | null;
+export function uploadUrl(name: string | null): string | null {
+  return name === null ? null : `/uploads/${name}`;
+}
+
+/** Reads the `file` part, checks and cleans the image, stores it and returns its new name. */
+export async function receiveImage(request: FastifyRequest, kind: ImageKind = 'image'): Promise<string> {
+  const data = await readFilePart(request);
+  const detected = await fileTypeFromBuffer(data);
+  const extension = detected && accepted[kind][detected.ext];
+  if (!extension) throw notAnImage(kind);
+  // sharp cannot read ICO; it carries no EXIF, so it is stored as sent.
+  const stored = extension === 'ico' ? data : await reencode(data, extension, kind);
+  const name = `${randomBytes(18).toString('base64url')}.${extension}`;
+  await request.server.storage.put(name, stored);
+  return name;
+}
+
+function notAnImage(kind: ImageKind): AppError {
+  const accepts = acceptedNames[kind];
+  return new AppError(415, 'unsupported_media_type', `The file is not a ${accepts} image.`, [`file: must be a ${accepts} image`]);
+}
+
+async function readFilePart(request: FastifyRequest): Promise<Buffer> {
+  if (!request.isMultipart()) {
+    throw new AppError(415, 'unsupported_media_type', `Send the image as ${MULTIPART} with a part named "file".`, [
+      `body: must be ${MULTIPART}`,
+    ]);
+  }
+  let part;
+  try {
+    part = await request.file();
+  } catch (err) {
+    throw multipartError(request, err as FastifyError);
+  }
+  if (part?.fieldname !== 'file') throw ValidationError.field('file', 'is required');
+  try {
+    return await part.toBuffer();
+  } catch (err) {
+    throw multipartError(request, err as FastifyError);
+  }
+}
+
+/** The plugin's limit errors and busboy's parse errors, as the contract's answers. */
+function multipartError(request: FastifyRequest, err: FastifyError): AppError {
+  if (err.code === 'FST_REQ_FILE_TOO_LARGE') {
+    const limit = request.server.config.uploadLimitBytes;
+    return new AppError(413, 'payload_too_large', `The file is larger than the upload limit of ${limit} bytes.`, [
+      `file: must be at most ${limit} bytes`,
+    ]);
+  }
+  if (err.statusCode === 413) {
+    return new AppError(413, 'payload_too_large', 'The form has too many parts; send only the file.', ['body: has too many parts']);
+  }
+  return new ValidationError([`body: is not valid ${MULTIPART}`], `The body is not valid ${MULTIPART}.`);
+}
+
+/** Re-encodes in the same format: drops EXIF/GPS and other metadata, applies the orientation. */
+async function reencode(data: Buffer, extension: keyof typeof sharpFormat, kind: ImageKind): Promise<Buffer> {
+  const options: SharpOptions = { animated: extension === 'gif' || extension === 'webp' };
+  let pixels: number;
+  try {
+    const { width = 0, height = 0 } = await sharp(data, options).metadata();
+    pixels = width * height;
+  } catch {
+    throw notAnImage(kind);
+  }
+  if (pixels > MAX_PIXELS) {
+    throw new AppError(413, 'payload_too_large', 'The image has more than 40 megapixels.', [`file: must have at most ${MAX_PIXELS} pixels`]);
+  }
+  try {
+    return await sharp(data, options).rotate().toFormat(sharpFormat[extension]).toBuffer();
+  } catch {
+    // Valid magic bytes but an undecodable body (truncated, corrupt).
+    throw notAnImage(kind);
+  }
+}
+
+function isUploadRoute(request: FastifyRequest): boolean {
+  return request.routeOptions.schema?.consumes?.includes(MULTIPART) ?? false;
+}
+
+const NameParams = Type.Object({ name: Type.String({ description: 'The name from an upload URL.' }) });
+const imageBytes = { schema: { type: 'string', format: 'binary' } };
+
+/** Multipart parsing for upload routes, and the public route that serves what was uploaded. */
+export async function registerUploads(instance: FastifyInstance): Promise<void> {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  await app.register(multipart, {
+    limits: { fileSize: app.config.uploadLimitBytes, files: 1, fields: 5, parts: 6, fieldSize: 1024 },
+  });
+
+  // The multipart parser accepts the body on every route; only upload routes read it.
+  app.addHook('preValidation', async (request) => {
+    if (request.isMultipart() && !isUploadRoute(request)) {
+      throw new AppError(415, 'unsupported_media_type', 'The body must be JSON (Content-Type: application/json).');
+    }
+  });
+
+  app.get('/uploads/:name', {
+    config: { public: true },
+    schema: {
+      tags: ['Uploads'],
+      summary: 'An uploaded image',
+      description:
+        'The bytes of an uploaded image, with its Content-Type. Names are never reused, so answers are cacheable for ' +
+        'a year (`immutable`). An unknown or malformed name is a 404.',
+      params: NameParams,
+      response: {
+        200: { description: 'The image.', content: Object.fromEntries(Object.values(contentTypes).map((type) => [type, imageBytes])) },
+        404: { ...Type.Ref(ErrorEnvelope), description: 'No such upload' },
+        429: { ...Type.Ref(ErrorEnvelope), description: 'Rate limited' },
+      },
+    },
+    handler: async (request, reply) => {
+      const { name } = request.params;
+      const file = await app.storage.open(name);
+      if (!file) throw new NotFoundError('Upload');
+      const extension = name.slice(name.lastIndexOf('.') + 1) as Extension;
+      return reply
+        .type(contentTypes[extension])
+        .header('content-length', file.size)
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        // The bytes came from a client: browsers must not guess another type from them.
+        .header('x-content-type-options', 'nosniff')
+        .send(file.stream);
+    },
+  });
+}

@@ -1,0 +1,85 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { ConflictError, NotFoundError } from '../../http/errors.js';
+import { pageWindow, toPage } from '../../http/pagination.js';
+import { lockShop } from '../shops/repository.js';
+import type { ShopRow } from '../shops/shops.table.js';
+import type { BlockedItemRow } from './blacklist.table.js';
+import { buyerCountryKey, buyerEmailKey, ipDataCovers, normaliseBlockedData, parseBuyerIp } from './blocked-data.js';
+import * as repo from './repository.js';
+import type { BlacklistQuery, BlockedItemInput } from './schema.js';
+import { toBlockedItem } from './views.js';
+
+type Conn = Kysely<Database>;
+
+async function requireBlockedItem(db: Conn, shopId: number, blockedItemId: number): Promise<BlockedItemRow> {
+  const item = await repo.findBlockedItem(db, shopId, blockedItemId);
+  if (!item) throw new NotFoundError('Blocked item');
+  return item;
+}
+
+/** 409 when another item of the shop already blocks the same type and data. */
+async function checkNotBlocked(db: Conn, shopId: number, type: BlockedItemRow['type'], data: string, blockedItemId?: number): Promise<void> {
+  const holder = await repo.findBlockedData(db, shopId, type, data);
+  if (holder && holder.id !== blockedItemId) {
+    throw new ConflictError(`This ${type} is already blocked.`, [`data: is already blocked (blocked item ${holder.id})`]);
+  }
+}
+
+export async function getBlockedItem(db: Conn, shop: ShopRow, blockedItemId: number) {
+  return toBlockedItem(await requireBlockedItem(db, shop.id, blockedItemId));
+}
+
+export async function listBlockedItems(db: Conn, shop: ShopRow, query: BlacklistQuery) {
+  const { limit, offset } = pageWindow(query);
+  const filter = { search: query.searchString, type: query.type };
+  const [rows, totalCount] = await Promise.all([repo.listBlockedItems(db, shop.id, { ...filter, limit, offset }), repo.countBlockedItems(db, shop.id, filter)]);
+  return toPage(rows.map(toBlockedItem), totalCount, query);
+}
+
+export async function createBlockedItem(db: Conn, shop: ShopRow, input: BlockedItemInput) {
+  const data = normaliseBlockedData(input.type, input.data);
+  const item = await db.transaction().execute(async (trx) => {
+    // No unique index on (shop, type, data): the shop lock makes check-then-insert safe.
+    await lockShop(trx, shop.id);
+    await checkNotBlocked(trx, shop.id, input.type, data);
+    const now = Date.now();
+    return repo.insertBlockedItem(trx, { shop_id: shop.id, type: input.type, data, note: input.note ?? null, created_at: now, updated_at: now });
+  });
+  return toBlockedItem(item);
+}
+
+/** Full update: `type` and `data` are replaced, an omitted `note` clears it. */
+export async function updateBlockedItem(db: Conn, shop: ShopRow, blockedItemId: number, input: BlockedItemInput) {
+  const data = normaliseBlockedData(input.type, input.data);
+  const item = await db.transaction().execute(async (trx) => {
+    await lockShop(trx, shop.id);
+    await requireBlockedItem(trx, shop.id, blockedItemId);
+    await checkNotBlocked(trx, shop.id, input.type, data, blockedItemId);
+    return repo.updateBlockedItem(trx, shop.id, blockedItemId, { type: input.type, data, note: input.note ?? null });
+  });
+  return toBlockedItem(item);
+}
+
+export async function deleteBlockedItem(db: Conn, shop: ShopRow, blockedItemId: number) {
+  if ((await repo.deleteBlockedItem(db, shop.id, blockedItemId)) === 0) throw new NotFoundError('Blocked item');
+  return { id: blockedItemId, deleted: true as const };
+}
+
+/**
+ * The first blocked item matching the buyer, or undefined. email: case-insensitive equality;
+ * ip: equal address or inside a CIDR range (IPv4-mapped IPv6 like ::ffff:1.2.3.4 counts as
+ * 1.2.3.4); country: equality (upper-case). Checked in that order, the oldest item first
+ * within a type; an IP or country that is not one (empty, `XX`, garbage) matches nothing.
+ */
+export async function findBlock(db: Conn, shopId: number, buyer: { email: string; ip: string | null; country: string | null }): Promise<BlockedItemRow | undefined> {
+  const byEmail = await repo.findBlockedData(db, shopId, 'email', buyerEmailKey(buyer.email));
+  if (byEmail) return byEmail;
+  const ip = parseBuyerIp(buyer.ip);
+  if (ip) {
+    const byIp = (await repo.listIpItems(db, shopId)).find((item) => ipDataCovers(item.data, ip));
+    if (byIp) return byIp;
+  }
+  const country = buyerCountryKey(buyer.country);
+  return country === null ? undefined : repo.findBlockedData(db, shopId, 'country', country);
+}

@@ -1,0 +1,95 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { NotFoundError, ValidationError } from '../../http/errors.js';
+import { pageWindow, toPage } from '../../http/pagination.js';
+import { toIso, type PageQuery } from '../../schemas/common.js';
+import { existingListingIds } from '../listings/repository.js';
+import { lockShop } from '../shops/repository.js';
+import type { ShopRow } from '../shops/shops.table.js';
+import type { CategoryRow } from './categories.table.js';
+import * as repo from './repository.js';
+import type { CategoryInput } from './schema.js';
+
+type Conn = Kysely<Database>;
+
+function toCategory(c: CategoryRow, listingIds: number[]) {
+  return { id: c.id, name: c.name, listingIds, createdAt: toIso(c.created_at), updatedAt: toIso(c.updated_at) };
+}
+
+function trimmedName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed.length === 0) throw ValidationError.field('name', 'must not be blank');
+  return trimmed;
+}
+
+/** 400 naming every `listingIds[i]` that repeats or is not a listing of this shop. */
+async function checkListingIds(db: Conn, shopId: number, listingIds: number[]): Promise<void> {
+  if (listingIds.length === 0) return;
+  const found = await existingListingIds(db, shopId, [...new Set(listingIds)]);
+  const seen = new Set<number>();
+  const problems: string[] = [];
+  listingIds.forEach((id, i) => {
+    if (seen.has(id)) problems.push(`listingIds[${i}]: appears twice`);
+    else if (!found.has(id)) problems.push(`listingIds[${i}]: is not a listing of this shop`);
+    seen.add(id);
+  });
+  if (problems.length > 0) throw new ValidationError(problems);
+}
+
+async function requireCategory(db: Conn, shopId: number, categoryId: number): Promise<CategoryRow> {
+  const category = await repo.findCategory(db, shopId, categoryId);
+  if (!category) throw new NotFoundError('Category');
+  return category;
+}
+
+export async function getCategory(db: Conn, shop: ShopRow, categoryId: number) {
+  const category = await requireCategory(db, shop.id, categoryId);
+  const listingIds = await repo.listingIdsOfCategories(db, shop.id, [categoryId]);
+  return toCategory(category, listingIds.get(categoryId) ?? []);
+}
+
+export async function listCategories(db: Conn, shop: ShopRow, query: PageQuery) {
+  const { limit, offset } = pageWindow(query);
+  const [rows, totalCount] = await Promise.all([
+    repo.listCategories(db, shop.id, { search: query.searchString, limit, offset }),
+    repo.countCategories(db, shop.id, query.searchString),
+  ]);
+  const listingIds = await repo.listingIdsOfCategories(db, shop.id, rows.map((c) => c.id));
+  return toPage(rows.map((c) => toCategory(c, listingIds.get(c.id) ?? [])), totalCount, query);
+}
+
+export async function createCategory(db: Conn, shop: ShopRow, input: CategoryInput) {
+  const name = trimmedName(input.name);
+  const listingIds = input.listingIds ?? [];
+  return db.transaction().execute(async (trx) => {
+    // Listings come and go with product and group writes, which hold this lock.
+    await lockShop(trx, shop.id);
+    await checkListingIds(trx, shop.id, listingIds);
+    const now = Date.now();
+    const category = await repo.insertCategory(trx, { shop_id: shop.id, name, created_at: now, updated_at: now });
+    await repo.replaceCategoryListings(trx, shop.id, category.id, listingIds);
+    return getCategory(trx, shop, category.id);
+  });
+}
+
+/** Full update: an omitted `listingIds` empties the category. */
+export async function updateCategory(db: Conn, shop: ShopRow, categoryId: number, input: CategoryInput) {
+  const name = trimmedName(input.name);
+  const listingIds = input.listingIds ?? [];
+  return db.transaction().execute(async (trx) => {
+    await lockShop(trx, shop.id);
+    await requireCategory(trx, shop.id, categoryId);
+    await checkListingIds(trx, shop.id, listingIds);
+    await repo.renameCategory(trx, shop.id, categoryId, name);
+    await repo.replaceCategoryListings(trx, shop.id, categoryId, listingIds);
+    return getCategory(trx, shop, categoryId);
+  });
+}
+
+export async function deleteCategory(db: Conn, shop: ShopRow, categoryId: number) {
+  await db.transaction().execute(async (trx) => {
+    await requireCategory(trx, shop.id, categoryId);
+    await repo.deleteCategory(trx, shop.id, categoryId);
+  });
+  return { id: categoryId, deleted: true as const };
+}

@@ -1,0 +1,77 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id, Nullable, NullableTimestamp, StringEnum, Timestamp } from '../../schemas/common.js';
+import { MAX_AMOUNT_MAJOR } from '../../schemas/money.js';
+import { paymentProviderNames } from '../shops/payments.js';
+
+export const COUPON_CODE_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
+export const MAX_RESTRICTED_PRODUCTS = 500;
+export const MAX_COUPON_USES = 1_000_000_000;
+
+export const CouponInput = Type.Object({
+  name: Type.String({
+    pattern: COUPON_CODE_PATTERN,
+    description: 'The code buyers enter: 1–64 of A–Z, a–z, 0–9, `_` and `-`. Unique per shop without regard to case (409).',
+  }),
+  note: Type.Optional(Nullable(Type.String({ maxLength: 500, description: 'For the owner only; null or omitted clears.' }))),
+  discount: Type.Number({
+    exclusiveMinimum: 0,
+    maximum: MAX_AMOUNT_MAJOR,
+    description:
+      'With `isFixed`: an amount in the major unit of the shop currency, with at most its minor-unit digits. ' +
+      'Otherwise a percentage: more than 0, at most 100, at most 2 decimals.',
+  }),
+  isFixed: Type.Boolean({ description: 'true: a fixed amount off the eligible subtotal (never more than it); false: a percentage of it, rounded down to the minor unit.' }),
+  startDate: Type.Optional(Nullable(Type.String({ format: 'date-time', description: 'ISO 8601 date-time with offset; before it the coupon is not valid yet. null or omitted: valid at once.' }))),
+  endDate: Type.Optional(
+    Nullable(Type.String({ format: 'date-time', description: 'ISO 8601 date-time with offset, inclusive; after it the coupon has expired. Not before `startDate`. null or omitted: never expires.' })),
+  ),
+  restrictToProducts: Type.Optional(
+    Type.Array(Id, {
+      maxItems: MAX_RESTRICTED_PRODUCTS,
+      default: [],
+      description:
+        'Distinct ids of products of this shop (any other id is a 400 naming it; an id already on the coupon stays accepted after its product is deleted). ' +
+        'Empty or omitted: every product. When set, an order needs at least one of them and the discount applies only to their parts.',
+    }),
+  ),
+  restrictToGateways: Type.Optional(
+    Type.Array(StringEnum(paymentProviderNames), {
+      uniqueItems: true,
+      maxItems: paymentProviderNames.length,
+      default: [],
+      description: 'Gateways the coupon may be used with; empty or omitted: every gateway.',
+    }),
+  ),
+  maxUses: Type.Optional(
+    Nullable(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_COUPON_USES,
+        description: 'How many orders may hold the coupon; null or omitted: unlimited. On update, lower than the current `uses` is a 409.',
+      }),
+    ),
+  ),
+});
+export type CouponInput = Static<typeof CouponInput>;
+
+export const Coupon = Type.Object({
+  id: Type.Integer(),
+  name: Type.String({ description: 'The code, as the owner wrote it.' }),
+  note: Nullable(Type.String()),
+  discount: Type.Number({ description: 'A percentage, or with `isFixed` an amount in `currency`.' }),
+  isFixed: Type.Boolean(),
+  currency: Nullable(Type.String({ description: 'The shop currency for a fixed discount; null for a percentage.' })),
+  startDate: NullableTimestamp,
+  endDate: NullableTimestamp,
+  restrictToProducts: Type.Array(Type.Integer()),
+  restrictToGateways: Type.Array(Type.String()),
+  maxUses: Nullable(Type.Integer()),
+  uses: Type.Integer({
+    description: 'Orders holding the coupon: pending and completed invoices. An invoice that expires or is cancelled gives its use back. Read-only.',
+  }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const CouponParams = Type.Object({ shopId: Id, couponId: Id });
+

@@ -1,0 +1,198 @@
+import type { Kysely } from 'kysely';
+import { constraintViolation } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
+import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from '../../http/errors.js';
+import { pageWindow, toPage } from '../../http/pagination.js';
+import type { PageQuery } from '../../schemas/common.js';
+import { rescaleMinorUnits, toMinorUnits } from '../../schemas/money.js';
+import { existingProductIds } from '../products/repository.js';
+import { currencyDigits } from '../shops/currencies.js';
+import type { ShopRow } from '../shops/shops.table.js';
+import type { CouponRow } from './coupons.table.js';
+import * as repo from './repository.js';
+import type { CouponInput } from './schema.js';
+import { toCoupon } from './views.js';
+
+type Conn = Kysely<Database>;
+
+const nameTaken = () => new ConflictError('This coupon code is already taken.', ['name: is already taken']);
+
+/** A percentage with at most 2 decimals → basis points (12.34 → 1234); more decimals are refused, never rounded. */
+function toBasisPoints(percentage: number): number {
+  if (percentage > 100) throw ValidationError.field('discount', 'must be at most 100 for a percentage');
+  const scaled = percentage * 100;
+  const bps = Math.round(scaled);
+  // 0.29 * 100 = 28.999999999999996 in binary floating point: allow that, refuse 0.295.
+  if (Math.abs(scaled - bps) > 1e-6 * Math.max(1, scaled)) throw ValidationError.field('discount', 'must have at most 2 decimals for a percentage');
+  return bps;
+}
+
+function parseDate(value: string | null | undefined, field: string): number | null {
+  if (value === null || value === undefined) return null;
+  const ms = Date.parse(value);
+  if (!Number.isFinite(ms)) throw ValidationError.field(field, 'is not a valid date-time');
+  return ms;
+}
+
+/** The input's columns, checked for everything that needs no database: discount, dates. */
+function couponColumns(input: CouponInput, currency: string) {
+  const startAt = parseDate(input.startDate, 'startDate');
+  const endAt = parseDate(input.endDate, 'endDate');
+  if (startAt !== null && endAt !== null && startAt > endAt) throw ValidationError.field('endDate', 'must not be before startDate');
+  return {
+    name: input.name,
+    name_key: input.name.toLowerCase(),
+    note: input.note ?? null,
+    is_fixed: input.isFixed ? 1 : 0,
+    discount: input.isFixed ? toMinorUnits(input.discount, currency, 'discount') : toBasisPoints(input.discount),
+    start_at: startAt,
+    end_at: endAt,
+    restrict_products: JSON.stringify(input.restrictToProducts ?? []),
+    restrict_gateways: JSON.stringify(input.restrictToGateways ?? []),
+    max_uses: input.maxUses ?? null,
+  };
+}
+
+/**
+ * 400 naming every `restrictToProducts[i]` that repeats or is not a product of this shop.
+ * Ids already on the coupon stay accepted, so a coupon whose product was deleted can still be
+ * saved as read.
+ */
+async function checkProductIds(db: Conn, shopId: number, productIds: number[], alreadyOnCoupon: number[] = []): Promise<void> {
+  const kept = new Set(alreadyOnCoupon);
+  const toCheck = [...new Set(productIds.filter((id) => !kept.has(id)))];
+  const found = toCheck.length === 0 ? new Set<number>() : await existingProductIds(db, shopId, toCheck);
+  const seen = new Set<number>();
+  const problems: string[] = [];
+  productIds.forEach((id, i) => {
+    if (seen.has(id)) problems.push(`restrictToProducts[${i}]: appears twice`);
+    else if (!kept.has(id) && !found.has(id)) problems.push(`restrictToProducts[${i}]: is not a product of this shop`);
+    seen.add(id);
+  });
+  if (problems.length > 0) throw new ValidationError(problems);
+}
+
+async function checkNameFree(db: Conn, shopId: number, nameKey: string, couponId?: number): Promise<void> {
+  const holder = await repo.findCouponByNameKey(db, shopId, nameKey);
+  if (holder && holder.id !== couponId) throw nameTaken();
+}
+
+/** Runs a write whose unique index on the code may still fire under a race: that is the same 409. */
+async function withUniqueName<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (constraintViolation(err) === 'unique') throw nameTaken();
+    throw err;
+  }
+}
+
+async function requireCoupon(db: Conn, shopId: number, couponId: number): Promise<CouponRow> {
+  const coupon = await repo.findCoupon(db, shopId, couponId);
+  if (!coupon) throw new NotFoundError('Coupon');
+  return coupon;
+}
+
+export async function getCoupon(db: Conn, shop: ShopRow, couponId: number) {
+  return toCoupon(await requireCoupon(db, shop.id, couponId), shop.currency);
+}
+
+export async function listCoupons(db: Conn, shop: ShopRow, query: PageQuery) {
+  const { limit, offset } = pageWindow(query);
+  const [rows, totalCount] = await Promise.all([
+    repo.listCoupons(db, shop.id, { search: query.searchString, limit, offset }),
+    repo.countCoupons(db, shop.id, query.searchString),
+  ]);
+  return toPage(rows.map((c) => toCoupon(c, shop.currency)), totalCount, query);
+}
+
+export async function createCoupon(db: Conn, shop: ShopRow, input: CouponInput) {
+  const columns = couponColumns(input, shop.currency);
+  const coupon = await withUniqueName(() =>
+    db.transaction().execute(async (trx) => {
+      await checkProductIds(trx, shop.id, input.restrictToProducts ?? []);
+      await checkNameFree(trx, shop.id, columns.name_key);
+      const now = Date.now();
+      return repo.insertCoupon(trx, { ...columns, shop_id: shop.id, created_at: now, updated_at: now });
+    }),
+  );
+  return toCoupon(coupon, shop.currency);
+}
+
+/** Full update: omitted optional fields go back to their defaults; `uses` is kept. */
+export async function updateCoupon(db: Conn, shop: ShopRow, couponId: number, input: CouponInput) {
+  const columns = couponColumns(input, shop.currency);
+  const coupon = await withUniqueName(() =>
+    db.transaction().execute(async (trx) => {
+      const current = await requireCoupon(trx, shop.id, couponId);
+      await checkProductIds(trx, shop.id, input.restrictToProducts ?? [], JSON.parse(current.restrict_products) as number[]);
+      await checkNameFree(trx, shop.id, columns.name_key, couponId);
+      const updated = await repo.updateCoupon(trx, shop.id, couponId, columns);
+      if (updated) return updated;
+      const { uses } = await requireCoupon(trx, shop.id, couponId);
+      throw new ConflictError('maxUses is below the uses the coupon already has.', [`maxUses: must not be below the current uses (${uses})`]);
+    }),
+  );
+  return toCoupon(coupon, shop.currency);
+}
+
+/** Invoices that held the coupon keep its code; their link to it is cleared. */
+export async function deleteCoupon(db: Conn, shop: ShopRow, couponId: number) {
+  if ((await repo.deleteCoupon(db, shop.id, couponId)) === 0) throw new NotFoundError('Coupon');
+  return { id: couponId, deleted: true as const };
+}
+
+/**
+ * Re-expresses fixed discounts when the shop changes currency, by the rule prices follow
+ * (rescaleMinorUnits: the major-unit number stays). Part of the currency change transaction.
+ */
+export async function rescaleFixedDiscounts(db: Conn, shopId: number, fromCurrency: string, toCurrency: string): Promise<void> {
+  if (currencyDigits(fromCurrency) === currencyDigits(toCurrency)) return;
+  for (const coupon of await repo.listFixedCoupons(db, shopId)) {
+    await repo.setDiscount(db, shopId, coupon.id, rescaleMinorUnits(coupon.discount, fromCurrency, toCurrency));
+  }
+}
+
+// ---- For checkout --------------------------------------------------------------------------
+
+/** The coupon with this code (case-insensitive) in the shop, or undefined. */
+export function findCouponByCode(db: Conn, shopId: number, code: string): Promise<CouponRow | undefined> {
+  return repo.findCouponByNameKey(db, shopId, code.toLowerCase());
+}
+
+const refused = (reason: string) => new UnprocessableError(`The coupon ${reason}.`, [`coupon: ${reason}`]);
+
+/**
+ * Pure: the discount in minor units for an order, or throws UnprocessableError (422) naming
+ * `coupon` with the reason: not started, expired, exhausted (uses >= maxUses), not valid for
+ * these products (when restricted: at least one part's product must be in the list, and the
+ * discount applies only to the subtotal of the matching parts), not valid for this gateway.
+ * Percentage: floor(eligibleSubtotal * bps / 10000). Fixed: min(discount, eligibleSubtotal).
+ */
+export function couponDiscount(coupon: CouponRow, order: { parts: { productId: number; total: number }[]; gateway: string; now: number }): number {
+  if (coupon.start_at !== null && order.now < coupon.start_at) throw refused('is not valid yet');
+  if (coupon.end_at !== null && order.now > coupon.end_at) throw refused('has expired');
+  if (coupon.max_uses !== null && coupon.uses >= coupon.max_uses) throw refused('has been used up');
+  const products = JSON.parse(coupon.restrict_products) as number[];
+  const eligible = products.length === 0 ? order.parts : order.parts.filter((p) => products.includes(p.productId));
+  if (eligible.length === 0 && products.length > 0) throw refused('is not valid for these products');
+  const gateways = JSON.parse(coupon.restrict_gateways) as string[];
+  if (gateways.length > 0 && !gateways.includes(order.gateway)) throw refused('is not valid for this gateway');
+  const subtotal = eligible.reduce((sum, p) => sum + p.total, 0);
+  if (coupon.is_fixed === 1) return Math.min(coupon.discount, subtotal);
+  // BigInt: subtotal × basis points can pass 2^53 on large orders.
+  return Number((BigInt(subtotal) * BigInt(coupon.discount)) / 10_000n);
+}
+
+/**
+ * Atomically takes one use: `update ... set uses = uses + 1 where id = ? and shop_id = ? and
+ * (max_uses is null or uses < max_uses)`; false when exhausted.
+ */
+export function claimCouponUse(db: Conn, shopId: number, couponId: number): Promise<boolean> {
+  return repo.incrementUses(db, shopId, couponId);
+}
+
+/** Gives a use back (invoice expired or cancelled); never below zero. */
+export function releaseCouponUse(db: Conn, shopId: number, couponId: number): Promise<void> {
+  return repo.decrementUses(db, shopId, couponId);
+}

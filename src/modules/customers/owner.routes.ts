@@ -1,0 +1,58 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { currentShop } from '../../http/auth.js';
+import { IdempotencyHeaders, idempotent } from '../../http/idempotency.js';
+import { CursorPage, ok, ownerResponses, Page, PageQuery, ShopParams } from '../../schemas/common.js';
+import * as schema from './schema.js';
+import * as service from './service.js';
+
+const tags = ['Customers'];
+
+export const customerOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const db = app.db.kysely;
+
+  app.get('/:shopId/customers/stats', {
+    schema: { tags, summary: 'Customer figures over a date range (default: last 30 days)', params: ShopParams, querystring: schema.StatsQuery, response: ownerResponses(schema.CustomerStats) },
+    handler: async (request) => ok(await service.customerStats(db, currentShop(request), request.query)),
+  });
+
+  app.get('/:shopId/customers', {
+    schema: {
+      tags,
+      summary: 'List customers',
+      description: 'searchString matches the e-mail; fromDate/toDate filter on creation.',
+      params: ShopParams,
+      querystring: schema.CustomerListQuery,
+      response: ownerResponses(CursorPage(schema.Customer)),
+    },
+    handler: async (request) => ok(await service.listCustomers(db, currentShop(request), request.query)),
+  });
+
+  app.get('/:shopId/customers/:customerId', {
+    schema: { tags, summary: 'Get one customer', params: schema.CustomerParams, response: ownerResponses(schema.Customer) },
+    handler: async (request) => ok(await service.getCustomer(db, currentShop(request), request.params.customerId)),
+  });
+
+  app.get('/:shopId/customers/:customerId/ips', {
+    schema: { tags, summary: 'IP addresses the customer bought from', params: schema.CustomerParams, querystring: PageQuery, response: ownerResponses(Page(schema.CustomerIp)) },
+    handler: async (request) => ok(await service.listCustomerIps(db, currentShop(request), request.params.customerId, request.query)),
+  });
+
+  for (const direction of ['add', 'remove'] as const) {
+    app.post(`/:shopId/customers/:customerId/balance/${direction}`, {
+      schema: {
+        tags,
+        summary: direction === 'add' ? 'Credit the balance' : 'Debit the balance',
+        description:
+          'A ledger entry; answers the new balance. ' +
+          (direction === 'remove' ? 'A debit larger than the balance is a 422 and changes nothing. ' : '') +
+          'Concurrent calls never lose an update. Honours Idempotency-Key.',
+        params: schema.CustomerParams,
+        headers: IdempotencyHeaders,
+        body: schema.BalanceBody,
+        response: ownerResponses(schema.BalanceResult, [409, 422]),
+      },
+      ...idempotent,
+      handler: async (request) => ok(await service.moveBalance(db, currentShop(request), request.params.customerId, direction, request.body)),
+    });
+  }
+};

@@ -1,0 +1,196 @@
+import { randomBytes } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import { containsText } from '../../db/sql-helpers.js';
+import type { Database } from '../../db/schema.js';
+import { afterKeyset, type KeysetPosition } from '../../http/pagination.js';
+import type { BalanceEntryKind, CustomerRow } from './customers.table.js';
+
+type Conn = Kysely<Database>;
+
+export function findCustomer(db: Conn, shopId: number, customerId: number): Promise<CustomerRow | undefined> {
+  return db.selectFrom('customers').selectAll().where('shop_id', '=', shopId).where('id', '=', customerId).executeTakeFirst();
+}
+
+export function findCustomerByEmail(db: Conn, shopId: number, email: string): Promise<CustomerRow | undefined> {
+  return db.selectFrom('customers').selectAll().where('shop_id', '=', shopId).where('email', '=', email).executeTakeFirst();
+}
+
+export function findCustomerByReferralCode(db: Conn, shopId: number, code: string): Promise<CustomerRow | undefined> {
+  return db.selectFrom('customers').selectAll().where('shop_id', '=', shopId).where('referral_code', '=', code).executeTakeFirst();
+}
+
+/** Inserts the customer unless one with this e-mail exists (a concurrent checkout may win the race). */
+export async function insertCustomerIfAbsent(db: Conn, shopId: number, email: string, now: number): Promise<void> {
+  await db
+    .insertInto('customers')
+    .values({ shop_id: shopId, email, referral_code: randomBytes(6).toString('base64url'), created_at: now, updated_at: now })
+    .onConflict((oc) => oc.columns(['shop_id', 'email']).doNothing())
+    .execute();
+}
+
+export interface CustomerFilter {
+  search?: string | undefined;
+  from?: number | undefined;
+  to?: number | undefined;
+}
+
+function filtered(db: Conn, shopId: number, filter: CustomerFilter) {
+  let query = db.selectFrom('customers').where('shop_id', '=', shopId);
+  if (filter.search) query = query.where(containsText('email', filter.search));
+  if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
+  if (filter.to !== undefined) query = query.where('created_at', '<=', filter.to);
+  return query;
+}
+
+export function listCustomers(db: Conn, shopId: number, filter: CustomerFilter, page: { limit: number; offset: number; after?: KeysetPosition | undefined }): Promise<CustomerRow[]> {
+  let query = filtered(db, shopId, filter).selectAll();
+  if (page.after) query = query.where(afterKeyset('created_at', 'id', page.after));
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.after ? 0 : page.offset).execute();
+}
+
+export async function countCustomers(db: Conn, shopId: number, filter: CustomerFilter): Promise<number> {
+  const row = await filtered(db, shopId, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Adds `delta` (signed minor units) to a balance in one conditional statement, so concurrent
+ * changes never lose an update and a balance never goes below zero. Undefined when the customer
+ * does not exist or the balance would go negative.
+ */
+export async function adjustBalance(db: Conn, shopId: number, customerId: number, delta: number, now: number): Promise<number | undefined> {
+  const row = await db
+    .updateTable('customers')
+    .set({ balance: sql`balance + ${delta}`, updated_at: now })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', customerId)
+    .where(sql<boolean>`balance + ${delta} >= 0`)
+    .returning('balance')
+    .executeTakeFirst();
+  return row?.balance;
+}
+
+export async function insertBalanceEntry(
+  db: Conn,
+  entry: { shopId: number; customerId: number; amount: number; balanceAfter: number; kind: BalanceEntryKind; note: string | null; invoiceId: string | null; now: number },
+): Promise<void> {
+  await db
+    .insertInto('balance_entries')
+    .values({
+      shop_id: entry.shopId,
+      customer_id: entry.customerId,
+      amount: entry.amount,
+      balance_after: entry.balanceAfter,
+      kind: entry.kind,
+      note: entry.note,
+      invoice_id: entry.invoiceId,
+      created_at: entry.now,
+    })
+    .execute();
+}
+
+/** Counts an IP for the customer: first/last seen and how often. */
+export async function recordCustomerIp(db: Conn, shopId: number, customerId: number, ip: string, now: number): Promise<void> {
+  await db
+    .insertInto('customer_ips')
+    .values({ shop_id: shopId, customer_id: customerId, ip, first_seen_at: now, last_seen_at: now })
+    .onConflict((oc) => oc.columns(['customer_id', 'ip']).doUpdateSet({ last_seen_at: now, count: sql`customer_ips.count + 1` }))
+    .execute();
+}
+
+export function listCustomerIps(db: Conn, shopId: number, customerId: number, page: { limit: number; offset: number }) {
+  return db
+    .selectFrom('customer_ips')
+    .select(['ip', 'first_seen_at', 'last_seen_at', 'count'])
+    .where('shop_id', '=', shopId)
+    .where('customer_id', '=', customerId)
+    .orderBy('last_seen_at', 'desc')
+    .orderBy('ip')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export async function countCustomerIps(db: Conn, shopId: number, customerId: number): Promise<number> {
+  const row = await db.selectFrom('customer_ips').select((eb) => eb.fn.countAll<number>().as('n')).where('shop_id', '=', shopId).where('customer_id', '=', customerId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** After a completed order: lifetime totals of the buyer. */
+export async function recordPurchase(db: Conn, shopId: number, customerId: number, total: number, now: number): Promise<void> {
+  await db
+    .updateTable('customers')
+    .set({ total_spent: sql`total_spent + ${total}`, orders_count: sql`orders_count + 1`, last_order_at: now, updated_at: now })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', customerId)
+    .execute();
+}
+
+/**
+ * Re-expresses balances and lifetime totals after a currency change: times 10^shift, or
+ * divided by 10^-shift rounding half up (integer arithmetic on both engines).
+ */
+export async function rescaleMoney(db: Conn, shopId: number, shift: number): Promise<void> {
+  const scale = 10 ** Math.abs(shift);
+  const rescale = (column: 'balance' | 'total_spent') =>
+    shift >= 0 ? sql<number>`${sql.ref(column)} * ${scale}` : sql<number>`(${sql.ref(column)} + ${scale / 2}) / ${scale}`;
+  await db.updateTable('customers').set({ balance: rescale('balance'), total_spent: rescale('total_spent') }).where('shop_id', '=', shopId).execute();
+}
+
+export async function setReferralDisabled(db: Conn, shopId: number, customerId: number, now: number): Promise<CustomerRow | undefined> {
+  return db
+    .updateTable('customers')
+    .set({ referral_disabled: 1, updated_at: now })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', customerId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function customerStats(db: Conn, shopId: number, range: { from: number; to: number }) {
+  const totals = await db
+    .selectFrom('customers')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('total'),
+      eb.fn.coalesce(eb.fn.sum<number>('balance'), eb.val(0)).as('balance'),
+      eb.fn.sum<number>(eb.case().when(eb.and([eb('created_at', '>=', range.from), eb('created_at', '<=', range.to)])).then(1).else(0).end()).as('new_customers'),
+    ])
+    .where('shop_id', '=', shopId)
+    .executeTakeFirstOrThrow();
+  // Returning: bought in the range, and had bought before (earlier in the range or before it).
+  const returning = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('invoices')
+        .select('customer_id')
+        .where('shop_id', '=', shopId)
+        .where('status', '=', 'completed')
+        .where('completed_at', '<=', range.to)
+        .groupBy('customer_id')
+        .having((h) => h.fn.countAll(), '>=', 2)
+        .having((h) => h.fn.max('completed_at'), '>=', range.from)
+        .as('r'),
+    )
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const top = await db
+    .selectFrom('invoices')
+    .innerJoin('customers', 'customers.id', 'invoices.customer_id')
+    .select((eb) => ['customers.id', 'customers.email', eb.fn.sum<number>('invoices.total').as('spent'), eb.fn.countAll<number>().as('orders')])
+    .where('invoices.shop_id', '=', shopId)
+    .where('invoices.status', '=', 'completed')
+    .where('invoices.completed_at', '>=', range.from)
+    .where('invoices.completed_at', '<=', range.to)
+    .groupBy(['customers.id', 'customers.email'])
+    .orderBy('spent', 'desc')
+    .orderBy('customers.id')
+    .limit(10)
+    .execute();
+  return {
+    total: Number(totals.total),
+    newCustomers: Number(totals.new_customers ?? 0),
+    balance: Number(totals.balance),
+    returning: Number(returning.n),
+    top: top.map((t) => ({ id: t.id, email: t.email, spent: Number(t.spent), orders: Number(t.orders) })),
+  };
+}

@@ -1,0 +1,131 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { NotFoundError, UnprocessableError } from '../../http/errors.js';
+import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
+import { toIso, type PageQuery } from '../../schemas/common.js';
+import { parseDateRange } from '../../schemas/dates.js';
+import { fromMinorUnits, toMinorUnits } from '../../schemas/money.js';
+import { recordEvent } from '../events/service.js';
+import type { ShopRow } from '../shops/shops.table.js';
+import type { BalanceEntryKind, CustomerRow } from './customers.table.js';
+import * as repo from './repository.js';
+
+type Conn = Kysely<Database>;
+
+export function toCustomer(c: CustomerRow, currency: string) {
+  return {
+    id: c.id,
+    email: c.email,
+    balance: fromMinorUnits(c.balance, currency),
+    totalSpent: fromMinorUnits(c.total_spent, currency),
+    currency,
+    ordersCount: c.orders_count,
+    referralCode: c.referral_code,
+    referralDisabled: c.referral_disabled === 1,
+    createdAt: toIso(c.created_at),
+    lastOrderAt: toIso(c.last_order_at),
+  };
+}
+
+export async function requireCustomer(db: Conn, shopId: number, customerId: number): Promise<CustomerRow> {
+  const customer = await repo.findCustomer(db, shopId, customerId);
+  if (!customer) throw new NotFoundError('Customer');
+  return customer;
+}
+
+/** The shop's customer with this e-mail, created on first sight (per shop, race-safe). */
+export async function customerForEmail(db: Conn, shopId: number, email: string, now: number): Promise<CustomerRow> {
+  const normalised = email.trim().toLowerCase();
+  const existing = await repo.findCustomerByEmail(db, shopId, normalised);
+  if (existing) return existing;
+  await repo.insertCustomerIfAbsent(db, shopId, normalised, now);
+  return (await repo.findCustomerByEmail(db, shopId, normalised))!;
+}
+
+/**
+ * Moves a balance by `delta` minor units and writes the ledger row, in the caller's
+ * transaction. A debit larger than the balance is a 422 and changes nothing.
+ */
+export async function changeBalance(
+  db: Conn,
+  shopId: number,
+  customerId: number,
+  change: { delta: number; kind: BalanceEntryKind; note?: string | null; invoiceId?: string | null },
+  now = Date.now(),
+): Promise<number> {
+  const balance = await repo.adjustBalance(db, shopId, customerId, change.delta, now);
+  if (balance === undefined) {
+    await requireCustomer(db, shopId, customerId);
+    throw new UnprocessableError('The balance is too low for this.', ['amount: exceeds the balance']);
+  }
+  await repo.insertBalanceEntry(db, {
+    shopId,
+    customerId,
+    amount: change.delta,
+    balanceAfter: balance,
+    kind: change.kind,
+    note: change.note ?? null,
+    invoiceId: change.invoiceId ?? null,
+    now,
+  });
+  await recordEvent(db, shopId, 'customer.balance_changed', { customerId, amount: change.delta, balance, kind: change.kind, invoiceId: change.invoiceId ?? null }, now);
+  return balance;
+}
+
+/** Owner credit (`add`) or debit (`remove`); answers the new balance. */
+export async function moveBalance(db: Conn, shop: ShopRow, customerId: number, direction: 'add' | 'remove', input: { amount: number; note?: string | undefined }) {
+  const minor = toMinorUnits(input.amount, shop.currency, 'amount');
+  const delta = direction === 'add' ? minor : -minor;
+  const balance = await db.transaction().execute((trx) =>
+    changeBalance(trx, shop.id, customerId, { delta, kind: direction === 'add' ? 'credit' : 'debit', note: input.note ?? null }),
+  );
+  return { customerId, balance: fromMinorUnits(balance, shop.currency), currency: shop.currency };
+}
+
+export async function getCustomer(db: Conn, shop: ShopRow, customerId: number) {
+  return toCustomer(await requireCustomer(db, shop.id, customerId), shop.currency);
+}
+
+export async function listCustomers(
+  db: Conn,
+  shop: ShopRow,
+  query: PageQuery & { cursor?: string | undefined; fromDate?: string | undefined; toDate?: string | undefined },
+) {
+  const { from, to } = parseDateRange(query, shop.utc_offset_minutes);
+  const filter = { search: query.searchString, from, to };
+  const { limit, offset } = pageWindow(query);
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  const [rows, totalCount] = await Promise.all([
+    repo.listCustomers(db, shop.id, filter, { limit: limit + 1, offset, after }),
+    repo.countCustomers(db, shop.id, filter),
+  ]);
+  const { items, nextCursor } = keysetPage(rows, limit, (c) => ({ value: c.created_at, id: c.id }));
+  return { ...toPage(items.map((c) => toCustomer(c, shop.currency)), totalCount, query), nextCursor };
+}
+
+export async function listCustomerIps(db: Conn, shop: ShopRow, customerId: number, query: PageQuery) {
+  await requireCustomer(db, shop.id, customerId);
+  const [rows, total] = await Promise.all([repo.listCustomerIps(db, shop.id, customerId, pageWindow(query)), repo.countCustomerIps(db, shop.id, customerId)]);
+  const items = rows.map((r) => ({ ip: r.ip, firstSeenAt: toIso(r.first_seen_at), lastSeenAt: toIso(r.last_seen_at), count: r.count }));
+  return toPage(items, total, query);
+}
+
+const DAY = 86_400_000;
+
+/** Figures over `fromDate`/`toDate` (default: the last 30 days). */
+export async function customerStats(db: Conn, shop: ShopRow, query: { fromDate?: string | undefined; toDate?: string | undefined }) {
+  const parsed = parseDateRange(query, shop.utc_offset_minutes);
+  const to = parsed.to ?? Date.now();
+  const from = parsed.from ?? to - 30 * DAY;
+  const stats = await repo.customerStats(db, shop.id, { from, to });
+  return {
+    fromDate: toIso(from),
+    toDate: toIso(to),
+    currency: shop.currency,
+    totalCustomers: stats.total,
+    newCustomers: stats.newCustomers,
+    returningCustomers: stats.returning,
+    totalBalance: fromMinorUnits(stats.balance, shop.currency),
+    topCustomers: stats.top.map((t) => ({ customerId: t.id, email: t.email, totalSpent: fromMinorUnits(t.spent, shop.currency), orders: t.orders })),
+  };
+}

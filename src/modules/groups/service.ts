@@ -1,0 +1,135 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { NotFoundError, ValidationError } from '../../http/errors.js';
+import { pageWindow, toPage } from '../../http/pagination.js';
+import type { PageQuery } from '../../schemas/common.js';
+import type { FileStorage } from '../../storage/file-storage.js';
+import { claimListingPath, syncListings } from '../listings/service.js';
+import { existingProductIds } from '../products/repository.js';
+import { lockShop } from '../shops/repository.js';
+import type { ShopRow } from '../shops/shops.table.js';
+import type { GroupRow } from './groups.table.js';
+import * as repo from './repository.js';
+import type { GroupInput } from './schema.js';
+import { toGroup } from './views.js';
+
+type Conn = Kysely<Database>;
+
+/** Column values of a full write: omitted optional fields take their defaults. */
+function groupColumns(input: GroupInput) {
+  const title = input.title.trim();
+  if (title.length === 0) throw ValidationError.field('title', 'must not be blank');
+  return {
+    title,
+    description: input.description === undefined || input.description === null || input.description.trim() === '' ? null : input.description,
+    priority: input.priority ?? 0,
+    type: input.type ?? 'list',
+    main: input.main ? 1 : 0,
+  };
+}
+
+/** 400 naming every `productIds[i]` that repeats or is not a live product of this shop. */
+async function checkProductIds(db: Conn, shopId: number, productIds: number[]): Promise<void> {
+  if (productIds.length === 0) return;
+  const live = await existingProductIds(db, shopId, [...new Set(productIds)]);
+  const seen = new Set<number>();
+  const problems: string[] = [];
+  productIds.forEach((id, i) => {
+    if (seen.has(id)) problems.push(`productIds[${i}]: appears twice`);
+    else if (!live.has(id)) problems.push(`productIds[${i}]: is not a product of this shop`);
+    seen.add(id);
+  });
+  if (problems.length > 0) throw new ValidationError(problems);
+}
+
+async function requireGroup(db: Conn, shopId: number, groupId: number): Promise<GroupRow> {
+  const group = await repo.findGroup(db, shopId, groupId);
+  if (!group) throw new NotFoundError('Group');
+  return group;
+}
+
+export async function getGroup(db: Conn, shop: ShopRow, groupId: number) {
+  const group = await requireGroup(db, shop.id, groupId);
+  const productIds = await repo.productIdsOfGroups(db, shop.id, [groupId]);
+  return toGroup(group, productIds.get(groupId) ?? []);
+}
+
+export async function listGroups(db: Conn, shop: ShopRow, query: PageQuery) {
+  const { limit, offset } = pageWindow(query);
+  const [rows, totalCount] = await Promise.all([
+    repo.listGroups(db, shop.id, { search: query.searchString, limit, offset }),
+    repo.countGroups(db, shop.id, query.searchString),
+  ]);
+  const productIds = await repo.productIdsOfGroups(db, shop.id, rows.map((g) => g.id));
+  return toPage(rows.map((g) => toGroup(g, productIds.get(g.id) ?? [])), totalCount, query);
+}
+
+/** Creates the group and gives it a listing; its products lose their own listings. */
+export async function createGroup(db: Conn, shop: ShopRow, input: GroupInput) {
+  const columns = groupColumns(input);
+  const productIds = input.productIds ?? [];
+  return db.transaction().execute(async (trx) => {
+    await lockShop(trx, shop.id);
+    await checkProductIds(trx, shop.id, productIds);
+    const path = await claimListingPath(trx, shop.id, { path: input.path, title: columns.title, field: 'path' });
+    const now = Date.now();
+    const group = await repo.insertGroup(trx, { ...columns, shop_id: shop.id, path, created_at: now, updated_at: now });
+    await repo.replaceGroupProducts(trx, shop.id, group.id, productIds);
+    await syncListings(trx, shop.id);
+    return getGroup(trx, shop, group.id);
+  });
+}
+
+/**
+ * Full update: every field is replaced (omitted optional ones take their defaults), except an
+ * omitted `path`, which keeps the current one. Products that leave their last group get their
+ * own listing back, at the end.
+ */
+export async function updateGroup(db: Conn, shop: ShopRow, groupId: number, input: GroupInput) {
+  const columns = groupColumns(input);
+  const productIds = input.productIds ?? [];
+  return db.transaction().execute(async (trx) => {
+    await lockShop(trx, shop.id);
+    const group = await requireGroup(trx, shop.id, groupId);
+    await checkProductIds(trx, shop.id, productIds);
+    const path = input.path === undefined ? group.path : await claimListingPath(trx, shop.id, { path: input.path, title: columns.title, field: 'path' }, { groupId });
+    await repo.updateGroup(trx, shop.id, groupId, { ...columns, path });
+    await repo.replaceGroupProducts(trx, shop.id, groupId, productIds);
+    await syncListings(trx, shop.id);
+    return getGroup(trx, shop, groupId);
+  });
+}
+
+/** Deletes the group and its listing; its products get their own listings back. The thumbnail file goes after commit. */
+export async function deleteGroup(db: Conn, storage: FileStorage, shop: ShopRow, groupId: number) {
+  const thumbnail = await db.transaction().execute(async (trx) => {
+    await lockShop(trx, shop.id);
+    const group = await requireGroup(trx, shop.id, groupId);
+    await repo.deleteGroup(trx, shop.id, groupId);
+    await syncListings(trx, shop.id);
+    return group.thumbnail;
+  });
+  await storage.remove(thumbnail);
+  return { id: groupId, deleted: true as const };
+}
+
+/**
+ * Replaces the thumbnail: checks the group first (404 before reading any upload), stores the
+ * new file, points the group at it, and removes the old file once that has committed.
+ */
+export async function setGroupThumbnail(db: Conn, storage: FileStorage, shop: ShopRow, groupId: number, receive: () => Promise<string>): Promise<string> {
+  await requireGroup(db, shop.id, groupId);
+  const name = await receive();
+  try {
+    const previous = await db.transaction().execute(async (trx) => {
+      const group = await requireGroup(trx, shop.id, groupId);
+      await repo.updateGroup(trx, shop.id, groupId, { thumbnail: name });
+      return group.thumbnail;
+    });
+    await storage.remove(previous);
+    return name;
+  } catch (err) {
+    await storage.remove(name);
+    throw err;
+  }
+}

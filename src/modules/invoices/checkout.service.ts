@@ -1,0 +1,230 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { ForbiddenError, NotFoundError, UnprocessableError, ValidationError } from '../../http/errors.js';
+import { verifyPassword } from '../../security/passwords.js';
+import { findBlock } from '../blacklist/service.js';
+import { claimCouponUse, couponDiscount, findCouponByCode } from '../coupons/service.js';
+import type { CouponRow } from '../coupons/coupons.table.js';
+import * as customerRepo from '../customers/repository.js';
+import { customerForEmail } from '../customers/service.js';
+import { recordEvent } from '../events/service.js';
+import type { ProductRow, VariantRow } from '../products/products.table.js';
+import * as products from '../products/repository.js';
+import type { StoredCustomField, StoredGateway } from '../products/variant-input.js';
+import { enabledGateway } from '../shops/payment-settings.js';
+import { findShopById } from '../shops/repository.js';
+import type { ShopRow } from '../shops/shops.table.js';
+import { completeInvoice, endUnpaid, expireOverdue } from './lifecycle.service.js';
+import * as repo from './repository.js';
+import type { CheckoutBody } from './schema.js';
+
+type Conn = Kysely<Database>;
+
+/** Who is buying, as the HTTP layer saw them. */
+export interface Buyer {
+  ip: string | null;
+  userAgent: string | null;
+  country: string | null;
+}
+
+interface PricedPart {
+  index: number;
+  product: ProductRow;
+  variant: VariantRow;
+  quantity: number;
+  unitPrice: number;
+  total: number;
+}
+
+const partError = (index: number, field: string, problem: string) => `parts[${index}].${field}: ${problem}`;
+
+/** The shop, unlocked with the storefront password when it has one (403 shop_locked otherwise). */
+export async function openShop(db: Conn, shopId: number, key: string | undefined): Promise<ShopRow> {
+  const shop = await findShopById(db, shopId);
+  if (!shop) throw new NotFoundError('Shop');
+  if (shop.password_hash !== null && !(key !== undefined && (await verifyPassword(key, shop.password_hash)))) {
+    throw new ForbiddenError('This shop is protected by a password.', 'shop_locked');
+  }
+  return shop;
+}
+
+/** Products and variants of the order, each purchasable, with quantities within limits and prices for the gateway. */
+async function priceParts(db: Conn, shop: ShopRow, body: CheckoutBody): Promise<PricedPart[]> {
+  const seen = new Set<number>();
+  const priced: PricedPart[] = [];
+  for (const [index, part] of body.parts.entries()) {
+    if (seen.has(part.productVariantId)) throw ValidationError.field(`parts[${index}].productVariantId`, 'repeats an earlier part');
+    seen.add(part.productVariantId);
+    const product = await products.findProduct(db, shop.id, part.productId);
+    // Private and internal products appear nowhere public: to a buyer they do not exist.
+    if (!product || product.private === 1 || product.is_internal === 1) throw ValidationError.field(`parts[${index}].productId`, 'no such product');
+    const variant = await products.findVariant(db, shop.id, part.productVariantId);
+    if (!variant || variant.deleted_at !== null || variant.product_id !== product.id) {
+      throw ValidationError.field(`parts[${index}].productVariantId`, 'no such variant of this product');
+    }
+    if (product.on_hold === 1) throw new UnprocessableError('This product cannot be bought right now.', [partError(index, 'productId', 'is on hold')]);
+    const max = variant.max_amount ?? Number.MAX_SAFE_INTEGER;
+    if (part.quantity < variant.min_amount || part.quantity > max) {
+      const range = variant.max_amount === null ? `at least ${variant.min_amount}` : `between ${variant.min_amount} and ${variant.max_amount}`;
+      throw new UnprocessableError('The quantity is outside what this product allows.', [partError(index, 'quantity', `must be ${range}`)]);
+    }
+    const gateways = JSON.parse(variant.gateways) as StoredGateway[];
+    const entry = gateways.find((g) => g.gateway === body.gateway);
+    if (gateways.length > 0 && !entry) {
+      throw new UnprocessableError(`This product cannot be paid with ${body.gateway}.`, [partError(index, 'productVariantId', `does not accept ${body.gateway}`)]);
+    }
+    const unitPrice = entry?.price ?? variant.price;
+    priced.push({ index, product, variant, quantity: part.quantity, unitPrice, total: unitPrice * part.quantity });
+  }
+  return priced;
+}
+
+/** The answers to the variants' custom fields: required ones present, types and patterns respected. */
+function checkCustomFields(parts: PricedPart[], answers: Record<string, unknown>): Record<string, string | number | boolean> {
+  const accepted: Record<string, string | number | boolean> = {};
+  const problems: string[] = [];
+  for (const part of parts) {
+    for (const field of JSON.parse(part.variant.custom_fields) as StoredCustomField[]) {
+      const value = answers[field.id];
+      const at = `customFields.${field.id}`;
+      if (value === undefined || value === null || value === '') {
+        if (field.required) problems.push(`${at}: is required`);
+        continue;
+      }
+      if (field.type === 'checkbox') {
+        if (typeof value !== 'boolean') problems.push(`${at}: must be true or false`);
+        else if (field.required && !value) problems.push(`${at}: must be checked`);
+        else accepted[field.id] = value;
+        continue;
+      }
+      const text = typeof value === 'number' ? String(value) : value;
+      if (typeof text !== 'string' || text.length > 2000) {
+        problems.push(`${at}: must be a text of at most 2000 characters`);
+        continue;
+      }
+      if (field.type === 'number' && !Number.isFinite(Number(text))) problems.push(`${at}: must be a number`);
+      else if (field.type === 'email' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text)) problems.push(`${at}: must be an e-mail address`);
+      else if (field.regex && !new RegExp(field.regex).test(text)) problems.push(`${at}: does not match the required format`);
+      else accepted[field.id] = field.type === 'number' ? Number(text) : text;
+    }
+  }
+  if (problems.length > 0) throw new ValidationError(problems, 'Some custom fields are missing or invalid.');
+  return accepted;
+}
+
+async function couponFor(db: Conn, shopId: number, code: string, parts: PricedPart[], gateway: string): Promise<{ coupon: CouponRow; discount: number }> {
+  const coupon = await findCouponByCode(db, shopId, code);
+  if (!coupon) throw new UnprocessableError('This coupon is not valid.', ['coupon: is not valid']);
+  const discount = couponDiscount(coupon, { parts: parts.map((p) => ({ productId: p.product.id, total: p.total })), gateway, now: Date.now() });
+  return { coupon, discount };
+}
+
+/** Reserves every part's stock for the invoice, or throws 422 naming the first part short of it. */
+async function reserveStock(db: Conn, shopId: number, invoiceId: string, parts: PricedPart[]): Promise<void> {
+  for (const part of parts) {
+    const ok =
+      part.variant.product_type === 'serials'
+        ? (await repo.reserveSerials(db, shopId, part.variant.id, invoiceId, part.quantity)) === part.quantity
+        : await repo.takeStock(db, shopId, part.variant.id, part.quantity);
+    if (!ok) throw new UnprocessableError('Not enough stock for this order.', [partError(part.index, 'quantity', 'is more than the stock left')]);
+    const left = part.variant.product_type === 'serials' ? (await products.serialStock(db, shopId, [part.variant.id])).get(part.variant.id) ?? 0 : (await products.findVariant(db, shopId, part.variant.id))?.stock;
+    if (left === 0) await recordEvent(db, shopId, 'product.out_of_stock', { productId: part.product.id, variantId: part.variant.id });
+  }
+}
+
+/**
+ * The public checkout (contract 6.2). Checks, in order: shop not on hold, products
+ * purchasable, quantities, custom fields, gateway, blacklist, coupon, stock. Then one
+ * transaction reserves the stock and the coupon use, creates the customer on first sight, and
+ * writes the pending invoice, its parts, the buyer's IP and the `invoice.created` event. The
+ * `balance` gateway completes at once when the balance covers the total (else 422, nothing kept).
+ */
+export async function checkout(db: Conn, shopId: number, body: CheckoutBody, buyer: Buyer, timeoutMs: number): Promise<string> {
+  const shop = await openShop(db, shopId, body.key);
+  if (shop.on_hold === 1) throw new UnprocessableError('The shop is on hold and takes no orders right now.', ['shop: is on hold']);
+  const parts = await priceParts(db, shop, body);
+  const customFields = checkCustomFields(parts, body.customFields ?? {});
+  if (!(await enabledGateway(db, shop.id, body.gateway))) {
+    throw new UnprocessableError(`${body.gateway} is not available in this shop.`, [`gateway: ${body.gateway} is not enabled`]);
+  }
+  const email = body.customerEmail.trim().toLowerCase();
+  const block = await findBlock(db, shop.id, { email, ip: buyer.ip, country: buyer.country });
+  if (block) throw new UnprocessableError('This order cannot be placed.', [`${block.type === 'email' ? 'customerEmail' : block.type}: is blocked by the shop`]);
+  const subtotal = parts.reduce((sum, p) => sum + p.total, 0);
+  const coupon = body.coupon ? await couponFor(db, shop.id, body.coupon, parts, body.gateway) : undefined;
+  const total = subtotal - (coupon?.discount ?? 0);
+  if (body.gateway === 'balance') {
+    const existing = await customerRepo.findCustomerByEmail(db, shop.id, email);
+    if ((existing?.balance ?? 0) < total) throw new UnprocessableError('The balance does not cover this order.', ['gateway: the balance is too low']);
+  }
+
+  // Stock held by invoices that expired while no worker ran is returned before reserving.
+  await expireOverdue(db, 100, shop.id);
+  const invoiceId = randomBytes(18).toString('base64url');
+  await db.transaction().execute(async (trx) => {
+    const now = Date.now();
+    if (coupon && !(await claimCouponUse(trx, shop.id, coupon.coupon.id))) {
+      throw new UnprocessableError('This coupon has been used up.', ['coupon: has no uses left']);
+    }
+    const customer = await customerForEmail(trx, shop.id, email, now);
+    const referrer = body.affiliateCode ? await customerRepo.findCustomerByReferralCode(trx, shop.id, body.affiliateCode) : undefined;
+    // An unknown, disabled or own referral code is ignored rather than refused: a stale link must not block a sale.
+    const affiliate = referrer && referrer.referral_disabled === 0 && referrer.id !== customer.id ? referrer : undefined;
+    await repo.insertInvoice(trx, {
+      id: invoiceId,
+      shop_id: shop.id,
+      status: 'pending',
+      gateway: body.gateway,
+      customer_id: customer.id,
+      customer_email: email,
+      coupon_id: coupon?.coupon.id ?? null,
+      coupon_code: coupon?.coupon.name ?? null,
+      subtotal,
+      discount: coupon?.discount ?? 0,
+      total,
+      currency: shop.currency,
+      custom_fields: JSON.stringify(customFields),
+      ip: buyer.ip,
+      user_agent: buyer.userAgent,
+      country: buyer.country,
+      affiliate_code: affiliate ? body.affiliateCode! : null,
+      affiliate_customer_id: affiliate?.id ?? null,
+      created_at: now,
+      updated_at: now,
+      expires_at: now + shop.invoice_lifetime_minutes * 60_000,
+    });
+    for (const p of parts) {
+      await repo.insertPart(trx, {
+        shop_id: shop.id,
+        invoice_id: invoiceId,
+        product_id: p.product.id,
+        variant_id: p.variant.id,
+        title: p.product.title,
+        variant_title: p.variant.title,
+        product_type: p.variant.product_type,
+        quantity: p.quantity,
+        unit_price: p.unitPrice,
+        total: p.total,
+        created_at: now,
+      });
+    }
+    await reserveStock(trx, shop.id, invoiceId, parts);
+    if (buyer.ip) await customerRepo.recordCustomerIp(trx, shop.id, customer.id, buyer.ip, now);
+    await recordEvent(trx, shop.id, 'invoice.created', { invoiceId, total: total, currency: shop.currency, gateway: body.gateway }, now);
+  });
+
+  if (body.gateway === 'balance') {
+    try {
+      await completeInvoice(db, shop.id, invoiceId, timeoutMs);
+    } catch (err) {
+      // The balance changed since the check, or delivery failed: nothing was charged; let the stock go.
+      if (err instanceof UnprocessableError && err.errors.some((e) => e.startsWith('amount:'))) {
+        await endUnpaid(db, shop.id, invoiceId, 'cancelled');
+        throw new UnprocessableError('The balance does not cover this order.', ['gateway: the balance is too low']);
+      }
+      throw err;
+    }
+  }
+  return invoiceId;
+}

@@ -1,0 +1,64 @@
+import type { Generated, Selectable } from 'kysely';
+
+export type InvoiceStatus = 'pending' | 'completed' | 'expired' | 'cancelled';
+
+export interface InvoicesTable {
+  /** Public, unguessable: 24 url-safe characters. */
+  id: string;
+  shop_id: number;
+  status: InvoiceStatus;
+  gateway: string;
+  customer_id: number;
+  customer_email: string;
+  coupon_id: number | null;
+  coupon_code: string | null;
+  /** Minor units of `currency`. */
+  subtotal: number;
+  discount: Generated<number>;
+  total: number;
+  currency: string;
+  /** JSON object of the custom field answers, by field id. */
+  custom_fields: Generated<string>;
+  ip: string | null;
+  user_agent: string | null;
+  country: string | null;
+  affiliate_code: string | null;
+  affiliate_customer_id: number | null;
+  commission: Generated<number>;
+  delivery_error: Generated<string | null>;
+  created_at: number;
+  updated_at: number;
+  expires_at: number;
+  completed_at: Generated<number | null>;
+}
+
+export interface InvoicePartsTable {
+  id: Generated<number>;
+  shop_id: number;
+  invoice_id: string;
+  product_id: number;
+  variant_id: number;
+  title: string;
+  variant_title: string;
+  product_type: string;
+  quantity: number;
+  unit_price: number;
+  total: number;
+  /** JSON string array: one serial per unit, or the service text, or the dynamic answer. */
+  deliverables: Generated<string>;
+  created_at: number;
+}
+
+export interface InvoiceReplacementsTable {
+  id: Generated<number>;
+  shop_id: number;
+  invoice_id: string;
+  part_id: number;
+  quantity: number;
+  deliverables: string;
+  created_at: number;
+}
+
+export type InvoiceRow = Selectable<InvoicesTable>;
+export type InvoicePartRow = Selectable<InvoicePartsTable>;
+export type InvoiceReplacementRow = Selectable<InvoiceReplacementsTable>;

@@ -1,0 +1,171 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { ConflictError, NotFoundError, UnprocessableError } from '../../http/errors.js';
+import { fromMinorUnits } from '../../schemas/money.js';
+import { releaseCouponUse } from '../coupons/service.js';
+import * as customers from '../customers/repository.js';
+import { changeBalance } from '../customers/service.js';
+import { recordEvent } from '../events/service.js';
+import { deliveryMail, enqueueMail } from '../mail/service.js';
+import { findVariant } from '../products/repository.js';
+import { findShop } from '../shops/repository.js';
+import { DynamicDeliveryError, fetchDynamicDeliverable } from './dynamic-delivery.js';
+import type { InvoicePartRow, InvoiceRow, InvoiceStatus } from './invoices.table.js';
+import * as repo from './repository.js';
+import { assertTransition } from './state.js';
+
+type Conn = Kysely<Database>;
+
+export async function requireInvoice(db: Conn, shopId: number, invoiceId: string): Promise<InvoiceRow> {
+  const invoice = await repo.findInvoice(db, shopId, invoiceId);
+  if (!invoice) throw new NotFoundError('Invoice');
+  return invoice;
+}
+
+/**
+ * Ends a pending invoice without a sale (`expired` or `cancelled`): returns its reserved
+ * serials and counted stock and its coupon use, in one transaction. False when the invoice was
+ * no longer pending (another writer ended it first).
+ */
+export async function endUnpaid(db: Conn, shopId: number, invoiceId: string, to: Extract<InvoiceStatus, 'expired' | 'cancelled'>, now = Date.now()): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    if (!(await repo.moveStatus(trx, shopId, invoiceId, 'pending', to, now))) return false;
+    await repo.releaseSerials(trx, shopId, invoiceId);
+    for (const part of await repo.listParts(trx, shopId, [invoiceId])) {
+      if (part.product_type !== 'serials') await repo.returnStock(trx, shopId, part.variant_id, part.quantity);
+    }
+    const invoice = await requireInvoice(trx, shopId, invoiceId);
+    if (invoice.coupon_id !== null) await releaseCouponUse(trx, shopId, invoice.coupon_id);
+    await recordEvent(trx, shopId, to === 'expired' ? 'invoice.expired' : 'invoice.cancelled', { invoiceId }, now);
+    return true;
+  });
+}
+
+/**
+ * Read-time expiry: a pending invoice past its expiry is expired now, so a stopped worker
+ * never lets expired stock be sold or an expired invoice be completed.
+ */
+export async function withExpiryApplied(db: Conn, invoice: InvoiceRow, now = Date.now()): Promise<InvoiceRow> {
+  if (invoice.status !== 'pending' || invoice.expires_at > now) return invoice;
+  await endUnpaid(db, invoice.shop_id, invoice.id, 'expired', now);
+  return requireInvoice(db, invoice.shop_id, invoice.id);
+}
+
+/** Expires up to `limit` overdue invoices (of one shop, or all); answers how many. */
+export async function expireOverdue(db: Conn, limit: number, shopId?: number, now = Date.now()): Promise<number> {
+  let expired = 0;
+  for (const overdue of await repo.overdueInvoices(db, now, limit, shopId)) {
+    if (await endUnpaid(db, overdue.shop_id, overdue.id, 'expired', now)) expired++;
+  }
+  return expired;
+}
+
+/** The background job: expires overdue invoices every `expiryIntervalMs`, never overlapping itself. */
+export function startExpiryWorker(app: FastifyInstance): { stop(): void } {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    expireOverdue(app.db.kysely, 500)
+      .catch((err: unknown) => app.log.error({ err }, 'invoice expiry failed'))
+      .finally(() => (running = false));
+  }, app.config.invoices.expiryIntervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
+
+/** What a dynamic part delivers, asked of the owner's URL outside any transaction. */
+export async function dynamicDeliverable(db: Conn, invoice: InvoiceRow, part: InvoicePartRow, quantity: number, replacement: boolean, timeoutMs: number): Promise<string> {
+  const variant = await findVariant(db, invoice.shop_id, part.variant_id);
+  if (!variant?.dynamic_url) throw new DynamicDeliveryError(`variant ${part.variant_id} has no delivery URL`);
+  return fetchDynamicDeliverable(
+    variant.dynamic_url,
+    {
+      invoiceId: invoice.id,
+      shopId: invoice.shop_id,
+      productId: part.product_id,
+      variantId: part.variant_id,
+      quantity,
+      customerEmail: invoice.customer_email,
+      customFields: JSON.parse(invoice.custom_fields) as Record<string, unknown>,
+      replacement,
+    },
+    timeoutMs,
+  );
+}
+
+/** The delivery e-mail of a completed invoice, written to the outbox in the caller's transaction. */
+export async function queueDeliveryMail(db: Conn, invoice: InvoiceRow, to: string, parts: { title: string; quantity: number; deliverables: string[] }[], note?: string) {
+  const shop = await findShop(db, invoice.shop_id);
+  const total = `${fromMinorUnits(invoice.total, invoice.currency)} ${invoice.currency}`;
+  await enqueueMail(db, invoice.shop_id, { to, ...deliveryMail({ shopName: shop.name, invoiceId: invoice.id, total, parts, note: note ?? null }) });
+}
+
+/** How a part is named in mail: the product title, with the variant's when it differs. */
+export function partTitle(part: InvoicePartRow): string {
+  return part.variant_title === part.title ? part.title : `${part.title} (${part.variant_title})`;
+}
+
+/**
+ * Completes a pending invoice (payment confirmed or owner processed) in one transaction:
+ * status, balance debit for the balance gateway, stock consumption and deliverables, customer
+ * totals, units sold, affiliate commission, the delivery e-mail and the event. Dynamic parts are
+ * asked for first; a failure is recorded on the invoice (422) and processing again retries.
+ */
+export async function completeInvoice(db: Conn, shopId: number, invoiceId: string, timeoutMs: number): Promise<void> {
+  const invoice = await withExpiryApplied(db, await requireInvoice(db, shopId, invoiceId));
+  assertTransition(invoice.status, 'completed');
+  const parts = await repo.listParts(db, shopId, [invoiceId]);
+  const answers = new Map<number, string>();
+  try {
+    for (const part of parts.filter((p) => p.product_type === 'dynamic')) {
+      answers.set(part.id, await dynamicDeliverable(db, invoice, part, part.quantity, false, timeoutMs));
+    }
+  } catch (err) {
+    if (!(err instanceof DynamicDeliveryError)) throw err;
+    await repo.setDeliveryError(db, shopId, invoiceId, err.message);
+    throw new UnprocessableError('The dynamic delivery failed; the invoice stays pending. Process it again to retry.', [`delivery: ${err.message}`]);
+  }
+
+  await db.transaction().execute(async (trx) => {
+    const now = Date.now();
+    if (!(await repo.moveStatus(trx, shopId, invoiceId, 'pending', 'completed', now, { notExpiredAt: now }))) {
+      throw new ConflictError('The invoice is no longer pending.', ['status: is not pending']);
+    }
+    if (invoice.gateway === 'balance' && invoice.total > 0) {
+      await changeBalance(trx, shopId, invoice.customer_id, { delta: -invoice.total, kind: 'purchase', invoiceId }, now);
+    }
+    const delivered: { title: string; quantity: number; deliverables: string[] }[] = [];
+    for (const part of parts) {
+      let deliverables: string[];
+      if (part.product_type === 'serials') {
+        deliverables = await repo.deliverReservedSerials(trx, shopId, part.variant_id, invoiceId, now);
+        if (deliverables.length !== part.quantity) throw new Error(`invoice ${invoiceId} part ${part.id}: ${deliverables.length} reserved serials for ${part.quantity} units`);
+      } else if (part.product_type === 'service') {
+        deliverables = [(await findVariant(trx, shopId, part.variant_id))?.service_text ?? ''];
+      } else {
+        deliverables = [answers.get(part.id)!];
+      }
+      await repo.setPartDeliverables(trx, shopId, part.id, deliverables);
+      await repo.addSoldCount(trx, shopId, part.product_id, part.quantity);
+      delivered.push({ title: partTitle(part), quantity: part.quantity, deliverables });
+    }
+    await customers.recordPurchase(trx, shopId, invoice.customer_id, invoice.total, now);
+    const commission = await payCommission(trx, invoice, now);
+    await queueDeliveryMail(trx, invoice, invoice.customer_email, delivered);
+    await recordEvent(trx, shopId, 'invoice.completed', { invoiceId, total: fromMinorUnits(invoice.total, invoice.currency), currency: invoice.currency, commission }, now);
+  });
+}
+
+/** The shop's affiliate percentage of the total, credited to the referrer unless disabled. */
+async function payCommission(db: Conn, invoice: InvoiceRow, now: number): Promise<number> {
+  if (invoice.affiliate_customer_id === null) return 0;
+  const [shop, referrer] = await Promise.all([findShop(db, invoice.shop_id), customers.findCustomer(db, invoice.shop_id, invoice.affiliate_customer_id)]);
+  if (!referrer || referrer.referral_disabled === 1 || shop.affiliate_bps === 0) return 0;
+  const commission = Math.floor((invoice.total * shop.affiliate_bps) / 10_000);
+  if (commission === 0) return 0;
+  await changeBalance(db, invoice.shop_id, referrer.id, { delta: commission, kind: 'commission', invoiceId: invoice.id, note: `Referral commission for ${invoice.id}` }, now);
+  await repo.setCommission(db, invoice.shop_id, invoice.id, commission);
+  return fromMinorUnits(commission, invoice.currency);
+}

@@ -1,0 +1,117 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { ConflictError, UnprocessableError, ValidationError } from '../../http/errors.js';
+import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
+import { parseDateRange } from '../../schemas/dates.js';
+import { recordEvent } from '../events/service.js';
+import { findVariant } from '../products/repository.js';
+import { enabledGateway } from '../shops/payment-settings.js';
+import type { ShopRow } from '../shops/shops.table.js';
+import { DynamicDeliveryError } from './dynamic-delivery.js';
+import type { InvoiceRow } from './invoices.table.js';
+import { completeInvoice, dynamicDeliverable, partTitle, queueDeliveryMail, requireInvoice, withExpiryApplied } from './lifecycle.service.js';
+import * as repo from './repository.js';
+import type { InvoiceListQuery } from './schema.js';
+import { toOwnerInvoice, toPublicInvoice } from './views.js';
+
+type Conn = Kysely<Database>;
+
+async function ownerView(db: Conn, invoice: InvoiceRow) {
+  const [parts, replacements] = await Promise.all([repo.listParts(db, invoice.shop_id, [invoice.id]), repo.listReplacements(db, invoice.shop_id, [invoice.id])]);
+  return toOwnerInvoice(invoice, parts, replacements);
+}
+
+export async function getInvoice(db: Conn, shop: ShopRow, invoiceId: string) {
+  return ownerView(db, await withExpiryApplied(db, await requireInvoice(db, shop.id, invoiceId)));
+}
+
+/** Newest first; `cursor` (keyset) wins over `pageNumber`. Overdue pending invoices are expired first. */
+export async function listInvoices(db: Conn, shop: ShopRow, query: InvoiceListQuery) {
+  const { from, to } = parseDateRange(query, shop.utc_offset_minutes);
+  const filter = { status: query.status, gateway: query.gateway, from, to, search: query.searchString, customerId: query.customerId, productId: query.productId };
+  const { limit, offset } = pageWindow(query);
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'number', 'string');
+  const [rows, totalCount] = await Promise.all([repo.listInvoices(db, shop.id, filter, { limit: limit + 1, offset, after }), repo.countInvoices(db, shop.id, filter)]);
+  const { items, nextCursor } = keysetPage(rows, limit, (i) => ({ value: i.created_at, id: i.id }));
+  const ids = items.map((i) => i.id);
+  const [parts, replacements] = await Promise.all([repo.listParts(db, shop.id, ids), repo.listReplacements(db, shop.id, ids)]);
+  const views = items.map((i) =>
+    toOwnerInvoice(
+      i,
+      parts.filter((p) => p.invoice_id === i.id),
+      replacements.filter((r) => r.invoice_id === i.id),
+    ),
+  );
+  return { ...toPage(views, totalCount, query), nextCursor };
+}
+
+/** The owner marks a pending invoice paid: completes and delivers it (409 in any other status). */
+export async function processInvoice(db: Conn, shop: ShopRow, invoiceId: string, timeoutMs: number) {
+  await completeInvoice(db, shop.id, invoiceId, timeoutMs);
+  return getInvoice(db, shop, invoiceId);
+}
+
+/**
+ * Delivers `quantity` fresh items of a completed part's variant at no charge: new serials,
+ * the service text again, or a new dynamic answer. Out of stock is a 422 and changes nothing.
+ */
+export async function replaceItems(db: Conn, shop: ShopRow, invoiceId: string, input: { partInvoiceId: number; quantity: number }, timeoutMs: number) {
+  const invoice = await requireInvoice(db, shop.id, invoiceId);
+  if (invoice.status !== 'completed') throw new ConflictError(`The invoice is ${invoice.status}; only completed invoices get replacements.`, [`status: is ${invoice.status}`]);
+  const part = (await repo.listParts(db, shop.id, [invoiceId])).find((p) => p.id === input.partInvoiceId);
+  if (!part) throw ValidationError.field('partInvoiceId', 'is not a part of this invoice');
+  if (input.quantity > part.quantity) throw ValidationError.field('quantity', `must be at most ${part.quantity}, the part quantity`);
+  let answer: string | undefined;
+  if (part.product_type === 'dynamic') {
+    try {
+      answer = await dynamicDeliverable(db, invoice, part, input.quantity, true, timeoutMs);
+    } catch (err) {
+      if (err instanceof DynamicDeliveryError) throw new UnprocessableError('The dynamic delivery failed.', [`delivery: ${err.message}`]);
+      throw err;
+    }
+  }
+  await db.transaction().execute(async (trx) => {
+    const now = Date.now();
+    let deliverables: string[];
+    const outOfStock = () => new UnprocessableError('Not enough stock for this replacement.', ['quantity: is more than the stock left']);
+    if (part.product_type === 'serials') {
+      if ((await repo.reserveSerials(trx, shop.id, part.variant_id, invoiceId, input.quantity)) !== input.quantity) throw outOfStock();
+      deliverables = await repo.deliverReservedSerials(trx, shop.id, part.variant_id, invoiceId, now);
+    } else {
+      if (!(await repo.takeStock(trx, shop.id, part.variant_id, input.quantity))) throw outOfStock();
+      deliverables = part.product_type === 'service' ? [(await findVariant(trx, shop.id, part.variant_id))?.service_text ?? ''] : [answer!];
+    }
+    await repo.insertReplacement(trx, { shopId: shop.id, invoiceId, partId: part.id, quantity: input.quantity, deliverables, now });
+    await queueDeliveryMail(trx, invoice, invoice.customer_email, [{ title: partTitle(part), quantity: input.quantity, deliverables }], 'Replacement for your order.');
+    await recordEvent(trx, shop.id, 'invoice.replaced', { invoiceId, partInvoiceId: part.id, quantity: input.quantity }, now);
+  });
+  return getInvoice(db, shop, invoiceId);
+}
+
+/** Sends the delivery e-mail of a completed invoice again, to `email` when given. */
+export async function resendDelivery(db: Conn, shop: ShopRow, invoiceId: string, email: string | undefined) {
+  const invoice = await requireInvoice(db, shop.id, invoiceId);
+  if (invoice.status !== 'completed') throw new ConflictError(`The invoice is ${invoice.status}; only completed invoices have a delivery to resend.`, [`status: is ${invoice.status}`]);
+  const to = email ?? invoice.customer_email;
+  const parts = await repo.listParts(db, shop.id, [invoiceId]);
+  await queueDeliveryMail(
+    db,
+    invoice,
+    to,
+    parts.map((p) => ({ title: partTitle(p), quantity: p.quantity, deliverables: JSON.parse(p.deliverables) as string[] })),
+  );
+  return { invoiceId, to };
+}
+
+/** The customer's view of an invoice, found by its unguessable id alone. */
+export async function getPublicInvoice(db: Conn, invoiceId: string) {
+  const found = await repo.findInvoiceById(db, invoiceId);
+  if (!found) return undefined;
+  const invoice = await withExpiryApplied(db, found);
+  const [parts, replacements, fields] = await Promise.all([
+    repo.listParts(db, invoice.shop_id, [invoice.id]),
+    repo.listReplacements(db, invoice.shop_id, [invoice.id]),
+    enabledGateway(db, invoice.shop_id, invoice.gateway),
+  ]);
+  return toPublicInvoice(invoice, parts, replacements, fields);
+}

@@ -1,0 +1,195 @@
+import { sql, type Insertable, type Kysely } from 'kysely';
+import { isPostgres } from '../../db/database.js';
+import { containsText } from '../../db/sql-helpers.js';
+import type { Database } from '../../db/schema.js';
+import { afterKeyset, type KeysetPosition } from '../../http/pagination.js';
+import type { InvoicePartRow, InvoicePartsTable, InvoiceReplacementRow, InvoiceRow, InvoicesTable, InvoiceStatus } from './invoices.table.js';
+
+type Conn = Kysely<Database>;
+
+export function findInvoice(db: Conn, shopId: number, invoiceId: string): Promise<InvoiceRow | undefined> {
+  return db.selectFrom('invoices').selectAll().where('shop_id', '=', shopId).where('id', '=', invoiceId).executeTakeFirst();
+}
+
+/** For public invoice pages, where the unguessable id is the only key a customer has. */
+export function findInvoiceById(db: Conn, invoiceId: string): Promise<InvoiceRow | undefined> {
+  return db.selectFrom('invoices').selectAll().where('id', '=', invoiceId).executeTakeFirst();
+}
+
+export async function insertInvoice(db: Conn, row: Insertable<InvoicesTable>): Promise<void> {
+  await db.insertInto('invoices').values(row).execute();
+}
+
+export function insertPart(db: Conn, row: Insertable<InvoicePartsTable>): Promise<InvoicePartRow> {
+  return db.insertInto('invoice_parts').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export function listParts(db: Conn, shopId: number, invoiceIds: string[]): Promise<InvoicePartRow[]> {
+  if (invoiceIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom('invoice_parts').selectAll().where('shop_id', '=', shopId).where('invoice_id', 'in', invoiceIds).orderBy('id').execute();
+}
+
+export function listReplacements(db: Conn, shopId: number, invoiceIds: string[]): Promise<InvoiceReplacementRow[]> {
+  if (invoiceIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom('invoice_replacements').selectAll().where('shop_id', '=', shopId).where('invoice_id', 'in', invoiceIds).orderBy('id').execute();
+}
+
+export async function setPartDeliverables(db: Conn, shopId: number, partId: number, deliverables: string[]): Promise<void> {
+  await db.updateTable('invoice_parts').set({ deliverables: JSON.stringify(deliverables) }).where('shop_id', '=', shopId).where('id', '=', partId).execute();
+}
+
+export async function insertReplacement(db: Conn, row: { shopId: number; invoiceId: string; partId: number; quantity: number; deliverables: string[]; now: number }): Promise<void> {
+  await db
+    .insertInto('invoice_replacements')
+    .values({ shop_id: row.shopId, invoice_id: row.invoiceId, part_id: row.partId, quantity: row.quantity, deliverables: JSON.stringify(row.deliverables), created_at: row.now })
+    .execute();
+}
+
+/**
+ * Moves an invoice from `from` to `to` only if it is still in `from` (and, for completion,
+ * not past its expiry): the single conditional write that makes concurrent completions,
+ * expiries and retries safe. False when another writer got there first.
+ */
+export async function moveStatus(
+  db: Conn,
+  shopId: number,
+  invoiceId: string,
+  from: InvoiceStatus,
+  to: InvoiceStatus,
+  now: number,
+  extra: { notExpiredAt?: number; commission?: number } = {},
+): Promise<boolean> {
+  let query = db
+    .updateTable('invoices')
+    .set({ status: to, updated_at: now, ...(to === 'completed' ? { completed_at: now, delivery_error: null } : {}), ...(extra.commission === undefined ? {} : { commission: extra.commission }) })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', invoiceId)
+    .where('status', '=', from);
+  if (extra.notExpiredAt !== undefined) query = query.where('expires_at', '>', extra.notExpiredAt);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function setCommission(db: Conn, shopId: number, invoiceId: string, commission: number): Promise<void> {
+  await db.updateTable('invoices').set({ commission }).where('shop_id', '=', shopId).where('id', '=', invoiceId).execute();
+}
+
+export async function setDeliveryError(db: Conn, shopId: number, invoiceId: string, error: string | null): Promise<void> {
+  await db.updateTable('invoices').set({ delivery_error: error, updated_at: Date.now() }).where('shop_id', '=', shopId).where('id', '=', invoiceId).execute();
+}
+
+/** Pending invoices past their expiry, oldest first (for the expiry worker and read-time checks). */
+export async function overdueInvoices(db: Conn, now: number, limit: number, shopId?: number): Promise<{ id: string; shop_id: number }[]> {
+  let query = db.selectFrom('invoices').select(['id', 'shop_id']).where('status', '=', 'pending').where('expires_at', '<=', now);
+  if (shopId !== undefined) query = query.where('shop_id', '=', shopId);
+  return query.orderBy('expires_at').limit(limit).execute();
+}
+
+/**
+ * Reserves `quantity` available serials of a variant for an invoice and answers how many it
+ * got. On PostgreSQL rows locked by a concurrent checkout are skipped, never waited on or taken
+ * twice; SQLite runs one write transaction at a time.
+ */
+export async function reserveSerials(db: Conn, shopId: number, variantId: number, invoiceId: string, quantity: number): Promise<number> {
+  const candidates = db
+    .selectFrom('serials')
+    .select('id')
+    .where('shop_id', '=', shopId)
+    .where('variant_id', '=', variantId)
+    .where('status', '=', 'available')
+    .orderBy('id')
+    .limit(quantity)
+    .$if(isPostgres(db), (q) => q.forUpdate().skipLocked());
+  const result = await db
+    .updateTable('serials')
+    .set({ status: 'reserved', invoice_id: invoiceId })
+    .where('id', 'in', candidates)
+    .where('status', '=', 'available')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Marks a part's reserved serials delivered and answers their values, oldest first. */
+export async function deliverReservedSerials(db: Conn, shopId: number, variantId: number, invoiceId: string, now: number): Promise<string[]> {
+  const rows = await db
+    .updateTable('serials')
+    .set({ status: 'delivered', delivered_at: now })
+    .where('shop_id', '=', shopId)
+    .where('variant_id', '=', variantId)
+    .where('invoice_id', '=', invoiceId)
+    .where('status', '=', 'reserved')
+    .returning(['id', 'value'])
+    .execute();
+  return rows.sort((a, b) => a.id - b.id).map((r) => r.value);
+}
+
+/** Returns an invoice's reserved serials to stock. */
+export async function releaseSerials(db: Conn, shopId: number, invoiceId: string): Promise<void> {
+  await db.updateTable('serials').set({ status: 'available', invoice_id: null }).where('shop_id', '=', shopId).where('invoice_id', '=', invoiceId).where('status', '=', 'reserved').execute();
+}
+
+/** Takes `quantity` from a counted stock; false when there is not enough. Unlimited stock (null) always succeeds. */
+export async function takeStock(db: Conn, shopId: number, variantId: number, quantity: number): Promise<boolean> {
+  const variant = await db.selectFrom('product_variants').select('stock').where('shop_id', '=', shopId).where('id', '=', variantId).executeTakeFirstOrThrow();
+  if (variant.stock === null) return true;
+  const result = await db
+    .updateTable('product_variants')
+    .set({ stock: sql`stock - ${quantity}` })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', variantId)
+    .where('stock', '>=', quantity)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function returnStock(db: Conn, shopId: number, variantId: number, quantity: number): Promise<void> {
+  await db
+    .updateTable('product_variants')
+    .set({ stock: sql`stock + ${quantity}` })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', variantId)
+    .where('stock', 'is not', null)
+    .execute();
+}
+
+export async function addSoldCount(db: Conn, shopId: number, productId: number, quantity: number): Promise<void> {
+  await db.updateTable('products').set({ sold_count: sql`sold_count + ${quantity}` }).where('shop_id', '=', shopId).where('id', '=', productId).execute();
+}
+
+export interface InvoiceFilter {
+  status?: InvoiceStatus | undefined;
+  gateway?: string | undefined;
+  from?: number | undefined;
+  to?: number | undefined;
+  search?: string | undefined;
+  customerId?: number | undefined;
+  productId?: number | undefined;
+}
+
+function filtered(db: Conn, shopId: number, f: InvoiceFilter) {
+  let query = db.selectFrom('invoices').where('invoices.shop_id', '=', shopId);
+  if (f.status) query = query.where('invoices.status', '=', f.status);
+  if (f.gateway) query = query.where('invoices.gateway', '=', f.gateway);
+  if (f.from !== undefined) query = query.where('invoices.created_at', '>=', f.from);
+  if (f.to !== undefined) query = query.where('invoices.created_at', '<=', f.to);
+  if (f.customerId !== undefined) query = query.where('invoices.customer_id', '=', f.customerId);
+  if (f.search) query = query.where((eb) => eb.or([containsText('invoices.id', f.search!), containsText('invoices.customer_email', f.search!)]));
+  if (f.productId !== undefined) {
+    const productId = f.productId;
+    query = query.where(({ exists, selectFrom }) =>
+      exists(selectFrom('invoice_parts as p').select('p.id').whereRef('p.invoice_id', '=', 'invoices.id').where('p.shop_id', '=', shopId).where('p.product_id', '=', productId)),
+    );
+  }
+  return query;
+}
+
+export function listInvoices(db: Conn, shopId: number, filter: InvoiceFilter, page: { limit: number; offset: number; after?: KeysetPosition | undefined }): Promise<InvoiceRow[]> {
+  let query = filtered(db, shopId, filter).selectAll('invoices');
+  if (page.after) query = query.where(afterKeyset('invoices.created_at', 'invoices.id', page.after));
+  return query.orderBy('invoices.created_at', 'desc').orderBy('invoices.id', 'desc').limit(page.limit).offset(page.after ? 0 : page.offset).execute();
+}
+
+export async function countInvoices(db: Conn, shopId: number, filter: InvoiceFilter): Promise<number> {
+  const row = await filtered(db, shopId, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -1,0 +1,124 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { CursorPageQuery, Id, Nullable, StringEnum, Timestamp } from '../../schemas/common.js';
+import { DateRangeQuery } from '../../schemas/dates.js';
+import { Gateway } from '../products/schema.js';
+
+export const invoiceStatuses = ['pending', 'completed', 'expired', 'cancelled'] as const;
+
+export const InvoiceId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Public invoice id (24 url-safe characters).' });
+export const InvoiceParams = Type.Object({ shopId: Id, invoiceId: InvoiceId });
+export const PublicInvoiceParams = Type.Object({ invoiceId: InvoiceId });
+
+export const CheckoutBody = Type.Object({
+  customerEmail: Type.String({ format: 'email', maxLength: 254 }),
+  gateway: Gateway,
+  parts: Type.Array(
+    Type.Object({
+      productId: Id,
+      productVariantId: Id,
+      quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+    }),
+    { minItems: 1, maxItems: 25 },
+  ),
+  coupon: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  customFields: Type.Optional(
+    Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), { maxProperties: 50, description: 'Answers by custom field id.' }),
+  ),
+  affiliateCode: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "A customer's referral code; unknown or disabled codes are ignored." })),
+  key: Type.Optional(Type.String({ maxLength: 128, description: 'The storefront password, when the shop has one.' })),
+});
+export type CheckoutBody = Static<typeof CheckoutBody>;
+
+const Money = Type.Number();
+
+export const Payment = Type.Object({
+  gateway: Type.String(),
+  amount: Money,
+  currency: Type.String(),
+  reference: Type.String({ description: 'Quote it with the payment: it is the invoice id.' }),
+  instructions: Type.String(),
+  handle: Type.Optional(Type.String()),
+  email: Type.Optional(Type.String()),
+  cashtag: Type.Optional(Type.String()),
+  receiveCurrency: Type.Optional(Type.String()),
+  terminalId: Type.Optional(Type.String()),
+});
+
+/** The invoice's own copy of what was sold: catalog edits and deletions do not change it. */
+const InvoicePart = Type.Object({
+  id: Type.Integer({ description: 'partInvoiceId in replacements.' }),
+  productId: Type.Integer(),
+  variantId: Type.Integer(),
+  title: Type.String(),
+  variantTitle: Type.String(),
+  quantity: Type.Integer(),
+  unitPrice: Money,
+  total: Money,
+  deliverables: Type.Array(Type.String(), { description: 'One serial per unit, the service text or the dynamic answer; empty until the invoice completes.' }),
+});
+
+const Replacement = Type.Object({ partInvoiceId: Type.Integer(), quantity: Type.Integer(), deliverables: Type.Array(Type.String()), createdAt: Timestamp });
+
+export const OwnerInvoice = Type.Object({
+  id: Type.String(),
+  status: StringEnum(invoiceStatuses),
+  gateway: Type.String(),
+  customerEmail: Type.String(),
+  customerId: Type.Integer(),
+  parts: Type.Array(InvoicePart),
+  coupon: Nullable(Type.String()),
+  subtotal: Money,
+  discount: Money,
+  total: Money,
+  currency: Type.String(),
+  customFields: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
+  ip: Nullable(Type.String()),
+  userAgent: Nullable(Type.String()),
+  country: Nullable(Type.String()),
+  affiliateCode: Nullable(Type.String()),
+  commission: Money,
+  replacements: Type.Array(Replacement),
+  deliveryError: Nullable(Type.String({ description: 'Why the last dynamic delivery failed; processing again retries.' })),
+  createdAt: Timestamp,
+  completedAt: Nullable(Timestamp),
+  expiresAt: Timestamp,
+});
+
+/** The customer's view: no e-mail, IP or other buyer data; deliverables once completed. */
+export const PublicInvoice = Type.Object({
+  id: Type.String(),
+  shopId: Type.Integer(),
+  status: StringEnum(invoiceStatuses),
+  gateway: Type.String(),
+  parts: Type.Array(InvoicePart),
+  replacements: Type.Array(Replacement),
+  coupon: Nullable(Type.String()),
+  subtotal: Money,
+  discount: Money,
+  total: Money,
+  currency: Type.String(),
+  payment: Nullable(Payment),
+  createdAt: Timestamp,
+  completedAt: Nullable(Timestamp),
+  expiresAt: Timestamp,
+});
+
+export const InvoiceListQuery = Type.Composite([
+  CursorPageQuery,
+  Type.Object({
+    status: Type.Optional(StringEnum(invoiceStatuses)),
+    gateway: Type.Optional(Gateway),
+    ...DateRangeQuery,
+    customerId: Type.Optional(Id),
+    productId: Type.Optional(Id),
+  }),
+]);
+export type InvoiceListQuery = Static<typeof InvoiceListQuery>;
+
+export const ReplacementBody = Type.Object({
+  partInvoiceId: Id,
+  quantity: Type.Integer({ minimum: 1, maximum: 1_000_000, description: '1 … the part quantity.' }),
+});
+
+export const ResendBody = Type.Object({ email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })) });
+export const ResendResult = Type.Object({ invoiceId: Type.String(), to: Type.String() });

@@ -1,0 +1,101 @@
+import { toIso } from '../../schemas/common.js';
+import { fromMinorUnits } from '../../schemas/money.js';
+import type { InvoicePartRow, InvoiceReplacementRow, InvoiceRow } from './invoices.table.js';
+
+/** Row → wire shapes: the owner's full view and the customer's public one. */
+function money(minor: number, currency: string): number {
+  return fromMinorUnits(minor, currency);
+}
+
+function parts(invoice: InvoiceRow, rows: InvoicePartRow[], withDeliverables: boolean) {
+  return rows.map((p) => ({
+    id: p.id,
+    productId: p.product_id,
+    variantId: p.variant_id,
+    title: p.title,
+    variantTitle: p.variant_title,
+    quantity: p.quantity,
+    unitPrice: money(p.unit_price, invoice.currency),
+    total: money(p.total, invoice.currency),
+    deliverables: withDeliverables ? (JSON.parse(p.deliverables) as string[]) : [],
+  }));
+}
+
+function replacements(rows: InvoiceReplacementRow[]) {
+  return rows.map((r) => ({ partInvoiceId: r.part_id, quantity: r.quantity, deliverables: JSON.parse(r.deliverables) as string[], createdAt: toIso(r.created_at) }));
+}
+
+export function toOwnerInvoice(invoice: InvoiceRow, partRows: InvoicePartRow[], replacementRows: InvoiceReplacementRow[]) {
+  const c = invoice.currency;
+  return {
+    id: invoice.id,
+    status: invoice.status,
+    gateway: invoice.gateway,
+    customerEmail: invoice.customer_email,
+    customerId: invoice.customer_id,
+    parts: parts(invoice, partRows, true),
+    coupon: invoice.coupon_code,
+    subtotal: money(invoice.subtotal, c),
+    discount: money(invoice.discount, c),
+    total: money(invoice.total, c),
+    currency: c,
+    customFields: JSON.parse(invoice.custom_fields) as Record<string, string | number | boolean>,
+    ip: invoice.ip,
+    userAgent: invoice.user_agent,
+    country: invoice.country,
+    affiliateCode: invoice.affiliate_code,
+    commission: money(invoice.commission, c),
+    replacements: replacements(replacementRows),
+    deliveryError: invoice.delivery_error,
+    createdAt: toIso(invoice.created_at),
+    completedAt: toIso(invoice.completed_at),
+    expiresAt: toIso(invoice.expires_at),
+  };
+}
+
+const instructionText: Record<string, (p: { amount: string; ref: string; fields: Record<string, string> }) => string> = {
+  balance: () => 'Paid from your balance in this shop.',
+  tipjar: ({ amount, ref, fields }) => `Send ${amount} to the tip jar "${fields.handle}" with the note ${ref}.`,
+  walletemail: ({ amount, ref, fields }) => `Send ${amount} to ${fields.email} with the reference ${ref}.`,
+  'wallet-ff': ({ amount, ref, fields }) => `Send ${amount} to ${fields.email} with the reference ${ref}.`,
+  mobilecash: ({ amount, ref, fields }) => `Send ${amount} to ${fields.cashtag} with the note ${ref}.`,
+  'virtual-payments': ({ amount, ref, fields }) => `Pay ${amount} in ${fields.receiveCurrency} quoting ${ref}; the shop confirms the payment.`,
+  cardreader: ({ amount, ref, fields }) => `Pay ${amount} at terminal ${fields.terminalId} quoting ${ref}.`,
+};
+
+/** How the customer pays, from the gateway's public settings (never its secrets). */
+export function paymentInstructions(invoice: InvoiceRow, fields: Record<string, string> | undefined) {
+  if (invoice.status !== 'pending' && invoice.gateway !== 'balance') return null;
+  const amount = money(invoice.total, invoice.currency);
+  const text = fields === undefined
+    ? `The shop has turned ${invoice.gateway} off; contact the shop about ${invoice.id}.`
+    : (instructionText[invoice.gateway] ?? (({ amount: a, ref }) => `Pay ${a} through ${invoice.gateway} quoting ${ref}; the shop confirms the payment.`))({
+        amount: `${amount} ${invoice.currency}`,
+        ref: invoice.id,
+        fields,
+      });
+  const publicFields = Object.fromEntries(Object.entries(fields ?? {}).filter(([k]) => ['handle', 'email', 'cashtag', 'receiveCurrency', 'terminalId'].includes(k)));
+  return { gateway: invoice.gateway, amount, currency: invoice.currency, reference: invoice.id, instructions: text, ...publicFields };
+}
+
+export function toPublicInvoice(invoice: InvoiceRow, partRows: InvoicePartRow[], replacementRows: InvoiceReplacementRow[], gatewayFields: Record<string, string> | undefined) {
+  const c = invoice.currency;
+  const completed = invoice.status === 'completed';
+  return {
+    id: invoice.id,
+    shopId: invoice.shop_id,
+    status: invoice.status,
+    gateway: invoice.gateway,
+    parts: parts(invoice, partRows, completed),
+    replacements: completed ? replacements(replacementRows) : [],
+    coupon: invoice.coupon_code,
+    subtotal: money(invoice.subtotal, c),
+    discount: money(invoice.discount, c),
+    total: money(invoice.total, c),
+    currency: c,
+    payment: paymentInstructions(invoice, gatewayFields),
+    createdAt: toIso(invoice.created_at),
+    completedAt: toIso(invoice.completed_at),
+    expiresAt: toIso(invoice.expires_at),
+  };
+}

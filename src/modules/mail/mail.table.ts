@@ -1,0 +1,20 @@
+import type { Generated, Selectable } from 'kysely';
+
+export type MailStatus = 'pending' | 'sending' | 'sent' | 'failed';
+
+/** Mail to send, written in the transaction that decides it; a worker sends it. */
+export interface MailOutboxTable {
+  id: Generated<number>;
+  shop_id: number;
+  to_address: string;
+  subject: string;
+  body_text: string;
+  status: Generated<MailStatus>;
+  attempts: Generated<number>;
+  last_error: Generated<string | null>;
+  next_attempt_at: number;
+  created_at: number;
+  sent_at: Generated<number | null>;
+}
+
+export type MailRow = Selectable<MailOutboxTable>;

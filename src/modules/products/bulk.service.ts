@@ -1,0 +1,91 @@
+import type { Static } from '@sinclair/typebox';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { NotFoundError, ValidationError } from '../../http/errors.js';
+import { lockShop } from '../shops/repository.js';
+import { paymentProviderNames } from '../shops/payments.js';
+import * as repo from './repository.js';
+import type { BulkBodies } from './schema.js';
+import type { FileStorage } from '../../storage/file-storage.js';
+import { chatIntegrationOf, deleteProducts, removeFiles } from './service.js';
+import { prepareCustomFields, type StoredGateway } from './variant-input.js';
+
+type Conn = Kysely<Database>;
+
+/**
+ * Bulk edits over 1–500 products. All or nothing: one transaction, and when any id is not a
+ * live product of this shop the call is a 404 that changes nothing.
+ */
+async function inBulk<T>(db: Conn, shopId: number, productIds: number[], apply: (trx: Conn, ids: number[]) => Promise<T>): Promise<T> {
+  const ids = [...new Set(productIds)];
+  return db.transaction().execute(async (trx) => {
+    await lockShop(trx, shopId);
+    const found = await repo.existingProductIds(trx, shopId, ids);
+    const missing = ids.filter((id) => !found.has(id));
+    if (missing.length > 0) throw new NotFoundError('Product', [`productIds: no product ${missing.join(', ')} in this shop`]);
+    return apply(trx, ids);
+  });
+}
+
+type Body<K extends keyof typeof BulkBodies> = Static<(typeof BulkBodies)[K]>;
+
+export function setCustomFields(db: Conn, shopId: number, body: Body<'customFields'>) {
+  const fields = JSON.stringify(prepareCustomFields(body.customFields, 'customFields'));
+  return inBulk(db, shopId, body.productIds, async (trx, ids) => {
+    await repo.updateVariantsOfProducts(trx, shopId, ids, { custom_fields: fields });
+    return { updated: ids.length };
+  });
+}
+
+export function setCustomerNote(db: Conn, shopId: number, body: Body<'customerNote'>) {
+  return inBulk(db, shopId, body.productIds, async (trx, ids) => ({
+    updated: await repo.updateProducts(trx, shopId, ids, { customer_note: body.note === '' ? null : body.note }),
+  }));
+}
+
+export function setVisibility(db: Conn, shopId: number, body: Body<'visibility'>) {
+  const patch = {
+    ...(body.unlisted === undefined ? {} : { unlisted: body.unlisted ? 1 : 0 }),
+    ...(body.private === undefined ? {} : { private: body.private ? 1 : 0 }),
+    ...(body.onHold === undefined ? {} : { on_hold: body.onHold ? 1 : 0 }),
+  };
+  if (Object.keys(patch).length === 0) throw ValidationError.field('body', 'must set at least one of unlisted, private, onHold');
+  return inBulk(db, shopId, body.productIds, async (trx, ids) => ({ updated: await repo.updateProducts(trx, shopId, ids, patch) }));
+}
+
+export function setChatIntegration(db: Conn, shopId: number, body: Body<'chatIntegration'>) {
+  const value = JSON.stringify(chatIntegrationOf(body.chatIntegration));
+  return inBulk(db, shopId, body.productIds, async (trx, ids) => ({ updated: await repo.updateProducts(trx, shopId, ids, { chat_integration: value }) }));
+}
+
+/** Deletes the products, then their image files once that has committed. */
+export async function deleteMany(db: Conn, storage: FileStorage, shopId: number, body: Body<'delete'>) {
+  const { ids, images } = await inBulk(db, shopId, body.productIds, async (trx, ids) => ({ ids, images: await deleteProducts(trx, shopId, ids) }));
+  await removeFiles(storage, images);
+  return { updated: ids.length };
+}
+
+/**
+ * `gatewaysList: { <gateway>: true | false }` adds or removes gateways on every variant of the
+ * products. A variant with no explicit list (every enabled gateway) first becomes the full list.
+ */
+export function setPaymentMethods(db: Conn, shopId: number, body: Body<'paymentMethods'>) {
+  const toggles = Object.entries(body.gatewaysList);
+  if (toggles.length === 0) throw ValidationError.field('gatewaysList', 'must name at least one gateway');
+  const unknown = toggles.filter(([g]) => !(paymentProviderNames as string[]).includes(g));
+  if (unknown.length > 0) throw new ValidationError(unknown.map(([g]) => `gatewaysList.${g}: is not a gateway`));
+  return inBulk(db, shopId, body.productIds, async (trx, ids) => {
+    for (const variant of await repo.listVariants(trx, shopId, ids)) {
+      const stored = JSON.parse(variant.gateways) as StoredGateway[];
+      let list = stored.length > 0 ? stored : paymentProviderNames.map((gateway) => ({ gateway, rules: { blockVpn: false }, price: null }));
+      for (const [gateway, allowed] of toggles) {
+        const present = list.some((g) => g.gateway === gateway);
+        if (allowed && !present) list = [...list, { gateway, rules: { blockVpn: false }, price: null }];
+        if (!allowed) list = list.filter((g) => g.gateway !== gateway);
+      }
+      if (list.length === 0) throw ValidationError.field('gatewaysList', `would leave variant ${variant.id} with no gateway`);
+      await repo.updateVariant(trx, shopId, variant.id, { gateways: JSON.stringify(list) });
+    }
+    return { updated: ids.length };
+  });
+}

@@ -1,0 +1,121 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { currentShop } from '../../http/auth.js';
+import { receiveImage, uploadRouteSchema, uploadUrl } from '../../http/uploads.js';
+import { CursorPage, Deleted, ok, ownerResponses, ShopParams } from '../../schemas/common.js';
+import * as bulk from './bulk.service.js';
+import * as schema from './schema.js';
+import * as service from './service.js';
+
+const tags = ['Products'];
+
+export const productOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const db = app.db.kysely;
+
+  const bulkSchema = <B extends TSchema>(summary: string, body: B) => ({
+    tags,
+    summary: `${summary} of many products`,
+    description: 'All or nothing: any id that is not a product of this shop makes the call a 404 that changes nothing.',
+    params: ShopParams,
+    body,
+    response: ownerResponses(schema.BulkResult),
+  });
+
+  app.post('/:shopId/v2/products', {
+    schema: { tags, summary: 'Create a product', params: ShopParams, body: schema.ProductInput, response: ownerResponses(schema.Product, [409]) },
+    handler: async (request) => ok(await service.createProduct(db, currentShop(request), request.body)),
+  });
+
+  app.get('/:shopId/v2/products', {
+    schema: {
+      tags,
+      summary: 'List products with their variants (serial contents omitted)',
+      params: ShopParams,
+      querystring: schema.ProductListQuery,
+      response: ownerResponses(CursorPage(schema.ProductListItem)),
+    },
+    handler: async (request) => ok(await service.listProducts(db, currentShop(request), request.query)),
+  });
+
+  app.get('/:shopId/v2/products/:productId', {
+    schema: { tags, summary: 'Get one product, serial contents included', params: schema.ProductParams, response: ownerResponses(schema.Product) },
+    handler: async (request) => ok(await service.getProduct(db, currentShop(request), request.params.productId)),
+  });
+
+  app.put('/:shopId/v2/products/:productId', {
+    schema: {
+      tags,
+      summary: 'Replace a product',
+      description:
+        'Full update. A variant with `id` is edited, one without is added, one left out is removed (orders keep it). ' +
+        'Omitted `asSerials.serials` or `stock` keep the current stock; an omitted `path` keeps the current path.',
+      params: schema.ProductParams,
+      body: schema.ProductInput,
+      response: ownerResponses(schema.Product, [409]),
+    },
+    handler: async (request) => ok(await service.updateProduct(db, currentShop(request), request.params.productId, request.body)),
+  });
+
+  for (const [segment, column, summary] of [
+    ['thumbnail', 'thumbnail', 'Upload the product thumbnail'],
+    ['seo/image', 'seo_image', 'Upload the product SEO image'],
+  ] as const) {
+    app.post(`/:shopId/v2/products/:productId/${segment}`, {
+      schema: { tags, summary, params: schema.ProductParams, ...uploadRouteSchema() },
+      handler: async (request) => {
+        const name = await service.setProductImage(db, app.storage, currentShop(request), request.params.productId, column, () => receiveImage(request));
+        return ok({ url: uploadUrl(name) });
+      },
+    });
+  }
+
+  app.put('/:shopId/v2/products/bulk/update/payment-methods', {
+    schema: bulkSchema('Allow or remove gateways', schema.BulkBodies.paymentMethods),
+    handler: async (request) => ok(await bulk.setPaymentMethods(db, currentShop(request).id, request.body)),
+  });
+
+  app.get('/:shopId/products', {
+    schema: {
+      tags,
+      summary: 'List product summaries',
+      description: 'Rows of id, title, path, visibility flags, lowest price, total stock and units sold.',
+      params: ShopParams,
+      querystring: schema.ProductListQuery,
+      response: ownerResponses(CursorPage(schema.ProductSummary)),
+    },
+    handler: async (request) => ok(await service.listProductSummaries(db, currentShop(request), request.query)),
+  });
+
+  app.delete('/:shopId/products/:productId', {
+    schema: { tags, summary: 'Delete a product (orders keep their copy)', params: schema.ProductParams, response: ownerResponses(Deleted) },
+    handler: async (request) => {
+      await service.deleteProduct(db, app.storage, currentShop(request), request.params.productId);
+      return ok({ id: request.params.productId, deleted: true as const });
+    },
+  });
+
+  app.put('/:shopId/products/bulk/update/custom-fields', {
+    schema: bulkSchema('Set the custom fields of every variant', schema.BulkBodies.customFields),
+    handler: async (request) => ok(await bulk.setCustomFields(db, currentShop(request).id, request.body)),
+  });
+
+  app.put('/:shopId/products/bulk/update/customer-note', {
+    schema: bulkSchema('Set the customer note', schema.BulkBodies.customerNote),
+    handler: async (request) => ok(await bulk.setCustomerNote(db, currentShop(request).id, request.body)),
+  });
+
+  app.put('/:shopId/products/bulk/update/visibility', {
+    schema: bulkSchema('Set unlisted, private or onHold', schema.BulkBodies.visibility),
+    handler: async (request) => ok(await bulk.setVisibility(db, currentShop(request).id, request.body)),
+  });
+
+  app.put('/:shopId/products/bulk/update/chat-integration', {
+    schema: bulkSchema('Set the chat integration', schema.BulkBodies.chatIntegration),
+    handler: async (request) => ok(await bulk.setChatIntegration(db, currentShop(request).id, request.body)),
+  });
+
+  app.post('/:shopId/products/bulk/delete', {
+    schema: bulkSchema('Delete', schema.BulkBodies.delete),
+    handler: async (request) => ok(await bulk.deleteMany(db, app.storage, currentShop(request).id, request.body)),
+  });
+};

@@ -1,0 +1,215 @@
+import type { Insertable, Kysely, Updateable } from 'kysely';
+import { afterKeyset, type KeysetPosition } from '../../http/pagination.js';
+import { containsText } from '../../db/sql-helpers.js';
+import type { Database } from '../../db/schema.js';
+import type { ProductRow, ProductVariantsTable, ProductsTable, VariantRow } from './products.table.js';
+
+type Conn = Kysely<Database>;
+type ProductPatch = Omit<Updateable<ProductsTable>, 'id' | 'shop_id' | 'created_at'>;
+type VariantPatch = Omit<Updateable<ProductVariantsTable>, 'id' | 'shop_id' | 'product_id' | 'created_at'>;
+
+const SERIAL_BATCH = 500;
+
+export function findProduct(db: Conn, shopId: number, productId: number): Promise<ProductRow | undefined> {
+  return db.selectFrom('products').selectAll().where('shop_id', '=', shopId).where('id', '=', productId).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+export function insertProduct(db: Conn, row: Insertable<ProductsTable>): Promise<ProductRow> {
+  return db.insertInto('products').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateProduct(db: Conn, shopId: number, productId: number, patch: ProductPatch): Promise<void> {
+  await db.updateTable('products').set({ ...patch, updated_at: Date.now() }).where('shop_id', '=', shopId).where('id', '=', productId).execute();
+}
+
+/** Updates these live products at once; returns how many rows changed. */
+export async function updateProducts(db: Conn, shopId: number, productIds: number[], patch: ProductPatch): Promise<number> {
+  const result = await db
+    .updateTable('products')
+    .set({ ...patch, updated_at: Date.now() })
+    .where('shop_id', '=', shopId)
+    .where('id', 'in', productIds)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Which of these ids are live products of the shop. */
+export async function existingProductIds(db: Conn, shopId: number, productIds: number[]): Promise<Set<number>> {
+  const rows = await db.selectFrom('products').select('id').where('shop_id', '=', shopId).where('id', 'in', productIds).where('deleted_at', 'is', null).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+export type ProductOrder = { column: 'created_at' | 'title' | 'min_price'; direction: 'asc' | 'desc' };
+
+/** One page of live products in the given order, `id` breaking ties in the same direction. */
+export function listProducts(
+  db: Conn,
+  shopId: number,
+  options: { order: ProductOrder; search?: string | undefined; limit: number; offset?: number; after?: KeysetPosition | undefined },
+): Promise<ProductRow[]> {
+  const { column, direction } = options.order;
+  let query = db.selectFrom('products').selectAll().where('shop_id', '=', shopId).where('deleted_at', 'is', null);
+  if (options.search) query = query.where(containsText('title', options.search));
+  if (options.after) query = query.where(afterKeyset(column, 'id', options.after, direction));
+  return query
+    .orderBy(column, direction)
+    .orderBy('id', direction)
+    .limit(options.limit)
+    .offset(options.offset ?? 0)
+    .execute();
+}
+
+export async function countProducts(db: Conn, shopId: number, search?: string): Promise<number> {
+  let query = db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('n')).where('shop_id', '=', shopId).where('deleted_at', 'is', null);
+  if (search) query = query.where(containsText('title', search));
+  return Number((await query.executeTakeFirstOrThrow()).n);
+}
+
+export function listVariants(db: Conn, shopId: number, productIds: number[]): Promise<VariantRow[]> {
+  if (productIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('product_variants')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('product_id', 'in', productIds)
+    .where('deleted_at', 'is', null)
+    .orderBy('product_id')
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+}
+
+/** Every variant row of the shop, removed ones included (their prices are history but stay consistent). */
+export function listAllVariants(db: Conn, shopId: number): Promise<VariantRow[]> {
+  return db.selectFrom('product_variants').selectAll().where('shop_id', '=', shopId).execute();
+}
+
+export async function liveProductIds(db: Conn, shopId: number): Promise<number[]> {
+  const rows = await db.selectFrom('products').select('id').where('shop_id', '=', shopId).where('deleted_at', 'is', null).execute();
+  return rows.map((r) => r.id);
+}
+
+/** A variant by id, removed or not (orders and replacements still deliver from it). */
+export function findVariant(db: Conn, shopId: number, variantId: number): Promise<VariantRow | undefined> {
+  return db.selectFrom('product_variants').selectAll().where('shop_id', '=', shopId).where('id', '=', variantId).executeTakeFirst();
+}
+
+export function insertVariant(db: Conn, row: Insertable<ProductVariantsTable>): Promise<VariantRow> {
+  return db.insertInto('product_variants').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateVariant(db: Conn, shopId: number, variantId: number, patch: VariantPatch): Promise<void> {
+  await db.updateTable('product_variants').set({ ...patch, updated_at: Date.now() }).where('shop_id', '=', shopId).where('id', '=', variantId).execute();
+}
+
+export async function updateVariantsOfProducts(db: Conn, shopId: number, productIds: number[], patch: VariantPatch): Promise<void> {
+  await db
+    .updateTable('product_variants')
+    .set({ ...patch, updated_at: Date.now() })
+    .where('shop_id', '=', shopId)
+    .where('product_id', 'in', productIds)
+    .where('deleted_at', 'is', null)
+    .execute();
+}
+
+/** Removed variants stay as rows (their sold history and reserved serials point at them). */
+export async function softDeleteVariants(db: Conn, shopId: number, variantIds: number[], now: number): Promise<void> {
+  if (variantIds.length === 0) return;
+  await db.updateTable('product_variants').set({ deleted_at: now, updated_at: now }).where('shop_id', '=', shopId).where('id', 'in', variantIds).execute();
+}
+
+export async function softDeleteProducts(db: Conn, shopId: number, productIds: number[], now: number): Promise<number> {
+  const result = await db
+    .updateTable('products')
+    .set({ deleted_at: now, updated_at: now })
+    .where('shop_id', '=', shopId)
+    .where('id', 'in', productIds)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  await db.updateTable('product_variants').set({ deleted_at: now, updated_at: now }).where('shop_id', '=', shopId).where('product_id', 'in', productIds).where('deleted_at', 'is', null).execute();
+  await db.deleteFrom('group_products').where('shop_id', '=', shopId).where('product_id', 'in', productIds).execute();
+  return Number(result.numUpdatedRows);
+}
+
+/** Lowest live variant price of each product, kept on the product for ordering by price. */
+export async function refreshMinPrices(db: Conn, shopId: number, productIds: number[]): Promise<void> {
+  if (productIds.length === 0) return;
+  await db
+    .updateTable('products')
+    .set((eb) => ({
+      min_price: eb.fn.coalesce(
+        eb
+          .selectFrom('product_variants as v')
+          .select((v) => v.fn.min('v.price').as('p'))
+          .whereRef('v.product_id', '=', 'products.id')
+          .where('v.deleted_at', 'is', null),
+        eb.val(0),
+      ),
+    }))
+    .where('shop_id', '=', shopId)
+    .where('id', 'in', productIds)
+    .execute();
+}
+
+/** Available serial count per variant. */
+export async function serialStock(db: Conn, shopId: number, variantIds: number[]): Promise<Map<number, number>> {
+  if (variantIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('serials')
+    .select(['variant_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('shop_id', '=', shopId)
+    .where('variant_id', 'in', variantIds)
+    .where('status', '=', 'available')
+    .groupBy('variant_id')
+    .execute();
+  return new Map(rows.map((r) => [r.variant_id, Number(r.n)]));
+}
+
+/** Available serials of these variants, oldest first, with their ids. */
+export function availableSerials(db: Conn, shopId: number, variantIds: number[]): Promise<{ id: number; variant_id: number; value: string }[]> {
+  if (variantIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('serials')
+    .select(['id', 'variant_id', 'value'])
+    .where('shop_id', '=', shopId)
+    .where('variant_id', 'in', variantIds)
+    .where('status', '=', 'available')
+    .orderBy('id')
+    .execute();
+}
+
+/** Values of a variant's serials currently held by pending invoices. */
+export async function reservedSerialValues(db: Conn, shopId: number, variantId: number): Promise<string[]> {
+  const rows = await db.selectFrom('serials').select('value').where('shop_id', '=', shopId).where('variant_id', '=', variantId).where('status', '=', 'reserved').execute();
+  return rows.map((r) => r.value);
+}
+
+export async function insertSerials(db: Conn, shopId: number, variantId: number, values: string[], now: number): Promise<void> {
+  for (let i = 0; i < values.length; i += SERIAL_BATCH) {
+    const batch = values.slice(i, i + SERIAL_BATCH).map((value) => ({ shop_id: shopId, variant_id: variantId, value, created_at: now }));
+    await db.insertInto('serials').values(batch).execute();
+  }
+}
+
+/** Deletes available serials by id; reserved and delivered ones are history and stay. */
+export async function deleteAvailableSerials(db: Conn, shopId: number, serialIds: number[]): Promise<void> {
+  for (let i = 0; i < serialIds.length; i += SERIAL_BATCH) {
+    await db
+      .deleteFrom('serials')
+      .where('shop_id', '=', shopId)
+      .where('status', '=', 'available')
+      .where('id', 'in', serialIds.slice(i, i + SERIAL_BATCH))
+      .execute();
+  }
+}
+
+export async function deleteAllAvailableSerials(db: Conn, shopId: number, variantId: number): Promise<void> {
+  await db.deleteFrom('serials').where('shop_id', '=', shopId).where('variant_id', '=', variantId).where('status', '=', 'available').execute();
+}
+
+/** Stored image names of these products (for removing files after a delete). */
+export async function productImages(db: Conn, shopId: number, productIds: number[]): Promise<string[]> {
+  const rows = await db.selectFrom('products').select(['thumbnail', 'seo_image']).where('shop_id', '=', shopId).where('id', 'in', productIds).execute();
+  return rows.flatMap((r) => [r.thumbnail, r.seo_image]).filter((n): n is string => n !== null);
+}

@@ -1,0 +1,253 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { NotFoundError, ValidationError } from '../../http/errors.js';
+import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
+import { claimListingPath, syncListings } from '../listings/service.js';
+import { lockShop } from '../shops/repository.js';
+import type { ShopRow } from '../shops/shops.table.js';
+import type { FileStorage } from '../../storage/file-storage.js';
+import type { ProductRow, VariantRow } from './products.table.js';
+import * as repo from './repository.js';
+import type { ProductInput, ProductListQuery } from './schema.js';
+import { prepareVariant, type PreparedVariant, type StoredGateway } from './variant-input.js';
+import { rescaleMinorUnits } from '../../schemas/money.js';
+import { currencyDigits } from '../shops/currencies.js';
+import { toProduct, toProductSummary, type StockInfo } from './views.js';
+
+type Conn = Kysely<Database>;
+
+function productColumns(input: ProductInput) {
+  return {
+    title: input.title,
+    description: input.description,
+    short_description: input.shortDescription ?? null,
+    seo_meta_title: input.seo?.metaTitle ?? null,
+    seo_meta_description: input.seo?.metaDescription ?? null,
+    unlisted: input.unlisted ? 1 : 0,
+    private: input.private ? 1 : 0,
+    on_hold: input.onHold ? 1 : 0,
+    is_internal: input.isInternal ? 1 : 0,
+    customer_note: input.customerNote ?? null,
+    chat_integration: input.chatIntegration ? JSON.stringify(chatIntegrationOf(input.chatIntegration)) : null,
+  };
+}
+
+export function chatIntegrationOf(c: NonNullable<ProductInput['chatIntegration']>) {
+  return { enabled: c.enabled, required: c.required ?? false, guildId: c.guildId ?? null, roleIds: c.roleIds ?? [] };
+}
+
+/**
+ * Makes a variant's available serials equal `wanted`, as a multiset: serials that stay keep
+ * their rows, the others are deleted, new values are added. Reserved and delivered serials are
+ * never touched; with removeDuplicates, values already reserved are not added again.
+ */
+async function replaceAvailableSerials(db: Conn, shopId: number, variantId: number, wanted: string[], removeDuplicates: boolean, now: number) {
+  let values = wanted;
+  if (removeDuplicates) {
+    const reserved = new Set(await repo.reservedSerialValues(db, shopId, variantId));
+    values = values.filter((v) => !reserved.has(v));
+  }
+  const remaining = new Map<string, number>();
+  for (const v of values) remaining.set(v, (remaining.get(v) ?? 0) + 1);
+  const stale: number[] = [];
+  for (const serial of await repo.availableSerials(db, shopId, [variantId])) {
+    const left = remaining.get(serial.value) ?? 0;
+    if (left > 0) remaining.set(serial.value, left - 1);
+    else stale.push(serial.id);
+  }
+  await repo.deleteAvailableSerials(db, shopId, stale);
+  const added = [...remaining].flatMap(([value, count]) => Array<string>(count).fill(value));
+  await repo.insertSerials(db, shopId, variantId, added, now);
+}
+
+async function saveVariant(db: Conn, shopId: number, productId: number, position: number, v: PreparedVariant, existing: VariantRow | undefined, now: number) {
+  let variantId: number;
+  if (existing) {
+    variantId = existing.id;
+    await repo.updateVariant(db, shopId, variantId, { ...v.columns, position, ...(v.stock !== undefined ? { stock: v.stock } : {}) });
+    if (existing.product_type === 'serials' && v.columns.product_type !== 'serials') await repo.deleteAllAvailableSerials(db, shopId, variantId);
+  } else {
+    const row = await repo.insertVariant(db, { ...v.columns, shop_id: shopId, product_id: productId, position, stock: v.stock ?? null, created_at: now, updated_at: now });
+    variantId = row.id;
+  }
+  if (v.serials !== undefined) await replaceAvailableSerials(db, shopId, variantId, v.serials, v.columns.remove_duplicates === 1, now);
+}
+
+async function stockOf(db: Conn, shopId: number, variants: VariantRow[], withSerials: boolean): Promise<StockInfo> {
+  const serialIds = variants.filter((v) => v.product_type === 'serials').map((v) => v.id);
+  if (!withSerials) return { serialCounts: await repo.serialStock(db, shopId, serialIds) };
+  const serialValues = new Map<number, string[]>();
+  for (const s of await repo.availableSerials(db, shopId, serialIds)) {
+    const list = serialValues.get(s.variant_id) ?? [];
+    list.push(s.value);
+    serialValues.set(s.variant_id, list);
+  }
+  return { serialCounts: new Map([...serialValues].map(([id, list]) => [id, list.length])), serialValues };
+}
+
+async function requireProduct(db: Conn, shopId: number, productId: number): Promise<ProductRow> {
+  const product = await repo.findProduct(db, shopId, productId);
+  if (!product) throw new NotFoundError('Product');
+  return product;
+}
+
+/** One product as its owner sees it, serial contents included. */
+export async function getProduct(db: Conn, shop: ShopRow, productId: number) {
+  const product = await requireProduct(db, shop.id, productId);
+  const variants = await repo.listVariants(db, shop.id, [productId]);
+  return toProduct(product, variants, shop.currency, await stockOf(db, shop.id, variants, true));
+}
+
+export async function createProduct(db: Conn, shop: ShopRow, input: ProductInput) {
+  const variants = input.variants.map((v, i) => prepareVariant(v, i, shop.currency));
+  variants.forEach((v, i) => {
+    if (v.id !== undefined) throw ValidationError.field(`variants[${i}].id`, 'must be omitted when creating a product');
+  });
+  return db.transaction().execute(async (trx) => {
+    await lockShop(trx, shop.id);
+    const path = await claimListingPath(trx, shop.id, { path: input.path, title: input.title, field: 'path' });
+    const now = Date.now();
+    const product = await repo.insertProduct(trx, { ...productColumns(input), shop_id: shop.id, path, created_at: now, updated_at: now });
+    for (const [i, v] of variants.entries()) await saveVariant(trx, shop.id, product.id, i, v, undefined, now);
+    await repo.refreshMinPrices(trx, shop.id, [product.id]);
+    await syncListings(trx, shop.id);
+    return getProduct(trx, shop, product.id);
+  });
+}
+
+/**
+ * Full update: product fields are replaced; a variant with `id` is edited, one without is
+ * added, and a variant left out is removed (its row stays for the orders that sold it).
+ * Omitted serials or stock keep the current stock; omitted path keeps the current path.
+ */
+export async function updateProduct(db: Conn, shop: ShopRow, productId: number, input: ProductInput) {
+  const variants = input.variants.map((v, i) => prepareVariant(v, i, shop.currency));
+  return db.transaction().execute(async (trx) => {
+    await lockShop(trx, shop.id);
+    const product = await requireProduct(trx, shop.id, productId);
+    const current = new Map((await repo.listVariants(trx, shop.id, [productId])).map((v) => [v.id, v]));
+    const kept = new Set<number>();
+    variants.forEach((v, i) => {
+      if (v.id === undefined) return;
+      if (!current.has(v.id)) throw ValidationError.field(`variants[${i}].id`, 'is not a variant of this product');
+      if (kept.has(v.id)) throw ValidationError.field(`variants[${i}].id`, 'appears twice');
+      kept.add(v.id);
+    });
+    const path = input.path === undefined ? product.path : await claimListingPath(trx, shop.id, { path: input.path, title: input.title, field: 'path' }, { productId });
+    const now = Date.now();
+    await repo.updateProduct(trx, shop.id, productId, { ...productColumns(input), path });
+    await repo.softDeleteVariants(trx, shop.id, [...current.keys()].filter((id) => !kept.has(id)), now);
+    for (const [i, v] of variants.entries()) await saveVariant(trx, shop.id, productId, i, v, v.id === undefined ? undefined : current.get(v.id), now);
+    await repo.refreshMinPrices(trx, shop.id, [productId]);
+    return getProduct(trx, shop, productId);
+  });
+}
+
+const orders = {
+  createdAt: { column: 'created_at', direction: 'asc' },
+  '-createdAt': { column: 'created_at', direction: 'desc' },
+  title: { column: 'title', direction: 'asc' },
+  '-title': { column: 'title', direction: 'desc' },
+  price: { column: 'min_price', direction: 'asc' },
+  '-price': { column: 'min_price', direction: 'desc' },
+} as const satisfies Record<string, repo.ProductOrder>;
+
+/**
+ * A page of live products with their variants. `cursor` (keyset, any order) wins over
+ * `pageNumber`; every page also answers the cursor to the next one.
+ */
+async function pageOfProducts(db: Conn, shop: ShopRow, query: ProductListQuery) {
+  const order = orders[query.orderBy ?? '-createdAt'];
+  const { limit, offset } = pageWindow(query);
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, order.column === 'title' ? 'string' : 'number');
+  const [rows, totalCount] = await Promise.all([
+    repo.listProducts(db, shop.id, { order, search: query.searchString, limit: limit + 1, ...(after ? { after } : { offset }) }),
+    repo.countProducts(db, shop.id, query.searchString),
+  ]);
+  const { items, nextCursor } = keysetPage(rows, limit, (p) => ({ value: p[order.column], id: p.id }));
+  const variants = await repo.listVariants(db, shop.id, items.map((p) => p.id));
+  const stock = await stockOf(db, shop.id, variants, false);
+  const variantsOf = (productId: number) => variants.filter((v) => v.product_id === productId);
+  return { items, variantsOf, stock, totalCount, nextCursor };
+}
+
+export async function listProducts(db: Conn, shop: ShopRow, query: ProductListQuery) {
+  const page = await pageOfProducts(db, shop, query);
+  const items = page.items.map((p) => toProduct(p, page.variantsOf(p.id), shop.currency, page.stock));
+  return { ...toPage(items, page.totalCount, query), nextCursor: page.nextCursor };
+}
+
+export async function listProductSummaries(db: Conn, shop: ShopRow, query: ProductListQuery) {
+  const page = await pageOfProducts(db, shop, query);
+  const items = page.items.map((p) => toProductSummary(p, page.variantsOf(p.id), shop.currency, page.stock));
+  return { ...toPage(items, page.totalCount, query), nextCursor: page.nextCursor };
+}
+
+/**
+ * Removes products from the catalog and their listings (soft delete: orders keep what they
+ * sold, pending invoices keep their reserved serials). Returns the stored image names, for
+ * the caller to remove once the transaction has committed.
+ */
+export async function deleteProducts(db: Conn, shopId: number, productIds: number[]): Promise<string[]> {
+  const images = await repo.productImages(db, shopId, productIds);
+  await repo.softDeleteProducts(db, shopId, productIds, Date.now());
+  await syncListings(db, shopId);
+  return images;
+}
+
+export async function deleteProduct(db: Conn, storage: FileStorage, shop: ShopRow, productId: number): Promise<void> {
+  const images = await db.transaction().execute(async (trx) => {
+    await lockShop(trx, shop.id);
+    await requireProduct(trx, shop.id, productId);
+    return deleteProducts(trx, shop.id, [productId]);
+  });
+  await removeFiles(storage, images);
+}
+
+/**
+ * Replaces a product image: checks the product first (404 before reading any upload), stores
+ * the new file, points the product at it, and removes the old file once that has committed.
+ */
+export async function setProductImage(
+  db: Conn,
+  storage: FileStorage,
+  shop: ShopRow,
+  productId: number,
+  column: 'thumbnail' | 'seo_image',
+  receive: () => Promise<string>,
+): Promise<string> {
+  await requireProduct(db, shop.id, productId);
+  const name = await receive();
+  try {
+    const previous = await db.transaction().execute(async (trx) => {
+      const product = await requireProduct(trx, shop.id, productId);
+      await repo.updateProduct(trx, shop.id, productId, { [column]: name });
+      return product[column];
+    });
+    await storage.remove(previous);
+    return name;
+  } catch (err) {
+    await storage.remove(name);
+    throw err;
+  }
+}
+
+/** Removes stored files once the rows that pointed at them are gone. */
+export async function removeFiles(storage: FileStorage, names: string[]): Promise<void> {
+  await Promise.all(names.map((n) => storage.remove(n)));
+}
+
+/**
+ * Re-expresses every price of the shop in a new currency (see rescaleMinorUnits): variant
+ * prices, per-gateway overrides, and the products' lowest prices. Part of the currency change
+ * transaction.
+ */
+export async function rescalePrices(db: Conn, shopId: number, fromCurrency: string, toCurrency: string): Promise<void> {
+  if (currencyDigits(fromCurrency) === currencyDigits(toCurrency)) return;
+  const rescale = (minor: number) => rescaleMinorUnits(minor, fromCurrency, toCurrency);
+  for (const variant of await repo.listAllVariants(db, shopId)) {
+    const gateways = (JSON.parse(variant.gateways) as StoredGateway[]).map((g) => ({ ...g, price: g.price === null ? null : rescale(g.price) }));
+    await repo.updateVariant(db, shopId, variant.id, { price: rescale(variant.price), gateways: JSON.stringify(gateways) });
+  }
+  await repo.refreshMinPrices(db, shopId, await repo.liveProductIds(db, shopId));
+}

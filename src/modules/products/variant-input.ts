@@ -1,0 +1,113 @@
+import type { Insertable } from 'kysely';
+import { ValidationError } from '../../http/errors.js';
+import { slugify } from '../../http/slug.js';
+import { toMinorUnits } from '../../schemas/money.js';
+import type { CustomFieldInput, VariantInput } from './schema.js';
+import type { ProductType, ProductVariantsTable } from './products.table.js';
+
+/**
+ * Turns a variant of a request body into column values, checking what a schema cannot:
+ * money precision in the shop's currency, the settings object matching the product type,
+ * min ≤ max quantities, unique gateways, custom fields whose regex compiles.
+ */
+export interface StoredGateway {
+  gateway: string;
+  rules: { blockVpn: boolean };
+  /** Minor units, or null for the variant price. */
+  price: number | null;
+}
+
+export interface StoredCustomField {
+  id: string;
+  name: string;
+  type: string;
+  required: boolean;
+  placeholder: string | null;
+  regex: string | null;
+}
+
+type VariantColumns = Required<Omit<Insertable<ProductVariantsTable>, 'id' | 'shop_id' | 'product_id' | 'position' | 'created_at' | 'updated_at' | 'deleted_at' | 'stock'>>;
+
+export interface PreparedVariant {
+  id: number | undefined;
+  columns: VariantColumns;
+  /** New stock of a service/dynamic variant; undefined keeps the current one on update. */
+  stock: number | null | undefined;
+  /** New undelivered serials; undefined keeps the current ones on update. */
+  serials: string[] | undefined;
+}
+
+export function prepareCustomFields(fields: CustomFieldInput[], at: string): StoredCustomField[] {
+  const ids = new Set<string>();
+  return fields.map((field, i) => {
+    const id = field.id ?? (slugify(field.name, 64) || `field-${i + 1}`);
+    if (ids.has(id)) throw ValidationError.field(`${at}[${i}].id`, `duplicates another field's id "${id}"`);
+    ids.add(id);
+    if (field.regex) {
+      try {
+        new RegExp(field.regex);
+      } catch {
+        throw ValidationError.field(`${at}[${i}].regex`, 'is not a valid regular expression');
+      }
+    }
+    return { id, name: field.name, type: field.type, required: field.required ?? false, placeholder: field.placeholder ?? null, regex: field.regex ?? null };
+  });
+}
+
+/** Serials from an array or a delimited text: trimmed, empty ones dropped, duplicates removed on request. */
+export function parseSerials(serials: string[] | string, delimiter: string, removeDuplicates: boolean): string[] {
+  const parts = typeof serials === 'string' ? serials.split(delimiter === '\n' ? /\r?\n/ : delimiter) : serials;
+  const values = parts.map((s) => s.trim()).filter((s) => s.length > 0);
+  return removeDuplicates ? [...new Set(values)] : values;
+}
+
+const settingsKey = { serials: 'asSerials', service: 'asService', dynamic: 'asDynamic' } as const;
+
+export function prepareVariant(variant: VariantInput, index: number, currency: string): PreparedVariant {
+  const at = `variants[${index}]`;
+  if (variant.priceDetails.currency !== undefined && variant.priceDetails.currency !== currency) {
+    throw ValidationError.field(`${at}.priceDetails.currency`, `must be the shop's currency ${currency}`);
+  }
+  const price = toMinorUnits(variant.priceDetails.amount, currency, `${at}.priceDetails.amount`);
+  const type: ProductType = variant.productType;
+  const key = settingsKey[type];
+  const settings = variant[key];
+  if (!settings && type !== 'serials') throw ValidationError.field(`${at}.${key}`, `is required for productType ${type}`);
+  const minAmount = settings?.minAmount ?? 1;
+  const maxAmount = settings?.maxAmount ?? null;
+  if (maxAmount !== null && maxAmount < minAmount) throw ValidationError.field(`${at}.${key}.maxAmount`, 'must be at least minAmount');
+
+  const gateways: StoredGateway[] = [];
+  for (const [i, g] of (variant.gateways ?? []).entries()) {
+    if (gateways.some((x) => x.gateway === g.gateway)) throw ValidationError.field(`${at}.gateways[${i}].gateway`, `lists ${g.gateway} twice`);
+    const override = g.price == null ? null : toMinorUnits(g.price, currency, `${at}.gateways[${i}].price`);
+    gateways.push({ gateway: g.gateway, rules: { blockVpn: g.rules?.blockVpn ?? false }, price: override });
+  }
+
+  const asSerials = variant.asSerials;
+  const delimiter = asSerials?.delimiter ?? '\n';
+  const removeDuplicates = asSerials?.removeDuplicates ?? false;
+  return {
+    id: variant.id,
+    columns: {
+      title: variant.title,
+      description: variant.description ?? null,
+      price,
+      product_type: type,
+      service_text: type === 'service' ? variant.asService!.text : null,
+      dynamic_url: type === 'dynamic' ? variant.asDynamic!.externalUrl : null,
+      serial_delimiter: type === 'serials' ? delimiter : null,
+      remove_duplicates: removeDuplicates ? 1 : 0,
+      min_amount: minAmount,
+      max_amount: maxAmount,
+      gateways: JSON.stringify(gateways),
+      custom_fields: JSON.stringify(prepareCustomFields(variant.customFields ?? [], `${at}.customFields`)),
+      customer_note: variant.customerNote ?? null,
+      redirect_url: variant.redirectUrl ?? null,
+      warranty_text: variant.warranty?.text ?? null,
+      warranty_seconds: variant.warranty?.durationSeconds ?? null,
+    },
+    stock: type === 'service' ? variant.asService!.stock : type === 'dynamic' ? variant.asDynamic!.stock : undefined,
+    serials: type === 'serials' && asSerials?.serials !== undefined ? parseSerials(asSerials.serials, delimiter, removeDuplicates) : undefined,
+  };
+}

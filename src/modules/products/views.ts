@@ -1,0 +1,97 @@
+import { uploadUrl } from '../../http/uploads.js';
+import { toIso } from '../../schemas/common.js';
+import { fromMinorUnits } from '../../schemas/money.js';
+import type { ProductRow, VariantRow } from './products.table.js';
+import type { StoredCustomField, StoredGateway } from './variant-input.js';
+
+/** Row → wire shapes of products and variants, for the owner's views. */
+export interface StockInfo {
+  /** Available serials per serial variant. */
+  serialCounts: Map<number, number>;
+  /** Serial contents per variant, only for single-product owner views. */
+  serialValues?: Map<number, string[]>;
+}
+
+export function variantStock(v: VariantRow, stock: StockInfo): number | null {
+  return v.product_type === 'serials' ? stock.serialCounts.get(v.id) ?? 0 : v.stock;
+}
+
+export function toVariant(v: VariantRow, currency: string, stock: StockInfo) {
+  const limits = { minAmount: v.min_amount, maxAmount: v.max_amount };
+  const gateways = (JSON.parse(v.gateways) as StoredGateway[]).map((g) => ({
+    gateway: g.gateway,
+    rules: g.rules,
+    price: g.price === null ? null : fromMinorUnits(g.price, currency),
+  }));
+  return {
+    id: v.id,
+    title: v.title,
+    description: v.description,
+    priceDetails: { amount: fromMinorUnits(v.price, currency), currency },
+    gateways,
+    productType: v.product_type,
+    stock: variantStock(v, stock),
+    asSerials:
+      v.product_type === 'serials'
+        ? {
+            ...(stock.serialValues ? { serials: stock.serialValues.get(v.id) ?? [] } : {}),
+            delimiter: v.serial_delimiter ?? '\n',
+            removeDuplicates: v.remove_duplicates === 1,
+            ...limits,
+          }
+        : null,
+    asService: v.product_type === 'service' ? { stock: v.stock, text: v.service_text ?? '', ...limits } : null,
+    asDynamic: v.product_type === 'dynamic' ? { stock: v.stock, externalUrl: v.dynamic_url ?? '', ...limits } : null,
+    customerNote: v.customer_note,
+    redirectUrl: v.redirect_url,
+    customFields: JSON.parse(v.custom_fields) as StoredCustomField[],
+    warranty: v.warranty_text === null && v.warranty_seconds === null ? null : { text: v.warranty_text ?? '', durationSeconds: v.warranty_seconds ?? 0 },
+  };
+}
+
+interface ChatIntegrationView {
+  enabled: boolean;
+  required: boolean;
+  guildId: string | null;
+  roleIds: string[];
+}
+
+export function toProduct(p: ProductRow, variants: VariantRow[], currency: string, stock: StockInfo) {
+  return {
+    id: p.id,
+    title: p.title,
+    shortDescription: p.short_description,
+    description: p.description,
+    path: p.path,
+    seo: { metaTitle: p.seo_meta_title, metaDescription: p.seo_meta_description, imageUrl: uploadUrl(p.seo_image) },
+    thumbnailUrl: uploadUrl(p.thumbnail),
+    unlisted: p.unlisted === 1,
+    private: p.private === 1,
+    onHold: p.on_hold === 1,
+    isInternal: p.is_internal === 1,
+    customerNote: p.customer_note,
+    chatIntegration: p.chat_integration === null ? null : (JSON.parse(p.chat_integration) as ChatIntegrationView),
+    variants: variants.map((v) => toVariant(v, currency, stock)),
+    createdAt: toIso(p.created_at),
+    updatedAt: toIso(p.updated_at),
+  };
+}
+export type ProductView = ReturnType<typeof toProduct>;
+
+export function toProductSummary(p: ProductRow, variants: VariantRow[], currency: string, stock: StockInfo) {
+  const stocks = variants.map((v) => variantStock(v, stock));
+  return {
+    id: p.id,
+    title: p.title,
+    path: p.path,
+    unlisted: p.unlisted === 1,
+    private: p.private === 1,
+    onHold: p.on_hold === 1,
+    isInternal: p.is_internal === 1,
+    minPrice: { amount: fromMinorUnits(p.min_price, currency), currency },
+    totalStock: stocks.includes(null) ? null : (stocks as number[]).reduce((a, b) => a + b, 0),
+    soldCount: p.sold_count,
+    thumbnailUrl: uploadUrl(p.thumbnail),
+    createdAt: toIso(p.created_at),
+  };
+}

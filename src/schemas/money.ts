@@ -1,0 +1,50 @@
+import { Type } from '@sinclair/typebox';
+import { ValidationError } from '../http/errors.js';
+import { currencyDigits } from '../modules/shops/currencies.js';
+
+/**
+ * Money on the wire is a decimal number in the major unit (9.99) paired with the shop's ISO 4217
+ * currency; in the database it is an integer count of minor units (999). Conversions happen
+ * only here, and amounts with more decimals than the currency has are refused, never rounded.
+ */
+export const MAX_AMOUNT_MAJOR = 1_000_000_000;
+
+export const Amount = Type.Number({
+  exclusiveMinimum: 0,
+  maximum: MAX_AMOUNT_MAJOR,
+  description: "Decimal amount in the major unit of the shop's currency, with at most its minor-unit digits.",
+});
+
+/** Major-unit decimal → integer minor units, or a 400 naming `field`. */
+export function toMinorUnits(amount: number, currency: string, field: string): number {
+  const scale = 10 ** currencyDigits(currency);
+  const scaled = amount * scale;
+  const minor = Math.round(scaled);
+  // Binary floating point makes 0.29 * 100 = 28.999999999999996: allow that, refuse 0.295.
+  if (Math.abs(scaled - minor) > 1e-6 * Math.max(1, Math.abs(scaled))) {
+    throw ValidationError.field(field, `must have at most ${currencyDigits(currency)} decimals in ${currency}`);
+  }
+  return minor;
+}
+
+/** Integer minor units → major-unit number for JSON. */
+export function fromMinorUnits(minor: number, currency: string): number {
+  const digits = currencyDigits(currency);
+  return Number((minor / 10 ** digits).toFixed(digits));
+}
+
+/**
+ * Re-expresses an amount when a shop changes currency: the major-unit number stays (9.99 USD
+ * becomes 9.99 EUR), rounded half up when the new currency has fewer digits (9.99 USD → 10 JPY),
+ * and never below one minor unit so a price stays positive.
+ */
+export function rescaleMinorUnits(minor: number, fromCurrency: string, toCurrency: string): number {
+  const shift = currencyDigits(toCurrency) - currencyDigits(fromCurrency);
+  if (shift >= 0) return minor * 10 ** shift;
+  return Math.max(1, Math.round(minor / 10 ** -shift));
+}
+
+export const PriceDetails = Type.Object({
+  amount: Amount,
+  currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: "Must be the shop's currency when given." })),
+});

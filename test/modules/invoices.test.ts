@@ -1,0 +1,216 @@
+import assert from 'node:assert/strict';
+import { test, type TestContext } from 'node:test';
+import { build, owner } from '../helpers/build.js';
+import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
+import { httpsEndpoint } from '../helpers/https-endpoint.js';
+import { smtpSink } from '../helpers/smtp-sink.js';
+import { expireOverdue } from '../../src/modules/invoices/lifecycle.service.js';
+
+async function setup(t: TestContext, env: Record<string, string> = {}) {
+  const app = await build(t, { ...env });
+  const api = await owner(app);
+  const shop = await sellingShop(api);
+  const buy = async (parts: { variant: number; quantity: number }[], over: object = {}) =>
+    assertOk(
+      await api.post(`/v2/public/shops/${shop.shopId}/invoices`, {
+        customerEmail: 'buyer@example.com',
+        gateway: 'tipjar',
+        parts: parts.map((p) => ({ productId: shop.productId, productVariantId: p.variant, quantity: p.quantity })),
+        ...over,
+      }),
+    );
+  const base = `/self/${shop.shopId}/invoices`;
+  const stock = async () => assertOk(await api.get(`/self/${shop.shopId}/v2/products/${shop.productId}`)).variants.map((v: { stock: number }) => v.stock);
+  return { app, api, ...shop, buy, base, stock };
+}
+
+test('processing completes, delivers each serial once, counts the sale, and writes mail and events', async (t) => {
+  const { app, api, shopId, productId, keysVariant, serviceVariant, buy, base, stock } = await setup(t);
+  const invoice = await buy([{ variant: keysVariant, quantity: 2 }, { variant: serviceVariant, quantity: 3 }]);
+  assert.deepEqual(await stock(), [3, 7]);
+  const done = assertOk(await api.post(`${base}/${invoice.id}/process`));
+  assert.equal(done.status, 'completed');
+  assert.deepEqual(done.parts[0].deliverables, ['K1', 'K2']);
+  assert.deepEqual(done.parts[1].deliverables, ['Support text']);
+  assert.ok(done.completedAt);
+  assert.deepEqual(await stock(), [3, 7], 'reserved stock is consumed, not taken twice');
+  const publicView = (await app.inject({ method: 'GET', url: `/v2/public/invoices/${invoice.id}` })).json().data;
+  assert.deepEqual(publicView.parts[0].deliverables, ['K1', 'K2']);
+  assert.equal(publicView.payment, null);
+  const summary = assertOk(await api.get(`/self/${shopId}/products`)).items[0];
+  assert.equal(summary.soldCount, 5);
+  assert.equal(summary.id, productId);
+
+  const mail = await app.db.kysely.selectFrom('mail_outbox').selectAll().where('shop_id', '=', shopId).execute();
+  assert.equal(mail.length, 1);
+  assert.equal(mail[0]!.to_address, 'buyer@example.com');
+  assert.match(mail[0]!.body_text, /K1/);
+  assert.match(mail[0]!.body_text, /K2/);
+  const events = (await app.db.kysely.selectFrom('events').select('type').where('shop_id', '=', shopId).orderBy('created_at').execute()).map((e) => e.type);
+  assert.deepEqual(events.filter((e) => e.startsWith('invoice.')), ['invoice.created', 'invoice.completed']);
+
+  const again = await api.post(`${base}/${invoice.id}/process`);
+  assertError(again, 409, 'conflict');
+  assertError(await api.post(`${base}/nope/process`), 404, 'not_found');
+});
+
+test('unpaid invoices expire: stock and coupon uses return, by the worker or at read time', async (t) => {
+  const { app, api, shopId, keysVariant, serviceVariant, buy, base, stock } = await setup(t);
+  assertOk(await api.post(`/self/${shopId}/coupons`, { name: 'ONCE', discount: 1, isFixed: true, maxUses: 1 }));
+  const a = await buy([{ variant: keysVariant, quantity: 2 }, { variant: serviceVariant, quantity: 1 }], { coupon: 'ONCE' });
+  const b = await buy([{ variant: keysVariant, quantity: 1 }]);
+  assert.deepEqual(await stock(), [2, 9]);
+  const past = Date.now() - 1000;
+  await app.db.kysely.updateTable('invoices').set({ expires_at: past }).execute();
+
+  // Read time: no worker ran, yet the invoice reads as expired and cannot be processed.
+  assert.equal(assertOk(await api.get(`${base}/${a.id}`)).status, 'expired');
+  assertError(await api.post(`${base}/${b.id}/process`), 409, 'conflict');
+  assert.equal(await expireOverdue(app.db.kysely, 100), 0, 'nothing left for the worker');
+  assert.deepEqual(await stock(), [5, 10]);
+  const coupon = assertOk(await api.get(`/self/${shopId}/coupons`)).items[0];
+  assert.equal(coupon.uses, 0);
+  const expired = await app.db.kysely.selectFrom('events').select('type').where('type', '=', 'invoice.expired').execute();
+  assert.equal(expired.length, 2);
+  // The coupon and the serials can be used again.
+  const c = await buy([{ variant: keysVariant, quantity: 5 }], { coupon: 'ONCE' });
+  assert.deepEqual(assertOk(await api.post(`${base}/${c.id}/process`)).parts[0].deliverables, ['K1', 'K2', 'K3', 'K4', 'K5']);
+});
+
+test('the expiry worker runs on its own', async (t) => {
+  const { app, keysVariant, buy, stock } = await setup(t, { INVOICE_EXPIRY_INTERVAL_MS: '50' });
+  await buy([{ variant: keysVariant, quantity: 3 }]);
+  await app.db.kysely.updateTable('invoices').set({ expires_at: Date.now() - 1 }).execute();
+  for (let i = 0; i < 100 && (await app.db.kysely.selectFrom('invoices').select('status').executeTakeFirstOrThrow()).status !== 'expired'; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.equal((await app.db.kysely.selectFrom('invoices').select('status').executeTakeFirstOrThrow()).status, 'expired');
+  assert.deepEqual(await stock(), [5, 10]);
+});
+
+test('replacements deliver fresh items of the same variant, within the part quantity and the stock', async (t) => {
+  const { api, keysVariant, serviceVariant, buy, base, stock } = await setup(t);
+  const invoice = await buy([{ variant: keysVariant, quantity: 2 }, { variant: serviceVariant, quantity: 1 }]);
+  const pending = await api.post(`${base}/${invoice.id}/replacement`, { partInvoiceId: invoice.parts[0].id, quantity: 1 });
+  assertError(pending, 409, 'conflict');
+  const done = assertOk(await api.post(`${base}/${invoice.id}/process`));
+  const keysPart = done.parts[0].id;
+  const replaced = assertOk(await api.post(`${base}/${invoice.id}/replacement`, { partInvoiceId: keysPart, quantity: 2 }));
+  assert.equal(replaced.replacements.length, 1);
+  assert.deepEqual(replaced.replacements[0].deliverables, ['K3', 'K4']);
+  assert.equal(replaced.replacements[0].partInvoiceId, keysPart);
+  assert.deepEqual(replaced.parts[0].deliverables, ['K1', 'K2'], 'the original delivery stays on record');
+  assertError(await api.post(`${base}/${invoice.id}/replacement`, { partInvoiceId: keysPart, quantity: 2 }), 422, 'unprocessable');
+  assertError(await api.post(`${base}/${invoice.id}/replacement`, { partInvoiceId: keysPart, quantity: 3 }), 400, 'validation_error');
+  assertError(await api.post(`${base}/${invoice.id}/replacement`, { partInvoiceId: keysPart, quantity: 0 }), 400, 'validation_error');
+  assertError(await api.post(`${base}/${invoice.id}/replacement`, { partInvoiceId: 999999, quantity: 1 }), 400, 'validation_error');
+  const service = assertOk(await api.post(`${base}/${invoice.id}/replacement`, { partInvoiceId: done.parts[1].id, quantity: 1 }));
+  assert.deepEqual(service.replacements[1].deliverables, ['Support text']);
+  assert.deepEqual(await stock(), [1, 8]);
+});
+
+test('resend writes the delivery e-mail again, to another address when asked', async (t) => {
+  const { app, api, shopId, keysVariant, buy, base } = await setup(t);
+  const invoice = await buy([{ variant: keysVariant, quantity: 1 }]);
+  assertError(await api.post(`${base}/${invoice.id}/resend`, {}), 409, 'conflict');
+  assertOk(await api.post(`${base}/${invoice.id}/process`));
+  assert.deepEqual(assertOk(await api.post(`${base}/${invoice.id}/resend`, {})), { invoiceId: invoice.id, to: 'buyer@example.com' });
+  assertOk(await api.post(`${base}/${invoice.id}/resend`, { email: 'other@example.com' }));
+  assertError(await api.post(`${base}/${invoice.id}/resend`, { email: 'not-an-email' }), 400, 'validation_error');
+  const mail = await app.db.kysely.selectFrom('mail_outbox').select(['to_address', 'body_text']).where('shop_id', '=', shopId).orderBy('id').execute();
+  assert.deepEqual(mail.map((m) => m.to_address), ['buyer@example.com', 'buyer@example.com', 'other@example.com']);
+  assert.ok(mail.every((m) => m.body_text.includes('K1')));
+});
+
+test('dynamic products: the order is POSTed to the owner URL; failures are recorded and processing retries', async (t) => {
+  const { api, shopId, buy, base } = await setup(t, { DYNAMIC_DELIVERY_TIMEOUT_MS: '500' });
+  let mode: 'ok' | 'fail' | 'slow' = 'fail';
+  const endpoint = await httpsEndpoint(t, (body) =>
+    mode === 'ok' ? { status: 200, body: `ACCOUNT-${body.quantity}-${body.invoiceId}` } : mode === 'slow' ? { status: 200, body: 'late', delayMs: 2000 } : { status: 500, body: 'down' },
+  );
+  const product = assertOk(
+    await api.post(`/self/${shopId}/v2/products`, {
+      title: 'Generated account',
+      description: 'd',
+      variants: [{ title: 'One', priceDetails: { amount: 3 }, productType: 'dynamic', asDynamic: { externalUrl: endpoint.url, stock: 5 } }],
+    }),
+  );
+  const invoice = assertOk(
+    await api.post(`/v2/public/shops/${shopId}/invoices`, {
+      customerEmail: 'dyn@example.com',
+      gateway: 'tipjar',
+      parts: [{ productId: product.id, productVariantId: product.variants[0].id, quantity: 2 }],
+      customFields: {},
+    }),
+  );
+  const failed = await api.post(`${base}/${invoice.id}/process`);
+  assertError(failed, 422, 'unprocessable');
+  assert.match(failed.body.errors[0], /^delivery: .*HTTP 500/);
+  const recorded = assertOk(await api.get(`${base}/${invoice.id}`));
+  assert.equal(recorded.status, 'pending');
+  assert.match(recorded.deliveryError, /HTTP 500/);
+  mode = 'slow';
+  assert.match((await api.post(`${base}/${invoice.id}/process`)).body.errors[0], /no answer within 500 ms/);
+  mode = 'ok';
+  const done = assertOk(await api.post(`${base}/${invoice.id}/process`));
+  assert.deepEqual(done.parts[0].deliverables, [`ACCOUNT-2-${invoice.id}`]);
+  assert.equal(done.deliveryError, null);
+  const last = endpoint.received.at(-1);
+  assert.equal(last.invoiceId, invoice.id);
+  assert.equal(last.customerEmail, 'dyn@example.com');
+  assert.equal(last.quantity, 2);
+});
+
+test('owner invoice list: filters, search, and a cursor walk without gaps', async (t) => {
+  const { api, shopId, productId, keysVariant, serviceVariant, buy, base } = await setup(t);
+  const a = await buy([{ variant: keysVariant, quantity: 1 }]);
+  const b = await buy([{ variant: serviceVariant, quantity: 1 }], { customerEmail: 'second@example.com' });
+  const c = await buy([{ variant: keysVariant, quantity: 1 }]);
+  assertOk(await api.post(`${base}/${b.id}/process`));
+  const ids = (query: string) => api.get(`${base}?${query}`).then((r) => assertOk(r).items.map((i: { id: string }) => i.id));
+  assert.deepEqual(await ids(''), [c.id, b.id, a.id]);
+  assert.deepEqual(await ids('status=completed'), [b.id]);
+  assert.deepEqual(await ids('status=pending&gateway=tipjar'), [c.id, a.id]);
+  assert.deepEqual(await ids('gateway=balance'), []);
+  assert.deepEqual(await ids('searchString=SECOND@'), [b.id]);
+  assert.deepEqual(await ids(`searchString=${a.id.slice(2, 12)}`), [a.id]);
+  const customerId = assertOk(await api.get(`${base}/${b.id}`)).customerId;
+  assert.deepEqual(await ids(`customerId=${customerId}`), [b.id]);
+  assert.deepEqual(await ids(`productId=${productId}`), [c.id, b.id, a.id]);
+  assert.deepEqual(await ids('productId=999999'), []);
+  const today = new Date().toISOString().slice(0, 10);
+  assert.deepEqual(await ids(`fromDate=${today}&toDate=${today}`), [c.id, b.id, a.id]);
+  assert.deepEqual(await ids('toDate=2020-01-01'), []);
+  assertError(await api.get(`${base}?fromDate=2026-02-01&toDate=2026-01-01`), 400, 'validation_error');
+  assertError(await api.get(`${base}?fromDate=2026-02-30`), 400, 'validation_error');
+  assertError(await api.get(`${base}?status=paid`), 400, 'validation_error');
+  assertError(await api.get(`${base}?cursor=xyz`), 400, 'validation_error');
+
+  const walked: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: { items: { id: string }[]; nextCursor: string | null; totalCount: number } = assertOk(await api.get(`${base}?pageSize=1${cursor ? `&cursor=${cursor}` : ''}`));
+    assert.equal(page.totalCount, 3);
+    walked.push(...page.items.map((i) => i.id));
+    cursor = page.nextCursor;
+  } while (cursor);
+  assert.deepEqual(walked, [c.id, b.id, a.id]);
+});
+
+test('the delivery e-mail reaches the customer through SMTP with what was bought', async (t) => {
+  const sink = await smtpSink(t);
+  const { app, api, keysVariant, serviceVariant, buy, base } = await setup(t, { SMTP_URL: sink.url, MAIL_FROM: 'Keys <shop@example.test>' });
+  const invoice = await buy([{ variant: keysVariant, quantity: 2 }, { variant: serviceVariant, quantity: 1 }]);
+  assertOk(await api.post(`${base}/${invoice.id}/process`));
+  assert.equal(await app.mailWorker.runOnce(), 1);
+  assert.equal(sink.received.length, 1);
+  const mail = sink.received[0]!;
+  assert.deepEqual(mail.envelopeTo, ['buyer@example.com']);
+  assert.equal(mail.subject, `Your order ${invoice.id} from Selling Shop`);
+  for (const expected of ['K1', 'K2', 'Support text', 'Total: 24.98 USD', 'Game Key (Key) × 2']) assert.ok(mail.text.includes(expected), `${expected} in:\n${mail.text}`);
+  assert.ok(!mail.text.includes('K3'), 'only what was delivered');
+  assertOk(await api.post(`${base}/${invoice.id}/resend`, { email: 'copy@example.com' }));
+  await app.mailWorker.runOnce();
+  assert.deepEqual(sink.received[1]!.envelopeTo, ['copy@example.com']);
+  assert.equal(sink.received[1]!.text, mail.text);
+});

@@ -1,0 +1,228 @@
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { Writable } from 'node:stream';
+import { test, type TestContext } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { openDatabase } from '../../src/db/database.js';
+import { CLAIM_LEASE_MS, deliveryMail, enqueueMail, MAX_ATTEMPTS, retryDelayMs, startMailWorker } from '../../src/modules/mail/service.js';
+import { build, freshConfig, owner } from '../helpers/build.js';
+import { createShop } from '../helpers/factories.js';
+import { smtpSink } from '../helpers/smtp-sink.js';
+
+async function shopIn(app: FastifyInstance): Promise<number> {
+  return (await createShop(await owner(app))).id;
+}
+
+function outbox(app: FastifyInstance) {
+  return app.db.kysely.selectFrom('mail_outbox').selectAll().orderBy('id').execute();
+}
+
+/** A port nothing listens on: connections to it are refused at once. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+const order = deliveryMail({
+  shopName: 'Crème Keys',
+  invoiceId: 'inv_8f3kQ2pLx9aZ',
+  total: '19.98 EUR',
+  parts: [{ title: 'Game key', quantity: 2, deliverables: ['AAAA-BBBB', 'CCCC-DDDD'] }],
+  note: 'Redeem on the launcher — thanks!',
+});
+
+test('outbox mail goes out through SMTP with the configured sender, once', async (t) => {
+  const sink = await smtpSink(t);
+  const app = await build(t, { SMTP_URL: sink.url, MAIL_FROM: 'Crème Keys <shop@example.test>', MAIL_WORKER_ENABLED: 'false' });
+  const shopId = await shopIn(app);
+
+  await app.db.kysely.transaction().execute((trx) => enqueueMail(trx, shopId, { to: 'buyer@example.test', ...order }));
+  // Written in a transaction that rolls back, a mail never existed.
+  await assert.rejects(
+    app.db.kysely.transaction().execute(async (trx) => {
+      await enqueueMail(trx, shopId, { to: 'ghost@example.test', subject: 'never', text: 'never' });
+      throw new Error('rollback');
+    }),
+    /rollback/,
+  );
+  const [queued] = await outbox(app);
+  assert.equal((await outbox(app)).length, 1);
+  assert.equal(queued?.status, 'pending');
+  assert.equal(queued?.shop_id, shopId);
+  assert.equal(sink.received.length, 0, 'nothing is sent before the worker runs');
+
+  assert.equal(await app.mailWorker.runOnce(), 1);
+  assert.deepEqual(sink.received, [
+    {
+      envelopeFrom: 'shop@example.test',
+      envelopeTo: ['buyer@example.test'],
+      from: 'Crème Keys <shop@example.test>',
+      to: 'buyer@example.test',
+      subject: order.subject,
+      text: order.text,
+    },
+  ]);
+  const [sent] = await outbox(app);
+  assert.equal(sent?.status, 'sent');
+  assert.equal(sent?.attempts, 0);
+  assert.equal(sent?.last_error, null);
+  assert.ok(typeof sent?.sent_at === 'number' && sent.sent_at > 0);
+
+  assert.equal(await app.mailWorker.runOnce(), 0, 'a sent row is not sent again');
+  assert.equal(sink.received.length, 1);
+});
+
+test('two workers on one database never send the same row', async (t) => {
+  const sink = await smtpSink(t);
+  const app = await build(t, { SMTP_URL: sink.url, MAIL_WORKER_ENABLED: 'false' });
+  const shopId = await shopIn(app);
+  const count = 15;
+  for (let i = 0; i < count; i++) await enqueueMail(app.db.kysely, shopId, { to: `buyer${i}@example.test`, subject: `mail ${i}`, text: `body ${i}` });
+
+  // The second worker has its own connection, as another instance would.
+  const otherDb = openDatabase(app.config.database);
+  const other = startMailWorker(app, { db: otherDb.kysely, schedule: false });
+  t.after(() => otherDb.destroy());
+  const results = await Promise.all([app.mailWorker.runOnce(), other.runOnce(), app.mailWorker.runOnce(), other.runOnce()]);
+  await other.stop();
+
+  assert.equal(results.reduce((a, b) => a + b, 0), count, `sent counts ${results.join(', ')}`);
+  assert.ok(results[0]! + results[2]! > 0 && results[1]! + results[3]! > 0, `both workers took part: ${results.join(', ')}`);
+  const subjects = sink.received.map((m) => m.subject).sort();
+  assert.deepEqual(subjects, Array.from({ length: count }, (_, i) => `mail ${i}`).sort(), 'each mail exactly once');
+  assert.ok((await outbox(app)).every((row) => row.status === 'sent'));
+});
+
+test('a refused send is retried with backoff and delivered once the server accepts', async (t) => {
+  const sink = await smtpSink(t);
+  const app = await build(t, { SMTP_URL: sink.url, MAIL_WORKER_ENABLED: 'false' });
+  const shopId = await shopIn(app);
+  await enqueueMail(app.db.kysely, shopId, { to: 'buyer@example.test', subject: 'Your order', text: 'KEY-1\n' });
+
+  sink.rejecting = true;
+  const before = Date.now();
+  assert.equal(await app.mailWorker.runOnce(), 0);
+  let [row] = await outbox(app);
+  assert.equal(row?.status, 'pending');
+  assert.equal(row?.attempts, 1);
+  assert.match(row?.last_error ?? '', /Mailbox busy/);
+  assert.ok(row!.next_attempt_at >= before + retryDelayMs(1), 'retried no sooner than the backoff');
+  assert.ok(row!.next_attempt_at <= Date.now() + retryDelayMs(1));
+
+  sink.rejecting = false;
+  assert.equal(await app.mailWorker.runOnce(), 0, 'not due yet');
+  assert.equal(sink.received.length, 0);
+
+  await app.db.kysely.updateTable('mail_outbox').set({ next_attempt_at: Date.now() }).execute();
+  assert.equal(await app.mailWorker.runOnce(), 1);
+  [row] = await outbox(app);
+  assert.equal(row?.status, 'sent');
+  assert.equal(row?.attempts, 1, 'failed attempts stay counted');
+  assert.equal(row?.last_error, null);
+  assert.equal(sink.received.length, 1);
+  assert.equal(sink.received[0]?.text, 'KEY-1\n');
+});
+
+test('an unreachable server: attempts add up, backoff grows, the row fails after the last attempt', async (t) => {
+  const app = await build(t, { SMTP_URL: `smtp://127.0.0.1:${await closedPort()}`, MAIL_WORKER_ENABLED: 'false' });
+  const shopId = await shopIn(app);
+  await enqueueMail(app.db.kysely, shopId, { to: 'buyer@example.test', subject: 's', text: 't' });
+
+  assert.equal(await app.mailWorker.runOnce(), 0);
+  let [row] = await outbox(app);
+  assert.equal(row?.status, 'pending');
+  assert.equal(row?.attempts, 1);
+  assert.match(row?.last_error ?? '', /ECONNREFUSED|connect/i);
+
+  await app.db.kysely.updateTable('mail_outbox').set({ attempts: MAX_ATTEMPTS - 1, next_attempt_at: Date.now() }).execute();
+  assert.equal(await app.mailWorker.runOnce(), 0);
+  [row] = await outbox(app);
+  assert.equal(row?.status, 'failed');
+  assert.equal(row?.attempts, MAX_ATTEMPTS);
+  assert.equal(await app.mailWorker.runOnce(), 0, 'a failed row is left alone');
+});
+
+test('backoff: 30 s doubling per attempt, capped at an hour', () => {
+  assert.deepEqual([1, 2, 3, 4, 5, 6, 7].map(retryDelayMs), [30, 60, 120, 240, 480, 960, 1920].map((s) => s * 1000));
+  assert.equal(retryDelayMs(12), 60 * 60 * 1000);
+});
+
+test('without SMTP_URL the mail is written to the log and counted as sent', async (t) => {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      callback();
+    },
+  });
+  const config = await freshConfig(t, { MAIL_WORKER_ENABLED: 'false' });
+  assert.equal(config.mail.smtpUrl, undefined);
+  const app = await buildApp({ config, logger: { level: 'info', stream } });
+  t.after(() => app.close());
+  const shopId = await shopIn(app);
+  await enqueueMail(app.db.kysely, shopId, { to: 'buyer@example.test', ...order });
+
+  assert.equal(await app.mailWorker.runOnce(), 1);
+  const logged = lines.filter((l) => l.component === 'mail');
+  assert.equal(logged.length, 1, JSON.stringify(logged));
+  assert.equal(logged[0]?.level, 30, 'info');
+  assert.equal(logged[0]?.to, 'buyer@example.test');
+  assert.equal(logged[0]?.subject, order.subject);
+  assert.equal(logged[0]?.text, order.text);
+  assert.equal(logged[0]?.shopId, shopId);
+  const [row] = await outbox(app);
+  assert.equal(row?.status, 'sent');
+});
+
+test('rows abandoned mid-send are recovered once their claim lease ends', async (t) => {
+  const sink = await smtpSink(t);
+  const app = await build(t, { SMTP_URL: sink.url, MAIL_WORKER_ENABLED: 'false' });
+  const shopId = await shopIn(app);
+  await enqueueMail(app.db.kysely, shopId, { to: 'a@example.test', subject: 'abandoned', text: 'x' });
+  await enqueueMail(app.db.kysely, shopId, { to: 'b@example.test', subject: 'in flight', text: 'y' });
+  const [abandoned, inFlight] = await outbox(app);
+  const now = Date.now();
+  // A worker crashed 11 minutes into a claim; another claimed a row a minute ago and is still at it.
+  await app.db.kysely.updateTable('mail_outbox').set({ status: 'sending', next_attempt_at: now - 60_000 }).where('id', '=', abandoned!.id).execute();
+  await app.db.kysely.updateTable('mail_outbox').set({ status: 'sending', next_attempt_at: now - 60_000 + CLAIM_LEASE_MS }).where('id', '=', inFlight!.id).execute();
+
+  assert.equal(await app.mailWorker.runOnce(), 1);
+  assert.deepEqual(sink.received.map((m) => m.subject), ['abandoned']);
+  const rows = await outbox(app);
+  assert.deepEqual(rows.map((r) => r.status), ['sent', 'sending']);
+});
+
+test('the worker sends on its own timer and stops with the app without hanging', async (t) => {
+  const sink = await smtpSink(t);
+  const config = await freshConfig(t, { SMTP_URL: sink.url, MAIL_WORKER_INTERVAL_MS: '50', MAIL_WORKER_ENABLED: 'true' });
+  const app = await buildApp({ config, logger: false });
+  t.after(() => app.close()); // only if the test failed before closing it
+  const shopId = await shopIn(app);
+  await enqueueMail(app.db.kysely, shopId, { to: 'buyer@example.test', subject: 'by timer', text: 'x' });
+
+  const deadline = Date.now() + 5000;
+  while (sink.received.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(sink.received.map((m) => m.subject), ['by timer']);
+
+  const started = Date.now();
+  await app.close();
+  assert.ok(Date.now() - started < 2000, 'close does not wait for the interval');
+  await assert.rejects(app.mailWorker.runOnce(), /stopped/);
+});
+
+test('mail settings are validated at boot', () => {
+  const defaults = loadConfig({});
+  assert.deepEqual(defaults.mail, { smtpUrl: undefined, from: 'shopd <no-reply@localhost>', intervalMs: 2000, workerEnabled: true });
+  assert.equal(loadConfig({ SMTP_URL: 'smtps://user:p%40ss@mail.example.com:465' }).mail.smtpUrl, 'smtps://user:p%40ss@mail.example.com:465');
+  assert.equal(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525?ignoreTLS=true' }).mail.smtpUrl, 'smtp://127.0.0.1:2525?ignoreTLS=true');
+  for (const SMTP_URL of ['http://mail.example.com', 'mail.example.com:25', 'smtp://', 'smtp://exa mple.com']) {
+    assert.throws(() => loadConfig({ SMTP_URL }), (err: Error) => err instanceof ConfigError && /SMTP_URL/.test(err.message), SMTP_URL);
+  }
+  assert.throws(() => loadConfig({ MAIL_WORKER_INTERVAL_MS: '10' }), /MAIL_WORKER_INTERVAL_MS/);
+  assert.equal(loadConfig({ MAIL_WORKER_ENABLED: 'false', MAIL_WORKER_INTERVAL_MS: '50' }).mail.workerEnabled, false);
+});
