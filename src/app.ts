@@ -22,11 +22,23 @@ import { groupOwnerRoutes } from './modules/groups/owner.routes.js';
 import { listingOwnerRoutes } from './modules/listings/owner.routes.js';
 import { startMailWorker } from './modules/mail/service.js';
 import { affiliateOwnerRoutes } from './modules/affiliates/owner.routes.js';
+import { analyticsOwnerRoutes } from './modules/analytics/owner.routes.js';
+import { dashboardOwnerRoutes } from './modules/dashboards/owner.routes.js';
 import { customerOwnerRoutes } from './modules/customers/owner.routes.js';
+import { designOwnerRoutes } from './modules/design/owner.routes.js';
 import { invoiceOwnerRoutes } from './modules/invoices/owner.routes.js';
 import { invoicePublicRoutes } from './modules/invoices/public.routes.js';
+import { storefrontPublicRoutes } from './modules/storefront/public.routes.js';
+import { announcementOwnerRoutes } from './modules/announcements/owner.routes.js';
+import { faqOwnerRoutes } from './modules/faqs/owner.routes.js';
+import { feedbackOwnerRoutes } from './modules/feedbacks/owner.routes.js';
+import { feedbackPublicRoutes } from './modules/feedbacks/public.routes.js';
+import { ticketOwnerRoutes } from './modules/tickets/owner.routes.js';
+import { ticketPublicRoutes } from './modules/tickets/public.routes.js';
 import { startExpiryWorker } from './modules/invoices/lifecycle.service.js';
 import { productOwnerRoutes } from './modules/products/owner.routes.js';
+import { webhookOwnerRoutes } from './modules/webhooks/owner.routes.js';
+import { startWebhookWorker } from './modules/webhooks/service.js';
 import { shopOwnerRoutes } from './modules/shops/owner.routes.js';
 import { ErrorEnvelope } from './schemas/common.js';
 import { createSecretBox } from './security/secret-box.js';
@@ -92,6 +104,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       owner.addHook('onRequest', authenticateOwner);
       owner.addHook('preHandler', loadOwnedShop);
       await owner.register(shopOwnerRoutes);
+      await owner.register(designOwnerRoutes);
       await owner.register(productOwnerRoutes);
       await owner.register(groupOwnerRoutes);
       await owner.register(listingOwnerRoutes);
@@ -101,12 +114,22 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await owner.register(customerOwnerRoutes);
       await owner.register(invoiceOwnerRoutes);
       await owner.register(affiliateOwnerRoutes);
+      await owner.register(webhookOwnerRoutes);
+      await owner.register(faqOwnerRoutes);
+      await owner.register(announcementOwnerRoutes);
+      await owner.register(feedbackOwnerRoutes);
+      await owner.register(ticketOwnerRoutes);
+      await owner.register(dashboardOwnerRoutes);
+      await owner.register(analyticsOwnerRoutes);
     },
     { prefix: '/self' },
   );
   await app.register(
     async (pub) => {
       await pub.register(invoicePublicRoutes);
+      await pub.register(storefrontPublicRoutes);
+      await pub.register(feedbackPublicRoutes);
+      await pub.register(ticketPublicRoutes);
     },
     { prefix: '/v2/public' },
   );
@@ -121,6 +144,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const mailWorker = startMailWorker(app);
   app.decorate('mailWorker', mailWorker);
   app.addHook('onClose', () => mailWorker.stop());
+  const webhookWorker = startWebhookWorker(app);
+  app.decorate('webhookWorker', webhookWorker);
+  app.addHook('onClose', () => webhookWorker.stop());
   const expiryWorker = startExpiryWorker(app);
   app.addHook('onClose', async () => expiryWorker.stop());
 

@@ -15,6 +15,9 @@ Commands:
                                         the key alone is the last line of stdout
   keys list --email <e>                 list an account's keys (never the keys themselves)
   keys revoke <keyId>                   revoke a key at once
+  seed --demo                           create a demo shop (account demo@localhost) with products,
+                                        60 days of orders, customers and feedbacks; a new
+                                        shop on every run; its API key is the last line of stdout
 
 Configuration comes from the environment (DATABASE_URL, DATA_DIR, ...): see the README.`;
 
@@ -46,6 +49,7 @@ async function main(argv: string[]): Promise<void> {
     options: {
       email: { type: 'string' },
       scope: { type: 'string', multiple: true },
+      demo: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -84,6 +88,18 @@ async function main(argv: string[]): Promise<void> {
       if (!Number.isSafeInteger(id) || id < 1) throw new UsageError('keys revoke needs a numeric key id');
       const revoked = await withDatabase((db) => revokeApiKey(db.kysely, id));
       console.log(`revoked key ${revoked.id} (${revoked.prefix}…)`);
+      return;
+    }
+    case 'seed': {
+      if (!values.demo) throw new UsageError('seed needs --demo');
+      const { seedDemo } = await import('./modules/seed/demo.js');
+      const demo = await seedDemo(loadConfig(), { info: (line) => console.log(line), warn: (line) => console.error(line) });
+      console.log(
+        `Demo shop ${demo.shopId} "${demo.shopName}" (${demo.subdomain}): ${demo.products} products, ${demo.orders} orders ` +
+          `(${demo.completedOrders} paid, ${demo.revenue} ${demo.currency}) over 60 days, ${demo.customers} customers, ${demo.feedbacks} feedbacks.`,
+      );
+      console.log(`API key for ${demo.email}; it is shown only now:`);
+      console.log(demo.key);
       return;
     }
     default:

@@ -12,6 +12,7 @@ const EnvSchema = Type.Object({
   DATA_DIR: Type.String({ minLength: 1, default: './data' }),
   DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+  REDIS_KEY_PREFIX: Type.String({ pattern: '^[A-Za-z0-9_.:-]{0,64}$', default: 'shopd:' }),
   SECRET_KEY: Type.Optional(Type.String({ minLength: 16 })),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
@@ -25,6 +26,10 @@ const EnvSchema = Type.Object({
   TRUST_PROXY: Type.Boolean({ default: false }),
   COUNTRY_HEADER: Type.String({ pattern: '^[A-Za-z0-9-]+$', default: 'cf-ipcountry' }),
   INVOICE_EXPIRY_INTERVAL_MS: Type.Integer({ minimum: 50, default: 30_000 }),
+  ALLOW_PRIVATE_WEBHOOKS: Type.Boolean({ default: false }),
+  WEBHOOK_WORKER_INTERVAL_MS: Type.Integer({ minimum: 50, default: 1000 }),
+  WEBHOOK_WORKER_ENABLED: Type.Boolean({ default: true }),
+  WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 15_000 }),
   DYNAMIC_DELIVERY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 10_000 }),
   SMTP_URL: Type.Optional(Type.String({ minLength: 1 })), // checked as an smtp(s) URL below
   MAIL_FROM: Type.String({ minLength: 3, default: 'shopd <no-reply@localhost>' }),
@@ -44,6 +49,8 @@ export interface Config {
   dataDir: string;
   database: DatabaseConfig;
   redisUrl: string | undefined;
+  /** Prefix of the keys shopd writes to Redis for real-time visit counters. */
+  redisKeyPrefix: string;
   secretKey: string | undefined;
   logLevel: string;
   bodyLimitBytes: number;
@@ -53,6 +60,7 @@ export interface Config {
   /** Request header a proxy sets to the client's ISO 3166 country (blacklist by country). */
   countryHeader: string;
   invoices: { expiryIntervalMs: number; dynamicTimeoutMs: number };
+  webhooks: { allowPrivate: boolean; intervalMs: number; workerEnabled: boolean; timeoutMs: number };
   /** Outgoing mail: SMTP when `smtpUrl` is set, else written to the log. */
   mail: { smtpUrl: string | undefined; from: string; intervalMs: number; workerEnabled: boolean };
 }
@@ -88,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     database: parseDatabaseUrl(parsed.DATABASE_URL, dataDir),
     redisUrl: parsed.REDIS_URL,
+    redisKeyPrefix: parsed.REDIS_KEY_PREFIX,
     secretKey: parsed.SECRET_KEY,
     logLevel: parsed.LOG_LEVEL,
     bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
@@ -99,6 +108,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     trustProxy: parsed.TRUST_PROXY,
     countryHeader: parsed.COUNTRY_HEADER.toLowerCase(),
+    webhooks: Object.freeze({
+      allowPrivate: parsed.ALLOW_PRIVATE_WEBHOOKS,
+      intervalMs: parsed.WEBHOOK_WORKER_INTERVAL_MS,
+      workerEnabled: parsed.WEBHOOK_WORKER_ENABLED,
+      timeoutMs: parsed.WEBHOOK_TIMEOUT_MS,
+    }),
     invoices: Object.freeze({ expiryIntervalMs: parsed.INVOICE_EXPIRY_INTERVAL_MS, dynamicTimeoutMs: parsed.DYNAMIC_DELIVERY_TIMEOUT_MS }),
     mail: Object.freeze({
       smtpUrl: parsed.SMTP_URL,

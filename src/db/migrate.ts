@@ -3,6 +3,8 @@ import { isPostgres } from './database.js';
 import * as m0001 from './migrations/0001-foundation.js';
 import * as m0002 from './migrations/0002-catalog.js';
 import * as m0003 from './migrations/0003-orders.js';
+import * as m0004 from './migrations/0004-storefront.js';
+import * as m0005 from './migrations/0005-webhooks.js';
 
 /**
  * Migrations are listed here, in order, rather than read from a folder: the list is part of
@@ -12,6 +14,8 @@ const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
   '0002-catalog': m0002,
   '0003-orders': m0003,
+  '0004-storefront': m0004,
+  '0005-webhooks': m0005,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,5 +1,11 @@
 import type { IdempotencyKeysTable } from '../http/idempotency.table.js';
 import type { AccountsTable, ApiKeysTable } from '../modules/accounts/accounts.table.js';
+import type { VisitsTable } from '../modules/analytics/visits.table.js';
+import type { AnnouncementsTable } from '../modules/announcements/announcements.table.js';
+import type { FaqsTable } from '../modules/faqs/faqs.table.js';
+import type { FeedbackAppealsTable, FeedbacksTable } from '../modules/feedbacks/feedbacks.table.js';
+import type { TicketMessagesTable, TicketsTable } from '../modules/tickets/tickets.table.js';
+import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from '../modules/webhooks/webhooks.table.js';
 import type { BlacklistTable } from '../modules/blacklist/blacklist.table.js';
 import type { CouponsTable } from '../modules/coupons/coupons.table.js';
 import type { BalanceEntriesTable, CustomerIpsTable, CustomersTable } from '../modules/customers/customers.table.js';
@@ -39,4 +45,14 @@ export interface Database {
   invoice_replacements: InvoiceReplacementsTable;
   mail_outbox: MailOutboxTable;
   events: EventsTable;
+  faqs: FaqsTable;
+  announcements: AnnouncementsTable;
+  feedbacks: FeedbacksTable;
+  feedback_appeals: FeedbackAppealsTable;
+  tickets: TicketsTable;
+  ticket_messages: TicketMessagesTable;
+  visits: VisitsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

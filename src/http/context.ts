@@ -4,6 +4,7 @@ import type { Db } from '../db/database.js';
 import type { Principal } from '../modules/accounts/service.js';
 import type { MailWorker } from '../modules/mail/service.js';
 import type { ShopRow } from '../modules/shops/shops.table.js';
+import type { WebhookWorker } from '../modules/webhooks/service.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { FileStorage } from '../storage/file-storage.js';
 
@@ -16,6 +17,8 @@ declare module 'fastify' {
     storage: FileStorage;
     /** The outbox worker; tests flush the outbox with `await app.mailWorker.runOnce()`. */
     mailWorker: MailWorker;
+    /** The webhook delivery worker; tests drive it with `await app.webhookWorker.runOnce(now)`. */
+    webhookWorker: WebhookWorker;
   }
   interface FastifyRequest {
     /** Set by the owner scope's authentication hook. */

@@ -29,7 +29,7 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
     },
     keyGenerator: limitKey,
     enableDraftSpec: true,
-    nameSpace: 'shopd-rl:',
+    nameSpace: `${config.redisKeyPrefix}rl:`,
     ...(app.redis ? { redis: app.redis } : {}),
     errorResponseBuilder: (_request, context) =>
       new AppError(429, 'rate_limited', `Rate limit exceeded; retry in ${Math.ceil(context.ttl / 1000)} s.`),

@@ -63,3 +63,26 @@ export function createDiskStorage(dir: string): FileStorage {
     },
   };
 }
+
+/**
+ * Stores a new file and points a row at it: `point` writes the new name (in its own
+ * transaction) and answers the name it replaced. The new file is removed if that write fails;
+ * the old one only once it has committed, outside the failure path, since the row now points at
+ * the new file whatever happens next.
+ */
+export async function replaceStoredFile(
+  storage: FileStorage,
+  receive: () => Promise<string>,
+  point: (name: string) => Promise<string | null | undefined>,
+): Promise<string> {
+  const name = await receive();
+  let previous: string | null | undefined;
+  try {
+    previous = await point(name);
+  } catch (err) {
+    await storage.remove(name);
+    throw err;
+  }
+  await storage.remove(previous);
+  return name;
+}

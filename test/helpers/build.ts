@@ -20,7 +20,7 @@ const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:54
 export async function freshConfig(t: TestContext, env: Record<string, string> = {}): Promise<Config> {
   const dataDir = mkdtempSync(join(tmpdir(), 'shopd-test-'));
   // Background workers are off unless a test turns them on: tests flush them deterministically (runOnce).
-  const base = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SECRET_KEY: 'test-secret-key-0123456789', MAIL_WORKER_ENABLED: 'false', ...env });
+  const base = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SECRET_KEY: 'test-secret-key-0123456789', MAIL_WORKER_ENABLED: 'false', WEBHOOK_WORKER_ENABLED: 'false', ALLOW_PRIVATE_WEBHOOKS: 'true', ...env });
   t.after(() => rmSync(dataDir, { recursive: true, force: true }));
   if (engine === 'sqlite') return base;
   const schema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;

@@ -25,3 +25,18 @@ export function multipartForm(parts: Part[]): { payload: Buffer; headers: Record
 export function pngImage(width = 8, height = 8, colour = '#c0ffee'): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 4, background: colour } }).png().toBuffer();
 }
+
+/** An ICO by hand: a 6-byte header, one 16-byte directory entry, then a PNG payload. */
+export async function icoImage(): Promise<Buffer> {
+  const png = await pngImage(16, 16);
+  const header = Buffer.alloc(22);
+  header.writeUInt16LE(1, 2); // type: icon
+  header.writeUInt16LE(1, 4); // one image
+  header.writeUInt8(16, 6); // width
+  header.writeUInt8(16, 7); // height
+  header.writeUInt16LE(1, 10); // colour planes
+  header.writeUInt16LE(32, 12); // bits per pixel
+  header.writeUInt32LE(png.length, 14);
+  header.writeUInt32LE(22, 18); // payload offset
+  return Buffer.concat([header, png]);
+}

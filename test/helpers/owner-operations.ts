@@ -58,6 +58,21 @@ const samples: Record<string, Sample> = {
   'PUT /self/{shopId}/settings/payments/wallet-ff': json({ enabled: true, email: 'x@example.com' }),
   'PUT /self/{shopId}/settings/payments/cardreader': json({ enabled: true, terminalId: 'T1', apiKey: 'k'.repeat(12) }),
 
+  'PUT /self/{shopId}/settings/design': json({ primaryColor: '#ff0000', darkMode: false }),
+  'PUT /self/{shopId}/customization/design': json({ backgroundColor: '#000000', disableSnow: true }),
+  'PUT /self/{shopId}/customization/widgets': json({ crispKey: 'intruder-crisp' }),
+  'PUT /self/{shopId}/settings/design/storefront': json({ title: 'pwned', disableButton: true }),
+  'PUT /self/{shopId}/customization/storefront': json({ description: 'pwned' }),
+  'PUT /self/{shopId}/customization/seo': json({ metaTitle: 'pwned' }),
+  'PUT /self/{shopId}/settings/design/links': json({ socialLinks: [{ platform: 'website', link: 'https://intruder.example' }] }),
+  'PUT /self/{shopId}/customization/links': json({ socialLinks: [{ platform: 'email', link: 'intruder@example.com' }] }),
+  'POST /self/{shopId}/customization/logo': upload,
+  'POST /self/{shopId}/settings/design/logo': upload,
+  'POST /self/{shopId}/customization/storefront/background': upload,
+  'POST /self/{shopId}/settings/design/storefront/logo': upload,
+  'POST /self/{shopId}/customization/seo/image': upload,
+  'POST /self/{shopId}/customization/seo/favicon': upload,
+
   'POST /self/{shopId}/v2/products': json(productBody('Intruder product')),
   'PUT /self/{shopId}/v2/products/{productId}': { body: (f) => ({ ...productBody('Renamed'), variants: [{ ...productBody('x').variants[0], id: f.variantId }] }) },
   'POST /self/{shopId}/v2/products/{productId}/thumbnail': upload,
@@ -88,6 +103,7 @@ const samples: Record<string, Sample> = {
 };
 
 const fixedRange = 'fromDate=2020-01-01&toDate=2100-12-31';
+const fixedDashboardRange = 'fromDate=2020-01-01&toDate=2020-12-31';
 
 Object.assign(samples, {
   'POST /self/{shopId}/invoices/{invoiceId}/process': {},
@@ -100,7 +116,29 @@ Object.assign(samples, {
   'POST /self/{shopId}/customers/{customerId}/balance/remove': json({ amount: 1 }),
   'POST /self/{shopId}/affiliates/{customerId}/referral/disable': {},
   'GET /self/{shopId}/customers/stats': { query: fixedRange },
+  'POST /self/{shopId}/webhooks': json({ url: 'http://127.0.0.1:9/intruder', events: ['invoice.completed'] }),
+  'PUT /self/{shopId}/webhooks/{webhookId}': json({ url: 'http://127.0.0.1:9/renamed', events: ['ticket.created'], enabled: false }),
+  'DELETE /self/{shopId}/webhooks/{webhookId}': {},
+  'POST /self/{shopId}/webhooks/{webhookId}/test': {},
   'GET /self/{shopId}/affiliates/stats': { query: fixedRange },
+  // Dashboards cover at most 366 days; real-time figures are read as of a fixed instant.
+  'GET /self/{shopId}/dashboard/general': { query: fixedDashboardRange },
+  'GET /self/{shopId}/dashboard/advanced': { query: fixedDashboardRange },
+  'GET /self/{shopId}/analytics/visits/real-time': { query: 'at=2020-01-01T12:00:00.000Z' },
+} satisfies Record<string, Sample>);
+
+Object.assign(samples, {
+  'POST /self/{shopId}/faqs': json({ question: 'Intruder question?', answer: 'pwned', position: 2 }),
+  'PUT /self/{shopId}/faqs/{faqId}': json({ question: 'Renamed question?', answer: 'pwned', position: 5 }),
+  'DELETE /self/{shopId}/faqs/{faqId}': {},
+  'POST /self/{shopId}/announcements': json({ title: 'Intruder announcement', description: 'pwned' }),
+  'PUT /self/{shopId}/announcements/{announcementId}': json({ title: 'Renamed announcement', description: 'pwned', private: true, buttonText: 'Go', buttonLink: 'https://example.com/' }),
+  'DELETE /self/{shopId}/announcements/{announcementId}': {},
+  'POST /self/{shopId}/feedbacks/{feedbackId}/answer': json({ answer: 'pwned' }),
+  'POST /self/{shopId}/feedbacks/{feedbackId}/appeal': json({ reason: 'spam', description: 'pwned' }),
+  // Registered before close, so the ticket is still open when the message is sent.
+  'POST /self/{shopId}/tickets/{ticketId}/message': json({ content: 'pwned' }),
+  'POST /self/{shopId}/tickets/{ticketId}/close': {},
 } satisfies Record<string, Sample>);
 
 export function productBody(title: string, overrides: Record<string, unknown> = {}) {
@@ -124,6 +162,7 @@ export async function createFixture(api: Client, shopId: number): Promise<Fixtur
   const unique = `${product.id}`;
   const coupon = assertOk(await api.post(`/self/${shopId}/coupons`, { name: `FIXTURE-${unique}`, discount: 10, isFixed: false }));
   const blocked = assertOk(await api.post(`/self/${shopId}/blacklist`, { type: 'email', data: `fixture-${unique}@example.com` }));
+  const webhook = assertOk(await api.post(`/self/${shopId}/webhooks`, { url: 'http://127.0.0.1:9/fixture', events: ['invoice.created', 'invoice.completed'] }));
   // Orders: one pending invoice (to process) and one completed (to replace and resend), from a customer with a balance.
   // The shop must be able to sell (an earlier operation may have locked or held it).
   assertOk(await api.put(`/self/${shopId}/settings/password`, { password: null }));
@@ -134,6 +173,14 @@ export async function createFixture(api: Client, shopId: number): Promise<Fixtur
   const completed = assertOk(await api.post(`/v2/public/shops/${shopId}/invoices`, order));
   const done = assertOk(await api.post(`/self/${shopId}/invoices/${completed.id}/process`));
   assertOk(await api.post(`/self/${shopId}/customers/${done.customerId}/balance/add`, { amount: 10 }));
+  // Support and content. The completed invoice above is new on every call, so its feedback is its first;
+  // customer-side objects go through the public routes (the shop has no password at this point).
+  const faq = assertOk(await api.post(`/self/${shopId}/faqs`, { question: `Fixture question ${unique}?`, answer: 'Fixture answer' }));
+  const announcement = assertOk(await api.post(`/self/${shopId}/announcements`, { title: `Fixture announcement ${unique}`, description: 'Fixture news' }));
+  const feedback = assertOk(await api.post(`/v2/public/invoices/${completed.id}/feedback`, { rating: 4, comment: 'Fixture feedback' }));
+  const ticket = assertOk(
+    await api.post(`/v2/public/shops/${shopId}/tickets`, { email: `buyer-${unique}@example.com`, title: 'Fixture ticket', message: 'Help', invoiceId: completed.id }),
+  );
   return {
     shopId,
     productId: product.id,
@@ -147,6 +194,11 @@ export async function createFixture(api: Client, shopId: number): Promise<Fixtur
     completedInvoiceId: completed.id,
     partInvoiceId: done.parts[0].id,
     customerId: done.customerId,
+    faqId: faq.id,
+    announcementId: announcement.id,
+    feedbackId: feedback.id,
+    ticketId: ticket.id,
+    webhookId: webhook.id,
   };
 }
 

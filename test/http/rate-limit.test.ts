@@ -1,23 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Redis } from 'ioredis';
+import { redisAvailable, testRedisUrl } from '../helpers/redis.js';
 import { build, owner } from '../helpers/build.js';
 import { assertError } from '../helpers/factories.js';
 
-const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisAvailable(): Promise<boolean> {
-  const probe = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await probe.connect();
-    await probe.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
+const redisUrl = testRedisUrl;
 
 for (const store of ['memory', 'redis'] as const) {
   test(`owner paths are limited per API key (${store} store)`, async (t) => {

@@ -10,7 +10,7 @@ import { ok } from '../../src/schemas/common.js';
 import { createDiskStorage } from '../../src/storage/file-storage.js';
 import { build, owner } from '../helpers/build.js';
 import { assertError, assertOk } from '../helpers/factories.js';
-import { multipartForm as form } from '../helpers/multipart.js';
+import { icoImage, multipartForm as form } from '../helpers/multipart.js';
 
 /** No product route exists yet: two test-only upload routes on the production app. */
 async function uploadApp(t: TestContext, env: Record<string, string> = {}): Promise<FastifyInstance> {
@@ -43,20 +43,6 @@ function frames(): sharp.Sharp {
   return sharp(raw, { raw: { width: 4, height: 12, channels: 4, pageHeight: 4 } });
 }
 
-/** An ICO by hand: a 6-byte header, one 16-byte directory entry, then a PNG payload. */
-async function icoFile(): Promise<Buffer> {
-  const png = await solid(16, 16).png().toBuffer();
-  const header = Buffer.alloc(22);
-  header.writeUInt16LE(1, 2); // type: icon
-  header.writeUInt16LE(1, 4); // one image
-  header.writeUInt8(16, 6); // width
-  header.writeUInt8(16, 7); // height
-  header.writeUInt16LE(1, 10); // colour planes
-  header.writeUInt16LE(32, 12); // bits per pixel
-  header.writeUInt32LE(png.length, 14);
-  header.writeUInt32LE(22, 18); // payload offset
-  return Buffer.concat([header, png]);
-}
 
 function uploadedFiles(app: FastifyInstance): string[] {
   return readdirSync(join(app.config.dataDir, 'uploads'));
@@ -100,7 +86,7 @@ test('EXIF orientation is applied before the metadata is dropped', async (t) => 
 
 test('ICO is accepted for favicons only, and stored as sent', async (t) => {
   const app = await uploadApp(t);
-  const ico = await icoFile();
+  const ico = await icoImage();
   const { url } = assertOk(await upload(app, ico, { url: '/test-upload/favicon', filename: 'favicon.ico', type: 'image/x-icon' }));
   assert.match(url, /^\/uploads\/[A-Za-z0-9_-]{24}\.ico$/);
   const served = await app.inject({ method: 'GET', url });

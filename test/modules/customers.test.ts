@@ -138,13 +138,15 @@ test('affiliates earn the shop percentage of referred orders until disabled', as
 });
 
 test('a currency change keeps balances, totals and prices as numbers', async (t) => {
-  const { api, shopId, buy, pay, base } = await setup(t);
+  const { app, api, shopId, buy, pay, base } = await setup(t);
   await pay((await buy('fx@example.com')).id);
   const id = assertOk(await api.get(base)).items[0].id;
-  assertOk(await api.post(`${base}/${id}/balance/add`, { amount: 4.5 }));
+  assertOk(await api.post(`${base}/${id}/balance/add`, { amount: 4.99 }));
   assertOk(await api.put(`/self/${shopId}/settings/currency`, { currency: 'JPY' }));
   const c = assertOk(await api.get(`${base}/${id}`));
   assert.deepEqual([c.balance, c.totalSpent, c.currency], [5, 10, 'JPY']);
+  const stored = await app.db.kysely.selectFrom('customers').select(['balance', 'total_spent']).where('id', '=', id).executeTakeFirstOrThrow();
+  assert.deepEqual(stored, { balance: 5, total_spent: 1000 / 100 }, 'whole minor units, not fractions');
   assertOk(await api.put(`/self/${shopId}/settings/currency`, { currency: 'KWD' }));
   assert.deepEqual(assertOk(await api.get(`${base}/${id}`)).balance, 5);
 });

@@ -123,7 +123,7 @@ test('resend writes the delivery e-mail again, to another address when asked', a
 });
 
 test('dynamic products: the order is POSTed to the owner URL; failures are recorded and processing retries', async (t) => {
-  const { api, shopId, buy, base } = await setup(t, { DYNAMIC_DELIVERY_TIMEOUT_MS: '500' });
+  const { api, shopId, base } = await setup(t, { DYNAMIC_DELIVERY_TIMEOUT_MS: '500' });
   let mode: 'ok' | 'fail' | 'slow' = 'fail';
   const endpoint = await httpsEndpoint(t, (body) =>
     mode === 'ok' ? { status: 200, body: `ACCOUNT-${body.quantity}-${body.invoiceId}` } : mode === 'slow' ? { status: 200, body: 'late', delayMs: 2000 } : { status: 500, body: 'down' },
@@ -162,7 +162,7 @@ test('dynamic products: the order is POSTed to the owner URL; failures are recor
 });
 
 test('owner invoice list: filters, search, and a cursor walk without gaps', async (t) => {
-  const { api, shopId, productId, keysVariant, serviceVariant, buy, base } = await setup(t);
+  const { api, productId, keysVariant, serviceVariant, buy, base } = await setup(t);
   const a = await buy([{ variant: keysVariant, quantity: 1 }]);
   const b = await buy([{ variant: serviceVariant, quantity: 1 }], { customerEmail: 'second@example.com' });
   const c = await buy([{ variant: keysVariant, quantity: 1 }]);

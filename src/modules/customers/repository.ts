@@ -131,9 +131,12 @@ export async function recordPurchase(db: Conn, shopId: number, customerId: numbe
  * divided by 10^-shift rounding half up (integer arithmetic on both engines).
  */
 export async function rescaleMoney(db: Conn, shopId: number, shift: number): Promise<void> {
-  const scale = 10 ** Math.abs(shift);
+  // Literals, not parameters: better-sqlite3 binds numbers as REAL, which would turn the
+  // integer division below into a fractional one.
+  const scale = sql.lit(10 ** Math.abs(shift));
+  const half = sql.lit(10 ** Math.abs(shift) / 2);
   const rescale = (column: 'balance' | 'total_spent') =>
-    shift >= 0 ? sql<number>`${sql.ref(column)} * ${scale}` : sql<number>`(${sql.ref(column)} + ${scale / 2}) / ${scale}`;
+    shift >= 0 ? sql<number>`${sql.ref(column)} * ${scale}` : sql<number>`(${sql.ref(column)} + ${half}) / ${scale}`;
   await db.updateTable('customers').set({ balance: rescale('balance'), total_spent: rescale('total_spent') }).where('shop_id', '=', shopId).execute();
 }
 

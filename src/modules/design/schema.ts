@@ -7,7 +7,9 @@ import { Nullable, StringEnum } from '../../schemas/common.js';
  */
 export const socialPlatforms = ['discord', 'telegram', 'youtube', 'twitter', 'instagram', 'tiktok', 'website', 'email', 'other'] as const;
 
-const HexColor = Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: 'Hex colour #rrggbb.' });
+const HexColor = Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: 'Hex colour #rrggbb (stored lower-case).' });
+/** Widget ids are pasted into third-party script snippets by the storefront: ids only, no markup. */
+const WidgetKey = Nullable(Type.String({ maxLength: 200, pattern: '^[A-Za-z0-9._:-]*$', description: 'Letters, digits and . _ : - only; null or empty clears.' }));
 
 export const DesignFlags = Type.Object({
   primaryColor: HexColor,
@@ -28,14 +30,14 @@ export const DesignFlags = Type.Object({
   disableSupport: Type.Boolean(),
   disableSnow: Type.Boolean(),
   hideProductStock: Type.Boolean(),
-  fontLink: Nullable(Type.String({ format: 'uri', pattern: '^https://', maxLength: 2048 })),
+  fontLink: Nullable(Type.String({ format: 'uri', pattern: '^https://', maxLength: 2048, description: 'An https URL of a web font stylesheet; null clears.' })),
 });
 
 export const Widgets = Type.Object({
-  crispKey: Nullable(Type.String({ maxLength: 200 })),
-  googleAnalyticsKey: Nullable(Type.String({ maxLength: 200 })),
-  hotjarKey: Nullable(Type.String({ maxLength: 200 })),
-  intercomKey: Nullable(Type.String({ maxLength: 200 })),
+  crispKey: WidgetKey,
+  googleAnalyticsKey: WidgetKey,
+  hotjarKey: WidgetKey,
+  intercomKey: WidgetKey,
 });
 
 export const Storefront = Type.Object({
@@ -45,19 +47,23 @@ export const Storefront = Type.Object({
   disableButton: Type.Boolean(),
   disableTitle: Type.Boolean(),
   disableDescription: Type.Boolean(),
-  imageUrl: Nullable(Type.String()),
+  imageUrl: Nullable(Type.String({ description: 'Read-only: set by uploading the storefront image.' })),
 });
 
 export const Seo = Type.Object({
   metaTitle: Nullable(Type.String({ maxLength: 70 })),
   metaDescription: Nullable(Type.String({ maxLength: 160 })),
-  imageUrl: Nullable(Type.String()),
-  faviconUrl: Nullable(Type.String()),
+  imageUrl: Nullable(Type.String({ description: 'Read-only: set by uploading the SEO image.' })),
+  faviconUrl: Nullable(Type.String({ description: 'Read-only: set by uploading the favicon.' })),
 });
 
 export const SocialLink = Type.Object({
   platform: StringEnum(socialPlatforms),
-  link: Type.String({ minLength: 1, maxLength: 2048 }),
+  link: Type.String({
+    minLength: 1,
+    maxLength: 2048,
+    description: 'An https URL; for `email`, an e-mail address or a `mailto:` link.',
+  }),
 });
 
 export const Design = Type.Object({
@@ -65,7 +71,7 @@ export const Design = Type.Object({
   widgets: Widgets,
   storefront: Storefront,
   seo: Seo,
-  logoUrl: Nullable(Type.String()),
+  logoUrl: Nullable(Type.String({ description: 'Read-only: set by uploading the logo.' })),
   links: Type.Object({ socialLinks: Type.Array(SocialLink) }),
 });
 export type Design = Static<typeof Design>;
@@ -98,3 +104,27 @@ export const defaultDesign: Design = {
   logoUrl: null,
   links: { socialLinks: [] },
 };
+
+/** Partial updates: every field optional; an omitted field keeps its value. */
+const partial = 'Partial update: an omitted field keeps its value.';
+
+export const DesignFlagsBody = Type.Partial(DesignFlags, { description: `${partial} Colours are hex #rrggbb; fontLink an https URL or null.` });
+export type DesignFlagsBody = Static<typeof DesignFlagsBody>;
+
+export const WidgetsBody = Type.Partial(Widgets, { description: `${partial} null or empty clears a key.` });
+export type WidgetsBody = Static<typeof WidgetsBody>;
+
+export const StorefrontBody = Type.Partial(Type.Omit(Storefront, ['imageUrl']), {
+  description: `${partial} Texts set to null or empty are cleared. The image is set by upload, not here.`,
+});
+export type StorefrontBody = Static<typeof StorefrontBody>;
+
+export const SeoBody = Type.Partial(Type.Pick(Seo, ['metaTitle', 'metaDescription']), {
+  description: `${partial} Texts set to null or empty are cleared. The image and favicon are set by upload.`,
+});
+export type SeoBody = Static<typeof SeoBody>;
+
+export const LinksBody = Type.Object({
+  socialLinks: Type.Array(SocialLink, { maxItems: 20, description: 'Replaces the whole list (0–20 links, in display order).' }),
+});
+export type LinksBody = Static<typeof LinksBody>;

@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import { pageWindow, toPage } from '../../http/pagination.js';
 import type { PageQuery } from '../../schemas/common.js';
-import type { FileStorage } from '../../storage/file-storage.js';
+import { replaceStoredFile, type FileStorage } from '../../storage/file-storage.js';
 import { claimListingPath, syncListings } from '../listings/service.js';
 import { existingProductIds } from '../products/repository.js';
 import { lockShop } from '../shops/repository.js';
@@ -119,17 +119,11 @@ export async function deleteGroup(db: Conn, storage: FileStorage, shop: ShopRow,
  */
 export async function setGroupThumbnail(db: Conn, storage: FileStorage, shop: ShopRow, groupId: number, receive: () => Promise<string>): Promise<string> {
   await requireGroup(db, shop.id, groupId);
-  const name = await receive();
-  try {
-    const previous = await db.transaction().execute(async (trx) => {
+  return replaceStoredFile(storage, receive, (name) =>
+    db.transaction().execute(async (trx) => {
       const group = await requireGroup(trx, shop.id, groupId);
       await repo.updateGroup(trx, shop.id, groupId, { thumbnail: name });
       return group.thumbnail;
-    });
-    await storage.remove(previous);
-    return name;
-  } catch (err) {
-    await storage.remove(name);
-    throw err;
-  }
+    }),
+  );
 }

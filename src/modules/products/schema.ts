@@ -10,7 +10,6 @@ export const productOrders = ['createdAt', '-createdAt', 'title', '-title', 'pri
 
 export const Gateway = StringEnum(paymentProviderNames, { description: 'A payment provider word of the shop settings.' });
 const HttpsUrl = Type.String({ format: 'uri', pattern: '^https://', maxLength: 2048 });
-const Quantity = Type.Integer({ minimum: 1, maximum: 1_000_000 });
 const Stock = Nullable(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'null = unlimited.' }));
 
 const amountLimits = {

@@ -5,7 +5,7 @@ import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/paginat
 import { claimListingPath, syncListings } from '../listings/service.js';
 import { lockShop } from '../shops/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';
-import type { FileStorage } from '../../storage/file-storage.js';
+import { replaceStoredFile, type FileStorage } from '../../storage/file-storage.js';
 import type { ProductRow, VariantRow } from './products.table.js';
 import * as repo from './repository.js';
 import type { ProductInput, ProductListQuery } from './schema.js';
@@ -217,19 +217,13 @@ export async function setProductImage(
   receive: () => Promise<string>,
 ): Promise<string> {
   await requireProduct(db, shop.id, productId);
-  const name = await receive();
-  try {
-    const previous = await db.transaction().execute(async (trx) => {
+  return replaceStoredFile(storage, receive, (name) =>
+    db.transaction().execute(async (trx) => {
       const product = await requireProduct(trx, shop.id, productId);
       await repo.updateProduct(trx, shop.id, productId, { [column]: name });
       return product[column];
-    });
-    await storage.remove(previous);
-    return name;
-  } catch (err) {
-    await storage.remove(name);
-    throw err;
-  }
+    }),
+  );
 }
 
 /** Removes stored files once the rows that pointed at them are gone. */

@@ -1,0 +1,104 @@
+import type { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import * as repo from './repository.js';
+import { MINUTE_MS } from './repository.js';
+
+/** A page view, as stored: the visitor is already a hash. */
+export interface StoredVisit {
+  shopId: number;
+  visitor: string;
+  page: string;
+  at: number;
+}
+
+/** Whole minutes since the epoch, inclusive: `first` … `last`. */
+export interface MinuteWindow {
+  first: number;
+  last: number;
+}
+
+/**
+ * Where real-time visits live: the `visits` table (one instance), or Redis counters that every
+ * instance shares. Both answer in whole minutes, so they give the same figures.
+ */
+export interface VisitStore {
+  add(visit: StoredVisit): Promise<void>;
+  /** Visits per minute of the window (minutes without visits may be absent). */
+  perMinute(shopId: number, window: MinuteWindow): Promise<Map<number, number>>;
+  distinctVisitors(shopId: number, window: MinuteWindow): Promise<number>;
+  /** The most visited pages of the window, most visits first, then by page. */
+  topPages(shopId: number, window: MinuteWindow, limit: number): Promise<{ page: string; visits: number }[]>;
+}
+
+const span = (w: MinuteWindow): repo.Span => ({ from: w.first * MINUTE_MS, until: (w.last + 1) * MINUTE_MS });
+
+export function databaseVisitStore(db: Kysely<Database>): VisitStore {
+  return {
+    add: (visit) => repo.insertVisit(db, visit),
+    perMinute: async (shopId, window) => new Map((await repo.visitsPerMinute(db, shopId, span(window))).map((r) => [r.minute, r.visits])),
+    distinctVisitors: (shopId, window) => repo.distinctVisitors(db, shopId, span(window)),
+    topPages: (shopId, window, limit) => repo.topPages(db, shopId, span(window), limit),
+  };
+}
+
+/** Redis keys live a little over the two hours a real-time read can look back. */
+const REDIS_TTL_SECONDS = 2 * 60 * 60 + 120;
+
+function minutesOf(window: MinuteWindow): number[] {
+  return Array.from({ length: window.last - window.first + 1 }, (_, i) => window.first + i);
+}
+
+/** Throws the first error of a pipeline's replies. */
+function repliesOf(results: [Error | null, unknown][] | null): unknown[] {
+  if (!results) throw new Error('redis pipeline was discarded');
+  for (const [err] of results) if (err) throw err;
+  return results.map(([, value]) => value);
+}
+
+/**
+ * Per shop and minute: a counter of views, a HyperLogLog of visitors (PFCOUNT over several
+ * minutes counts each visitor once; exact for small numbers, within about 1 % at scale) and a
+ * sorted set of pages by views. The `{shopId}` hash tag keeps a shop's keys in one cluster slot,
+ * so multi-key reads work on Redis Cluster too.
+ */
+export function redisVisitStore(redis: Redis, prefix: string): VisitStore {
+  const key = (shopId: number, minute: number, kind: 'count' | 'visitors' | 'pages') => `${prefix}visits:{${shopId}}:${minute}:${kind}`;
+  return {
+    async add(visit) {
+      const minute = Math.floor(visit.at / MINUTE_MS);
+      const [count, visitors, pages] = [key(visit.shopId, minute, 'count'), key(visit.shopId, minute, 'visitors'), key(visit.shopId, minute, 'pages')];
+      repliesOf(
+        await redis
+          .pipeline()
+          .incr(count)
+          .expire(count, REDIS_TTL_SECONDS)
+          .pfadd(visitors, visit.visitor)
+          .expire(visitors, REDIS_TTL_SECONDS)
+          .zincrby(pages, 1, visit.page)
+          .expire(pages, REDIS_TTL_SECONDS)
+          .exec(),
+      );
+    },
+    async perMinute(shopId, window) {
+      const minutes = minutesOf(window);
+      const counts = await redis.mget(minutes.map((m) => key(shopId, m, 'count')));
+      return new Map(minutes.map((m, i) => [m, Number(counts[i] ?? 0)]));
+    },
+    async distinctVisitors(shopId, window) {
+      return redis.pfcount(minutesOf(window).map((m) => key(shopId, m, 'visitors')));
+    },
+    async topPages(shopId, window, limit) {
+      const pipeline = redis.pipeline();
+      for (const m of minutesOf(window)) pipeline.zrange(key(shopId, m, 'pages'), 0, -1, 'WITHSCORES');
+      const totals = new Map<string, number>();
+      for (const reply of repliesOf(await pipeline.exec()) as string[][]) {
+        for (let i = 0; i < reply.length; i += 2) totals.set(reply[i]!, (totals.get(reply[i]!) ?? 0) + Number(reply[i + 1]));
+      }
+      return [...totals]
+        .map(([page, visits]) => ({ page, visits }))
+        .sort((a, b) => b.visits - a.visits || (a.page < b.page ? -1 : a.page > b.page ? 1 : 0))
+        .slice(0, limit);
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { toIso } from '../../schemas/common.js';
+import { MINUTE_MS, pruneVisits } from './repository.js';
+import { databaseVisitStore, redisVisitStore, type VisitStore } from './visit-stores.js';
+
+/** How far back real-time figures look; older visits are dropped. */
+export const VISIT_RETENTION_MS = 2 * 60 * 60 * 1000;
+const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
+const MAX_PAGE_LENGTH = 200;
+
+/** Distinct visitors without keeping an IP: the same shop, IP and user agent are the same visitor. */
+export function visitorHash(shopId: number, ip: string | null, userAgent: string | null): string {
+  return createHash('sha256').update(`${shopId}\n${ip ?? ''}\n${userAgent ?? ''}`).digest('hex');
+}
+
+/** Redis when configured (shared by every instance), else this instance's database. */
+export function visitStoreOf(app: FastifyInstance): VisitStore {
+  return app.redis ? redisVisitStore(app.redis, app.config.redisKeyPrefix) : databaseVisitStore(app.db.kysely);
+}
+
+/**
+ * Records a public page view: visitor = sha256(shopId + ip + userAgent), no raw IP kept. Never
+ * throws (logs): a page is served whether or not its view could be counted. Fire-and-forget;
+ * `now` lets tests place views in time.
+ */
+export function recordVisit(
+  app: FastifyInstance,
+  visit: { shopId: number; page: string; ip: string | null; userAgent: string | null },
+  now: number = Date.now(),
+): void {
+  try {
+    const stored = { shopId: visit.shopId, visitor: visitorHash(visit.shopId, visit.ip, visit.userAgent), page: visit.page.slice(0, MAX_PAGE_LENGTH), at: now };
+    visitStoreOf(app)
+      .add(stored)
+      .catch((err: unknown) => app.log.warn({ err, shopId: visit.shopId }, 'recording a visit failed'));
+  } catch (err) {
+    app.log.warn({ err, shopId: visit.shopId }, 'recording a visit failed');
+  }
+}
+
+const SERIES_MINUTES = 30;
+const HOUR_MINUTES = 60;
+const ACTIVE_MINUTES = 5;
+const TOP_PAGES = 10;
+
+/**
+ * Real-time figures at `at`, in whole minutes: the current minute (the one holding `at`) and
+ * the ones before it. Active visitors: distinct visitors of the last 5 minutes; visits of the
+ * last 60 minutes; a 30-point series; the 10 most visited pages of the last hour.
+ */
+export async function realTimeVisits(store: VisitStore, shopId: number, at: number) {
+  const current = Math.floor(at / MINUTE_MS);
+  const hour = { first: current - HOUR_MINUTES + 1, last: current };
+  const [perMinute, activeVisitors, topPages] = await Promise.all([
+    store.perMinute(shopId, hour),
+    store.distinctVisitors(shopId, { first: current - ACTIVE_MINUTES + 1, last: current }),
+    store.topPages(shopId, hour, TOP_PAGES),
+  ]);
+  let visitsLastHour = 0;
+  for (const visits of perMinute.values()) visitsLastHour += visits;
+  const series = Array.from({ length: SERIES_MINUTES }, (_, i) => {
+    const minute = current - SERIES_MINUTES + 1 + i;
+    return { minute: toIso(minute * MINUTE_MS), visits: perMinute.get(minute) ?? 0 };
+  });
+  return { at: toIso(at), activeVisitors, visitsLastHour, series, topPages };
+}
+
+/**
+ * Without Redis, visits are rows: drop those past the real-time window every ten minutes (an
+ * unref'd timer, stopped when the app closes). With Redis, keys expire by themselves.
+ */
+export function startVisitPruner(app: FastifyInstance): { stop(): void } {
+  if (app.redis) return { stop: () => {} };
+  const timer = setInterval(() => {
+    pruneVisits(app.db.kysely, Date.now() - VISIT_RETENTION_MS).catch((err: unknown) => app.log.warn({ err }, 'pruning visits failed'));
+  }, PRUNE_INTERVAL_MS);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

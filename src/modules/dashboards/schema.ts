@@ -1,0 +1,64 @@
+import { Type } from '@sinclair/typebox';
+import { Nullable, Timestamp } from '../../schemas/common.js';
+import { DateRangeQuery } from '../../schemas/dates.js';
+
+export const DashboardQuery = Type.Object(DateRangeQuery);
+
+const Money = Type.Number({ description: "Major unit of the shop's currency." });
+
+const range = {
+  fromDate: Timestamp,
+  toDate: Timestamp,
+  currency: Type.String({ description: "The shop's currency, of every amount here." }),
+};
+
+export const GeneralDashboard = Type.Object({
+  ...range,
+  revenue: Type.Number({ description: 'Sum of the totals of invoices completed in the range (after discounts).' }),
+  ordersCount: Type.Integer({ description: 'Invoices created in the range, whatever their status.' }),
+  completedOrders: Type.Integer({ description: 'Invoices completed in the range.' }),
+  pendingOrders: Type.Integer({ description: 'Invoices created in the range that are still awaiting payment.' }),
+  productsSold: Type.Integer({ description: 'Units in the invoices completed in the range.' }),
+  newCustomers: Type.Integer({ description: 'Customers first seen in the range.' }),
+  averageOrderValue: Type.Number({ description: 'revenue ÷ completedOrders, rounded half up to the minor unit; 0 without orders.' }),
+  series: Type.Array(
+    Type.Object({
+      date: Type.String({ format: 'date', description: "A day in the shop's timezone." }),
+      revenue: Type.Number({ description: 'Totals of the invoices completed that day.' }),
+      orders: Type.Integer({ description: 'Invoices created that day.' }),
+    }),
+    { description: 'One point per day of the range, oldest first, days without orders included.' },
+  ),
+});
+
+export const AdvancedDashboard = Type.Object({
+  ...range,
+  revenueByGateway: Type.Array(Type.Object({ gateway: Type.String(), revenue: Money, orders: Type.Integer({ description: 'Completed invoices.' }) }), {
+    description: 'Completed invoices by payment gateway, highest revenue first.',
+  }),
+  topProducts: Type.Array(
+    Type.Object({
+      productId: Type.Integer(),
+      title: Type.String({ description: 'As sold (the latest sale, when the product was renamed).' }),
+      revenue: Type.Number({ description: 'Part totals before order-level coupon discounts.' }),
+      quantity: Type.Integer({ description: 'Units sold.' }),
+    }),
+    { description: 'Up to 10 products, by revenue from the invoices completed in the range.' },
+  ),
+  conversionRate: Type.Number({ minimum: 0, maximum: 1, description: 'Of the invoices created in the range, the share completed (4 decimals).' }),
+  returningCustomerRate: Type.Number({
+    minimum: 0,
+    maximum: 1,
+    description: 'Of the customers with an order completed in the range, the share who had completed one before (4 decimals).',
+  }),
+  averageRating: Nullable(Type.Number({ description: 'Mean rating (1–5, 2 decimals) of the feedbacks left in the range; null when none.' })),
+  ordersByHour: Type.Array(Type.Integer(), {
+    minItems: 24,
+    maxItems: 24,
+    description: "Invoices completed in the range by hour of day (0–23) in the shop's timezone.",
+  }),
+  refundsAndReplacements: Type.Object(
+    { count: Type.Integer({ description: 'Replacements delivered.' }), units: Type.Integer({ description: 'Units they replaced.' }) },
+    { description: 'Replacements delivered in the range (shopd has no refunds: payments are confirmed by the owner).' },
+  ),
+});

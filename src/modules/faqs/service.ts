@@ -1,0 +1,55 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { NotFoundError, ValidationError } from '../../http/errors.js';
+import { pageWindow, toPage } from '../../http/pagination.js';
+import { lockShop } from '../shops/repository.js';
+import type { ShopRow } from '../shops/shops.table.js';
+import * as repo from './repository.js';
+import type { FaqInput, FaqListQuery } from './schema.js';
+import { toFaq } from './views.js';
+
+type Conn = Kysely<Database>;
+
+/** Trimmed question and answer; a blank one is a 400 naming it. */
+function cleanTexts(input: FaqInput): { question: string; answer: string } {
+  const question = input.question.trim();
+  const answer = input.answer.trim();
+  const blank = [...(question ? [] : ['question: must not be blank']), ...(answer ? [] : ['answer: must not be blank'])];
+  if (blank.length > 0) throw new ValidationError(blank);
+  return { question, answer };
+}
+
+/** A page of the shop's FAQs in storefront order (position, then id). */
+export async function listFaqs(db: Conn, shop: ShopRow, query: FaqListQuery) {
+  const { limit, offset } = pageWindow(query);
+  const [rows, totalCount] = await Promise.all([repo.listFaqs(db, shop.id, { search: query.searchString, limit, offset }), repo.countFaqs(db, shop.id, query.searchString)]);
+  return toPage(rows.map(toFaq), totalCount, query);
+}
+
+/** Creates an FAQ; without a position it goes after the last one. */
+export async function createFaq(db: Conn, shop: ShopRow, input: FaqInput) {
+  const texts = cleanTexts(input);
+  const faq = await db.transaction().execute(async (trx) => {
+    // Two FAQs created at once must not both take "after the last".
+    await lockShop(trx, shop.id);
+    const position = input.position ?? (await repo.nextFaqPosition(trx, shop.id));
+    const now = Date.now();
+    return repo.insertFaq(trx, { shop_id: shop.id, ...texts, position, created_at: now, updated_at: now });
+  });
+  return toFaq(faq);
+}
+
+/** Full update of question and answer; an omitted position keeps the FAQ where it is. */
+export async function updateFaq(db: Conn, shop: ShopRow, faqId: number, input: FaqInput) {
+  const texts = cleanTexts(input);
+  const current = await repo.findFaq(db, shop.id, faqId);
+  if (!current) throw new NotFoundError('FAQ');
+  const faq = await repo.updateFaq(db, shop.id, faqId, { ...texts, position: input.position ?? current.position }, Date.now());
+  if (!faq) throw new NotFoundError('FAQ');
+  return toFaq(faq);
+}
+
+export async function deleteFaq(db: Conn, shop: ShopRow, faqId: number) {
+  if ((await repo.deleteFaq(db, shop.id, faqId)) === 0) throw new NotFoundError('FAQ');
+  return { id: faqId, deleted: true as const };
+}

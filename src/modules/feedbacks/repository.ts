@@ -1,0 +1,96 @@
+import type { Insertable, Kysely } from 'kysely';
+import { containsText } from '../../db/sql-helpers.js';
+import type { Database } from '../../db/schema.js';
+import { afterKeyset, type KeysetPosition } from '../../http/pagination.js';
+import type { AppealStatus, FeedbackAppealRow, FeedbackAppealsTable, FeedbackRow, FeedbacksTable } from './feedbacks.table.js';
+
+type Conn = Kysely<Database>;
+
+export function findFeedback(db: Conn, shopId: number, feedbackId: number): Promise<FeedbackRow | undefined> {
+  return db.selectFrom('feedbacks').selectAll().where('shop_id', '=', shopId).where('id', '=', feedbackId).executeTakeFirst();
+}
+
+export function findFeedbackOfInvoice(db: Conn, shopId: number, invoiceId: string): Promise<FeedbackRow | undefined> {
+  return db.selectFrom('feedbacks').selectAll().where('shop_id', '=', shopId).where('invoice_id', '=', invoiceId).executeTakeFirst();
+}
+
+/** Inserts a feedback; the unique index on invoice_id refuses a second one for the same invoice. */
+export function insertFeedback(db: Conn, row: Insertable<FeedbacksTable>): Promise<FeedbackRow> {
+  return db.insertInto('feedbacks').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export function setFeedbackAnswer(db: Conn, shopId: number, feedbackId: number, answer: string, now: number): Promise<FeedbackRow | undefined> {
+  return db
+    .updateTable('feedbacks')
+    .set({ answer, answered_at: now, updated_at: now })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', feedbackId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export interface FeedbackFilter {
+  rating?: number | undefined;
+  search?: string | undefined;
+}
+
+function filteredFeedbacks(db: Conn, shopId: number, f: FeedbackFilter) {
+  let query = db.selectFrom('feedbacks').where('shop_id', '=', shopId);
+  if (f.rating !== undefined) query = query.where('rating', '=', f.rating);
+  const search = f.search;
+  if (search) query = query.where((eb) => eb.or([containsText('comment', search), containsText('answer', search), containsText('invoice_id', search)]));
+  return query;
+}
+
+/** Newest first; after a keyset position when given, else from the offset. */
+export function listFeedbacks(db: Conn, shopId: number, filter: FeedbackFilter, page: { limit: number; offset: number; after?: KeysetPosition | undefined }): Promise<FeedbackRow[]> {
+  let query = filteredFeedbacks(db, shopId, filter).selectAll();
+  if (page.after) query = query.where(afterKeyset('created_at', 'id', page.after));
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.after ? 0 : page.offset).execute();
+}
+
+export async function countFeedbacks(db: Conn, shopId: number, filter: FeedbackFilter): Promise<number> {
+  const row = await filteredFeedbacks(db, shopId, filter)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The appeals of these feedbacks, newest first (the first one per feedback is its latest). */
+export function listAppealsOfFeedbacks(db: Conn, shopId: number, feedbackIds: number[]): Promise<FeedbackAppealRow[]> {
+  if (feedbackIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom('feedback_appeals').selectAll().where('shop_id', '=', shopId).where('feedback_id', 'in', feedbackIds).orderBy('id', 'desc').execute();
+}
+
+export function findOpenAppeal(db: Conn, shopId: number, feedbackId: number): Promise<FeedbackAppealRow | undefined> {
+  return db.selectFrom('feedback_appeals').selectAll().where('shop_id', '=', shopId).where('feedback_id', '=', feedbackId).where('status', '=', 'open').executeTakeFirst();
+}
+
+/** Inserts an appeal; the partial unique index refuses a second open one for the same feedback. */
+export function insertAppeal(db: Conn, row: Insertable<FeedbackAppealsTable>): Promise<FeedbackAppealRow> {
+  return db.insertInto('feedback_appeals').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export interface AppealFilter {
+  status?: AppealStatus | undefined;
+  search?: string | undefined;
+}
+
+function filteredAppeals(db: Conn, shopId: number, f: AppealFilter) {
+  let query = db.selectFrom('feedback_appeals').where('shop_id', '=', shopId);
+  if (f.status) query = query.where('status', '=', f.status);
+  if (f.search) query = query.where(containsText('description', f.search));
+  return query;
+}
+
+/** One page of the shop's appeals, newest first. */
+export function listAppeals(db: Conn, shopId: number, filter: AppealFilter, page: { limit: number; offset: number }): Promise<FeedbackAppealRow[]> {
+  return filteredAppeals(db, shopId, filter).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+}
+
+export async function countAppeals(db: Conn, shopId: number, filter: AppealFilter): Promise<number> {
+  const row = await filteredAppeals(db, shopId, filter)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

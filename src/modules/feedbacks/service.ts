@@ -1,0 +1,136 @@
+import type { Kysely } from 'kysely';
+import { constraintViolation } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
+import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
+import { recordEvent } from '../events/service.js';
+import { withExpiryApplied } from '../invoices/lifecycle.service.js';
+import * as invoices from '../invoices/repository.js';
+import type { ShopRow } from '../shops/shops.table.js';
+import type { FeedbackAppealRow, FeedbackRow } from './feedbacks.table.js';
+import * as repo from './repository.js';
+import type { AnswerBody, AppealBody, AppealListQuery, FeedbackBody, FeedbackListQuery } from './schema.js';
+import { toAppealListItem, toOwnerFeedback, toPublicFeedback } from './views.js';
+
+type Conn = Kysely<Database>;
+
+function nonBlank(field: string, text: string): string {
+  const trimmed = text.trim();
+  if (!trimmed) throw ValidationError.field(field, 'must not be blank');
+  return trimmed;
+}
+
+/** The distinct products of each invoice, in the order of its parts. */
+async function productIdsOf(db: Conn, shopId: number, invoiceIds: string[]): Promise<Map<string, number[]>> {
+  const byInvoice = new Map<string, number[]>();
+  for (const part of await invoices.listParts(db, shopId, invoiceIds)) {
+    const ids = byInvoice.get(part.invoice_id) ?? [];
+    if (!ids.includes(part.product_id)) ids.push(part.product_id);
+    byInvoice.set(part.invoice_id, ids);
+  }
+  return byInvoice;
+}
+
+/** Owner views of feedbacks of one shop, each with its products and latest appeal. */
+async function ownerViews(db: Conn, shopId: number, rows: FeedbackRow[]) {
+  const [products, appeals] = await Promise.all([
+    productIdsOf(db, shopId, rows.map((f) => f.invoice_id)),
+    repo.listAppealsOfFeedbacks(db, shopId, rows.map((f) => f.id)),
+  ]);
+  const latest = new Map<number, FeedbackAppealRow>();
+  for (const appeal of appeals) if (!latest.has(appeal.feedback_id)) latest.set(appeal.feedback_id, appeal);
+  return rows.map((f) => toOwnerFeedback(f, products.get(f.invoice_id) ?? [], latest.get(f.id)));
+}
+
+async function requireFeedback(db: Conn, shopId: number, feedbackId: number): Promise<FeedbackRow> {
+  const feedback = await repo.findFeedback(db, shopId, feedbackId);
+  if (!feedback) throw new NotFoundError('Feedback');
+  return feedback;
+}
+
+const alreadyRated = () => new ConflictError('This invoice already has feedback.', ['invoiceId: already has feedback']);
+
+/**
+ * The customer rates a completed invoice, once. The invoice id (unguessable) is the only key;
+ * its shop is then carried into every query. A pending (or expired, cancelled) invoice is a 409;
+ * a second feedback is a 409, also when two arrive at once (the unique index on invoice_id
+ * decides). The feedback and its `feedback.created` event are written in one transaction.
+ */
+export async function postFeedback(db: Conn, invoiceId: string, body: FeedbackBody) {
+  const found = await invoices.findInvoiceById(db, invoiceId);
+  if (!found) throw new NotFoundError('Invoice');
+  const invoice = await withExpiryApplied(db, found);
+  const shopId = invoice.shop_id;
+  if (invoice.status !== 'completed') {
+    throw new ConflictError(`The invoice is ${invoice.status}; only completed invoices can be rated.`, [`invoiceId: is ${invoice.status}, not completed`]);
+  }
+  if (await repo.findFeedbackOfInvoice(db, shopId, invoice.id)) throw alreadyRated();
+  const productIds = (await productIdsOf(db, shopId, [invoice.id])).get(invoice.id) ?? [];
+  const comment = body.comment?.trim() || null;
+  let feedback: FeedbackRow;
+  try {
+    feedback = await db.transaction().execute(async (trx) => {
+      const now = Date.now();
+      const row = await repo.insertFeedback(trx, {
+        shop_id: shopId,
+        invoice_id: invoice.id,
+        customer_id: invoice.customer_id,
+        rating: body.rating,
+        comment,
+        created_at: now,
+        updated_at: now,
+      });
+      await recordEvent(trx, shopId, 'feedback.created', { feedbackId: row.id, invoiceId: invoice.id, productIds, rating: row.rating, comment }, now);
+      return row;
+    });
+  } catch (err) {
+    if (constraintViolation(err) === 'unique') throw alreadyRated();
+    throw err;
+  }
+  return toPublicFeedback(feedback, productIds);
+}
+
+/** Newest first, optionally of one rating; `cursor` (keyset) wins over `pageNumber`. */
+export async function listFeedbacks(db: Conn, shop: ShopRow, query: FeedbackListQuery) {
+  const filter = { rating: query.rating, search: query.searchString };
+  const { limit, offset } = pageWindow(query);
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  const [rows, totalCount] = await Promise.all([repo.listFeedbacks(db, shop.id, filter, { limit: limit + 1, offset, after }), repo.countFeedbacks(db, shop.id, filter)]);
+  const { items, nextCursor } = keysetPage(rows, limit, (f) => ({ value: f.created_at, id: f.id }));
+  return { ...toPage(await ownerViews(db, shop.id, items), totalCount, query), nextCursor };
+}
+
+export async function getFeedback(db: Conn, shop: ShopRow, feedbackId: number) {
+  const [view] = await ownerViews(db, shop.id, [await requireFeedback(db, shop.id, feedbackId)]);
+  return view!;
+}
+
+/** Sets the shop's public answer, replacing an earlier one. */
+export async function answerFeedback(db: Conn, shop: ShopRow, feedbackId: number, body: AnswerBody) {
+  const answer = nonBlank('answer', body.answer);
+  const row = await repo.setFeedbackAnswer(db, shop.id, feedbackId, answer, Date.now());
+  if (!row) throw new NotFoundError('Feedback');
+  return getFeedback(db, shop, feedbackId);
+}
+
+/** Asks for a review of a feedback. One open appeal per feedback: another is a 409 (the partial unique index decides races). */
+export async function appealFeedback(db: Conn, shop: ShopRow, feedbackId: number, body: AppealBody) {
+  const description = nonBlank('description', body.description);
+  await requireFeedback(db, shop.id, feedbackId);
+  const alreadyOpen = () => new ConflictError('This feedback already has an open appeal.', ['feedbackId: already has an open appeal']);
+  if (await repo.findOpenAppeal(db, shop.id, feedbackId)) throw alreadyOpen();
+  try {
+    await repo.insertAppeal(db, { shop_id: shop.id, feedback_id: feedbackId, reason: body.reason, description, created_at: Date.now() });
+  } catch (err) {
+    if (constraintViolation(err) === 'unique') throw alreadyOpen();
+    throw err;
+  }
+  return getFeedback(db, shop, feedbackId);
+}
+
+/** The shop's appeals, newest first, optionally in one status. */
+export async function listAppeals(db: Conn, shop: ShopRow, query: AppealListQuery) {
+  const filter = { status: query.status, search: query.searchString };
+  const [rows, totalCount] = await Promise.all([repo.listAppeals(db, shop.id, filter, pageWindow(query)), repo.countAppeals(db, shop.id, filter)]);
+  return toPage(rows.map(toAppealListItem), totalCount, query);
+}

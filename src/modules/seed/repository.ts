@@ -1,0 +1,63 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+
+type Conn = Kysely<Database>;
+
+/**
+ * The only writes the demo seed makes behind the API's back: orders can only be placed "now"
+ * through checkout, so their times are moved afterwards to spread them over past days.
+ */
+export async function moveInvoiceInTime(
+  db: Conn,
+  shopId: number,
+  invoiceId: string,
+  times: { createdAt: number; completedAt: number | null; expiresAt?: number | undefined },
+): Promise<void> {
+  await db
+    .updateTable('invoices')
+    .set({
+      created_at: times.createdAt,
+      updated_at: times.completedAt ?? times.createdAt,
+      completed_at: times.completedAt,
+      ...(times.expiresAt === undefined ? {} : { expires_at: times.expiresAt }),
+    })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', invoiceId)
+    .execute();
+  await db.updateTable('invoice_parts').set({ created_at: times.createdAt }).where('shop_id', '=', shopId).where('invoice_id', '=', invoiceId).execute();
+  if (times.completedAt !== null) {
+    await db
+      .updateTable('serials')
+      .set({ delivered_at: times.completedAt })
+      .where('shop_id', '=', shopId)
+      .where('invoice_id', '=', invoiceId)
+      .where('status', '=', 'delivered')
+      .execute();
+  }
+}
+
+export async function moveReplacementsInTime(db: Conn, shopId: number, invoiceId: string, at: number): Promise<void> {
+  await db.updateTable('invoice_replacements').set({ created_at: at }).where('shop_id', '=', shopId).where('invoice_id', '=', invoiceId).execute();
+}
+
+export async function moveFeedbackInTime(db: Conn, shopId: number, invoiceId: string, at: number): Promise<void> {
+  await db.updateTable('feedbacks').set({ created_at: at, updated_at: at }).where('shop_id', '=', shopId).where('invoice_id', '=', invoiceId).execute();
+}
+
+/** A customer appears with their first order and last bought with their latest completed one. */
+export async function alignCustomerDates(db: Conn, shopId: number): Promise<void> {
+  await db
+    .updateTable('customers')
+    .set({
+      created_at: sql<number>`coalesce((select min(i.created_at) from invoices i where i.shop_id = ${shopId} and i.customer_id = customers.id), customers.created_at)`,
+      last_order_at: sql<number | null>`(select max(i.completed_at) from invoices i where i.shop_id = ${shopId} and i.customer_id = customers.id and i.status = 'completed')`,
+    })
+    .where('shop_id', '=', shopId)
+    .execute();
+}
+
+/** Demo customers are not real people: their delivery e-mails are dropped rather than sent. */
+export async function discardPendingMail(db: Conn, shopId: number): Promise<number> {
+  const result = await db.deleteFrom('mail_outbox').where('shop_id', '=', shopId).where('status', '=', 'pending').executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

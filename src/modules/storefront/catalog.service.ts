@@ -1,0 +1,102 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { NotFoundError } from '../../http/errors.js';
+import { listingIdsOfCategories } from '../categories/repository.js';
+import { productIdsOfGroups } from '../groups/repository.js';
+import { listListingRows } from '../listings/repository.js';
+import type { ProductRow, VariantRow } from '../products/products.table.js';
+import { listVariants, serialStock } from '../products/repository.js';
+import { variantStock } from '../products/views.js';
+import * as repo from './repository.js';
+import type { PublicListing } from './schema.js';
+import { toGroupHeader, toListedProduct, toPublicProduct, type ListedProductView, type StockOf, type Storefront } from './views.js';
+
+/**
+ * What the storefront shows of the catalog. Listings leave out private, internal and unlisted
+ * products; a group shows only its listed products and disappears when none is left. A path
+ * reaches any product that is neither private nor internal (unlisted ones included) or a group.
+ */
+type Conn = Kysely<Database>;
+
+/** The live variants of these products, by product, and the stock of each variant. */
+async function variantsAndStock(db: Conn, shopId: number, products: ProductRow[]): Promise<{ variantsOf: (productId: number) => VariantRow[]; stockOf: StockOf }> {
+  const variants = await listVariants(db, shopId, products.map((p) => p.id));
+  const serialCounts = await serialStock(db, shopId, variants.filter((v) => v.product_type === 'serials').map((v) => v.id));
+  const byProduct = new Map<number, VariantRow[]>();
+  for (const v of variants) {
+    const list = byProduct.get(v.product_id);
+    if (list) list.push(v);
+    else byProduct.set(v.product_id, [v]);
+  }
+  return { variantsOf: (productId) => byProduct.get(productId) ?? [], stockOf: (v) => variantStock(v, { serialCounts }) };
+}
+
+/** The listed ones among these products, by id, as listings show them. */
+async function listedProductViews(db: Conn, store: Storefront, productIds: number[]): Promise<Map<number, ListedProductView>> {
+  const products = await repo.listedProducts(db, store.shop.id, productIds);
+  const { variantsOf, stockOf } = await variantsAndStock(db, store.shop.id, products);
+  return new Map(products.map((p) => [p.id, toListedProduct(store, p, variantsOf(p.id), stockOf)]));
+}
+
+/** The shop's listings in storefront order (position, then id), with what each shows. */
+export async function publicListings(db: Conn, store: Storefront) {
+  const shopId = store.shop.id;
+  const rows = await listListingRows(db, shopId);
+  const groupIds = rows.flatMap((l) => (l.type === 'group' && l.group_id !== null ? [l.group_id] : []));
+  const [groups, members] = await Promise.all([repo.groupsByIds(db, shopId, groupIds), productIdsOfGroups(db, shopId, groupIds)]);
+  const productIds = new Set(rows.flatMap((l) => (l.type === 'product' && l.product_id !== null ? [l.product_id] : [])));
+  for (const ids of members.values()) for (const id of ids) productIds.add(id);
+  const products = await listedProductViews(db, store, [...productIds]);
+  const groupById = new Map(groups.map((g) => [g.id, g]));
+
+  return rows.flatMap((l): PublicListing[] => {
+    if (l.type === 'product') {
+      const product = products.get(l.product_id!);
+      return product ? [{ id: l.id, type: l.type, path: product.path, position: l.position, product, group: null }] : [];
+    }
+    const group = groupById.get(l.group_id!);
+    const shown = (members.get(l.group_id!) ?? []).flatMap((id) => products.get(id) ?? []);
+    if (!group || shown.length === 0) return [];
+    return [{ id: l.id, type: l.type, path: group.path, position: l.position, product: null, group: { ...toGroupHeader(group), products: shown } }];
+  });
+}
+
+/** Categories in creation order, each with only the listings these pages show. */
+export async function publicCategories(db: Conn, shopId: number, shownListingIds: Set<number>) {
+  const categories = await repo.listCategories(db, shopId);
+  const listingIds = await listingIdsOfCategories(db, shopId, categories.map((c) => c.id));
+  return categories.map((c) => ({ id: c.id, name: c.name, listingIds: (listingIds.get(c.id) ?? []).filter((id) => shownListingIds.has(id)) }));
+}
+
+/** Full public views (variants, prices per gateway, custom fields) of these products, in this order. */
+async function publicProducts(db: Conn, store: Storefront, products: ProductRow[]) {
+  const { variantsOf, stockOf } = await variantsAndStock(db, store.shop.id, products);
+  return products.map((p) => toPublicProduct(store, p, variantsOf(p.id), stockOf));
+}
+
+/**
+ * The product or group at this path, with the ids of the products whose feedbacks belong to
+ * it. Private and internal products, and groups with no listed product, are a 404 like an
+ * unknown path.
+ */
+export async function listingAtPath(db: Conn, store: Storefront, path: string) {
+  const shopId = store.shop.id;
+  const product = await repo.findReachableProductByPath(db, shopId, path);
+  if (product) {
+    const [view] = await publicProducts(db, store, [product]);
+    const id = await repo.listingIdOf(db, shopId, { productId: product.id });
+    return { listing: { id, type: 'product' as const, path: product.path, product: view!, group: null }, productIds: [product.id] };
+  }
+  const group = await repo.findGroupByPath(db, shopId, path);
+  if (!group) throw new NotFoundError('Listing');
+  const memberIds = (await productIdsOfGroups(db, shopId, [group.id])).get(group.id) ?? [];
+  const found = new Map((await repo.listedProducts(db, shopId, memberIds)).map((p) => [p.id, p]));
+  const members = memberIds.flatMap((id) => found.get(id) ?? []);
+  if (members.length === 0) throw new NotFoundError('Listing');
+  const id = await repo.listingIdOf(db, shopId, { groupId: group.id });
+  const products = await publicProducts(db, store, members);
+  return {
+    listing: { id, type: 'group' as const, path: group.path, product: null, group: { ...toGroupHeader(group), products } },
+    productIds: members.map((p) => p.id),
+  };
+}

@@ -1,0 +1,143 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ok, publicResponses, ShopParams } from '../../schemas/common.js';
+import { recordVisit } from '../analytics/visits.js';
+import { cacheControlFor, conditionalGet } from './http-cache.js';
+import * as schema from './schema.js';
+import * as service from './service.js';
+import { openStorefront, UnlockedKeys } from './storefront-lock.js';
+
+const tags = ['Storefront'];
+const common =
+  'A password-protected shop needs `key` (the storefront password; missing or wrong: 403 shop_locked). An unknown shop ' +
+  'is a 404. Answers carry a strong `ETag` and `Cache-Control: public, max-age=0, must-revalidate` (`private` for a ' +
+  'password-protected shop); a matching `If-None-Match` gets 304 without a body. Only public fields are listed: never ' +
+  'serials, delivered items, e-mails, IPs, payment credentials, private or internal products. `hideProductStock` removes ' +
+  'stock figures (`stock` is omitted; `inStock` stays). Every page carries `mainDetails`.';
+
+/** The page a visit is counted under: the path after `/shops/{shopId}`, e.g. `/listings/game-key`. */
+function pageOf(request: FastifyRequest): string {
+  const path = request.url.split('?')[0]!.replace(/^.*?\/shops\/[^/]+/, '');
+  try {
+    return decodeURIComponent(path) || '/';
+  } catch {
+    return path || '/';
+  }
+}
+
+export const storefrontPublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const db = app.db.kysely;
+  const unlocked = new UnlockedKeys();
+
+  app.addHook('onSend', conditionalGet);
+  // A served page (not a 304 revalidation, not an error) counts as a visit; fire-and-forget.
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method !== 'GET' || reply.statusCode !== 200) return;
+    const userAgent = request.headers['user-agent'];
+    recordVisit(app, {
+      shopId: (request.params as { shopId: number }).shopId,
+      page: pageOf(request),
+      ip: request.ip ?? null,
+      userAgent: typeof userAgent === 'string' ? userAgent : null,
+    });
+  });
+
+  /** The shop opened with the page's `key`, with the caching policy its password implies. */
+  async function open(request: { params: { shopId: number }; query: { key?: string | undefined } }, reply: FastifyReply) {
+    const shop = await openStorefront(db, request.params.shopId, request.query.key, unlocked);
+    void reply.header('cache-control', cacheControlFor(shop));
+    return shop;
+  }
+
+  app.get('/shops/:shopId/main', {
+    config: { public: true },
+    schema: {
+      tags,
+      summary: 'Storefront main page',
+      description:
+        '`shop` (storefront texts and statistics: average rating to 2 decimals or null, feedback count, units sold, customers ' +
+        'with a completed order), the latest 10 feedbacks, listed announcements, listings and categories. Listings leave out ' +
+        'private, internal and unlisted products; a group shows its listed products only and is left out when none remains; ' +
+        'on-hold products are shown with `onHold: true`. ' +
+        common,
+      params: ShopParams,
+      querystring: schema.KeyQuery,
+      response: publicResponses(schema.MainPage, [403]),
+    },
+    handler: async (request, reply) => ok(await service.mainPage(db, await open(request, reply))),
+  });
+
+  app.get('/shops/:shopId/listings', {
+    config: { public: true },
+    schema: {
+      tags,
+      summary: 'Storefront products page',
+      description: 'Listings in storefront order (position, then id) and categories (each with the ids of listings shown here). ' + common,
+      params: ShopParams,
+      querystring: schema.KeyQuery,
+      response: publicResponses(schema.ListingsPage, [403]),
+    },
+    handler: async (request, reply) => ok(await service.listingsPage(db, await open(request, reply))),
+  });
+
+  app.get('/shops/:shopId/listings/:listingPath', {
+    config: { public: true },
+    schema: {
+      tags,
+      summary: 'Storefront product page',
+      description:
+        'The product or group at this path: a product with its variants (price, stock, the gateways it can be paid with now ' +
+        'and their prices, custom fields, quantity limits, warranty), or a group with its listed products. Unlisted products ' +
+        'are reachable here; private and internal ones are a 404 like an unknown path, and so is a group with no listed ' +
+        'product. With the latest 10 feedbacks of orders that bought it and their rating. ' +
+        common,
+      params: schema.ListingParams,
+      querystring: schema.KeyQuery,
+      response: publicResponses(schema.ListingPage, [403]),
+    },
+    handler: async (request, reply) => ok(await service.listingPage(db, await open(request, reply), request.params.listingPath)),
+  });
+
+  app.get('/shops/:shopId/feedbacks', {
+    config: { public: true },
+    schema: {
+      tags,
+      summary: 'Storefront feedbacks page',
+      description:
+        'Feedbacks, newest first (id as tie-break), paged with `pageNumber`/`pageSize` or a keyset `cursor`; `searchString` ' +
+        'matches the comment and the answer. A feedback whose appeal was accepted is not shown or counted. Products bought ' +
+        'are named as on the invoice, private and internal ones left out. ' +
+        common,
+      params: ShopParams,
+      querystring: schema.FeedbacksQuery,
+      response: publicResponses(schema.FeedbacksPage, [403]),
+    },
+    handler: async (request, reply) => ok(await service.feedbacksPage(db, await open(request, reply), request.query)),
+  });
+
+  app.get('/shops/:shopId/faqs', {
+    config: { public: true },
+    schema: {
+      tags,
+      summary: 'Storefront FAQs page',
+      description: 'Every FAQ of the shop, by position, then id. ' + common,
+      params: ShopParams,
+      querystring: schema.KeyQuery,
+      response: publicResponses(schema.FaqsPage, [403]),
+    },
+    handler: async (request, reply) => ok(await service.faqsPage(db, await open(request, reply))),
+  });
+
+  app.get('/shops/:shopId/announcements/:announcementPath', {
+    config: { public: true },
+    schema: {
+      tags,
+      summary: 'Storefront announcement page',
+      description: 'The announcement at this path; unlisted ones are reachable, private ones are a 404 like an unknown path. ' + common,
+      params: schema.AnnouncementParams,
+      querystring: schema.KeyQuery,
+      response: publicResponses(schema.AnnouncementPage, [403]),
+    },
+    handler: async (request, reply) => ok(await service.announcementPage(db, await open(request, reply), request.params.announcementPath)),
+  });
+};

@@ -1,0 +1,197 @@
+import { sql, type Kysely, type SqlBool } from 'kysely';
+import { containsText } from '../../db/sql-helpers.js';
+import type { Database } from '../../db/schema.js';
+import { afterKeyset, type KeysetPosition } from '../../http/pagination.js';
+import type { AnnouncementRow } from '../announcements/announcements.table.js';
+import type { CategoryRow } from '../categories/categories.table.js';
+import type { FaqRow } from '../faqs/faqs.table.js';
+import type { GroupRow } from '../groups/groups.table.js';
+import type { ProductRow } from '../products/products.table.js';
+
+/**
+ * The storefront's read queries. Every visibility rule of the public pages is a `where` here,
+ * so a private or internal product, a private announcement or a withdrawn feedback is never
+ * loaded for a public answer in the first place.
+ */
+type Conn = Kysely<Database>;
+
+/** Products a buyer may open by path: live, neither private nor internal (unlisted ones included). */
+function reachableProducts(db: Conn, shopId: number) {
+  return db
+    .selectFrom('products')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('deleted_at', 'is', null)
+    .where('private', '=', 0)
+    .where('is_internal', '=', 0);
+}
+
+export function findReachableProductByPath(db: Conn, shopId: number, path: string): Promise<ProductRow | undefined> {
+  return reachableProducts(db, shopId).where('path', '=', path).executeTakeFirst();
+}
+
+/** Of these ids, the products a storefront lists: reachable and not unlisted. */
+export function listedProducts(db: Conn, shopId: number, productIds: number[]): Promise<ProductRow[]> {
+  if (productIds.length === 0) return Promise.resolve([]);
+  return reachableProducts(db, shopId).where('unlisted', '=', 0).where('id', 'in', productIds).execute();
+}
+
+export function findGroupByPath(db: Conn, shopId: number, path: string): Promise<GroupRow | undefined> {
+  return db.selectFrom('product_groups').selectAll().where('shop_id', '=', shopId).where('path', '=', path).executeTakeFirst();
+}
+
+export function groupsByIds(db: Conn, shopId: number, groupIds: number[]): Promise<GroupRow[]> {
+  if (groupIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom('product_groups').selectAll().where('shop_id', '=', shopId).where('id', 'in', groupIds).execute();
+}
+
+/** The id of the listing that shows this product or group on its own, if any (a grouped product has none). */
+export async function listingIdOf(db: Conn, shopId: number, target: { productId: number } | { groupId: number }): Promise<number | null> {
+  let query = db.selectFrom('listings').select('id').where('shop_id', '=', shopId);
+  query = 'productId' in target ? query.where('product_id', '=', target.productId) : query.where('group_id', '=', target.groupId);
+  return (await query.executeTakeFirst())?.id ?? null;
+}
+
+/** Categories in creation order (they have no position of their own). */
+export function listCategories(db: Conn, shopId: number): Promise<CategoryRow[]> {
+  return db.selectFrom('categories').selectAll().where('shop_id', '=', shopId).orderBy('id').execute();
+}
+
+/** Names of the gateways the shop has enabled; secrets are never selected. */
+export async function enabledGatewayNames(db: Conn, shopId: number): Promise<Set<string>> {
+  const rows = await db.selectFrom('payment_settings').select('provider').where('shop_id', '=', shopId).where('enabled', '=', 1).execute();
+  return new Set(rows.map((r) => r.provider));
+}
+
+// ---- feedbacks -------------------------------------------------------------------------------
+
+export interface FeedbackFilter {
+  /** Only feedbacks whose invoice had a part of one of these products. */
+  productIds?: number[];
+  search?: string | undefined;
+}
+
+/** Feedbacks shown publicly: those of the shop whose appeal, if any, was not accepted. */
+function publicFeedbacks(db: Conn, shopId: number, filter: FeedbackFilter) {
+  let query = db
+    .selectFrom('feedbacks as f')
+    .where('f.shop_id', '=', shopId)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('feedback_appeals as a')
+            .select('a.id')
+            .where('a.shop_id', '=', shopId)
+            .whereRef('a.feedback_id', '=', 'f.id')
+            .where('a.status', '=', 'accepted'),
+        ),
+      ),
+    );
+  const { productIds, search } = filter;
+  if (productIds !== undefined) {
+    if (productIds.length === 0) return query.where(sql<SqlBool>`1 = 0`);
+    query = query.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('invoice_parts as p')
+          .select('p.id')
+          .where('p.shop_id', '=', shopId)
+          .whereRef('p.invoice_id', '=', 'f.invoice_id')
+          .where('p.product_id', 'in', productIds),
+      ),
+    );
+  }
+  if (search) query = query.where((eb) => eb.or([containsText('f.comment', search), containsText('f.answer', search)]));
+  return query;
+}
+
+export function listFeedbacks(
+  db: Conn,
+  shopId: number,
+  filter: FeedbackFilter,
+  page: { limit: number; offset?: number; after?: KeysetPosition | undefined },
+) {
+  let query = publicFeedbacks(db, shopId, filter).select(['f.id', 'f.invoice_id', 'f.rating', 'f.comment', 'f.answer', 'f.answered_at', 'f.created_at']);
+  if (page.after) query = query.where(afterKeyset('f.created_at', 'f.id', page.after, 'desc'));
+  return query
+    .orderBy('f.created_at', 'desc')
+    .orderBy('f.id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset ?? 0)
+    .execute();
+}
+export type PublicFeedbackRow = Awaited<ReturnType<typeof listFeedbacks>>[number];
+
+/** How many public feedbacks match, and the sum of their ratings. */
+export async function feedbackTotals(db: Conn, shopId: number, filter: FeedbackFilter): Promise<{ count: number; ratingSum: number }> {
+  const row = await publicFeedbacks(db, shopId, filter)
+    .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string | null>('f.rating').as('total')])
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.n), ratingSum: Number(row.total ?? 0) };
+}
+
+/**
+ * The products each invoice bought, as they were named on the invoice, leaving out products
+ * that are private or internal now: a feedback must not reveal them.
+ */
+export async function productsOfInvoices(db: Conn, shopId: number, invoiceIds: string[]): Promise<Map<string, { id: number; title: string }[]>> {
+  const byInvoice = new Map<string, { id: number; title: string }[]>(invoiceIds.map((id) => [id, []]));
+  if (invoiceIds.length === 0) return byInvoice;
+  const rows = await db
+    .selectFrom('invoice_parts as p')
+    .innerJoin('products as pr', (join) => join.onRef('pr.id', '=', 'p.product_id').on('pr.shop_id', '=', shopId))
+    .select(['p.invoice_id', 'p.product_id', 'p.title'])
+    .where('p.shop_id', '=', shopId)
+    .where('p.invoice_id', 'in', invoiceIds)
+    .where('pr.private', '=', 0)
+    .where('pr.is_internal', '=', 0)
+    .orderBy('p.id')
+    .execute();
+  for (const r of rows) {
+    const list = byInvoice.get(r.invoice_id)!;
+    if (!list.some((p) => p.id === r.product_id)) list.push({ id: r.product_id, title: r.title });
+  }
+  return byInvoice;
+}
+
+/** Units sold over every product the shop has had, and customers with a completed order. */
+export async function salesTotals(db: Conn, shopId: number): Promise<{ productsSold: number; customers: number }> {
+  const [sold, customers] = await Promise.all([
+    db
+      .selectFrom('products')
+      .select((eb) => eb.fn.sum<number | string | null>('sold_count').as('n'))
+      .where('shop_id', '=', shopId)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('customers')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('shop_id', '=', shopId)
+      .where('orders_count', '>', 0)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { productsSold: Number(sold.n ?? 0), customers: Number(customers.n) };
+}
+
+// ---- FAQs and announcements ------------------------------------------------------------------
+
+export function listFaqs(db: Conn, shopId: number): Promise<FaqRow[]> {
+  return db.selectFrom('faqs').selectAll().where('shop_id', '=', shopId).orderBy('position').orderBy('id').execute();
+}
+
+/** Announcements a storefront lists: neither private nor unlisted, newest first. */
+export function listListedAnnouncements(db: Conn, shopId: number, limit: number): Promise<AnnouncementRow[]> {
+  return db
+    .selectFrom('announcements')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('private', '=', 0)
+    .where('unlisted', '=', 0)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** An announcement by path; unlisted ones are reachable, private ones are not. */
+export function findReachableAnnouncementByPath(db: Conn, shopId: number, path: string): Promise<AnnouncementRow | undefined> {
+  return db.selectFrom('announcements').selectAll().where('shop_id', '=', shopId).where('path', '=', path).where('private', '=', 0).executeTakeFirst();
+}

@@ -1,0 +1,124 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { NotFoundError } from '../../http/errors.js';
+import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
+import { getDesign } from '../design/service.js';
+import type { ShopRow } from '../shops/shops.table.js';
+import { listingAtPath, publicCategories, publicListings } from './catalog.service.js';
+import * as repo from './repository.js';
+import type { FeedbacksQuery } from './schema.js';
+import {
+  averageRating,
+  toAnnouncementSummary,
+  toMainDetails,
+  toPublicAnnouncement,
+  toPublicFaq,
+  toPublicFeedback,
+  toStorefrontTexts,
+  type Storefront,
+} from './views.js';
+
+/**
+ * The six public storefront pages (contract section 9), each built for a shop already opened
+ * with its password (see storefront-lock.ts). Every page carries `mainDetails`.
+ */
+type Conn = Kysely<Database>;
+
+const LATEST_FEEDBACKS = 10;
+const LISTED_ANNOUNCEMENTS = 50;
+
+async function loadStorefront(db: Conn, shop: ShopRow): Promise<Storefront> {
+  const [design, gateways] = await Promise.all([getDesign(db, shop.id), repo.enabledGatewayNames(db, shop.id)]);
+  return { shop, design, gateways };
+}
+
+async function feedbackViews(db: Conn, shopId: number, rows: repo.PublicFeedbackRow[]) {
+  const products = await repo.productsOfInvoices(db, shopId, rows.map((f) => f.invoice_id));
+  return rows.map((f) => toPublicFeedback(f, products.get(f.invoice_id) ?? []));
+}
+
+async function latestFeedbacks(db: Conn, shopId: number, filter: repo.FeedbackFilter) {
+  return feedbackViews(db, shopId, await repo.listFeedbacks(db, shopId, filter, { limit: LATEST_FEEDBACKS }));
+}
+
+async function statistics(db: Conn, shopId: number) {
+  const [feedbacks, sales] = await Promise.all([repo.feedbackTotals(db, shopId, {}), repo.salesTotals(db, shopId)]);
+  return {
+    rating: averageRating(feedbacks),
+    totalFeedbacks: feedbacks.count,
+    totalProductsSold: sales.productsSold,
+    customersCount: sales.customers,
+  };
+}
+
+/** Listings with the categories that point at them. */
+async function catalog(db: Conn, store: Storefront) {
+  const listings = await publicListings(db, store);
+  const categories = await publicCategories(db, store.shop.id, new Set(listings.map((l) => l.id)));
+  return { listings, categories };
+}
+
+export async function mainPage(db: Conn, shop: ShopRow) {
+  const store = await loadStorefront(db, shop);
+  const [stats, feedbacks, announcements, { listings, categories }] = await Promise.all([
+    statistics(db, shop.id),
+    latestFeedbacks(db, shop.id, {}),
+    repo.listListedAnnouncements(db, shop.id, LISTED_ANNOUNCEMENTS),
+    catalog(db, store),
+  ]);
+  return {
+    shop: { ...toStorefrontTexts(store.design), name: shop.name, backgroundUrl: store.design.storefront.imageUrl, statistics: stats },
+    feedbacks,
+    announcements: announcements.map(toAnnouncementSummary),
+    listings,
+    categories,
+    mainDetails: toMainDetails(store),
+  };
+}
+
+export async function listingsPage(db: Conn, shop: ShopRow) {
+  const store = await loadStorefront(db, shop);
+  return { ...(await catalog(db, store)), mainDetails: toMainDetails(store) };
+}
+
+export async function listingPage(db: Conn, shop: ShopRow, path: string) {
+  const store = await loadStorefront(db, shop);
+  const { listing, productIds } = await listingAtPath(db, store, path);
+  const [feedbacks, totals] = await Promise.all([latestFeedbacks(db, shop.id, { productIds }), repo.feedbackTotals(db, shop.id, { productIds })]);
+  return {
+    listing,
+    feedbacks,
+    statistics: { rating: averageRating(totals), totalFeedbacks: totals.count },
+    mainDetails: toMainDetails(store),
+  };
+}
+
+/** Newest first; `cursor` (keyset) wins over `pageNumber`; `searchString` matches comment and answer. */
+export async function feedbacksPage(db: Conn, shop: ShopRow, query: FeedbacksQuery) {
+  const filter = { search: query.searchString };
+  const { limit, offset } = pageWindow(query);
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  const [store, rows, totalCount, stats] = await Promise.all([
+    loadStorefront(db, shop),
+    repo.listFeedbacks(db, shop.id, filter, { limit: limit + 1, offset: after ? 0 : offset, after }),
+    repo.feedbackTotals(db, shop.id, filter).then((t) => t.count),
+    statistics(db, shop.id),
+  ]);
+  const { items, nextCursor } = keysetPage(rows, limit, (f) => ({ value: f.created_at, id: f.id }));
+  return {
+    feedbacks: { ...toPage(await feedbackViews(db, shop.id, items), totalCount, query), nextCursor },
+    statistics: stats,
+    mainDetails: toMainDetails(store),
+  };
+}
+
+export async function faqsPage(db: Conn, shop: ShopRow) {
+  const [store, faqs] = await Promise.all([loadStorefront(db, shop), repo.listFaqs(db, shop.id)]);
+  return { faqs: faqs.map(toPublicFaq), mainDetails: toMainDetails(store) };
+}
+
+export async function announcementPage(db: Conn, shop: ShopRow, path: string) {
+  const announcement = await repo.findReachableAnnouncementByPath(db, shop.id, path);
+  if (!announcement) throw new NotFoundError('Announcement');
+  return { announcement: toPublicAnnouncement(announcement), mainDetails: toMainDetails(await loadStorefront(db, shop)) };
+}

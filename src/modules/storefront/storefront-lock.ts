@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { ForbiddenError, NotFoundError } from '../../http/errors.js';
+import { verifyPassword } from '../../security/passwords.js';
+import { findShopById } from '../shops/repository.js';
+import type { ShopRow } from '../shops/shops.table.js';
+
+/**
+ * The storefront password (contract section 9). Checking a scrypt hash costs ~50 ms, too much
+ * for every page a visitor opens, so successful checks are remembered in-process. An entry is
+ * keyed by shop, the stored hash and sha256(key): a new password has a new hash (fresh salt), so
+ * changing or removing it retires every remembered key without any invalidation step. Failures
+ * are not remembered: a wrong key always pays the full cost.
+ */
+export class UnlockedKeys {
+  private readonly entries = new Set<string>();
+
+  constructor(private readonly capacity = 5000) {}
+
+  static entry(shop: Pick<ShopRow, 'id' | 'password_hash'>, key: string): string {
+    return `${shop.id}\n${shop.password_hash}\n${createHash('sha256').update(key).digest('base64url')}`;
+  }
+
+  has(entry: string): boolean {
+    if (!this.entries.has(entry)) return false;
+    // Move to the back: the set's insertion order is the eviction order (least recently used first).
+    this.entries.delete(entry);
+    this.entries.add(entry);
+    return true;
+  }
+
+  add(entry: string): void {
+    this.entries.delete(entry);
+    this.entries.add(entry);
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.values().next().value!);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+async function keyOpens(shop: ShopRow, key: string | undefined, unlocked: UnlockedKeys): Promise<boolean> {
+  if (shop.password_hash === null) return true;
+  if (key === undefined || key === '') return false;
+  const entry = UnlockedKeys.entry(shop, key);
+  if (unlocked.has(entry)) return true;
+  if (!(await verifyPassword(key, shop.password_hash))) return false;
+  unlocked.add(entry);
+  return true;
+}
+
+/** The shop behind a public page: 404 when unknown, 403 shop_locked when its password is not given. */
+export async function openStorefront(db: Kysely<Database>, shopId: number, key: string | undefined, unlocked: UnlockedKeys): Promise<ShopRow> {
+  const shop = await findShopById(db, shopId);
+  if (!shop) throw new NotFoundError('Shop');
+  if (!(await keyOpens(shop, key, unlocked))) throw new ForbiddenError('This shop is protected by a password.', 'shop_locked');
+  return shop;
+}

@@ -1,0 +1,55 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ok, publicResponses, ShopParams } from '../../schemas/common.js';
+import * as schema from './schema.js';
+import * as service from './service.js';
+
+const tags = ['Tickets'];
+
+const keyRule = 'An unknown ticket and a wrong `accessKey` are the same 404 (keys are compared as SHA-256 hashes in constant time).';
+
+export const ticketPublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const db = app.db.kysely;
+
+  app.post('/shops/:shopId/tickets', {
+    config: { public: true },
+    schema: {
+      tags,
+      summary: 'Open a support ticket',
+      description:
+        'email, title 1–200 and message 1–5,000 characters (trimmed; blank is a 400); `invoiceId`, when given, must be an invoice of this shop (400 otherwise). ' +
+        'A shop with a storefront password needs it as `key` (403 shop_locked). The answer carries the ticket id and its `accessKey`: ' +
+        'the only way to read and answer the ticket, shown once and stored as a hash. Writes a `ticket.created` event.',
+      params: ShopParams,
+      body: schema.CreateTicketBody,
+      response: publicResponses(schema.TicketCreated, [403]),
+    },
+    handler: async (request) => ok(await service.openTicket(db, request.params.shopId, request.body)),
+  });
+
+  app.get('/tickets/:ticketId', {
+    config: { public: true },
+    schema: {
+      tags,
+      summary: "The customer's view of a ticket",
+      description: `Title, status, linked invoice and every message, oldest first; never the e-mail. ${keyRule}`,
+      params: schema.PublicTicketParams,
+      querystring: schema.AccessKeyQuery,
+      response: publicResponses(schema.PublicTicket),
+    },
+    handler: async (request) => ok(await service.getPublicTicket(db, request.params.ticketId, request.query.accessKey)),
+  });
+
+  app.post('/tickets/:ticketId/message', {
+    config: { public: true },
+    schema: {
+      tags,
+      summary: 'Write on a ticket as the customer',
+      description: `content 1–5,000 characters (trimmed; blank is a 400). The ticket becomes \`open\`; a closed ticket is a 409. Writes a \`ticket.message\` event. ${keyRule}`,
+      params: schema.PublicTicketParams,
+      querystring: schema.AccessKeyQuery,
+      body: schema.MessageBody,
+      response: publicResponses(schema.PublicTicket, [409]),
+    },
+    handler: async (request) => ok(await service.postCustomerMessage(db, request.params.ticketId, request.query.accessKey, request.body.content)),
+  });
+};

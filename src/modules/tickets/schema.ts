@@ -1,0 +1,64 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { CursorPageQuery, Id, Nullable, StringEnum, Timestamp } from '../../schemas/common.js';
+import { InvoiceId } from '../invoices/schema.js';
+
+export const ticketStatuses = ['open', 'answered', 'closed'] as const;
+const TicketStatus = StringEnum(ticketStatuses);
+
+const MessageContent = Type.String({ minLength: 1, maxLength: 5000, description: 'Trimmed; a blank message is a 400.' });
+
+export const CreateTicketBody = Type.Object({
+  email: Type.String({ format: 'email', maxLength: 254, description: 'Where the shop can reach the customer; stored lower-case, never shown on public pages.' }),
+  title: Type.String({ minLength: 1, maxLength: 200, description: 'Trimmed; a blank title is a 400.' }),
+  message: MessageContent,
+  invoiceId: Type.Optional({ ...InvoiceId, description: 'An invoice of this shop the ticket is about (400 otherwise).' }),
+  key: Type.Optional(Type.String({ maxLength: 128, description: 'The storefront password, when the shop has one (403 shop_locked otherwise).' })),
+});
+export type CreateTicketBody = Static<typeof CreateTicketBody>;
+
+export const TicketCreated = Type.Object({
+  id: Type.Integer(),
+  accessKey: Type.String({ description: 'Opens the ticket on /v2/public/tickets/{ticketId}; shown only in this answer (stored as a hash).' }),
+});
+
+export const AccessKeyQuery = Type.Object({ accessKey: Type.String({ minLength: 1, maxLength: 128, description: 'The key from the ticket creation.' }) });
+export type AccessKeyQuery = Static<typeof AccessKeyQuery>;
+
+export const PublicTicketParams = Type.Object({ ticketId: Id });
+export const TicketParams = Type.Object({ shopId: Id, ticketId: Id });
+
+export const MessageBody = Type.Object({ content: MessageContent });
+export type MessageBody = Static<typeof MessageBody>;
+
+const TicketMessage = Type.Object({
+  id: Type.Integer(),
+  author: StringEnum(['customer', 'shop'] as const),
+  content: Type.String(),
+  createdAt: Timestamp,
+});
+
+export const OwnerTicket = Type.Object({
+  id: Type.Integer(),
+  title: Type.String(),
+  email: Type.String(),
+  invoiceId: Nullable(Type.String()),
+  status: TicketStatus,
+  messages: Type.Array(TicketMessage, { description: 'Oldest first.' }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+/** The customer's view: what they wrote and the shop's answers; no e-mail or other customer data. */
+export const PublicTicket = Type.Object({
+  id: Type.Integer(),
+  shopId: Type.Integer(),
+  title: Type.String(),
+  invoiceId: Nullable(Type.String()),
+  status: TicketStatus,
+  messages: Type.Array(TicketMessage, { description: 'Oldest first.' }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const TicketListQuery = Type.Composite([CursorPageQuery, Type.Object({ status: Type.Optional(StringEnum(ticketStatuses, { description: 'Only tickets in this status.' })) })]);
+export type TicketListQuery = Static<typeof TicketListQuery>;

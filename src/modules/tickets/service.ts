@@ -1,0 +1,167 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { NotFoundError, ValidationError } from '../../http/errors.js';
+import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
+import { recordEvent } from '../events/service.js';
+import { openShop } from '../invoices/checkout.service.js';
+import * as invoices from '../invoices/repository.js';
+import { enqueueMail } from '../mail/service.js';
+import type { ShopRow } from '../shops/shops.table.js';
+import * as repo from './repository.js';
+import type { CreateTicketBody, TicketListQuery } from './schema.js';
+import { nextTicketStatus, type TicketAction } from './state.js';
+import type { MessageAuthor, TicketRow } from './tickets.table.js';
+import { toOwnerTicket, toPublicTicket } from './views.js';
+
+type Conn = Kysely<Database>;
+
+function nonBlank(field: string, text: string): string {
+  const trimmed = text.trim();
+  if (!trimmed) throw ValidationError.field(field, 'must not be blank');
+  return trimmed;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** SHA-256 (hex) of an access key: only the hash is stored. */
+function accessKeyHash(accessKey: string): string {
+  return createHash('sha256').update(accessKey, 'utf8').digest('hex');
+}
+
+/** Compared in constant time; an unknown ticket is compared against a stand-in so both take as long. */
+const STAND_IN_HASH = accessKeyHash(randomBytes(24).toString('base64url'));
+function accessKeyMatches(accessKey: string, storedHash: string | undefined): boolean {
+  const given = Buffer.from(accessKeyHash(accessKey), 'hex');
+  const stored = Buffer.from(storedHash ?? STAND_IN_HASH, 'hex');
+  return given.length === stored.length && timingSafeEqual(given, stored) && storedHash !== undefined;
+}
+
+/** The customer's ticket: an unknown ticket and a wrong key are the same 404. */
+async function ticketForCustomer(db: Conn, ticketId: number, accessKey: string): Promise<TicketRow> {
+  const ticket = await repo.findTicketById(db, ticketId);
+  if (!accessKeyMatches(accessKey, ticket?.access_key_hash) || !ticket) throw new NotFoundError('Ticket');
+  return ticket;
+}
+
+async function requireTicket(db: Conn, shopId: number, ticketId: number): Promise<TicketRow> {
+  const ticket = await repo.findTicket(db, shopId, ticketId);
+  if (!ticket) throw new NotFoundError('Ticket');
+  return ticket;
+}
+
+/**
+ * A customer opens a ticket: the shop must exist (404) and be unlocked by `key` when it has a
+ * storefront password (403 shop_locked); `invoiceId`, when given, must be an invoice of this
+ * shop (400). The ticket, its first message and the `ticket.created` event are written in one
+ * transaction. The access key is returned once; only its SHA-256 is kept.
+ */
+export async function openTicket(db: Conn, shopId: number, body: CreateTicketBody): Promise<{ id: number; accessKey: string }> {
+  const shop = await openShop(db, shopId, body.key);
+  const title = nonBlank('title', body.title);
+  const content = nonBlank('message', body.message);
+  if (body.invoiceId !== undefined && !(await invoices.findInvoice(db, shop.id, body.invoiceId))) {
+    throw ValidationError.field('invoiceId', 'is not an invoice of this shop');
+  }
+  const email = body.email.trim().toLowerCase();
+  const accessKey = randomBytes(24).toString('base64url');
+  const ticket = await db.transaction().execute(async (trx) => {
+    const now = Date.now();
+    const row = await repo.insertTicket(trx, {
+      shop_id: shop.id,
+      title,
+      email,
+      invoice_id: body.invoiceId ?? null,
+      status: 'open',
+      access_key_hash: accessKeyHash(accessKey),
+      created_at: now,
+      updated_at: now,
+    });
+    const message = await repo.insertMessage(trx, { shop_id: shop.id, ticket_id: row.id, author: 'customer', content, created_at: now });
+    await recordEvent(trx, shop.id, 'ticket.created', { ticketId: row.id, title, email, invoiceId: row.invoice_id, messageId: message.id }, now);
+    return row;
+  });
+  return { id: ticket.id, accessKey };
+}
+
+const actionOf: Record<MessageAuthor, TicketAction> = { shop: 'shop_message', customer: 'customer_message' };
+
+/**
+ * Adds a message and moves the status by the transition table (a closed ticket is a 409), with
+ * the `ticket.message` event, in one transaction that holds the ticket locked. A shop message
+ * also queues an e-mail to the customer.
+ */
+async function addMessage(db: Conn, shopId: number, ticketId: number, author: MessageAuthor, text: string, shopName?: string): Promise<void> {
+  const content = nonBlank('content', text);
+  await db.transaction().execute(async (trx) => {
+    const ticket = await repo.lockTicket(trx, shopId, ticketId);
+    if (!ticket) throw new NotFoundError('Ticket');
+    const status = nextTicketStatus(ticket.status, actionOf[author]);
+    const now = Date.now();
+    const message = await repo.insertMessage(trx, { shop_id: shopId, ticket_id: ticketId, author, content, created_at: now });
+    await repo.setTicketStatus(trx, shopId, ticketId, status, now);
+    await recordEvent(trx, shopId, 'ticket.message', { ticketId, messageId: message.id, author, status }, now);
+    if (author === 'shop') {
+      await enqueueMail(trx, shopId, {
+        to: ticket.email,
+        subject: `Re: ${oneLine(ticket.title)} [ticket ${ticketId}]`,
+        text:
+          `${oneLine(shopName ?? 'The shop')} answered your support ticket ${ticketId}, "${oneLine(ticket.title)}":\n\n${content.replace(/\r\n?/g, '\n')}\n\n` +
+          'To reply, open the ticket with the access key you were given when you opened it.\n',
+      });
+    }
+  });
+}
+
+async function ownerView(db: Conn, ticket: TicketRow) {
+  return toOwnerTicket(ticket, await repo.listMessages(db, ticket.shop_id, [ticket.id]));
+}
+
+async function publicView(db: Conn, ticket: TicketRow) {
+  return toPublicTicket(ticket, await repo.listMessages(db, ticket.shop_id, [ticket.id]));
+}
+
+export async function getPublicTicket(db: Conn, ticketId: number, accessKey: string) {
+  return publicView(db, await ticketForCustomer(db, ticketId, accessKey));
+}
+
+/** The customer writes: the ticket becomes open again (409 once closed). The shop found by the key scopes every later query. */
+export async function postCustomerMessage(db: Conn, ticketId: number, accessKey: string, content: string) {
+  const ticket = await ticketForCustomer(db, ticketId, accessKey);
+  await addMessage(db, ticket.shop_id, ticket.id, 'customer', content);
+  return publicView(db, await requireTicket(db, ticket.shop_id, ticket.id));
+}
+
+/** Latest activity first (a message or close moves a ticket up), optionally in one status; keyset `cursor`. */
+export async function listTickets(db: Conn, shop: ShopRow, query: TicketListQuery) {
+  const filter = { status: query.status, search: query.searchString };
+  const { limit, offset } = pageWindow(query);
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  const [rows, totalCount] = await Promise.all([repo.listTickets(db, shop.id, filter, { limit: limit + 1, offset, after }), repo.countTickets(db, shop.id, filter)]);
+  const { items, nextCursor } = keysetPage(rows, limit, (t) => ({ value: t.updated_at, id: t.id }));
+  const messages = await repo.listMessages(db, shop.id, items.map((t) => t.id));
+  const views = items.map((t) => toOwnerTicket(t, messages.filter((m) => m.ticket_id === t.id)));
+  return { ...toPage(views, totalCount, query), nextCursor };
+}
+
+export async function getTicket(db: Conn, shop: ShopRow, ticketId: number) {
+  return ownerView(db, await requireTicket(db, shop.id, ticketId));
+}
+
+/** The shop answers: the ticket becomes answered (409 once closed) and the customer is mailed. */
+export async function postShopMessage(db: Conn, shop: ShopRow, ticketId: number, content: string) {
+  await addMessage(db, shop.id, ticketId, 'shop', content, shop.name);
+  return getTicket(db, shop, ticketId);
+}
+
+/** Closes the ticket for good: later messages and closes are a 409. */
+export async function closeTicket(db: Conn, shop: ShopRow, ticketId: number) {
+  await db.transaction().execute(async (trx) => {
+    const ticket = await repo.lockTicket(trx, shop.id, ticketId);
+    if (!ticket) throw new NotFoundError('Ticket');
+    await repo.setTicketStatus(trx, shop.id, ticketId, nextTicketStatus(ticket.status, 'close'), Date.now());
+  });
+  return getTicket(db, shop, ticketId);
+}

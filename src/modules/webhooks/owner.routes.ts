@@ -1,0 +1,58 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { currentShop } from '../../http/auth.js';
+import { Deleted, ok, ownerResponses, Page, PageQuery, ShopParams } from '../../schemas/common.js';
+import * as schema from './schema.js';
+import * as service from './service.js';
+
+const tags = ['Webhooks'];
+const delivery =
+  'Events are signed per the Standard Webhooks specification (headers webhook-id, webhook-timestamp, webhook-signature: ' +
+  'v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">), delivered at least once and in order per endpoint, retried with ' +
+  'backoff and jitter for about 3 days; a 2xx within 15 s is success, redirects are not followed, 410 turns the endpoint off.';
+
+export const webhookOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const db = app.db.kysely;
+  const { allowPrivate, timeoutMs } = app.config.webhooks;
+
+  app.get('/:shopId/webhooks', {
+    schema: { tags, summary: 'List webhook endpoints', params: ShopParams, querystring: PageQuery, response: ownerResponses(Page(schema.Webhook)) },
+    handler: async (request) => ok(await service.listWebhooks(db, currentShop(request).id, request.query)),
+  });
+
+  app.post('/:shopId/webhooks', {
+    schema: {
+      tags,
+      summary: 'Register a webhook endpoint',
+      description: `${delivery} The signing secret is in this answer only.`,
+      params: ShopParams,
+      body: schema.WebhookInput,
+      response: ownerResponses(schema.CreatedWebhook),
+    },
+    handler: async (request) => ok(await service.createWebhook(db, app.secrets, currentShop(request).id, request.body, allowPrivate)),
+  });
+
+  app.get('/:shopId/webhooks/:webhookId', {
+    schema: { tags, summary: 'Get one webhook endpoint', params: schema.WebhookParams, response: ownerResponses(schema.Webhook) },
+    handler: async (request) => ok(await service.getWebhook(db, currentShop(request).id, request.params.webhookId)),
+  });
+
+  app.put('/:shopId/webhooks/:webhookId', {
+    schema: { tags, summary: 'Replace a webhook endpoint', description: 'Enabling it again clears disabledReason.', params: schema.WebhookParams, body: schema.WebhookInput, response: ownerResponses(schema.Webhook) },
+    handler: async (request) => ok(await service.updateWebhook(db, currentShop(request).id, request.params.webhookId, request.body, allowPrivate)),
+  });
+
+  app.delete('/:shopId/webhooks/:webhookId', {
+    schema: { tags, summary: 'Delete a webhook endpoint and its pending deliveries', params: schema.WebhookParams, response: ownerResponses(Deleted) },
+    handler: async (request) => ok(await service.deleteWebhook(db, currentShop(request).id, request.params.webhookId)),
+  });
+
+  app.get('/:shopId/webhooks/:webhookId/deliveries', {
+    schema: { tags, summary: 'Delivery attempts, newest first', params: schema.WebhookParams, querystring: PageQuery, response: ownerResponses(Page(schema.Attempt)) },
+    handler: async (request) => ok(await service.listAttempts(db, currentShop(request).id, request.params.webhookId, request.query)),
+  });
+
+  app.post('/:shopId/webhooks/:webhookId/test', {
+    schema: { tags, summary: 'Send a ping event now and answer how the endpoint replied', params: schema.WebhookParams, response: ownerResponses(schema.PingResult) },
+    handler: async (request) => ok(await service.ping({ db, secrets: app.secrets, timeoutMs, allowPrivate }, currentShop(request).id, request.params.webhookId)),
+  });
+};

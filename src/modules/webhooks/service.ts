@@ -1,0 +1,236 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { NotFoundError, ValidationError } from '../../http/errors.js';
+import { pageWindow, toPage } from '../../http/pagination.js';
+import { toIso, type PageQuery } from '../../schemas/common.js';
+import type { SecretBox } from '../../security/secret-box.js';
+import { assertPublicUrl, UnsafeUrlError } from './address-guard.js';
+import * as repo from './repository.js';
+import { generateSecret, sendWebhook, type SendResult } from './sender.js';
+import type { DeliveryRow, WebhookRow } from './webhooks.table.js';
+
+type Conn = Kysely<Database>;
+
+/** Retry delays after each failed attempt: about three days in all, then the delivery fails. */
+export const RETRY_DELAYS_MS = [5_000, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 5 * 3600_000, 10 * 3600_000, 14 * 3600_000, 20 * 3600_000, 20 * 3600_000];
+/** How long a claimed delivery may take before another worker may take it over. */
+const CLAIM_LEASE_MS = 2 * 60_000;
+
+/** Full jitter within ±20 % so that retries of many deliveries do not arrive together. */
+export function retryDelayMs(attempts: number, random = Math.random): number {
+  const base = RETRY_DELAYS_MS[Math.min(attempts, RETRY_DELAYS_MS.length) - 1]!;
+  return Math.round(base * (0.8 + 0.4 * random()));
+}
+
+export function toWebhook(row: WebhookRow) {
+  return {
+    id: row.id,
+    url: row.url,
+    events: JSON.parse(row.events) as string[],
+    enabled: row.enabled === 1,
+    disabledReason: row.disabled_reason,
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+  };
+}
+
+async function checkUrl(url: string, allowPrivate: boolean): Promise<void> {
+  try {
+    await assertPublicUrl(url, allowPrivate);
+  } catch (err) {
+    if (err instanceof UnsafeUrlError) throw ValidationError.field('url', err.message);
+    throw err;
+  }
+}
+
+async function requireWebhook(db: Conn, shopId: number, webhookId: number): Promise<WebhookRow> {
+  const row = await repo.findWebhook(db, shopId, webhookId);
+  if (!row) throw new NotFoundError('Webhook');
+  return row;
+}
+
+export async function createWebhook(db: Conn, secrets: SecretBox, shopId: number, input: { url: string; events: string[]; enabled?: boolean | undefined }, allowPrivate: boolean) {
+  await checkUrl(input.url, allowPrivate);
+  const secret = generateSecret();
+  const now = Date.now();
+  const row = await repo.insertWebhook(db, {
+    shop_id: shopId,
+    url: input.url,
+    events: JSON.stringify([...new Set(input.events)]),
+    enabled: input.enabled === false ? 0 : 1,
+    secret: secrets.seal(secret),
+    created_at: now,
+    updated_at: now,
+  });
+  return { ...toWebhook(row), secret };
+}
+
+export async function getWebhook(db: Conn, shopId: number, webhookId: number) {
+  return toWebhook(await requireWebhook(db, shopId, webhookId));
+}
+
+export async function listWebhooks(db: Conn, shopId: number, query: PageQuery) {
+  const [rows, total] = await Promise.all([repo.listWebhooks(db, shopId, pageWindow(query)), repo.countWebhooks(db, shopId)]);
+  return toPage(rows.map(toWebhook), total, query);
+}
+
+/** Full update; turning an endpoint back on clears the reason it was turned off. */
+export async function updateWebhook(db: Conn, shopId: number, webhookId: number, input: { url: string; events: string[]; enabled?: boolean | undefined }, allowPrivate: boolean) {
+  await requireWebhook(db, shopId, webhookId);
+  await checkUrl(input.url, allowPrivate);
+  const enabled = input.enabled !== false;
+  const row = await repo.updateWebhook(db, shopId, webhookId, {
+    url: input.url,
+    events: JSON.stringify([...new Set(input.events)]),
+    enabled: enabled ? 1 : 0,
+    ...(enabled ? { disabled_reason: null } : {}),
+  });
+  return toWebhook(row!);
+}
+
+export async function deleteWebhook(db: Conn, shopId: number, webhookId: number) {
+  if (!(await repo.deleteWebhook(db, shopId, webhookId))) throw new NotFoundError('Webhook');
+  return { id: webhookId, deleted: true as const };
+}
+
+export async function listAttempts(db: Conn, shopId: number, webhookId: number, query: PageQuery) {
+  await requireWebhook(db, shopId, webhookId);
+  const [rows, total] = await Promise.all([repo.listAttempts(db, shopId, webhookId, pageWindow(query)), repo.countAttempts(db, shopId, webhookId)]);
+  const items = rows.map((a) => ({
+    id: a.id,
+    deliveryId: a.delivery_id,
+    eventId: a.event_id,
+    eventType: a.event_type,
+    attempt: a.attempt,
+    statusCode: a.status_code,
+    durationMs: a.duration_ms,
+    error: a.error,
+    createdAt: toIso(a.created_at),
+  }));
+  return toPage(items, total, query);
+}
+
+/** In the transaction that records an event: one delivery per enabled endpoint subscribed to it. */
+export async function fanOut(db: Conn, shopId: number, eventId: string, type: string, now: number): Promise<void> {
+  const targets = (await repo.enabledWebhooks(db, shopId)).filter((w) => (JSON.parse(w.events) as string[]).includes(type)).map((w) => w.id);
+  await repo.insertDeliveries(db, shopId, eventId, targets, now);
+}
+
+interface Deliverer {
+  db: Conn;
+  secrets: SecretBox;
+  timeoutMs: number;
+  allowPrivate: boolean;
+}
+
+/** Sends one claimed delivery and records the attempt; answers what the endpoint said. */
+async function attempt(ctx: Deliverer, delivery: DeliveryRow, now: () => number, force = false): Promise<SendResult> {
+  const [webhook, event] = await Promise.all([repo.findWebhook(ctx.db, delivery.shop_id, delivery.webhook_id), repo.findEvent(ctx.db, delivery.shop_id, delivery.event_id)]);
+  const payload = JSON.stringify({ id: event.id, type: event.type, createdAt: toIso(event.created_at), shopId: event.shop_id, data: JSON.parse(event.payload) as unknown });
+  const result: SendResult = !webhook
+    ? { statusCode: null, durationMs: 0, error: 'endpoint deleted' }
+    : webhook.enabled !== 1 && !force
+      ? { statusCode: null, durationMs: 0, error: 'endpoint disabled' }
+      : await sendWebhook(webhook.url, { id: event.id, timestamp: Math.floor(now() / 1000), body: payload, secret: ctx.secrets.open(webhook.secret) }, ctx);
+  if (webhook) {
+    await repo.insertAttempt(ctx.db, {
+      shopId: delivery.shop_id,
+      webhookId: delivery.webhook_id,
+      deliveryId: delivery.id,
+      eventId: event.id,
+      eventType: event.type,
+      attempt: delivery.attempts,
+      ...result,
+      now: now(),
+    });
+  }
+  return result;
+}
+
+async function settle(ctx: Deliverer, delivery: DeliveryRow, result: SendResult, now: number): Promise<void> {
+  if (result.error === null) return repo.finishDelivery(ctx.db, delivery.id, { status: 'succeeded', now });
+  if (result.statusCode === 410) {
+    // The receiver says the endpoint is gone: stop sending to it.
+    await repo.updateWebhook(ctx.db, delivery.shop_id, delivery.webhook_id, { enabled: 0, disabled_reason: 'gone: the endpoint answered HTTP 410' });
+    return repo.finishDelivery(ctx.db, delivery.id, { status: 'failed', now });
+  }
+  if (result.error === 'endpoint deleted' || result.error === 'endpoint disabled' || delivery.attempts >= RETRY_DELAYS_MS.length) {
+    return repo.finishDelivery(ctx.db, delivery.id, { status: 'failed', now });
+  }
+  return repo.finishDelivery(ctx.db, delivery.id, { status: 'pending', nextAttemptAt: now + retryDelayMs(delivery.attempts), now });
+}
+
+/** One pass: recover lapsed claims, claim due deliveries (oldest per endpoint), send them. */
+export async function deliverDue(ctx: Deliverer, now = Date.now(), limit = 20): Promise<number> {
+  await repo.recoverLapsedClaims(ctx.db, now);
+  const claimed = await repo.claimDue(ctx.db, now, now + CLAIM_LEASE_MS, limit);
+  let succeeded = 0;
+  await Promise.all(
+    claimed.map(async (delivery) => {
+      const result = await attempt(ctx, delivery, () => now);
+      await settle(ctx, delivery, result, now);
+      if (result.error === null) succeeded++;
+    }),
+  );
+  return succeeded;
+}
+
+/**
+ * `POST webhooks/{id}/test`: a `ping` event for this endpoint only, sent now (even when the
+ * endpoint is disabled); the attempt is in the deliveries log like any other.
+ */
+export async function ping(ctx: Deliverer, shopId: number, webhookId: number) {
+  const webhook = await requireWebhook(ctx.db, shopId, webhookId);
+  const now = Date.now();
+  const eventId = `evt_${randomBytes(16).toString('base64url')}`;
+  await ctx.db.insertInto('events').values({ id: eventId, shop_id: shopId, type: 'ping', payload: JSON.stringify({ webhookId }), created_at: now }).execute();
+  await repo.insertDeliveries(ctx.db, shopId, eventId, [webhook.id], now);
+  const delivery = await ctx.db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'delivering', attempts: 1, next_attempt_at: now + CLAIM_LEASE_MS })
+    .where('webhook_id', '=', webhook.id)
+    .where('event_id', '=', eventId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  // A test is sent even to a disabled endpoint: the owner is checking it.
+  const result = await attempt(ctx, delivery, Date.now, true);
+  await repo.finishDelivery(ctx.db, delivery.id, { status: result.error === null ? 'succeeded' : 'failed', now: Date.now() });
+  return { eventId, ok: result.error === null, ...result };
+}
+
+export interface WebhookWorker {
+  runOnce(now?: number): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** The delivery loop of this instance: every interval, never overlapping itself, stopped on close. */
+export function startWebhookWorker(app: FastifyInstance): WebhookWorker {
+  const ctx: Deliverer = { db: app.db.kysely, secrets: app.secrets, timeoutMs: app.config.webhooks.timeoutMs, allowPrivate: app.config.webhooks.allowPrivate };
+  let running: Promise<number> = Promise.resolve(0);
+  let stopped = false;
+  const runOnce = (now?: number) => {
+    running = running.catch(() => 0).then(() => deliverDue(ctx, now ?? Date.now()));
+    return running;
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = () => {
+    if (stopped || !app.config.webhooks.workerEnabled) return;
+    timer = setTimeout(() => {
+      runOnce()
+        .catch((err: unknown) => app.log.error({ err }, 'webhook delivery pass failed'))
+        .finally(schedule);
+    }, app.config.webhooks.intervalMs);
+    timer.unref();
+  };
+  schedule();
+  return {
+    runOnce,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running.catch(() => 0);
+    },
+  };
+}

@@ -1,0 +1,198 @@
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { test, type TestContext } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { redisAvailable, testRedisUrl } from '../helpers/redis.js';
+import { build, owner, type Client } from '../helpers/build.js';
+import { assertError, assertOk, createShop } from '../helpers/factories.js';
+import { pruneVisits } from '../../src/modules/analytics/repository.js';
+import { recordVisit, VISIT_RETENTION_MS } from '../../src/modules/analytics/visits.js';
+
+const redisUrl = testRedisUrl;
+
+/** Every key this test wrote under its own prefix goes when it ends. */
+async function cleanRedis(t: TestContext, prefix: string): Promise<void> {
+  t.after(async () => {
+    const redis = new Redis(redisUrl);
+    try {
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+        if (keys.length > 0) await redis.del(...keys);
+        cursor = next;
+      } while (cursor !== '0');
+    } finally {
+      redis.disconnect();
+    }
+  });
+}
+
+interface Visit {
+  shopId: number;
+  page: string;
+  ip: string | null;
+  userAgent: string | null;
+  at: number;
+}
+
+const MIN = 60_000;
+const T = Date.parse('2025-05-05T12:34:30.000Z');
+
+/** Views around T: visitors at the edges of the 5-minute and 60-minute windows, and pages with distinct counts. */
+function scenario(shopId: number, otherShopId: number): Visit[] {
+  const v = (page: string, ip: string | null, userAgent: string | null, at: number, shop = shopId): Visit => ({ shopId: shop, page, ip, userAgent, at });
+  const visits = [
+    v('main', '203.0.113.1', 'UA-1', T - 10_000),
+    v('main', '203.0.113.1', 'UA-1', T - 2 * MIN),
+    v('main', '203.0.113.2', 'UA-1', T - 4.5 * MIN), // 12:30:00, first minute of the active window
+    v('main', '203.0.113.1', 'UA-2', T - 5 * MIN), // 12:29:30, just outside it
+    v('feedbacks', null, null, T - 59 * MIN), // 11:35:30, first minute of the hour
+    v('feedbacks', '198.51.100.9', 'UA-1', T - 61 * MIN), // 11:33:30, outside the hour
+    v('main', '198.51.100.9', 'UA-1', T + 60_000), // the next minute: after `at`
+    v('main', '198.51.100.10', 'UA-1', T - 3 * 60 * MIN), // long gone
+    v('main', '203.0.113.99', 'UA-1', T - MIN, otherShopId),
+  ];
+  // Twelve pages with 1 … 12 views each, spread over the hour.
+  for (let k = 1; k <= 12; k++) {
+    for (let j = 0; j < k; j++) visits.push(v(`listings/p${String(k).padStart(2, '0')}`, `10.0.${k}.${j}`, 'bot', T - (k * 3 + j) * MIN));
+  }
+  return visits;
+}
+
+/** The figures, computed from the views themselves. */
+function expectedAt(visits: Visit[], shopId: number, at: number) {
+  const current = Math.floor(at / MIN);
+  const mine = visits.filter((v) => v.shopId === shopId);
+  const within = (v: Visit, minutes: number) => {
+    const m = Math.floor(v.at / MIN);
+    return m > current - minutes && m <= current;
+  };
+  const hour = mine.filter((v) => within(v, 60));
+  const pages = new Map<string, number>();
+  for (const v of hour) pages.set(v.page, (pages.get(v.page) ?? 0) + 1);
+  return {
+    at: new Date(at).toISOString(),
+    activeVisitors: new Set(mine.filter((v) => within(v, 5)).map((v) => `${v.ip}|${v.userAgent}`)).size,
+    visitsLastHour: hour.length,
+    series: Array.from({ length: 30 }, (_, i) => {
+      const minute = (current - 29 + i) * MIN;
+      return { minute: new Date(minute).toISOString(), visits: mine.filter((v) => v.at >= minute && v.at < minute + MIN).length };
+    }),
+    topPages: [...pages]
+      .map(([page, count]) => ({ page, visits: count }))
+      .sort((a, b) => b.visits - a.visits || (a.page < b.page ? -1 : 1))
+      .slice(0, 10),
+  };
+}
+
+/** recordVisit is fire-and-forget: read until the answer settles on what is expected. */
+async function eventually(read: () => Promise<unknown>, expected: unknown): Promise<void> {
+  const deadline = Date.now() + 5000;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    last = await read();
+    try {
+      assert.deepEqual(last, expected);
+      return;
+    } catch {
+      await sleep(25);
+    }
+  }
+  assert.deepEqual(last, expected);
+}
+
+const realTime = (api: Client, shopId: number, at?: number) => async () =>
+  assertOk(await api.get(`/self/${shopId}/analytics/visits/real-time${at === undefined ? '' : `?at=${encodeURIComponent(new Date(at).toISOString())}`}`));
+
+const record = (app: FastifyInstance, visits: Visit[]) => {
+  for (const { at, ...visit } of visits) recordVisit(app, visit, at);
+};
+
+for (const store of ['database', 'redis'] as const) {
+  test(`real-time visits count views, visitors and pages in whole minutes (${store} store)`, async (t) => {
+    const env: Record<string, string> = {};
+    if (store === 'redis') {
+      if (!(await redisAvailable())) return t.skip(`no Redis at ${redisUrl}`);
+      env.REDIS_URL = redisUrl;
+      env.REDIS_KEY_PREFIX = `shopd-test-${randomBytes(6).toString('hex')}:`;
+      await cleanRedis(t, env.REDIS_KEY_PREFIX);
+    }
+    const app = await build(t, env);
+    const api = await owner(app);
+    const shop = await createShop(api, 'Visited');
+    const other = await createShop(api, 'Elsewhere');
+    const visits = scenario(shop.id, other.id);
+    record(app, visits);
+
+    const expected = expectedAt(visits, shop.id, T);
+    // Hand checks of the hand computation: A, B and one page visitor at 12:31:30 are active.
+    assert.equal(expected.activeVisitors, 3);
+    assert.equal(expected.visitsLastHour, 5 + 78);
+    assert.equal(expected.topPages[0]!.page, 'listings/p12');
+    await eventually(realTime(api, shop.id, T), expected);
+    const body = await realTime(api, shop.id, T)();
+    assert.equal(body.series.length, 30);
+    assert.equal(body.series[29].minute, '2025-05-05T12:34:00.000Z');
+    assert.equal(body.topPages.length, 10);
+
+    // Ten minutes on, the window has moved.
+    await eventually(realTime(api, shop.id, T + 10 * MIN), expectedAt(visits, shop.id, T + 10 * MIN));
+    // The other shop sees only its own view.
+    assert.equal((await realTime(api, other.id, T)()).visitsLastHour, 1);
+
+    // Now, by default: one fresh view.
+    recordVisit(app, { shopId: other.id, page: 'main', ip: '192.0.2.1', userAgent: 'Now' });
+    await sleep(50);
+    const now = await realTime(api, other.id)();
+    assert.deepEqual([now.activeVisitors, now.visitsLastHour, now.topPages], [1, 1, [{ page: 'main', visits: 1 }]]);
+    assert.ok(Math.abs(Date.parse(now.at) - Date.now()) < 5000);
+
+    assertError(await api.get(`/self/${shop.id}/analytics/visits/real-time?at=yesterday`), 400, 'validation_error');
+
+    if (store === 'redis') {
+      const redis = new Redis(redisUrl);
+      t.after(() => redis.disconnect());
+      const keys = await redis.keys(`${env.REDIS_KEY_PREFIX}visits:{${shop.id}}:*`);
+      assert.ok(keys.length > 0);
+      for (const key of keys.slice(0, 5)) {
+        const ttl = await redis.ttl(key);
+        assert.ok(ttl > 7000 && ttl <= 7320, `${key} expires in about two hours (${ttl} s)`);
+      }
+      // A second instance on the same Redis shares the counters (a fresh database: its shop 1 is ours).
+      const second = await build(t, env);
+      recordVisit(second, { shopId: shop.id, page: 'from-another-instance', ip: '192.0.2.50', userAgent: 'UA-1' }, T);
+      const shared = [...visits, { shopId: shop.id, page: 'from-another-instance', ip: '192.0.2.50', userAgent: 'UA-1', at: T }];
+      await eventually(realTime(api, shop.id, T), expectedAt(shared, shop.id, T));
+    } else {
+      // No raw IP is kept: a row holds the hash of shop, IP and user agent.
+      const rows = await app.db.kysely.selectFrom('visits').selectAll().where('shop_id', '=', shop.id).execute();
+      assert.equal(rows.length, visits.filter((v) => v.shopId === shop.id).length);
+      const hash = createHash('sha256').update(`${shop.id}\n203.0.113.1\nUA-1`).digest('hex');
+      assert.equal(rows.filter((r) => r.visitor === hash).length, 2);
+      assert.ok(rows.every((r) => /^[0-9a-f]{64}$/.test(r.visitor) && !JSON.stringify(r).includes('203.0.113')));
+    }
+  });
+}
+
+test('old visit rows are pruned; recordVisit never throws', async (t) => {
+  const app = await build(t);
+  const api = await owner(app);
+  const shop = await createShop(api);
+  const now = Date.now();
+  recordVisit(app, { shopId: shop.id, page: 'main', ip: '192.0.2.1', userAgent: 'UA' }, now - 3 * 60 * MIN);
+  recordVisit(app, { shopId: shop.id, page: 'main', ip: '192.0.2.1', userAgent: 'UA' }, now - 60 * MIN);
+  const db = app.db.kysely;
+  const count = async () => (await db.selectFrom('visits').select('id').where('shop_id', '=', shop.id).execute()).length;
+  for (let i = 0; i < 100 && (await count()) < 2; i++) await sleep(20);
+  assert.equal(await count(), 2);
+  assert.equal(await pruneVisits(db, Date.now() - VISIT_RETENTION_MS), 1);
+  assert.equal(await count(), 1);
+
+  // A store that fails (here: the database is gone) is logged, never thrown to the page.
+  const closed = await build(t);
+  await closed.close();
+  assert.doesNotThrow(() => recordVisit(closed, { shopId: 1, page: 'main', ip: null, userAgent: null }));
+  await sleep(50);
+});

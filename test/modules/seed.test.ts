@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { test } from 'node:test';
+import { promisify } from 'node:util';
+import { buildApp } from '../../src/app.js';
+import { client, processEnv } from '../helpers/build.js';
+import { assertOk } from '../helpers/factories.js';
+
+const run = promisify(execFile);
+
+/** Runs the CLI as the README says (`bin/shopd.js`), against the test's database. */
+async function cli(env: Record<string, string>, ...args: string[]) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['bin/shopd.js', ...args], { env: { ...process.env, ...env }, maxBuffer: 10 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+const DAY = 86_400_000;
+
+test('seed --demo fills a demo shop through the API, and a second run makes another shop', async (t) => {
+  const { config, env } = await processEnv(t);
+  const seeded = await cli(env, 'seed', '--demo');
+  assert.equal(seeded.code, 0, seeded.stderr);
+  if (seeded.stderr) t.diagnostic(seeded.stderr.trim());
+  const key = seeded.stdout.trim().split('\n').at(-1)!;
+  assert.match(key, /^shopd_[A-Za-z0-9_-]{43}$/, 'the last line is the key alone');
+  assert.match(seeded.stdout, /Demo shop \d+ "Demo Shop"/);
+
+  const app = await buildApp({ config, logger: false });
+  t.after(() => app.close());
+  const api = client(app, key);
+  const shops = assertOk(await api.get('/self/shops'));
+  assert.equal(shops.length, 1);
+  const shopId: number = shops[0].id;
+  const self = `/self/${shopId}`;
+
+  const settings = assertOk(await api.get(`${self}/settings`));
+  assert.ok(JSON.stringify(settings.payments).includes('tipjar'));
+  const products = assertOk(await api.get(`${self}/v2/products?pageSize=100`));
+  assert.equal(products.totalCount, 5);
+  const types = new Set(products.items.flatMap((p: { variants: { productType: string }[] }) => p.variants.map((v) => v.productType)));
+  assert.deepEqual([...types].sort(), ['dynamic', 'serials', 'service']);
+  assert.equal(assertOk(await api.get(`${self}/groups`)).totalCount, 1);
+  assert.ok(assertOk(await api.get(`${self}/categories`)).totalCount >= 1);
+  assert.equal(assertOk(await api.get(`${self}/coupons`)).totalCount, 2);
+
+  // Every invoice, to check the dashboards against the stored orders.
+  const invoices: { status: string; total: number; createdAt: string; completedAt: string | null; parts: { productId: number }[] }[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = assertOk(await api.get(`${self}/invoices?pageSize=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`));
+    invoices.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  assert.ok(invoices.length >= 100, `about 140 orders, got ${invoices.length}`);
+  const days = new Set(invoices.map((i) => i.createdAt.slice(0, 10)));
+  assert.ok(days.size >= 50, `orders over about 60 days, got ${days.size}`);
+  assert.ok(invoices.every((i) => Date.parse(i.createdAt) > Date.now() - 61 * DAY));
+  const dynamic = products.items.find((p: { variants: { productType: string }[] }) => p.variants[0]!.productType === 'dynamic').id;
+  assert.ok(invoices.some((i) => i.parts[0]!.productId === dynamic), 'dynamic products are ordered');
+  assert.ok(invoices.filter((i) => i.parts[0]!.productId === dynamic).every((i) => i.status !== 'completed'), '… but never delivered');
+
+  const fromDate = new Date(Date.now() - 59 * DAY).toISOString().slice(0, 10);
+  const general = assertOk(await api.get(`${self}/dashboard/general?fromDate=${fromDate}`));
+  const from = Date.parse(`${fromDate}T00:00:00.000Z`);
+  const completed = invoices.filter((i) => i.status === 'completed' && Date.parse(i.completedAt!) >= from);
+  assert.ok(completed.length > 50);
+  assert.equal(general.completedOrders, completed.length);
+  assert.equal(Math.round(general.revenue * 100), Math.round(completed.reduce((s, i) => s + i.total * 100, 0)));
+  assert.equal(general.ordersCount, invoices.filter((i) => Date.parse(i.createdAt) >= from).length);
+  assert.ok(general.productsSold >= completed.length);
+  assert.ok(general.newCustomers > 10);
+  assert.ok(general.averageOrderValue > 0);
+  assert.equal(general.series.length, 60);
+  assert.ok(general.series.filter((d: { orders: number }) => d.orders > 0).length >= 50);
+
+  const advanced = assertOk(await api.get(`${self}/dashboard/advanced?fromDate=${fromDate}`));
+  assert.deepEqual(advanced.revenueByGateway.map((g: { gateway: string }) => g.gateway).sort(), ['balance', 'tipjar']);
+  assert.ok(advanced.topProducts.length >= 4);
+  assert.ok(advanced.conversionRate > 0.5 && advanced.conversionRate < 1);
+  assert.ok(advanced.returningCustomerRate > 0);
+  assert.equal(advanced.ordersByHour.reduce((s: number, n: number) => s + n, 0), general.completedOrders);
+  assert.ok(advanced.refundsAndReplacements.count >= 1);
+  if (!/feedbacks skipped/.test(seeded.stderr)) assert.ok(advanced.averageRating >= 1 && advanced.averageRating <= 5);
+  const live = assertOk(await api.get(`${self}/analytics/visits/real-time`));
+  assert.ok(live.visitsLastHour > 0, 'the seed browses the storefront');
+
+  const again = await cli(env, 'seed', '--demo');
+  assert.equal(again.code, 0, again.stderr);
+  const secondKey = again.stdout.trim().split('\n').at(-1)!;
+  assert.notEqual(secondKey, key);
+  const both = assertOk(await client(app, secondKey).get('/self/shops'));
+  assert.equal(both.length, 2, 'the same account, a second demo shop');
+  assert.notEqual(both[0].subdomain, both[1].subdomain);
+  assertOk(await api.get('/self/shops'));
+
+  const usage = await cli(env, 'seed');
+  assert.equal(usage.code, 1);
+  assert.match(usage.stderr, /seed needs --demo/);
+});
