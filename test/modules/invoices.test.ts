@@ -214,3 +214,26 @@ test('the delivery e-mail reaches the customer through SMTP with what was bought
   assert.deepEqual(sink.received[1]!.envelopeTo, ['copy@example.com']);
   assert.equal(sink.received[1]!.text, mail.text);
 });
+
+test('dynamic delivery URLs on private addresses are refused unless allowed', async (t) => {
+  const { api, shopId, base } = await setup(t, { ALLOW_PRIVATE_WEBHOOKS: 'false' });
+  const endpoint = await httpsEndpoint(t, () => ({ status: 200, body: 'SHOULD-NOT-ARRIVE' }));
+  const product = assertOk(
+    await api.post(`/self/${shopId}/v2/products`, {
+      title: 'Internal account',
+      description: 'd',
+      variants: [{ title: 'One', priceDetails: { amount: 3 }, productType: 'dynamic', asDynamic: { externalUrl: endpoint.url } }],
+    }),
+  );
+  const invoice = assertOk(
+    await api.post(`/v2/public/shops/${shopId}/invoices`, {
+      customerEmail: 'ssrf@example.com',
+      gateway: 'tipjar',
+      parts: [{ productId: product.id, productVariantId: product.variants[0].id, quantity: 1 }],
+    }),
+  );
+  const refused = await api.post(`${base}/${invoice.id}/process`);
+  assertError(refused, 422, 'unprocessable');
+  assert.match(refused.body.errors[0], /refused: resolves to a non-public address/);
+  assert.equal(endpoint.received.length, 0);
+});

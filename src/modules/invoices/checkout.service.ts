@@ -15,6 +15,7 @@ import type { StoredCustomField, StoredGateway } from '../products/variant-input
 import { enabledGateway } from '../shops/payment-settings.js';
 import { findShopById } from '../shops/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';
+import type { DeliveryOptions } from './dynamic-delivery.js';
 import { completeInvoice, endUnpaid, expireOverdue } from './lifecycle.service.js';
 import * as repo from './repository.js';
 import type { CheckoutBody } from './schema.js';
@@ -140,7 +141,7 @@ async function reserveStock(db: Conn, shopId: number, invoiceId: string, parts: 
  * writes the pending invoice, its parts, the buyer's IP and the `invoice.created` event. The
  * `balance` gateway completes at once when the balance covers the total (else 422, nothing kept).
  */
-export async function checkout(db: Conn, shopId: number, body: CheckoutBody, buyer: Buyer, timeoutMs: number): Promise<string> {
+export async function checkout(db: Conn, shopId: number, body: CheckoutBody, buyer: Buyer, delivery: DeliveryOptions): Promise<string> {
   const shop = await openShop(db, shopId, body.key);
   if (shop.on_hold === 1) throw new UnprocessableError('The shop is on hold and takes no orders right now.', ['shop: is on hold']);
   const parts = await priceParts(db, shop, body);
@@ -216,7 +217,7 @@ export async function checkout(db: Conn, shopId: number, body: CheckoutBody, buy
 
   if (body.gateway === 'balance') {
     try {
-      await completeInvoice(db, shop.id, invoiceId, timeoutMs);
+      await completeInvoice(db, shop.id, invoiceId, delivery);
     } catch (err) {
       // The balance changed since the check, or delivery failed: nothing was charged; let the stock go.
       if (err instanceof UnprocessableError && err.errors.some((e) => e.startsWith('amount:'))) {

@@ -10,7 +10,7 @@ import { recordEvent } from '../events/service.js';
 import { deliveryMail, enqueueMail } from '../mail/service.js';
 import { findVariant } from '../products/repository.js';
 import { findShop } from '../shops/repository.js';
-import { DynamicDeliveryError, fetchDynamicDeliverable } from './dynamic-delivery.js';
+import { DynamicDeliveryError, fetchDynamicDeliverable, type DeliveryOptions } from './dynamic-delivery.js';
 import type { InvoicePartRow, InvoiceRow, InvoiceStatus } from './invoices.table.js';
 import * as repo from './repository.js';
 import { assertTransition } from './state.js';
@@ -76,7 +76,7 @@ export function startExpiryWorker(app: FastifyInstance): { stop(): void } {
 }
 
 /** What a dynamic part delivers, asked of the owner's URL outside any transaction. */
-export async function dynamicDeliverable(db: Conn, invoice: InvoiceRow, part: InvoicePartRow, quantity: number, replacement: boolean, timeoutMs: number): Promise<string> {
+export async function dynamicDeliverable(db: Conn, invoice: InvoiceRow, part: InvoicePartRow, quantity: number, replacement: boolean, delivery: DeliveryOptions): Promise<string> {
   const variant = await findVariant(db, invoice.shop_id, part.variant_id);
   if (!variant?.dynamic_url) throw new DynamicDeliveryError(`variant ${part.variant_id} has no delivery URL`);
   return fetchDynamicDeliverable(
@@ -91,7 +91,7 @@ export async function dynamicDeliverable(db: Conn, invoice: InvoiceRow, part: In
       customFields: JSON.parse(invoice.custom_fields) as Record<string, unknown>,
       replacement,
     },
-    timeoutMs,
+    delivery,
   );
 }
 
@@ -113,14 +113,14 @@ export function partTitle(part: InvoicePartRow): string {
  * totals, units sold, affiliate commission, the delivery e-mail and the event. Dynamic parts are
  * asked for first; a failure is recorded on the invoice (422) and processing again retries.
  */
-export async function completeInvoice(db: Conn, shopId: number, invoiceId: string, timeoutMs: number): Promise<void> {
+export async function completeInvoice(db: Conn, shopId: number, invoiceId: string, delivery: DeliveryOptions): Promise<void> {
   const invoice = await withExpiryApplied(db, await requireInvoice(db, shopId, invoiceId));
   assertTransition(invoice.status, 'completed');
   const parts = await repo.listParts(db, shopId, [invoiceId]);
   const answers = new Map<number, string>();
   try {
     for (const part of parts.filter((p) => p.product_type === 'dynamic')) {
-      answers.set(part.id, await dynamicDeliverable(db, invoice, part, part.quantity, false, timeoutMs));
+      answers.set(part.id, await dynamicDeliverable(db, invoice, part, part.quantity, false, delivery));
     }
   } catch (err) {
     if (!(err instanceof DynamicDeliveryError)) throw err;

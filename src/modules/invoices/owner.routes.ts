@@ -9,7 +9,7 @@ const tags = ['Invoices'];
 
 export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.db.kysely;
-  const timeoutMs = app.config.invoices.dynamicTimeoutMs;
+  const delivery = { timeoutMs: app.config.invoices.dynamicTimeoutMs, allowPrivate: app.config.webhooks.allowPrivate };
 
   app.get('/:shopId/invoices', {
     schema: {
@@ -40,7 +40,7 @@ export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: ownerResponses(schema.OwnerInvoice, [409, 422]),
     },
     ...idempotent,
-    handler: async (request) => ok(await service.processInvoice(db, currentShop(request), request.params.invoiceId, timeoutMs)),
+    handler: async (request) => ok(await service.processInvoice(db, currentShop(request), request.params.invoiceId, delivery)),
   });
 
   app.post('/:shopId/invoices/:invoiceId/replacement', {
@@ -54,7 +54,7 @@ export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: ownerResponses(schema.OwnerInvoice, [409, 422]),
     },
     ...idempotent,
-    handler: async (request) => ok(await service.replaceItems(db, currentShop(request), request.params.invoiceId, request.body, timeoutMs)),
+    handler: async (request) => ok(await service.replaceItems(db, currentShop(request), request.params.invoiceId, request.body, delivery)),
   });
 
   app.post('/:shopId/invoices/:invoiceId/resend', {

@@ -7,7 +7,7 @@ import { recordEvent } from '../events/service.js';
 import { findVariant } from '../products/repository.js';
 import { enabledGateway } from '../shops/payment-settings.js';
 import type { ShopRow } from '../shops/shops.table.js';
-import { DynamicDeliveryError } from './dynamic-delivery.js';
+import { DynamicDeliveryError, type DeliveryOptions } from './dynamic-delivery.js';
 import type { InvoiceRow } from './invoices.table.js';
 import { completeInvoice, dynamicDeliverable, partTitle, queueDeliveryMail, requireInvoice, withExpiryApplied } from './lifecycle.service.js';
 import * as repo from './repository.js';
@@ -46,8 +46,8 @@ export async function listInvoices(db: Conn, shop: ShopRow, query: InvoiceListQu
 }
 
 /** The owner marks a pending invoice paid: completes and delivers it (409 in any other status). */
-export async function processInvoice(db: Conn, shop: ShopRow, invoiceId: string, timeoutMs: number) {
-  await completeInvoice(db, shop.id, invoiceId, timeoutMs);
+export async function processInvoice(db: Conn, shop: ShopRow, invoiceId: string, delivery: DeliveryOptions) {
+  await completeInvoice(db, shop.id, invoiceId, delivery);
   return getInvoice(db, shop, invoiceId);
 }
 
@@ -55,7 +55,7 @@ export async function processInvoice(db: Conn, shop: ShopRow, invoiceId: string,
  * Delivers `quantity` fresh items of a completed part's variant at no charge: new serials,
  * the service text again, or a new dynamic answer. Out of stock is a 422 and changes nothing.
  */
-export async function replaceItems(db: Conn, shop: ShopRow, invoiceId: string, input: { partInvoiceId: number; quantity: number }, timeoutMs: number) {
+export async function replaceItems(db: Conn, shop: ShopRow, invoiceId: string, input: { partInvoiceId: number; quantity: number }, delivery: DeliveryOptions) {
   const invoice = await requireInvoice(db, shop.id, invoiceId);
   if (invoice.status !== 'completed') throw new ConflictError(`The invoice is ${invoice.status}; only completed invoices get replacements.`, [`status: is ${invoice.status}`]);
   const part = (await repo.listParts(db, shop.id, [invoiceId])).find((p) => p.id === input.partInvoiceId);
@@ -64,7 +64,7 @@ export async function replaceItems(db: Conn, shop: ShopRow, invoiceId: string, i
   let answer: string | undefined;
   if (part.product_type === 'dynamic') {
     try {
-      answer = await dynamicDeliverable(db, invoice, part, input.quantity, true, timeoutMs);
+      answer = await dynamicDeliverable(db, invoice, part, input.quantity, true, delivery);
     } catch (err) {
       if (err instanceof DynamicDeliveryError) throw new UnprocessableError('The dynamic delivery failed.', [`delivery: ${err.message}`]);
       throw err;

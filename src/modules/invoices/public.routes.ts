@@ -39,7 +39,10 @@ export const invoicePublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     ...idempotent,
     handler: async (request) => {
-      const invoiceId = await checkout(db, request.params.shopId, request.body, buyerOf(request), app.config.invoices.dynamicTimeoutMs);
+      const invoiceId = await checkout(db, request.params.shopId, request.body, buyerOf(request), {
+        timeoutMs: app.config.invoices.dynamicTimeoutMs,
+        allowPrivate: app.config.webhooks.allowPrivate,
+      });
       return ok((await getPublicInvoice(db, invoiceId))!);
     },
   });
