@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
@@ -65,11 +65,32 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Errors the router raises before any route runs (a malformed %-escape, an over-long path
+    // segment) get the same envelope and request id as everything else.
+    frameworkErrors: (error, request, reply) => {
+      const problem = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'path: has a segment longer than 200 characters' : 'path: is not a valid URL';
+      void (reply as FastifyReply)
+        .status(400)
+        .header('x-request-id', request.id)
+        .send({ data: null, message: 'The request URL is not valid.', errors: [problem], code: 'validation_error' });
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+  // A request without a body is checked as `{}`: optional-only bodies (resend, partial updates)
+  // may be left out, and missing required fields are named one by one instead of "body".
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
+  });
   // JSON only: any other body type is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain');
+  // An empty JSON body is no body (clients often send the header on every call); anything else
+  // goes to Fastify's own parser, with its prototype-poisoning protection.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if ((body as string).trim() === '') done(null, undefined);
+    else parseJson(request, body as string, done);
+  });
   addSharedSchema(ErrorEnvelope);
   app.addSchema(ErrorEnvelope);
 

@@ -34,7 +34,7 @@ export function toAppError(err: FastifyError | Error): AppError {
   if (constraint === 'unique') return new ConflictError('This conflicts with an existing record.');
   if (constraint === 'foreign_key') return new ConflictError('This refers to a record that does not exist or is still in use.');
   if (constraint) return new ValidationError(['body: violates a data constraint']);
-  if (err instanceof SyntaxError && fastifyErr.statusCode === 400) {
+  if (fastifyErr.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (err instanceof SyntaxError && fastifyErr.statusCode === 400)) {
     return new ValidationError(['body: is not valid JSON'], 'The body is not valid JSON.');
   }
   const status = fastifyErr.statusCode;

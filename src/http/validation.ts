@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import formats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 
@@ -23,8 +23,32 @@ function makeAjv(coerceTypes: boolean | 'array'): Ajv {
 const bodyAjv = makeAjv(false);
 const paramAjv = makeAjv('array');
 
+/**
+ * Path and query integers must be written as plain decimal digits: ajv's coercion would also
+ * take `0x1`, `1e0`, `1.0` or ` 1` as 1, and a contract id is a positive integer, nothing else.
+ */
+const PLAIN_INTEGER = /^-?\d+$/;
+
+function strictIntegers(schema: { properties?: Record<string, { type?: unknown }> }, validate: ValidateFunction): ValidateFunction {
+  const integers = Object.entries(schema.properties ?? {})
+    .filter(([, s]) => s.type === 'integer')
+    .map(([name]) => name);
+  if (integers.length === 0) return validate;
+  const strict = ((data: Record<string, unknown> | undefined) => {
+    const bad = integers.filter((name) => typeof data?.[name] === 'string' && !PLAIN_INTEGER.test(data[name] as string));
+    if (bad.length > 0) {
+      strict.errors = bad.map((name) => ({ instancePath: `/${name}`, schemaPath: '', keyword: 'type', params: { type: 'integer' }, message: 'must be integer' }));
+      return false;
+    }
+    const valid = validate(data);
+    strict.errors = validate.errors;
+    return valid;
+  }) as ValidateFunction;
+  return strict;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : paramAjv).compile(schema as object);
+  httpPart === 'body' ? bodyAjv.compile(schema as object) : strictIntegers(schema as object, paramAjv.compile(schema as object));
 
 /** Shared-schema registration for both validators (`Type.Ref` targets). */
 export function addSharedSchema(schema: { $id?: string }): void {

@@ -9,8 +9,8 @@ import { ValidationError } from '../http/errors.js';
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 export const DateFilter = Type.String({
-  pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2}))?$',
-  description: "A date (the whole day in the shop's timezone) or an ISO 8601 date-time with offset.",
+  pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})?)?$',
+  description: "A date (the whole day in the shop's timezone) or an ISO 8601 date-time (without an offset: in the shop's timezone).",
 });
 
 export const DateRangeQuery = {
@@ -18,7 +18,8 @@ export const DateRangeQuery = {
   toDate: Type.Optional(DateFilter),
 };
 
-function parseBound(value: string, field: string, offsetMinutes: number, end: boolean): number {
+/** One bound: a bare date is the first (or, for an end, the last) millisecond of that day in the shop's timezone. */
+export function parseDateBound(value: string, field: string, offsetMinutes: number, end: boolean): number {
   const date = DATE.exec(value);
   let ms: number;
   if (date) {
@@ -27,8 +28,10 @@ function parseBound(value: string, field: string, offsetMinutes: number, end: bo
     const check = new Date(Date.UTC(y, m - 1, d));
     if (check.getUTCMonth() !== m - 1 || check.getUTCDate() !== d) throw ValidationError.field(field, 'is not a real date');
     if (end) ms += 86_400_000 - 1;
-  } else {
+  } else if (/(Z|[+-]\d{2}:\d{2})$/.test(value)) {
     ms = Date.parse(value);
+  } else {
+    ms = Date.parse(`${value}Z`) - offsetMinutes * 60_000;
   }
   if (!Number.isFinite(ms)) throw ValidationError.field(field, 'is not a valid date');
   return ms;
@@ -39,8 +42,8 @@ export function parseDateRange(
   query: { fromDate?: string | undefined; toDate?: string | undefined },
   offsetMinutes: number,
 ): { from: number | undefined; to: number | undefined } {
-  const from = query.fromDate === undefined ? undefined : parseBound(query.fromDate, 'fromDate', offsetMinutes, false);
-  const to = query.toDate === undefined ? undefined : parseBound(query.toDate, 'toDate', offsetMinutes, true);
+  const from = query.fromDate === undefined ? undefined : parseDateBound(query.fromDate, 'fromDate', offsetMinutes, false);
+  const to = query.toDate === undefined ? undefined : parseDateBound(query.toDate, 'toDate', offsetMinutes, true);
   if (from !== undefined && to !== undefined && from > to) throw ValidationError.field('fromDate', 'must not be after toDate');
   return { from, to };
 }

@@ -103,7 +103,7 @@ test('every owner operation works for the owning account', async (t) => {
 test('bad ids in the path are a 400, never a 404 or 500', async (t) => {
   const app = await build(t);
   const api = await owner(app);
-  for (const id of ['abc', '0', '-1', '1.5', '2147483648', '99999999999999999999', '%20']) {
+  for (const id of ['abc', '0', '-1', '1.5', '2147483648', '99999999999999999999', '%20', '0x1', '1e0', '1.0', '+1', '%201']) {
     const res = await api.get(`/self/${id}/settings`);
     assertError(res, 400, 'validation_error');
     assert.match(res.body.errors[0], /^shopId: /);

@@ -111,3 +111,27 @@ test('database constraint violations map to the envelope on both engines', async
   assert.equal(check.statusCode, 400);
   assert.equal(check.code, 'validation_error');
 });
+
+test('router-level errors, empty JSON bodies and key order keep to the conventions', async (t) => {
+  const app = await build(t);
+  const api = await owner(app);
+  const shop = await createShop(api);
+  for (const url of [`/self/%E0%A4%A/settings`, `/v2/public/invoices/${'x'.repeat(201)}`]) {
+    const res = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${api.key}` } });
+    assertError({ status: res.statusCode, body: res.json() }, 400, 'validation_error');
+    assert.ok(res.headers['x-request-id']);
+  }
+  const garbage = await app.inject({ method: 'PUT', url: `/self/${shop.id}/settings/name`, headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' }, payload: 'garbage' });
+  assert.deepEqual(garbage.json().errors, ['body: is not valid JSON']);
+  // An empty JSON body is no body: optional-only bodies pass, required fields are named.
+  const empty = await app.inject({ method: 'PUT', url: `/self/${shop.id}/settings/name`, headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' }, payload: '' });
+  assert.deepEqual(empty.json().errors, ['newName: is required']);
+  const poisoned = await app.inject({ method: 'POST', url: '/self/shops', headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' }, payload: '{"name":"x","__proto__":{"admin":true}}' });
+  assertError({ status: poisoned.statusCode, body: poisoned.json() }, 400, 'validation_error');
+  // The same body in another key order is the same idempotent request.
+  const headers = { 'idempotency-key': 'order-free' };
+  const first = await api.post('/self/shops', { name: 'Ordered', extra: { a: 1, b: 2 } }, headers);
+  const again = await api.post('/self/shops', { extra: { b: 2, a: 1 }, name: 'Ordered' }, headers);
+  assert.equal(again.headers['idempotent-replayed'], 'true');
+  assert.deepEqual(again.body, first.body);
+});

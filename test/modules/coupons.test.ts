@@ -152,9 +152,9 @@ test('bad coupon bodies are a 400 naming the field and change nothing', async (t
     [{ name: 'N', discount: 2_000_000_000, isFixed: true }, 'discount: '],
     [percent('N', { note: 'x'.repeat(501) }), 'note: '],
     [percent('N', { startDate: 'tomorrow' }), 'startDate: '],
-    [percent('N', { startDate: '2026-06-01' }), 'startDate: '],
-    [percent('N', { endDate: '2026-06-01T00:00:00' }), 'endDate: '],
-    [percent('N', { startDate: '2026-06-01T00:00:00+05' }), 'startDate: is not a valid date-time'],
+    [percent('N', { startDate: '2026-06-01T00:00:00+05' }), 'startDate: '],
+    [percent('N', { startDate: '2026-13-01' }), 'startDate: is not a real date'],
+    [percent('N', { endDate: 'June 1st' }), 'endDate: '],
     [percent('N', { startDate: '2026-06-02T00:00:00Z', endDate: '2026-06-01T23:59:59Z' }), 'endDate: must not be before startDate'],
     [percent('N', { restrictToProducts: 'all' }), 'restrictToProducts: must be array'],
     [percent('N', { restrictToProducts: [0] }), 'restrictToProducts[0]: '],
@@ -292,4 +292,19 @@ test('claimCouponUse: 20 parallel claims on maxUses 5 take exactly 5 uses', asyn
   assert.equal(await claimCouponUse(db, otherShop.id, open.id), false);
   await releaseCouponUse(db, otherShop.id, open.id);
   assert.equal((await storedRow(open.id)).uses, 12);
+});
+
+test('coupon dates take a bare date as a whole day in the shop timezone', async (t) => {
+  const app = await build(t);
+  const api = await owner(app);
+  const shop = await createShop(api);
+  assertOk(await api.put(`/self/${shop.id}/settings/timezone`, { utcTimezoneOffset: 120 }));
+  const coupon = assertOk(await api.post(`/self/${shop.id}/coupons`, { name: 'DAYS', discount: 1, isFixed: true, startDate: '2030-01-01', endDate: '2030-01-31' }));
+  assert.equal(coupon.startDate, '2029-12-31T22:00:00.000Z');
+  assert.equal(coupon.endDate, '2030-01-31T21:59:59.999Z');
+  const local = assertOk(await api.post(`/self/${shop.id}/coupons`, { name: 'LOCAL', discount: 1, isFixed: true, startDate: '2030-01-01T10:00:00' }));
+  assert.equal(local.startDate, '2030-01-01T08:00:00.000Z', 'a date-time without offset is shop time');
+  const backwards = await api.post(`/self/${shop.id}/coupons`, { name: 'BACK', discount: 1, isFixed: true, startDate: '2030-01-01', endDate: '2029-01-01' });
+  assertError(backwards, 400, 'validation_error');
+  assert.deepEqual(backwards.body.errors, ['endDate: must not be before startDate']);
 });

@@ -237,3 +237,25 @@ test('dynamic delivery URLs on private addresses are refused unless allowed', as
   assert.match(refused.body.errors[0], /refused: resolves to a non-public address/);
   assert.equal(endpoint.received.length, 0);
 });
+
+test('a serial already sold is never stocked again, even from a list saved after the sale', async (t) => {
+  const { api, shopId, productId, keysVariant, buy, base } = await setup(t);
+  const invoice = await buy([{ variant: keysVariant, quantity: 2 }]);
+  const pending = await buy([{ variant: keysVariant, quantity: 1 }]);
+  assertOk(await api.post(`${base}/${invoice.id}/process`));
+  const url = `/self/${shopId}/v2/products/${productId}`;
+  const product = assertOk(await api.get(url));
+  // The owner saves the list as it was before the sale, plus one new key.
+  const saved = assertOk(
+    await api.put(url, {
+      title: product.title,
+      description: product.description,
+      variants: [
+        { id: keysVariant, title: 'Key', priceDetails: { amount: 9.99 }, productType: 'serials', asSerials: { serials: ['K1', 'K2', 'K3', 'K4', 'K5', 'K6'] } },
+        { id: product.variants[1].id, title: 'Support', priceDetails: { amount: 5 }, productType: 'service', asService: { text: 'Support text' } },
+      ],
+    }),
+  );
+  assert.deepEqual(saved.variants[0].asSerials.serials, ['K4', 'K5', 'K6'], 'K1, K2 were delivered and K3 is reserved');
+  assert.deepEqual(assertOk(await api.post(`${base}/${pending.id}/process`)).parts[0].deliverables, ['K3']);
+});

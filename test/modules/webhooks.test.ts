@@ -229,9 +229,18 @@ test('a local receiver gets every event type of the contract', async (t) => {
   const ticket = assertOk(await api.post(`/v2/public/shops/${shopId}/tickets`, { email: 'all@example.com', title: 'Help', message: 'Hi' })); // ticket.created
   assertOk(await api.post(`/self/${shopId}/tickets/${ticket.id}/message`, { content: 'Hello' })); // ticket.message
   assertOk(await api.post(`/v2/public/invoices/${sold.id}/feedback`, { rating: 5, comment: 'Great' })); // feedback.created
+  assert.deepEqual(
+    (({ rating, comment }) => ({ rating, comment }))(assertOk(await api.get(`/self/${shopId}/invoices/${sold.id}`)).feedback),
+    { rating: 5, comment: 'Great' },
+    'the invoice shows its feedback',
+  );
 
   for (let pass = 0; pass < 30 && (await app.webhookWorker.runOnce()) > 0; pass++);
   const types = sink.received.map((r) => JSON.parse(r.body).type as string);
+  const created = JSON.parse(sink.received.find((r) => JSON.parse(r.body).type === 'invoice.created')!.body);
+  assert.equal(created.data.total, 9.99, 'money in events is a decimal in the major unit');
+  const balance = JSON.parse(sink.received.find((r) => JSON.parse(r.body).type === 'customer.balance_changed')!.body);
+  assert.deepEqual([balance.data.amount, balance.data.balance, balance.data.currency], [1, 1, 'USD']);
   assert.deepEqual([...new Set(types)].sort(), [...eventTypes].sort());
   const verifier = new Webhook(hook.secret);
   for (const r of sink.received) assert.ok(verifier.verify(r.body, r.headers as Record<string, string>));

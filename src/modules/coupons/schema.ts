@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Id, Nullable, NullableTimestamp, StringEnum, Timestamp } from '../../schemas/common.js';
+import { DateFilter } from '../../schemas/dates.js';
 import { MAX_AMOUNT_MAJOR } from '../../schemas/money.js';
 import { paymentProviderNames } from '../shops/payments.js';
 
@@ -21,9 +22,9 @@ export const CouponInput = Type.Object({
       'Otherwise a percentage: more than 0, at most 100, at most 2 decimals.',
   }),
   isFixed: Type.Boolean({ description: 'true: a fixed amount off the eligible subtotal (never more than it); false: a percentage of it, rounded down to the minor unit.' }),
-  startDate: Type.Optional(Nullable(Type.String({ format: 'date-time', description: 'ISO 8601 date-time with offset; before it the coupon is not valid yet. null or omitted: valid at once.' }))),
+  startDate: Type.Optional(Nullable(Type.String({ pattern: DateFilter.pattern, description: "A date (from the start of that day in the shop's timezone) or an ISO 8601 date-time with offset; before it the coupon is not valid yet. null or omitted: valid at once." }))),
   endDate: Type.Optional(
-    Nullable(Type.String({ format: 'date-time', description: 'ISO 8601 date-time with offset, inclusive; after it the coupon has expired. Not before `startDate`. null or omitted: never expires.' })),
+    Nullable(Type.String({ pattern: DateFilter.pattern, description: "A date (to the end of that day in the shop's timezone) or an ISO 8601 date-time with offset, inclusive; after it the coupon has expired. Not before `startDate`. null or omitted: never expires." })),
   ),
   restrictToProducts: Type.Optional(
     Type.Array(Id, {

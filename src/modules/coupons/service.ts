@@ -4,6 +4,7 @@ import type { Database } from '../../db/schema.js';
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from '../../http/errors.js';
 import { pageWindow, toPage } from '../../http/pagination.js';
 import type { PageQuery } from '../../schemas/common.js';
+import { parseDateBound } from '../../schemas/dates.js';
 import { rescaleMinorUnits, toMinorUnits } from '../../schemas/money.js';
 import { existingProductIds } from '../products/repository.js';
 import { currencyDigits } from '../shops/currencies.js';
@@ -27,17 +28,15 @@ function toBasisPoints(percentage: number): number {
   return bps;
 }
 
-function parseDate(value: string | null | undefined, field: string): number | null {
-  if (value === null || value === undefined) return null;
-  const ms = Date.parse(value);
-  if (!Number.isFinite(ms)) throw ValidationError.field(field, 'is not a valid date-time');
-  return ms;
+function parseDate(value: string | null | undefined, field: string, offsetMinutes: number, end: boolean): number | null {
+  return value === null || value === undefined ? null : parseDateBound(value, field, offsetMinutes, end);
 }
 
 /** The input's columns, checked for everything that needs no database: discount, dates. */
-function couponColumns(input: CouponInput, currency: string) {
-  const startAt = parseDate(input.startDate, 'startDate');
-  const endAt = parseDate(input.endDate, 'endDate');
+function couponColumns(input: CouponInput, shop: ShopRow) {
+  const currency = shop.currency;
+  const startAt = parseDate(input.startDate, 'startDate', shop.utc_offset_minutes, false);
+  const endAt = parseDate(input.endDate, 'endDate', shop.utc_offset_minutes, true);
   if (startAt !== null && endAt !== null && startAt > endAt) throw ValidationError.field('endDate', 'must not be before startDate');
   return {
     name: input.name,
@@ -107,7 +106,7 @@ export async function listCoupons(db: Conn, shop: ShopRow, query: PageQuery) {
 }
 
 export async function createCoupon(db: Conn, shop: ShopRow, input: CouponInput) {
-  const columns = couponColumns(input, shop.currency);
+  const columns = couponColumns(input, shop);
   const coupon = await withUniqueName(() =>
     db.transaction().execute(async (trx) => {
       await checkProductIds(trx, shop.id, input.restrictToProducts ?? []);
@@ -121,7 +120,7 @@ export async function createCoupon(db: Conn, shop: ShopRow, input: CouponInput) 
 
 /** Full update: omitted optional fields go back to their defaults; `uses` is kept. */
 export async function updateCoupon(db: Conn, shop: ShopRow, couponId: number, input: CouponInput) {
-  const columns = couponColumns(input, shop.currency);
+  const columns = couponColumns(input, shop);
   const coupon = await withUniqueName(() =>
     db.transaction().execute(async (trx) => {
       const current = await requireCoupon(trx, shop.id, couponId);

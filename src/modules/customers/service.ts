@@ -6,6 +6,7 @@ import { toIso, type PageQuery } from '../../schemas/common.js';
 import { parseDateRange } from '../../schemas/dates.js';
 import { fromMinorUnits, toMinorUnits } from '../../schemas/money.js';
 import { recordEvent } from '../events/service.js';
+import { findShop } from '../shops/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';
 import type { BalanceEntryKind, CustomerRow } from './customers.table.js';
 import * as repo from './repository.js';
@@ -68,7 +69,14 @@ export async function changeBalance(
     invoiceId: change.invoiceId ?? null,
     now,
   });
-  await recordEvent(db, shopId, 'customer.balance_changed', { customerId, amount: change.delta, balance, kind: change.kind, invoiceId: change.invoiceId ?? null }, now);
+  const { currency } = await findShop(db, shopId);
+  await recordEvent(
+    db,
+    shopId,
+    'customer.balance_changed',
+    { customerId, amount: fromMinorUnits(change.delta, currency), balance: fromMinorUnits(balance, currency), currency, kind: change.kind, invoiceId: change.invoiceId ?? null },
+    now,
+  );
   return balance;
 }
 

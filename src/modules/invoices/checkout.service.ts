@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { ForbiddenError, NotFoundError, UnprocessableError, ValidationError } from '../../http/errors.js';
+import { fromMinorUnits } from '../../schemas/money.js';
 import { verifyPassword } from '../../security/passwords.js';
 import { findBlock } from '../blacklist/service.js';
 import { claimCouponUse, couponDiscount, findCouponByCode } from '../coupons/service.js';
@@ -16,7 +17,7 @@ import { enabledGateway } from '../shops/payment-settings.js';
 import { findShopById } from '../shops/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';
 import type { DeliveryOptions } from './dynamic-delivery.js';
-import { completeInvoice, endUnpaid, expireOverdue } from './lifecycle.service.js';
+import { completeInvoice, endUnpaid, expireOverdue, noteIfOutOfStock } from './lifecycle.service.js';
 import * as repo from './repository.js';
 import type { CheckoutBody } from './schema.js';
 
@@ -122,15 +123,14 @@ async function couponFor(db: Conn, shopId: number, code: string, parts: PricedPa
 }
 
 /** Reserves every part's stock for the invoice, or throws 422 naming the first part short of it. */
-async function reserveStock(db: Conn, shopId: number, invoiceId: string, parts: PricedPart[]): Promise<void> {
+async function reserveStock(db: Conn, shopId: number, invoiceId: string, parts: PricedPart[], now: number): Promise<void> {
   for (const part of parts) {
     const ok =
       part.variant.product_type === 'serials'
         ? (await repo.reserveSerials(db, shopId, part.variant.id, invoiceId, part.quantity)) === part.quantity
         : await repo.takeStock(db, shopId, part.variant.id, part.quantity);
     if (!ok) throw new UnprocessableError('Not enough stock for this order.', [partError(part.index, 'quantity', 'is more than the stock left')]);
-    const left = part.variant.product_type === 'serials' ? (await products.serialStock(db, shopId, [part.variant.id])).get(part.variant.id) ?? 0 : (await products.findVariant(db, shopId, part.variant.id))?.stock;
-    if (left === 0) await recordEvent(db, shopId, 'product.out_of_stock', { productId: part.product.id, variantId: part.variant.id });
+    await noteIfOutOfStock(db, shopId, part.product.id, part.variant.id, now);
   }
 }
 
@@ -210,9 +210,9 @@ export async function checkout(db: Conn, shopId: number, body: CheckoutBody, buy
         created_at: now,
       });
     }
-    await reserveStock(trx, shop.id, invoiceId, parts);
+    await recordEvent(trx, shop.id, 'invoice.created', { invoiceId, total: fromMinorUnits(total, shop.currency), currency: shop.currency, gateway: body.gateway }, now);
+    await reserveStock(trx, shop.id, invoiceId, parts, now);
     if (buyer.ip) await customerRepo.recordCustomerIp(trx, shop.id, customer.id, buyer.ip, now);
-    await recordEvent(trx, shop.id, 'invoice.created', { invoiceId, total: total, currency: shop.currency, gateway: body.gateway }, now);
   });
 
   if (body.gateway === 'balance') {

@@ -8,7 +8,7 @@ import * as customers from '../customers/repository.js';
 import { changeBalance } from '../customers/service.js';
 import { recordEvent } from '../events/service.js';
 import { deliveryMail, enqueueMail } from '../mail/service.js';
-import { findVariant } from '../products/repository.js';
+import { findVariant, serialStock } from '../products/repository.js';
 import { findShop } from '../shops/repository.js';
 import { DynamicDeliveryError, fetchDynamicDeliverable, type DeliveryOptions } from './dynamic-delivery.js';
 import type { InvoicePartRow, InvoiceRow, InvoiceStatus } from './invoices.table.js';
@@ -73,6 +73,13 @@ export function startExpiryWorker(app: FastifyInstance): { stop(): void } {
   }, app.config.invoices.expiryIntervalMs);
   timer.unref();
   return { stop: () => clearInterval(timer) };
+}
+
+/** Records `product.out_of_stock` when a variant has just run out (reserved or delivered its last unit). */
+export async function noteIfOutOfStock(db: Conn, shopId: number, productId: number, variantId: number, now: number): Promise<void> {
+  const variant = await findVariant(db, shopId, variantId);
+  const left = variant?.product_type === 'serials' ? (await serialStock(db, shopId, [variantId])).get(variantId) ?? 0 : variant?.stock;
+  if (left === 0) await recordEvent(db, shopId, 'product.out_of_stock', { productId, variantId }, now);
 }
 
 /** What a dynamic part delivers, asked of the owner's URL outside any transaction. */

@@ -4,12 +4,13 @@ import { ConflictError, UnprocessableError, ValidationError } from '../../http/e
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
 import { parseDateRange } from '../../schemas/dates.js';
 import { recordEvent } from '../events/service.js';
+import { feedbacksOfInvoices } from '../feedbacks/repository.js';
 import { findVariant } from '../products/repository.js';
 import { enabledGateway } from '../shops/payment-settings.js';
 import type { ShopRow } from '../shops/shops.table.js';
 import { DynamicDeliveryError, type DeliveryOptions } from './dynamic-delivery.js';
 import type { InvoiceRow } from './invoices.table.js';
-import { completeInvoice, dynamicDeliverable, partTitle, queueDeliveryMail, requireInvoice, withExpiryApplied } from './lifecycle.service.js';
+import { completeInvoice, dynamicDeliverable, noteIfOutOfStock, partTitle, queueDeliveryMail, requireInvoice, withExpiryApplied } from './lifecycle.service.js';
 import * as repo from './repository.js';
 import type { InvoiceListQuery } from './schema.js';
 import { toOwnerInvoice, toPublicInvoice } from './views.js';
@@ -17,8 +18,12 @@ import { toOwnerInvoice, toPublicInvoice } from './views.js';
 type Conn = Kysely<Database>;
 
 async function ownerView(db: Conn, invoice: InvoiceRow) {
-  const [parts, replacements] = await Promise.all([repo.listParts(db, invoice.shop_id, [invoice.id]), repo.listReplacements(db, invoice.shop_id, [invoice.id])]);
-  return toOwnerInvoice(invoice, parts, replacements);
+  const [parts, replacements, feedbacks] = await Promise.all([
+    repo.listParts(db, invoice.shop_id, [invoice.id]),
+    repo.listReplacements(db, invoice.shop_id, [invoice.id]),
+    feedbacksOfInvoices(db, invoice.shop_id, [invoice.id]),
+  ]);
+  return toOwnerInvoice(invoice, parts, replacements, feedbacks[0]);
 }
 
 export async function getInvoice(db: Conn, shop: ShopRow, invoiceId: string) {
@@ -34,12 +39,13 @@ export async function listInvoices(db: Conn, shop: ShopRow, query: InvoiceListQu
   const [rows, totalCount] = await Promise.all([repo.listInvoices(db, shop.id, filter, { limit: limit + 1, offset, after }), repo.countInvoices(db, shop.id, filter)]);
   const { items, nextCursor } = keysetPage(rows, limit, (i) => ({ value: i.created_at, id: i.id }));
   const ids = items.map((i) => i.id);
-  const [parts, replacements] = await Promise.all([repo.listParts(db, shop.id, ids), repo.listReplacements(db, shop.id, ids)]);
+  const [parts, replacements, feedbacks] = await Promise.all([repo.listParts(db, shop.id, ids), repo.listReplacements(db, shop.id, ids), feedbacksOfInvoices(db, shop.id, ids)]);
   const views = items.map((i) =>
     toOwnerInvoice(
       i,
       parts.filter((p) => p.invoice_id === i.id),
       replacements.filter((r) => r.invoice_id === i.id),
+      feedbacks.find((f) => f.invoice_id === i.id),
     ),
   );
   return { ...toPage(views, totalCount, query), nextCursor };
@@ -81,6 +87,7 @@ export async function replaceItems(db: Conn, shop: ShopRow, invoiceId: string, i
       if (!(await repo.takeStock(trx, shop.id, part.variant_id, input.quantity))) throw outOfStock();
       deliverables = part.product_type === 'service' ? [(await findVariant(trx, shop.id, part.variant_id))?.service_text ?? ''] : [answer!];
     }
+    await noteIfOutOfStock(trx, shop.id, part.product_id, part.variant_id, now);
     await repo.insertReplacement(trx, { shopId: shop.id, invoiceId, partId: part.id, quantity: input.quantity, deliverables, now });
     await queueDeliveryMail(trx, invoice, invoice.customer_email, [{ title: partTitle(part), quantity: input.quantity, deliverables }], 'Replacement for your order.');
     await recordEvent(trx, shop.id, 'invoice.replaced', { invoiceId, partInvoiceId: part.id, quantity: input.quantity }, now);

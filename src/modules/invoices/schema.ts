@@ -78,6 +78,9 @@ export const OwnerInvoice = Type.Object({
   affiliateCode: Nullable(Type.String()),
   commission: Money,
   replacements: Type.Array(Replacement),
+  feedback: Nullable(
+    Type.Object({ id: Type.Integer(), rating: Type.Integer(), comment: Nullable(Type.String()), answer: Nullable(Type.String()), createdAt: Timestamp }),
+  ),
   deliveryError: Nullable(Type.String({ description: 'Why the last dynamic delivery failed; processing again retries.' })),
   createdAt: Timestamp,
   completedAt: Nullable(Timestamp),

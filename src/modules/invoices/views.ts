@@ -1,5 +1,6 @@
 import { toIso } from '../../schemas/common.js';
 import { fromMinorUnits } from '../../schemas/money.js';
+import type { FeedbackRow } from '../feedbacks/feedbacks.table.js';
 import type { InvoicePartRow, InvoiceReplacementRow, InvoiceRow } from './invoices.table.js';
 
 /** Row → wire shapes: the owner's full view and the customer's public one. */
@@ -25,7 +26,7 @@ function replacements(rows: InvoiceReplacementRow[]) {
   return rows.map((r) => ({ partInvoiceId: r.part_id, quantity: r.quantity, deliverables: JSON.parse(r.deliverables) as string[], createdAt: toIso(r.created_at) }));
 }
 
-export function toOwnerInvoice(invoice: InvoiceRow, partRows: InvoicePartRow[], replacementRows: InvoiceReplacementRow[]) {
+export function toOwnerInvoice(invoice: InvoiceRow, partRows: InvoicePartRow[], replacementRows: InvoiceReplacementRow[], feedback: FeedbackRow | undefined) {
   const c = invoice.currency;
   return {
     id: invoice.id,
@@ -46,6 +47,9 @@ export function toOwnerInvoice(invoice: InvoiceRow, partRows: InvoicePartRow[], 
     affiliateCode: invoice.affiliate_code,
     commission: money(invoice.commission, c),
     replacements: replacements(replacementRows),
+    feedback: feedback
+      ? { id: feedback.id, rating: feedback.rating, comment: feedback.comment, answer: feedback.answer, createdAt: toIso(feedback.created_at) }
+      : null,
     deliveryError: invoice.delivery_error,
     createdAt: toIso(invoice.created_at),
     completedAt: toIso(invoice.completed_at),

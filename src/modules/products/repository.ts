@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Kysely, Updateable } from 'kysely';
 import { afterKeyset, type KeysetPosition } from '../../http/pagination.js';
 import { containsText } from '../../db/sql-helpers.js';
 import type { Database } from '../../db/schema.js';
@@ -9,6 +9,12 @@ type ProductPatch = Omit<Updateable<ProductsTable>, 'id' | 'shop_id' | 'created_
 type VariantPatch = Omit<Updateable<ProductVariantsTable>, 'id' | 'shop_id' | 'product_id' | 'created_at'>;
 
 const SERIAL_BATCH = 500;
+
+/** `searchString` on products: title, path and short description. */
+function matchesSearch(text: string) {
+  return (eb: ExpressionBuilder<Database, 'products'>) =>
+    eb.or([containsText('title', text), containsText('path', text), containsText('short_description', text)]);
+}
 
 export function findProduct(db: Conn, shopId: number, productId: number): Promise<ProductRow | undefined> {
   return db.selectFrom('products').selectAll().where('shop_id', '=', shopId).where('id', '=', productId).where('deleted_at', 'is', null).executeTakeFirst();
@@ -50,7 +56,7 @@ export function listProducts(
 ): Promise<ProductRow[]> {
   const { column, direction } = options.order;
   let query = db.selectFrom('products').selectAll().where('shop_id', '=', shopId).where('deleted_at', 'is', null);
-  if (options.search) query = query.where(containsText('title', options.search));
+  if (options.search) query = query.where(matchesSearch(options.search));
   if (options.after) query = query.where(afterKeyset(column, 'id', options.after, direction));
   return query
     .orderBy(column, direction)
@@ -62,7 +68,7 @@ export function listProducts(
 
 export async function countProducts(db: Conn, shopId: number, search?: string): Promise<number> {
   let query = db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('n')).where('shop_id', '=', shopId).where('deleted_at', 'is', null);
-  if (search) query = query.where(containsText('title', search));
+  if (search) query = query.where(matchesSearch(search));
   return Number((await query.executeTakeFirstOrThrow()).n);
 }
 
@@ -179,9 +185,15 @@ export function availableSerials(db: Conn, shopId: number, variantIds: number[])
     .execute();
 }
 
-/** Values of a variant's serials currently held by pending invoices. */
-export async function reservedSerialValues(db: Conn, shopId: number, variantId: number): Promise<string[]> {
-  const rows = await db.selectFrom('serials').select('value').where('shop_id', '=', shopId).where('variant_id', '=', variantId).where('status', '=', 'reserved').execute();
+/** Values of a variant's serials held by pending invoices or already delivered. */
+export async function soldSerialValues(db: Conn, shopId: number, variantId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('serials')
+    .select('value')
+    .where('shop_id', '=', shopId)
+    .where('variant_id', '=', variantId)
+    .where('status', 'in', ['reserved', 'delivered'])
+    .execute();
   return rows.map((r) => r.value);
 }
 

@@ -39,14 +39,12 @@ export function chatIntegrationOf(c: NonNullable<ProductInput['chatIntegration']
 /**
  * Makes a variant's available serials equal `wanted`, as a multiset: serials that stay keep
  * their rows, the others are deleted, new values are added. Reserved and delivered serials are
- * never touched; with removeDuplicates, values already reserved are not added again.
+ * never touched, and a value already reserved or delivered is never added again — a serial is
+ * delivered at most once, ever, even when the owner saves a list read before a sale.
  */
-async function replaceAvailableSerials(db: Conn, shopId: number, variantId: number, wanted: string[], removeDuplicates: boolean, now: number) {
-  let values = wanted;
-  if (removeDuplicates) {
-    const reserved = new Set(await repo.reservedSerialValues(db, shopId, variantId));
-    values = values.filter((v) => !reserved.has(v));
-  }
+async function replaceAvailableSerials(db: Conn, shopId: number, variantId: number, wanted: string[], now: number) {
+  const sold = new Set(await repo.soldSerialValues(db, shopId, variantId));
+  const values = wanted.filter((v) => !sold.has(v));
   const remaining = new Map<string, number>();
   for (const v of values) remaining.set(v, (remaining.get(v) ?? 0) + 1);
   const stale: number[] = [];
@@ -70,7 +68,7 @@ async function saveVariant(db: Conn, shopId: number, productId: number, position
     const row = await repo.insertVariant(db, { ...v.columns, shop_id: shopId, product_id: productId, position, stock: v.stock ?? null, created_at: now, updated_at: now });
     variantId = row.id;
   }
-  if (v.serials !== undefined) await replaceAvailableSerials(db, shopId, variantId, v.serials, v.columns.remove_duplicates === 1, now);
+  if (v.serials !== undefined) await replaceAvailableSerials(db, shopId, variantId, v.serials, now);
 }
 
 async function stockOf(db: Conn, shopId: number, variants: VariantRow[], withSerials: boolean): Promise<StockInfo> {

@@ -19,9 +19,9 @@ export const Shop = Type.Object({
 });
 export type Shop = Static<typeof Shop>;
 
-export const CreateShopBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 64 }) });
+export const CreateShopBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200, description: '1–64 characters after trimming.' }) });
 
-export const NameBody = Type.Object({ newName: Type.String({ minLength: 1, maxLength: 64, description: '1–64 characters after trimming.' }) });
+export const NameBody = Type.Object({ newName: Type.String({ minLength: 1, maxLength: 200, description: '1–64 characters after trimming.' }) });
 export const SubdomainBody = Type.Object({
   newSubDomain: Type.String({
     pattern: '^[a-z0-9](?:[a-z0-9-]{1,30}[a-z0-9])$',

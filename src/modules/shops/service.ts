@@ -49,6 +49,7 @@ export async function listShops(db: Conn, accountId: number): Promise<Shop[]> {
 function trimmedName(name: string, field: string): string {
   const trimmed = name.trim();
   if (trimmed.length === 0) throw ValidationError.field(field, 'must not be blank');
+  if (trimmed.length > 64) throw ValidationError.field(field, 'must NOT have more than 64 characters');
   return trimmed;
 }
 
