@@ -208,7 +208,7 @@ test('the delivery e-mail reaches the customer through SMTP with what was bought
   assert.deepEqual(mail.envelopeTo, ['buyer@example.com']);
   assert.equal(mail.subject, `Your order ${invoice.id} from Selling Shop`);
   for (const expected of ['K1', 'K2', 'Support text', 'Total: 24.98 USD', 'Game Key (Key) × 2']) assert.ok(mail.text.includes(expected), `${expected} in:\n${mail.text}`);
-  assert.ok(!mail.text.includes('K3'), 'only what was delivered');
+  assert.ok(!mail.text.split('\n').includes('K3'), 'only what was delivered (one deliverable a line; the random invoice id may contain "K3")');
   assertOk(await api.post(`${base}/${invoice.id}/resend`, { email: 'copy@example.com' }));
   await app.mailWorker.runOnce();
   assert.deepEqual(sink.received[1]!.envelopeTo, ['copy@example.com']);
