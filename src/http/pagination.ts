@@ -1,4 +1,4 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { PageQuery } from '../schemas/common.js';
 import { ValidationError } from './errors.js';
 
@@ -64,6 +64,32 @@ export function decodeCursor(cursor: string, valueType: 'number' | 'string' = 'n
 export function afterKeyset(sortColumn: string, idColumn: string, position: KeysetPosition, direction: 'asc' | 'desc' = 'desc'): Expression<SqlBool> {
   const op = sql.raw(direction === 'desc' ? '<' : '>');
   return sql<SqlBool>`(${sql.ref(sortColumn)}, ${sql.ref(idColumn)}) ${op} (${position.value}, ${position.id})`;
+}
+
+/** One page of a list: `limit` rows after the keyset position when given, else from `offset`. */
+export interface PageSlice {
+  limit: number;
+  offset?: number;
+  after?: KeysetPosition | undefined;
+}
+
+/**
+ * Orders a list query by `(sortColumn, idColumn)` and cuts one page out of it: after the
+ * cursor's position (keyset, the same cost at any depth) or at the offset.
+ */
+export function pageOf<Q extends SelectQueryBuilder<any, any, any>>(
+  query: Q,
+  order: { sortColumn: string; idColumn: string; direction?: 'asc' | 'desc' },
+  page: PageSlice,
+): Q {
+  const direction = order.direction ?? 'desc';
+  let q = query as SelectQueryBuilder<any, any, any>;
+  if (page.after) q = q.where(afterKeyset(order.sortColumn, order.idColumn, page.after, direction));
+  return q
+    .orderBy(order.sortColumn, direction)
+    .orderBy(order.idColumn, direction)
+    .limit(page.limit)
+    .offset(page.after ? 0 : page.offset ?? 0) as Q;
 }
 
 /**

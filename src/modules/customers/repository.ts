@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { containsText } from '../../db/sql-helpers.js';
 import type { Database } from '../../db/schema.js';
-import { afterKeyset, type KeysetPosition } from '../../http/pagination.js';
+import { pageOf, type KeysetPosition } from '../../http/pagination.js';
 import type { BalanceEntryKind, CustomerRow } from './customers.table.js';
 
 type Conn = Kysely<Database>;
@@ -43,9 +43,7 @@ function filtered(db: Conn, shopId: number, filter: CustomerFilter) {
 }
 
 export function listCustomers(db: Conn, shopId: number, filter: CustomerFilter, page: { limit: number; offset: number; after?: KeysetPosition | undefined }): Promise<CustomerRow[]> {
-  let query = filtered(db, shopId, filter).selectAll();
-  if (page.after) query = query.where(afterKeyset('created_at', 'id', page.after));
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.after ? 0 : page.offset).execute();
+  return pageOf(filtered(db, shopId, filter).selectAll(), { sortColumn: 'created_at', idColumn: 'id' }, page).execute();
 }
 
 export async function countCustomers(db: Conn, shopId: number, filter: CustomerFilter): Promise<number> {

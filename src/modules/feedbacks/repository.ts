@@ -1,7 +1,7 @@
 import type { Insertable, Kysely } from 'kysely';
 import { containsText } from '../../db/sql-helpers.js';
 import type { Database } from '../../db/schema.js';
-import { afterKeyset, type KeysetPosition } from '../../http/pagination.js';
+import { pageOf, type KeysetPosition } from '../../http/pagination.js';
 import type { AppealStatus, FeedbackAppealRow, FeedbackAppealsTable, FeedbackRow, FeedbacksTable } from './feedbacks.table.js';
 
 type Conn = Kysely<Database>;
@@ -50,9 +50,7 @@ function filteredFeedbacks(db: Conn, shopId: number, f: FeedbackFilter) {
 
 /** Newest first; after a keyset position when given, else from the offset. */
 export function listFeedbacks(db: Conn, shopId: number, filter: FeedbackFilter, page: { limit: number; offset: number; after?: KeysetPosition | undefined }): Promise<FeedbackRow[]> {
-  let query = filteredFeedbacks(db, shopId, filter).selectAll();
-  if (page.after) query = query.where(afterKeyset('created_at', 'id', page.after));
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.after ? 0 : page.offset).execute();
+  return pageOf(filteredFeedbacks(db, shopId, filter).selectAll(), { sortColumn: 'created_at', idColumn: 'id' }, page).execute();
 }
 
 export async function countFeedbacks(db: Conn, shopId: number, filter: FeedbackFilter): Promise<number> {

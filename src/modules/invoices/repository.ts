@@ -2,7 +2,7 @@ import { sql, type Insertable, type Kysely } from 'kysely';
 import { isPostgres } from '../../db/database.js';
 import { containsText } from '../../db/sql-helpers.js';
 import type { Database } from '../../db/schema.js';
-import { afterKeyset, type KeysetPosition } from '../../http/pagination.js';
+import { pageOf, type KeysetPosition } from '../../http/pagination.js';
 import type { InvoicePartRow, InvoicePartsTable, InvoiceReplacementRow, InvoiceRow, InvoicesTable, InvoiceStatus } from './invoices.table.js';
 
 type Conn = Kysely<Database>;
@@ -184,9 +184,7 @@ function filtered(db: Conn, shopId: number, f: InvoiceFilter) {
 }
 
 export function listInvoices(db: Conn, shopId: number, filter: InvoiceFilter, page: { limit: number; offset: number; after?: KeysetPosition | undefined }): Promise<InvoiceRow[]> {
-  let query = filtered(db, shopId, filter).selectAll('invoices');
-  if (page.after) query = query.where(afterKeyset('invoices.created_at', 'invoices.id', page.after));
-  return query.orderBy('invoices.created_at', 'desc').orderBy('invoices.id', 'desc').limit(page.limit).offset(page.after ? 0 : page.offset).execute();
+  return pageOf(filtered(db, shopId, filter).selectAll('invoices'), { sortColumn: 'invoices.created_at', idColumn: 'invoices.id' }, page).execute();
 }
 
 export async function countInvoices(db: Conn, shopId: number, filter: InvoiceFilter): Promise<number> {

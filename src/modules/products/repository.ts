@@ -1,5 +1,5 @@
 import type { ExpressionBuilder, Insertable, Kysely, Updateable } from 'kysely';
-import { afterKeyset, type KeysetPosition } from '../../http/pagination.js';
+import { pageOf, type KeysetPosition } from '../../http/pagination.js';
 import { containsText } from '../../db/sql-helpers.js';
 import type { Database } from '../../db/schema.js';
 import type { ProductRow, ProductVariantsTable, ProductsTable, VariantRow } from './products.table.js';
@@ -57,13 +57,7 @@ export function listProducts(
   const { column, direction } = options.order;
   let query = db.selectFrom('products').selectAll().where('shop_id', '=', shopId).where('deleted_at', 'is', null);
   if (options.search) query = query.where(matchesSearch(options.search));
-  if (options.after) query = query.where(afterKeyset(column, 'id', options.after, direction));
-  return query
-    .orderBy(column, direction)
-    .orderBy('id', direction)
-    .limit(options.limit)
-    .offset(options.offset ?? 0)
-    .execute();
+  return pageOf(query, { sortColumn: column, idColumn: 'id', direction }, options).execute();
 }
 
 export async function countProducts(db: Conn, shopId: number, search?: string): Promise<number> {

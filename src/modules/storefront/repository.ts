@@ -1,7 +1,7 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import { containsText } from '../../db/sql-helpers.js';
 import type { Database } from '../../db/schema.js';
-import { afterKeyset, type KeysetPosition } from '../../http/pagination.js';
+import { pageOf, type KeysetPosition } from '../../http/pagination.js';
 import type { AnnouncementRow } from '../announcements/announcements.table.js';
 import type { CategoryRow } from '../categories/categories.table.js';
 import type { FaqRow } from '../faqs/faqs.table.js';
@@ -110,14 +110,8 @@ export function listFeedbacks(
   filter: FeedbackFilter,
   page: { limit: number; offset?: number; after?: KeysetPosition | undefined },
 ) {
-  let query = publicFeedbacks(db, shopId, filter).select(['f.id', 'f.invoice_id', 'f.rating', 'f.comment', 'f.answer', 'f.answered_at', 'f.created_at']);
-  if (page.after) query = query.where(afterKeyset('f.created_at', 'f.id', page.after, 'desc'));
-  return query
-    .orderBy('f.created_at', 'desc')
-    .orderBy('f.id', 'desc')
-    .limit(page.limit)
-    .offset(page.offset ?? 0)
-    .execute();
+  const query = publicFeedbacks(db, shopId, filter).select(['f.id', 'f.invoice_id', 'f.rating', 'f.comment', 'f.answer', 'f.answered_at', 'f.created_at']);
+  return pageOf(query, { sortColumn: 'f.created_at', idColumn: 'f.id' }, page).execute();
 }
 export type PublicFeedbackRow = Awaited<ReturnType<typeof listFeedbacks>>[number];
 

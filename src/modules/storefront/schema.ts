@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { CursorPage, CursorPageQuery, Id, Nullable, StringEnum, Timestamp } from '../../schemas/common.js';
 import { DesignFlags, socialPlatforms } from '../design/schema.js';
 import { groupTypes } from '../groups/schema.js';
@@ -72,17 +72,22 @@ export const ListedProduct = Type.Object({
   soldCount: Type.Integer(),
 });
 
-export const ListedGroup = Type.Object({
-  id: Type.Integer(),
-  title: Type.String(),
-  description: Nullable(Type.String()),
-  path: Type.String(),
-  type: StringEnum(groupTypes),
-  priority: Type.Integer(),
-  main: Type.Boolean(),
-  thumbnailUrl: Url,
-  products: Type.Array(ListedProduct, { description: "The group's listed products, in the group's order." }),
-});
+/** A group with its public products, as a listing (summaries) or on its own page (full products). */
+function groupWith<P extends TSchema>(product: P) {
+  return Type.Object({
+    id: Type.Integer(),
+    title: Type.String(),
+    description: Nullable(Type.String()),
+    path: Type.String(),
+    type: StringEnum(groupTypes),
+    priority: Type.Integer(),
+    main: Type.Boolean(),
+    thumbnailUrl: Url,
+    products: Type.Array(product, { description: "The group's listed products, in the group's order." }),
+  });
+}
+
+export const ListedGroup = groupWith(ListedProduct);
 
 export const PublicListing = Type.Object({
   id: Type.Integer(),
@@ -144,19 +149,7 @@ export const ListingDetail = Type.Object({
   type: StringEnum(listingTypes),
   path: Type.String(),
   product: Nullable(PublicProduct),
-  group: Nullable(
-    Type.Object({
-      id: Type.Integer(),
-      title: Type.String(),
-      description: Nullable(Type.String()),
-      path: Type.String(),
-      type: StringEnum(groupTypes),
-      priority: Type.Integer(),
-      main: Type.Boolean(),
-      thumbnailUrl: Url,
-      products: Type.Array(PublicProduct),
-    }),
-  ),
+  group: Nullable(groupWith(PublicProduct)),
 });
 
 // ---- content ----------------------------------------------------------------------------------

@@ -2,7 +2,7 @@ import type { Insertable, Kysely } from 'kysely';
 import { isPostgres } from '../../db/database.js';
 import { containsText } from '../../db/sql-helpers.js';
 import type { Database } from '../../db/schema.js';
-import { afterKeyset, type KeysetPosition } from '../../http/pagination.js';
+import { pageOf, type KeysetPosition } from '../../http/pagination.js';
 import type { TicketMessageRow, TicketMessagesTable, TicketRow, TicketsTable, TicketStatus } from './tickets.table.js';
 
 type Conn = Kysely<Database>;
@@ -63,9 +63,7 @@ function filtered(db: Conn, shopId: number, f: TicketFilter) {
 
 /** Latest activity first (updated_at, then id); after a keyset position when given, else from the offset. */
 export function listTickets(db: Conn, shopId: number, filter: TicketFilter, page: { limit: number; offset: number; after?: KeysetPosition | undefined }): Promise<TicketRow[]> {
-  let query = filtered(db, shopId, filter).selectAll();
-  if (page.after) query = query.where(afterKeyset('updated_at', 'id', page.after));
-  return query.orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.after ? 0 : page.offset).execute();
+  return pageOf(filtered(db, shopId, filter).selectAll(), { sortColumn: 'updated_at', idColumn: 'id' }, page).execute();
 }
 
 export async function countTickets(db: Conn, shopId: number, filter: TicketFilter): Promise<number> {
