@@ -23,11 +23,13 @@ import { listingOwnerRoutes } from './modules/listings/owner.routes.js';
 import { startMailWorker } from './modules/mail/service.js';
 import { affiliateOwnerRoutes } from './modules/affiliates/owner.routes.js';
 import { analyticsOwnerRoutes } from './modules/analytics/owner.routes.js';
+import { startVisitRecorder } from './modules/analytics/visits.js';
 import { dashboardOwnerRoutes } from './modules/dashboards/owner.routes.js';
 import { customerOwnerRoutes } from './modules/customers/owner.routes.js';
 import { designOwnerRoutes } from './modules/design/owner.routes.js';
 import { invoiceOwnerRoutes } from './modules/invoices/owner.routes.js';
 import { invoicePublicRoutes } from './modules/invoices/public.routes.js';
+import { invalidateAfterWrite, PageCache, registerPageCache } from './modules/storefront/page-cache.js';
 import { storefrontPublicRoutes } from './modules/storefront/public.routes.js';
 import { announcementOwnerRoutes } from './modules/announcements/owner.routes.js';
 import { faqOwnerRoutes } from './modules/faqs/owner.routes.js';
@@ -103,7 +105,15 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.decorateRequest('principal', null);
   app.decorateRequest('shop', null);
   app.decorateRequest('idempotencyClaim', null);
+  app.decorateRequest('pageFill', null);
+  const pageCache = new PageCache({
+    maxBytes: config.pageCacheMaxBytes,
+    redis: app.redis ? { client: app.redis, prefix: config.redisKeyPrefix } : null,
+  });
+  app.decorate('pageCache', pageCache);
+  const unregisterPageCache = registerPageCache(pageCache);
   app.addHook('onClose', async () => {
+    unregisterPageCache();
     await db.destroy();
     await app.redis?.quit();
   });
@@ -124,6 +134,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     async (owner) => {
       owner.addHook('onRequest', authenticateOwner);
       owner.addHook('preHandler', loadOwnedShop);
+      owner.addHook('onSend', invalidateAfterWrite);
       await owner.register(shopOwnerRoutes);
       await owner.register(designOwnerRoutes);
       await owner.register(productOwnerRoutes);
@@ -147,6 +158,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   );
   await app.register(
     async (pub) => {
+      pub.addHook('onSend', invalidateAfterWrite);
       await pub.register(invoicePublicRoutes);
       await pub.register(storefrontPublicRoutes);
       await pub.register(feedbackPublicRoutes);
@@ -170,6 +182,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.addHook('onClose', () => webhookWorker.stop());
   const expiryWorker = startExpiryWorker(app);
   app.addHook('onClose', async () => expiryWorker.stop());
+  const visitRecorder = startVisitRecorder(app);
+  app.decorate('visitRecorder', visitRecorder);
+  app.addHook('onClose', () => visitRecorder.stop());
 
   return app;
 }

@@ -35,6 +35,7 @@ const EnvSchema = Type.Object({
   MAIL_FROM: Type.String({ minLength: 3, default: 'shopd <no-reply@localhost>' }),
   MAIL_WORKER_INTERVAL_MS: Type.Integer({ minimum: 50, default: 2000 }),
   MAIL_WORKER_ENABLED: Type.Boolean({ default: true }),
+  PAGE_CACHE_MAX_BYTES: Type.Integer({ minimum: 0, default: 64 * 1024 * 1024 }),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -63,6 +64,8 @@ export interface Config {
   webhooks: { allowPrivate: boolean; intervalMs: number; workerEnabled: boolean; timeoutMs: number };
   /** Outgoing mail: SMTP when `smtpUrl` is set, else written to the log. */
   mail: { smtpUrl: string | undefined; from: string; intervalMs: number; workerEnabled: boolean };
+  /** Memory for serialised public pages; 0 turns the page cache off. */
+  pageCacheMaxBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -121,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       intervalMs: parsed.MAIL_WORKER_INTERVAL_MS,
       workerEnabled: parsed.MAIL_WORKER_ENABLED,
     }),
+    pageCacheMaxBytes: parsed.PAGE_CACHE_MAX_BYTES,
   });
 }
 

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
+import { performance } from 'node:perf_hooks';
 import {
   Kysely,
   PostgresAdapter,
@@ -9,18 +10,83 @@ import {
   SqliteDialect,
   sql,
   type DatabaseIntrospector,
+  type LogEvent,
+  type SqliteDatabase as KyselySqliteDatabase,
+  type SqliteStatement,
   type TableMetadata,
 } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
+import { attachReader, ReaderPool } from './reader-pool.js';
 import type { Database } from './schema.js';
 
 export type Dialect = DatabaseConfig['dialect'];
 
+/** One statement as run: on SQLite the time the event loop was blocked by it. */
+export interface QueryEvent {
+  sql: string;
+  durationMs: number;
+}
+
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /**
+   * Calls `listener` after every statement of the main connection (not the reader thread). On
+   * SQLite `durationMs` is the synchronous call itself, i.e. how long the event loop stood
+   * still; on PostgreSQL it is the round trip, during which the event loop runs on.
+   */
+  observeQueries(listener: (event: QueryEvent) => void): () => void;
   destroy(): Promise<void>;
+}
+
+type QueryListener = (event: QueryEvent) => void;
+
+function notify(listeners: Set<QueryListener>, sql: string, started: number): void {
+  const event = { sql, durationMs: performance.now() - started };
+  for (const listener of listeners) listener(event);
+}
+
+/**
+ * The connection Kysely's SQLite driver talks to, with two additions: statements are prepared
+ * once and reused (Kysely prepares every query it runs; preparing costs as much as running a
+ * point lookup), and each call can be timed for `observeQueries`. Kysely never streams
+ * (`iterate`) here, so a cached statement is never busy when it is run again.
+ */
+function reusingStatements(sqlite: SqliteDatabase.Database, listeners: Set<QueryListener>, capacity = 1000): KyselySqliteDatabase {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  const timed = (text: string, statement: SqliteDatabase.Statement): SqliteStatement => ({
+    reader: statement.reader,
+    all(parameters) {
+      const started = performance.now();
+      try {
+        return statement.all(parameters);
+      } finally {
+        notify(listeners, text, started);
+      }
+    },
+    run(parameters) {
+      const started = performance.now();
+      try {
+        return statement.run(parameters);
+      } finally {
+        notify(listeners, text, started);
+      }
+    },
+    iterate: (parameters) => statement.iterate(parameters),
+  });
+  return {
+    close: () => sqlite.close(),
+    prepare(text) {
+      let statement = statements.get(text);
+      if (!statement) {
+        statement = sqlite.prepare(text);
+        if (statements.size >= capacity) statements.delete(statements.keys().next().value!);
+        statements.set(text, statement);
+      }
+      return listeners.size === 0 ? (statement as unknown as SqliteStatement) : timed(text, statement);
+    },
+  };
 }
 
 // PostgreSQL answers bigint (counts, minor units, epoch milliseconds) and numeric (sums) as
@@ -57,16 +123,37 @@ class CurrentSchemaPostgresDialect extends PostgresDialect {
   }
 }
 
-export function openDatabase(config: DatabaseConfig): Db {
+export interface OpenOptions {
+  /** SQLite: run `heavyRead` queries on a reader thread (default true; an in-memory database has none). */
+  readerThread?: boolean;
+}
+
+export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Db {
+  const listeners = new Set<QueryListener>();
+  const observeQueries = (listener: QueryListener) => {
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  };
   if (config.dialect === 'sqlite') {
-    if (config.file !== ':memory:') mkdirSync(dirname(config.file), { recursive: true });
+    const onDisk = config.file !== ':memory:';
+    if (onDisk) mkdirSync(dirname(config.file), { recursive: true });
     const sqlite = new SqliteDatabase(config.file);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-    return { kysely, dialect: 'sqlite', destroy: () => kysely.destroy() };
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite, listeners) }) });
+    const reader = onDisk && options.readerThread !== false ? new ReaderPool(config.file) : null;
+    if (reader) attachReader(kysely, reader);
+    return {
+      kysely,
+      dialect: 'sqlite',
+      observeQueries,
+      destroy: async () => {
+        await reader?.close();
+        await kysely.destroy();
+      },
+    };
   }
   const pool = new pg.Pool({
     connectionString: config.url,
@@ -74,8 +161,13 @@ export function openDatabase(config: DatabaseConfig): Db {
     types: pgTypes,
     ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
   });
-  const kysely = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
-  return { kysely, dialect: 'postgres', destroy: () => kysely.destroy() };
+  const log = (event: LogEvent) => {
+    if (listeners.size === 0) return;
+    const durationMs = event.queryDurationMillis;
+    for (const listener of listeners) listener({ sql: event.query.sql, durationMs });
+  };
+  const kysely = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }), log });
+  return { kysely, dialect: 'postgres', observeQueries, destroy: () => kysely.destroy() };
 }
 
 export function isPostgres(db: Kysely<any>): boolean {

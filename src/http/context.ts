@@ -2,8 +2,10 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { Principal } from '../modules/accounts/service.js';
+import type { VisitRecorder } from '../modules/analytics/visits.js';
 import type { MailWorker } from '../modules/mail/service.js';
 import type { ShopRow } from '../modules/shops/shops.table.js';
+import type { PageCache } from '../modules/storefront/page-cache.js';
 import type { WebhookWorker } from '../modules/webhooks/service.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { FileStorage } from '../storage/file-storage.js';
@@ -19,6 +21,10 @@ declare module 'fastify' {
     mailWorker: MailWorker;
     /** The webhook delivery worker; tests drive it with `await app.webhookWorker.runOnce(now)`. */
     webhookWorker: WebhookWorker;
+    /** Buffers public page views and stores them in batches. */
+    visitRecorder: VisitRecorder;
+    /** Serialised public pages (src/modules/storefront/page-cache.ts). */
+    pageCache: PageCache;
   }
   interface FastifyRequest {
     /** Set by the owner scope's authentication hook. */
@@ -27,6 +33,8 @@ declare module 'fastify' {
     shop: ShopRow | null;
     /** The idempotency row this request claimed, if any. */
     idempotencyClaim: number | null;
+    /** A public page the cache could not answer: its 200 answer is stored under this key and version. */
+    pageFill: { shopId: number; key: string; version: string; passwordHash: string | null } | null;
   }
   interface FastifyContextConfig {
     /** Counted against the public (per-IP) rate limit rather than the owner (per-key) one. */

@@ -26,6 +26,7 @@ export const analyticsOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request) => {
       const at = request.query.at === undefined ? Date.now() : Date.parse(request.query.at);
       if (!Number.isFinite(at)) throw ValidationError.field('at', 'is not a valid date-time');
+      await app.visitRecorder.flush();
       return ok(await realTimeVisits(visitStoreOf(app), currentShop(request).id, at));
     },
   });

@@ -11,8 +11,18 @@ export interface Span {
   until: number;
 }
 
-export async function insertVisit(db: Conn, visit: { shopId: number; visitor: string; page: string; at: number }): Promise<void> {
-  await db.insertInto('visits').values({ shop_id: visit.shopId, visitor: visit.visitor, page: visit.page, created_at: visit.at }).execute();
+/** Rows per INSERT: 4 parameters each, well under SQLite's 32,766 bound parameters. */
+const VISITS_PER_INSERT = 1000;
+
+/** A batch of views in one transaction. */
+export async function insertVisits(db: Conn, visits: { shopId: number; visitor: string; page: string; at: number }[]): Promise<void> {
+  if (visits.length === 0) return;
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < visits.length; i += VISITS_PER_INSERT) {
+      const rows = visits.slice(i, i + VISITS_PER_INSERT).map((v) => ({ shop_id: v.shopId, visitor: v.visitor, page: v.page, created_at: v.at }));
+      await trx.insertInto('visits').values(rows).execute();
+    }
+  });
 }
 
 /** Maintenance across every shop: visits are kept only for the real-time window. */

@@ -23,7 +23,8 @@ export interface MinuteWindow {
  * instance shares. Both answer in whole minutes, so they give the same figures.
  */
 export interface VisitStore {
-  add(visit: StoredVisit): Promise<void>;
+  /** Stores a batch of views in one round trip (one transaction, one pipeline). */
+  addMany(visits: StoredVisit[]): Promise<void>;
   /** Visits per minute of the window (minutes without visits may be absent). */
   perMinute(shopId: number, window: MinuteWindow): Promise<Map<number, number>>;
   distinctVisitors(shopId: number, window: MinuteWindow): Promise<number>;
@@ -35,7 +36,7 @@ const span = (w: MinuteWindow): repo.Span => ({ from: w.first * MINUTE_MS, until
 
 export function databaseVisitStore(db: Kysely<Database>): VisitStore {
   return {
-    add: (visit) => repo.insertVisit(db, visit),
+    addMany: (visits) => repo.insertVisits(db, visits),
     perMinute: async (shopId, window) => new Map((await repo.visitsPerMinute(db, shopId, span(window))).map((r) => [r.minute, r.visits])),
     distinctVisitors: (shopId, window) => repo.distinctVisitors(db, shopId, span(window)),
     topPages: (shopId, window, limit) => repo.topPages(db, shopId, span(window), limit),
@@ -65,20 +66,31 @@ function repliesOf(results: [Error | null, unknown][] | null): unknown[] {
 export function redisVisitStore(redis: Redis, prefix: string): VisitStore {
   const key = (shopId: number, minute: number, kind: 'count' | 'visitors' | 'pages') => `${prefix}visits:{${shopId}}:${minute}:${kind}`;
   return {
-    async add(visit) {
-      const minute = Math.floor(visit.at / MINUTE_MS);
-      const [count, visitors, pages] = [key(visit.shopId, minute, 'count'), key(visit.shopId, minute, 'visitors'), key(visit.shopId, minute, 'pages')];
-      repliesOf(
-        await redis
-          .pipeline()
-          .incr(count)
-          .expire(count, REDIS_TTL_SECONDS)
-          .pfadd(visitors, visit.visitor)
-          .expire(visitors, REDIS_TTL_SECONDS)
-          .zincrby(pages, 1, visit.page)
-          .expire(pages, REDIS_TTL_SECONDS)
-          .exec(),
-      );
+    async addMany(visits) {
+      // One pipeline per batch; each key's counters are summed first and its expiry set once.
+      const counts = new Map<string, number>();
+      const visitors = new Map<string, Set<string>>();
+      const pages = new Map<string, Map<string, number>>();
+      for (const visit of visits) {
+        const minute = Math.floor(visit.at / MINUTE_MS);
+        const count = key(visit.shopId, minute, 'count');
+        counts.set(count, (counts.get(count) ?? 0) + 1);
+        const seen = key(visit.shopId, minute, 'visitors');
+        if (!visitors.has(seen)) visitors.set(seen, new Set());
+        visitors.get(seen)!.add(visit.visitor);
+        const viewed = key(visit.shopId, minute, 'pages');
+        if (!pages.has(viewed)) pages.set(viewed, new Map());
+        const byPage = pages.get(viewed)!;
+        byPage.set(visit.page, (byPage.get(visit.page) ?? 0) + 1);
+      }
+      const pipeline = redis.pipeline();
+      for (const [k, n] of counts) pipeline.incrby(k, n).expire(k, REDIS_TTL_SECONDS);
+      for (const [k, hashes] of visitors) pipeline.pfadd(k, ...hashes).expire(k, REDIS_TTL_SECONDS);
+      for (const [k, byPage] of pages) {
+        for (const [page, n] of byPage) pipeline.zincrby(k, n, page);
+        pipeline.expire(k, REDIS_TTL_SECONDS);
+      }
+      repliesOf(await pipeline.exec());
     },
     async perMinute(shopId, window) {
       const minutes = minutesOf(window);

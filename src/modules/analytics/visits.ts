@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { toIso } from '../../schemas/common.js';
 import { MINUTE_MS, pruneVisits } from './repository.js';
-import { databaseVisitStore, redisVisitStore, type VisitStore } from './visit-stores.js';
+import { databaseVisitStore, redisVisitStore, type StoredVisit, type VisitStore } from './visit-stores.js';
 
 /** How far back real-time figures look; older visits are dropped. */
 export const VISIT_RETENTION_MS = 2 * 60 * 60 * 1000;
@@ -20,9 +20,63 @@ export function visitStoreOf(app: FastifyInstance): VisitStore {
 }
 
 /**
+ * Page views are buffered in memory and stored in batches (every `intervalMs`, or sooner when
+ * `maxBuffered` are waiting): one transaction or Redis pipeline for hundreds of views instead of
+ * a write per page served. A real-time read first flushes this instance's buffer, so it counts
+ * every view served here; views served by other instances arrive within `intervalMs`.
+ */
+export class VisitRecorder {
+  private buffer: StoredVisit[] = [];
+  private flushing: Promise<void> = Promise.resolve();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly store: () => VisitStore,
+    private readonly onError: (err: unknown) => void,
+    intervalMs = 250,
+    private readonly maxBuffered = 2000,
+  ) {
+    this.timer = setInterval(() => void this.flush(), intervalMs);
+    this.timer.unref();
+  }
+
+  add(visit: StoredVisit): void {
+    this.buffer.push(visit);
+    if (this.buffer.length >= this.maxBuffered) void this.flush();
+  }
+
+  /** Stores what is buffered; resolves once it (and any flush before it) is stored or logged. */
+  flush(): Promise<void> {
+    const batch = this.buffer;
+    this.buffer = [];
+    this.flushing = this.flushing.then(async () => {
+      if (batch.length === 0) return;
+      try {
+        await this.store().addMany(batch);
+      } catch (err) {
+        this.onError(err);
+      }
+    });
+    return this.flushing;
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+}
+
+export function startVisitRecorder(app: FastifyInstance): VisitRecorder {
+  return new VisitRecorder(
+    () => visitStoreOf(app),
+    (err) => app.log.warn({ err }, 'recording visits failed'),
+  );
+}
+
+/**
  * Records a public page view: visitor = sha256(shopId + ip + userAgent), no raw IP kept. Never
- * throws (logs): a page is served whether or not its view could be counted. Fire-and-forget;
- * `now` lets tests place views in time.
+ * throws (logs): a page is served whether or not its view could be counted. Buffered (see
+ * VisitRecorder); `now` lets tests place views in time.
  */
 export function recordVisit(
   app: FastifyInstance,
@@ -30,10 +84,7 @@ export function recordVisit(
   now: number = Date.now(),
 ): void {
   try {
-    const stored = { shopId: visit.shopId, visitor: visitorHash(visit.shopId, visit.ip, visit.userAgent), page: visit.page.slice(0, MAX_PAGE_LENGTH), at: now };
-    visitStoreOf(app)
-      .add(stored)
-      .catch((err: unknown) => app.log.warn({ err, shopId: visit.shopId }, 'recording a visit failed'));
+    app.visitRecorder.add({ shopId: visit.shopId, visitor: visitorHash(visit.shopId, visit.ip, visit.userAgent), page: visit.page.slice(0, MAX_PAGE_LENGTH), at: now });
   } catch (err) {
     app.log.warn({ err, shopId: visit.shopId }, 'recording a visit failed');
   }

@@ -6,6 +6,7 @@ import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/paginat
 import { recordEvent } from '../events/service.js';
 import { withExpiryApplied } from '../invoices/lifecycle.service.js';
 import * as invoices from '../invoices/repository.js';
+import { shopContentChanged } from '../storefront/page-cache.js';
 import type { ShopRow } from '../shops/shops.table.js';
 import type { FeedbackAppealRow, FeedbackRow } from './feedbacks.table.js';
 import * as repo from './repository.js';
@@ -87,6 +88,7 @@ export async function postFeedback(db: Conn, invoiceId: string, body: FeedbackBo
     if (constraintViolation(err) === 'unique') throw alreadyRated();
     throw err;
   }
+  await shopContentChanged(shopId);
   return toPublicFeedback(feedback, productIds);
 }
 

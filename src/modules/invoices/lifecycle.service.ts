@@ -10,6 +10,7 @@ import { recordEvent } from '../events/service.js';
 import { deliveryMail, enqueueMail } from '../mail/service.js';
 import { findVariant, serialStock } from '../products/repository.js';
 import { findShop } from '../shops/repository.js';
+import { shopContentChanged } from '../storefront/page-cache.js';
 import { DynamicDeliveryError, fetchDynamicDeliverable, type DeliveryOptions } from './dynamic-delivery.js';
 import type { InvoicePartRow, InvoiceRow, InvoiceStatus } from './invoices.table.js';
 import * as repo from './repository.js';
@@ -29,7 +30,7 @@ export async function requireInvoice(db: Conn, shopId: number, invoiceId: string
  * no longer pending (another writer ended it first).
  */
 export async function endUnpaid(db: Conn, shopId: number, invoiceId: string, to: Extract<InvoiceStatus, 'expired' | 'cancelled'>, now = Date.now()): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  const ended = await db.transaction().execute(async (trx) => {
     if (!(await repo.moveStatus(trx, shopId, invoiceId, 'pending', to, now))) return false;
     await repo.releaseSerials(trx, shopId, invoiceId);
     for (const part of await repo.listParts(trx, shopId, [invoiceId])) {
@@ -40,6 +41,9 @@ export async function endUnpaid(db: Conn, shopId: number, invoiceId: string, to:
     await recordEvent(trx, shopId, to === 'expired' ? 'invoice.expired' : 'invoice.cancelled', { invoiceId }, now);
     return true;
   });
+  // Stock came back: the storefront's figures changed even when no request asked for it.
+  if (ended) await shopContentChanged(shopId);
+  return ended;
 }
 
 /**

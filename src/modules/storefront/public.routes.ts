@@ -2,10 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ok, publicResponses, ShopParams } from '../../schemas/common.js';
 import { recordVisit } from '../analytics/visits.js';
-import { cacheControlFor, conditionalGet } from './http-cache.js';
+import { cacheControlFor, conditionalGet, matchesIfNoneMatch } from './http-cache.js';
 import * as schema from './schema.js';
 import * as service from './service.js';
-import { openStorefront, UnlockedKeys } from './storefront-lock.js';
+import { keyOpens, openStorefront, UnlockedKeys } from './storefront-lock.js';
 
 const tags = ['Storefront'];
 const common =
@@ -13,7 +13,9 @@ const common =
   'is a 404. Answers carry a strong `ETag` and `Cache-Control: public, max-age=0, must-revalidate` (`private` for a ' +
   'password-protected shop); a matching `If-None-Match` gets 304 without a body. Only public fields are listed: never ' +
   'serials, delivered items, e-mails, IPs, payment credentials, private or internal products. `hideProductStock` removes ' +
-  'stock figures (`stock` is omitted; `inStock` stays). Every page carries `mainDetails`.';
+  'stock figures (`stock` is omitted; `inStock` stays). Every page carries `mainDetails`. Pages are served from an ' +
+  'in-memory cache that every change of the shop (through the owner API, a checkout, a feedback, an expiry) empties ' +
+  'before that change is answered: a page is never older than the last write.';
 
 /** The page a visit is counted under: the path after `/shops/{shopId}`, e.g. `/listings/game-key`. */
 function pageOf(request: FastifyRequest): string {
@@ -25,11 +27,63 @@ function pageOf(request: FastifyRequest): string {
   }
 }
 
+/**
+ * The cache key of a page: its path and query, parameters sorted. `key` stays in it: a hit is an
+ * identical request that was once answered 200 under the shop's current version, so serving it
+ * skips no check (validation included) that the request would fail.
+ */
+function pageKeyOf(url: string): string {
+  const q = url.indexOf('?');
+  if (q === -1) return url;
+  const params = new URLSearchParams(url.slice(q + 1));
+  params.sort();
+  const query = params.toString();
+  return query === '' ? url.slice(0, q) : `${url.slice(0, q)}?${query}`;
+}
+
 export const storefrontPublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.db.kysely;
+  const cache = app.pageCache;
   const unlocked = new UnlockedKeys();
 
-  app.addHook('onSend', conditionalGet);
+  // A stored page is answered before validation and the handler run; a request the cache cannot
+  // answer is marked so that its 200 answer is stored (onSend). Only pages that were once a 200
+  // are stored, so a hit never skips a check the request would have failed.
+  if (cache.enabled) {
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.method !== 'GET') return;
+      const shopId = Number((request.params as { shopId?: string }).shopId);
+      if (!Number.isSafeInteger(shopId)) return;
+      const key = pageKeyOf(request.url);
+      const page = await cache.get(shopId, key);
+      if (!page) {
+        const version = await cache.version(shopId);
+        if (version !== null) request.pageFill = { shopId, key, version, passwordHash: null };
+        return;
+      }
+      const password = (request.query as { key?: unknown }).key;
+      if (page.passwordHash !== null && !(await keyOpens(page.passwordHash, typeof password === 'string' ? password : undefined, shopId, unlocked))) {
+        return; // the handler answers 403 shop_locked, as without the cache
+      }
+      void reply.header('etag', page.etag).header('cache-control', page.cacheControl);
+      if (matchesIfNoneMatch(request.headers['if-none-match'], page.etag)) return reply.code(304).send();
+      return reply.type(page.contentType).send(page.body);
+    });
+  }
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const fill = request.pageFill;
+    if (fill && reply.statusCode === 200 && typeof payload === 'string') {
+      const page = cache.set(fill.shopId, fill.key, fill.version, {
+        body: payload,
+        contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
+        cacheControl: String(reply.getHeader('cache-control')),
+        passwordHash: fill.passwordHash,
+      });
+      void reply.header('etag', page.etag);
+    }
+    return conditionalGet(request, reply, payload);
+  });
   // A served page (not a 304 revalidation, not an error) counts as a visit; fire-and-forget.
   app.addHook('onResponse', async (request, reply) => {
     if (request.method !== 'GET' || reply.statusCode !== 200) return;
@@ -43,9 +97,10 @@ export const storefrontPublicRoutes: FastifyPluginAsyncTypebox = async (app) => 
   });
 
   /** The shop opened with the page's `key`, with the caching policy its password implies. */
-  async function open(request: { params: { shopId: number }; query: { key?: string | undefined } }, reply: FastifyReply) {
+  async function open(request: { params: { shopId: number }; query: { key?: string | undefined }; pageFill: FastifyRequest['pageFill'] }, reply: FastifyReply) {
     const shop = await openStorefront(db, request.params.shopId, request.query.key, unlocked);
     void reply.header('cache-control', cacheControlFor(shop));
+    if (request.pageFill) request.pageFill.passwordHash = shop.password_hash;
     return shop;
   }
 

@@ -41,12 +41,13 @@ export class UnlockedKeys {
   }
 }
 
-async function keyOpens(shop: ShopRow, key: string | undefined, unlocked: UnlockedKeys): Promise<boolean> {
-  if (shop.password_hash === null) return true;
+/** Whether `key` opens a shop with this password hash (none: always). */
+export async function keyOpens(passwordHash: string | null, key: string | undefined, shopId: number, unlocked: UnlockedKeys): Promise<boolean> {
+  if (passwordHash === null) return true;
   if (key === undefined || key === '') return false;
-  const entry = UnlockedKeys.entry(shop, key);
+  const entry = UnlockedKeys.entry({ id: shopId, password_hash: passwordHash }, key);
   if (unlocked.has(entry)) return true;
-  if (!(await verifyPassword(key, shop.password_hash))) return false;
+  if (!(await verifyPassword(key, passwordHash))) return false;
   unlocked.add(entry);
   return true;
 }
@@ -55,6 +56,6 @@ async function keyOpens(shop: ShopRow, key: string | undefined, unlocked: Unlock
 export async function openStorefront(db: Kysely<Database>, shopId: number, key: string | undefined, unlocked: UnlockedKeys): Promise<ShopRow> {
   const shop = await findShopById(db, shopId);
   if (!shop) throw new NotFoundError('Shop');
-  if (!(await keyOpens(shop, key, unlocked))) throw new ForbiddenError('This shop is protected by a password.', 'shop_locked');
+  if (!(await keyOpens(shop.password_hash, key, shop.id, unlocked))) throw new ForbiddenError('This shop is protected by a password.', 'shop_locked');
   return shop;
 }

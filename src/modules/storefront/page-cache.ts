@@ -1,0 +1,179 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
+import { etagOf } from './http-cache.js';
+
+/**
+ * Serialised public pages, kept in memory (contract section 9, issue 7). A page is a pure
+ * function of the shop's data and the request's path and query, so it is computed once and
+ * served from memory until that shop's data changes. Every change calls `invalidate(shopId)`
+ * (`shopContentChanged` below) before its response is sent; a stored page carries the version
+ * it was computed under, and a page computed from data read before a change can never be served
+ * after it: it was stored under the old version.
+ *
+ * Versions live in this process, or in Redis when it is configured, so that every instance sees
+ * an edit made through any other one before that edit's response is sent. An entry also expires
+ * after `maxAgeMs`, a bound on staleness should a change ever bypass the API (an operator editing
+ * the database by hand).
+ */
+export interface CachedPage {
+  body: string;
+  etag: string;
+  contentType: string;
+  cacheControl: string;
+  /** The shop's password hash when the page was computed: a hit must still present the key. */
+  passwordHash: string | null;
+}
+
+interface Entry extends CachedPage {
+  version: string;
+  storedAt: number;
+}
+
+interface ShopPages {
+  version: string;
+  pages: Map<string, Entry>;
+  bytes: number;
+}
+
+/** Where a shop's version lives: this process, or Redis (shared by every instance). */
+interface VersionSource {
+  current(shopId: number): string | Promise<string>;
+  bump(shopId: number): void | Promise<void>;
+}
+
+function localVersions(): VersionSource {
+  const versions = new Map<number, number>();
+  return {
+    current: (shopId) => String(versions.get(shopId) ?? 0),
+    bump: (shopId) => void versions.set(shopId, (versions.get(shopId) ?? 0) + 1),
+  };
+}
+
+function redisVersions(redis: Redis, prefix: string): VersionSource {
+  const key = (shopId: number) => `${prefix}pages:{${shopId}}:version`;
+  return {
+    current: async (shopId) => (await redis.get(key(shopId))) ?? '0',
+    bump: async (shopId) => void (await redis.incr(key(shopId))),
+  };
+}
+
+export interface PageCacheOptions {
+  maxBytes: number;
+  maxAgeMs?: number;
+  redis?: { client: Redis; prefix: string } | null;
+}
+
+export class PageCache {
+  private readonly shops = new Map<number, ShopPages>();
+  private readonly versions: VersionSource;
+  private bytes = 0;
+  readonly maxBytes: number;
+  readonly maxAgeMs: number;
+
+  constructor(options: PageCacheOptions) {
+    this.maxBytes = options.maxBytes;
+    this.maxAgeMs = options.maxAgeMs ?? 60_000;
+    this.versions = options.redis ? redisVersions(options.redis.client, options.redis.prefix) : localVersions();
+  }
+
+  get enabled(): boolean {
+    return this.maxBytes > 0;
+  }
+
+  /** The shop's current version; null when it cannot be read (then nothing is cached or served). */
+  async version(shopId: number): Promise<string | null> {
+    try {
+      return await this.versions.current(shopId);
+    } catch {
+      return null;
+    }
+  }
+
+  /** The page stored under `key` for the shop's current version, if any. */
+  async get(shopId: number, key: string, now = Date.now()): Promise<CachedPage | undefined> {
+    const shop = this.shops.get(shopId);
+    if (!shop) return undefined;
+    const entry = shop.pages.get(key);
+    if (!entry || now - entry.storedAt > this.maxAgeMs) return undefined;
+    const version = await this.version(shopId);
+    if (version !== entry.version) return undefined;
+    return entry;
+  }
+
+  /** Stores a page computed under `version` (read before its data was). */
+  set(shopId: number, key: string, version: string, page: Omit<CachedPage, 'etag'> & { etag?: string }, now = Date.now()): CachedPage {
+    const entry: Entry = { ...page, etag: page.etag ?? etagOf(page.body), version, storedAt: now };
+    const size = entry.body.length + key.length;
+    if (size > this.maxBytes / 4) return entry;
+    let shop = this.shops.get(shopId);
+    if (!shop || shop.version !== version) {
+      this.drop(shopId);
+      shop = { version, pages: new Map(), bytes: 0 };
+      this.shops.set(shopId, shop);
+    }
+    const previous = shop.pages.get(key);
+    if (previous) this.forget(shop, key, previous);
+    shop.pages.set(key, entry);
+    shop.bytes += size;
+    this.bytes += size;
+    // Over budget: whole shops go, least recently filled first.
+    for (const oldest of this.shops.keys()) {
+      if (this.bytes <= this.maxBytes) break;
+      if (oldest !== shopId) this.drop(oldest);
+    }
+    return entry;
+  }
+
+  /** The shop's data changed: every stored page of it is out of date from now on. */
+  async invalidate(shopId: number): Promise<void> {
+    this.drop(shopId);
+    await this.versions.bump(shopId);
+  }
+
+  get size(): { shops: number; bytes: number } {
+    return { shops: this.shops.size, bytes: this.bytes };
+  }
+
+  private forget(shop: ShopPages, key: string, entry: Entry): void {
+    const size = entry.body.length + key.length;
+    shop.pages.delete(key);
+    shop.bytes -= size;
+    this.bytes -= size;
+  }
+
+  private drop(shopId: number): void {
+    const shop = this.shops.get(shopId);
+    if (!shop) return;
+    this.bytes -= shop.bytes;
+    this.shops.delete(shopId);
+  }
+}
+
+/**
+ * Every page cache of this process (one per app; tests build many). Code that changes a shop's
+ * public data outside an HTTP write (expiry returning reserved stock) announces it here.
+ */
+const caches = new Set<PageCache>();
+
+export function registerPageCache(cache: PageCache): () => void {
+  caches.add(cache);
+  return () => void caches.delete(cache);
+}
+
+/** The shop's public pages are out of date in every cache of this process (and, with Redis, everywhere). */
+export async function shopContentChanged(shopId: number): Promise<void> {
+  await Promise.all([...caches].map((cache) => cache.invalidate(shopId).catch(() => undefined)));
+}
+
+/**
+ * onSend hook of the owner and public scopes: a successful write through the API empties the
+ * shop's pages before its answer leaves, so the writer's next read (and everyone's) is fresh.
+ * Owner requests name the shop they were authorised for; public ones (checkout, tickets) the
+ * shop in their path. A failed write changed nothing and leaves the cache alone.
+ */
+export async function invalidateAfterWrite(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+  if (request.method === 'GET' || request.method === 'HEAD' || reply.statusCode >= 400) return payload;
+  const shopId = request.principal ? request.shop?.id : Number((request.params as { shopId?: unknown } | undefined)?.shopId);
+  if (shopId !== undefined && Number.isSafeInteger(shopId)) await shopContentChanged(shopId);
+  return payload;
+}
