@@ -4,6 +4,7 @@ import type { VisitsTable } from '../modules/analytics/visits.table.js';
 import type { AnnouncementsTable } from '../modules/announcements/announcements.table.js';
 import type { FaqsTable } from '../modules/faqs/faqs.table.js';
 import type { FeedbackAppealsTable, FeedbacksTable } from '../modules/feedbacks/feedbacks.table.js';
+import type { FeedbackProductsTable, ShopTotalsTable } from '../modules/storefront/totals.table.js';
 import type { TicketMessagesTable, TicketsTable } from '../modules/tickets/tickets.table.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from '../modules/webhooks/webhooks.table.js';
 import type { BlacklistTable } from '../modules/blacklist/blacklist.table.js';
@@ -52,6 +53,8 @@ export interface Database {
   tickets: TicketsTable;
   ticket_messages: TicketMessagesTable;
   visits: VisitsTable;
+  shop_totals: ShopTotalsTable;
+  feedback_products: FeedbackProductsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;

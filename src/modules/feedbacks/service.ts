@@ -7,6 +7,7 @@ import { recordEvent } from '../events/service.js';
 import { withExpiryApplied } from '../invoices/lifecycle.service.js';
 import * as invoices from '../invoices/repository.js';
 import { shopContentChanged } from '../storefront/page-cache.js';
+import { addFeedbackToTotals } from '../storefront/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';
 import type { FeedbackAppealRow, FeedbackRow } from './feedbacks.table.js';
 import * as repo from './repository.js';
@@ -81,6 +82,7 @@ export async function postFeedback(db: Conn, invoiceId: string, body: FeedbackBo
         created_at: now,
         updated_at: now,
       });
+      await addFeedbackToTotals(trx, shopId, { id: row.id, invoiceId: invoice.id, rating: row.rating });
       await recordEvent(trx, shopId, 'feedback.created', { feedbackId: row.id, invoiceId: invoice.id, productIds, rating: row.rating, comment }, now);
       return row;
     });

@@ -8,9 +8,10 @@ import * as customers from '../customers/repository.js';
 import { changeBalance } from '../customers/service.js';
 import { recordEvent } from '../events/service.js';
 import { deliveryMail, enqueueMail } from '../mail/service.js';
-import { findVariant, serialStock } from '../products/repository.js';
+import { findVariant, hasAvailableSerial } from '../products/repository.js';
 import { findShop } from '../shops/repository.js';
 import { shopContentChanged } from '../storefront/page-cache.js';
+import { countFirstPurchase } from '../storefront/repository.js';
 import { DynamicDeliveryError, fetchDynamicDeliverable, type DeliveryOptions } from './dynamic-delivery.js';
 import type { InvoicePartRow, InvoiceRow, InvoiceStatus } from './invoices.table.js';
 import * as repo from './repository.js';
@@ -82,8 +83,8 @@ export function startExpiryWorker(app: FastifyInstance): { stop(): void } {
 /** Records `product.out_of_stock` when a variant has just run out (reserved or delivered its last unit). */
 export async function noteIfOutOfStock(db: Conn, shopId: number, productId: number, variantId: number, now: number): Promise<void> {
   const variant = await findVariant(db, shopId, variantId);
-  const left = variant?.product_type === 'serials' ? (await serialStock(db, shopId, [variantId])).get(variantId) ?? 0 : variant?.stock;
-  if (left === 0) await recordEvent(db, shopId, 'product.out_of_stock', { productId, variantId }, now);
+  const soldOut = variant?.product_type === 'serials' ? !(await hasAvailableSerial(db, shopId, variantId)) : variant?.stock === 0;
+  if (soldOut) await recordEvent(db, shopId, 'product.out_of_stock', { productId, variantId }, now);
 }
 
 /** What a dynamic part delivers, asked of the owner's URL outside any transaction. */
@@ -163,6 +164,7 @@ export async function completeInvoice(db: Conn, shopId: number, invoiceId: strin
       delivered.push({ title: partTitle(part), quantity: part.quantity, deliverables });
     }
     await customers.recordPurchase(trx, shopId, invoice.customer_id, invoice.total, now);
+    await countFirstPurchase(trx, shopId, invoice.customer_id);
     const commission = await payCommission(trx, invoice, now);
     await queueDeliveryMail(trx, invoice, invoice.customer_email, delivered);
     await recordEvent(trx, shopId, 'invoice.completed', { invoiceId, total: fromMinorUnits(invoice.total, invoice.currency), currency: invoice.currency, commission }, now);

@@ -166,6 +166,19 @@ export async function serialStock(db: Conn, shopId: number, variantIds: number[]
   return new Map(rows.map((r) => [r.variant_id, Number(r.n)]));
 }
 
+/** Whether the variant has an available serial left: one index probe, whatever the stock. */
+export async function hasAvailableSerial(db: Conn, shopId: number, variantId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('serials')
+    .select('id')
+    .where('shop_id', '=', shopId)
+    .where('variant_id', '=', variantId)
+    .where('status', '=', 'available')
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Available serials of these variants, oldest first, with their ids. */
 export function availableSerials(db: Conn, shopId: number, variantIds: number[]): Promise<{ id: number; variant_id: number; value: string }[]> {
   if (variantIds.length === 0) return Promise.resolve([]);
