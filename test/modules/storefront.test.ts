@@ -3,6 +3,7 @@ import { test, type TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { UnlockedKeys } from '../../src/modules/storefront/storefront-lock.js';
 import { matchesIfNoneMatch } from '../../src/modules/storefront/http-cache.js';
+import { rebuildStorefrontTotals } from '../../src/modules/storefront/repository.js';
 import { build, owner, type Client } from '../helpers/build.js';
 import { assertError, assertOk, createShop } from '../helpers/factories.js';
 
@@ -386,6 +387,22 @@ test('statistics and the feedbacks page match the stored data', async (t) => {
   assert.equal(after.feedbacks.totalCount, 2);
   assert.ok(!after.feedbacks.items.some((f: any) => f.id === target.id));
   assert.deepEqual(after.statistics, { ...stats, rating: 4.5, totalFeedbacks: 2 });
+});
+
+test('maintained storefront totals and the feedback index equal a rebuild from the rows', async (t) => {
+  const { app, shopId } = await storefrontShop(t);
+  const db = app.db.kysely;
+  const snapshot = async () => ({
+    totals: await db.selectFrom('shop_totals').selectAll().where('shop_id', '=', shopId).execute(),
+    index: await db.selectFrom('feedback_products').selectAll().where('shop_id', '=', shopId).orderBy('feedback_id').orderBy('product_id').execute(),
+  });
+  const maintained = await snapshot();
+  assert.equal(maintained.totals.length, 1);
+  assert.equal(Number(maintained.totals[0]!.feedbacks), 3);
+  assert.equal(Number(maintained.totals[0]!.buyers), 2);
+  assert.ok(maintained.index.length >= 3, 'every feedback is indexed under its products');
+  await rebuildStorefrontTotals(db, shopId);
+  assert.deepEqual(await snapshot(), maintained);
 });
 
 test('FAQs by position then id; announcements by path: unlisted reachable, private 404', async (t) => {
