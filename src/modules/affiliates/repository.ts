@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { containsText } from '../../db/sql-helpers.js';
 import type { Database } from '../../db/schema.js';
+import { heavyRead } from '../../db/reader-pool.js';
 
 type Conn = Kysely<Database>;
 
@@ -14,8 +15,9 @@ function referrers(db: Conn, shopId: number, search: string | undefined) {
   return query;
 }
 
+/** Joins customers with the invoices they referred: heavy reads (off the event loop on SQLite). */
 export function listAffiliates(db: Conn, shopId: number, search: string | undefined, page: { limit: number; offset: number }) {
-  return referrers(db, shopId, search)
+  const query = referrers(db, shopId, search)
     .select((eb) => [
       'c.id',
       'c.email',
@@ -29,19 +31,17 @@ export function listAffiliates(db: Conn, shopId: number, search: string | undefi
     .orderBy('revenue', 'desc')
     .orderBy('c.id')
     .limit(page.limit)
-    .offset(page.offset)
-    .execute();
+    .offset(page.offset);
+  return heavyRead(db, query);
 }
 
 export async function countAffiliates(db: Conn, shopId: number, search: string | undefined): Promise<number> {
-  const row = await referrers(db, shopId, search)
-    .select((eb) => eb.fn.count<number>('c.id').distinct().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  const [row] = await heavyRead(db, referrers(db, shopId, search).select((eb) => eb.fn.count<number>('c.id').distinct().as('n')));
+  return Number(row!.n);
 }
 
 export async function affiliateTotals(db: Conn, shopId: number, range: { from: number; to: number }) {
-  const row = await db
+  const query = db
     .selectFrom('invoices')
     .select((eb) => [
       eb.fn.count<number>('affiliate_customer_id').distinct().as('affiliates'),
@@ -53,7 +53,8 @@ export async function affiliateTotals(db: Conn, shopId: number, range: { from: n
     .where('affiliate_customer_id', 'is not', null)
     .where('status', '=', 'completed')
     .where('completed_at', '>=', range.from)
-    .where('completed_at', '<=', range.to)
-    .executeTakeFirstOrThrow();
+    .where('completed_at', '<=', range.to);
+  const [row] = await heavyRead(db, query);
+  if (!row) throw new Error('an aggregate query answers one row');
   return { affiliates: Number(row.affiliates), orders: Number(row.orders), revenue: Number(row.revenue), commission: Number(row.commission) };
 }

@@ -4,6 +4,7 @@ import { containsText } from '../../db/sql-helpers.js';
 import type { Database } from '../../db/schema.js';
 import { pageOf, type KeysetPosition } from '../../http/pagination.js';
 import type { BalanceEntryKind, CustomerRow } from './customers.table.js';
+import { heavyRead } from '../../db/reader-pool.js';
 
 type Conn = Kysely<Database>;
 
@@ -19,13 +20,14 @@ export function findCustomerByReferralCode(db: Conn, shopId: number, code: strin
   return db.selectFrom('customers').selectAll().where('shop_id', '=', shopId).where('referral_code', '=', code).executeTakeFirst();
 }
 
-/** Inserts the customer unless one with this e-mail exists (a concurrent checkout may win the race). */
-export async function insertCustomerIfAbsent(db: Conn, shopId: number, email: string, now: number): Promise<void> {
-  await db
+/** Inserts the customer unless one with this e-mail exists (a concurrent checkout may win the race); true when it did. */
+export async function insertCustomerIfAbsent(db: Conn, shopId: number, email: string, now: number): Promise<boolean> {
+  const result = await db
     .insertInto('customers')
     .values({ shop_id: shopId, email, referral_code: randomBytes(6).toString('base64url'), created_at: now, updated_at: now })
     .onConflict((oc) => oc.columns(['shop_id', 'email']).doNothing())
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
 export interface CustomerFilter {
@@ -42,13 +44,16 @@ function filtered(db: Conn, shopId: number, filter: CustomerFilter) {
   return query;
 }
 
+// Lists, counts and stats below may read every customer or invoice of a large shop: they run as
+// heavy reads (off the event loop on SQLite, see src/db/reader-pool.ts).
+
 export function listCustomers(db: Conn, shopId: number, filter: CustomerFilter, page: { limit: number; offset: number; after?: KeysetPosition | undefined }): Promise<CustomerRow[]> {
-  return pageOf(filtered(db, shopId, filter).selectAll(), { sortColumn: 'created_at', idColumn: 'id' }, page).execute();
+  return heavyRead(db, pageOf(filtered(db, shopId, filter).selectAll(), { sortColumn: 'created_at', idColumn: 'id' }, page));
 }
 
 export async function countCustomers(db: Conn, shopId: number, filter: CustomerFilter): Promise<number> {
-  const row = await filtered(db, shopId, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return Number(row.n);
+  const [row] = await heavyRead(db, filtered(db, shopId, filter).select((eb) => eb.fn.countAll<number>().as('n')));
+  return Number(row!.n);
 }
 
 /**
@@ -149,17 +154,16 @@ export async function setReferralDisabled(db: Conn, shopId: number, customerId: 
 }
 
 export async function customerStats(db: Conn, shopId: number, range: { from: number; to: number }) {
-  const totals = await db
+  const totalsQuery = db
     .selectFrom('customers')
     .select((eb) => [
       eb.fn.countAll<number>().as('total'),
       eb.fn.coalesce(eb.fn.sum<number>('balance'), eb.val(0)).as('balance'),
       eb.fn.sum<number>(eb.case().when(eb.and([eb('created_at', '>=', range.from), eb('created_at', '<=', range.to)])).then(1).else(0).end()).as('new_customers'),
     ])
-    .where('shop_id', '=', shopId)
-    .executeTakeFirstOrThrow();
+    .where('shop_id', '=', shopId);
   // Returning: bought in the range, and had bought before (earlier in the range or before it).
-  const returning = await db
+  const returningQuery = db
     .selectFrom((eb) =>
       eb
         .selectFrom('invoices')
@@ -172,9 +176,8 @@ export async function customerStats(db: Conn, shopId: number, range: { from: num
         .having((h) => h.fn.max('completed_at'), '>=', range.from)
         .as('r'),
     )
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  const top = await db
+    .select((eb) => eb.fn.countAll<number>().as('n'));
+  const topQuery = db
     .selectFrom('invoices')
     .innerJoin('customers', 'customers.id', 'invoices.customer_id')
     .select((eb) => ['customers.id', 'customers.email', eb.fn.sum<number>('invoices.total').as('spent'), eb.fn.countAll<number>().as('orders')])
@@ -185,8 +188,9 @@ export async function customerStats(db: Conn, shopId: number, range: { from: num
     .groupBy(['customers.id', 'customers.email'])
     .orderBy('spent', 'desc')
     .orderBy('customers.id')
-    .limit(10)
-    .execute();
+    .limit(10);
+  const [[totals], [returning], top] = await Promise.all([heavyRead(db, totalsQuery), heavyRead(db, returningQuery), heavyRead(db, topQuery)]);
+  if (!totals || !returning) throw new Error('aggregate queries answer one row');
   return {
     total: Number(totals.total),
     newCustomers: Number(totals.new_customers ?? 0),

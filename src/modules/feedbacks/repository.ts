@@ -3,6 +3,7 @@ import { containsText } from '../../db/sql-helpers.js';
 import type { Database } from '../../db/schema.js';
 import { pageOf, type KeysetPosition } from '../../http/pagination.js';
 import type { AppealStatus, FeedbackAppealRow, FeedbackAppealsTable, FeedbackRow, FeedbacksTable } from './feedbacks.table.js';
+import { heavyRead } from '../../db/reader-pool.js';
 
 type Conn = Kysely<Database>;
 
@@ -48,16 +49,14 @@ function filteredFeedbacks(db: Conn, shopId: number, f: FeedbackFilter) {
   return query;
 }
 
-/** Newest first; after a keyset position when given, else from the offset. */
+/** Newest first; after a keyset position when given, else from the offset. A heavy read: it may scan every feedback. */
 export function listFeedbacks(db: Conn, shopId: number, filter: FeedbackFilter, page: { limit: number; offset: number; after?: KeysetPosition | undefined }): Promise<FeedbackRow[]> {
-  return pageOf(filteredFeedbacks(db, shopId, filter).selectAll(), { sortColumn: 'created_at', idColumn: 'id' }, page).execute();
+  return heavyRead(db, pageOf(filteredFeedbacks(db, shopId, filter).selectAll(), { sortColumn: 'created_at', idColumn: 'id' }, page));
 }
 
 export async function countFeedbacks(db: Conn, shopId: number, filter: FeedbackFilter): Promise<number> {
-  const row = await filteredFeedbacks(db, shopId, filter)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  const [row] = await heavyRead(db, filteredFeedbacks(db, shopId, filter).select((eb) => eb.fn.countAll<number>().as('n')));
+  return Number(row!.n);
 }
 
 /** The appeals of these feedbacks, newest first (the first one per feedback is its latest). */

@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { heavyRead } from '../../src/db/reader-pool.js';
+import { build, engine, owner } from '../helpers/build.js';
+import { createShop } from '../helpers/factories.js';
+
+test('heavy reads run off the event loop on SQLite, see every committed write, and run inside transactions as they are', async (t) => {
+  const app = await build(t);
+  const api = await owner(app);
+  const shop = await createShop(api, 'Reader');
+  const db = app.db.kysely;
+  const mainThread: string[] = [];
+  const stop = app.db.observeQueries((e) => mainThread.push(e.sql));
+  t.after(stop);
+
+  const query = () => db.selectFrom('shops').select(['id', 'name']).where('id', '=', shop.id);
+  assert.deepEqual(await heavyRead(db, query()), [{ id: shop.id, name: 'Reader' }]);
+  const ranHere = mainThread.some((sql) => sql.includes('"shops"'));
+  assert.equal(ranHere, engine === 'postgres', engine === 'sqlite' ? 'the reader thread ran it' : 'PostgreSQL runs it as any query');
+
+  // A write committed on the main connection is visible to the next heavy read.
+  await db.updateTable('shops').set({ name: 'Renamed' }).where('id', '=', shop.id).execute();
+  assert.equal((await heavyRead(db, query()))[0]!.name, 'Renamed');
+
+  // Inside a transaction the read sees the transaction's own uncommitted writes.
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('shops').set({ name: 'In flight' }).where('id', '=', shop.id).execute();
+    const rows = await heavyRead(trx, trx.selectFrom('shops').select('name').where('id', '=', shop.id));
+    assert.equal(rows[0]!.name, 'In flight');
+  });
+
+  // Errors come back as errors, with the driver's code.
+  await assert.rejects(heavyRead(db, db.selectFrom('no_such_table' as 'shops').selectAll()), /no_such_table|does not exist/);
+});
