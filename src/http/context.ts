@@ -34,7 +34,7 @@ declare module 'fastify' {
     /** The idempotency row this request claimed, if any. */
     idempotencyClaim: number | null;
     /** A public page the cache could not answer: its 200 answer is stored under this key and version. */
-    pageFill: { shopId: number; key: string; version: string; passwordHash: string | null } | null;
+    pageFill: { shopId: number; key: string; version: string; passwordHash: string | null; done: () => void } | null;
   }
   interface FastifyContextConfig {
     /** Counted against the public (per-IP) rate limit rather than the owner (per-key) one. */

@@ -126,6 +126,20 @@ test('a cached page of a locked shop still needs the key; a request that would f
   assert.equal((await page('/main')).status, 200, 'removing the password opens the cached pages too');
 });
 
+test('requests that miss the same page at once compute it once', async (t) => {
+  const { app, page, shopId } = await shopWithStock(t);
+  await page('/main');
+  await app.pageCache.invalidate(shopId);
+  let listingReads = 0;
+  const stop = app.db.observeQueries((e) => {
+    if (/from "listings"/.test(e.sql)) listingReads++;
+  });
+  const answers = await Promise.all(Array.from({ length: 20 }, () => page('/main')));
+  stop();
+  assert.ok(answers.every((a) => a.status === 200 && a.text === answers[0]!.text));
+  assert.equal(listingReads, 1);
+});
+
 test('PAGE_CACHE_MAX_BYTES=0 turns the cache off', async (t) => {
   const { app, page } = await shopWithStock(t, { PAGE_CACHE_MAX_BYTES: '0' });
   await page('/main');

@@ -124,6 +124,27 @@ export class PageCache {
     return entry;
   }
 
+  private readonly fills = new Map<string, Promise<void>>();
+
+  /**
+   * One computation per page and version: the first request that misses computes the page and
+   * gets `done` to call once it has stored it (or failed); requests missing the same page
+   * meanwhile get `wait`, and read the cache again when it settles (at most `maxWaitMs`).
+   */
+  claimFill(shopId: number, key: string, version: string, maxWaitMs = 5000): { done: () => void } | { wait: Promise<void> } {
+    const id = `${shopId}\n${version}\n${key}`;
+    const running = this.fills.get(id);
+    if (running) return { wait: Promise.race([running, new Promise<void>((resolve) => setTimeout(resolve, maxWaitMs).unref())]) };
+    let done!: () => void;
+    this.fills.set(id, new Promise<void>((resolve) => (done = resolve)));
+    return {
+      done: () => {
+        this.fills.delete(id);
+        done();
+      },
+    };
+  }
+
   /** The shop's data changed: every stored page of it is out of date from now on. */
   async invalidate(shopId: number): Promise<void> {
     this.drop(shopId);

@@ -55,11 +55,19 @@ export const storefrontPublicRoutes: FastifyPluginAsyncTypebox = async (app) => 
       const shopId = Number((request.params as { shopId?: string }).shopId);
       if (!Number.isSafeInteger(shopId)) return;
       const key = pageKeyOf(request.url);
-      const page = await cache.get(shopId, key);
+      let page = await cache.get(shopId, key);
       if (!page) {
         const version = await cache.version(shopId);
-        if (version !== null) request.pageFill = { shopId, key, version, passwordHash: null };
-        return;
+        if (version === null) return;
+        const claim = cache.claimFill(shopId, key, version);
+        if ('done' in claim) {
+          request.pageFill = { shopId, key, version, passwordHash: null, done: claim.done };
+          return;
+        }
+        // Another request is computing this very page: wait for it rather than compute it again.
+        await claim.wait;
+        page = await cache.get(shopId, key);
+        if (!page) return;
       }
       const password = (request.query as { key?: unknown }).key;
       if (page.passwordHash !== null && !(await keyOpens(page.passwordHash, typeof password === 'string' ? password : undefined, shopId, unlocked))) {
@@ -73,17 +81,24 @@ export const storefrontPublicRoutes: FastifyPluginAsyncTypebox = async (app) => 
 
   app.addHook('onSend', async (request, reply, payload) => {
     const fill = request.pageFill;
-    if (fill && reply.statusCode === 200 && typeof payload === 'string') {
-      const page = cache.set(fill.shopId, fill.key, fill.version, {
-        body: payload,
-        contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
-        cacheControl: String(reply.getHeader('cache-control')),
-        passwordHash: fill.passwordHash,
-      });
-      void reply.header('etag', page.etag);
+    if (fill) {
+      request.pageFill = null;
+      if (reply.statusCode === 200 && typeof payload === 'string') {
+        const page = cache.set(fill.shopId, fill.key, fill.version, {
+          body: payload,
+          contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
+          cacheControl: String(reply.getHeader('cache-control')),
+          passwordHash: fill.passwordHash,
+        });
+        void reply.header('etag', page.etag);
+      }
+      fill.done();
     }
     return conditionalGet(request, reply, payload);
   });
+  // A request that ends without a reply being sent still releases the requests waiting on it.
+  app.addHook('onResponse', async (request) => request.pageFill?.done());
+  app.addHook('onRequestAbort', async (request) => request.pageFill?.done());
   // A served page (not a 304 revalidation, not an error) counts as a visit; fire-and-forget.
   app.addHook('onResponse', async (request, reply) => {
     if (request.method !== 'GET' || reply.statusCode !== 200) return;
