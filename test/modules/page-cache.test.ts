@@ -149,7 +149,7 @@ test('PAGE_CACHE_MAX_BYTES=0 turns the cache off', async (t) => {
 
 test('the cache keeps to its memory budget, drops pages of a changed shop and pages past their age', async () => {
   const cache = new PageCache({ maxBytes: 4000, maxAgeMs: 1000 });
-  const page = (body: string) => ({ body, contentType: 'application/json', cacheControl: 'public', passwordHash: null });
+  const page = (body: string) => ({ body: Buffer.from(body), contentType: 'application/json', cacheControl: 'public', passwordHash: null });
   const v1 = (await cache.version(1))!;
   cache.set(1, '/a', v1, page('x'.repeat(900)), 0);
   assert.equal((await cache.get(1, '/a', 10))?.body.length, 900);

@@ -16,7 +16,8 @@ import { etagOf } from './http-cache.js';
  * the database by hand).
  */
 export interface CachedPage {
-  body: string;
+  /** UTF-8, encoded once: a page with any non-ASCII character would otherwise be transcoded on every send. */
+  body: Buffer;
   etag: string;
   contentType: string;
   cacheControl: string;

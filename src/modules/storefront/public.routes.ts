@@ -85,7 +85,7 @@ export const storefrontPublicRoutes: FastifyPluginAsyncTypebox = async (app) => 
       request.pageFill = null;
       if (reply.statusCode === 200 && typeof payload === 'string') {
         const page = cache.set(fill.shopId, fill.key, fill.version, {
-          body: payload,
+          body: Buffer.from(payload),
           contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
           cacheControl: String(reply.getHeader('cache-control')),
           passwordHash: fill.passwordHash,
