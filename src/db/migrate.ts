@@ -5,6 +5,7 @@ import * as m0002 from './migrations/0002-catalog.js';
 import * as m0003 from './migrations/0003-orders.js';
 import * as m0004 from './migrations/0004-storefront.js';
 import * as m0005 from './migrations/0005-webhooks.js';
+import * as m0006 from './migrations/0006-rollups.js';
 import * as m0007 from './migrations/0007-storefront-totals.js';
 
 /**
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0003-orders': m0003,
   '0004-storefront': m0004,
   '0005-webhooks': m0005,
+  '0006-rollups': m0006,
   '0007-storefront-totals': m0007,
 };
 

@@ -5,6 +5,7 @@ import type { AnnouncementsTable } from '../modules/announcements/announcements.
 import type { FaqsTable } from '../modules/faqs/faqs.table.js';
 import type { FeedbackAppealsTable, FeedbacksTable } from '../modules/feedbacks/feedbacks.table.js';
 import type { FeedbackProductsTable, ShopTotalsTable } from '../modules/storefront/totals.table.js';
+import type { RollupDaysTable, RollupGatewaysTable, RollupHoursTable, RollupInvoiceCountsTable, RollupProductsTable, RollupStateTable } from '../modules/dashboards/rollups.table.js';
 import type { TicketMessagesTable, TicketsTable } from '../modules/tickets/tickets.table.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from '../modules/webhooks/webhooks.table.js';
 import type { BlacklistTable } from '../modules/blacklist/blacklist.table.js';
@@ -55,6 +56,12 @@ export interface Database {
   visits: VisitsTable;
   shop_totals: ShopTotalsTable;
   feedback_products: FeedbackProductsTable;
+  rollup_state: RollupStateTable;
+  rollup_days: RollupDaysTable;
+  rollup_products: RollupProductsTable;
+  rollup_hours: RollupHoursTable;
+  rollup_gateways: RollupGatewaysTable;
+  rollup_invoice_counts: RollupInvoiceCountsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;

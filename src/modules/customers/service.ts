@@ -34,13 +34,13 @@ export async function requireCustomer(db: Conn, shopId: number, customerId: numb
   return customer;
 }
 
-/** The shop's customer with this e-mail, created on first sight (per shop, race-safe). */
-export async function customerForEmail(db: Conn, shopId: number, email: string, now: number): Promise<CustomerRow> {
+/** The shop's customer with this e-mail, created on first sight (per shop, race-safe); `isNew` when created here. */
+export async function customerForEmail(db: Conn, shopId: number, email: string, now: number): Promise<CustomerRow & { isNew: boolean }> {
   const normalised = email.trim().toLowerCase();
   const existing = await repo.findCustomerByEmail(db, shopId, normalised);
-  if (existing) return existing;
-  await repo.insertCustomerIfAbsent(db, shopId, normalised, now);
-  return (await repo.findCustomerByEmail(db, shopId, normalised))!;
+  if (existing) return { ...existing, isNew: false };
+  const isNew = await repo.insertCustomerIfAbsent(db, shopId, normalised, now);
+  return { ...(await repo.findCustomerByEmail(db, shopId, normalised))!, isNew };
 }
 
 /**

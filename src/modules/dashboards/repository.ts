@@ -1,110 +1,211 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { HOUR_MS, type DaySpan } from './local-days.js';
+import { DAY_COLUMNS, spanSnapshots, type DayTotals } from './rollups.js';
 
 type Conn = Kysely<Database>;
 
-/** Inclusive bounds in epoch milliseconds, and the shop's UTC offset in milliseconds. */
+/** Inclusive bounds in epoch milliseconds. */
 export interface Range {
   from: number;
   to: number;
-  offsetMs: number;
 }
 
-export const DAY_MS = 86_400_000;
-export const HOUR_MS = 3_600_000;
+export interface ProductSales {
+  productId: number;
+  revenue: number;
+  quantity: number;
+  /** The highest part id sold: the title comes from it. */
+  lastPartId: number;
+}
+
+export const zeroTotals = (): DayTotals => Object.fromEntries(DAY_COLUMNS.map((c) => [c, 0])) as DayTotals;
+
+/*
+ * Whole local days, from the rollups: each figure is snapshot(≤ last) − snapshot(≤ first − 1), so
+ * a query reads two rows per key whatever the length of the range (see rollups.ts).
+ */
+
+export async function rollupTotals(db: Conn, shopId: number, days: DaySpan): Promise<DayTotals> {
+  const { hi, lo } = spanSnapshots(db, shopId, days);
+  const row = await db
+    .selectFrom('rollup_days as h')
+    .leftJoin('rollup_days as l', (join) => join.onRef('l.shop_id', '=', 'h.shop_id').on('l.day', '=', lo))
+    .select(DAY_COLUMNS.map((c) => sql<number>`${sql.ref(`h.${c}`)} - coalesce(${sql.ref(`l.${c}`)}, 0)`.as(c)))
+    .where('h.shop_id', '=', shopId)
+    .where('h.day', '=', hi)
+    .executeTakeFirst();
+  if (!row) return zeroTotals();
+  return Object.fromEntries(DAY_COLUMNS.map((c) => [c, Number(row[c])])) as DayTotals;
+}
 
 /**
- * The shop-local day (days since 1970-01-01) or hour of day of an epoch-millisecond column, in
- * integer arithmetic that both engines run alike: bigint ÷ integer truncates on PostgreSQL and
- * integer ÷ integer on SQLite. The offset is inlined as a literal (it is a validated integer):
- * better-sqlite3 binds every JS number as REAL, which would turn the division into a fraction.
- * Timestamps are positive, so truncation is the floor.
+ * Revenue (by completion) and invoices created, per day of `first…last` that has any. A year is
+ * up to 367 snapshot rows: they come back as one `day:revenue:orders,…` string, which costs a
+ * fraction of building a row object per day (string_agg: PostgreSQL, SQLite ≥ 3.44).
  */
-function localDay(column: string, offsetMs: number): RawBuilder<number> {
-  return sql<number>`((${sql.ref(column)} + ${sql.lit(Math.trunc(offsetMs))}) / ${sql.lit(DAY_MS)})`;
-}
-
-function localHour(column: string, offsetMs: number): RawBuilder<number> {
-  return sql<number>`(((${sql.ref(column)} + ${sql.lit(Math.trunc(offsetMs))}) / ${sql.lit(HOUR_MS)}) % 24)`;
-}
-
-/** Completed invoices whose completion falls in the range. */
-function completedIn(db: Conn, shopId: number, range: Range) {
-  return db
-    .selectFrom('invoices')
-    .where('invoices.shop_id', '=', shopId)
-    .where('invoices.status', '=', 'completed')
-    .where('invoices.completed_at', '>=', range.from)
-    .where('invoices.completed_at', '<=', range.to);
-}
-
-/** Invoices created in the range, whatever became of them. */
-function createdIn(db: Conn, shopId: number, range: Range) {
-  return db.selectFrom('invoices').where('shop_id', '=', shopId).where('created_at', '>=', range.from).where('created_at', '<=', range.to);
-}
-
-export async function completedTotals(db: Conn, shopId: number, range: Range): Promise<{ revenue: number; orders: number }> {
-  const row = await completedIn(db, shopId, range)
-    .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('invoices.total'), eb.val(0)).as('revenue'), eb.fn.countAll<number>().as('orders')])
-    .executeTakeFirstOrThrow();
-  return { revenue: Number(row.revenue), orders: Number(row.orders) };
-}
-
-/** Invoices created in the range: all of them, those completed since and those still pending. */
-export async function createdTotals(db: Conn, shopId: number, range: Range): Promise<{ created: number; completed: number; pending: number }> {
-  const row = await createdIn(db, shopId, range)
-    .select((eb) => [
-      eb.fn.countAll<number>().as('created'),
-      eb.fn.sum<number>(eb.case().when('status', '=', 'completed').then(1).else(0).end()).as('completed'),
-      eb.fn.sum<number>(eb.case().when('status', '=', 'pending').then(1).else(0).end()).as('pending'),
-    ])
-    .executeTakeFirstOrThrow();
-  return { created: Number(row.created), completed: Number(row.completed ?? 0), pending: Number(row.pending ?? 0) };
-}
-
-/** Units in the parts of invoices completed in the range. */
-export async function unitsSold(db: Conn, shopId: number, range: Range): Promise<number> {
-  const row = await completedIn(db, shopId, range)
-    .innerJoin('invoice_parts as p', (join) => join.onRef('p.invoice_id', '=', 'invoices.id').on('p.shop_id', '=', shopId))
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('p.quantity'), eb.val(0)).as('units'))
-    .executeTakeFirstOrThrow();
-  return Number(row.units);
-}
-
-export async function newCustomers(db: Conn, shopId: number, range: Range): Promise<number> {
+export async function rollupSeries(db: Conn, shopId: number, days: { first: number; last: number }): Promise<Map<number, { revenue: number; orders: number }>> {
+  const { lo } = spanSnapshots(db, shopId, days);
+  // The snapshot before the range (when there is one) comes first: the base of the differences.
   const row = await db
-    .selectFrom('customers')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .selectFrom('rollup_days')
+    .select(sql<string | null>`string_agg(day || ':' || revenue || ':' || created_orders, ',' order by day)`.as('points'))
     .where('shop_id', '=', shopId)
-    .where('created_at', '>=', range.from)
-    .where('created_at', '<=', range.to)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+    .where('day', '>=', sql<number>`coalesce((${lo}), ${days.first})`)
+    .where('day', '<=', days.last)
+    .executeTakeFirst();
+  const series = new Map<number, { revenue: number; orders: number }>();
+  let previous = { revenue: 0, created: 0 };
+  for (const point of row?.points ? row.points.split(',') : []) {
+    const [day, revenue, created] = point.split(':').map(Number) as [number, number, number];
+    if (day >= days.first) series.set(day, { revenue: revenue - previous.revenue, orders: created - previous.created });
+    previous = { revenue, created };
+  }
+  return series;
 }
 
-/** Revenue of completed invoices per shop-local day of completion. */
-export async function revenueByDay(db: Conn, shopId: number, range: Range): Promise<{ day: number; revenue: number }[]> {
-  const day = localDay('invoices.completed_at', range.offsetMs);
-  const rows = await completedIn(db, shopId, range)
-    .select((eb) => [day.as('day'), eb.fn.sum<number>('invoices.total').as('revenue')])
-    .groupBy(day)
+/** Units and part totals of completed invoices per product, best first; `limit` cuts the list. */
+export async function rollupProducts(db: Conn, shopId: number, days: DaySpan, limit?: number): Promise<ProductSales[]> {
+  const { hi, lo } = spanSnapshots(db, shopId, days);
+  const revenue = sql<number>`h.revenue - coalesce(l.revenue, 0)`;
+  const quantity = sql<number>`h.quantity - coalesce(l.quantity, 0)`;
+  let query = db
+    .selectFrom('rollup_products as h')
+    .leftJoin('rollup_products as l', (join) => join.onRef('l.shop_id', '=', 'h.shop_id').onRef('l.product_id', '=', 'h.product_id').on('l.day', '=', lo))
+    .select(['h.product_id', revenue.as('revenue'), quantity.as('quantity'), 'h.last_part_id'])
+    .where('h.shop_id', '=', shopId)
+    .where('h.day', '=', hi)
+    .where(quantity, '>', 0)
+    .orderBy('revenue', 'desc')
+    .orderBy('quantity', 'desc')
+    .orderBy('h.product_id');
+  if (limit !== undefined) query = query.limit(limit);
+  const rows = await query.execute();
+  return rows.map((r) => ({ productId: r.product_id, revenue: Number(r.revenue), quantity: Number(r.quantity), lastPartId: Number(r.last_part_id) }));
+}
+
+/** The highest part id of each product sold up to the end of local day `day` (the snapshot at or before it). */
+export async function rollupLastParts(db: Conn, shopId: number, day: number, productIds: number[]): Promise<Map<number, number>> {
+  if (productIds.length === 0) return new Map();
+  const { hi } = spanSnapshots(db, shopId, { first: null, last: day });
+  const rows = await db
+    .selectFrom('rollup_products')
+    .select(['product_id', 'last_part_id'])
+    .where('shop_id', '=', shopId)
+    .where('day', '=', hi)
+    .where('product_id', 'in', productIds)
     .execute();
-  return rows.map((r) => ({ day: Number(r.day), revenue: Number(r.revenue) }));
+  return new Map(rows.map((r) => [r.product_id, Number(r.last_part_id)]));
 }
 
-/** Invoices created per shop-local day. */
-export async function ordersByDay(db: Conn, shopId: number, range: Range): Promise<{ day: number; orders: number }[]> {
-  const day = localDay('created_at', range.offsetMs);
-  const rows = await createdIn(db, shopId, range)
-    .select((eb) => [day.as('day'), eb.fn.countAll<number>().as('orders')])
-    .groupBy(day)
+/** Completed invoices per local hour of completion. */
+export async function rollupHours(db: Conn, shopId: number, days: DaySpan): Promise<{ hour: number; orders: number }[]> {
+  const { hi, lo } = spanSnapshots(db, shopId, days);
+  const rows = await db
+    .selectFrom('rollup_hours as h')
+    .leftJoin('rollup_hours as l', (join) => join.onRef('l.shop_id', '=', 'h.shop_id').onRef('l.hour', '=', 'h.hour').on('l.day', '=', lo))
+    .select(['h.hour', sql<number>`h.orders - coalesce(l.orders, 0)`.as('orders')])
+    .where('h.shop_id', '=', shopId)
+    .where('h.day', '=', hi)
     .execute();
-  return rows.map((r) => ({ day: Number(r.day), orders: Number(r.orders) }));
+  return rows.map((r) => ({ hour: r.hour, orders: Number(r.orders) }));
 }
 
-/** Completed invoices per shop-local hour of day (0–23) of completion. */
-export async function completedByHour(db: Conn, shopId: number, range: Range): Promise<{ hour: number; orders: number }[]> {
-  const hour = localHour('invoices.completed_at', range.offsetMs);
+/** Completed invoices and their totals per gateway. */
+export async function rollupGateways(db: Conn, shopId: number, days: DaySpan): Promise<{ gateway: string; revenue: number; orders: number }[]> {
+  const { hi, lo } = spanSnapshots(db, shopId, days);
+  const orders = sql<number>`h.orders - coalesce(l.orders, 0)`;
+  const rows = await db
+    .selectFrom('rollup_gateways as h')
+    .leftJoin('rollup_gateways as l', (join) => join.onRef('l.shop_id', '=', 'h.shop_id').onRef('l.gateway', '=', 'h.gateway').on('l.day', '=', lo))
+    .select(['h.gateway', sql<number>`h.revenue - coalesce(l.revenue, 0)`.as('revenue'), orders.as('orders')])
+    .where('h.shop_id', '=', shopId)
+    .where('h.day', '=', hi)
+    .where(orders, '>', 0)
+    .execute();
+  return rows.map((r) => ({ gateway: r.gateway, revenue: Number(r.revenue), orders: Number(r.orders) }));
+}
+
+/*
+ * Parts of a local day, from the raw rows: the partial first and last days of a range given as
+ * date-times. Each range here lies within one local day, so these read one day's rows at most,
+ * through (shop_id, created_at) and (shop_id, completed_at) indexes.
+ */
+
+function completedIn(db: Conn, shopId: number, range: Range) {
+  return db.selectFrom('invoices').where('invoices.shop_id', '=', shopId).where('invoices.completed_at', '>=', range.from).where('invoices.completed_at', '<=', range.to);
+}
+
+/** The `rollup_days` measures of a range, counted from the raw rows. */
+export async function rawTotals(db: Conn, shopId: number, range: Range): Promise<DayTotals> {
+  const [created, completed, units, customers, feedbacks, replacements] = await Promise.all([
+    db
+      .selectFrom('invoices')
+      .where('shop_id', '=', shopId)
+      .where('created_at', '>=', range.from)
+      .where('created_at', '<=', range.to)
+      .select((eb) => [
+        eb.fn.countAll<number>().as('created_orders'),
+        eb.fn.sum<number>(eb.case().when('status', '=', 'pending').then(1).else(0).end()).as('created_pending'),
+        eb.fn.sum<number>(eb.case().when('status', '=', 'completed').then(1).else(0).end()).as('created_completed'),
+      ])
+      .executeTakeFirstOrThrow(),
+    completedIn(db, shopId, range)
+      .select((eb) => [
+        eb.fn.countAll<number>().as('completed_orders'),
+        eb.fn.sum<number>('invoices.total').as('revenue'),
+        eb.fn.sum<number>(eb.fn.coalesce('invoices.repeat_purchase', eb.val(0))).as('repeat_orders'),
+      ])
+      .executeTakeFirstOrThrow(),
+    completedIn(db, shopId, range)
+      .innerJoin('invoice_parts as p', (join) => join.onRef('p.invoice_id', '=', 'invoices.id').on('p.shop_id', '=', shopId))
+      .select((eb) => eb.fn.sum<number>('p.quantity').as('units_sold'))
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('customers')
+      .select((eb) => eb.fn.countAll<number>().as('new_customers'))
+      .where('shop_id', '=', shopId)
+      .where('created_at', '>=', range.from)
+      .where('created_at', '<=', range.to)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('feedbacks')
+      .select((eb) => [eb.fn.countAll<number>().as('feedbacks'), eb.fn.sum<number>('rating').as('rating_sum')])
+      .where('shop_id', '=', shopId)
+      .where('created_at', '>=', range.from)
+      .where('created_at', '<=', range.to)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('invoice_replacements')
+      .select((eb) => [eb.fn.countAll<number>().as('replacements'), eb.fn.sum<number>('quantity').as('replaced_units')])
+      .where('shop_id', '=', shopId)
+      .where('created_at', '>=', range.from)
+      .where('created_at', '<=', range.to)
+      .executeTakeFirstOrThrow(),
+  ]);
+  const totals: Record<string, unknown> = { ...created, ...completed, ...units, ...customers, ...feedbacks, ...replacements };
+  return Object.fromEntries(DAY_COLUMNS.map((c) => [c, Number(totals[c] ?? 0)])) as DayTotals;
+}
+
+/** Part totals, units and the highest part id per product, of the invoices completed in the range. */
+export async function rawProducts(db: Conn, shopId: number, range: Range, productIds?: number[]): Promise<ProductSales[]> {
+  if (productIds?.length === 0) return [];
+  let query = completedIn(db, shopId, range)
+    .innerJoin('invoice_parts as p', (join) => join.onRef('p.invoice_id', '=', 'invoices.id').on('p.shop_id', '=', shopId))
+    .select((eb) => ['p.product_id', eb.fn.sum<number>('p.total').as('revenue'), eb.fn.sum<number>('p.quantity').as('quantity'), eb.fn.max('p.id').as('last_part_id')])
+    .groupBy('p.product_id');
+  if (productIds) query = query.where('p.product_id', 'in', productIds);
+  const rows = await query.execute();
+  return rows.map((r) => ({ productId: r.product_id, revenue: Number(r.revenue), quantity: Number(r.quantity), lastPartId: Number(r.last_part_id) }));
+}
+
+/**
+ * Completions of the range by local hour, in integer arithmetic both engines run alike. The
+ * offset and divisor are literals: better-sqlite3 binds every JS number as REAL, which would turn
+ * the division into a fraction. Timestamps are positive, so truncation is the floor.
+ */
+export async function rawHours(db: Conn, shopId: number, range: Range, offsetMs: number): Promise<{ hour: number; orders: number }[]> {
+  const hour = sql<number>`(((invoices.completed_at + ${sql.lit(Math.trunc(offsetMs))}) / ${sql.lit(HOUR_MS)}) % 24)`;
   const rows = await completedIn(db, shopId, range)
     .select((eb) => [hour.as('hour'), eb.fn.countAll<number>().as('orders')])
     .groupBy(hour)
@@ -112,91 +213,24 @@ export async function completedByHour(db: Conn, shopId: number, range: Range): P
   return rows.map((r) => ({ hour: Number(r.hour), orders: Number(r.orders) }));
 }
 
-export async function revenueByGateway(db: Conn, shopId: number, range: Range): Promise<{ gateway: string; revenue: number; orders: number }[]> {
+export async function rawGateways(db: Conn, shopId: number, range: Range): Promise<{ gateway: string; revenue: number; orders: number }[]> {
   const rows = await completedIn(db, shopId, range)
     .select((eb) => ['invoices.gateway', eb.fn.sum<number>('invoices.total').as('revenue'), eb.fn.countAll<number>().as('orders')])
     .groupBy('invoices.gateway')
-    .orderBy('revenue', 'desc')
-    .orderBy('invoices.gateway')
     .execute();
   return rows.map((r) => ({ gateway: r.gateway, revenue: Number(r.revenue), orders: Number(r.orders) }));
 }
 
-/**
- * The best-selling products by the part totals of completed invoices. Parts keep the title they
- * were sold under; a product renamed since shows the title of its latest sale.
- */
-export async function topProducts(db: Conn, shopId: number, range: Range, limit: number) {
-  const rows = await completedIn(db, shopId, range)
-    .innerJoin('invoice_parts as p', (join) => join.onRef('p.invoice_id', '=', 'invoices.id').on('p.shop_id', '=', shopId))
-    .select((eb) => [
-      'p.product_id',
-      eb.fn.sum<number>('p.total').as('revenue'),
-      eb.fn.sum<number>('p.quantity').as('quantity'),
-      eb.fn.max('p.id').as('last_part_id'),
-    ])
-    .groupBy('p.product_id')
-    .orderBy('revenue', 'desc')
-    .orderBy('quantity', 'desc')
-    .orderBy('p.product_id')
-    .limit(limit)
+/** The titles parts were sold under. */
+export async function partTitles(db: Conn, shopId: number, partIds: number[]): Promise<Map<number, string>> {
+  if (partIds.length === 0) return new Map();
+  // `+shop_id` keeps the shop condition out of index choice: SQLite without statistics would
+  // otherwise scan the shop's (shop_id, product_id) index instead of looking the ids up.
+  const rows = await db
+    .selectFrom('invoice_parts')
+    .select(['id', 'title'])
+    .where('id', 'in', partIds)
+    .where(sql<number>`+shop_id`, '=', shopId)
     .execute();
-  const lastParts = rows.map((r) => Number(r.last_part_id));
-  const titles =
-    lastParts.length === 0
-      ? []
-      : await db.selectFrom('invoice_parts').select(['id', 'title']).where('shop_id', '=', shopId).where('id', 'in', lastParts).execute();
-  const titleOf = new Map(titles.map((t) => [t.id, t.title]));
-  return rows.map((r) => ({
-    productId: r.product_id,
-    title: titleOf.get(Number(r.last_part_id)) ?? '',
-    revenue: Number(r.revenue),
-    quantity: Number(r.quantity),
-  }));
-}
-
-/**
- * Customers with a completed order in the range, and how many of them had completed an order
- * before (earlier in the range or before it), as in the customer stats.
- */
-export async function buyersInRange(db: Conn, shopId: number, range: Range): Promise<{ buyers: number; returning: number }> {
-  const row = await db
-    .selectFrom((eb) =>
-      eb
-        .selectFrom('invoices')
-        .select((s) => ['customer_id', s.fn.countAll<number>().as('orders')])
-        .where('shop_id', '=', shopId)
-        .where('status', '=', 'completed')
-        .where('completed_at', '<=', range.to)
-        .groupBy('customer_id')
-        .having((h) => h.fn.max('completed_at'), '>=', range.from)
-        .as('b'),
-    )
-    .select((eb) => [eb.fn.countAll<number>().as('buyers'), eb.fn.sum<number>(eb.case().when('b.orders', '>=', 2).then(1).else(0).end()).as('returning')])
-    .executeTakeFirstOrThrow();
-  return { buyers: Number(row.buyers), returning: Number(row.returning ?? 0) };
-}
-
-/** Sum and count of the ratings of feedbacks left in the range. */
-export async function ratings(db: Conn, shopId: number, range: Range): Promise<{ sum: number; count: number }> {
-  const row = await db
-    .selectFrom('feedbacks')
-    .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('rating'), eb.val(0)).as('sum'), eb.fn.countAll<number>().as('count')])
-    .where('shop_id', '=', shopId)
-    .where('created_at', '>=', range.from)
-    .where('created_at', '<=', range.to)
-    .executeTakeFirstOrThrow();
-  return { sum: Number(row.sum), count: Number(row.count) };
-}
-
-/** Replacements delivered in the range and the units they replaced. */
-export async function replacements(db: Conn, shopId: number, range: Range): Promise<{ count: number; units: number }> {
-  const row = await db
-    .selectFrom('invoice_replacements')
-    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.coalesce(eb.fn.sum<number>('quantity'), eb.val(0)).as('units')])
-    .where('shop_id', '=', shopId)
-    .where('created_at', '>=', range.from)
-    .where('created_at', '<=', range.to)
-    .executeTakeFirstOrThrow();
-  return { count: Number(row.count), units: Number(row.units) };
+  return new Map(rows.map((r) => [r.id, r.title]));
 }

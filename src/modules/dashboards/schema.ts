@@ -39,7 +39,7 @@ export const AdvancedDashboard = Type.Object({
   topProducts: Type.Array(
     Type.Object({
       productId: Type.Integer(),
-      title: Type.String({ description: 'As sold (the latest sale, when the product was renamed).' }),
+      title: Type.String({ description: 'As sold in its latest order (by placement) completed up to the end of the range: a product renamed since shows that title.' }),
       revenue: Type.Number({ description: 'Part totals before order-level coupon discounts.' }),
       quantity: Type.Integer({ description: 'Units sold.' }),
     }),
@@ -49,7 +49,10 @@ export const AdvancedDashboard = Type.Object({
   returningCustomerRate: Type.Number({
     minimum: 0,
     maximum: 1,
-    description: 'Of the customers with an order completed in the range, the share who had completed one before (4 decimals).',
+    description:
+      'Repeat-purchase rate: of the invoices completed in the range, the share placed by a customer who had already completed an order before (4 decimals). ' +
+      'Whether an invoice is a repeat purchase is decided when it completes and kept with it, so the rate adds up exactly over any range from daily rollups; ' +
+      'a share of distinct customers over an arbitrary range could not be rolled up and would mean counting every order of the range.',
   }),
   averageRating: Nullable(Type.Number({ description: 'Mean rating (1–5, 2 decimals) of the feedbacks left in the range; null when none.' })),
   ordersByHour: Type.Array(Type.Integer(), {

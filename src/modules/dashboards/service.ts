@@ -6,8 +6,10 @@ import { parseDateRange } from '../../schemas/dates.js';
 import { fromMinorUnits } from '../../schemas/money.js';
 import { expireOverdue } from '../invoices/lifecycle.service.js';
 import type { ShopRow } from '../shops/shops.table.js';
+import { DAY_MS, dayStart, localDayOf, splitAtLocalMidnights, type LocalDaySplit } from './local-days.js';
 import * as repo from './repository.js';
-import { DAY_MS, type Range } from './repository.js';
+import type { ProductSales, Range } from './repository.js';
+import { DAY_COLUMNS, type DayTotals } from './rollups.js';
 
 type Conn = Kysely<Database>;
 
@@ -21,11 +23,10 @@ interface RangeQuery {
 
 /** A dashboard range: the bounds and the shop-local days they cover (days since 1970-01-01). */
 interface DayRange extends Range {
+  offsetMs: number;
   firstDay: number;
   lastDay: number;
 }
-
-const localDayOf = (ms: number, offsetMs: number) => Math.floor((ms + offsetMs) / DAY_MS);
 
 /**
  * `fromDate`/`toDate` in the shop's timezone; by default the last 30 days ending today (whole
@@ -50,71 +51,150 @@ function divideRoundingHalfUp(total: number, count: number): number {
 
 const ratio = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000);
 
-const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+/** 'YYYY-MM-DD' of a day number, remembered: a year's series asks for the same few hundred days again and again. */
+const isoDays = new Map<number, string>();
+function isoDay(day: number): string {
+  let iso = isoDays.get(day);
+  if (iso === undefined) {
+    iso = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    if (isoDays.size < 100_000) isoDays.set(day, iso);
+  }
+  return iso;
+}
+
+/** A dashboard range's whole local days (bounded on both sides) and partial edge days. */
+function splitRange(range: DayRange): { whole?: { first: number; last: number }; edges: Range[] } {
+  const split: LocalDaySplit = splitAtLocalMidnights(range.from, range.to, range.offsetMs);
+  return split.whole ? { whole: { first: split.whole.first!, last: split.whole.last! }, edges: split.edges } : { edges: split.edges };
+}
+
+const addTotals = (a: DayTotals, b: DayTotals): DayTotals => Object.fromEntries(DAY_COLUMNS.map((c) => [c, a[c] + b[c]])) as DayTotals;
+
+/**
+ * The figures of a range: whole local days from the rollups (two snapshots), the partial first
+ * and last days (date-time bounds) from the raw rows; both exact, so their sum is too.
+ */
+async function rangeTotals(db: Conn, shopId: number, split: ReturnType<typeof splitRange>): Promise<{ total: DayTotals; edges: DayTotals[] }> {
+  const [whole, edges] = await Promise.all([
+    split.whole ? repo.rollupTotals(db, shopId, split.whole) : repo.zeroTotals(),
+    Promise.all(split.edges.map((edge) => repo.rawTotals(db, shopId, edge))),
+  ]);
+  return { total: edges.reduce(addTotals, whole), edges };
+}
 
 /** Sales figures and a day-by-day series (every day of the range, empty ones included). */
 export async function generalDashboard(db: Conn, shop: ShopRow, query: RangeQuery) {
   const range = dashboardRange(shop, query);
   // Like every invoice read, count overdue unpaid invoices as what they are: expired.
   await expireOverdue(db, 500, shop.id);
-  const [completed, created, units, customers, revenueDays, orderDays] = await Promise.all([
-    repo.completedTotals(db, shop.id, range),
-    repo.createdTotals(db, shop.id, range),
-    repo.unitsSold(db, shop.id, range),
-    repo.newCustomers(db, shop.id, range),
-    repo.revenueByDay(db, shop.id, range),
-    repo.ordersByDay(db, shop.id, range),
+  const split = splitRange(range);
+  const [{ total, edges }, days] = await Promise.all([
+    rangeTotals(db, shop.id, split),
+    split.whole ? repo.rollupSeries(db, shop.id, split.whole) : new Map<number, { revenue: number; orders: number }>(),
   ]);
-  const revenueOn = new Map(revenueDays.map((d) => [d.day, d.revenue]));
-  const ordersOn = new Map(orderDays.map((d) => [d.day, d.orders]));
+  split.edges.forEach((edge, i) => {
+    const day = localDayOf(edge.from, range.offsetMs);
+    const point = days.get(day) ?? { revenue: 0, orders: 0 };
+    days.set(day, { revenue: point.revenue + edges[i]!.revenue, orders: point.orders + edges[i]!.created_orders });
+  });
   const money = (minor: number) => fromMinorUnits(minor, shop.currency);
   const series = [];
   for (let day = range.firstDay; day <= range.lastDay; day++) {
-    series.push({ date: isoDay(day), revenue: money(revenueOn.get(day) ?? 0), orders: ordersOn.get(day) ?? 0 });
+    const point = days.get(day);
+    series.push(point ? { date: isoDay(day), revenue: money(point.revenue), orders: point.orders } : { date: isoDay(day), revenue: 0, orders: 0 });
   }
   return {
     fromDate: toIso(range.from),
     toDate: toIso(range.to),
     currency: shop.currency,
-    revenue: money(completed.revenue),
-    ordersCount: created.created,
-    completedOrders: completed.orders,
-    pendingOrders: created.pending,
-    productsSold: units,
-    newCustomers: customers,
-    averageOrderValue: money(divideRoundingHalfUp(completed.revenue, completed.orders)),
+    revenue: money(total.revenue),
+    ordersCount: total.created_orders,
+    completedOrders: total.completed_orders,
+    pendingOrders: total.created_pending,
+    productsSold: total.units_sold,
+    newCustomers: total.new_customers,
+    averageOrderValue: money(divideRoundingHalfUp(total.revenue, total.completed_orders)),
     series,
   };
 }
 
 const TOP_PRODUCTS = 10;
 
+/** Adds up rows that share a key. */
+function mergeBy<T>(rows: T[], key: (row: T) => string | number, add: (a: T, b: T) => T): T[] {
+  const merged = new Map<string | number, T>();
+  for (const row of rows) {
+    const k = key(row);
+    const seen = merged.get(k);
+    merged.set(k, seen === undefined ? row : add(seen, row));
+  }
+  return [...merged.values()];
+}
+
+/**
+ * The best sellers of the range by part totals, titled as sold in their latest order (highest
+ * part id) completed up to the end of the range: the snapshot of the last whole day up to then,
+ * plus the raw rows of a partial last day.
+ */
+async function topProducts(db: Conn, shopId: number, range: DayRange, split: ReturnType<typeof splitRange>) {
+  let top: ProductSales[];
+  if (split.edges.length === 0 && split.whole) {
+    top = await repo.rollupProducts(db, shopId, split.whole, TOP_PRODUCTS);
+  } else {
+    const [whole, edges] = await Promise.all([
+      split.whole ? repo.rollupProducts(db, shopId, split.whole) : [],
+      Promise.all(split.edges.map((edge) => repo.rawProducts(db, shopId, edge))),
+    ]);
+    top = mergeBy([...whole, ...edges.flat()], (p) => p.productId, (a, b) => ({ ...a, revenue: a.revenue + b.revenue, quantity: a.quantity + b.quantity }))
+      .sort((a, b) => b.revenue - a.revenue || b.quantity - a.quantity || a.productId - b.productId)
+      .slice(0, TOP_PRODUCTS);
+    const ids = top.map((p) => p.productId);
+    const endDay = localDayOf(range.to, range.offsetMs);
+    const endsWithDay = range.to === dayStart(endDay + 1, range.offsetMs) - 1;
+    const [sold, soldLastDay] = await Promise.all([
+      repo.rollupLastParts(db, shopId, endsWithDay ? endDay : endDay - 1, ids),
+      endsWithDay ? [] : repo.rawProducts(db, shopId, { from: dayStart(endDay, range.offsetMs), to: range.to }, ids),
+    ]);
+    const lastDay = new Map(soldLastDay.map((p) => [p.productId, p.lastPartId]));
+    top = top.map((p) => ({ ...p, lastPartId: Math.max(sold.get(p.productId) ?? 0, lastDay.get(p.productId) ?? 0) }));
+  }
+  const titles = await repo.partTitles(db, shopId, top.map((p) => p.lastPartId));
+  return top.map((p) => ({ productId: p.productId, title: titles.get(p.lastPartId) ?? '', revenue: p.revenue, quantity: p.quantity }));
+}
+
 /** Where the money comes from, what sells, who comes back, and when they buy. */
 export async function advancedDashboard(db: Conn, shop: ShopRow, query: RangeQuery) {
   const range = dashboardRange(shop, query);
   await expireOverdue(db, 500, shop.id);
-  const [gateways, products, created, buyers, rated, hours, replaced] = await Promise.all([
-    repo.revenueByGateway(db, shop.id, range),
-    repo.topProducts(db, shop.id, range, TOP_PRODUCTS),
-    repo.createdTotals(db, shop.id, range),
-    repo.buyersInRange(db, shop.id, range),
-    repo.ratings(db, shop.id, range),
-    repo.completedByHour(db, shop.id, range),
-    repo.replacements(db, shop.id, range),
+  const split = splitRange(range);
+  const [{ total }, gateways, products, hours] = await Promise.all([
+    rangeTotals(db, shop.id, split),
+    Promise.all([
+      split.whole ? repo.rollupGateways(db, shop.id, split.whole) : [],
+      ...split.edges.map((edge) => repo.rawGateways(db, shop.id, edge)),
+    ]),
+    topProducts(db, shop.id, range, split),
+    Promise.all([
+      split.whole ? repo.rollupHours(db, shop.id, split.whole) : [],
+      ...split.edges.map((edge) => repo.rawHours(db, shop.id, edge, range.offsetMs)),
+    ]),
   ]);
   const money = (minor: number) => fromMinorUnits(minor, shop.currency);
   const ordersByHour = Array.from({ length: 24 }, () => 0);
-  for (const h of hours) ordersByHour[h.hour] = h.orders;
+  for (const h of hours.flat()) ordersByHour[h.hour]! += h.orders;
+  const byGateway = mergeBy(gateways.flat(), (g) => g.gateway, (a, b) => ({ gateway: a.gateway, revenue: a.revenue + b.revenue, orders: a.orders + b.orders })).sort(
+    (a, b) => b.revenue - a.revenue || (a.gateway < b.gateway ? -1 : a.gateway > b.gateway ? 1 : 0),
+  );
   return {
     fromDate: toIso(range.from),
     toDate: toIso(range.to),
     currency: shop.currency,
-    revenueByGateway: gateways.map((g) => ({ gateway: g.gateway, revenue: money(g.revenue), orders: g.orders })),
-    topProducts: products.map((p) => ({ productId: p.productId, title: p.title, revenue: money(p.revenue), quantity: p.quantity })),
-    conversionRate: ratio(created.completed, created.created),
-    returningCustomerRate: ratio(buyers.returning, buyers.buyers),
-    averageRating: rated.count === 0 ? null : Math.round((rated.sum / rated.count) * 100) / 100,
+    revenueByGateway: byGateway.map((g) => ({ gateway: g.gateway, revenue: money(g.revenue), orders: g.orders })),
+    topProducts: products.map((p) => ({ ...p, revenue: money(p.revenue) })),
+    conversionRate: ratio(total.created_completed, total.created_orders),
+    returningCustomerRate: ratio(total.repeat_orders, total.completed_orders),
+    averageRating: total.feedbacks === 0 ? null : Math.round((total.rating_sum / total.feedbacks) * 100) / 100,
     ordersByHour,
-    refundsAndReplacements: replaced,
+    refundsAndReplacements: { count: total.replacements, units: total.replaced_units },
   };
 }

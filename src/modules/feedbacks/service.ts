@@ -3,6 +3,7 @@ import { constraintViolation } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
+import { recordFeedback } from '../dashboards/rollups.js';
 import { recordEvent } from '../events/service.js';
 import { withExpiryApplied } from '../invoices/lifecycle.service.js';
 import * as invoices from '../invoices/repository.js';
@@ -84,6 +85,8 @@ export async function postFeedback(db: Conn, invoiceId: string, body: FeedbackBo
       });
       await addFeedbackToTotals(trx, shopId, { id: row.id, invoiceId: invoice.id, rating: row.rating });
       await recordEvent(trx, shopId, 'feedback.created', { feedbackId: row.id, invoiceId: invoice.id, productIds, rating: row.rating, comment }, now);
+      // Last: the rollup lock is the final one a transaction takes (see dashboards/rollups.ts).
+      await recordFeedback(trx, shopId, { rating: row.rating, createdAt: now });
       return row;
     });
   } catch (err) {

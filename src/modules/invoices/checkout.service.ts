@@ -9,6 +9,7 @@ import { claimCouponUse, couponDiscount, findCouponByCode } from '../coupons/ser
 import type { CouponRow } from '../coupons/coupons.table.js';
 import * as customerRepo from '../customers/repository.js';
 import { customerForEmail } from '../customers/service.js';
+import { recordCheckout } from '../dashboards/rollups.js';
 import { recordEvent } from '../events/service.js';
 import type { ProductRow, VariantRow } from '../products/products.table.js';
 import * as products from '../products/repository.js';
@@ -213,6 +214,8 @@ export async function checkout(db: Conn, shopId: number, body: CheckoutBody, buy
     await recordEvent(trx, shop.id, 'invoice.created', { invoiceId, total: fromMinorUnits(total, shop.currency), currency: shop.currency, gateway: body.gateway }, now);
     await reserveStock(trx, shop.id, invoiceId, parts, now);
     if (buyer.ip) await customerRepo.recordCustomerIp(trx, shop.id, customer.id, buyer.ip, now);
+    // Last: the rollup lock is the final one a transaction takes (see dashboards/rollups.ts).
+    await recordCheckout(trx, shop.id, { createdAt: now, gateway: body.gateway, newCustomer: customer.isNew });
   });
 
   if (body.gateway === 'balance') {

@@ -30,6 +30,8 @@ export interface InvoicesTable {
   updated_at: number;
   expires_at: number;
   completed_at: Generated<number | null>;
+  /** 1 when the customer had completed an invoice before this one (decided at completion), else 0; null until completed. */
+  repeat_purchase: Generated<number | null>;
 }
 
 export interface InvoicePartsTable {

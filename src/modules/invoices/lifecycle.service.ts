@@ -6,6 +6,7 @@ import { fromMinorUnits } from '../../schemas/money.js';
 import { releaseCouponUse } from '../coupons/service.js';
 import * as customers from '../customers/repository.js';
 import { changeBalance } from '../customers/service.js';
+import { recordCompletion, recordUnpaidEnd } from '../dashboards/rollups.js';
 import { recordEvent } from '../events/service.js';
 import { deliveryMail, enqueueMail } from '../mail/service.js';
 import { findVariant, hasAvailableSerial } from '../products/repository.js';
@@ -40,6 +41,8 @@ export async function endUnpaid(db: Conn, shopId: number, invoiceId: string, to:
     const invoice = await requireInvoice(trx, shopId, invoiceId);
     if (invoice.coupon_id !== null) await releaseCouponUse(trx, shopId, invoice.coupon_id);
     await recordEvent(trx, shopId, to === 'expired' ? 'invoice.expired' : 'invoice.cancelled', { invoiceId }, now);
+    // Last: the rollup lock is the final one a transaction takes (see dashboards/rollups.ts).
+    await recordUnpaidEnd(trx, shopId, { createdAt: invoice.created_at, gateway: invoice.gateway }, to);
     return true;
   });
   // Stock came back: the storefront's figures changed even when no request asked for it.
@@ -164,10 +167,13 @@ export async function completeInvoice(db: Conn, shopId: number, invoiceId: strin
       delivered.push({ title: partTitle(part), quantity: part.quantity, deliverables });
     }
     await customers.recordPurchase(trx, shopId, invoice.customer_id, invoice.total, now);
+    const repeatPurchase = await repo.markRepeatPurchase(trx, shopId, invoiceId, invoice.customer_id);
     await countFirstPurchase(trx, shopId, invoice.customer_id);
     const commission = await payCommission(trx, invoice, now);
     await queueDeliveryMail(trx, invoice, invoice.customer_email, delivered);
     await recordEvent(trx, shopId, 'invoice.completed', { invoiceId, total: fromMinorUnits(invoice.total, invoice.currency), currency: invoice.currency, commission }, now);
+    // Last: the rollup lock is the final one a transaction takes (see dashboards/rollups.ts).
+    await recordCompletion(trx, shopId, { createdAt: invoice.created_at, completedAt: now, gateway: invoice.gateway, total: invoice.total, repeatPurchase }, parts);
   });
 }
 

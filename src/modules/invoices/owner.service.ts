@@ -4,6 +4,8 @@ import { ConflictError, UnprocessableError, ValidationError } from '../../http/e
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
 import { parseDateRange } from '../../schemas/dates.js';
 import { recordEvent } from '../events/service.js';
+import { splitAtLocalMidnights } from '../dashboards/local-days.js';
+import { countCreatedInvoices, recordReplacement } from '../dashboards/rollups.js';
 import { feedbacksOfInvoices } from '../feedbacks/repository.js';
 import { findVariant } from '../products/repository.js';
 import { enabledGateway } from '../shops/payment-settings.js';
@@ -36,7 +38,7 @@ export async function listInvoices(db: Conn, shop: ShopRow, query: InvoiceListQu
   const filter = { status: query.status, gateway: query.gateway, from, to, search: query.searchString, customerId: query.customerId, productId: query.productId };
   const { limit, offset } = pageWindow(query);
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'number', 'string');
-  const [rows, totalCount] = await Promise.all([repo.listInvoices(db, shop.id, filter, { limit: limit + 1, offset, after }), repo.countInvoices(db, shop.id, filter)]);
+  const [rows, totalCount] = await Promise.all([repo.listInvoices(db, shop.id, filter, { limit: limit + 1, offset, after }), totalCountOf(db, shop, filter)]);
   const { items, nextCursor } = keysetPage(rows, limit, (i) => ({ value: i.created_at, id: i.id }));
   const ids = items.map((i) => i.id);
   const [parts, replacements, feedbacks] = await Promise.all([repo.listParts(db, shop.id, ids), repo.listReplacements(db, shop.id, ids), feedbacksOfInvoices(db, shop.id, ids)]);
@@ -49,6 +51,23 @@ export async function listInvoices(db: Conn, shop: ShopRow, query: InvoiceListQu
     ),
   );
   return { ...toPage(views, totalCount, query), nextCursor };
+}
+
+/**
+ * The list's totalCount without counting the shop's invoices: whole local days from the
+ * created-day rollups (two snapshots), the partial first and last days counted exactly through
+ * the (shop, status, gateway, created_at) indexes. Filters the rollups cannot answer (search,
+ * customer, product) fall back to an exact count.
+ */
+async function totalCountOf(db: Conn, shop: ShopRow, filter: repo.InvoiceFilter): Promise<number> {
+  if (filter.search || filter.customerId !== undefined || filter.productId !== undefined) return repo.countInvoices(db, shop.id, filter);
+  const split = splitAtLocalMidnights(filter.from, filter.to, shop.utc_offset_minutes * 60_000);
+  const byStatus = { status: filter.status, gateway: filter.gateway };
+  const counts = await Promise.all([
+    split.whole ? countCreatedInvoices(db, shop.id, split.whole, byStatus) : 0,
+    ...split.edges.map((edge) => repo.countInvoices(db, shop.id, { ...byStatus, from: edge.from, to: edge.to })),
+  ]);
+  return counts.reduce((sum, n) => sum + n, 0);
 }
 
 /** The owner marks a pending invoice paid: completes and delivers it (409 in any other status). */
@@ -91,6 +110,8 @@ export async function replaceItems(db: Conn, shop: ShopRow, invoiceId: string, i
     await repo.insertReplacement(trx, { shopId: shop.id, invoiceId, partId: part.id, quantity: input.quantity, deliverables, now });
     await queueDeliveryMail(trx, invoice, invoice.customer_email, [{ title: partTitle(part), quantity: input.quantity, deliverables }], 'Replacement for your order.');
     await recordEvent(trx, shop.id, 'invoice.replaced', { invoiceId, partInvoiceId: part.id, quantity: input.quantity }, now);
+    // Last: the rollup lock is the final one a transaction takes (see dashboards/rollups.ts).
+    await recordReplacement(trx, shop.id, { quantity: input.quantity, createdAt: now });
   });
   return getInvoice(db, shop, invoiceId);
 }

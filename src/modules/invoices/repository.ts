@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Kysely } from 'kysely';
 import { isPostgres } from '../../db/database.js';
+import { heavyRead } from '../../db/reader-pool.js';
 import { containsText } from '../../db/sql-helpers.js';
 import type { Database } from '../../db/schema.js';
 import { pageOf, type KeysetPosition } from '../../http/pagination.js';
@@ -68,6 +69,62 @@ export async function moveStatus(
   if (extra.notExpiredAt !== undefined) query = query.where('expires_at', '>', extra.notExpiredAt);
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Decides, in the completion transaction (after the customer's row is locked by their totals
+ * update, so two completions of one customer cannot both count as a first), whether the
+ * customer had completed another invoice before this one, and stores it. Answers the flag.
+ */
+export async function markRepeatPurchase(db: Conn, shopId: number, invoiceId: string, customerId: number): Promise<boolean> {
+  const row = await db
+    .updateTable('invoices')
+    .set((eb) => ({
+      repeat_purchase: eb
+        .case()
+        .when(
+          eb.exists(
+            eb
+              .selectFrom('invoices as j')
+              .select(sql.lit(1).as('one'))
+              .where('j.shop_id', '=', shopId)
+              .where('j.customer_id', '=', customerId)
+              .where('j.status', '=', 'completed')
+              .where('j.id', '<>', invoiceId),
+          ),
+        )
+        .then(1)
+        .else(0)
+        .end(),
+    }))
+    .where('shop_id', '=', shopId)
+    .where('id', '=', invoiceId)
+    .returning('repeat_purchase')
+    .executeTakeFirstOrThrow();
+  return row.repeat_purchase === 1;
+}
+
+/**
+ * Sets the repeat-purchase flag of completed invoices that have none (inserted in bulk, or
+ * completed before the flag existed) from the order history: every completed invoice of a
+ * customer but the first (by completion time, then id) is a repeat. One sort of the shop's
+ * completed invoices, not a lookup per invoice.
+ */
+export async function fillRepeatPurchases(db: Conn, shopId: number): Promise<void> {
+  const ranked = db
+    .selectFrom('invoices')
+    .select(['id', sql<number>`case when row_number() over (partition by customer_id order by completed_at, id) > 1 then 1 else 0 end`.as('repeat')])
+    .where('shop_id', '=', shopId)
+    .where('status', '=', 'completed')
+    .as('r');
+  await db
+    .updateTable('invoices')
+    .from(ranked)
+    .set((eb) => ({ repeat_purchase: eb.ref('r.repeat') }))
+    .whereRef('invoices.id', '=', 'r.id')
+    .where('invoices.shop_id', '=', shopId)
+    .where('invoices.repeat_purchase', 'is', null)
+    .execute();
 }
 
 export async function setCommission(db: Conn, shopId: number, invoiceId: string, commission: number): Promise<void> {
@@ -183,11 +240,24 @@ function filtered(db: Conn, shopId: number, f: InvoiceFilter) {
   return query;
 }
 
+/**
+ * One page, newest first. After a cursor the upper date bound is clamped to the cursor's time, so
+ * the index range scan starts at the cursor whatever else the filter says.
+ */
 export function listInvoices(db: Conn, shopId: number, filter: InvoiceFilter, page: { limit: number; offset: number; after?: KeysetPosition | undefined }): Promise<InvoiceRow[]> {
-  return pageOf(filtered(db, shopId, filter).selectAll('invoices'), { sortColumn: 'invoices.created_at', idColumn: 'invoices.id' }, page).execute();
+  const after = page.after;
+  const bounded = after && typeof after.value === 'number' ? { ...filter, to: Math.min(filter.to ?? Number.MAX_SAFE_INTEGER, after.value) } : filter;
+  const query = pageOf(filtered(db, shopId, bounded).selectAll('invoices'), { sortColumn: 'invoices.created_at', idColumn: 'invoices.id' }, page);
+  // A text search (or a product filter) has no index to follow: it may scan every invoice.
+  return needsScan(filter) ? heavyRead(db, query) : query.execute();
+}
+
+/** Filters no index bounds: the query may read the whole table, so it runs as a heavy read. */
+function needsScan(filter: InvoiceFilter): boolean {
+  return Boolean(filter.search) || filter.productId !== undefined;
 }
 
 export async function countInvoices(db: Conn, shopId: number, filter: InvoiceFilter): Promise<number> {
-  const row = await filtered(db, shopId, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return Number(row.n);
+  const [row] = await heavyRead(db, filtered(db, shopId, filter).select((eb) => eb.fn.countAll<number>().as('n')));
+  return Number(row!.n);
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app.js';
 import type { Config } from '../../config.js';
 import { createApiKey } from '../accounts/service.js';
+import { rebuildRollups } from '../dashboards/rollups.js';
 import * as data from './demo-data.js';
 import * as repo from './repository.js';
 
@@ -285,4 +286,7 @@ async function spreadOverTime(app: FastifyInstance, shopId: number, orders: Plac
     if (feedbacks.has(order.id)) await repo.moveFeedbackInTime(db, shopId, order.id, later(48));
   }
   await repo.alignCustomerDates(db, shopId);
+  // The dashboard rollups were kept for the real times: build them again for the planned ones.
+  await repo.forgetRepeatPurchases(db, shopId);
+  await rebuildRollups(db, shopId);
 }

@@ -56,6 +56,14 @@ export async function alignCustomerDates(db: Conn, shopId: number): Promise<void
     .execute();
 }
 
+/**
+ * Repeat purchases were decided in the order the seed completed the invoices; once they are
+ * moved in time the flags are derived again from the history (by the rollup rebuild).
+ */
+export async function forgetRepeatPurchases(db: Conn, shopId: number): Promise<void> {
+  await db.updateTable('invoices').set({ repeat_purchase: null }).where('shop_id', '=', shopId).execute();
+}
+
 /** Demo customers are not real people: their delivery e-mails are dropped rather than sent. */
 export async function discardPendingMail(db: Conn, shopId: number): Promise<number> {
   const result = await db.deleteFrom('mail_outbox').where('shop_id', '=', shopId).where('status', '=', 'pending').executeTakeFirst();

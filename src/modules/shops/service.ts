@@ -10,6 +10,7 @@ import type { SecretBox } from '../../security/secret-box.js';
 import { getDesign } from '../design/service.js';
 import { rescaleFixedDiscounts } from '../coupons/service.js';
 import { rescaleMoney } from '../customers/repository.js';
+import { rebuildRollups } from '../dashboards/rollups.js';
 import { rescalePrices } from '../products/service.js';
 import { currencyDigits, isKnownCurrency } from './currencies.js';
 import * as payments from './payment-settings.js';
@@ -126,8 +127,17 @@ export async function setPassword(db: Conn, shop: ShopRow, password: string | nu
   return toShop(await repo.updateShop(db, shop.id, { password_hash: password === null ? null : await hashPassword(password) }));
 }
 
+/**
+ * Changes the UTC offset. The dashboard rollups are kept per shop-local day, so the shop's are
+ * rebuilt from its raw rows in the same transaction: a rare and heavier write (it reads every
+ * invoice of the shop, seconds for a million), which concurrent checkouts of the shop wait for.
+ */
 export async function setTimezone(db: Conn, shop: ShopRow, utcTimezoneOffset: number): Promise<Shop> {
-  return toShop(await repo.updateShop(db, shop.id, { utc_offset_minutes: utcTimezoneOffset }));
+  return db.transaction().execute(async (trx) => {
+    const updated = await repo.updateShop(trx, shop.id, { utc_offset_minutes: utcTimezoneOffset });
+    await rebuildRollups(trx, shop.id);
+    return toShop(updated);
+  });
 }
 
 export async function setOnHold(db: Conn, shop: ShopRow, onHold: boolean): Promise<Shop> {
