@@ -1,0 +1,296 @@
+import type { SeedMeta } from './config.js';
+import { BenchFailure, compare, fmt, measure, median, runLoad, startLoad, waitIdle, type Load, type RunStats, type Timing } from './measure.js';
+
+/**
+ * The targets of issue 7, T1–T8. Each scenario answers report rows; a failed expectation (a
+ * wrong status, a stale page, an oversold stock) throws, and the runner reports it as an error.
+ */
+export interface Row {
+  target: string;
+  scenario: string;
+  measured: string;
+  threshold: string;
+  /** null: reported for information, no target. */
+  met: boolean | null;
+  /** A correctness check (stale page, oversold stock): when not met, the run fails. */
+  correctness?: boolean;
+}
+
+export interface ServerInfo {
+  pageCache: boolean;
+  observeQueries: boolean;
+  migrations: string[];
+}
+
+export interface Context {
+  base: string;
+  meta: SeedMeta;
+  timing: Timing;
+  server: ServerInfo;
+  engine: 'sqlite' | 'postgres';
+  progress(line: string): void;
+}
+
+const THROUGHPUT = { connections: 100, pipelining: 1 };
+const LATENCY = { connections: 10, pipelining: 1 };
+
+const ratioRow = (target: string, scenario: string, ratio: number, min: number): Row => ({ target, scenario, measured: `${fmt(ratio)}×`, threshold: `≥ ${min}×`, met: ratio >= min });
+const msRow = (target: string, scenario: string, ms: number, max: number): Row => ({ target, scenario, measured: `${fmt(ms)} ms`, threshold: `≤ ${max} ms`, met: ms <= max });
+const info = (target: string, scenario: string, measured: string): Row => ({ target, scenario, measured, threshold: '—', met: null });
+const rpsInfo = (r: { rps: number; p50: number; p99: number }) => `${Math.round(r.rps)} req/s, p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms`;
+
+async function fetchOk(ctx: Context, path: string, init: RequestInit = {}, expect = 200): Promise<{ status: number; body: string; bytes: number; headers: Headers }> {
+  const res = await fetch(`${ctx.base}${path}`, init);
+  const buffer = Buffer.from(await res.arrayBuffer());
+  if (res.status !== expect) throw new BenchFailure(`${init.method ?? 'GET'} ${path}: expected ${expect}, got ${res.status} ${buffer.toString('utf8').slice(0, 300)}`);
+  return { status: res.status, body: buffer.toString('utf8'), bytes: buffer.length, headers: res.headers };
+}
+
+const owner = (ctx: Context) => ({ authorization: `Bearer ${ctx.meta.apiKey}` });
+const mainPath = (ctx: Context) => `/v2/public/shops/${ctx.meta.shopId}/main`;
+const staticLoad = (bytes: number, headers: Record<string, string> = {}): Load => ({ label: `static ${bytes} B`, path: `/__bench/static/${bytes}`, headers, expect: [200], ...THROUGHPUT });
+
+export async function t1(ctx: Context): Promise<Row[]> {
+  const page = await fetchOk(ctx, mainPath(ctx));
+  const etag = page.headers.get('etag');
+  if (!etag) throw new BenchFailure('main page: no ETag');
+  ctx.progress(`main page: ${page.bytes} bytes, ETag ${etag}`);
+  const cached = await compare(ctx.base, { label: 'main (cached)', path: mainPath(ctx), expect: [200], ...THROUGHPUT }, staticLoad(page.bytes), ctx.timing, ctx.progress);
+  const revalidated = await compare(
+    ctx.base,
+    { label: 'main 304', path: mainPath(ctx), headers: { 'if-none-match': etag }, expect: [304], ...THROUGHPUT },
+    { label: '/hello', path: '/hello', expect: [200], ...THROUGHPUT },
+    ctx.timing,
+    ctx.progress,
+  );
+  return [
+    ratioRow('T1', `main page cached (${(page.bytes / 1024).toFixed(1)} KB) vs same-size static, req/s`, cached.rpsRatio, 0.8),
+    msRow('T1', 'main page cached, p99 at c=100', cached.endpoint.p99, 15),
+    ratioRow('T1', '304 revalidation vs /hello, req/s', revalidated.rpsRatio, 0.7),
+    info('T1', 'main page / static / 304 / hello', `${Math.round(cached.endpoint.rps)} / ${Math.round(cached.baseline.rps)} / ${Math.round(revalidated.endpoint.rps)} / ${Math.round(revalidated.baseline.rps)} req/s`),
+  ];
+}
+
+export async function t2(ctx: Context): Promise<Row[]> {
+  const shopId = String(ctx.meta.shopId);
+  const page = await fetchOk(ctx, mainPath(ctx));
+  const invalidate = { 'x-bench-invalidate': shopId };
+  const miss = await compare(ctx.base, { label: 'main (miss)', path: mainPath(ctx), headers: invalidate, expect: [200], ...THROUGHPUT }, staticLoad(page.bytes, invalidate), ctx.timing, ctx.progress);
+  const stale = await staleAfterEdit(ctx);
+  return [
+    ratioRow('T2', 'main page cache miss vs same-size static, req/s', miss.rpsRatio, 0.15),
+    msRow('T2', 'main page cache miss, p99 at c=100', miss.endpoint.p99, 60),
+    { target: 'T2', scenario: 'next read after an owner edit shows it (5 edits, 200 not 304)', measured: stale === 0 ? 'fresh every time' : `${stale} stale reads`, threshold: 'never stale', met: stale === 0, correctness: true },
+    ...(ctx.server.pageCache ? [] : [info('T2', 'note', 'app.pageCache missing: no page cache, every read is a miss')]),
+  ];
+}
+
+/** Edits a listed product's title through the owner API; the very next main page read must show it. */
+async function staleAfterEdit(ctx: Context): Promise<number> {
+  const { productId, body } = ctx.meta.editable;
+  const url = `/self/${ctx.meta.shopId}/v2/products/${productId}`;
+  const put = (title: string) => fetchOk(ctx, url, { method: 'PUT', headers: { ...owner(ctx), 'content-type': 'application/json' }, body: JSON.stringify({ ...body, title }) });
+  let stale = 0;
+  try {
+    for (let edit = 1; edit <= 5; edit++) {
+      const before = await fetchOk(ctx, mainPath(ctx));
+      await fetchOk(ctx, mainPath(ctx)); // a cached copy now exists
+      const title = `${String(body.title)} rev ${edit}-${Date.now()}`;
+      await put(title);
+      const after = await fetch(`${ctx.base}${mainPath(ctx)}`, { headers: { 'if-none-match': before.headers.get('etag') ?? '' } });
+      const text = await after.text();
+      if (after.status !== 200 || !text.includes(JSON.stringify(title))) stale++;
+    }
+  } finally {
+    await put(String(body.title));
+  }
+  return stale;
+}
+
+export async function t3(ctx: Context): Promise<Row[]> {
+  const path = `/v2/public/shops/${ctx.meta.shopId}/listings/${ctx.meta.paths.product}`;
+  const page = await fetchOk(ctx, path);
+  ctx.progress(`product page: ${page.bytes} bytes`);
+  const invalidate = { 'x-bench-invalidate': String(ctx.meta.shopId) };
+  const cached = await compare(ctx.base, { label: 'product (cached)', path, expect: [200], ...THROUGHPUT }, staticLoad(page.bytes), ctx.timing, ctx.progress);
+  const uncached = await compare(ctx.base, { label: 'product (miss)', path, headers: invalidate, expect: [200], ...THROUGHPUT }, staticLoad(page.bytes, invalidate), ctx.timing, ctx.progress);
+  return [
+    ratioRow('T3', `product page cached (${(page.bytes / 1024).toFixed(1)} KB) vs same-size static, req/s`, cached.rpsRatio, 0.8),
+    ratioRow('T3', 'product page uncached vs same-size static, req/s', uncached.rpsRatio, 0.3),
+    info('T3', 'product page cached / uncached', `${rpsInfo(cached.endpoint)} / ${rpsInfo(uncached.endpoint)}`),
+  ];
+}
+
+export async function t4(ctx: Context): Promise<Row[]> {
+  const { productId, variantId, gateway } = ctx.meta.checkout;
+  const path = `/v2/public/shops/${ctx.meta.shopId}/invoices`;
+  const stock = await checkoutStock(ctx);
+  ctx.progress(`checkout product stock: ${stock ?? 'unknown'} serials`);
+  if (stock !== undefined && stock < 50_000) throw new BenchFailure(`the checkout product has ${stock} serials left: reseed with --seed`);
+  const body = (email: string, product = productId, variant = variantId) => JSON.stringify({ customerEmail: email, gateway, parts: [{ productId: product, productVariantId: variant, quantity: 1 }] });
+  let buyer = 0;
+  const setupRequest = (request: { body?: string }) => ({ ...request, body: body(`bench.buyer${buyer++ % 5000}@example.com`) });
+  const first = await fetchOk(ctx, path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body('bench.buyer@example.com') });
+  const checkout: Load = { label: 'checkout', method: 'POST', path, body: body('bench.buyer@example.com'), setupRequest, expect: [200], ...THROUGHPUT };
+  const baseline: Load = { ...checkout, label: 'validate-only POST', path: `/__bench/checkout?bytes=${first.bytes}` };
+  const result = await compare(ctx.base, checkout, baseline, ctx.timing, ctx.progress);
+  const oversell = await oversellCheck(ctx, path, body);
+  return [
+    ratioRow('T4', 'checkout vs POST with the same validation, req/s', result.rpsRatio, 0.2),
+    msRow('T4', 'checkout p99 at c=100', result.endpoint.p99, 25),
+    info('T4', 'checkout / baseline', `${rpsInfo(result.endpoint)} / ${Math.round(result.baseline.rps)} req/s`),
+    { target: 'T4', scenario: '200 concurrent buyers, stock of 50', measured: oversell.summary, threshold: '50 sold, 150 × 422, 50 distinct serials', met: oversell.ok, correctness: true },
+  ];
+}
+
+/** The serials left for checkouts, from the product's public page. */
+async function checkoutStock(ctx: Context): Promise<number | undefined> {
+  const page = await fetchOk(ctx, `/v2/public/shops/${ctx.meta.shopId}/listings/${ctx.meta.checkout.path ?? 'bench-checkout-key'}`);
+  const stock = (JSON.parse(page.body) as { data?: { listing?: { product?: { variants?: { stock?: number | null }[] } } } }).data?.listing?.product?.variants?.[0]?.stock;
+  return typeof stock === 'number' ? stock : undefined;
+}
+
+/** A product with 50 serials, 200 concurrent checkouts of one unit: exactly 50 may succeed. */
+async function oversellCheck(ctx: Context, path: string, body: (email: string, product: number, variant: number) => string): Promise<{ ok: boolean; summary: string }> {
+  const stamp = Date.now();
+  const serials = Array.from({ length: 50 }, (_, i) => `OVERSELL-${stamp}-${String(i).padStart(2, '0')}`);
+  const created = await fetchOk(ctx, `/self/${ctx.meta.shopId}/v2/products`, {
+    method: 'POST',
+    headers: { ...owner(ctx), 'content-type': 'application/json' },
+    body: JSON.stringify({ title: `Oversell check ${stamp}`, description: 'Stock of 50.', unlisted: true, variants: [{ title: 'Key', priceDetails: { amount: 2 }, productType: 'serials', asSerials: { serials } }] }),
+  });
+  const product = JSON.parse(created.body).data as { id: number; variants: { id: number }[] };
+  const answers = await Promise.all(
+    Array.from({ length: 200 }, (_, i) =>
+      fetch(`${ctx.base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(`oversell${i}@example.com`, product.id, product.variants[0]!.id) }).then(async (res) => ({ status: res.status, body: await res.text() })),
+    ),
+  );
+  const byStatus = new Map<number, number>();
+  for (const a of answers) byStatus.set(a.status, (byStatus.get(a.status) ?? 0) + 1);
+  const sold = answers.filter((a) => a.status === 200).map((a) => (JSON.parse(a.body).data as { id: string }).id);
+  // Completing each sale delivers its reserved serial: they must be 50 different ones of the 50.
+  const delivered = new Set<string>();
+  for (const invoiceId of sold) {
+    const done = await fetchOk(ctx, `/self/${ctx.meta.shopId}/invoices/${invoiceId}/process`, { method: 'POST', headers: owner(ctx) });
+    for (const part of (JSON.parse(done.body).data as { parts: { deliverables: string[] }[] }).parts) for (const s of part.deliverables) delivered.add(s);
+  }
+  const ours = [...delivered].filter((s) => serials.includes(s)).length;
+  const ok = sold.length === 50 && byStatus.get(422) === 150 && delivered.size === 50 && ours === 50;
+  const codes = [...byStatus].map(([s, n]) => `${n} × ${s}`).join(', ');
+  return { ok, summary: `${codes}; ${delivered.size} distinct serials delivered` };
+}
+
+export async function t5(ctx: Context): Promise<Row[]> {
+  const { filtered, broad, page10000Cursor } = ctx.meta.invoiceList;
+  const base = `/self/${ctx.meta.shopId}/invoices`;
+  const filteredPath = `${base}?${new URLSearchParams({ ...filtered, pageSize: '20' })}`;
+  const firstPath = `${base}?${new URLSearchParams({ ...broad, pageSize: '20' })}`;
+  const deepPath = `${base}?${new URLSearchParams({ ...broad, pageSize: '20', cursor: page10000Cursor })}`;
+  for (const path of [filteredPath, firstPath, deepPath]) {
+    const items = (JSON.parse((await fetchOk(ctx, path, { headers: owner(ctx) })).body).data as { items: unknown[] }).items;
+    if (items.length !== 20) throw new BenchFailure(`${path}: expected 20 invoices, got ${items.length}`);
+  }
+  const list = await measure(ctx.base, { label: 'filtered list', path: filteredPath, headers: owner(ctx), expect: [200], ...LATENCY }, ctx.timing, ctx.progress);
+  const deep = await compare(
+    ctx.base,
+    { label: 'page 10,000', path: deepPath, headers: owner(ctx), expect: [200], ...LATENCY },
+    { label: 'page 1', path: firstPath, headers: owner(ctx), expect: [200], ...LATENCY },
+    ctx.timing,
+    ctx.progress,
+  );
+  return [
+    msRow('T5', `invoices, status+gateway+${filtered.fromDate}…${filtered.toDate}, p99 at c=10`, list.p99, 10),
+    { target: 'T5', scenario: 'page 10,000 (keyset cursor) p50 ÷ page 1 p50, c=10', measured: `${fmt(deep.p50Ratio)}× (${fmt(deep.endpoint.p50)} vs ${fmt(deep.baseline.p50)} ms)`, threshold: '≤ 1.5×', met: deep.p50Ratio <= 1.5 },
+    info('T5', 'filtered list / page 1 / page 10,000', `${rpsInfo(list)} / ${rpsInfo(deep.baseline)} / ${rpsInfo(deep.endpoint)}`),
+  ];
+}
+
+const DAY = 86_400_000;
+const isoDay = (day: number) => new Date(day * DAY).toISOString().slice(0, 10);
+
+/** A random range of 1–365 whole days inside the seeded history, per request. */
+function randomRange(ctx: Context, path: string) {
+  const first = Date.parse(`${ctx.meta.history.firstDay}T00:00:00Z`) / DAY;
+  const last = Date.parse(`${ctx.meta.history.lastDay}T00:00:00Z`) / DAY;
+  return (request: { path?: string }) => {
+    const days = 1 + Math.floor(Math.random() * 365);
+    const end = first + days - 1 + Math.floor(Math.random() * (last - first - days + 2));
+    return { ...request, path: `${path}?fromDate=${isoDay(end - days + 1)}&toDate=${isoDay(end)}` };
+  };
+}
+
+export async function t6(ctx: Context): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const kind of ['general', 'advanced']) {
+    const path = `/self/${ctx.meta.shopId}/dashboard/${kind}`;
+    await fetchOk(ctx, `${path}?fromDate=${ctx.meta.history.firstDay}&toDate=${isoDay(Date.parse(`${ctx.meta.history.firstDay}T00:00:00Z`) / DAY + 364)}`, { headers: owner(ctx) });
+    const result = await measure(ctx.base, { label: `dashboard ${kind}`, path, headers: owner(ctx), setupRequest: randomRange(ctx, path), expect: [200], ...LATENCY }, ctx.timing, ctx.progress);
+    rows.push(msRow('T6', `dashboard ${kind}, random range ≤ 365 days, p99 at c=10`, result.p99, 5), info('T6', `dashboard ${kind}`, rpsInfo(result)));
+  }
+  if (!ctx.meta.rebuilt.includes('rebuildRollups')) rows.push(info('T6', 'note', 'no rollups were built (rebuildRollups missing at seed time)'));
+  return rows;
+}
+
+interface QueryStats {
+  observing: boolean;
+  queries: number;
+  maxMs: number;
+  maxSql: string;
+  over2ms: number;
+  eventLoopDelay: { maxMs: number; p99Ms: number };
+}
+
+export async function t7(ctx: Context): Promise<Row[]> {
+  const storefront: Load = { label: 'main (solo)', path: mainPath(ctx), expect: [200], ...THROUGHPUT };
+  const heavy: Load = {
+    label: 'invoice search',
+    path: `/self/${ctx.meta.shopId}/invoices?searchString=${encodeURIComponent(ctx.meta.rareEmailSubstring)}`,
+    headers: owner(ctx),
+    expect: [200],
+    connections: 2,
+    timeoutSeconds: 120,
+  };
+  const probeStarted = performance.now();
+  const probe = await fetchOk(ctx, heavy.path, { headers: owner(ctx) });
+  const heavyMs = performance.now() - probeStarted;
+  ctx.progress(`heavy query alone: ${fmt(heavyMs, 0)} ms, ${(JSON.parse(probe.body).data as { items: unknown[] }).items.length} invoices found`);
+  await runLoad(ctx.base, storefront, ctx.timing.warmupSeconds);
+  const solo: RunStats[] = [];
+  const loaded: RunStats[] = [];
+  const heavyDone: number[] = [];
+  let worst: QueryStats | undefined;
+  for (let round = 0; round < ctx.timing.rounds; round++) {
+    solo.push(await runLoad(ctx.base, storefront, ctx.timing.seconds));
+    await fetchOk(ctx, '/__bench/query-stats/reset', { method: 'POST' });
+    const background = startLoad(ctx.base, heavy, ctx.timing.seconds + 60);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    loaded.push(await startLoad(ctx.base, { ...storefront, label: 'main (loaded)' }, ctx.timing.seconds).done);
+    background.stop();
+    heavyDone.push((await background.done).responses);
+    // The two searches cut off by the stop still run on the server (perhaps off the event loop,
+    // where /hello cannot see them): let them end before the next solo round.
+    await new Promise((resolve) => setTimeout(resolve, 2 * heavyMs));
+    await waitIdle(ctx.base, 120 + heavyMs / 1000);
+    const stats = JSON.parse((await fetchOk(ctx, '/__bench/query-stats')).body) as QueryStats;
+    if (!worst || stats.maxMs > worst.maxMs) worst = stats;
+    ctx.progress(`round ${round + 1}: solo ${Math.round(solo[round]!.rps)} req/s p99 ${fmt(solo[round]!.p99)} | loaded ${Math.round(loaded[round]!.rps)} req/s p99 ${fmt(loaded[round]!.p99)} | ${heavyDone[round]} searches | longest DB call ${fmt(stats.maxMs)} ms, loop stall ${fmt(stats.eventLoopDelay.maxMs)} ms`);
+  }
+  const rpsRatio = median(loaded.map((l, i) => l.rps / solo[i]!.rps));
+  const p99Ratio = median(loaded.map((l, i) => l.p99 / solo[i]!.p99));
+  const rows: Row[] = [
+    ratioRow('T7', 'storefront req/s with 2 heavy invoice searches ÷ solo', rpsRatio, 0.8),
+    { target: 'T7', scenario: 'storefront p99 loaded ÷ solo', measured: `${fmt(p99Ratio)}× (${fmt(median(loaded.map((l) => l.p99)))} vs ${fmt(median(solo.map((s) => s.p99)))} ms)`, threshold: '≤ 2×', met: p99Ratio <= 2 },
+  ];
+  if (!worst?.observing) rows.push(info('T7', 'longest synchronous DB call', 'db.observeQueries missing: not measured'));
+  else if (ctx.engine === 'postgres') rows.push(info('T7', 'longest DB call (asynchronous driver: round trip, not a stall)', `${fmt(worst.maxMs)} ms`));
+  else rows.push({ ...msRow('T7', 'longest synchronous DB call on the event loop', worst.maxMs, 2), measured: `${fmt(worst.maxMs)} ms (${worst.over2ms} calls > 2 ms): ${worst.maxSql.slice(0, 80)}` });
+  rows.push(info('T7', 'event-loop stall (max) / heavy searches done per round', `${fmt(worst?.eventLoopDelay.maxMs ?? Number.NaN)} ms / ${heavyDone.join(', ')}`));
+  return rows;
+}
+
+export async function t8(ctx: Context): Promise<Row[]> {
+  const result = await compare(ctx.base, { label: '/health', path: '/health', expect: [200], ...THROUGHPUT }, { label: '/hello', path: '/hello', expect: [200], ...THROUGHPUT }, ctx.timing, ctx.progress);
+  return [ratioRow('T8', '/health (whole plugin stack) vs bare /hello, req/s', result.rpsRatio, 0.7), info('T8', '/health / hello', `${Math.round(result.endpoint.rps)} / ${Math.round(result.baseline.rps)} req/s`)];
+}
+
+export const scenarios: Record<string, (ctx: Context) => Promise<Row[]>> = { T1: t1, T2: t2, T3: t3, T4: t4, T5: t5, T6: t6, T7: t7, T8: t8 };

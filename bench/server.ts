@@ -1,0 +1,126 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { expireOverdue } from '../src/modules/invoices/lifecycle.service.js';
+import { CheckoutBody } from '../src/modules/invoices/schema.js';
+import { serverEnv, type Engine } from './config.js';
+import { ensurePgDatabase } from './pg-admin.js';
+import { appliedMigrations } from './seed.js';
+
+/**
+ * The process under test: the production app (buildApp) on the benchmark database, plus the
+ * baselines the runner compares against and a few probes. Started by bench/run.ts as a child
+ * process; prints `BENCH_SERVER_READY <json>` once it listens.
+ */
+const engine: Engine = process.argv.includes('--pg') ? 'postgres' : 'sqlite';
+
+interface QueryEvent {
+  sql: string;
+  durationMs: number;
+}
+interface Optional {
+  pageCache?: { invalidate(shopId: number): unknown };
+}
+interface OptionalDb {
+  observeQueries?: (listener: (event: QueryEvent) => void) => unknown;
+}
+
+/** Pre-serialised JSON of exactly `bytes` bytes, built once per size. */
+const statics = new Map<number, string>();
+function staticJson(bytes: number): string {
+  let body = statics.get(bytes);
+  if (!body) {
+    body = `{"data":"${'x'.repeat(Math.max(0, bytes - 11))}"}`;
+    statics.set(bytes, body);
+  }
+  return body;
+}
+const Bytes = Type.Integer({ minimum: 11, maximum: 16 * 1024 * 1024 });
+
+function addBenchRoutes(app: FastifyInstance): { pageCache: boolean; observeQueries: boolean } {
+  const pageCache = (app as unknown as Optional).pageCache;
+  // "First read after an owner edit", on demand: the page cache of that shop is dropped first.
+  app.addHook('onRequest', async (request) => {
+    const shopId = request.headers['x-bench-invalidate'];
+    if (typeof shopId === 'string' && pageCache) await pageCache.invalidate(Number(shopId));
+  });
+
+  app.get('/hello', { config: { rateLimit: false } }, async () => ({ hello: 'world' }));
+
+  app.get('/__bench/static/:bytes', { config: { rateLimit: false }, schema: { params: Type.Object({ bytes: Bytes }), hide: true } }, async (request, reply) =>
+    reply.type('application/json; charset=utf-8').send(staticJson((request.params as { bytes: number }).bytes)),
+  );
+
+  // The public checkout's own body schema, so the baseline pays for the same validation.
+  app.post(
+    '/__bench/checkout',
+    { config: { rateLimit: false }, schema: { body: CheckoutBody, querystring: Type.Object({ bytes: Type.Optional(Bytes) }), hide: true } },
+    async (request, reply) => reply.type('application/json; charset=utf-8').send(staticJson((request.query as { bytes?: number }).bytes ?? 1024)),
+  );
+
+  // The longest synchronous database call and the longest event-loop stall since the last reset.
+  const stats = { count: 0, totalMs: 0, maxMs: 0, maxSql: '', over2ms: 0 };
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
+  const observe = (app.db as unknown as OptionalDb).observeQueries;
+  if (typeof observe === 'function') {
+    observe.call(app.db, (event) => {
+      stats.count++;
+      stats.totalMs += event.durationMs;
+      if (event.durationMs > 2) stats.over2ms++;
+      if (event.durationMs > stats.maxMs) {
+        stats.maxMs = event.durationMs;
+        stats.maxSql = event.sql.slice(0, 300);
+      }
+    });
+  }
+  app.get('/__bench/query-stats', { config: { rateLimit: false }, schema: { hide: true } }, async () => ({
+    engine,
+    observing: typeof observe === 'function',
+    queries: stats.count,
+    totalMs: Math.round(stats.totalMs * 1000) / 1000,
+    maxMs: Math.round(stats.maxMs * 1000) / 1000,
+    maxSql: stats.maxSql,
+    over2ms: stats.over2ms,
+    eventLoopDelay: { maxMs: loop.max / 1e6, p99Ms: loop.percentile(99) / 1e6, meanMs: loop.mean / 1e6 },
+  }));
+  app.post('/__bench/query-stats/reset', { config: { rateLimit: false }, schema: { hide: true } }, async () => {
+    Object.assign(stats, { count: 0, totalMs: 0, maxMs: 0, maxSql: '', over2ms: 0 });
+    loop.reset();
+    return { reset: true };
+  });
+  return { pageCache: pageCache !== undefined, observeQueries: typeof observe === 'function' };
+}
+
+async function main(): Promise<void> {
+  if (engine === 'postgres') await ensurePgDatabase(false);
+  const config = loadConfig(serverEnv(engine));
+  const app = await buildApp({ config });
+  // Checkouts of earlier runs left pending invoices: expire the overdue ones now rather than
+  // have the expiry worker do it in the middle of a measurement.
+  let expired = 0;
+  for (let batch = await expireOverdue(app.db.kysely, 500); batch > 0; batch = await expireOverdue(app.db.kysely, 500)) expired += batch;
+  if (expired > 0) app.log.warn(`bench: expired ${expired} overdue invoices left by earlier runs`);
+  const features = addBenchRoutes(app);
+  const migrations = await appliedMigrations(app.db.kysely);
+  app.get('/__bench/info', { config: { rateLimit: false }, schema: { hide: true } }, async () => ({ engine, ...features, migrations }));
+  const shutdown = () => {
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  process.stdout.write(`BENCH_SERVER_READY ${JSON.stringify({ port, engine, ...features })}\n`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
