@@ -33,7 +33,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     insert into feedback_products (shop_id, feedback_id, product_id)
     select distinct f.shop_id, f.id, p.product_id
-    from feedbacks f join invoice_parts p on p.shop_id = f.shop_id and p.invoice_id = f.invoice_id`.execute(db);
+    from feedbacks f join invoice_parts p on p.invoice_id = f.invoice_id`.execute(db);
+
+  // Expiry and cancellation release an invoice's reserved serials by invoice: without this
+  // index that update read every serial of the shop.
+  await db.schema.createIndex('serials_invoice_idx').on('serials').columns(['invoice_id']).execute();
 
   // Feedbacks hidden by an accepted appeal are subtracted from the totals when they are read.
   await db.schema.createIndex('feedback_appeals_status_idx').on('feedback_appeals').columns(['shop_id', 'status', 'feedback_id']).execute();
@@ -41,6 +45,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('feedback_appeals_status_idx').execute();
+  await db.schema.dropIndex('serials_invoice_idx').execute();
   await db.schema.dropTable('feedback_products').execute();
   await db.schema.dropTable('shop_totals').execute();
 }

@@ -171,7 +171,7 @@ export async function rebuildStorefrontTotals(db: Conn, shopId: number): Promise
     await sql`
       insert into feedback_products (shop_id, feedback_id, product_id)
       select distinct f.shop_id, f.id, p.product_id
-      from feedbacks f join invoice_parts p on p.shop_id = f.shop_id and p.invoice_id = f.invoice_id
+      from feedbacks f join invoice_parts p on p.invoice_id = f.invoice_id
       where f.shop_id = ${shopId}`.execute(trx);
   });
 }
