@@ -44,10 +44,12 @@ export function toMarkdown(report: Report): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function writeReport(report: Report): { json: string; markdown: string } {
+/** A run of every target is `<engine>-latest`; a run of some (--only) does not replace it. */
+export function writeReport(report: Report, complete: boolean): { json: string; markdown: string } {
   mkdirSync(RESULTS_DIR, { recursive: true });
-  const json = join(RESULTS_DIR, `${report.engine}-latest.json`);
-  const markdown = join(RESULTS_DIR, `${report.engine}-latest.md`);
+  const name = `${report.engine}-latest${complete ? '' : '-partial'}`;
+  const json = join(RESULTS_DIR, `${name}.json`);
+  const markdown = join(RESULTS_DIR, `${name}.md`);
   writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(markdown, toMarkdown(report));
   return { json, markdown };

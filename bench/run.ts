@@ -139,7 +139,7 @@ async function main(): Promise<void> {
     rows,
     errors,
   };
-  const files = writeReport(report);
+  const files = writeReport(report, Object.keys(scenarios).every((t) => only.includes(t)));
   say(`\n${toMarkdown(report)}`);
   say(`Written: ${files.markdown}, ${files.json}`);
   const broken = rows.filter((r) => r.correctness && r.met === false);

@@ -56,9 +56,15 @@ export async function t1(ctx: Context): Promise<Row[]> {
   if (!etag) throw new BenchFailure('main page: no ETag');
   ctx.progress(`main page: ${page.bytes} bytes, ETag ${etag}`);
   const cached = await compare(ctx.base, { label: 'main (cached)', path: mainPath(ctx), expect: [200], ...THROUGHPUT }, staticLoad(page.bytes), ctx.timing, ctx.progress);
+  // The page changes now and then (an expired invoice returns its stock): each run revalidates
+  // the ETag served just before it, and a few 200s from a change during the run are tolerated.
+  const revalidation = async (): Promise<Load> => {
+    const current = (await fetchOk(ctx, mainPath(ctx))).headers.get('etag') ?? etag;
+    return { label: 'main 304', path: mainPath(ctx), headers: { 'if-none-match': current }, expect: [304], tolerate: [200], ...THROUGHPUT };
+  };
   const revalidated = await compare(
     ctx.base,
-    { label: 'main 304', path: mainPath(ctx), headers: { 'if-none-match': etag }, expect: [304], ...THROUGHPUT },
+    revalidation,
     { label: '/hello', path: '/hello', expect: [200], ...THROUGHPUT },
     ctx.timing,
     ctx.progress,
@@ -254,17 +260,20 @@ export async function t7(ctx: Context): Promise<Row[]> {
   const probe = await fetchOk(ctx, heavy.path, { headers: owner(ctx) });
   const heavyMs = performance.now() - probeStarted;
   ctx.progress(`heavy query alone: ${fmt(heavyMs, 0)} ms, ${(JSON.parse(probe.body).data as { items: unknown[] }).items.length} invoices found`);
+  // Rounds long enough for each heavy connection to finish a search or two.
+  const seconds = Math.max(ctx.timing.seconds, Math.min(4 * ctx.timing.seconds, Math.ceil((4 * heavyMs) / 1000)));
+  ctx.progress(`rounds of ${seconds} s`);
   await runLoad(ctx.base, storefront, ctx.timing.warmupSeconds);
   const solo: RunStats[] = [];
   const loaded: RunStats[] = [];
   const heavyDone: number[] = [];
   let worst: QueryStats | undefined;
   for (let round = 0; round < ctx.timing.rounds; round++) {
-    solo.push(await runLoad(ctx.base, storefront, ctx.timing.seconds));
+    solo.push(await runLoad(ctx.base, storefront, seconds));
     await fetchOk(ctx, '/__bench/query-stats/reset', { method: 'POST' });
-    const background = startLoad(ctx.base, heavy, ctx.timing.seconds + 60);
+    const background = startLoad(ctx.base, heavy, seconds + 60);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    loaded.push(await startLoad(ctx.base, { ...storefront, label: 'main (loaded)' }, ctx.timing.seconds).done);
+    loaded.push(await startLoad(ctx.base, { ...storefront, label: 'main (loaded)' }, seconds).done);
     background.stop();
     heavyDone.push((await background.done).responses);
     // The two searches cut off by the stop still run on the server (perhaps off the event loop,
