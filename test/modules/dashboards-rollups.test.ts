@@ -386,3 +386,38 @@ test('a shop reads none of another shop’s rollups', async (t) => {
   // The busy shop's figures are its own.
   await assertDashboards(sim, busy, 'busy shop');
 });
+
+test('concurrent checkouts, completions and feedbacks keep the rollups exact', async (t) => {
+  const app = await build(t, { RATE_LIMIT_PUBLIC_MAX: '0', RATE_LIMIT_OWNER_MAX: '0' });
+  const api = await owner(app);
+  const db = app.db.kysely;
+  const shop = await createSimShop(api, 60);
+  const emails = ['one@example.com', 'two@example.com', 'three@example.com'];
+  const placed = await Promise.all(
+    Array.from({ length: 24 }, (_, i) =>
+      publicPost(app, `/v2/public/shops/${shop.id}/invoices`, { customerEmail: emails[i % 3], gateway: 'tipjar', parts: [{ ...shop.items.support, quantity: 1 + (i % 2) }] }),
+    ),
+  );
+  const ids: string[] = placed.map((res) => assertOk(res).id);
+  await Promise.all(ids.slice(0, 20).map((id) => api.post(`/self/${shop.id}/invoices/${id}/process`).then(assertOk)));
+  await Promise.all([
+    ...ids.slice(0, 10).map((id, i) => publicPost(app, `/v2/public/invoices/${id}/feedback`, { rating: 1 + (i % 5) }).then(assertOk)),
+    ...ids.slice(20, 22).map((id) => endUnpaid(db, shop.id, id, 'cancelled')),
+  ]);
+  // Exactly one first purchase per customer, however the completions interleaved.
+  const firsts = await db
+    .selectFrom('invoices')
+    .select((eb) => ['customer_id', eb.fn.countAll<number>().as('n')])
+    .where('shop_id', '=', shop.id)
+    .where('status', '=', 'completed')
+    .where('repeat_purchase', '=', 0)
+    .groupBy('customer_id')
+    .execute();
+  assert.deepEqual(firsts.map((f) => Number(f.n)), [1, 1, 1]);
+  const advanced = assertOk(await api.get(`/self/${shop.id}/dashboard/advanced`));
+  assert.equal(advanced.returningCustomerRate, Math.round((17 / 20) * 10_000) / 10_000);
+  const general = assertOk(await api.get(`/self/${shop.id}/dashboard/general`));
+  assert.deepEqual([general.ordersCount, general.completedOrders, general.pendingOrders, general.newCustomers], [24, 20, 2, 3]);
+  assert.equal(assertOk(await api.get(`/self/${shop.id}/invoices?status=cancelled`)).totalCount, 2);
+  await assertRollupsMatchRebuild(db, shop.id, 'after concurrent writes');
+});

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { isPostgres } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { fillRepeatPurchases } from '../invoices/repository.js';
 import { DAY_MS, HOUR_MS, localDayOf, localHourOf, type DaySpan } from './local-days.js';
@@ -233,6 +234,13 @@ export async function countCreatedInvoices(db: Conn, shopId: number, days: DaySp
 const localDay = (column: string, offsetMs: number) => sql<number>`((${sql.ref(column)} + ${sql.lit(offsetMs)}) / ${sql.lit(DAY_MS)})`;
 const localHour = (column: string, offsetMs: number) => sql<number>`(((${sql.ref(column)} + ${sql.lit(offsetMs)}) / ${sql.lit(HOUR_MS)}) % 24)`;
 
+/**
+ * The shop's completed invoices and their completion day, as a CTE the parts are joined to:
+ * materialized, the join probes a small in-memory table instead of the invoices' text-id index.
+ */
+const completedCte = (shopId: number, offsetMs: number) =>
+  sql`completed as materialized (select id, ${localDay('completed_at', offsetMs)} as day from invoices where shop_id = ${shopId} and status = 'completed')`;
+
 /** One source of day totals: the given measures (others 0) grouped by `day`. */
 function daySource(day: RawBuilder<number>, measures: Partial<Record<DayColumn, RawBuilder<unknown>>>, from: RawBuilder<unknown>) {
   const select = DAY_COLUMNS.map((c) => sql`${measures[c] ?? sql`0`} as ${sql.id(c)}`);
@@ -257,16 +265,13 @@ async function rebuildDays(db: Conn, shopId: number, offsetMs: number): Promise<
       { completed_orders: sql`count(*)`, revenue: sql`sum(total)`, repeat_orders: sql`sum(coalesce(repeat_purchase, 0))` },
       sql`from invoices where shop_id = ${shopId} and status = 'completed'`,
     ),
-    daySource(
-      localDay('i.completed_at', offsetMs),
-      { units_sold: sql`sum(p.quantity)` },
-      sql`from invoices i join invoice_parts p on p.invoice_id = i.id where i.shop_id = ${shopId} and p.shop_id = ${shopId} and i.status = 'completed'`,
-    ),
+    daySource(sql`c.day`, { units_sold: sql`sum(p.quantity)` }, sql`from completed c join invoice_parts p on p.invoice_id = c.id where p.shop_id = ${shopId}`),
     daySource(created, { new_customers: sql`count(*)` }, sql`from customers where shop_id = ${shopId}`),
     daySource(created, { feedbacks: sql`count(*)`, rating_sum: sql`sum(rating)` }, sql`from feedbacks where shop_id = ${shopId}`),
     daySource(created, { replacements: sql`count(*)`, replaced_units: sql`sum(quantity)` }, sql`from invoice_replacements where shop_id = ${shopId}`),
   ];
   await sql`insert into rollup_days (shop_id, day, ${ids(DAY_COLUMNS)})
+    with ${completedCte(shopId, offsetMs)}
     select cast(${shopId} as integer), e.day, ${sql.join(DAY_COLUMNS.map((c) => sql`sum(sum(${sql.ref(`e.${c}`)})) over w`))}
     from (${sql.join(sources, sql` union all `)}) e
     group by e.day
@@ -277,12 +282,9 @@ async function rebuildDays(db: Conn, shopId: number, offsetMs: number): Promise<
 function keyedDeltas(table: KeyedTable, shopId: number, offsetMs: number): RawBuilder<unknown> {
   const completedDay = localDay('completed_at', offsetMs);
   switch (table) {
-    case 'rollup_products': {
-      const day = localDay('i.completed_at', offsetMs);
-      return sql`select ${day} as day, p.product_id, sum(p.total) as revenue, sum(p.quantity) as quantity, max(p.id) as last_part_id
-        from invoices i join invoice_parts p on p.invoice_id = i.id
-        where i.shop_id = ${shopId} and p.shop_id = ${shopId} and i.status = 'completed' group by ${day}, p.product_id`;
-    }
+    case 'rollup_products':
+      return sql`select c.day, p.product_id, sum(p.total) as revenue, sum(p.quantity) as quantity, max(p.id) as last_part_id
+        from completed c join invoice_parts p on p.invoice_id = c.id where p.shop_id = ${shopId} group by c.day, p.product_id`;
     case 'rollup_hours': {
       const hour = localHour('completed_at', offsetMs);
       return sql`select ${completedDay} as day, ${hour} as hour, count(*) as orders
@@ -310,7 +312,8 @@ async function rebuildKeyed(db: Conn, shopId: number, table: KeyedTable, offsetM
     sql` and `,
   );
   await sql`insert into ${sql.table(table)} (shop_id, day, ${ids(columnsOf(table))})
-    with deltas as (${keyedDeltas(table, shopId, offsetMs)}),
+    with ${completedCte(shopId, offsetMs)},
+      deltas as (${keyedDeltas(table, shopId, offsetMs)}),
       firsts as (select ${ids(keys)}, min(day) as first_day from deltas group by ${ids(keys)})
     select d.shop_id, d.day, ${ids(keys, 'f')}, ${sql.join(measures)}
     from rollup_days d
@@ -330,8 +333,13 @@ async function rebuildKeyed(db: Conn, shopId: number, table: KeyedTable, offsetM
 export async function rebuildRollups(db: Kysely<Database>, shopId: number): Promise<void> {
   if (!db.isTransaction) return db.transaction().execute((trx) => rebuildRollups(trx, shopId));
   const offsetMs = await lockRollups(db, shopId, true);
+  // These statements read whole shops: hash joins, never a nested loop per invoice, which
+  // PostgreSQL would pick on tables without statistics yet (right after a bulk load).
+  const nestLoop = isPostgres(db) ? (await sql<{ setting: string }>`select current_setting('enable_nestloop') as setting`.execute(db)).rows[0]?.setting : undefined;
+  if (nestLoop !== undefined) await sql`set local enable_nestloop = off`.execute(db);
   for (const table of [...KEYED_TABLES, 'rollup_days'] as const) await db.deleteFrom(table).where('shop_id', '=', shopId).execute();
   await fillRepeatPurchases(db, shopId);
   await rebuildDays(db, shopId, offsetMs);
   for (const table of KEYED_TABLES) await rebuildKeyed(db, shopId, table, offsetMs);
+  if (nestLoop !== undefined) await sql`select set_config('enable_nestloop', ${nestLoop}, true)`.execute(db);
 }

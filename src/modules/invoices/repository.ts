@@ -111,6 +111,15 @@ export async function markRepeatPurchase(db: Conn, shopId: number, invoiceId: st
  * completed invoices, not a lookup per invoice.
  */
 export async function fillRepeatPurchases(db: Conn, shopId: number): Promise<void> {
+  const missing = await db
+    .selectFrom('invoices')
+    .select('id')
+    .where('shop_id', '=', shopId)
+    .where('status', '=', 'completed')
+    .where('repeat_purchase', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
+  if (!missing) return;
   const ranked = db
     .selectFrom('invoices')
     .select(['id', sql<number>`case when row_number() over (partition by customer_id order by completed_at, id) > 1 then 1 else 0 end`.as('repeat')])
@@ -241,12 +250,14 @@ function filtered(db: Conn, shopId: number, f: InvoiceFilter) {
 }
 
 /**
- * One page, newest first. After a cursor the upper date bound is clamped to the cursor's time, so
- * the index range scan starts at the cursor whatever else the filter says.
+ * One page, newest first. After a cursor the upper date bound is clamped to the cursor: the
+ * keyset condition `(created_at, id) < (cursor)` alone bounds the index range scan, and a
+ * `toDate` later than the cursor is dropped (kept beside the cursor, it leads SQLite's planner,
+ * which has no statistics, to a (shop_id, created_at) index that ignores status and gateway).
  */
 export function listInvoices(db: Conn, shopId: number, filter: InvoiceFilter, page: { limit: number; offset: number; after?: KeysetPosition | undefined }): Promise<InvoiceRow[]> {
   const after = page.after;
-  const bounded = after && typeof after.value === 'number' ? { ...filter, to: Math.min(filter.to ?? Number.MAX_SAFE_INTEGER, after.value) } : filter;
+  const bounded = after && typeof after.value === 'number' && filter.to !== undefined && after.value <= filter.to ? { ...filter, to: undefined } : filter;
   const query = pageOf(filtered(db, shopId, bounded).selectAll('invoices'), { sortColumn: 'invoices.created_at', idColumn: 'invoices.id' }, page);
   // A text search (or a product filter) has no index to follow: it may scan every invoice.
   return needsScan(filter) ? heavyRead(db, query) : query.execute();
