@@ -235,11 +235,12 @@ const localDay = (column: string, offsetMs: number) => sql<number>`((${sql.ref(c
 const localHour = (column: string, offsetMs: number) => sql<number>`(((${sql.ref(column)} + ${sql.lit(offsetMs)}) / ${sql.lit(HOUR_MS)}) % 24)`;
 
 /**
- * The shop's completed invoices and their completion day, as a CTE the parts are joined to:
- * materialized, the join probes a small in-memory table instead of the invoices' text-id index.
+ * The parts of the shop's completed invoices, `i` and `p`. Joined on the invoices' primary key
+ * and the parts' invoice index, so whichever side a planner starts from (SQLite right after a
+ * bulk load has no statistics), every row is one index probe: never a scan per row.
  */
-const completedCte = (shopId: number, offsetMs: number) =>
-  sql`completed as materialized (select id, ${localDay('completed_at', offsetMs)} as day from invoices where shop_id = ${shopId} and status = 'completed')`;
+const completedParts = (shopId: number) =>
+  sql`from invoice_parts p join invoices i on i.id = p.invoice_id where p.shop_id = ${shopId} and i.shop_id = ${shopId} and i.status = 'completed'`;
 
 /** One source of day totals: the given measures (others 0) grouped by `day`. */
 function daySource(day: RawBuilder<number>, measures: Partial<Record<DayColumn, RawBuilder<unknown>>>, from: RawBuilder<unknown>) {
@@ -265,13 +266,12 @@ async function rebuildDays(db: Conn, shopId: number, offsetMs: number): Promise<
       { completed_orders: sql`count(*)`, revenue: sql`sum(total)`, repeat_orders: sql`sum(coalesce(repeat_purchase, 0))` },
       sql`from invoices where shop_id = ${shopId} and status = 'completed'`,
     ),
-    daySource(sql`c.day`, { units_sold: sql`sum(p.quantity)` }, sql`from completed c join invoice_parts p on p.invoice_id = c.id where p.shop_id = ${shopId}`),
+    daySource(localDay('i.completed_at', offsetMs), { units_sold: sql`sum(p.quantity)` }, completedParts(shopId)),
     daySource(created, { new_customers: sql`count(*)` }, sql`from customers where shop_id = ${shopId}`),
     daySource(created, { feedbacks: sql`count(*)`, rating_sum: sql`sum(rating)` }, sql`from feedbacks where shop_id = ${shopId}`),
     daySource(created, { replacements: sql`count(*)`, replaced_units: sql`sum(quantity)` }, sql`from invoice_replacements where shop_id = ${shopId}`),
   ];
   await sql`insert into rollup_days (shop_id, day, ${ids(DAY_COLUMNS)})
-    with ${completedCte(shopId, offsetMs)}
     select cast(${shopId} as integer), e.day, ${sql.join(DAY_COLUMNS.map((c) => sql`sum(sum(${sql.ref(`e.${c}`)})) over w`))}
     from (${sql.join(sources, sql` union all `)}) e
     group by e.day
@@ -282,9 +282,11 @@ async function rebuildDays(db: Conn, shopId: number, offsetMs: number): Promise<
 function keyedDeltas(table: KeyedTable, shopId: number, offsetMs: number): RawBuilder<unknown> {
   const completedDay = localDay('completed_at', offsetMs);
   switch (table) {
-    case 'rollup_products':
-      return sql`select c.day, p.product_id, sum(p.total) as revenue, sum(p.quantity) as quantity, max(p.id) as last_part_id
-        from completed c join invoice_parts p on p.invoice_id = c.id where p.shop_id = ${shopId} group by c.day, p.product_id`;
+    case 'rollup_products': {
+      const day = localDay('i.completed_at', offsetMs);
+      return sql`select ${day} as day, p.product_id, sum(p.total) as revenue, sum(p.quantity) as quantity, max(p.id) as last_part_id
+        ${completedParts(shopId)} group by ${day}, p.product_id`;
+    }
     case 'rollup_hours': {
       const hour = localHour('completed_at', offsetMs);
       return sql`select ${completedDay} as day, ${hour} as hour, count(*) as orders
@@ -312,8 +314,7 @@ async function rebuildKeyed(db: Conn, shopId: number, table: KeyedTable, offsetM
     sql` and `,
   );
   await sql`insert into ${sql.table(table)} (shop_id, day, ${ids(columnsOf(table))})
-    with ${completedCte(shopId, offsetMs)},
-      deltas as (${keyedDeltas(table, shopId, offsetMs)}),
+    with deltas as (${keyedDeltas(table, shopId, offsetMs)}),
       firsts as (select ${ids(keys)}, min(day) as first_day from deltas group by ${ids(keys)})
     select d.shop_id, d.day, ${ids(keys, 'f')}, ${sql.join(measures)}
     from rollup_days d
