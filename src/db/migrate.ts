@@ -7,6 +7,7 @@ import * as m0004 from './migrations/0004-storefront.js';
 import * as m0005 from './migrations/0005-webhooks.js';
 import * as m0006 from './migrations/0006-rollups.js';
 import * as m0007 from './migrations/0007-storefront-totals.js';
+import * as m0008 from './migrations/0008-visit-views.js';
 
 /**
  * Migrations are listed here, in order, rather than read from a folder: the list is part of
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0005-webhooks': m0005,
   '0006-rollups': m0006,
   '0007-storefront-totals': m0007,
+  '0008-visit-views': m0008,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -4,12 +4,14 @@ import type { Database } from '../../db/schema.js';
 import * as repo from './repository.js';
 import { MINUTE_MS } from './repository.js';
 
-/** A page view, as stored: the visitor is already a hash. */
+/** Views of one page by one visitor within one minute, as stored: the visitor is already a hash. */
 export interface StoredVisit {
   shopId: number;
   visitor: string;
   page: string;
+  /** The first view's time. */
   at: number;
+  views: number;
 }
 
 /** Whole minutes since the epoch, inclusive: `first` … `last`. */
@@ -74,14 +76,14 @@ export function redisVisitStore(redis: Redis, prefix: string): VisitStore {
       for (const visit of visits) {
         const minute = Math.floor(visit.at / MINUTE_MS);
         const count = key(visit.shopId, minute, 'count');
-        counts.set(count, (counts.get(count) ?? 0) + 1);
+        counts.set(count, (counts.get(count) ?? 0) + visit.views);
         const seen = key(visit.shopId, minute, 'visitors');
         if (!visitors.has(seen)) visitors.set(seen, new Set());
         visitors.get(seen)!.add(visit.visitor);
         const viewed = key(visit.shopId, minute, 'pages');
         if (!pages.has(viewed)) pages.set(viewed, new Map());
         const byPage = pages.get(viewed)!;
-        byPage.set(visit.page, (byPage.get(visit.page) ?? 0) + 1);
+        byPage.set(visit.page, (byPage.get(visit.page) ?? 0) + visit.views);
       }
       const pipeline = redis.pipeline();
       for (const [k, n] of counts) pipeline.incrby(k, n).expire(k, REDIS_TTL_SECONDS);

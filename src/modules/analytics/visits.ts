@@ -8,10 +8,20 @@ import { databaseVisitStore, redisVisitStore, type StoredVisit, type VisitStore 
 export const VISIT_RETENTION_MS = 2 * 60 * 60 * 1000;
 const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 const MAX_PAGE_LENGTH = 200;
+const MAX_REMEMBERED_VISITORS = 10_000;
+const recentVisitors = new Map<string, string>();
 
 /** Distinct visitors without keeping an IP: the same shop, IP and user agent are the same visitor. */
 export function visitorHash(shopId: number, ip: string | null, userAgent: string | null): string {
-  return createHash('sha256').update(`${shopId}\n${ip ?? ''}\n${userAgent ?? ''}`).digest('hex');
+  const input = `${shopId}\n${ip ?? ''}\n${userAgent ?? ''}`;
+  let hash = recentVisitors.get(input);
+  if (hash === undefined) {
+    hash = createHash('sha256').update(input).digest('hex');
+    // A visitor loads several pages: their hash is kept for the next ones (a bounded memo, emptied when full).
+    if (recentVisitors.size >= MAX_REMEMBERED_VISITORS) recentVisitors.clear();
+    recentVisitors.set(input, hash);
+  }
+  return hash;
 }
 
 /** Redis when configured (shared by every instance), else this instance's database. */
@@ -21,12 +31,14 @@ export function visitStoreOf(app: FastifyInstance): VisitStore {
 
 /**
  * Page views are buffered in memory and stored in batches (every `intervalMs`, or sooner when
- * `maxBuffered` are waiting): one transaction or Redis pipeline for hundreds of views instead of
- * a write per page served. A real-time read first flushes this instance's buffer, so it counts
- * every view served here; views served by other instances arrive within `intervalMs`.
+ * `maxBuffered` rows are waiting), aggregated: repeated views of a page by the same visitor in
+ * the same minute are one row with their count, so a busy storefront writes a few rows per batch
+ * instead of a row per page served, in one transaction or Redis pipeline. A real-time read first
+ * flushes this instance's buffer, so it counts every view served here; views served by other
+ * instances arrive within `intervalMs`.
  */
 export class VisitRecorder {
-  private buffer: StoredVisit[] = [];
+  private buffer = new Map<string, StoredVisit>();
   private flushing: Promise<void> = Promise.resolve();
   private readonly timer: NodeJS.Timeout;
 
@@ -40,15 +52,21 @@ export class VisitRecorder {
     this.timer.unref();
   }
 
-  add(visit: StoredVisit): void {
-    this.buffer.push(visit);
-    if (this.buffer.length >= this.maxBuffered) void this.flush();
+  add(visit: Omit<StoredVisit, 'views'>): void {
+    const key = `${visit.shopId}\n${Math.floor(visit.at / MINUTE_MS)}\n${visit.visitor}\n${visit.page}`;
+    const row = this.buffer.get(key);
+    if (row) {
+      row.views++;
+      return;
+    }
+    this.buffer.set(key, { ...visit, views: 1 });
+    if (this.buffer.size >= this.maxBuffered) void this.flush();
   }
 
   /** Stores what is buffered; resolves once it (and any flush before it) is stored or logged. */
   flush(): Promise<void> {
-    const batch = this.buffer;
-    this.buffer = [];
+    const batch = [...this.buffer.values()];
+    this.buffer = new Map();
     this.flushing = this.flushing.then(async () => {
       if (batch.length === 0) return;
       try {
