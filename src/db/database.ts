@@ -17,6 +17,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
+import { Checkpointer } from './checkpointer.js';
 import { attachReader, ReaderPool } from './reader-pool.js';
 import type { Database } from './schema.js';
 
@@ -37,6 +38,8 @@ export interface Db {
    * still; on PostgreSQL it is the round trip, during which the event loop runs on.
    */
   observeQueries(listener: (event: QueryEvent) => void): () => void;
+  /** SQLite on disk: the thread that checkpoints the WAL (see checkpointer.ts); null otherwise. */
+  checkpointer?: Checkpointer | null;
   destroy(): Promise<void>;
 }
 
@@ -53,7 +56,7 @@ function notify(listeners: Set<QueryListener>, sql: string, started: number): vo
  * point lookup), and each call can be timed for `observeQueries`. Kysely never streams
  * (`iterate`) here, so a cached statement is never busy when it is run again.
  */
-function reusingStatements(sqlite: SqliteDatabase.Database, listeners: Set<QueryListener>, capacity = 1000): KyselySqliteDatabase {
+function reusingStatements(sqlite: SqliteDatabase.Database, listeners: Set<QueryListener>, onWrite: () => void, capacity = 1000): KyselySqliteDatabase {
   const statements = new Map<string, SqliteDatabase.Statement>();
   const timed = (text: string, statement: SqliteDatabase.Statement): SqliteStatement => ({
     reader: statement.reader,
@@ -71,6 +74,7 @@ function reusingStatements(sqlite: SqliteDatabase.Database, listeners: Set<Query
         return statement.run(parameters);
       } finally {
         notify(listeners, text, started);
+        onWrite();
       }
     },
     iterate: (parameters) => statement.iterate(parameters),
@@ -146,14 +150,17 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     // SQLite guesses, and may walk a million parts by shop to avoid sorting ten invoices' parts.
     sqlite.pragma('analysis_limit = 400');
     sqlite.pragma('optimize = 0x10002');
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite, listeners) }) });
+    const checkpointer = onDisk ? new Checkpointer(sqlite, config.file) : null;
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite, listeners, () => checkpointer?.noteWrite()) }) });
     const reader = onDisk && options.readerThread !== false ? new ReaderPool(config.file) : null;
     if (reader) attachReader(kysely, reader);
     return {
       kysely,
       dialect: 'sqlite',
       observeQueries,
+      checkpointer,
       destroy: async () => {
+        await checkpointer?.close();
         await reader?.close();
         await kysely.destroy();
       },
