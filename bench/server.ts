@@ -53,6 +53,27 @@ function addBenchRoutes(app: FastifyInstance): { pageCache: boolean; observeQuer
     reply.type('application/json; charset=utf-8').send(staticJson((request.params as { bytes: number }).bytes)),
   );
 
+  // The same bytes as a page, served as a static answer: the load generator decodes every body
+  // as UTF-8 (autocannon appends each chunk to a string), and a body with non-ASCII characters
+  // (the seeded descriptions have dashes) costs it about three times an all-ASCII one. A baseline
+  // of `x`s would measure the client, not the server; a copy of the page costs both sides alike.
+  const copies = new Map<string, Buffer>();
+  app.get(
+    '/__bench/copy',
+    { config: { rateLimit: false }, schema: { querystring: Type.Object({ of: Type.String({ pattern: '^/v2/public/' }) }), hide: true } },
+    async (request, reply) => {
+      const of = (request.query as { of: string }).of;
+      let body = copies.get(of);
+      if (!body) {
+        const page = await app.inject({ url: of });
+        if (page.statusCode !== 200) return reply.code(502).send({ error: `${of} answered ${page.statusCode}` });
+        body = page.rawPayload;
+        copies.set(of, body);
+      }
+      return reply.type('application/json; charset=utf-8').send(body);
+    },
+  );
+
   // The public checkout's own body schema, so the baseline pays for the same validation.
   app.post(
     '/__bench/checkout',
