@@ -5,7 +5,7 @@ import type { Principal } from '../modules/accounts/service.js';
 import type { VisitRecorder } from '../modules/analytics/visits.js';
 import type { MailWorker } from '../modules/mail/service.js';
 import type { ShopRow } from '../modules/shops/shops.table.js';
-import type { PageCache } from '../modules/storefront/page-cache.js';
+import type { CachedPage, PageCache } from '../modules/storefront/page-cache.js';
 import type { WebhookWorker } from '../modules/webhooks/service.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { FileStorage } from '../storage/file-storage.js';
@@ -34,7 +34,7 @@ declare module 'fastify' {
     /** The idempotency row this request claimed, if any. */
     idempotencyClaim: number | null;
     /** A public page the cache could not answer: its 200 answer is stored under this key and version. */
-    pageFill: { shopId: number; key: string; version: string; passwordHash: string | null; done: () => void } | null;
+    pageFill: { shopId: number; key: string; version: string; passwordHash: string | null; done: (page?: CachedPage) => void } | null;
   }
   interface FastifyContextConfig {
     /** Counted against the public (per-IP) rate limit rather than the owner (per-key) one. */

@@ -164,6 +164,29 @@ test('the cache keeps to its memory budget, drops pages of a changed shop and pa
   assert.equal(await cache.get(2, '/a', 10), undefined, 'the oldest went first');
 });
 
+test('requests waiting on a fill get the filled page, even after a later write moved the version on', async () => {
+  const cache = new PageCache({ maxBytes: 100_000 });
+  const v1 = (await cache.version(1))!;
+  const first = cache.claimFill(1, '/main', v1);
+  const second = cache.claimFill(1, '/main', v1);
+  assert.ok('done' in first && 'wait' in second, 'one computes, the other waits');
+  // A write lands while the page is computed: later requests read the new version and compute
+  // their own page; the waiter, which read v1 before that write, gets the page of v1.
+  await cache.invalidate(1);
+  const v2 = (await cache.version(1))!;
+  assert.ok('done' in cache.claimFill(1, '/main', v2), 'a request after the write does not wait on the older fill');
+  const page = cache.set(1, '/main', v1, { body: Buffer.from('{"v":1}'), contentType: 'application/json', cacheControl: 'public', passwordHash: null });
+  first.done(page);
+  assert.equal((await second.wait)?.etag, page.etag);
+  assert.equal(await cache.get(1, '/main'), undefined, 'nobody else is served the page of v1');
+  // A fill that fails hands nothing to its waiters: they compute the page themselves.
+  const failing = cache.claimFill(2, '/main', '0');
+  const waiting = cache.claimFill(2, '/main', '0');
+  assert.ok('done' in failing && 'wait' in waiting);
+  failing.done();
+  assert.equal(await waiting.wait, undefined);
+});
+
 test('with Redis, an edit through one instance is seen at once by another instance that cached the page', async (t) => {
   if (!(await redisAvailable())) return t.skip('no Redis at ' + testRedisUrl);
   const config = await freshConfig(t, { REDIS_URL: testRedisUrl, REDIS_KEY_PREFIX: `t${process.pid}${Math.random().toString(36).slice(2, 8)}:` });

@@ -125,23 +125,26 @@ export class PageCache {
     return entry;
   }
 
-  private readonly fills = new Map<string, Promise<void>>();
+  private readonly fills = new Map<string, Promise<CachedPage | undefined>>();
 
   /**
    * One computation per page and version: the first request that misses computes the page and
-   * gets `done` to call once it has stored it (or failed); requests missing the same page
-   * meanwhile get `wait`, and read the cache again when it settles (at most `maxWaitMs`).
+   * gets `done` to call with it once stored (or with nothing when it failed); requests missing
+   * the same page under the same version meanwhile get `wait`, which settles with that page (at
+   * most `maxWaitMs`). A waiter may be served that page even if the version has moved on since:
+   * it was computed from data read after the waiter read the version, so it holds every write
+   * answered before the waiter arrived.
    */
-  claimFill(shopId: number, key: string, version: string, maxWaitMs = 5000): { done: () => void } | { wait: Promise<void> } {
+  claimFill(shopId: number, key: string, version: string, maxWaitMs = 5000): { done: (page?: CachedPage) => void } | { wait: Promise<CachedPage | undefined> } {
     const id = `${shopId}\n${version}\n${key}`;
     const running = this.fills.get(id);
-    if (running) return { wait: Promise.race([running, new Promise<void>((resolve) => setTimeout(resolve, maxWaitMs).unref())]) };
-    let done!: () => void;
-    this.fills.set(id, new Promise<void>((resolve) => (done = resolve)));
+    if (running) return { wait: Promise.race([running, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), maxWaitMs).unref())]) };
+    let done!: (page?: CachedPage) => void;
+    this.fills.set(id, new Promise<CachedPage | undefined>((resolve) => (done = resolve)));
     return {
-      done: () => {
+      done: (page) => {
         this.fills.delete(id);
-        done();
+        done(page);
       },
     };
   }

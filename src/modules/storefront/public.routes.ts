@@ -65,8 +65,7 @@ export const storefrontPublicRoutes: FastifyPluginAsyncTypebox = async (app) => 
           return;
         }
         // Another request is computing this very page: wait for it rather than compute it again.
-        await claim.wait;
-        page = await cache.get(shopId, key);
+        page = await claim.wait;
         if (!page) return;
       }
       const password = (request.query as { key?: unknown }).key;
@@ -91,8 +90,8 @@ export const storefrontPublicRoutes: FastifyPluginAsyncTypebox = async (app) => 
           passwordHash: fill.passwordHash,
         });
         void reply.header('etag', page.etag);
-      }
-      fill.done();
+        fill.done(page);
+      } else fill.done();
     }
     return conditionalGet(request, reply, payload);
   });
