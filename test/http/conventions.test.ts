@@ -11,6 +11,22 @@ test('health checks the database and answers in the envelope', async (t) => {
   assert.deepEqual(res.json(), { data: { status: 'ok', database: 'ok' }, message: 'OK', errors: [], code: 'ok' });
 });
 
+test('health checks arriving together share one database probe; a later one asks again', async (t) => {
+  const app = await build(t);
+  let probes = 0;
+  const stop = app.db.observeQueries((e) => {
+    if (/^select 1$/i.test(e.sql.trim())) probes++;
+  });
+  t.after(stop);
+  await app.ready();
+  const answers = await Promise.all(Array.from({ length: 20 }, () => app.inject({ method: 'GET', url: '/health' })));
+  assert.ok(answers.every((a) => a.statusCode === 200));
+  assert.ok(probes >= 1 && probes < 20, `${probes} probes for 20 concurrent checks`);
+  const before = probes;
+  assert.equal((await app.inject({ method: 'GET', url: '/health' })).statusCode, 200);
+  assert.equal(probes, before + 1, 'a check after the others asks the database itself');
+});
+
 test('health answers 503 when the database does not', async (t) => {
   const app = await build(t);
   await app.db.destroy();
