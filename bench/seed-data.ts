@@ -1,30 +1,10 @@
 /** The vocabulary of the benchmark shop: what it sells and who buys it. */
+import { pick } from '../src/modules/seed/demo-data.js';
 
-/** A small seeded generator (mulberry32): every benchmark database looks alike. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The demo shop's seeded generator and pickers (mulberry32): every benchmark database looks alike.
+export { pick, pickWeighted, seededRandom } from '../src/modules/seed/demo-data.js';
 
 export type Random = () => number;
-
-export const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-
-export function pickWeighted<T>(random: Random, items: readonly (readonly [T, number])[]): T {
-  const total = items.reduce((sum, [, w]) => sum + w, 0);
-  let r = random() * total;
-  for (const [item, weight] of items) {
-    r -= weight;
-    if (r < 0) return item;
-  }
-  return items[items.length - 1]![0];
-}
 
 const KEY_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 

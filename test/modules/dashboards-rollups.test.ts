@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../src/db/schema.js';
 import { rebuildRollups } from '../../src/modules/dashboards/rollups.js';
 import { endUnpaid, expireOverdue } from '../../src/modules/invoices/lifecycle.service.js';
+import { seededRandom } from '../../src/modules/seed/demo-data.js';
 import { build, owner, type Client } from '../helpers/build.js';
 import { assertOk, sellingShop } from '../helpers/factories.js';
 
@@ -20,17 +21,6 @@ import { assertOk, sellingShop } from '../helpers/factories.js';
 const MIN = 60_000;
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
-
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 interface SimShop {
   id: number;
