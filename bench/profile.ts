@@ -27,9 +27,9 @@ const auth = { authorization: `Bearer ${meta.apiKey}` };
 let buyer = 0;
 const f = meta.invoiceList.filtered;
 const scenarios: Record<string, () => InjectOptions> = {
-  main: () => ({ url: `/v2/public/shops/${shop}/main`, headers: { 'x-bench-invalidate': String(shop) } }),
+  main: () => ({ url: `/v2/public/shops/${shop}/main` }),
   'main-cached': () => ({ url: `/v2/public/shops/${shop}/main` }),
-  product: () => ({ url: `/v2/public/shops/${shop}/listings/${meta.paths.product}`, headers: { 'x-bench-invalidate': String(shop) } }),
+  product: () => ({ url: `/v2/public/shops/${shop}/listings/${meta.paths.product}` }),
   checkout: () => ({
     method: 'POST',
     url: `/v2/public/shops/${shop}/invoices`,
@@ -40,26 +40,32 @@ const scenarios: Record<string, () => InjectOptions> = {
   advanced: () => ({ url: `/self/${shop}/dashboard/advanced?fromDate=2026-01-01&toDate=2026-09-30`, headers: auth }),
 };
 const invalidating = { main: true, product: true } as Record<string, boolean>;
-app.addHook('onRequest', async (request) => {
-  if (request.headers['x-bench-invalidate']) await app.pageCache.invalidate(shop);
-});
 // The static baseline of the bench server (bench/server.ts): the main page's own bytes.
 let staticBody: Buffer = Buffer.alloc(0);
 app.get('/__static', { config: { rateLimit: false } }, async (_request, reply) => reply.type('application/json; charset=utf-8').send(staticBody));
 scenarios.static = () => ({ url: '/__static' });
+// The fixed costs: a bare route, and the cheapest owner read (API key and rate limit, no shop).
+app.get('/__hello', { config: { rateLimit: false } }, async () => ({ hello: 'world' }));
+scenarios.hello = () => ({ url: '/__hello' });
+scenarios.owner = () => ({ url: '/self/shops', headers: auth });
 staticBody = (await app.inject(scenarios['main-cached']!())).rawPayload;
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const n = Number(process.env.N ?? 300);
 for (const name of wanted.length ? wanted : Object.keys(scenarios)) {
   const make = scenarios[name]!;
+  // A miss on demand: the shop's pages are dropped before each request of an invalidating scenario.
+  const request = async () => {
+    if (invalidating[name]) await app.pageCache.invalidate(shop);
+    return app.inject(make());
+  };
   for (let i = 0; i < 30; i++) {
-    const res = await app.inject(make());
+    const res = await request();
     if (res.statusCode !== 200) throw new Error(`${name}: ${res.statusCode} ${res.body.slice(0, 300)}`);
   }
   stats.clear();
   observing = true;
   const started = performance.now();
-  for (let i = 0; i < n; i++) await app.inject(make());
+  for (let i = 0; i < n; i++) await request();
   const total = performance.now() - started;
   observing = false;
   const rows = [...stats.entries()].sort((a, b) => b[1].ms - a[1].ms);

@@ -146,6 +146,11 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
+    // A page cache of up to 64 MiB instead of the default 2 MB: a write touches a page of every
+    // index of its table (nine on invoices), and with a million invoices those pages rarely stay
+    // in 2 MB, so each one is read again from the OS. Measured on the bench shop: the statements
+    // of a checkout 1.0 → 0.63 ms; reads of hot pages are unchanged. Filled on demand.
+    sqlite.pragma('cache_size = -65536');
     // Give the query planner table statistics (sampled, so fast on large tables): without them
     // SQLite guesses, and may walk a million parts by shop to avoid sorting ten invoices' parts.
     sqlite.pragma('analysis_limit = 400');
