@@ -57,20 +57,28 @@ function addBenchRoutes(app: FastifyInstance): { pageCache: boolean; observeQuer
   // as UTF-8 (autocannon appends each chunk to a string), and a body with non-ASCII characters
   // (the seeded descriptions have dashes) costs it about three times an all-ASCII one. A baseline
   // of `x`s would measure the client, not the server; a copy of the page costs both sides alike.
-  const copies = new Map<string, Buffer>();
+  // `headers=page` adds the page's own response headers (RateLimit-*, ETag, Cache-Control): the
+  // same bytes on the wire, to tell what the client pays for reading them from server work.
+  const copies = new Map<string, { body: Buffer; headers: Record<string, string> }>();
+  const pageHeaders = /^(ratelimit-|etag$|cache-control$)/;
   app.get(
     '/__bench/copy',
-    { config: { rateLimit: false }, schema: { querystring: Type.Object({ of: Type.String({ pattern: '^/v2/public/' }) }), hide: true } },
+    {
+      config: { rateLimit: false },
+      schema: { querystring: Type.Object({ of: Type.String({ pattern: '^/v2/public/' }), headers: Type.Optional(Type.Literal('page')) }), hide: true },
+    },
     async (request, reply) => {
-      const of = (request.query as { of: string }).of;
-      let body = copies.get(of);
-      if (!body) {
+      const { of, headers } = request.query as { of: string; headers?: 'page' };
+      let copy = copies.get(of);
+      if (!copy) {
         const page = await app.inject({ url: of });
         if (page.statusCode !== 200) return reply.code(502).send({ error: `${of} answered ${page.statusCode}` });
-        body = page.rawPayload;
-        copies.set(of, body);
+        const kept = Object.entries(page.headers).filter(([name]) => pageHeaders.test(name));
+        copy = { body: page.rawPayload, headers: Object.fromEntries(kept.map(([name, value]) => [name, String(value)])) };
+        copies.set(of, copy);
       }
-      return reply.type('application/json; charset=utf-8').send(body);
+      if (headers === 'page') void reply.headers(copy.headers);
+      return reply.type('application/json; charset=utf-8').send(copy.body);
     },
   );
 
