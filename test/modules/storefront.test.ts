@@ -389,6 +389,39 @@ test('statistics and the feedbacks page match the stored data', async (t) => {
   assert.deepEqual(after.statistics, { ...stats, rating: 4.5, totalFeedbacks: 2 });
 });
 
+test('a product page shows its ten newest public feedbacks and counts them all, as the raw rows say', async (t) => {
+  const { app, api, page, shopId, products } = await storefrontShop(t);
+  const db = app.db.kysely;
+  const { memberA } = products;
+  for (let i = 0; i < 11; i++) {
+    await ratedOrder(app, api, shopId, { productId: memberA.id, variantId: memberA.variants[0].id, email: `fan${i}@example.com`, rating: 1 + (i % 5), comment: `Review ${i}` });
+  }
+  // The feedbacks about the product, from the rows: those whose invoice had a part of it.
+  const about = await db
+    .selectFrom('feedbacks as f')
+    .innerJoin('invoice_parts as p', 'p.invoice_id', 'f.invoice_id')
+    .select(['f.id', 'f.rating', 'f.created_at'])
+    .distinct()
+    .where('f.shop_id', '=', shopId)
+    .where('p.product_id', '=', memberA.id)
+    .execute();
+  assert.equal(about.length, 12);
+  const newestFirst = (rows: typeof about) => [...rows].sort((a, b) => Number(b.created_at) - Number(a.created_at) || b.id - a.id);
+  // One of them withdrawn by an accepted appeal (written directly: no route accepts appeals).
+  const withdrawn = newestFirst(about)[3]!;
+  await db.insertInto('feedback_appeals').values({ shop_id: shopId, feedback_id: withdrawn.id, reason: 'spam', description: 'x', status: 'accepted', created_at: Date.now() }).execute();
+  await app.pageCache.invalidate(shopId);
+
+  const visible = newestFirst(about.filter((f) => f.id !== withdrawn.id));
+  const res = ok(await page('/listings/part-a'));
+  assert.deepEqual(res.feedbacks.map((f: any) => f.id), visible.slice(0, 10).map((f) => f.id));
+  const sum = visible.reduce((total, f) => total + f.rating, 0);
+  assert.deepEqual(res.statistics, { rating: Math.round((sum * 100) / visible.length) / 100, totalFeedbacks: 11 });
+  // The group page (several products) reads the same feedbacks another way: it agrees.
+  const group = ok(await page('/listings/bundle'));
+  assert.deepEqual(group.feedbacks.map((f: any) => f.id), res.feedbacks.map((f: any) => f.id));
+});
+
 test('maintained storefront totals and the feedback index equal a rebuild from the rows', async (t) => {
   const { app, shopId } = await storefrontShop(t);
   const db = app.db.kysely;

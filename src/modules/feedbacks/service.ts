@@ -83,7 +83,7 @@ export async function postFeedback(db: Conn, invoiceId: string, body: FeedbackBo
         created_at: now,
         updated_at: now,
       });
-      await addFeedbackToTotals(trx, shopId, { id: row.id, invoiceId: invoice.id, rating: row.rating });
+      await addFeedbackToTotals(trx, shopId, { id: row.id, invoiceId: invoice.id, rating: row.rating, createdAt: row.created_at });
       await recordEvent(trx, shopId, 'feedback.created', { feedbackId: row.id, invoiceId: invoice.id, productIds, rating: row.rating, comment }, now);
       // Last: the rollup lock is the final one a transaction takes (see dashboards/rollups.ts).
       await recordFeedback(trx, shopId, { rating: row.rating, createdAt: now });

@@ -41,7 +41,9 @@ export async function moveReplacementsInTime(db: Conn, shopId: number, invoiceId
 }
 
 export async function moveFeedbackInTime(db: Conn, shopId: number, invoiceId: string, at: number): Promise<void> {
-  await db.updateTable('feedbacks').set({ created_at: at, updated_at: at }).where('shop_id', '=', shopId).where('invoice_id', '=', invoiceId).execute();
+  const moved = await db.updateTable('feedbacks').set({ created_at: at, updated_at: at }).where('shop_id', '=', shopId).where('invoice_id', '=', invoiceId).returning('id').execute();
+  // feedback_products keeps each feedback's created_at for the product pages' order.
+  if (moved.length > 0) await db.updateTable('feedback_products').set({ created_at: at }).where('shop_id', '=', shopId).where('feedback_id', 'in', moved.map((f) => f.id)).execute();
 }
 
 /** A customer appears with their first order and last bought with their latest completed one. */

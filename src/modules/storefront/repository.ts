@@ -1,10 +1,11 @@
-import { sql, type Kysely, type SqlBool } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import { containsText } from '../../db/sql-helpers.js';
 import type { Database } from '../../db/schema.js';
 import { pageOf, type KeysetPosition } from '../../http/pagination.js';
 import type { AnnouncementRow } from '../announcements/announcements.table.js';
 import type { CategoryRow } from '../categories/categories.table.js';
 import type { FaqRow } from '../faqs/faqs.table.js';
+import type { FeedbacksTable } from '../feedbacks/feedbacks.table.js';
 import type { GroupRow } from '../groups/groups.table.js';
 import type { ProductRow } from '../products/products.table.js';
 
@@ -71,22 +72,16 @@ export interface FeedbackFilter {
   search?: string | undefined;
 }
 
+/** Not withdrawn: no accepted appeal names the feedback (few appeals, through their index). */
+function notWithdrawn(shopId: number, feedbackId: 'f.id' | 'fp.feedback_id') {
+  return sql<SqlBool>`not exists (select 1 from feedback_appeals a where a.shop_id = ${shopId} and a.feedback_id = ${sql.ref(feedbackId)} and a.status = 'accepted')`;
+}
+
+const searchIn = (search: string) => (eb: ExpressionBuilder<{ f: FeedbacksTable }, 'f'>) => eb.or([containsText('f.comment', search), containsText('f.answer', search)]);
+
 /** Feedbacks shown publicly: those of the shop whose appeal, if any, was not accepted. */
 function publicFeedbacks(db: Conn, shopId: number, filter: FeedbackFilter) {
-  let query = db
-    .selectFrom('feedbacks as f')
-    .where('f.shop_id', '=', shopId)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('feedback_appeals as a')
-            .select('a.id')
-            .where('a.shop_id', '=', shopId)
-            .whereRef('a.feedback_id', '=', 'f.id')
-            .where('a.status', '=', 'accepted'),
-        ),
-      ),
-    );
+  let query = db.selectFrom('feedbacks as f').where('f.shop_id', '=', shopId).where(notWithdrawn(shopId, 'f.id'));
   const { productIds, search } = filter;
   if (productIds !== undefined) {
     if (productIds.length === 0) return query.where(sql<SqlBool>`1 = 0`);
@@ -95,9 +90,29 @@ function publicFeedbacks(db: Conn, shopId: number, filter: FeedbackFilter) {
       eb.selectFrom('feedback_products as fp').select('fp.feedback_id').where('fp.shop_id', '=', shopId).where('fp.product_id', 'in', productIds),
     );
   }
-  if (search) query = query.where((eb) => eb.or([containsText('f.comment', search), containsText('f.answer', search)]));
+  if (search) query = query.where(searchIn(search));
   return query;
 }
+
+/**
+ * The public feedbacks about one product (a product page), driven by feedback_products' index on
+ * (shop_id, product_id, created_at, feedback_id): newest first without reading the others.
+ */
+function productFeedbacks(db: Conn, shopId: number, productId: number, search: string | undefined) {
+  let query = db
+    .selectFrom('feedback_products as fp')
+    .innerJoin('feedbacks as f', 'f.id', 'fp.feedback_id')
+    .where('fp.shop_id', '=', shopId)
+    .where('fp.product_id', '=', productId)
+    .where('f.shop_id', '=', shopId)
+    .where(notWithdrawn(shopId, 'fp.feedback_id'));
+  if (search) query = query.where(searchIn(search));
+  return query;
+}
+
+const oneProduct = (filter: FeedbackFilter) => (filter.productIds?.length === 1 ? filter.productIds[0] : undefined);
+
+const FEEDBACK_COLUMNS = ['f.id', 'f.invoice_id', 'f.rating', 'f.comment', 'f.answer', 'f.answered_at', 'f.created_at'] as const;
 
 export function listFeedbacks(
   db: Conn,
@@ -105,8 +120,12 @@ export function listFeedbacks(
   filter: FeedbackFilter,
   page: { limit: number; offset?: number; after?: KeysetPosition | undefined },
 ) {
-  const query = publicFeedbacks(db, shopId, filter).select(['f.id', 'f.invoice_id', 'f.rating', 'f.comment', 'f.answer', 'f.answered_at', 'f.created_at']);
-  return pageOf(query, { sortColumn: 'f.created_at', idColumn: 'f.id' }, page).execute();
+  const productId = oneProduct(filter);
+  // Both orders are (created_at, id) of the feedback: a cursor of one serves the other.
+  if (productId !== undefined) {
+    return pageOf(productFeedbacks(db, shopId, productId, filter.search).select(FEEDBACK_COLUMNS), { sortColumn: 'fp.created_at', idColumn: 'fp.feedback_id' }, page).execute();
+  }
+  return pageOf(publicFeedbacks(db, shopId, filter).select(FEEDBACK_COLUMNS), { sortColumn: 'f.created_at', idColumn: 'f.id' }, page).execute();
 }
 export type PublicFeedbackRow = Awaited<ReturnType<typeof listFeedbacks>>[number];
 
@@ -125,14 +144,25 @@ export async function feedbackTotals(db: Conn, shopId: number, filter: FeedbackF
     ]);
     return { count: Number(totals?.feedbacks ?? 0) - Number(hidden.n), ratingSum: Number(totals?.rating_sum ?? 0) - Number(hidden.total ?? 0) };
   }
-  const row = await publicFeedbacks(db, shopId, filter)
-    .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string | null>('f.rating').as('total')])
-    .executeTakeFirstOrThrow();
+  const productId = oneProduct(filter);
+  const row =
+    productId !== undefined && !filter.search
+      ? // One product: from its feedback_products index range alone (ratings are in it).
+        await db
+          .selectFrom('feedback_products as fp')
+          .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string | null>('fp.rating').as('total')])
+          .where('fp.shop_id', '=', shopId)
+          .where('fp.product_id', '=', productId)
+          .where(notWithdrawn(shopId, 'fp.feedback_id'))
+          .executeTakeFirstOrThrow()
+      : await publicFeedbacks(db, shopId, filter)
+          .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string | null>('f.rating').as('total')])
+          .executeTakeFirstOrThrow();
   return { count: Number(row.n), ratingSum: Number(row.total ?? 0) };
 }
 
 /** A new feedback: counted in the shop's totals and indexed under the products of its invoice. */
-export async function addFeedbackToTotals(db: Conn, shopId: number, feedback: { id: number; invoiceId: string; rating: number }): Promise<void> {
+export async function addFeedbackToTotals(db: Conn, shopId: number, feedback: { id: number; invoiceId: string; rating: number; createdAt: number }): Promise<void> {
   await db
     .insertInto('shop_totals')
     .values({ shop_id: shopId, feedbacks: 1, rating_sum: feedback.rating, buyers: 0 })
@@ -142,11 +172,11 @@ export async function addFeedbackToTotals(db: Conn, shopId: number, feedback: { 
     .execute();
   await db
     .insertInto('feedback_products')
-    .columns(['shop_id', 'feedback_id', 'product_id'])
+    .columns(['shop_id', 'feedback_id', 'product_id', 'created_at', 'rating'])
     .expression((eb) =>
       eb
         .selectFrom('invoice_parts')
-        .select([sql.lit(shopId).as('shop_id'), sql.lit(feedback.id).as('feedback_id'), 'product_id'])
+        .select([sql.lit(shopId).as('shop_id'), sql.lit(feedback.id).as('feedback_id'), 'product_id', sql.lit(feedback.createdAt).as('created_at'), sql.lit(feedback.rating).as('rating')])
         .distinct()
         .where('shop_id', '=', shopId)
         .where('invoice_id', '=', feedback.invoiceId),
@@ -169,8 +199,8 @@ export async function rebuildStorefrontTotals(db: Conn, shopId: number): Promise
         (select count(*) from customers c where c.shop_id = ${shopId} and c.orders_count > 0)`.execute(trx);
     await trx.deleteFrom('feedback_products').where('shop_id', '=', shopId).execute();
     await sql`
-      insert into feedback_products (shop_id, feedback_id, product_id)
-      select distinct f.shop_id, f.id, p.product_id
+      insert into feedback_products (shop_id, feedback_id, product_id, created_at, rating)
+      select distinct f.shop_id, f.id, p.product_id, f.created_at, f.rating
       from feedbacks f join invoice_parts p on p.invoice_id = f.invoice_id
       where f.shop_id = ${shopId}`.execute(trx);
   });

@@ -8,9 +8,15 @@ export interface ShopTotalsTable {
   buyers: number;
 }
 
-/** The products a feedback is about: those of its invoice's parts. */
+/**
+ * The products a feedback is about: those of its invoice's parts, with the feedback's
+ * `created_at` and `rating` (both fixed once written) so a product's feedbacks are read newest
+ * first, and counted, from the index alone.
+ */
 export interface FeedbackProductsTable {
   shop_id: number;
   feedback_id: number;
   product_id: number;
+  created_at: number;
+  rating: number;
 }
