@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 import type { InjectOptions } from 'fastify';
 import { buildApp } from '../src/app.js';
@@ -8,6 +10,8 @@ import { readMeta, serverEnv, type Engine } from './config.js';
  * Where a hot path's time goes, in process (no HTTP client on the same cores): each path is
  * injected `n` times after a warm-up; prints the mean time per request and the statements it
  * ran, slowest total first. `node --import tsx bench/profile.ts [--pg] [path ...]`.
+ * With `CPU_PROFILE=dir`, each scenario's measured requests (not its warm-up) are also written
+ * as `dir/<scenario>.cpuprofile` (open it in Chrome's DevTools).
  */
 const engine: Engine = process.argv.includes('--pg') ? 'postgres' : 'sqlite';
 const meta = readMeta(engine);
@@ -51,6 +55,11 @@ scenarios.owner = () => ({ url: '/self/shops', headers: auth });
 staticBody = (await app.inject(scenarios['main-cached']!())).rawPayload;
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const n = Number(process.env.N ?? 300);
+const profiler = process.env.CPU_PROFILE ? new Session() : undefined;
+if (profiler) {
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+}
 for (const name of wanted.length ? wanted : Object.keys(scenarios)) {
   const make = scenarios[name]!;
   // A miss on demand: the shop's pages are dropped before each request of an invalidating scenario.
@@ -63,11 +72,13 @@ for (const name of wanted.length ? wanted : Object.keys(scenarios)) {
     if (res.statusCode !== 200) throw new Error(`${name}: ${res.statusCode} ${res.body.slice(0, 300)}`);
   }
   stats.clear();
+  if (profiler) await profiler.post('Profiler.start');
   observing = true;
   const started = performance.now();
   for (let i = 0; i < n; i++) await request();
   const total = performance.now() - started;
   observing = false;
+  if (profiler) writeFileSync(`${process.env.CPU_PROFILE}/${name}.cpuprofile`, JSON.stringify((await profiler.post('Profiler.stop')).profile));
   const rows = [...stats.entries()].sort((a, b) => b[1].ms - a[1].ms);
   const dbMs = rows.reduce((s, [, v]) => s + v.ms, 0);
   const count = rows.reduce((s, [, v]) => s + v.n, 0);
