@@ -9,6 +9,7 @@ import * as m0006 from './migrations/0006-rollups.js';
 import * as m0007 from './migrations/0007-storefront-totals.js';
 import * as m0008 from './migrations/0008-visit-views.js';
 import * as m0009 from './migrations/0009-feedback-products-order.js';
+import * as m0010 from './migrations/0010-variant-serial-stock.js';
 
 /**
  * Migrations are listed here, in order, rather than read from a folder: the list is part of
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0007-storefront-totals': m0007,
   '0008-visit-views': m0008,
   '0009-feedback-products-order': m0009,
+  '0010-variant-serial-stock': m0010,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

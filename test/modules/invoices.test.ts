@@ -77,6 +77,61 @@ test('unpaid invoices expire: stock and coupon uses return, by the worker or at 
   assert.deepEqual(assertOk(await api.post(`${base}/${c.id}/process`)).parts[0].deliverables, ['K1', 'K2', 'K3', 'K4', 'K5']);
 });
 
+test("a serial variant's stock is a maintained count that always equals its available serials", async (t) => {
+  const { app, api, shopId, productId, keysVariant, serviceVariant, buy, base } = await setup(t);
+  const db = app.db.kysely;
+  const product = `/self/${shopId}/v2/products/${productId}`;
+  // The maintained column against a count of the rows, for every variant of the shop; then the
+  // stock the owner's API shows for the serial variants named.
+  const check = async (step: string, expected: Record<number, number>) => {
+    const variants = await db.selectFrom('product_variants').select(['id', 'available_serials']).where('shop_id', '=', shopId).execute();
+    for (const v of variants) {
+      const counted = await db.selectFrom('serials').select((eb) => eb.fn.countAll<number | string>().as('n')).where('variant_id', '=', v.id).where('status', '=', 'available').executeTakeFirstOrThrow();
+      assert.equal(v.available_serials, Number(counted.n), `${step}: variant ${v.id}`);
+    }
+    const shown = new Map(assertOk(await api.get(product)).variants.map((v: { id: number; stock: number }) => [v.id, v.stock]));
+    for (const [id, n] of Object.entries(expected)) assert.equal(shown.get(Number(id)), n, `${step}: stock of ${id}`);
+  };
+  await check('created', { [keysVariant]: 5 });
+
+  const keys = (serials: string[]) => ({ id: keysVariant, title: 'Key', priceDetails: { amount: 9.99 }, productType: 'serials', asSerials: { serials } });
+  const service = { id: serviceVariant, title: 'Support', priceDetails: { amount: 5 }, productType: 'service', asService: { text: 'Support text' } };
+  const edited = assertOk(
+    await api.put(product, {
+      title: 'Game Key',
+      description: 'A key',
+      variants: [keys(['K1', 'K2', 'K3', 'X1', 'X2', 'X3']), service, { title: 'Gift', priceDetails: { amount: 3 }, productType: 'serials', asSerials: { serials: ['G1', 'G2', 'G3'] } }],
+    }),
+  );
+  const gift = edited.variants[2].id as number;
+  assert.ok(gift > keysVariant);
+  await check('serials removed, added, new variant', { [keysVariant]: 6, [gift]: 3 });
+
+  // Parts named in the opposite order of their variants: both are taken off.
+  const unpaid = await buy([{ variant: gift, quantity: 2 }, { variant: keysVariant, quantity: 1 }]);
+  await check('reserved', { [keysVariant]: 5, [gift]: 1 });
+  await db.updateTable('invoices').set({ expires_at: Date.now() - 1000 }).where('id', '=', unpaid.id).execute();
+  assert.equal(assertOk(await api.get(`${base}/${unpaid.id}`)).status, 'expired');
+  await check('expired: released', { [keysVariant]: 6, [gift]: 3 });
+
+  const paid = await buy([{ variant: keysVariant, quantity: 2 }]);
+  const processed = assertOk(await api.post(`${base}/${paid.id}/process`));
+  await check('delivered', { [keysVariant]: 4, [gift]: 3 });
+  assertOk(await api.post(`${base}/${paid.id}/replacement`, { partInvoiceId: processed.parts[0].id, quantity: 1 }));
+  await check('replacement', { [keysVariant]: 3, [gift]: 3 });
+  // A refused replacement (more than is left) takes nothing.
+  assertOk(await api.put(product, { title: 'Game Key', description: 'A key', variants: [keys(['X1']), service, { id: gift, title: 'Gift', priceDetails: { amount: 3 }, productType: 'serials' }] }));
+  await check('list shortened', { [keysVariant]: 1, [gift]: 3 });
+  assertError(await api.post(`${base}/${paid.id}/replacement`, { partInvoiceId: processed.parts[0].id, quantity: 2 }), 422, 'unprocessable');
+  await check('refused replacement', { [keysVariant]: 1, [gift]: 3 });
+
+  // No longer sold as serials: its available serials are gone, and so is the count.
+  assertOk(await api.put(product, { title: 'Game Key', description: 'A key', variants: [keys(['X1']), service, { id: gift, title: 'Gift', priceDetails: { amount: 3 }, productType: 'service', asService: { text: 'x', stock: 4 } }] }));
+  await check('became a service', { [keysVariant]: 1, [gift]: 4 });
+  const giftRow = await db.selectFrom('product_variants').select('available_serials').where('id', '=', gift).executeTakeFirstOrThrow();
+  assert.equal(giftRow.available_serials, 0);
+});
+
 test('the expiry worker runs on its own', async (t) => {
   const { app, keysVariant, buy, stock } = await setup(t, { INVOICE_EXPIRY_INTERVAL_MS: '50' });
   await buy([{ variant: keysVariant, quantity: 3 }]);

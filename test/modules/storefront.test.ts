@@ -422,18 +422,20 @@ test('a product page shows its ten newest public feedbacks and counts them all, 
   assert.deepEqual(group.feedbacks.map((f: any) => f.id), res.feedbacks.map((f: any) => f.id));
 });
 
-test('maintained storefront totals and the feedback index equal a rebuild from the rows', async (t) => {
+test('maintained storefront totals, the feedback index and serial stock counts equal a rebuild from the rows', async (t) => {
   const { app, shopId } = await storefrontShop(t);
   const db = app.db.kysely;
   const snapshot = async () => ({
     totals: await db.selectFrom('shop_totals').selectAll().where('shop_id', '=', shopId).execute(),
     index: await db.selectFrom('feedback_products').selectAll().where('shop_id', '=', shopId).orderBy('feedback_id').orderBy('product_id').execute(),
+    serialStock: await db.selectFrom('product_variants').select(['id', 'available_serials']).where('shop_id', '=', shopId).orderBy('id').execute(),
   });
   const maintained = await snapshot();
   assert.equal(maintained.totals.length, 1);
   assert.equal(Number(maintained.totals[0]!.feedbacks), 3);
   assert.equal(Number(maintained.totals[0]!.buyers), 2);
   assert.ok(maintained.index.length >= 3, 'every feedback is indexed under its products');
+  assert.ok(maintained.serialStock.some((v) => v.available_serials > 0), 'the shop has serial stock');
   await rebuildStorefrontTotals(db, shopId);
   assert.deepEqual(await snapshot(), maintained);
 });

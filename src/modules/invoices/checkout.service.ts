@@ -123,9 +123,13 @@ async function couponFor(db: Conn, shopId: number, code: string, parts: PricedPa
   return { coupon, discount };
 }
 
-/** Reserves every part's stock for the invoice, or throws 422 naming the first part short of it. */
+/**
+ * Reserves every part's stock for the invoice, or throws 422 naming a part short of it. Parts
+ * are taken in variant order, the order every writer of several variants' stock follows: two
+ * concurrent orders of the same variants never hold one each and wait for the other's.
+ */
 async function reserveStock(db: Conn, shopId: number, invoiceId: string, parts: PricedPart[], now: number): Promise<void> {
-  for (const part of parts) {
+  for (const part of [...parts].sort((a, b) => a.variant.id - b.variant.id)) {
     const ok =
       part.variant.product_type === 'serials'
         ? (await repo.reserveSerials(db, shopId, part.variant.id, invoiceId, part.quantity)) === part.quantity

@@ -9,7 +9,7 @@ import { changeBalance } from '../customers/service.js';
 import { recordCompletion, recordUnpaidEnd } from '../dashboards/rollups.js';
 import { recordEvent } from '../events/service.js';
 import { deliveryMail, enqueueMail } from '../mail/service.js';
-import { findVariant, hasAvailableSerial } from '../products/repository.js';
+import { findVariant } from '../products/repository.js';
 import { findShop } from '../shops/repository.js';
 import { shopContentChanged } from '../storefront/page-cache.js';
 import { countFirstPurchase } from '../storefront/repository.js';
@@ -34,10 +34,7 @@ export async function requireInvoice(db: Conn, shopId: number, invoiceId: string
 export async function endUnpaid(db: Conn, shopId: number, invoiceId: string, to: Extract<InvoiceStatus, 'expired' | 'cancelled'>, now = Date.now()): Promise<boolean> {
   const ended = await db.transaction().execute(async (trx) => {
     if (!(await repo.moveStatus(trx, shopId, invoiceId, 'pending', to, now))) return false;
-    await repo.releaseSerials(trx, shopId, invoiceId);
-    for (const part of await repo.listParts(trx, shopId, [invoiceId])) {
-      if (part.product_type !== 'serials') await repo.returnStock(trx, shopId, part.variant_id, part.quantity);
-    }
+    await repo.returnInvoiceStock(trx, shopId, invoiceId, await repo.listParts(trx, shopId, [invoiceId]));
     const invoice = await requireInvoice(trx, shopId, invoiceId);
     if (invoice.coupon_id !== null) await releaseCouponUse(trx, shopId, invoice.coupon_id);
     await recordEvent(trx, shopId, to === 'expired' ? 'invoice.expired' : 'invoice.cancelled', { invoiceId }, now);
@@ -86,7 +83,7 @@ export function startExpiryWorker(app: FastifyInstance): { stop(): void } {
 /** Records `product.out_of_stock` when a variant has just run out (reserved or delivered its last unit). */
 export async function noteIfOutOfStock(db: Conn, shopId: number, productId: number, variantId: number, now: number): Promise<void> {
   const variant = await findVariant(db, shopId, variantId);
-  const soldOut = variant?.product_type === 'serials' ? !(await hasAvailableSerial(db, shopId, variantId)) : variant?.stock === 0;
+  const soldOut = variant?.product_type === 'serials' ? variant.available_serials === 0 : variant?.stock === 0;
   if (soldOut) await recordEvent(db, shopId, 'product.out_of_stock', { productId, variantId }, now);
 }
 

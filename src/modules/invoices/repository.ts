@@ -4,6 +4,7 @@ import { heavyRead } from '../../db/reader-pool.js';
 import { containsText } from '../../db/sql-helpers.js';
 import type { Database } from '../../db/schema.js';
 import { pageOf, type KeysetPosition } from '../../http/pagination.js';
+import { changeAvailableSerials } from '../products/repository.js';
 import type { InvoicePartRow, InvoicePartsTable, InvoiceReplacementRow, InvoiceRow, InvoicesTable, InvoiceStatus } from './invoices.table.js';
 
 type Conn = Kysely<Database>;
@@ -153,8 +154,9 @@ export async function overdueInvoices(db: Conn, now: number, limit: number, shop
 
 /**
  * Reserves `quantity` available serials of a variant for an invoice and answers how many it
- * got. On PostgreSQL rows locked by a concurrent checkout are skipped, never waited on or taken
- * twice; SQLite runs one write transaction at a time.
+ * got (and takes them off the variant's `available_serials`). On PostgreSQL rows locked by a
+ * concurrent checkout are skipped, never waited on or taken twice; SQLite runs one write
+ * transaction at a time.
  */
 export async function reserveSerials(db: Conn, shopId: number, variantId: number, invoiceId: string, quantity: number): Promise<number> {
   const candidates = db
@@ -172,7 +174,9 @@ export async function reserveSerials(db: Conn, shopId: number, variantId: number
     .where('id', 'in', candidates)
     .where('status', '=', 'available')
     .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  const reserved = Number(result.numUpdatedRows);
+  await changeAvailableSerials(db, shopId, variantId, -reserved);
+  return reserved;
 }
 
 /** Marks a part's reserved serials delivered and answers their values, oldest first. */
@@ -189,9 +193,29 @@ export async function deliverReservedSerials(db: Conn, shopId: number, variantId
   return rows.sort((a, b) => a.id - b.id).map((r) => r.value);
 }
 
-/** Returns an invoice's reserved serials to stock. */
-export async function releaseSerials(db: Conn, shopId: number, invoiceId: string): Promise<void> {
-  await db.updateTable('serials').set({ status: 'available', invoice_id: null }).where('shop_id', '=', shopId).where('invoice_id', '=', invoiceId).where('status', '=', 'reserved').execute();
+/**
+ * Returns an unpaid invoice's stock: its reserved serials become available again (and count in
+ * their variants' `available_serials`), its counted parts go back to their variants' `stock`.
+ * Variants are changed in id order, as checkouts take them (see reserveStock): two transactions
+ * never each hold a variant the other waits for.
+ */
+export async function returnInvoiceStock(db: Conn, shopId: number, invoiceId: string, parts: InvoicePartRow[]): Promise<void> {
+  const released = await db
+    .updateTable('serials')
+    .set({ status: 'available', invoice_id: null })
+    .where('shop_id', '=', shopId)
+    .where('invoice_id', '=', invoiceId)
+    .where('status', '=', 'reserved')
+    .returning('variant_id')
+    .execute();
+  const serials = new Map<number, number>();
+  for (const { variant_id } of released) serials.set(variant_id, (serials.get(variant_id) ?? 0) + 1);
+  const counted = new Map<number, number>();
+  for (const p of parts) if (p.product_type !== 'serials') counted.set(p.variant_id, (counted.get(p.variant_id) ?? 0) + p.quantity);
+  for (const variantId of [...new Set([...serials.keys(), ...counted.keys()])].sort((a, b) => a - b)) {
+    await changeAvailableSerials(db, shopId, variantId, serials.get(variantId) ?? 0);
+    if (counted.has(variantId)) await returnStock(db, shopId, variantId, counted.get(variantId)!);
+  }
 }
 
 /** Takes `quantity` from a counted stock; false when there is not enough. Unlimited stock (null) always succeeds. */

@@ -5,8 +5,9 @@ import type { ListingRow } from './listings.table.js';
 
 type Conn = Kysely<Database>;
 
-export function listListingRows(db: Conn, shopId: number): Promise<ListingRow[]> {
-  return db.selectFrom('listings').selectAll().where('shop_id', '=', shopId).orderBy('position').orderBy('id').execute();
+/** What each listing shows and where, in storefront order (the columns a storefront and a sync need, no more). */
+export function listListingRows(db: Conn, shopId: number): Promise<Pick<ListingRow, 'id' | 'type' | 'product_id' | 'group_id' | 'position'>[]> {
+  return db.selectFrom('listings').select(['id', 'type', 'product_id', 'group_id', 'position']).where('shop_id', '=', shopId).orderBy('position').orderBy('id').execute();
 }
 
 /** Live products of the shop that belong to no group: each gets a listing of its own. */

@@ -45,6 +45,8 @@ export interface ProductVariantsTable {
   dynamic_url: string | null;
   /** Remaining stock of service/dynamic variants; null = unlimited. Serial stock counts rows. */
   stock: number | null;
+  /** Serial variants: how many of their serials are available (migration 0010), kept by every write to serials. */
+  available_serials: Generated<number>;
   serial_delimiter: string | null;
   remove_duplicates: Generated<number>;
   min_amount: Generated<number>;

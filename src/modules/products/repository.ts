@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Insertable, Kysely, Updateable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Updateable } from 'kysely';
 import { pageOf, type KeysetPosition } from '../../http/pagination.js';
 import { containsText } from '../../db/sql-helpers.js';
 import type { Database } from '../../db/schema.js';
@@ -64,6 +64,21 @@ export async function countProducts(db: Conn, shopId: number, search?: string): 
   let query = db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('n')).where('shop_id', '=', shopId).where('deleted_at', 'is', null);
   if (search) query = query.where(matchesSearch(search));
   return Number((await query.executeTakeFirstOrThrow()).n);
+}
+
+/** What a variant contributes to its product's stock total. */
+export type VariantStockRow = Pick<VariantRow, 'product_id' | 'product_type' | 'stock' | 'available_serials'>;
+
+/** The stock figures of these products' live variants (a listing's total), without the rest of each variant. */
+export function listVariantStocks(db: Conn, shopId: number, productIds: number[]): Promise<VariantStockRow[]> {
+  if (productIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('product_variants')
+    .select(['product_id', 'product_type', 'stock', 'available_serials'])
+    .where('shop_id', '=', shopId)
+    .where('product_id', 'in', productIds)
+    .where('deleted_at', 'is', null)
+    .execute();
 }
 
 export function listVariants(db: Conn, shopId: number, productIds: number[]): Promise<VariantRow[]> {
@@ -152,31 +167,18 @@ export async function refreshMinPrices(db: Conn, shopId: number, productIds: num
     .execute();
 }
 
-/** Available serial count per variant. */
-export async function serialStock(db: Conn, shopId: number, variantIds: number[]): Promise<Map<number, number>> {
-  if (variantIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('serials')
-    .select(['variant_id', (eb) => eb.fn.countAll<number>().as('n')])
+/**
+ * Adds `delta` to a serial variant's maintained stock (`available_serials`, migration 0010).
+ * Called by every write that makes serials available or takes them away, in its transaction.
+ */
+export async function changeAvailableSerials(db: Conn, shopId: number, variantId: number, delta: number): Promise<void> {
+  if (delta === 0) return;
+  await db
+    .updateTable('product_variants')
+    .set({ available_serials: sql`available_serials + ${delta}` })
     .where('shop_id', '=', shopId)
-    .where('variant_id', 'in', variantIds)
-    .where('status', '=', 'available')
-    .groupBy('variant_id')
+    .where('id', '=', variantId)
     .execute();
-  return new Map(rows.map((r) => [r.variant_id, Number(r.n)]));
-}
-
-/** Whether the variant has an available serial left: one index probe, whatever the stock. */
-export async function hasAvailableSerial(db: Conn, shopId: number, variantId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('serials')
-    .select('id')
-    .where('shop_id', '=', shopId)
-    .where('variant_id', '=', variantId)
-    .where('status', '=', 'available')
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
 }
 
 /** Available serials of these variants, oldest first, with their ids. */
@@ -209,22 +211,28 @@ export async function insertSerials(db: Conn, shopId: number, variantId: number,
     const batch = values.slice(i, i + SERIAL_BATCH).map((value) => ({ shop_id: shopId, variant_id: variantId, value, created_at: now }));
     await db.insertInto('serials').values(batch).execute();
   }
+  await changeAvailableSerials(db, shopId, variantId, values.length);
 }
 
-/** Deletes available serials by id; reserved and delivered ones are history and stay. */
-export async function deleteAvailableSerials(db: Conn, shopId: number, serialIds: number[]): Promise<void> {
+/** Deletes a variant's available serials by id; reserved and delivered ones are history and stay. */
+export async function deleteAvailableSerials(db: Conn, shopId: number, variantId: number, serialIds: number[]): Promise<void> {
+  let deleted = 0;
   for (let i = 0; i < serialIds.length; i += SERIAL_BATCH) {
-    await db
+    const result = await db
       .deleteFrom('serials')
       .where('shop_id', '=', shopId)
+      .where('variant_id', '=', variantId)
       .where('status', '=', 'available')
       .where('id', 'in', serialIds.slice(i, i + SERIAL_BATCH))
-      .execute();
+      .executeTakeFirst();
+    deleted += Number(result.numDeletedRows);
   }
+  await changeAvailableSerials(db, shopId, variantId, -deleted);
 }
 
 export async function deleteAllAvailableSerials(db: Conn, shopId: number, variantId: number): Promise<void> {
-  await db.deleteFrom('serials').where('shop_id', '=', shopId).where('variant_id', '=', variantId).where('status', '=', 'available').execute();
+  const result = await db.deleteFrom('serials').where('shop_id', '=', shopId).where('variant_id', '=', variantId).where('status', '=', 'available').executeTakeFirst();
+  await changeAvailableSerials(db, shopId, variantId, -Number(result.numDeletedRows));
 }
 
 /** Stored image names of these products (for removing files after a delete). */

@@ -53,7 +53,7 @@ async function replaceAvailableSerials(db: Conn, shopId: number, variantId: numb
     if (left > 0) remaining.set(serial.value, left - 1);
     else stale.push(serial.id);
   }
-  await repo.deleteAvailableSerials(db, shopId, stale);
+  await repo.deleteAvailableSerials(db, shopId, variantId, stale);
   const added = [...remaining].flatMap(([value, count]) => Array<string>(count).fill(value));
   await repo.insertSerials(db, shopId, variantId, added, now);
 }
@@ -71,16 +71,15 @@ async function saveVariant(db: Conn, shopId: number, productId: number, position
   if (v.serials !== undefined) await replaceAvailableSerials(db, shopId, variantId, v.serials, now);
 }
 
-async function stockOf(db: Conn, shopId: number, variants: VariantRow[], withSerials: boolean): Promise<StockInfo> {
-  const serialIds = variants.filter((v) => v.product_type === 'serials').map((v) => v.id);
-  if (!withSerials) return { serialCounts: await repo.serialStock(db, shopId, serialIds) };
+/** The serial contents of these variants (stock figures are on the variant rows themselves). */
+async function serialValuesOf(db: Conn, shopId: number, variants: VariantRow[]): Promise<StockInfo> {
   const serialValues = new Map<number, string[]>();
-  for (const s of await repo.availableSerials(db, shopId, serialIds)) {
+  for (const s of await repo.availableSerials(db, shopId, variants.filter((v) => v.product_type === 'serials').map((v) => v.id))) {
     const list = serialValues.get(s.variant_id) ?? [];
     list.push(s.value);
     serialValues.set(s.variant_id, list);
   }
-  return { serialCounts: new Map([...serialValues].map(([id, list]) => [id, list.length])), serialValues };
+  return { serialValues };
 }
 
 async function requireProduct(db: Conn, shopId: number, productId: number): Promise<ProductRow> {
@@ -93,7 +92,7 @@ async function requireProduct(db: Conn, shopId: number, productId: number): Prom
 export async function getProduct(db: Conn, shop: ShopRow, productId: number) {
   const product = await requireProduct(db, shop.id, productId);
   const variants = await repo.listVariants(db, shop.id, [productId]);
-  return toProduct(product, variants, shop.currency, await stockOf(db, shop.id, variants, true));
+  return toProduct(product, variants, shop.currency, await serialValuesOf(db, shop.id, variants));
 }
 
 export async function createProduct(db: Conn, shop: ShopRow, input: ProductInput) {
@@ -164,20 +163,19 @@ async function pageOfProducts(db: Conn, shop: ShopRow, query: ProductListQuery) 
   ]);
   const { items, nextCursor } = keysetPage(rows, limit, (p) => ({ value: p[order.column], id: p.id }));
   const variants = await repo.listVariants(db, shop.id, items.map((p) => p.id));
-  const stock = await stockOf(db, shop.id, variants, false);
   const variantsOf = (productId: number) => variants.filter((v) => v.product_id === productId);
-  return { items, variantsOf, stock, totalCount, nextCursor };
+  return { items, variantsOf, totalCount, nextCursor };
 }
 
 export async function listProducts(db: Conn, shop: ShopRow, query: ProductListQuery) {
   const page = await pageOfProducts(db, shop, query);
-  const items = page.items.map((p) => toProduct(p, page.variantsOf(p.id), shop.currency, page.stock));
+  const items = page.items.map((p) => toProduct(p, page.variantsOf(p.id), shop.currency, {}));
   return { ...toPage(items, page.totalCount, query), nextCursor: page.nextCursor };
 }
 
 export async function listProductSummaries(db: Conn, shop: ShopRow, query: ProductListQuery) {
   const page = await pageOfProducts(db, shop, query);
-  const items = page.items.map((p) => toProductSummary(p, page.variantsOf(p.id), shop.currency, page.stock));
+  const items = page.items.map((p) => toProductSummary(p, page.variantsOf(p.id), shop.currency));
   return { ...toPage(items, page.totalCount, query), nextCursor: page.nextCursor };
 }
 

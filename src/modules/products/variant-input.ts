@@ -26,7 +26,7 @@ export interface StoredCustomField {
   regex: string | null;
 }
 
-type VariantColumns = Required<Omit<Insertable<ProductVariantsTable>, 'id' | 'shop_id' | 'product_id' | 'position' | 'created_at' | 'updated_at' | 'deleted_at' | 'stock'>>;
+type VariantColumns = Required<Omit<Insertable<ProductVariantsTable>, 'id' | 'shop_id' | 'product_id' | 'position' | 'created_at' | 'updated_at' | 'deleted_at' | 'stock' | 'available_serials'>>;
 
 export interface PreparedVariant {
   id: number | undefined;

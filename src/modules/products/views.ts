@@ -6,14 +6,13 @@ import type { StoredCustomField, StoredGateway } from './variant-input.js';
 
 /** Row → wire shapes of products and variants, for the owner's views. */
 export interface StockInfo {
-  /** Available serials per serial variant. */
-  serialCounts: Map<number, number>;
   /** Serial contents per variant, only for single-product owner views. */
   serialValues?: Map<number, string[]>;
 }
 
-export function variantStock(v: VariantRow, stock: StockInfo): number | null {
-  return v.product_type === 'serials' ? stock.serialCounts.get(v.id) ?? 0 : v.stock;
+/** Available serials for serial variants, the counter (null = unlimited) otherwise. */
+export function variantStock(v: Pick<VariantRow, 'product_type' | 'stock' | 'available_serials'>): number | null {
+  return v.product_type === 'serials' ? v.available_serials : v.stock;
 }
 
 export function toVariant(v: VariantRow, currency: string, stock: StockInfo) {
@@ -30,7 +29,7 @@ export function toVariant(v: VariantRow, currency: string, stock: StockInfo) {
     priceDetails: { amount: fromMinorUnits(v.price, currency), currency },
     gateways,
     productType: v.product_type,
-    stock: variantStock(v, stock),
+    stock: variantStock(v),
     asSerials:
       v.product_type === 'serials'
         ? {
@@ -78,8 +77,8 @@ export function toProduct(p: ProductRow, variants: VariantRow[], currency: strin
 }
 export type ProductView = ReturnType<typeof toProduct>;
 
-export function toProductSummary(p: ProductRow, variants: VariantRow[], currency: string, stock: StockInfo) {
-  const stocks = variants.map((v) => variantStock(v, stock));
+export function toProductSummary(p: ProductRow, variants: VariantRow[], currency: string) {
+  const stocks = variants.map(variantStock);
   return {
     id: p.id,
     title: p.title,

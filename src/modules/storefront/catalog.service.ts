@@ -5,11 +5,10 @@ import { listingIdsOfCategories } from '../categories/repository.js';
 import { productIdsOfGroups } from '../groups/repository.js';
 import { listListingRows } from '../listings/repository.js';
 import type { ProductRow, VariantRow } from '../products/products.table.js';
-import { listVariants, serialStock } from '../products/repository.js';
-import { variantStock } from '../products/views.js';
+import { listVariants, listVariantStocks } from '../products/repository.js';
 import * as repo from './repository.js';
 import type { PublicListing } from './schema.js';
-import { toGroupHeader, toListedProduct, toPublicProduct, type ListedProductView, type StockOf, type Storefront } from './views.js';
+import { toGroupHeader, toListedProduct, toPublicProduct, type ListedProductView, type Storefront } from './views.js';
 
 /**
  * What the storefront shows of the catalog. Listings leave out private, internal and unlisted
@@ -18,24 +17,27 @@ import { toGroupHeader, toListedProduct, toPublicProduct, type ListedProductView
  */
 type Conn = Kysely<Database>;
 
-/** The live variants of these products, by product, and the stock of each variant. */
-async function variantsAndStock(db: Conn, shopId: number, products: ProductRow[]): Promise<{ variantsOf: (productId: number) => VariantRow[]; stockOf: StockOf }> {
-  const variants = await listVariants(db, shopId, products.map((p) => p.id));
-  const serialCounts = await serialStock(db, shopId, variants.filter((v) => v.product_type === 'serials').map((v) => v.id));
-  const byProduct = new Map<number, VariantRow[]>();
-  for (const v of variants) {
-    const list = byProduct.get(v.product_id);
-    if (list) list.push(v);
-    else byProduct.set(v.product_id, [v]);
+function groupBy<T>(rows: T[], key: (row: T) => number): Map<number, T[]> {
+  const groups = new Map<number, T[]>();
+  for (const row of rows) {
+    const list = groups.get(key(row));
+    if (list) list.push(row);
+    else groups.set(key(row), [row]);
   }
-  return { variantsOf: (productId) => byProduct.get(productId) ?? [], stockOf: (v) => variantStock(v, { serialCounts }) };
+  return groups;
+}
+
+/** The live variants of these products, by product. */
+async function variantsOf(db: Conn, shopId: number, products: ProductRow[]): Promise<(productId: number) => VariantRow[]> {
+  const byProduct = groupBy(await listVariants(db, shopId, products.map((p) => p.id)), (v) => v.product_id);
+  return (productId) => byProduct.get(productId) ?? [];
 }
 
 /** The listed ones among these products, by id, as listings show them. */
 async function listedProductViews(db: Conn, store: Storefront, productIds: number[]): Promise<Map<number, ListedProductView>> {
-  const products = await repo.listedProducts(db, store.shop.id, productIds);
-  const { variantsOf, stockOf } = await variantsAndStock(db, store.shop.id, products);
-  return new Map(products.map((p) => [p.id, toListedProduct(store, p, variantsOf(p.id), stockOf)]));
+  const products = await repo.listedProductCards(db, store.shop.id, productIds);
+  const stocks = groupBy(await listVariantStocks(db, store.shop.id, products.map((p) => p.id)), (v) => v.product_id);
+  return new Map(products.map((p) => [p.id, toListedProduct(store, p, stocks.get(p.id) ?? [])]));
 }
 
 /** The shop's listings in storefront order (position, then id), with what each shows. */
@@ -70,8 +72,8 @@ export async function publicCategories(db: Conn, shopId: number, shownListingIds
 
 /** Full public views (variants, prices per gateway, custom fields) of these products, in this order. */
 async function publicProducts(db: Conn, store: Storefront, products: ProductRow[]) {
-  const { variantsOf, stockOf } = await variantsAndStock(db, store.shop.id, products);
-  return products.map((p) => toPublicProduct(store, p, variantsOf(p.id), stockOf));
+  const variants = await variantsOf(db, store.shop.id, products);
+  return products.map((p) => toPublicProduct(store, p, variants(p.id)));
 }
 
 /**

@@ -20,7 +20,6 @@ type Conn = Kysely<Database>;
 function reachableProducts(db: Conn, shopId: number) {
   return db
     .selectFrom('products')
-    .selectAll()
     .where('shop_id', '=', shopId)
     .where('deleted_at', 'is', null)
     .where('private', '=', 0)
@@ -28,13 +27,27 @@ function reachableProducts(db: Conn, shopId: number) {
 }
 
 export function findReachableProductByPath(db: Conn, shopId: number, path: string): Promise<ProductRow | undefined> {
-  return reachableProducts(db, shopId).where('path', '=', path).executeTakeFirst();
+  return reachableProducts(db, shopId).selectAll().where('path', '=', path).executeTakeFirst();
 }
 
 /** Of these ids, the products a storefront lists: reachable and not unlisted. */
+function listed(db: Conn, shopId: number, productIds: number[]) {
+  return reachableProducts(db, shopId).where('unlisted', '=', 0).where('id', 'in', productIds);
+}
+
 export function listedProducts(db: Conn, shopId: number, productIds: number[]): Promise<ProductRow[]> {
   if (productIds.length === 0) return Promise.resolve([]);
-  return reachableProducts(db, shopId).where('unlisted', '=', 0).where('id', 'in', productIds).execute();
+  return listed(db, shopId, productIds).selectAll().execute();
+}
+
+/** What a listing card shows of a product (no descriptions, SEO or settings). */
+const CARD_COLUMNS = ['id', 'title', 'short_description', 'path', 'thumbnail', 'on_hold', 'min_price', 'sold_count'] as const;
+export type ProductCardRow = Pick<ProductRow, (typeof CARD_COLUMNS)[number]>;
+
+/** `listedProducts` with only the columns of a listing card. */
+export function listedProductCards(db: Conn, shopId: number, productIds: number[]): Promise<ProductCardRow[]> {
+  if (productIds.length === 0) return Promise.resolve([]);
+  return listed(db, shopId, productIds).select(CARD_COLUMNS).execute();
 }
 
 export function findGroupByPath(db: Conn, shopId: number, path: string): Promise<GroupRow | undefined> {
@@ -185,8 +198,8 @@ export async function addFeedbackToTotals(db: Conn, shopId: number, feedback: { 
 }
 
 /**
- * Recomputes a shop's storefront totals and feedback index from the rows themselves: for data
- * written in bulk past the services (the benchmark's seeder, an import).
+ * Recomputes a shop's storefront totals, feedback index and serial stock counts from the rows
+ * themselves: for data written in bulk past the services (the benchmark's seeder, an import).
  */
 export async function rebuildStorefrontTotals(db: Conn, shopId: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
@@ -203,6 +216,10 @@ export async function rebuildStorefrontTotals(db: Conn, shopId: number): Promise
       select distinct f.shop_id, f.id, p.product_id, f.created_at, f.rating
       from feedbacks f join invoice_parts p on p.invoice_id = f.invoice_id
       where f.shop_id = ${shopId}`.execute(trx);
+    await sql`
+      update product_variants set available_serials = (
+        select count(*) from serials s where s.shop_id = ${shopId} and s.variant_id = product_variants.id and s.status = 'available')
+      where shop_id = ${shopId}`.execute(trx);
   });
 }
 

@@ -10,7 +10,9 @@ import type { customFieldTypes } from '../products/schema.js';
 import { paymentProviderNames } from '../shops/payments.js';
 import type { ShopRow } from '../shops/shops.table.js';
 import type { StoredCustomField, StoredGateway } from '../products/variant-input.js';
-import type { PublicFeedbackRow } from './repository.js';
+import type { VariantStockRow } from '../products/repository.js';
+import { variantStock } from '../products/views.js';
+import type { ProductCardRow, PublicFeedbackRow } from './repository.js';
 
 /**
  * Rows → the public wire shapes. Each view builds its object field by field from what a buyer
@@ -24,9 +26,6 @@ export interface Storefront {
   /** Gateways enabled in the shop right now. */
   gateways: Set<string>;
 }
-
-/** Stock of each variant: available serials for serial variants, the counter (null = unlimited) otherwise. */
-export type StockOf = (variant: VariantRow) => number | null;
 
 const inStock = (stock: number | null) => stock === null || stock > 0;
 
@@ -95,8 +94,8 @@ export function toStorefrontTexts(design: Design) {
 }
 
 /** A product as listings show it; `variants` are its live ones, for the stock total. */
-export function toListedProduct(store: Storefront, p: ProductRow, variants: VariantRow[], stockOf: StockOf) {
-  const stocks = variants.map(stockOf);
+export function toListedProduct(store: Storefront, p: ProductCardRow, variants: VariantStockRow[]) {
+  const stocks = variants.map(variantStock);
   const total = stocks.includes(null) ? null : (stocks as number[]).reduce((a, b) => a + b, 0);
   return {
     id: p.id,
@@ -139,8 +138,8 @@ function effectiveGateways(store: Storefront, v: VariantRow) {
     .map((g) => ({ gateway: g.gateway, price: { amount: fromMinorUnits(g.price ?? v.price, currency), currency } }));
 }
 
-export function toPublicVariant(store: Storefront, v: VariantRow, stockOf: StockOf) {
-  const stock = stockOf(v);
+export function toPublicVariant(store: Storefront, v: VariantRow) {
+  const stock = variantStock(v);
   return {
     id: v.id,
     title: v.title,
@@ -164,7 +163,7 @@ export function toPublicVariant(store: Storefront, v: VariantRow, stockOf: Stock
   };
 }
 
-export function toPublicProduct(store: Storefront, p: ProductRow, variants: VariantRow[], stockOf: StockOf) {
+export function toPublicProduct(store: Storefront, p: ProductRow, variants: VariantRow[]) {
   return {
     id: p.id,
     title: p.title,
@@ -175,7 +174,7 @@ export function toPublicProduct(store: Storefront, p: ProductRow, variants: Vari
     thumbnailUrl: uploadUrl(p.thumbnail),
     onHold: p.on_hold === 1,
     soldCount: p.sold_count,
-    variants: variants.map((v) => toPublicVariant(store, v, stockOf)),
+    variants: variants.map((v) => toPublicVariant(store, v)),
   };
 }
 export type PublicProductView = ReturnType<typeof toPublicProduct>;
