@@ -41,6 +41,30 @@ test('parallel checkouts on a small stock never oversell, and completions never 
   assert.ok(rows.every((r) => r.status === 'delivered'));
 });
 
+test('parallel orders naming the same two variants in opposite orders all complete or are refused, never fail', async (t) => {
+  const app = await build(t, { RATE_LIMIT_PUBLIC_MAX: '0' });
+  const api = await owner(app);
+  const shop = await sellingShop(api, { serials: Array.from({ length: 30 }, (_, i) => `PAIR-${i}`), serviceStock: 30 });
+  const keys = { productId: shop.productId, productVariantId: shop.keysVariant, quantity: 1 };
+  const service = { productId: shop.productId, productVariantId: shop.serviceVariant, quantity: 1 };
+  // Half name the serials first, half the counted stock first: taken in the order named, two such
+  // transactions could each hold one variant and wait for the other's (a deadlock on PostgreSQL).
+  const results = await Promise.all(
+    Array.from({ length: 40 }, (_, n) =>
+      app.inject({
+        method: 'POST',
+        url: `/v2/public/shops/${shop.shopId}/invoices`,
+        payload: { customerEmail: `pair${n}@example.com`, gateway: 'tipjar', parts: n % 2 === 0 ? [keys, service] : [service, keys] },
+      }),
+    ),
+  );
+  const statuses = results.map((r) => r.statusCode);
+  assert.ok(statuses.every((s) => s === 200 || s === 422), `only 200 and 422, got ${[...new Set(statuses)].join(', ')}`);
+  assert.equal(statuses.filter((s) => s === 200).length, 30, 'a stock of 30 of each sells 30 orders');
+  const product = assertOk(await api.get(`/self/${shop.shopId}/v2/products/${shop.productId}`));
+  assert.deepEqual(product.variants.map((v: { stock: number }) => v.stock), [0, 0]);
+});
+
 test('parallel balance changes never lose an update and never go negative', async (t) => {
   const app = await build(t);
   const api = await owner(app);
