@@ -34,6 +34,7 @@ const scenarios: Record<string, () => InjectOptions> = {
   main: () => ({ url: `/v2/public/shops/${shop}/main` }),
   'main-cached': () => ({ url: `/v2/public/shops/${shop}/main` }),
   product: () => ({ url: `/v2/public/shops/${shop}/listings/${meta.paths.product}` }),
+  'product-cached': () => ({ url: `/v2/public/shops/${shop}/listings/${meta.paths.product}` }),
   checkout: () => ({
     method: 'POST',
     url: `/v2/public/shops/${shop}/invoices`,
