@@ -12,7 +12,7 @@ import type { ProductInput, ProductListQuery } from './schema.js';
 import { prepareVariant, type PreparedVariant, type StoredGateway } from './variant-input.js';
 import { rescaleMinorUnits } from '../../schemas/money.js';
 import { currencyDigits } from '../shops/currencies.js';
-import { toProduct, toProductSummary, type StockInfo } from './views.js';
+import { toProduct, toProductSummary, type SerialValues } from './views.js';
 
 type Conn = Kysely<Database>;
 
@@ -72,14 +72,14 @@ async function saveVariant(db: Conn, shopId: number, productId: number, position
 }
 
 /** The serial contents of these variants (stock figures are on the variant rows themselves). */
-async function serialValuesOf(db: Conn, shopId: number, variants: VariantRow[]): Promise<StockInfo> {
+async function serialValuesOf(db: Conn, shopId: number, variants: VariantRow[]): Promise<SerialValues> {
   const serialValues = new Map<number, string[]>();
   for (const s of await repo.availableSerials(db, shopId, variants.filter((v) => v.product_type === 'serials').map((v) => v.id))) {
     const list = serialValues.get(s.variant_id) ?? [];
     list.push(s.value);
     serialValues.set(s.variant_id, list);
   }
-  return { serialValues };
+  return serialValues;
 }
 
 async function requireProduct(db: Conn, shopId: number, productId: number): Promise<ProductRow> {
@@ -169,7 +169,7 @@ async function pageOfProducts(db: Conn, shop: ShopRow, query: ProductListQuery) 
 
 export async function listProducts(db: Conn, shop: ShopRow, query: ProductListQuery) {
   const page = await pageOfProducts(db, shop, query);
-  const items = page.items.map((p) => toProduct(p, page.variantsOf(p.id), shop.currency, {}));
+  const items = page.items.map((p) => toProduct(p, page.variantsOf(p.id), shop.currency));
   return { ...toPage(items, page.totalCount, query), nextCursor: page.nextCursor };
 }
 

@@ -4,18 +4,24 @@ import { fromMinorUnits } from '../../schemas/money.js';
 import type { ProductRow, VariantRow } from './products.table.js';
 import type { StoredCustomField, StoredGateway } from './variant-input.js';
 
-/** Row → wire shapes of products and variants, for the owner's views. */
-export interface StockInfo {
-  /** Serial contents per variant, only for single-product owner views. */
-  serialValues?: Map<number, string[]>;
-}
+/**
+ * Row → wire shapes of products and variants, for the owner's views. `serialValues` (serial
+ * contents per variant) is given for single-product views only, never for lists.
+ */
+export type SerialValues = Map<number, string[]>;
 
 /** Available serials for serial variants, the counter (null = unlimited) otherwise. */
 export function variantStock(v: Pick<VariantRow, 'product_type' | 'stock' | 'available_serials'>): number | null {
   return v.product_type === 'serials' ? v.available_serials : v.stock;
 }
 
-export function toVariant(v: VariantRow, currency: string, stock: StockInfo) {
+/** A product's stock over its live variants: null (unlimited) when any variant is unlimited. */
+export function totalStock(variants: Pick<VariantRow, 'product_type' | 'stock' | 'available_serials'>[]): number | null {
+  const stocks = variants.map(variantStock);
+  return stocks.includes(null) ? null : (stocks as number[]).reduce((a, b) => a + b, 0);
+}
+
+export function toVariant(v: VariantRow, currency: string, serialValues?: SerialValues) {
   const limits = { minAmount: v.min_amount, maxAmount: v.max_amount };
   const gateways = (JSON.parse(v.gateways) as StoredGateway[]).map((g) => ({
     gateway: g.gateway,
@@ -33,7 +39,7 @@ export function toVariant(v: VariantRow, currency: string, stock: StockInfo) {
     asSerials:
       v.product_type === 'serials'
         ? {
-            ...(stock.serialValues ? { serials: stock.serialValues.get(v.id) ?? [] } : {}),
+            ...(serialValues ? { serials: serialValues.get(v.id) ?? [] } : {}),
             delimiter: v.serial_delimiter ?? '\n',
             removeDuplicates: v.remove_duplicates === 1,
             ...limits,
@@ -55,7 +61,7 @@ interface ChatIntegrationView {
   roleIds: string[];
 }
 
-export function toProduct(p: ProductRow, variants: VariantRow[], currency: string, stock: StockInfo) {
+export function toProduct(p: ProductRow, variants: VariantRow[], currency: string, serialValues?: SerialValues) {
   return {
     id: p.id,
     title: p.title,
@@ -70,7 +76,7 @@ export function toProduct(p: ProductRow, variants: VariantRow[], currency: strin
     isInternal: p.is_internal === 1,
     customerNote: p.customer_note,
     chatIntegration: p.chat_integration === null ? null : (JSON.parse(p.chat_integration) as ChatIntegrationView),
-    variants: variants.map((v) => toVariant(v, currency, stock)),
+    variants: variants.map((v) => toVariant(v, currency, serialValues)),
     createdAt: toIso(p.created_at),
     updatedAt: toIso(p.updated_at),
   };
@@ -78,7 +84,6 @@ export function toProduct(p: ProductRow, variants: VariantRow[], currency: strin
 export type ProductView = ReturnType<typeof toProduct>;
 
 export function toProductSummary(p: ProductRow, variants: VariantRow[], currency: string) {
-  const stocks = variants.map(variantStock);
   return {
     id: p.id,
     title: p.title,
@@ -88,7 +93,7 @@ export function toProductSummary(p: ProductRow, variants: VariantRow[], currency
     onHold: p.on_hold === 1,
     isInternal: p.is_internal === 1,
     minPrice: { amount: fromMinorUnits(p.min_price, currency), currency },
-    totalStock: stocks.includes(null) ? null : (stocks as number[]).reduce((a, b) => a + b, 0),
+    totalStock: totalStock(variants),
     soldCount: p.sold_count,
     thumbnailUrl: uploadUrl(p.thumbnail),
     createdAt: toIso(p.created_at),

@@ -11,7 +11,7 @@ import { paymentProviderNames } from '../shops/payments.js';
 import type { ShopRow } from '../shops/shops.table.js';
 import type { StoredCustomField, StoredGateway } from '../products/variant-input.js';
 import type { VariantStockRow } from '../products/repository.js';
-import { variantStock } from '../products/views.js';
+import { totalStock, variantStock } from '../products/views.js';
 import type { ProductCardRow, PublicFeedbackRow } from './repository.js';
 
 /**
@@ -95,8 +95,7 @@ export function toStorefrontTexts(design: Design) {
 
 /** A product as listings show it; `variants` are its live ones, for the stock total. */
 export function toListedProduct(store: Storefront, p: ProductCardRow, variants: VariantStockRow[]) {
-  const stocks = variants.map(variantStock);
-  const total = stocks.includes(null) ? null : (stocks as number[]).reduce((a, b) => a + b, 0);
+  const total = totalStock(variants);
   return {
     id: p.id,
     title: p.title,
