@@ -65,6 +65,98 @@ test('parallel orders naming the same two variants in opposite orders all comple
   assert.deepEqual(product.variants.map((v: { stock: number }) => v.stock), [0, 0]);
 });
 
+test('owner saves that list variants out of id order never fail against parallel checkouts and completions', async (t) => {
+  const app = await build(t, { RATE_LIMIT_PUBLIC_MAX: '0' });
+  const api = await owner(app);
+  const shop = await sellingShop(api);
+  const variant = (title: string) => ({ title, priceDetails: { amount: 3 }, productType: 'service', asService: { text: `${title} text`, stock: 1000 } });
+  const product = assertOk(await api.post(`/self/${shop.shopId}/v2/products`, { title: 'Pair', description: 'Two services', variants: [variant('First'), variant('Second')] }));
+  const [first, second] = product.variants as [{ id: number; title: string }, { id: number; title: string }];
+  // Saved with the higher id listed first, the product's variants are in position order second,
+  // first; a checkout of both takes them in id order, first, second.
+  const { asService, ...rest } = variant('x');
+  const listed = [second, first].map((v) => ({ ...rest, id: v.id, title: v.title, asService: { text: asService.text } }));
+  const save = () => api.put(`/self/${shop.shopId}/v2/products/${product.id}`, { title: 'Pair', description: 'Two services', variants: listed });
+  assertOk(await save());
+  const parts = [first, second].map((v) => ({ productId: product.id, productVariantId: v.id, quantity: 1 }));
+  const buy = (n: number) =>
+    app.inject({ method: 'POST', url: `/v2/public/shops/${shop.shopId}/invoices`, payload: { customerEmail: `save${n}@example.com`, gateway: 'tipjar', parts } });
+  const pending = (await Promise.all(Array.from({ length: 20 }, (_, n) => buy(100 + n)))).map((r) => r.json().data.id as string);
+  // Saves race checkouts (which take both variants' stock) and completions (which count the
+  // product's sales): every one of them succeeds.
+  const results = await Promise.all(
+    Array.from({ length: 60 }, (_, n) =>
+      n % 3 === 0
+        ? save().then((r) => r.status)
+        : n % 3 === 1
+          ? buy(n).then((r) => r.statusCode)
+          : api.post(`/self/${shop.shopId}/invoices/${pending[(n - 2) / 3]}/process`).then((r) => r.status),
+    ),
+  );
+  assert.deepEqual([...new Set(results)], [200], 'every save, checkout and completion succeeds');
+  const after = assertOk(await api.get(`/self/${shop.shopId}/v2/products/${product.id}`));
+  assert.deepEqual(after.variants.map((v: { id: number; stock: number }) => [v.id, v.stock]), [[second.id, 960], [first.id, 960]]);
+});
+
+test('parallel completions of orders naming two products in opposite orders all succeed', async (t) => {
+  const app = await build(t, { RATE_LIMIT_PUBLIC_MAX: '0' });
+  const api = await owner(app);
+  const shop = await sellingShop(api);
+  const service = async (title: string) =>
+    assertOk(
+      await api.post(`/self/${shop.shopId}/v2/products`, {
+        title,
+        description: title,
+        variants: [{ title, priceDetails: { amount: 2 }, productType: 'service', asService: { text: `${title} text`, stock: null } }],
+      }),
+    );
+  const [a, b] = [await service('Alpha'), await service('Beta')];
+  const part = (p: { id: number; variants: { id: number }[] }) => ({ productId: p.id, productVariantId: p.variants[0]!.id, quantity: 1 });
+  const ids: string[] = [];
+  for (let n = 0; n < 30; n++) {
+    const parts = n % 2 === 0 ? [part(a), part(b)] : [part(b), part(a)];
+    const res = await app.inject({ method: 'POST', url: `/v2/public/shops/${shop.shopId}/invoices`, payload: { customerEmail: `both${n}@example.com`, gateway: 'tipjar', parts } });
+    ids.push(res.json().data.id as string);
+  }
+  // Each completion counts both products' sales; taken in the order the buyer named them, two
+  // completions could each hold one product and wait for the other's.
+  const statuses = (await Promise.all(ids.map((id) => api.post(`/self/${shop.shopId}/invoices/${id}/process`)))).map((r) => r.status);
+  assert.deepEqual([...new Set(statuses)], [200]);
+  const sold = await app.db.kysely.selectFrom('products').select('sold_count').where('id', 'in', [a.id, b.id]).execute();
+  assert.deepEqual(sold.map((r) => r.sold_count), [30, 30]);
+});
+
+test('parallel completions of two customers referring each other all succeed and pay every commission', async (t) => {
+  const app = await build(t, { RATE_LIMIT_PUBLIC_MAX: '0' });
+  const api = await owner(app);
+  const shop = await sellingShop(api, { serviceStock: null });
+  assertOk(await api.put(`/self/${shop.shopId}/settings/affiliate`, { percentage: 10 }));
+  const other = assertOk(
+    await api.post(`/self/${shop.shopId}/v2/products`, {
+      title: 'Other',
+      description: 'Other',
+      variants: [{ title: 'Other', priceDetails: { amount: 5 }, productType: 'service', asService: { text: 'Other text', stock: null } }],
+    }),
+  );
+  // x and y buy different products, so nothing but their customer rows is common to their completions.
+  const buy = async (email: string, affiliateCode?: string) => {
+    const parts = [email.startsWith('x') ? { productId: shop.productId, productVariantId: shop.serviceVariant, quantity: 1 } : { productId: other.id, productVariantId: other.variants[0].id, quantity: 1 }];
+    const res = await app.inject({ method: 'POST', url: `/v2/public/shops/${shop.shopId}/invoices`, payload: { customerEmail: email, gateway: 'tipjar', parts, ...(affiliateCode ? { affiliateCode } : {}) } });
+    return res.json().data.id as string;
+  };
+  await buy('x@example.com');
+  await buy('y@example.com');
+  const customers = assertOk(await api.get(`/self/${shop.shopId}/customers`)).items as { id: number; email: string; referralCode: string }[];
+  const [x, y] = ['x@example.com', 'y@example.com'].map((e) => customers.find((c) => c.email === e)!) as [(typeof customers)[0], (typeof customers)[0]];
+  const ids: string[] = [];
+  for (let n = 0; n < 15; n++) ids.push(await buy('x@example.com', y.referralCode), await buy('y@example.com', x.referralCode));
+  // A completion updates its buyer, then credits the referrer: in the order of their roles, two
+  // completions with the roles swapped could each hold one customer and wait for the other.
+  const statuses = (await Promise.all(ids.map((id) => api.post(`/self/${shop.shopId}/invoices/${id}/process`)))).map((r) => r.status);
+  assert.deepEqual([...new Set(statuses)], [200]);
+  for (const c of [x, y]) assert.equal(assertOk(await api.get(`/self/${shop.shopId}/customers/${c.id}`)).balance, 7.5, '15 commissions of 10 % of 5.00');
+});
+
 test('parallel balance changes never lose an update and never go negative', async (t) => {
   const app = await build(t);
   const api = await owner(app);

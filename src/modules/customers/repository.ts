@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
+import { isPostgres } from '../../db/database.js';
 import { containsText } from '../../db/sql-helpers.js';
 import type { Database } from '../../db/schema.js';
 import { pageOf, type KeysetPosition } from '../../http/pagination.js';
@@ -117,6 +118,15 @@ export function listCustomerIps(db: Conn, shopId: number, customerId: number, pa
 export async function countCustomerIps(db: Conn, shopId: number, customerId: number): Promise<number> {
   const row = await db.selectFrom('customer_ips').select((eb) => eb.fn.countAll<number>().as('n')).where('shop_id', '=', shopId).where('customer_id', '=', customerId).executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/**
+ * Locks these customers' rows in id order for the rest of the transaction (PostgreSQL; SQLite
+ * transactions are serial). A completion changes its buyer and then credits the referrer; two
+ * completions whose buyer and referrer are swapped would otherwise each hold one and wait.
+ */
+export async function lockCustomers(db: Conn, shopId: number, customerIds: number[]): Promise<void> {
+  if (isPostgres(db)) await db.selectFrom('customers').select('id').where('shop_id', '=', shopId).where('id', 'in', customerIds).orderBy('id').forUpdate().execute();
 }
 
 /** After a completed order: lifetime totals of the buyer. */

@@ -15,7 +15,7 @@ import type { ProductRow, VariantRow } from '../products/products.table.js';
 import * as products from '../products/repository.js';
 import type { StoredCustomField, StoredGateway } from '../products/variant-input.js';
 import { enabledGateway } from '../shops/payment-settings.js';
-import { findShopById } from '../shops/repository.js';
+import { findShopById, shareShop } from '../shops/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';
 import type { DeliveryOptions } from './dynamic-delivery.js';
 import { completeInvoice, endUnpaid, expireOverdue, noteIfOutOfStock } from './lifecycle.service.js';
@@ -169,6 +169,7 @@ export async function checkout(db: Conn, shopId: number, body: CheckoutBody, buy
   await expireOverdue(db, 100, shop.id);
   const invoiceId = randomBytes(18).toString('base64url');
   await db.transaction().execute(async (trx) => {
+    await shareShop(trx, shop.id);
     const now = Date.now();
     if (coupon && !(await claimCouponUse(trx, shop.id, coupon.coupon.id))) {
       throw new UnprocessableError('This coupon has been used up.', ['coupon: has no uses left']);

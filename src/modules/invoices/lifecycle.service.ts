@@ -10,7 +10,7 @@ import { recordCompletion, recordUnpaidEnd } from '../dashboards/rollups.js';
 import { recordEvent } from '../events/service.js';
 import { deliveryMail, enqueueMail } from '../mail/service.js';
 import { findVariant } from '../products/repository.js';
-import { findShop } from '../shops/repository.js';
+import { findShop, shareShop } from '../shops/repository.js';
 import { shopContentChanged } from '../storefront/page-cache.js';
 import { countFirstPurchase } from '../storefront/repository.js';
 import { DynamicDeliveryError, fetchDynamicDeliverable, type DeliveryOptions } from './dynamic-delivery.js';
@@ -33,6 +33,7 @@ export async function requireInvoice(db: Conn, shopId: number, invoiceId: string
  */
 export async function endUnpaid(db: Conn, shopId: number, invoiceId: string, to: Extract<InvoiceStatus, 'expired' | 'cancelled'>, now = Date.now()): Promise<boolean> {
   const ended = await db.transaction().execute(async (trx) => {
+    await shareShop(trx, shopId);
     if (!(await repo.moveStatus(trx, shopId, invoiceId, 'pending', to, now))) return false;
     await repo.returnInvoiceStock(trx, shopId, invoiceId, await repo.listParts(trx, shopId, [invoiceId]));
     const invoice = await requireInvoice(trx, shopId, invoiceId);
@@ -141,10 +142,12 @@ export async function completeInvoice(db: Conn, shopId: number, invoiceId: strin
   }
 
   await db.transaction().execute(async (trx) => {
+    await shareShop(trx, shopId);
     const now = Date.now();
     if (!(await repo.moveStatus(trx, shopId, invoiceId, 'pending', 'completed', now, { notExpiredAt: now }))) {
       throw new ConflictError('The invoice is no longer pending.', ['status: is not pending']);
     }
+    if (invoice.affiliate_customer_id !== null) await customers.lockCustomers(trx, shopId, [invoice.customer_id, invoice.affiliate_customer_id]);
     if (invoice.gateway === 'balance' && invoice.total > 0) {
       await changeBalance(trx, shopId, invoice.customer_id, { delta: -invoice.total, kind: 'purchase', invoiceId }, now);
     }
@@ -160,9 +163,9 @@ export async function completeInvoice(db: Conn, shopId: number, invoiceId: strin
         deliverables = [answers.get(part.id)!];
       }
       await repo.setPartDeliverables(trx, shopId, part.id, deliverables);
-      await repo.addSoldCount(trx, shopId, part.product_id, part.quantity);
       delivered.push({ title: partTitle(part), quantity: part.quantity, deliverables });
     }
+    await repo.addSoldCounts(trx, shopId, parts);
     await customers.recordPurchase(trx, shopId, invoice.customer_id, invoice.total, now);
     const repeatPurchase = await repo.markRepeatPurchase(trx, shopId, invoiceId, invoice.customer_id);
     await countFirstPurchase(trx, shopId, invoice.customer_id);

@@ -9,6 +9,7 @@ import { countCreatedInvoices, recordReplacement } from '../dashboards/rollups.j
 import { feedbacksOfInvoices } from '../feedbacks/repository.js';
 import { findVariant } from '../products/repository.js';
 import { enabledGateway } from '../shops/payment-settings.js';
+import { shareShop } from '../shops/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';
 import { DynamicDeliveryError, type DeliveryOptions } from './dynamic-delivery.js';
 import type { InvoiceRow } from './invoices.table.js';
@@ -96,6 +97,7 @@ export async function replaceItems(db: Conn, shop: ShopRow, invoiceId: string, i
     }
   }
   await db.transaction().execute(async (trx) => {
+    await shareShop(trx, shop.id);
     const now = Date.now();
     let deliverables: string[];
     const outOfStock = () => new UnprocessableError('Not enough stock for this replacement.', ['quantity: is more than the stock left']);

@@ -242,8 +242,16 @@ export async function returnStock(db: Conn, shopId: number, variantId: number, q
     .execute();
 }
 
-export async function addSoldCount(db: Conn, shopId: number, productId: number, quantity: number): Promise<void> {
-  await db.updateTable('products').set({ sold_count: sql`sold_count + ${quantity}` }).where('shop_id', '=', shopId).where('id', '=', productId).execute();
+/**
+ * Counts a completed invoice's units sold on its products, one update per product in product-id
+ * order: two completions naming the same products in different orders never hold one each.
+ */
+export async function addSoldCounts(db: Conn, shopId: number, parts: { product_id: number; quantity: number }[]): Promise<void> {
+  const sold = new Map<number, number>();
+  for (const p of parts) sold.set(p.product_id, (sold.get(p.product_id) ?? 0) + p.quantity);
+  for (const [productId, quantity] of [...sold].sort(([a], [b]) => a - b)) {
+    await db.updateTable('products').set({ sold_count: sql`sold_count + ${quantity}` }).where('shop_id', '=', shopId).where('id', '=', productId).execute();
+  }
 }
 
 export interface InvoiceFilter {

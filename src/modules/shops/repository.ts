@@ -23,9 +23,24 @@ export function findShop(db: Conn, shopId: number): Promise<ShopRow> {
 /**
  * Serialises writes to one shop's catalog inside a transaction, so check-then-write steps
  * (unique paths, listing sync) cannot interleave. SQLite transactions are already serial.
+ *
+ * Lock order on PostgreSQL: a transaction takes the shop lock before any row lock — owner
+ * writes exclusively (here), order and stock writes shared (`shareShop`) — and the rollup lock
+ * last. The exclusive lock also waits for, and blocks, the shared lock that every insert of a
+ * row referencing the shop takes; a writer that locked a product or a variant first and then
+ * inserted an event would wait for an owner who holds the shop and waits for that row.
  */
 export async function lockShop(db: Conn, shopId: number): Promise<void> {
   if (isPostgres(db)) await db.selectFrom('shops').select('id').where('id', '=', shopId).forUpdate().execute();
+}
+
+/**
+ * The shared side of `lockShop`, first in every transaction that moves orders or stock
+ * (checkout, completion, expiry or cancellation, replacement): many of them run at once, and
+ * none interleaves its row locks with an owner's catalog write. SQLite: nothing to do.
+ */
+export async function shareShop(db: Conn, shopId: number): Promise<void> {
+  if (isPostgres(db)) await db.selectFrom('shops').select('id').where('id', '=', shopId).forKeyShare().execute();
 }
 
 export function listShopsOfAccount(db: Conn, accountId: number): Promise<ShopRow[]> {
