@@ -276,7 +276,12 @@ interface QueryStats {
   queries: number;
   maxMs: number;
   maxSql: string;
+  measuresWaits: boolean;
   over2ms: number;
+  /** The longest call of at most 2 ms. */
+  longestUpTo2: { ms: number; sql: string };
+  /** Calls over 2 ms: wall time, the garbage collection and the wait for a core inside it, and the rest. */
+  slowCalls: { ms: number; gcMs: number; waitedMs: number; ownMs: number; sql: string }[];
   eventLoopDelay: { maxMs: number; p99Ms: number };
 }
 
@@ -302,6 +307,8 @@ export async function t7(ctx: Context): Promise<Row[]> {
   const loaded: RunStats[] = [];
   const heavyDone: number[] = [];
   let worst: QueryStats | undefined;
+  const slowCalls: QueryStats['slowCalls'] = [];
+  let longestUpTo2 = { ms: 0, sql: '' };
   for (let round = 0; round < ctx.timing.rounds; round++) {
     solo.push(await runLoad(ctx.base, storefront, seconds));
     await fetchOk(ctx, '/__bench/query-stats/reset', { method: 'POST' });
@@ -316,6 +323,9 @@ export async function t7(ctx: Context): Promise<Row[]> {
     await waitIdle(ctx.base, 120 + heavyMs / 1000);
     const stats = JSON.parse((await fetchOk(ctx, '/__bench/query-stats')).body) as QueryStats;
     if (!worst || stats.maxMs > worst.maxMs) worst = stats;
+    slowCalls.push(...stats.slowCalls);
+    if (stats.longestUpTo2.ms > longestUpTo2.ms) longestUpTo2 = stats.longestUpTo2;
+    for (const call of stats.slowCalls) ctx.progress(`  a call of ${fmt(call.ms)} ms: ${fmt(call.gcMs)} ms garbage collection, ${fmt(call.waitedMs)} ms waiting for a core, ${fmt(call.ownMs)} ms left: ${call.sql.slice(0, 80)}`);
     ctx.progress(`round ${round + 1}: solo ${Math.round(solo[round]!.rps)} req/s p99 ${fmt(solo[round]!.p99)} | loaded ${Math.round(loaded[round]!.rps)} req/s p99 ${fmt(loaded[round]!.p99)} | ${heavyDone[round]} searches | longest DB call ${fmt(stats.maxMs)} ms, loop stall ${fmt(stats.eventLoopDelay.maxMs)} ms`);
   }
   const rpsRatio = median(loaded.map((l, i) => l.rps / solo[i]!.rps));
@@ -326,7 +336,15 @@ export async function t7(ctx: Context): Promise<Row[]> {
   ];
   if (!worst?.observing) rows.push(info('T7', 'longest synchronous DB call', 'db.observeQueries missing: not measured'));
   else if (ctx.engine === 'postgres') rows.push(info('T7', 'longest DB call (asynchronous driver: round trip, not a stall)', `${fmt(worst.maxMs)} ms`));
-  else rows.push({ ...msRow('T7', 'longest synchronous DB call on the event loop', worst.maxMs, 2), measured: `${fmt(worst.maxMs)} ms (${worst.over2ms} calls > 2 ms): ${worst.maxSql.slice(0, 80)}` });
+  else {
+    // Judged on each call's own time: its wall time less the collections and the waits for a core
+    // inside it (see bench/server.ts), which stall an asynchronous call just as much.
+    const own = slowCalls.reduce((max, c) => (c.ownMs > max.ownMs ? c : max), { ownMs: longestUpTo2.ms, ms: longestUpTo2.ms, sql: longestUpTo2.sql });
+    const scenario = `longest synchronous DB call on the event loop, less collections${worst.measuresWaits ? ' and waits for a core' : ''} inside it`;
+    rows.push({ ...msRow('T7', scenario, own.ownMs, 2), measured: `${fmt(own.ownMs)} ms${own.ms !== own.ownMs ? ` (of ${fmt(own.ms)} ms)` : ''}: ${own.sql.slice(0, 80)}` });
+    const longest = slowCalls.reduce((max, c) => (c.ms > max.ms ? c : max), slowCalls[0] ?? { ms: worst.maxMs, gcMs: 0, waitedMs: 0 });
+    rows.push(info('T7', 'longest wall time of a DB call: collection / wait for a core in it; calls > 2 ms', `${fmt(longest.ms)} ms: ${fmt(longest.gcMs)} / ${fmt(longest.waitedMs)} ms; ${slowCalls.length}`));
+  }
   rows.push(info('T7', 'event-loop stall (max) / heavy searches done per round', `${fmt(worst?.eventLoopDelay.maxMs ?? Number.NaN)} ms / ${heavyDone.join(', ')}`));
   return rows;
 }
