@@ -164,6 +164,41 @@ test('replacements deliver fresh items of the same variant, within the part quan
   assert.deepEqual(await stock(), [1, 8]);
 });
 
+test('product.out_of_stock is recorded when an order or a replacement takes the last unit, not before and not for unlimited stock', async (t) => {
+  const { app, api, shopId, productId, keysVariant, serviceVariant, buy, base, stock } = await setup(t);
+  const outOfStock = async () =>
+    (await app.db.kysely.selectFrom('events').select('payload').where('shop_id', '=', shopId).where('type', '=', 'product.out_of_stock').orderBy('created_at').orderBy('id').execute()).map(
+      (e) => (JSON.parse(e.payload) as { variantId: number }).variantId,
+    );
+  const first = await buy([{ variant: keysVariant, quantity: 4 }, { variant: serviceVariant, quantity: 9 }]);
+  assert.deepEqual(await stock(), [1, 1]);
+  assert.deepEqual(await outOfStock(), [], 'one unit of each left');
+  await buy([{ variant: serviceVariant, quantity: 1 }]);
+  assert.deepEqual(await outOfStock(), [serviceVariant], 'the counted stock ran out');
+  const refused = await api.post(`/v2/public/shops/${shopId}/invoices`, { customerEmail: 'b@example.com', gateway: 'tipjar', parts: [{ productId, productVariantId: serviceVariant, quantity: 1 }] });
+  assertError(refused, 422, 'unprocessable');
+  assert.deepEqual(await outOfStock(), [serviceVariant], 'a refused order records nothing');
+  const done = assertOk(await api.post(`${base}/${first.id}/process`));
+  assertOk(await api.post(`${base}/${first.id}/replacement`, { partInvoiceId: done.parts[0].id, quantity: 1 }));
+  assert.deepEqual(await stock(), [0, 0]);
+  assert.deepEqual(await outOfStock(), [serviceVariant, keysVariant], 'the replacement took the last serial');
+
+  const unlimited = assertOk(
+    await api.post(`/self/${shopId}/v2/products`, {
+      title: 'Unlimited',
+      description: 'No stock count',
+      variants: [{ title: 'Any', priceDetails: { amount: 1 }, productType: 'service', asService: { text: 'text', stock: null } }],
+    }),
+  );
+  const order = await api.post(`/v2/public/shops/${shopId}/invoices`, {
+    customerEmail: 'c@example.com',
+    gateway: 'tipjar',
+    parts: [{ productId: unlimited.id, productVariantId: unlimited.variants[0].id, quantity: 50 }],
+  });
+  assertOk(order);
+  assert.deepEqual(await outOfStock(), [serviceVariant, keysVariant], 'unlimited stock never runs out');
+});
+
 test('resend writes the delivery e-mail again, to another address when asked', async (t) => {
   const { app, api, shopId, keysVariant, buy, base } = await setup(t);
   const invoice = await buy([{ variant: keysVariant, quantity: 1 }]);

@@ -130,12 +130,9 @@ async function couponFor(db: Conn, shopId: number, code: string, parts: PricedPa
  */
 async function reserveStock(db: Conn, shopId: number, invoiceId: string, parts: PricedPart[], now: number): Promise<void> {
   for (const part of [...parts].sort((a, b) => a.variant.id - b.variant.id)) {
-    const ok =
-      part.variant.product_type === 'serials'
-        ? (await repo.reserveSerials(db, shopId, part.variant.id, invoiceId, part.quantity)) === part.quantity
-        : await repo.takeStock(db, shopId, part.variant.id, part.quantity);
-    if (!ok) throw new UnprocessableError('Not enough stock for this order.', [partError(part.index, 'quantity', 'is more than the stock left')]);
-    await noteIfOutOfStock(db, shopId, part.product.id, part.variant.id, now);
+    const units = await repo.takeUnits(db, shopId, part.variant, invoiceId, part.quantity);
+    if (!units.taken) throw new UnprocessableError('Not enough stock for this order.', [partError(part.index, 'quantity', 'is more than the stock left')]);
+    await noteIfOutOfStock(db, shopId, part.product.id, part.variant.id, units.left, now);
   }
 }
 

@@ -81,11 +81,9 @@ export function startExpiryWorker(app: FastifyInstance): { stop(): void } {
   return { stop: () => clearInterval(timer) };
 }
 
-/** Records `product.out_of_stock` when a variant has just run out (reserved or delivered its last unit). */
-export async function noteIfOutOfStock(db: Conn, shopId: number, productId: number, variantId: number, now: number): Promise<void> {
-  const variant = await findVariant(db, shopId, variantId);
-  const soldOut = variant?.product_type === 'serials' ? variant.available_serials === 0 : variant?.stock === 0;
-  if (soldOut) await recordEvent(db, shopId, 'product.out_of_stock', { productId, variantId }, now);
+/** Records `product.out_of_stock` when taking units left a variant none (`left`, from takeUnits). */
+export async function noteIfOutOfStock(db: Conn, shopId: number, productId: number, variantId: number, left: number | null, now: number): Promise<void> {
+  if (left === 0) await recordEvent(db, shopId, 'product.out_of_stock', { productId, variantId }, now);
 }
 
 /** What a dynamic part delivers, asked of the owner's URL outside any transaction. */

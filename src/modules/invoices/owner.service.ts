@@ -99,16 +99,15 @@ export async function replaceItems(db: Conn, shop: ShopRow, invoiceId: string, i
   await db.transaction().execute(async (trx) => {
     await shareShop(trx, shop.id);
     const now = Date.now();
-    let deliverables: string[];
-    const outOfStock = () => new UnprocessableError('Not enough stock for this replacement.', ['quantity: is more than the stock left']);
-    if (part.product_type === 'serials') {
-      if ((await repo.reserveSerials(trx, shop.id, part.variant_id, invoiceId, input.quantity)) !== input.quantity) throw outOfStock();
-      deliverables = await repo.deliverReservedSerials(trx, shop.id, part.variant_id, invoiceId, now);
-    } else {
-      if (!(await repo.takeStock(trx, shop.id, part.variant_id, input.quantity))) throw outOfStock();
-      deliverables = part.product_type === 'service' ? [(await findVariant(trx, shop.id, part.variant_id))?.service_text ?? ''] : [answer!];
-    }
-    await noteIfOutOfStock(trx, shop.id, part.product_id, part.variant_id, now);
+    const units = await repo.takeUnits(trx, shop.id, { id: part.variant_id, product_type: part.product_type }, invoiceId, input.quantity);
+    if (!units.taken) throw new UnprocessableError('Not enough stock for this replacement.', ['quantity: is more than the stock left']);
+    const deliverables =
+      part.product_type === 'serials'
+        ? await repo.deliverReservedSerials(trx, shop.id, part.variant_id, invoiceId, now)
+        : part.product_type === 'service'
+          ? [(await findVariant(trx, shop.id, part.variant_id))?.service_text ?? '']
+          : [answer!];
+    await noteIfOutOfStock(trx, shop.id, part.product_id, part.variant_id, units.left, now);
     await repo.insertReplacement(trx, { shopId: shop.id, invoiceId, partId: part.id, quantity: input.quantity, deliverables, now });
     await queueDeliveryMail(trx, invoice, invoice.customer_email, [{ title: partTitle(part), quantity: input.quantity, deliverables }], 'Replacement for your order.');
     await recordEvent(trx, shop.id, 'invoice.replaced', { invoiceId, partInvoiceId: part.id, quantity: input.quantity }, now);

@@ -158,7 +158,7 @@ export async function overdueInvoices(db: Conn, now: number, limit: number, shop
  * concurrent checkout are skipped, never waited on or taken twice; SQLite runs one write
  * transaction at a time.
  */
-export async function reserveSerials(db: Conn, shopId: number, variantId: number, invoiceId: string, quantity: number): Promise<number> {
+async function reserveSerials(db: Conn, shopId: number, variantId: number, invoiceId: string, quantity: number): Promise<TakenUnits> {
   const candidates = db
     .selectFrom('serials')
     .select('id')
@@ -175,8 +175,8 @@ export async function reserveSerials(db: Conn, shopId: number, variantId: number
     .where('status', '=', 'available')
     .executeTakeFirst();
   const reserved = Number(result.numUpdatedRows);
-  await changeAvailableSerials(db, shopId, variantId, -reserved);
-  return reserved;
+  const left = await changeAvailableSerials(db, shopId, variantId, -reserved);
+  return { taken: reserved === quantity, left: left ?? 0 };
 }
 
 /** Marks a part's reserved serials delivered and answers their values, oldest first. */
@@ -218,18 +218,37 @@ export async function returnInvoiceStock(db: Conn, shopId: number, invoiceId: st
   }
 }
 
-/** Takes `quantity` from a counted stock; false when there is not enough. Unlimited stock (null) always succeeds. */
-export async function takeStock(db: Conn, shopId: number, variantId: number, quantity: number): Promise<boolean> {
-  const variant = await db.selectFrom('product_variants').select('stock').where('shop_id', '=', shopId).where('id', '=', variantId).executeTakeFirstOrThrow();
-  if (variant.stock === null) return true;
-  const result = await db
+/**
+ * Takes `quantity` from a counted stock in one statement. When nothing was taken the stock is
+ * either unlimited (null: always succeeds, and is never written, so never locked) or too small.
+ */
+async function takeStock(db: Conn, shopId: number, variantId: number, quantity: number): Promise<TakenUnits> {
+  const taken = await db
     .updateTable('product_variants')
     .set({ stock: sql`stock - ${quantity}` })
     .where('shop_id', '=', shopId)
     .where('id', '=', variantId)
     .where('stock', '>=', quantity)
+    .returning('stock')
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  if (taken) return { taken: true, left: taken.stock };
+  const variant = await db.selectFrom('product_variants').select('stock').where('shop_id', '=', shopId).where('id', '=', variantId).executeTakeFirstOrThrow();
+  return variant.stock === null ? { taken: true, left: null } : { taken: false, left: variant.stock };
+}
+
+/** Whether all the units asked for were taken, and how many the variant has left (null: unlimited). */
+export interface TakenUnits {
+  taken: boolean;
+  left: number | null;
+}
+
+/**
+ * Takes `quantity` units of a variant for an invoice: serials are reserved to it, a counted stock
+ * goes down, an unlimited one is untouched. A caller whose units were not all taken throws,
+ * rolling back whatever was.
+ */
+export function takeUnits(db: Conn, shopId: number, variant: { id: number; product_type: string }, invoiceId: string, quantity: number): Promise<TakenUnits> {
+  return variant.product_type === 'serials' ? reserveSerials(db, shopId, variant.id, invoiceId, quantity) : takeStock(db, shopId, variant.id, quantity);
 }
 
 export async function returnStock(db: Conn, shopId: number, variantId: number, quantity: number): Promise<void> {

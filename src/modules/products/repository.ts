@@ -170,15 +170,18 @@ export async function refreshMinPrices(db: Conn, shopId: number, productIds: num
 /**
  * Adds `delta` to a serial variant's maintained stock (`available_serials`, migration 0010).
  * Called by every write that makes serials available or takes them away, in its transaction.
+ * Answers the new count; undefined when `delta` is 0 (nothing written, nothing read).
  */
-export async function changeAvailableSerials(db: Conn, shopId: number, variantId: number, delta: number): Promise<void> {
-  if (delta === 0) return;
-  await db
+export async function changeAvailableSerials(db: Conn, shopId: number, variantId: number, delta: number): Promise<number | undefined> {
+  if (delta === 0) return undefined;
+  const row = await db
     .updateTable('product_variants')
     .set({ available_serials: sql`available_serials + ${delta}` })
     .where('shop_id', '=', shopId)
     .where('id', '=', variantId)
-    .execute();
+    .returning('available_serials')
+    .executeTakeFirst();
+  return row?.available_serials;
 }
 
 /** Available serials of these variants, oldest first, with their ids. */
