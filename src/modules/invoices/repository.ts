@@ -236,7 +236,7 @@ async function takeStock(db: Conn, shopId: number, variantId: number, quantity: 
   return variant.stock === null ? { taken: true, left: null } : { taken: false, left: variant.stock };
 }
 
-/** Whether all the units asked for were taken, and how many the variant has left (null: unlimited). */
+/** Whether all the units asked for were taken and, when they were, how many the variant has left (null: unlimited). */
 export interface TakenUnits {
   taken: boolean;
   left: number | null;
