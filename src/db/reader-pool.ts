@@ -76,3 +76,8 @@ export async function heavyRead<R>(db: Kysely<any>, query: { compile(): Compiled
   const rows = readers.get(db)?.run(query.compile());
   return rows ?? query.execute();
 }
+
+/** `heavyRead` when `offLoop`, else an ordinary execution: for reads that are heavy only sometimes. */
+export function readRows<R>(db: Kysely<any>, query: { compile(): CompiledQuery<R>; execute(): Promise<R[]> }, offLoop: boolean): Promise<R[]> {
+  return offLoop ? heavyRead(db, query) : query.execute();
+}

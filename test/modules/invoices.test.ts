@@ -264,6 +264,12 @@ test('owner invoice list: filters, search, and a cursor walk without gaps', asyn
   assert.deepEqual(await ids('gateway=balance'), []);
   assert.deepEqual(await ids('searchString=SECOND@'), [b.id]);
   assert.deepEqual(await ids(`searchString=${a.id.slice(2, 12)}`), [a.id]);
+  // A search's page and its parts and replacements come from the reader thread: the same view.
+  assertOk(await api.post(`${base}/${b.id}/replacement`, { partInvoiceId: assertOk(await api.get(`${base}/${b.id}`)).parts[0].id, quantity: 1 }));
+  const found = assertOk(await api.get(`${base}?searchString=SECOND@`)).items[0];
+  assert.deepEqual(found, assertOk(await api.get(`${base}?status=completed`)).items[0]);
+  assert.equal(found.parts.length, 1);
+  assert.equal(found.replacements.length, 1);
   const customerId = assertOk(await api.get(`${base}/${b.id}`)).customerId;
   assert.deepEqual(await ids(`customerId=${customerId}`), [b.id]);
   assert.deepEqual(await ids(`productId=${productId}`), [c.id, b.id, a.id]);

@@ -3,7 +3,7 @@ import { containsText } from '../../db/sql-helpers.js';
 import type { Database } from '../../db/schema.js';
 import { pageOf, type KeysetPosition } from '../../http/pagination.js';
 import type { AppealStatus, FeedbackAppealRow, FeedbackAppealsTable, FeedbackRow, FeedbacksTable } from './feedbacks.table.js';
-import { heavyRead } from '../../db/reader-pool.js';
+import { heavyRead, readRows } from '../../db/reader-pool.js';
 
 type Conn = Kysely<Database>;
 
@@ -17,9 +17,10 @@ export function findFeedbackOfInvoice(db: Conn, shopId: number, invoiceId: strin
 
 /** Inserts a feedback; the unique index on invoice_id refuses a second one for the same invoice. */
 /** The feedbacks left on these invoices (at most one each). */
-export function feedbacksOfInvoices(db: Conn, shopId: number, invoiceIds: string[]): Promise<FeedbackRow[]> {
+/** The feedbacks of these invoices; `offLoop` as for `listParts` (invoices/repository.ts). */
+export function feedbacksOfInvoices(db: Conn, shopId: number, invoiceIds: string[], offLoop = false): Promise<FeedbackRow[]> {
   if (invoiceIds.length === 0) return Promise.resolve([]);
-  return db.selectFrom('feedbacks').selectAll().where('shop_id', '=', shopId).where('invoice_id', 'in', invoiceIds).execute();
+  return readRows(db, db.selectFrom('feedbacks').selectAll().where('shop_id', '=', shopId).where('invoice_id', 'in', invoiceIds), offLoop);
 }
 
 export function insertFeedback(db: Conn, row: Insertable<FeedbacksTable>): Promise<FeedbackRow> {
