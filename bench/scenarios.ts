@@ -311,7 +311,7 @@ export async function t7(ctx: Context): Promise<Row[]> {
   let longestUpTo2 = { ms: 0, sql: '' };
   for (let round = 0; round < ctx.timing.rounds; round++) {
     solo.push(await runLoad(ctx.base, storefront, seconds));
-    await fetchOk(ctx, '/__bench/query-stats/reset', { method: 'POST' });
+    await fetchOk(ctx, '/__bench/query-stats/reset?waits=1', { method: 'POST' });
     const background = startLoad(ctx.base, heavy, seconds + 60);
     await new Promise((resolve) => setTimeout(resolve, 300));
     loaded.push(await startLoad(ctx.base, { ...storefront, label: 'main (loaded)' }, seconds).done);
@@ -328,6 +328,7 @@ export async function t7(ctx: Context): Promise<Row[]> {
     for (const call of stats.slowCalls) ctx.progress(`  a call of ${fmt(call.ms)} ms: ${fmt(call.gcMs)} ms garbage collection, ${fmt(call.waitedMs)} ms waiting for a core, ${fmt(call.ownMs)} ms left: ${call.sql.slice(0, 80)}`);
     ctx.progress(`round ${round + 1}: solo ${Math.round(solo[round]!.rps)} req/s p99 ${fmt(solo[round]!.p99)} | loaded ${Math.round(loaded[round]!.rps)} req/s p99 ${fmt(loaded[round]!.p99)} | ${heavyDone[round]} searches | longest DB call ${fmt(stats.maxMs)} ms, loop stall ${fmt(stats.eventLoopDelay.maxMs)} ms`);
   }
+  await fetchOk(ctx, '/__bench/query-stats/reset', { method: 'POST' }); // waits are read no longer
   const rpsRatio = median(loaded.map((l, i) => l.rps / solo[i]!.rps));
   const p99Ratio = median(loaded.map((l, i) => l.p99 / solo[i]!.p99));
   const rows: Row[] = [

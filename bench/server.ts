@@ -96,8 +96,10 @@ function addBenchRoutes(app: FastifyInstance): { pageCache: boolean; observeQuer
   // machine). Calls over 2 ms are kept with their window and both are taken out of them:
   // - collections: gc entries, on performance.now()'s clock;
   // - waits (Linux): the thread's run-queue wait (schedstat's second field), read after every
-  //   call (about a microsecond). The wait since the previous call ended, less the time between
-  //   that end and this call's start, is a lower bound of the wait inside the call.
+  //   call (about a microsecond, but one system call per statement: T8's /health lost a tenth,
+  //   so it is read only between a `reset?waits=1` and the next reset, i.e. during T7's rounds).
+  //   The wait since the previous call ended, less the time between that end and this call's
+  //   start, is a lower bound of the wait inside the call.
   // `ownMs` is what remains: an upper bound of the database's own time on the event loop.
   const stats = { count: 0, totalMs: 0, maxMs: 0, maxSql: '', over2ms: 0, longestUpTo2: { ms: 0, sql: '' } };
   let slow: { start: number; end: number; sql: string; waitedMs: number }[] = [];
@@ -118,7 +120,8 @@ function addBenchRoutes(app: FastifyInstance): { pageCache: boolean; observeQuer
     }
   })();
   const buffer = Buffer.alloc(128);
-  const runQueueWaitMs = () => (schedstat === undefined ? 0 : Number(buffer.toString('latin1', 0, readSync(schedstat, buffer, 0, 128, 0)).split(' ')[1]) / 1e6);
+  let readWaits = false;
+  const runQueueWaitMs = () => (schedstat === undefined || !readWaits ? 0 : Number(buffer.toString('latin1', 0, readSync(schedstat, buffer, 0, 128, 0)).split(' ')[1]) / 1e6);
   let previous = { end: performance.now(), waited: runQueueWaitMs() };
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
@@ -155,7 +158,7 @@ function addBenchRoutes(app: FastifyInstance): { pageCache: boolean; observeQuer
     return {
       engine,
       observing: typeof observe === 'function',
-      measuresWaits: schedstat !== undefined,
+      measuresWaits: schedstat !== undefined && readWaits,
       queries: stats.count,
       totalMs: round3(stats.totalMs),
       maxMs: round3(stats.maxMs),
@@ -166,7 +169,9 @@ function addBenchRoutes(app: FastifyInstance): { pageCache: boolean; observeQuer
       eventLoopDelay: { maxMs: loop.max / 1e6, p99Ms: loop.percentile(99) / 1e6, meanMs: loop.mean / 1e6 },
     };
   });
-  app.post('/__bench/query-stats/reset', { config: { rateLimit: false }, schema: { hide: true } }, async () => {
+  app.post('/__bench/query-stats/reset', { config: { rateLimit: false }, schema: { hide: true } }, async (request) => {
+    readWaits = (request.query as { waits?: string }).waits === '1';
+    previous = { end: performance.now(), waited: runQueueWaitMs() };
     Object.assign(stats, { count: 0, totalMs: 0, maxMs: 0, maxSql: '', over2ms: 0, longestUpTo2: { ms: 0, sql: '' } });
     slow = [];
     loop.reset();
