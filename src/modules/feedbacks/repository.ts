@@ -15,14 +15,13 @@ export function findFeedbackOfInvoice(db: Conn, shopId: number, invoiceId: strin
   return db.selectFrom('feedbacks').selectAll().where('shop_id', '=', shopId).where('invoice_id', '=', invoiceId).executeTakeFirst();
 }
 
-/** Inserts a feedback; the unique index on invoice_id refuses a second one for the same invoice. */
-/** The feedbacks left on these invoices (at most one each). */
-/** The feedbacks of these invoices; `offLoop` as for `listParts` (invoices/repository.ts). */
+/** The feedbacks left on these invoices (at most one each); `offLoop` as for `listParts` (invoices/repository.ts). */
 export function feedbacksOfInvoices(db: Conn, shopId: number, invoiceIds: string[], offLoop = false): Promise<FeedbackRow[]> {
   if (invoiceIds.length === 0) return Promise.resolve([]);
   return readRows(db, db.selectFrom('feedbacks').selectAll().where('shop_id', '=', shopId).where('invoice_id', 'in', invoiceIds), offLoop);
 }
 
+/** Inserts a feedback; the unique index on invoice_id refuses a second one for the same invoice. */
 export function insertFeedback(db: Conn, row: Insertable<FeedbacksTable>): Promise<FeedbackRow> {
   return db.insertInto('feedbacks').values(row).returningAll().executeTakeFirstOrThrow();
 }
