@@ -198,6 +198,13 @@ export async function deliverReservedSerials(db: Conn, shopId: number, variantId
   return rows.sort((a, b) => a.id - b.id).map((r) => r.value);
 }
 
+/** The sum of `amount` over rows, by `key`. */
+function totalsBy<T>(rows: T[], key: (row: T) => number, amount: (row: T) => number): Map<number, number> {
+  const totals = new Map<number, number>();
+  for (const row of rows) totals.set(key(row), (totals.get(key(row)) ?? 0) + amount(row));
+  return totals;
+}
+
 /**
  * Returns an unpaid invoice's stock: its reserved serials become available again (and count in
  * their variants' `available_serials`), its counted parts go back to their variants' `stock`.
@@ -213,10 +220,8 @@ export async function returnInvoiceStock(db: Conn, shopId: number, invoiceId: st
     .where('status', '=', 'reserved')
     .returning('variant_id')
     .execute();
-  const serials = new Map<number, number>();
-  for (const { variant_id } of released) serials.set(variant_id, (serials.get(variant_id) ?? 0) + 1);
-  const counted = new Map<number, number>();
-  for (const p of parts) if (p.product_type !== 'serials') counted.set(p.variant_id, (counted.get(p.variant_id) ?? 0) + p.quantity);
+  const serials = totalsBy(released, (r) => r.variant_id, () => 1);
+  const counted = totalsBy(parts.filter((p) => p.product_type !== 'serials'), (p) => p.variant_id, (p) => p.quantity);
   for (const variantId of [...new Set([...serials.keys(), ...counted.keys()])].sort((a, b) => a - b)) {
     await changeAvailableSerials(db, shopId, variantId, serials.get(variantId) ?? 0);
     if (counted.has(variantId)) await returnStock(db, shopId, variantId, counted.get(variantId)!);
@@ -271,8 +276,7 @@ export async function returnStock(db: Conn, shopId: number, variantId: number, q
  * order: two completions naming the same products in different orders never hold one each.
  */
 export async function addSoldCounts(db: Conn, shopId: number, parts: { product_id: number; quantity: number }[]): Promise<void> {
-  const sold = new Map<number, number>();
-  for (const p of parts) sold.set(p.product_id, (sold.get(p.product_id) ?? 0) + p.quantity);
+  const sold = totalsBy(parts, (p) => p.product_id, (p) => p.quantity);
   for (const [productId, quantity] of [...sold].sort(([a], [b]) => a - b)) {
     await db.updateTable('products').set({ sold_count: sql`sold_count + ${quantity}` }).where('shop_id', '=', shopId).where('id', '=', productId).execute();
   }

@@ -43,7 +43,7 @@ export interface ProductVariantsTable {
   product_type: ProductType;
   service_text: string | null;
   dynamic_url: string | null;
-  /** Remaining stock of service/dynamic variants; null = unlimited. Serial stock counts rows. */
+  /** Remaining stock of service/dynamic variants; null = unlimited. Serial variants: `available_serials`. */
   stock: number | null;
   /** Serial variants: how many of their serials are available (migration 0010), kept by every write to serials. */
   available_serials: Generated<number>;

@@ -3,6 +3,7 @@ import { pageOf, type KeysetPosition } from '../../http/pagination.js';
 import { containsText } from '../../db/sql-helpers.js';
 import type { Database } from '../../db/schema.js';
 import type { ProductRow, ProductVariantsTable, ProductsTable, VariantRow } from './products.table.js';
+import type { VariantStockFields } from './views.js';
 
 type Conn = Kysely<Database>;
 type ProductPatch = Omit<Updateable<ProductsTable>, 'id' | 'shop_id' | 'created_at'>;
@@ -67,7 +68,7 @@ export async function countProducts(db: Conn, shopId: number, search?: string): 
 }
 
 /** What a variant contributes to its product's stock total. */
-export type VariantStockRow = Pick<VariantRow, 'product_id' | 'product_type' | 'stock' | 'available_serials'>;
+export type VariantStockRow = VariantStockFields & Pick<VariantRow, 'product_id'>;
 
 /** The stock figures of these products' live variants (a listing's total), without the rest of each variant. */
 export function listVariantStocks(db: Conn, shopId: number, productIds: number[]): Promise<VariantStockRow[]> {

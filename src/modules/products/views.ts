@@ -10,13 +10,16 @@ import type { StoredCustomField, StoredGateway } from './variant-input.js';
  */
 export type SerialValues = Map<number, string[]>;
 
+/** The columns a variant's stock figure comes from. */
+export type VariantStockFields = Pick<VariantRow, 'product_type' | 'stock' | 'available_serials'>;
+
 /** Available serials for serial variants, the counter (null = unlimited) otherwise. */
-export function variantStock(v: Pick<VariantRow, 'product_type' | 'stock' | 'available_serials'>): number | null {
+export function variantStock(v: VariantStockFields): number | null {
   return v.product_type === 'serials' ? v.available_serials : v.stock;
 }
 
 /** A product's stock over its live variants: null (unlimited) when any variant is unlimited. */
-export function totalStock(variants: Pick<VariantRow, 'product_type' | 'stock' | 'available_serials'>[]): number | null {
+export function totalStock(variants: VariantStockFields[]): number | null {
   const stocks = variants.map(variantStock);
   return stocks.includes(null) ? null : (stocks as number[]).reduce((a, b) => a + b, 0);
 }
