@@ -157,6 +157,58 @@ test('parallel completions of two customers referring each other all succeed and
   for (const c of [x, y]) assert.equal(assertOk(await api.get(`/self/${shop.shopId}/customers/${c.id}`)).balance, 7.5, '15 commissions of 10 % of 5.00');
 });
 
+test("customers' feedbacks and ticket messages never fail against parallel owner writes that hold the shop", async (t) => {
+  const app = await build(t, { RATE_LIMIT_PUBLIC_MAX: '0' });
+  const api = await owner(app);
+  const shop = await sellingShop(api, { serviceStock: null });
+  const buy = async (n: number) => {
+    const invoice = assertOk(
+      await api.post(`/v2/public/shops/${shop.shopId}/invoices`, {
+        customerEmail: `rater${n}@example.com`,
+        gateway: 'tipjar',
+        parts: [{ productId: shop.productId, productVariantId: shop.serviceVariant, quantity: 1 }],
+      }),
+    );
+    assertOk(await api.post(`/self/${shop.shopId}/invoices/${invoice.id}/process`));
+    return { id: invoice.id as string, customerId: assertOk(await api.get(`/self/${shop.shopId}/invoices/${invoice.id}`)).customerId as number };
+  };
+  const invoices: { id: string; customerId: number }[] = [];
+  for (let n = 0; n < 20; n++) invoices.push(await buy(n));
+  const opened = await Promise.all(
+    [0, 1, 2].map(async (n) => {
+      const res = await app.inject({ method: 'POST', url: `/v2/public/shops/${shop.shopId}/tickets`, payload: { email: `t${n}@example.com`, title: 'Help', message: 'Hello' } });
+      return res.json().data as { id: number; accessKey: string };
+    }),
+  );
+  // The owner's catalog, announcement and timezone writes hold the shop row exclusively, the
+  // timezone change also rebuilding the rollups; the customers' writes insert rows referencing
+  // the shop and take the rollup lock. None may wait for the other in a cycle.
+  const variants = (assertOk(await api.get(`/self/${shop.shopId}/v2/products/${shop.productId}`)).variants as Record<string, unknown>[]).map((v) =>
+    Object.fromEntries(Object.entries(v).filter(([, value]) => value !== null)),
+  );
+  const product = { title: 'Game Key', description: 'A key', variants };
+  const writes = Array.from({ length: 60 }, (_, n): Promise<number> => {
+    const i = Math.floor(n / 3);
+    if (n % 3 === 0) return app.inject({ method: 'POST', url: `/v2/public/invoices/${invoices[i]!.id}/feedback`, payload: { rating: 1 + (i % 5), comment: `n${n}` } }).then((r) => r.statusCode);
+    if (n % 6 === 1) return api.put(`/self/${shop.shopId}/settings/timezone`, { utcTimezoneOffset: i % 2 === 0 ? 60 : -120 }).then((r) => r.status);
+    if (n % 6 === 4) return api.post(`/self/${shop.shopId}/announcements`, { title: `News ${n}`, content: 'Restocked' }).then((r) => r.status);
+    if (n % 12 === 2) return api.put(`/self/${shop.shopId}/v2/products/${shop.productId}`, { ...product, title: `Game Key ${n}` }).then((r) => r.status);
+    if (n % 12 === 5) return api.post(`/self/${shop.shopId}/customers/${invoices[i]!.customerId}/balance/add`, { amount: 1 }).then((r) => r.status);
+    const ticket = opened[n % 3]!;
+    if (n % 12 === 8) return api.post(`/self/${shop.shopId}/tickets/${ticket.id}/message`, { content: `Answer ${n}` }).then((r) => r.status);
+    return app
+      .inject({ method: 'POST', url: `/v2/public/tickets/${ticket.id}/message?accessKey=${encodeURIComponent(ticket.accessKey)}`, payload: { content: `More ${n}` } })
+      .then((r) => r.statusCode);
+  });
+  const statuses = await Promise.all(writes);
+  assert.deepEqual([...new Set(statuses)].sort(), [200, 201].filter((s) => statuses.includes(s)), `only successes, got ${statuses.join(', ')}`);
+  // Every feedback reached the rollups, across the rebuilds of the timezone changes.
+  const dashboard = assertOk(await api.get(`/self/${shop.shopId}/dashboard/advanced`));
+  assert.equal(dashboard.averageRating, 3, '20 ratings of 1–5, four of each');
+  const feedbacks = assertOk(await api.get(`/self/${shop.shopId}/feedbacks`));
+  assert.equal(feedbacks.totalCount, 20);
+});
+
 test('parallel balance changes never lose an update and never go negative', async (t) => {
   const app = await build(t);
   const api = await owner(app);
