@@ -235,12 +235,15 @@ const localDay = (column: string, offsetMs: number) => sql<number>`((${sql.ref(c
 const localHour = (column: string, offsetMs: number) => sql<number>`(((${sql.ref(column)} + ${sql.lit(offsetMs)}) / ${sql.lit(HOUR_MS)}) % 24)`;
 
 /**
- * The parts of the shop's completed invoices, `i` and `p`. Joined on the invoices' primary key
- * and the parts' invoice index, so whichever side a planner starts from (SQLite right after a
- * bulk load has no statistics), every row is one index probe: never a scan per row.
+ * The parts of the shop's completed invoices, `i` and `p`. SQLite takes a CROSS JOIN's tables in
+ * the order written: the completed invoices in index order, then each one's parts through the
+ * parts' invoice index. Both then advance through their pages in step, where probing the
+ * invoices' text primary key once per part, in part order, jumps about the whole table: on a
+ * million invoices, 3 s against 6–7 s per statement. PostgreSQL plans a cross join with a join
+ * condition like any inner join.
  */
 const completedParts = (shopId: number) =>
-  sql`from invoice_parts p join invoices i on i.id = p.invoice_id where p.shop_id = ${shopId} and i.shop_id = ${shopId} and i.status = 'completed'`;
+  sql`from invoices i cross join invoice_parts p where p.invoice_id = i.id and p.shop_id = ${shopId} and i.shop_id = ${shopId} and i.status = 'completed'`;
 
 /** One source of day totals: the given measures (others 0) grouped by `day`. */
 function daySource(day: RawBuilder<number>, measures: Partial<Record<DayColumn, RawBuilder<unknown>>>, from: RawBuilder<unknown>) {
