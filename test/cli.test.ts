@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { buildApp } from '../src/app.js';
-import { processEnv } from './helpers/build.js';
+import { onEnd, processEnv } from './helpers/build.js';
 
 const run = promisify(execFile);
 
@@ -36,7 +36,7 @@ test('keys create / list / revoke, and the key works on the API', async (t) => {
   assert.match(lines[0]!, /^1\tshopd_\S+…\tread,write\t\S+\tactive$/);
 
   const app = await buildApp({ config, logger: false });
-  t.after(() => app.close());
+  onEnd(t, () => app.close());
   const ok = await app.inject({ method: 'GET', url: '/self/shops', headers: { authorization: `Bearer ${key}` } });
   assert.equal(ok.statusCode, 200);
 

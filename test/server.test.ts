@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { test } from 'node:test';
-import { processEnv } from './helpers/build.js';
+import { onEnd, processEnv } from './helpers/build.js';
 
 /** Starts `src/server.ts` as `npm start` does, and waits until it listens. */
 async function startServer(env: Record<string, string>) {
@@ -50,7 +50,7 @@ test('first start prints one owner key; the server answers over HTTP and stops g
   assert.equal(code, 0, 'graceful shutdown exits cleanly');
 
   const second = await startServer(env);
-  t.after(() => second.child.kill('SIGKILL'));
+  onEnd(t, () => second.child.kill('SIGKILL'));
   assert.ok(!second.output().includes('First API key'), 'the key is printed on the first start only');
   const shops = await fetch(`${second.url}/self/shops`, { headers: { authorization: `Bearer ${key}` } });
   assert.equal(((await shops.json()) as { data: unknown[] }).data.length, 1, 'data survived the restart');

@@ -17,18 +17,46 @@ const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:54
  * A fresh database for one test: a new SQLite file in a temp dir, or a new PostgreSQL schema
  * (dropped afterwards). Returns the config to build the app with.
  */
+const endings = new WeakMap<TestContext, (() => unknown)[]>();
+
+/**
+ * Runs `fn` when the test ends, before everything registered earlier with `onEnd` (last in,
+ * first out): an app built on a database closes before the database is dropped, so no flush or
+ * worker of it is writing while its schema goes (PostgreSQL would see a deadlock). Every step
+ * runs even when one fails; the first failure is the test's.
+ */
+export function onEnd(t: TestContext, fn: () => unknown): void {
+  let stack = endings.get(t);
+  if (!stack) {
+    const steps: (() => unknown)[] = [];
+    endings.set(t, (stack = steps));
+    t.after(async () => {
+      let failure: unknown;
+      for (const step of steps.reverse()) {
+        try {
+          await step();
+        } catch (err) {
+          failure ??= err;
+        }
+      }
+      if (failure !== undefined) throw failure;
+    });
+  }
+  stack.push(fn);
+}
+
 export async function freshConfig(t: TestContext, env: Record<string, string> = {}): Promise<Config> {
   const dataDir = mkdtempSync(join(tmpdir(), 'shopd-test-'));
   // Background workers are off unless a test turns them on: tests flush them deterministically (runOnce).
   const base = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SECRET_KEY: 'test-secret-key-0123456789', MAIL_WORKER_ENABLED: 'false', WEBHOOK_WORKER_ENABLED: 'false', ALLOW_PRIVATE_WEBHOOKS: 'true', ...env });
-  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
+  onEnd(t, () => rmSync(dataDir, { recursive: true, force: true }));
   if (engine === 'sqlite') return base;
   const schema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: pgUrl });
   await admin.connect();
   await admin.query(`create schema ${schema}`);
   await admin.end();
-  t.after(async () => {
+  onEnd(t, async () => {
     const cleanup = new pg.Client({ connectionString: pgUrl });
     await cleanup.connect();
     await cleanup.query(`drop schema if exists ${schema} cascade`);
@@ -51,7 +79,7 @@ export async function processEnv(t: TestContext): Promise<{ config: Config; env:
 /** The production app on a fresh database, closed when the test ends. */
 export async function build(t: TestContext, env: Record<string, string> = {}): Promise<FastifyInstance> {
   const app = await buildApp({ config: await freshConfig(t, env), logger: false });
-  t.after(() => app.close());
+  onEnd(t, () => app.close());
   return app;
 }
 

@@ -7,7 +7,7 @@ import { buildApp } from '../../src/app.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
 import { CLAIM_LEASE_MS, deliveryMail, enqueueMail, MAX_ATTEMPTS, retryDelayMs, startMailWorker } from '../../src/modules/mail/service.js';
-import { build, freshConfig, owner } from '../helpers/build.js';
+import { build, freshConfig, onEnd, owner } from '../helpers/build.js';
 import { createShop } from '../helpers/factories.js';
 import { smtpSink } from '../helpers/smtp-sink.js';
 
@@ -87,7 +87,7 @@ test('two workers on one database never send the same row', async (t) => {
   // The second worker has its own connection, as another instance would.
   const otherDb = openDatabase(app.config.database);
   const other = startMailWorker(app, { db: otherDb.kysely, schedule: false });
-  t.after(() => otherDb.destroy());
+  onEnd(t, () => otherDb.destroy());
   const results = await Promise.all([app.mailWorker.runOnce(), other.runOnce(), app.mailWorker.runOnce(), other.runOnce()]);
   await other.stop();
 
@@ -163,7 +163,7 @@ test('without SMTP_URL the mail is written to the log and counted as sent', asyn
   const config = await freshConfig(t, { MAIL_WORKER_ENABLED: 'false' });
   assert.equal(config.mail.smtpUrl, undefined);
   const app = await buildApp({ config, logger: { level: 'info', stream } });
-  t.after(() => app.close());
+  onEnd(t, () => app.close());
   const shopId = await shopIn(app);
   await enqueueMail(app.db.kysely, shopId, { to: 'buyer@example.test', ...order });
 
@@ -201,7 +201,7 @@ test('the worker sends on its own timer and stops with the app without hanging',
   const sink = await smtpSink(t);
   const config = await freshConfig(t, { SMTP_URL: sink.url, MAIL_WORKER_INTERVAL_MS: '50', MAIL_WORKER_ENABLED: 'true' });
   const app = await buildApp({ config, logger: false });
-  t.after(() => app.close()); // only if the test failed before closing it
+  onEnd(t, () => app.close()); // only if the test failed before closing it
   const shopId = await shopIn(app);
   await enqueueMail(app.db.kysely, shopId, { to: 'buyer@example.test', subject: 'by timer', text: 'x' });
 

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { expireOverdue } from '../../src/modules/invoices/lifecycle.service.js';
 import { PageCache } from '../../src/modules/storefront/page-cache.js';
-import { build, freshConfig, owner, type Client } from '../helpers/build.js';
+import { build, freshConfig, onEnd, owner, type Client } from '../helpers/build.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
 import { redisAvailable, testRedisUrl } from '../helpers/redis.js';
 
@@ -191,9 +191,9 @@ test('with Redis, an edit through one instance is seen at once by another instan
   if (!(await redisAvailable())) return t.skip('no Redis at ' + testRedisUrl);
   const config = await freshConfig(t, { REDIS_URL: testRedisUrl, REDIS_KEY_PREFIX: `t${process.pid}${Math.random().toString(36).slice(2, 8)}:` });
   const first = await buildApp({ config, logger: false });
-  t.after(() => first.close());
+  onEnd(t, () => first.close());
   const second = await buildApp({ config, logger: false });
-  t.after(() => second.close());
+  onEnd(t, () => second.close());
   const api: Client = await owner(first);
   const { shopId } = await sellingShop(api);
   const fromSecond = publicGet(second, shopId);

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { buildApp } from '../../src/app.js';
-import { client, processEnv } from '../helpers/build.js';
+import { client, onEnd, processEnv } from '../helpers/build.js';
 import { assertOk } from '../helpers/factories.js';
 
 const run = promisify(execFile);
@@ -31,7 +31,7 @@ test('seed --demo fills a demo shop through the API, and a second run makes anot
   assert.match(seeded.stdout, /Demo shop \d+ "Demo Shop"/);
 
   const app = await buildApp({ config, logger: false });
-  t.after(() => app.close());
+  onEnd(t, () => app.close());
   const api = client(app, key);
   const shops = assertOk(await api.get('/self/shops'));
   assert.equal(shops.length, 1);

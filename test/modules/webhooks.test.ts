@@ -6,7 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { buildApp } from '../../src/app.js';
 import { isPublicAddress } from '../../src/modules/webhooks/address-guard.js';
 import { RETRY_DELAYS_MS, retryDelayMs } from '../../src/modules/webhooks/service.js';
-import { build, freshConfig, owner } from '../helpers/build.js';
+import { build, freshConfig, onEnd, owner } from '../helpers/build.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
 
 interface Received {
@@ -26,7 +26,7 @@ async function receiver(t: TestContext, status: () => number = () => 200) {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => new Promise<void>((resolve) => {
+  onEnd(t, () => new Promise<void>((resolve) => {
     server.closeAllConnections();
     server.close(() => resolve());
   }));
@@ -132,7 +132,7 @@ test('pending deliveries survive a restart, and a delivery claimed by a crashed 
   await first.close();
 
   const second = await buildApp({ config, logger: false });
-  t.after(() => second.close());
+  onEnd(t, () => second.close());
   assert.equal(await second.webhookWorker.runOnce(), 0, 'nothing overtakes the claimed first delivery');
   let sent = 0;
   for (let pass = 0; pass < 5; pass++) sent += await second.webhookWorker.runOnce(Date.now() + 3 * 60_000);
@@ -148,7 +148,7 @@ test('two workers never send the same delivery', async (t) => {
   for (let i = 0; i < 3; i++) await buy();
   const { startWebhookWorker } = await import('../../src/modules/webhooks/service.js');
   const other = startWebhookWorker(app);
-  t.after(() => other.stop());
+  onEnd(t, () => other.stop());
   const now = Date.now();
   for (let pass = 0; pass < 4; pass++) await Promise.all([app.webhookWorker.runOnce(now), other.runOnce(now)]);
   assert.equal(sink.received.length, 12);
