@@ -18,6 +18,7 @@ import {
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { Checkpointer } from './checkpointer.js';
+import { attachWriter } from './heavy-write.js';
 import { attachReader, ReaderPool } from './reader-pool.js';
 import type { Database } from './schema.js';
 
@@ -159,6 +160,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite, listeners, () => checkpointer?.noteWrite()) }) });
     const reader = onDisk && options.readerThread !== false ? new ReaderPool(config.file) : null;
     if (reader) attachReader(kysely, reader);
+    if (onDisk) attachWriter(kysely, { file: config.file, onWrite: () => checkpointer?.noteWrite() });
     return {
       kysely,
       dialect: 'sqlite',

@@ -6,7 +6,7 @@ import type { Database } from '../../src/db/schema.js';
 import { rebuildRollups } from '../../src/modules/dashboards/rollups.js';
 import { endUnpaid, expireOverdue } from '../../src/modules/invoices/lifecycle.service.js';
 import { seededRandom } from '../../src/modules/seed/demo-data.js';
-import { build, owner, type Client } from '../helpers/build.js';
+import { build, engine, owner, type Client } from '../helpers/build.js';
 import { assertOk, sellingShop } from '../helpers/factories.js';
 
 /**
@@ -344,8 +344,14 @@ test('rollups kept by the writes give the figures of the raw rows, in two timezo
 
   // A timezone change rebuilds the shop's rollups in its new local days; the other shop's stay.
   const otherBefore = await rollupRows(db, b.id);
+  const mainThread: string[] = [];
+  const stop = app.db.observeQueries((e) => mainThread.push(e.sql));
   assertOk(await api.put(`/self/${a.id}/settings/timezone`, { utcTimezoneOffset: -420 }));
+  stop();
   a.offset = -420;
+  // The rebuild reads every invoice of the shop: on SQLite it runs on a thread of its own.
+  const rebuiltHere = mainThread.some((s) => s.startsWith('insert into rollup_days'));
+  assert.equal(rebuiltHere, engine === 'postgres', engine === 'sqlite' ? 'rebuilt off the main connection' : 'rebuilt in a PostgreSQL transaction');
   assert.deepEqual(await rollupRows(db, b.id), otherBefore);
   await assertDashboards(sim, a, 'after the timezone change');
   await assertInvoiceCounts(sim, a, 'after the timezone change');

@@ -1,5 +1,6 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type RawBuilder } from 'kysely';
 import { isPostgres } from '../../db/database.js';
+import { heavyWrite } from '../../db/heavy-write.js';
 import type { Database } from '../../db/schema.js';
 import { fillRepeatPurchases } from '../invoices/repository.js';
 import { DAY_MS, HOUR_MS, localDayOf, localHourOf, type DaySpan } from './local-days.js';
@@ -61,16 +62,14 @@ const typed = (column: string, value: string | number) => (TEXT_COLUMNS.has(colu
 
 /**
  * Takes the shop's rollup lock for the rest of the transaction and answers the UTC offset (ms) the
- * rollups are keyed by. `resync` re-reads the offset from the shop (a rebuild).
+ * rollups are keyed by (a rebuild sets it: `rebuildStatements`).
  */
-async function lockRollups(db: Conn, shopId: number, resync = false): Promise<number> {
+async function lockRollups(db: Conn, shopId: number): Promise<number> {
   const row = await db
     .insertInto('rollup_state')
     .columns(['shop_id', 'utc_offset_minutes'])
     .expression(db.selectFrom('shops').select(['id', 'utc_offset_minutes']).where('id', '=', shopId))
-    .onConflict((oc) =>
-      oc.column('shop_id').doUpdateSet(resync ? { utc_offset_minutes: (eb) => eb.ref('excluded.utc_offset_minutes') } : { shop_id: (eb) => eb.ref('excluded.shop_id') }),
-    )
+    .onConflict((oc) => oc.column('shop_id').doUpdateSet({ shop_id: (eb) => eb.ref('excluded.shop_id') }))
     .returning('utc_offset_minutes')
     .executeTakeFirstOrThrow();
   return row.utc_offset_minutes * 60_000;
@@ -251,7 +250,7 @@ function daySource(day: RawBuilder<number>, measures: Partial<Record<DayColumn, 
   return sql`select ${day} as day, ${sql.join(select)} ${from} group by ${day}`;
 }
 
-async function rebuildDays(db: Conn, shopId: number, offsetMs: number): Promise<void> {
+function rebuildDays(db: Conn, shopId: number, offsetMs: number): CompiledQuery {
   const created = localDay('created_at', offsetMs);
   const completed = localDay('completed_at', offsetMs);
   const sources = [
@@ -274,11 +273,11 @@ async function rebuildDays(db: Conn, shopId: number, offsetMs: number): Promise<
     daySource(created, { feedbacks: sql`count(*)`, rating_sum: sql`sum(rating)` }, sql`from feedbacks where shop_id = ${shopId}`),
     daySource(created, { replacements: sql`count(*)`, replaced_units: sql`sum(quantity)` }, sql`from invoice_replacements where shop_id = ${shopId}`),
   ];
-  await sql`insert into rollup_days (shop_id, day, ${ids(DAY_COLUMNS)})
+  return sql`insert into rollup_days (shop_id, day, ${ids(DAY_COLUMNS)})
     select cast(${shopId} as integer), e.day, ${sql.join(DAY_COLUMNS.map((c) => sql`sum(sum(${sql.ref(`e.${c}`)})) over w`))}
     from (${sql.join(sources, sql` union all `)}) e
     group by e.day
-    window w as (order by e.day rows between unbounded preceding and current row)`.execute(db);
+    window w as (order by e.day rows between unbounded preceding and current row)`.compile(db);
 }
 
 /** What each keyed rollup adds per day and key, from the raw rows. */
@@ -306,7 +305,7 @@ function keyedDeltas(table: KeyedTable, shopId: number, offsetMs: number): RawBu
 }
 
 /** Every snapshot day (already in rollup_days) × every key seen by then, with running totals. */
-async function rebuildKeyed(db: Conn, shopId: number, table: KeyedTable, offsetMs: number): Promise<void> {
+function rebuildKeyed(db: Conn, shopId: number, table: KeyedTable, offsetMs: number): CompiledQuery {
   const { keys, sums, maxima } = KEYED[table];
   const measures = [
     ...sums.map((c) => sql`sum(coalesce(${sql.ref(`x.${c}`)}, 0)) over w`),
@@ -316,7 +315,7 @@ async function rebuildKeyed(db: Conn, shopId: number, table: KeyedTable, offsetM
     keys.map((k) => sql`${sql.ref(`x.${k}`)} = ${sql.ref(`f.${k}`)}`),
     sql` and `,
   );
-  await sql`insert into ${sql.table(table)} (shop_id, day, ${ids(columnsOf(table))})
+  return sql`insert into ${sql.table(table)} (shop_id, day, ${ids(columnsOf(table))})
     with deltas as (${keyedDeltas(table, shopId, offsetMs)}),
       firsts as (select ${ids(keys)}, min(day) as first_day from deltas group by ${ids(keys)})
     select d.shop_id, d.day, ${ids(keys, 'f')}, ${sql.join(measures)}
@@ -324,26 +323,49 @@ async function rebuildKeyed(db: Conn, shopId: number, table: KeyedTable, offsetM
     join firsts f on d.day >= f.first_day
     left join deltas x on x.day = d.day and ${sameKey}
     where d.shop_id = ${shopId}
-    window w as (partition by ${ids(keys, 'f')} order by d.day rows between unbounded preceding and current row)`.execute(db);
+    window w as (partition by ${ids(keys, 'f')} order by d.day rows between unbounded preceding and current row)`.compile(db);
+}
+
+/**
+ * The statements that rebuild every rollup of one shop from its raw rows, keyed by the UTC offset
+ * `offsetMinutes` (the shop's, or the one its transaction is setting): the rollup lock, then
+ * deletes and one insert per rollup table, each a single statement over the whole shop. They
+ * read every invoice of the shop, so they are run with `heavyWrite`, off the event loop on
+ * SQLite. Completed invoices need their repeat-purchase flags: every completion sets its own,
+ * and `rebuildRollups` fills those of rows inserted in bulk.
+ */
+export function rebuildStatements(db: Conn, shopId: number, offsetMinutes: number): CompiledQuery[] {
+  const offsetMs = offsetMinutes * 60_000;
+  return [
+    db
+      .insertInto('rollup_state')
+      .values({ shop_id: shopId, utc_offset_minutes: offsetMinutes })
+      .onConflict((oc) => oc.column('shop_id').doUpdateSet({ utc_offset_minutes: (eb) => eb.ref('excluded.utc_offset_minutes') }))
+      .compile(),
+    // These statements read whole shops: hash joins, never a nested loop per invoice, which
+    // PostgreSQL would pick on tables without statistics yet (right after a bulk load).
+    ...(isPostgres(db) ? [sql`set local enable_nestloop = off`.compile(db)] : []),
+    ...[...KEYED_TABLES, 'rollup_days' as const].map((table) => db.deleteFrom(table).where('shop_id', '=', shopId).compile()),
+    rebuildDays(db, shopId, offsetMs),
+    ...KEYED_TABLES.map((table) => rebuildKeyed(db, shopId, table, offsetMs)),
+  ];
 }
 
 /**
  * Rebuilds every rollup of one shop from its raw rows, in the shop's current timezone: first the
  * repeat-purchase flags of completed invoices that have none (rows inserted in bulk), then the
- * snapshots. Used by timezone changes (in their transaction), by seeders that insert raw rows,
- * and by tests that compare maintained rollups with rebuilt ones. Runs in the caller's
- * transaction, or in its own. A heavier write: it reads every invoice of the shop.
+ * snapshots. Used by seeders that insert raw rows, by the migration that introduced rollups and
+ * by tests that compare maintained rollups with rebuilt ones. Runs in the caller's transaction,
+ * or in its own (off the event loop on SQLite).
  */
 export async function rebuildRollups(db: Kysely<Database>, shopId: number): Promise<void> {
-  if (!db.isTransaction) return db.transaction().execute((trx) => rebuildRollups(trx, shopId));
-  const offsetMs = await lockRollups(db, shopId, true);
-  // These statements read whole shops: hash joins, never a nested loop per invoice, which
-  // PostgreSQL would pick on tables without statistics yet (right after a bulk load).
-  const nestLoop = isPostgres(db) ? (await sql<{ setting: string }>`select current_setting('enable_nestloop') as setting`.execute(db)).rows[0]?.setting : undefined;
-  if (nestLoop !== undefined) await sql`set local enable_nestloop = off`.execute(db);
-  for (const table of [...KEYED_TABLES, 'rollup_days'] as const) await db.deleteFrom(table).where('shop_id', '=', shopId).execute();
   await fillRepeatPurchases(db, shopId);
-  await rebuildDays(db, shopId, offsetMs);
-  for (const table of KEYED_TABLES) await rebuildKeyed(db, shopId, table, offsetMs);
-  if (nestLoop !== undefined) await sql`select set_config('enable_nestloop', ${nestLoop}, true)`.execute(db);
+  const { utc_offset_minutes: offset } = await db.selectFrom('shops').select('utc_offset_minutes').where('id', '=', shopId).executeTakeFirstOrThrow();
+  const statements = rebuildStatements(db, shopId, offset);
+  // `set local` lasts to the end of the transaction: a caller's transaction gets its setting back.
+  if (isPostgres(db) && db.isTransaction) {
+    const { setting } = (await sql<{ setting: string }>`select current_setting('enable_nestloop') as setting`.execute(db)).rows[0]!;
+    statements.push(sql`select set_config('enable_nestloop', ${setting}, true)`.compile(db));
+  }
+  await heavyWrite(db, statements);
 }

@@ -1,4 +1,4 @@
-import type { Kysely, Updateable } from 'kysely';
+import type { CompiledQuery, Kysely, Updateable } from 'kysely';
 import { isPostgres } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { PaymentSettingsRow, ShopRow, ShopsTable } from './shops.table.js';
@@ -72,13 +72,15 @@ export async function subdomainTaken(db: Conn, subdomain: string): Promise<boole
 
 type ShopPatch = Omit<Updateable<ShopsTable>, 'id' | 'account_id' | 'created_at'>;
 
+const updateShopQuery = (db: Conn, shopId: number, patch: ShopPatch) => db.updateTable('shops').set({ ...patch, updated_at: Date.now() }).where('id', '=', shopId);
+
 export function updateShop(db: Conn, shopId: number, patch: ShopPatch): Promise<ShopRow> {
-  return db
-    .updateTable('shops')
-    .set({ ...patch, updated_at: Date.now() })
-    .where('id', '=', shopId)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return updateShopQuery(db, shopId, patch).returningAll().executeTakeFirstOrThrow();
+}
+
+/** `updateShop` as a statement of a larger write (`heavyWrite`). */
+export function updateShopStatement(db: Conn, shopId: number, patch: ShopPatch): CompiledQuery {
+  return updateShopQuery(db, shopId, patch).compile();
 }
 
 export function listPaymentSettings(db: Conn, shopId: number): Promise<PaymentSettingsRow[]> {

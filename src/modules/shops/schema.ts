@@ -34,7 +34,14 @@ export const CurrencyBody = Type.Object({
 export const PasswordBody = Type.Object({
   password: Nullable(Type.String({ minLength: 4, maxLength: 128, description: 'Storefront password; null removes it. Stored as a scrypt hash.' })),
 });
-export const TimezoneBody = Type.Object({ utcTimezoneOffset: Type.Integer({ minimum: -720, maximum: 840, description: 'Minutes.' }) });
+export const TimezoneBody = Type.Object(
+  { utcTimezoneOffset: Type.Integer({ minimum: -720, maximum: 840, description: 'Minutes.' }) },
+  {
+    description:
+      "Dashboards count by local day: the change rebuilds the shop's rollups in the new days before it answers. On a shop " +
+      'with a long history that takes seconds (about 10 s for a million invoices), during which writes to the shop wait.',
+  },
+);
 export const StatusBody = Type.Object({ onHold: Type.Boolean() });
 export const PopupBody = Type.Object({ message: Nullable(Type.String({ maxLength: 2000, description: 'null or empty clears.' })) });
 export const TermsBody = Type.Object({ terms: Nullable(Type.String({ maxLength: 50000, description: 'null or empty clears.' })) });

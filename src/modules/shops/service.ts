@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { constraintViolation } from '../../db/database.js';
+import { heavyWrite } from '../../db/heavy-write.js';
 import type { Database } from '../../db/schema.js';
 import { ConflictError, ValidationError } from '../../http/errors.js';
 import { slugify } from '../../http/slug.js';
@@ -10,7 +11,7 @@ import type { SecretBox } from '../../security/secret-box.js';
 import { getDesign } from '../design/service.js';
 import { rescaleFixedDiscounts } from '../coupons/service.js';
 import { rescaleMoney } from '../customers/repository.js';
-import { rebuildRollups } from '../dashboards/rollups.js';
+import { rebuildStatements } from '../dashboards/rollups.js';
 import { rescalePrices } from '../products/service.js';
 import { currencyDigits, isKnownCurrency } from './currencies.js';
 import * as payments from './payment-settings.js';
@@ -132,12 +133,14 @@ export async function setPassword(db: Conn, shop: ShopRow, password: string | nu
  * rebuilt from its raw rows in the same transaction: a rare and heavier write (it reads every
  * invoice of the shop, seconds for a million), which concurrent checkouts of the shop wait for.
  */
+/**
+ * The new offset and the dashboard rollups rebuilt in it, in one transaction. The rebuild reads
+ * every invoice of the shop (10 s for a million on SQLite): it is a heavy write, run off the
+ * event loop; the process's other statements wait for it.
+ */
 export async function setTimezone(db: Conn, shop: ShopRow, utcTimezoneOffset: number): Promise<Shop> {
-  return db.transaction().execute(async (trx) => {
-    const updated = await repo.updateShop(trx, shop.id, { utc_offset_minutes: utcTimezoneOffset });
-    await rebuildRollups(trx, shop.id);
-    return toShop(updated);
-  });
+  await heavyWrite(db, [repo.updateShopStatement(db, shop.id, { utc_offset_minutes: utcTimezoneOffset }), ...rebuildStatements(db, shop.id, utcTimezoneOffset)]);
+  return toShop(await repo.findShop(db, shop.id));
 }
 
 export async function setOnHold(db: Conn, shop: ShopRow, onHold: boolean): Promise<Shop> {
