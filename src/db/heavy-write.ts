@@ -1,17 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { CompiledQuery, Kysely } from 'kysely';
 
-/**
- * Heavy writes off the event loop: statements that rewrite a large part of a table (a shop's
- * dashboard rollups, rebuilt from a million invoices when its timezone changes). better-sqlite3
- * is synchronous, so on the main connection they would stop every request for their whole
- * duration (10 s on the bench shop). They run instead as one transaction on a thread of their
- * own with its own connection, while the main connection is held: the process's other
- * statements wait for the write like for any transaction, without blocking the event loop, and
- * never meet SQLite's write lock (a busy wait on the main thread). Pages served from memory and
- * reads on the reader thread go on meanwhile. On PostgreSQL, in an in-memory database or inside a
- * transaction, the statements simply run in a transaction of the given connection.
- */
+/** Where a root SQLite connection's heavy writes go: its file, and what to tell after one. */
 interface Writer {
   file: string;
   /** Called after a write: the checkpointer copies the WAL back when something was written. */
@@ -45,7 +35,17 @@ function runOnThread(file: string, statements: readonly CompiledQuery[]): Promis
   });
 }
 
-/** Runs `statements` as one transaction, off the event loop on an SQLite file (see above). */
+/**
+ * Runs `statements` as one transaction. Meant for heavy writes: statements that rewrite a large part of a table (a shop's
+ * dashboard rollups, rebuilt from a million invoices when its timezone changes). better-sqlite3
+ * is synchronous, so on the main connection they would stop every request for their whole
+ * duration (10 s on the bench shop). They run instead as one transaction on a thread of their
+ * own with its own connection, while the main connection is held: the process's other
+ * statements wait for the write like for any transaction, without blocking the event loop, and
+ * never meet SQLite's write lock (a busy wait on the main thread). Pages served from memory and
+ * reads on the reader thread go on meanwhile. On PostgreSQL, in an in-memory database or inside a
+ * transaction, the statements simply run in a transaction of the given connection.
+ */
 export async function heavyWrite(db: Kysely<any>, statements: readonly CompiledQuery[]): Promise<void> {
   const writer = writers.get(db);
   if (writer) {

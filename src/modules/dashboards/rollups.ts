@@ -3,6 +3,7 @@ import { isPostgres } from '../../db/database.js';
 import { heavyWrite } from '../../db/heavy-write.js';
 import type { Database } from '../../db/schema.js';
 import { fillRepeatPurchases } from '../invoices/repository.js';
+import { findShop } from '../shops/repository.js';
 import { DAY_MS, HOUR_MS, localDayOf, localHourOf, type DaySpan } from './local-days.js';
 
 type Conn = Kysely<Database>;
@@ -362,8 +363,7 @@ export function rebuildStatements(db: Conn, shopId: number, offsetMinutes: numbe
  */
 export async function rebuildRollups(db: Kysely<Database>, shopId: number): Promise<void> {
   await fillRepeatPurchases(db, shopId);
-  const { utc_offset_minutes: offset } = await db.selectFrom('shops').select('utc_offset_minutes').where('id', '=', shopId).executeTakeFirstOrThrow();
-  const statements = rebuildStatements(db, shopId, offset);
+  const statements = rebuildStatements(db, shopId, (await findShop(db, shopId)).utc_offset_minutes);
   // `set local` lasts to the end of the transaction: a caller's transaction gets its setting back.
   if (isPostgres(db) && db.isTransaction) {
     const { setting } = (await sql<{ setting: string }>`select current_setting('enable_nestloop') as setting`.execute(db)).rows[0]!;
