@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { HOUR_MS, type DaySpan } from './local-days.js';
-import { DAY_COLUMNS, spanSnapshots, type DayTotals } from './rollups.js';
+import { prepared } from '../../db/prepared.js';
+import { HOUR_MS } from './local-days.js';
+import { DAY_COLUMNS, snapshotAt, type DayTotals } from './rollups.js';
 
 type Conn = Kysely<Database>;
 
@@ -23,37 +24,57 @@ export const zeroTotals = (): DayTotals => Object.fromEntries(DAY_COLUMNS.map((c
 
 /*
  * Whole local days, from the rollups: each figure is snapshot(≤ last) − snapshot(≤ first − 1), so
- * a query reads two rows per key whatever the length of the range (see rollups.ts).
+ * a query reads two rows per key whatever the length of the range (see rollups.ts). Dashboards
+ * run these on every request, so each is built and compiled once (`prepared`).
  */
 
-export async function rollupTotals(db: Conn, shopId: number, days: DaySpan): Promise<DayTotals> {
-  const { hi, lo } = spanSnapshots(db, shopId, days);
-  const row = await db
+/** Whole local days first…last, both bounded. */
+export interface WholeDays {
+  first: number;
+  last: number;
+}
+
+/** The parameters of a snapshot-difference query: the shop and the days its two snapshots are taken at or before. */
+interface SnapshotParams {
+  shopId: number;
+  last: number;
+  beforeFirst: number;
+}
+
+const snapshotParams = (shopId: number, days: WholeDays): SnapshotParams => ({ shopId, last: days.last, beforeFirst: days.first - 1 });
+
+const totalsQuery = prepared((db, p: SnapshotParams) =>
+  db
     .selectFrom('rollup_days as h')
-    .leftJoin('rollup_days as l', (join) => join.onRef('l.shop_id', '=', 'h.shop_id').on('l.day', '=', lo))
+    .leftJoin('rollup_days as l', (join) => join.onRef('l.shop_id', '=', 'h.shop_id').on('l.day', '=', snapshotAt(db, p.shopId, p.beforeFirst)))
     .select(DAY_COLUMNS.map((c) => sql<number>`${sql.ref(`h.${c}`)} - coalesce(${sql.ref(`l.${c}`)}, 0)`.as(c)))
-    .where('h.shop_id', '=', shopId)
-    .where('h.day', '=', hi)
-    .executeTakeFirst();
+    .where('h.shop_id', '=', p.shopId)
+    .where('h.day', '=', snapshotAt(db, p.shopId, p.last)),
+);
+
+export async function rollupTotals(db: Conn, shopId: number, days: WholeDays): Promise<DayTotals> {
+  const [row] = await totalsQuery(db, snapshotParams(shopId, days));
   if (!row) return zeroTotals();
   return Object.fromEntries(DAY_COLUMNS.map((c) => [c, Number(row[c])])) as DayTotals;
 }
+
+// The snapshot before the range (when there is one) comes first: the base of the differences.
+const seriesQuery = prepared((db, p: SnapshotParams & { first: number }) =>
+  db
+    .selectFrom('rollup_days')
+    .select(sql<string | null>`string_agg(day || ':' || revenue || ':' || created_orders, ',' order by day)`.as('points'))
+    .where('shop_id', '=', p.shopId)
+    .where('day', '>=', sql<number>`coalesce((${snapshotAt(db, p.shopId, p.beforeFirst)}), ${p.first})`)
+    .where('day', '<=', p.last),
+);
 
 /**
  * Revenue (by completion) and invoices created, per day of `first…last` that has any. A year is
  * up to 367 snapshot rows: they come back as one `day:revenue:orders,…` string, which costs a
  * fraction of building a row object per day (string_agg: PostgreSQL, SQLite ≥ 3.44).
  */
-export async function rollupSeries(db: Conn, shopId: number, days: { first: number; last: number }): Promise<Map<number, { revenue: number; orders: number }>> {
-  const { lo } = spanSnapshots(db, shopId, days);
-  // The snapshot before the range (when there is one) comes first: the base of the differences.
-  const row = await db
-    .selectFrom('rollup_days')
-    .select(sql<string | null>`string_agg(day || ':' || revenue || ':' || created_orders, ',' order by day)`.as('points'))
-    .where('shop_id', '=', shopId)
-    .where('day', '>=', sql<number>`coalesce((${lo}), ${days.first})`)
-    .where('day', '<=', days.last)
-    .executeTakeFirst();
+export async function rollupSeries(db: Conn, shopId: number, days: WholeDays): Promise<Map<number, { revenue: number; orders: number }>> {
+  const [row] = await seriesQuery(db, { ...snapshotParams(shopId, days), first: days.first });
   const series = new Map<number, { revenue: number; orders: number }>();
   // One split into day, revenue, created, day, …: a split per point cost a year's series 0.15 ms.
   const values = row?.points ? row.points.split(/[:,]/) : [];
@@ -68,65 +89,76 @@ export async function rollupSeries(db: Conn, shopId: number, days: { first: numb
   return series;
 }
 
-/** Units and part totals of completed invoices per product, best first; `limit` cuts the list. */
-export async function rollupProducts(db: Conn, shopId: number, days: DaySpan, limit?: number): Promise<ProductSales[]> {
-  const { hi, lo } = spanSnapshots(db, shopId, days);
+function productsQuery(db: Conn, p: SnapshotParams) {
   const revenue = sql<number>`h.revenue - coalesce(l.revenue, 0)`;
   const quantity = sql<number>`h.quantity - coalesce(l.quantity, 0)`;
-  let query = db
+  return db
     .selectFrom('rollup_products as h')
-    .leftJoin('rollup_products as l', (join) => join.onRef('l.shop_id', '=', 'h.shop_id').onRef('l.product_id', '=', 'h.product_id').on('l.day', '=', lo))
+    .leftJoin('rollup_products as l', (join) =>
+      join.onRef('l.shop_id', '=', 'h.shop_id').onRef('l.product_id', '=', 'h.product_id').on('l.day', '=', snapshotAt(db, p.shopId, p.beforeFirst)),
+    )
     .select(['h.product_id', revenue.as('revenue'), quantity.as('quantity'), 'h.last_part_id'])
-    .where('h.shop_id', '=', shopId)
-    .where('h.day', '=', hi)
+    .where('h.shop_id', '=', p.shopId)
+    .where('h.day', '=', snapshotAt(db, p.shopId, p.last))
     .where(quantity, '>', 0)
     .orderBy('revenue', 'desc')
     .orderBy('quantity', 'desc')
     .orderBy('h.product_id');
-  if (limit !== undefined) query = query.limit(limit);
-  const rows = await query.execute();
+}
+const allProductsQuery = prepared(productsQuery);
+const topProductsQuery = prepared((db, p: SnapshotParams & { limit: number }) => productsQuery(db, p).limit(p.limit));
+
+/** Units and part totals of completed invoices per product, best first; `limit` cuts the list. */
+export async function rollupProducts(db: Conn, shopId: number, days: WholeDays, limit?: number): Promise<ProductSales[]> {
+  const params = snapshotParams(shopId, days);
+  const rows = await (limit === undefined ? allProductsQuery(db, params) : topProductsQuery(db, { ...params, limit }));
   return rows.map((r) => ({ productId: r.product_id, revenue: Number(r.revenue), quantity: Number(r.quantity), lastPartId: Number(r.last_part_id) }));
 }
 
 /** The highest part id of each product sold up to the end of local day `day` (the snapshot at or before it). */
 export async function rollupLastParts(db: Conn, shopId: number, day: number, productIds: number[]): Promise<Map<number, number>> {
   if (productIds.length === 0) return new Map();
-  const { hi } = spanSnapshots(db, shopId, { first: null, last: day });
   const rows = await db
     .selectFrom('rollup_products')
     .select(['product_id', 'last_part_id'])
     .where('shop_id', '=', shopId)
-    .where('day', '=', hi)
+    .where('day', '=', snapshotAt(db, shopId, day))
     .where('product_id', 'in', productIds)
     .execute();
   return new Map(rows.map((r) => [r.product_id, Number(r.last_part_id)]));
 }
 
-/** Completed invoices per local hour of completion. */
-export async function rollupHours(db: Conn, shopId: number, days: DaySpan): Promise<{ hour: number; orders: number }[]> {
-  const { hi, lo } = spanSnapshots(db, shopId, days);
-  const rows = await db
+const hoursQuery = prepared((db, p: SnapshotParams) =>
+  db
     .selectFrom('rollup_hours as h')
-    .leftJoin('rollup_hours as l', (join) => join.onRef('l.shop_id', '=', 'h.shop_id').onRef('l.hour', '=', 'h.hour').on('l.day', '=', lo))
+    .leftJoin('rollup_hours as l', (join) => join.onRef('l.shop_id', '=', 'h.shop_id').onRef('l.hour', '=', 'h.hour').on('l.day', '=', snapshotAt(db, p.shopId, p.beforeFirst)))
     .select(['h.hour', sql<number>`h.orders - coalesce(l.orders, 0)`.as('orders')])
-    .where('h.shop_id', '=', shopId)
-    .where('h.day', '=', hi)
-    .execute();
+    .where('h.shop_id', '=', p.shopId)
+    .where('h.day', '=', snapshotAt(db, p.shopId, p.last)),
+);
+
+/** Completed invoices per local hour of completion. */
+export async function rollupHours(db: Conn, shopId: number, days: WholeDays): Promise<{ hour: number; orders: number }[]> {
+  const rows = await hoursQuery(db, snapshotParams(shopId, days));
   return rows.map((r) => ({ hour: r.hour, orders: Number(r.orders) }));
 }
 
-/** Completed invoices and their totals per gateway. */
-export async function rollupGateways(db: Conn, shopId: number, days: DaySpan): Promise<{ gateway: string; revenue: number; orders: number }[]> {
-  const { hi, lo } = spanSnapshots(db, shopId, days);
+const gatewaysQuery = prepared((db, p: SnapshotParams) => {
   const orders = sql<number>`h.orders - coalesce(l.orders, 0)`;
-  const rows = await db
+  return db
     .selectFrom('rollup_gateways as h')
-    .leftJoin('rollup_gateways as l', (join) => join.onRef('l.shop_id', '=', 'h.shop_id').onRef('l.gateway', '=', 'h.gateway').on('l.day', '=', lo))
+    .leftJoin('rollup_gateways as l', (join) =>
+      join.onRef('l.shop_id', '=', 'h.shop_id').onRef('l.gateway', '=', 'h.gateway').on('l.day', '=', snapshotAt(db, p.shopId, p.beforeFirst)),
+    )
     .select(['h.gateway', sql<number>`h.revenue - coalesce(l.revenue, 0)`.as('revenue'), orders.as('orders')])
-    .where('h.shop_id', '=', shopId)
-    .where('h.day', '=', hi)
-    .where(orders, '>', 0)
-    .execute();
+    .where('h.shop_id', '=', p.shopId)
+    .where('h.day', '=', snapshotAt(db, p.shopId, p.last))
+    .where(orders, '>', 0);
+});
+
+/** Completed invoices and their totals per gateway. */
+export async function rollupGateways(db: Conn, shopId: number, days: WholeDays): Promise<{ gateway: string; revenue: number; orders: number }[]> {
+  const rows = await gatewaysQuery(db, snapshotParams(shopId, days));
   return rows.map((r) => ({ gateway: r.gateway, revenue: Number(r.revenue), orders: Number(r.orders) }));
 }
 

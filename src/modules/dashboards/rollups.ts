@@ -1,6 +1,7 @@
 import { sql, type CompiledQuery, type Kysely, type RawBuilder } from 'kysely';
 import { isPostgres } from '../../db/database.js';
 import { heavyWrite } from '../../db/heavy-write.js';
+import { prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { fillRepeatPurchases } from '../invoices/repository.js';
 import { findShop } from '../shops/repository.js';
@@ -81,11 +82,6 @@ export function snapshotAt(db: Conn, shopId: number, day: number | null) {
   let query = db.selectFrom('rollup_days').select((eb) => eb.fn.max('day').as('day')).where('shop_id', '=', shopId);
   if (day !== null) query = query.where('day', '<=', day);
   return query;
-}
-
-/** The snapshots a whole-day span is read from: the later one minus the earlier one (none for an open start). */
-export function spanSnapshots(db: Conn, shopId: number, days: DaySpan) {
-  return { hi: snapshotAt(db, shopId, days.last), lo: days.first === null ? sql<number>`null` : snapshotAt(db, shopId, days.first - 1) };
 }
 
 /** Makes each day a snapshot: a copy of the latest one before it, or zeros. */
@@ -208,23 +204,56 @@ export function recordReplacement(db: Conn, shopId: number, replacement: { quant
   return addOnDay(db, shopId, replacement.createdAt, { replacements: 1, replaced_units: replacement.quantity });
 }
 
+interface CountParams {
+  shopId: number;
+  last: number | null;
+  beforeFirst: number | null;
+  status: string;
+  gateway: string;
+}
+
+/**
+ * The owner's invoice list asks this on every page, in one of eight shapes: a range open or
+ * bounded at either end, with or without a status and a gateway. Each is built once (`prepared`).
+ */
+const countQueries = new Map<string, (db: Conn, params: CountParams) => Promise<{ n: number }[]>>();
+function countQuery(shape: { from: boolean; to: boolean; status: boolean; gateway: boolean }) {
+  const key = `${shape.from}${shape.to}${shape.status}${shape.gateway}`;
+  let query = countQueries.get(key);
+  if (!query) {
+    query = prepared((db, p: CountParams) => {
+      const lo = shape.from ? snapshotAt(db, p.shopId, p.beforeFirst) : sql<number>`null`;
+      let q = db
+        .selectFrom('rollup_invoice_counts as h')
+        .leftJoin('rollup_invoice_counts as l', (join) =>
+          join.onRef('l.shop_id', '=', 'h.shop_id').onRef('l.status', '=', 'h.status').onRef('l.gateway', '=', 'h.gateway').on('l.day', '=', lo),
+        )
+        .select(sql<number>`coalesce(sum(h.invoices - coalesce(l.invoices, 0)), 0)`.as('n'))
+        .where('h.shop_id', '=', p.shopId)
+        .where('h.day', '=', snapshotAt(db, p.shopId, shape.to ? p.last : null));
+      if (shape.status) q = q.where('h.status', '=', p.status);
+      if (shape.gateway) q = q.where('h.gateway', '=', p.gateway);
+      return q;
+    });
+    countQueries.set(key, query);
+  }
+  return query;
+}
+
 /**
  * Invoices created on the whole local days of `days` (created-day snapshots), optionally of one
  * status and gateway: the owner list's totalCount without counting the invoices.
  */
 export async function countCreatedInvoices(db: Conn, shopId: number, days: DaySpan, filter: { status?: string | undefined; gateway?: string | undefined }): Promise<number> {
-  const { hi, lo } = spanSnapshots(db, shopId, days);
-  let query = db
-    .selectFrom('rollup_invoice_counts as h')
-    .leftJoin('rollup_invoice_counts as l', (join) =>
-      join.onRef('l.shop_id', '=', 'h.shop_id').onRef('l.status', '=', 'h.status').onRef('l.gateway', '=', 'h.gateway').on('l.day', '=', lo),
-    )
-    .select(sql<number>`coalesce(sum(h.invoices - coalesce(l.invoices, 0)), 0)`.as('n'))
-    .where('h.shop_id', '=', shopId)
-    .where('h.day', '=', hi);
-  if (filter.status) query = query.where('h.status', '=', filter.status);
-  if (filter.gateway) query = query.where('h.gateway', '=', filter.gateway);
-  return Number((await query.executeTakeFirstOrThrow()).n);
+  const shape = { from: days.first !== null, to: days.last !== null, status: Boolean(filter.status), gateway: Boolean(filter.gateway) };
+  const [row] = await countQuery(shape)(db, {
+    shopId,
+    last: days.last,
+    beforeFirst: days.first === null ? null : days.first - 1,
+    status: filter.status ?? '',
+    gateway: filter.gateway ?? '',
+  });
+  return Number(row!.n);
 }
 
 /*

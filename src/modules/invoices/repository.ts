@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Kysely } from 'kysely';
 import { isPostgres } from '../../db/database.js';
+import { prepared } from '../../db/prepared.js';
 import { heavyRead, readRows } from '../../db/reader-pool.js';
 import { containsText } from '../../db/sql-helpers.js';
 import type { Database } from '../../db/schema.js';
@@ -151,10 +152,14 @@ export async function setDeliveryError(db: Conn, shopId: number, invoiceId: stri
 }
 
 /** Pending invoices past their expiry, oldest first (for the expiry worker and read-time checks). */
-export async function overdueInvoices(db: Conn, now: number, limit: number, shopId?: number): Promise<{ id: string; shop_id: number }[]> {
-  let query = db.selectFrom('invoices').select(['id', 'shop_id']).where('status', '=', 'pending').where('expires_at', '<=', now);
-  if (shopId !== undefined) query = query.where('shop_id', '=', shopId);
-  return query.orderBy('expires_at').limit(limit).execute();
+const overdueQuery = (db: Conn, p: { now: number; limit: number }) =>
+  db.selectFrom('invoices').select(['id', 'shop_id']).where('status', '=', 'pending').where('expires_at', '<=', p.now).orderBy('expires_at').limit(p.limit);
+const overdueOfAllShops = prepared(overdueQuery);
+// Every read of a shop's invoices (the owner's list, dashboards) asks this first.
+const overdueOfShop = prepared((db, p: { now: number; limit: number; shopId: number }) => overdueQuery(db, p).where('shop_id', '=', p.shopId));
+
+export function overdueInvoices(db: Conn, now: number, limit: number, shopId?: number): Promise<{ id: string; shop_id: number }[]> {
+  return shopId === undefined ? overdueOfAllShops(db, { now, limit }) : overdueOfShop(db, { now, limit, shopId });
 }
 
 /**
