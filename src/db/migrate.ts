@@ -10,6 +10,7 @@ import * as m0007 from './migrations/0007-storefront-totals.js';
 import * as m0008 from './migrations/0008-visit-views.js';
 import * as m0009 from './migrations/0009-feedback-products-order.js';
 import * as m0010 from './migrations/0010-variant-serial-stock.js';
+import * as m0011 from './migrations/0011-rollup-covering-indexes.js';
 
 /**
  * Migrations are listed here, in order, rather than read from a folder: the list is part of
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0008-visit-views': m0008,
   '0009-feedback-products-order': m0009,
   '0010-variant-serial-stock': m0010,
+  '0011-rollup-covering-indexes': m0011,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
