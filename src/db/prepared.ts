@@ -4,7 +4,7 @@ import type { Database } from './schema.js';
 
 type Conn = Kysely<Database>;
 
-/** Where a parameter goes in a query built once: the compiled query holds it, `run` puts the value there. */
+/** Where a parameter goes in a query built once: the compiled query holds it, each call puts its value there. */
 class Placeholder {
   constructor(readonly name: string) {}
 }
@@ -23,7 +23,8 @@ function valueOf(params: Record<string, unknown>, name: string): unknown {
  * `build` receives placeholders, never values, so the shape cannot depend on them: a value that
  * would change the SQL (a list of variable length, an optional filter) does not belong in a
  * prepared query. Every placeholder must become a bound parameter (`where`, `on`, a `sql`
- * template's `${}`), never a literal (`sql.lit`); `run` fails loudly when one is missing.
+ * template's `${}`), never a literal (`sql.lit`). A call without a value for a placeholder fails
+ * with a TypeError rather than binding null.
  */
 export function prepared<P extends object, O>(build: (db: Conn, params: P) => Compilable<O>): (db: Conn, params: P) => Promise<O[]> {
   const compiled: { sqlite?: CompiledQuery<O>; postgres?: CompiledQuery<O> } = {};
