@@ -336,7 +336,7 @@ export async function t7(ctx: Context): Promise<Row[]> {
     { target: 'T7', scenario: 'storefront p99 loaded ÷ solo', measured: `${fmt(p99Ratio)}× (${fmt(median(loaded.map((l) => l.p99)))} vs ${fmt(median(solo.map((s) => s.p99)))} ms)`, threshold: '≤ 2×', met: p99Ratio <= 2 },
   ];
   if (!worst?.observing) rows.push(info('T7', 'longest synchronous DB call', 'db.observeQueries missing: not measured'));
-  else if (ctx.engine === 'postgres') rows.push(info('T7', 'longest DB call (asynchronous driver: round trip, not a stall)', `${fmt(worst.maxMs)} ms`));
+  else if (ctx.engine === 'postgres') rows.push(info('T7', 'longest DB call of the main pool, heavy reads on their own connection (asynchronous driver: round trip, not a stall)', `${fmt(worst.maxMs)} ms`));
   else {
     // Judged on each call's own time: its wall time less the collections and the waits for a core
     // inside it (see bench/server.ts), which stall an asynchronous call just as much.

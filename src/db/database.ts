@@ -19,7 +19,7 @@ import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { Checkpointer } from './checkpointer.js';
 import { attachWriter } from './heavy-write.js';
-import { attachReader, ReaderPool } from './reader-pool.js';
+import { attachReader, POSTGRES_READER_SETTINGS, PostgresReader, ReaderPool } from './reader-pool.js';
 import type { Database } from './schema.js';
 
 export type Dialect = DatabaseConfig['dialect'];
@@ -197,11 +197,12 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
       },
     };
   }
-  const pool = new pg.Pool({
-    connectionString: config.url,
-    max: 10,
-    types: pgTypes,
-    ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
+  const poolOptions = { connectionString: config.url, types: pgTypes, ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}) };
+  const pool = new pg.Pool({ ...poolOptions, max: 10 });
+  // Heavy reads (searches, reports) get a connection of their own (see PostgresReader).
+  const readerPool = new pg.Pool({ ...poolOptions, max: 1 });
+  readerPool.on('connect', (client) => {
+    for (const setting of POSTGRES_READER_SETTINGS) client.query(setting).catch(() => undefined);
   });
   const log = (event: LogEvent) => {
     if (listeners.size === 0) return;
@@ -209,7 +210,17 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     for (const listener of listeners) listener({ sql: event.query.sql, durationMs });
   };
   const kysely = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }), log });
-  return { kysely, dialect: 'postgres', observeQueries, destroy: () => kysely.destroy() };
+  const reader = new PostgresReader(new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool: readerPool }) }));
+  attachReader(kysely, reader);
+  return {
+    kysely,
+    dialect: 'postgres',
+    observeQueries,
+    destroy: async () => {
+      await reader.close();
+      await kysely.destroy();
+    },
+  };
 }
 
 export function isPostgres(db: Kysely<any>): boolean {

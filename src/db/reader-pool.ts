@@ -1,16 +1,23 @@
 import { Worker } from 'node:worker_threads';
 import type { CompiledQuery, Kysely } from 'kysely';
 
+/** Where `heavyRead` sends a root connection's heavy reads. */
+export interface HeavyReader {
+  /** Rows of a compiled SELECT; null when the reader is gone (the caller then runs it itself). */
+  run<R>(query: CompiledQuery<R>): Promise<R[]> | null;
+  close(): Promise<void>;
+}
+
 /**
  * Heavy reads off the event loop. better-sqlite3 is synchronous: a query that scans a million
  * rows (a substring search over every invoice) would stop every other request for its whole
  * duration. Such queries go to a read-only connection on a worker thread instead (WAL lets it
  * read while the main connection writes; it sees every transaction committed before the query
  * starts). The thread runs at a low scheduling priority so that, when the CPU is short, the
- * storefront wins and the report waits. PostgreSQL needs none of this: its queries never block
- * the event loop, so `heavyRead` simply executes them.
+ * storefront wins and the report waits. On PostgreSQL queries never block the event loop, but a
+ * scan still takes the database server's CPU: `PostgresReader` bounds that instead.
  */
-export class ReaderPool {
+export class ReaderPool implements HeavyReader {
   private worker: Worker | null = null;
   private readonly waiting = new Map<number, { resolve(rows: unknown[]): void; reject(err: Error): void }>();
   private nextId = 1;
@@ -61,16 +68,39 @@ export class ReaderPool {
   }
 }
 
-const readers = new WeakMap<Kysely<any>, ReaderPool>();
+/**
+ * Heavy reads on PostgreSQL: one connection of their own, so at most one scan runs at a time
+ * whatever the number of owners searching (the others wait for it, as they wait for the SQLite
+ * reader thread), without parallel workers (a parallel scan of a million invoices takes a leader
+ * and two workers, i.e. every core of a small machine), read-only. The storefront's pages and the
+ * rest of the owner API keep the main pool: with the database server on the same cores, two
+ * owner searches took half the storefront's throughput.
+ */
+export class PostgresReader implements HeavyReader {
+  constructor(private readonly db: Kysely<any>) {}
 
-export function attachReader(db: Kysely<any>, pool: ReaderPool): void {
-  readers.set(db, pool);
+  run<R>(query: CompiledQuery<R>): Promise<R[]> {
+    return this.db.executeQuery(query).then((result) => result.rows);
+  }
+
+  close(): Promise<void> {
+    return this.db.destroy();
+  }
+}
+
+/** What each PostgresReader connection is set to when it opens. */
+export const POSTGRES_READER_SETTINGS = ['set max_parallel_workers_per_gather = 0', 'set default_transaction_read_only = on'];
+
+const readers = new WeakMap<Kysely<any>, HeavyReader>();
+
+export function attachReader(db: Kysely<any>, reader: HeavyReader): void {
+  readers.set(db, reader);
 }
 
 /**
- * Runs a read that may touch a large part of a table: on the root SQLite connection it goes to
- * the reader thread; inside a transaction (a different handle), on PostgreSQL, or when the thread
- * is unavailable it runs like any other query.
+ * Runs a read that may touch a large part of a table: on a root connection it goes to its heavy
+ * reader (the SQLite reader thread, the PostgreSQL reader connection); inside a transaction (a
+ * different handle) or when the reader is unavailable it runs like any other query.
  */
 export async function heavyRead<R>(db: Kysely<any>, query: { compile(): CompiledQuery<R>; execute(): Promise<R[]> }): Promise<R[]> {
   const rows = readers.get(db)?.run(query.compile());
