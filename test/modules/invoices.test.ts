@@ -355,3 +355,22 @@ test('a serial already sold is never stocked again, even from a list saved after
   assert.deepEqual(saved.variants[0].asSerials.serials, ['K4', 'K5', 'K6'], 'K1, K2 were delivered and K3 is reserved');
   assert.deepEqual(assertOk(await api.post(`${base}/${pending.id}/process`)).parts[0].deliverables, ['K3']);
 });
+
+test('a list counts partial days and a customer\'s invoices through the main connection; only a search goes to the heavy reader', async (t) => {
+  const { app, api, keysVariant, buy, base } = await setup(t);
+  const a = await buy([{ variant: keysVariant, quantity: 1 }]);
+  await buy([{ variant: keysVariant, quantity: 1 }], { customerEmail: 'other@example.com' });
+  const customerId = assertOk(await api.get(`${base}/${a.id}`)).customerId;
+  const counts: string[] = [];
+  const stop = app.db.observeQueries((e) => {
+    if (/count\(\*\)/i.test(e.sql) && /from "invoices"/.test(e.sql)) counts.push(e.sql);
+  });
+  t.after(stop);
+  const from = new Date(Date.now() - 3_600_000).toISOString();
+  assert.equal(assertOk(await api.get(`${base}?fromDate=${encodeURIComponent(from)}`)).totalCount, 2);
+  assert.equal(counts.length, 1, 'the partial day since fromDate was counted on the main connection');
+  assert.equal(assertOk(await api.get(`${base}?customerId=${customerId}`)).totalCount, 1);
+  assert.equal(counts.length, 2, "the customer's invoices were counted on the main connection");
+  assert.equal(assertOk(await api.get(`${base}?searchString=other%40`)).totalCount, 1);
+  assert.equal(counts.length, 2, 'the search was counted by the heavy reader, not the main connection');
+});

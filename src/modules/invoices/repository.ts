@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Kysely } from 'kysely';
 import { isPostgres } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
-import { heavyRead, readRows } from '../../db/reader-pool.js';
+import { readRows } from '../../db/reader-pool.js';
 import { containsText } from '../../db/sql-helpers.js';
 import type { Database } from '../../db/schema.js';
 import { pageOf, type KeysetPosition } from '../../http/pagination.js';
@@ -333,7 +333,12 @@ export function needsScan(filter: InvoiceFilter): boolean {
   return Boolean(filter.search) || filter.productId !== undefined;
 }
 
+/**
+ * Invoices matching the filter. Off the event loop only when it may scan (as `listInvoices`): the
+ * partial days of a list's totalCount and a customer's invoices are counted through an index,
+ * and must not wait behind a running search for the one heavy-read connection.
+ */
 export async function countInvoices(db: Conn, shopId: number, filter: InvoiceFilter): Promise<number> {
-  const [row] = await heavyRead(db, filtered(db, shopId, filter).select((eb) => eb.fn.countAll<number>().as('n')));
+  const [row] = await readRows(db, filtered(db, shopId, filter).select((eb) => eb.fn.countAll<number>().as('n')), needsScan(filter));
   return Number(row!.n);
 }
