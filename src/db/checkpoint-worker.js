@@ -1,17 +1,24 @@
 // The WAL checkpointer's own connection (see checkpointer.ts). Plain JavaScript so it loads
 // without the TypeScript loader. A PASSIVE checkpoint copies committed pages from the WAL into
 // the database file as far as no reader still needs them, and never waits for readers or writers.
+// A TRUNCATE checkpoint (asked for while the main connection is held, so no write comes between)
+// copies the rest and empties the WAL file; it waits for readers at most `truncateWaitMs`.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
 const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma('busy_timeout = 1000');
 
-parentPort.on('message', () => {
+parentPort.on('message', ({ id, mode }) => {
   try {
-    const [result] = db.pragma('wal_checkpoint(PASSIVE)');
-    parentPort.postMessage({ result });
+    if (mode === 'truncate') db.pragma(`busy_timeout = ${workerData.truncateWaitMs}`);
+    const [result] = db.pragma(mode === 'truncate' ? 'wal_checkpoint(TRUNCATE)' : 'wal_checkpoint(PASSIVE)');
+    // After a PASSIVE one: the WAL as it is now, commits made while it ran included.
+    const [now] = mode === 'truncate' ? [result] : db.pragma('wal_checkpoint(NOOP)');
+    parentPort.postMessage({ id, result: { busy: result.busy, log: now.log, checkpointed: now.checkpointed } });
   } catch (err) {
-    parentPort.postMessage({ error: { message: err.message, code: err.code } });
+    parentPort.postMessage({ id, error: { message: err.message, code: err.code } });
+  } finally {
+    if (mode === 'truncate') db.pragma('busy_timeout = 1000');
   }
 });

@@ -75,6 +75,31 @@ function literalRows(statement: SqliteDatabase.Statement): SqliteStatement {
 }
 
 /**
+ * A statement that writes (an INSERT, UPDATE or DELETE, with or without RETURNING) tells
+ * `onWrite` after each run: the checkpointer copies the WAL back only when something was written.
+ */
+function notingWrites(statement: SqliteStatement, onWrite: () => void): SqliteStatement {
+  return {
+    reader: statement.reader,
+    all(parameters) {
+      try {
+        return statement.all(parameters);
+      } finally {
+        onWrite();
+      }
+    },
+    run(parameters) {
+      try {
+        return statement.run(parameters);
+      } finally {
+        onWrite();
+      }
+    },
+    iterate: (parameters) => statement.iterate(parameters),
+  };
+}
+
+/**
  * The connection Kysely's SQLite driver talks to, with three additions: statements are prepared
  * once and reused (Kysely prepares every query it runs; preparing costs as much as running a
  * point lookup), rows are built by `literalRows`, and each call can be timed for
@@ -99,7 +124,6 @@ function reusingStatements(sqlite: SqliteDatabase.Database, listeners: Set<Query
         return statement.run(parameters);
       } finally {
         notify(listeners, text, started);
-        onWrite();
       }
     },
     iterate: (parameters) => statement.iterate(parameters),
@@ -109,7 +133,8 @@ function reusingStatements(sqlite: SqliteDatabase.Database, listeners: Set<Query
     prepare(text) {
       let statement = statements.get(text);
       if (!statement) {
-        statement = literalRows(sqlite.prepare(text));
+        const prepared = sqlite.prepare(text);
+        statement = prepared.readonly ? literalRows(prepared) : notingWrites(literalRows(prepared), onWrite);
         if (statements.size >= capacity) statements.delete(statements.keys().next().value!);
         statements.set(text, statement);
       }
@@ -155,6 +180,8 @@ class CurrentSchemaPostgresDialect extends PostgresDialect {
 export interface OpenOptions {
   /** SQLite: run `heavyRead` queries on a reader thread (default true; an in-memory database has none). */
   readerThread?: boolean;
+  /** SQLite on disk: the checkpointer's intervals and sizes (tests make them small). */
+  checkpoint?: ConstructorParameters<typeof Checkpointer>[2];
 }
 
 export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Db {
@@ -180,11 +207,13 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     // SQLite guesses, and may walk a million parts by shop to avoid sorting ten invoices' parts.
     sqlite.pragma('analysis_limit = 400');
     sqlite.pragma('optimize = 0x10002');
-    const checkpointer = onDisk ? new Checkpointer(sqlite, config.file) : null;
+    const checkpointer = onDisk ? new Checkpointer(sqlite, config.file, options.checkpoint) : null;
     const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite, listeners, () => checkpointer?.noteWrite()) }) });
     const reader = onDisk && options.readerThread !== false ? new ReaderPool(config.file) : null;
     if (reader) attachReader(kysely, reader);
     if (onDisk) attachWriter(kysely, { file: config.file, onWrite: () => checkpointer?.noteWrite() });
+    // A TRUNCATE checkpoint holds the main connection like a transaction would (see Checkpointer).
+    checkpointer?.holdWith((fn) => kysely.connection().execute(() => fn()));
     return {
       kysely,
       dialect: 'sqlite',
