@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { performance } from 'node:perf_hooks';
 import {
+  CompiledQuery,
   Kysely,
   PostgresAdapter,
   PostgresDialect,
@@ -230,16 +231,22 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
   const pool = new pg.Pool({ ...poolOptions, max: 10 });
   // Heavy reads (searches, reports) get a connection of their own (see PostgresReader).
   const readerPool = new pg.Pool({ ...poolOptions, max: 1 });
-  readerPool.on('connect', (client) => {
-    for (const setting of POSTGRES_READER_SETTINGS) client.query(setting).catch(() => undefined);
-  });
   const log = (event: LogEvent) => {
     if (listeners.size === 0) return;
     const durationMs = event.queryDurationMillis;
     for (const listener of listeners) listener({ sql: event.query.sql, durationMs });
   };
   const kysely = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }), log });
-  const reader = new PostgresReader(new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool: readerPool }) }));
+  const reader = new PostgresReader(
+    new Kysely<Database>({
+      dialect: new CurrentSchemaPostgresDialect({
+        pool: readerPool,
+        onCreateConnection: async (connection) => {
+          for (const setting of POSTGRES_READER_SETTINGS) await connection.executeQuery(CompiledQuery.raw(setting));
+        },
+      }),
+    }),
+  );
   attachReader(kysely, reader);
   return {
     kysely,
