@@ -9,7 +9,7 @@ interface CheckpointResult {
   checkpointed: number;
 }
 
-type Mode = 'passive' | 'truncate';
+type Mode = 'passive' | 'restart';
 
 /** Runs `fn` while no statement of the main connection runs (none starts until it settles). */
 export type HoldMainConnection = (fn: () => Promise<void>) => Promise<void>;
@@ -26,14 +26,16 @@ export type HoldMainConnection = (fn: () => Promise<void>) => Promise<void>;
  * A PASSIVE checkpoint copies what was committed when it started; SQLite starts the WAL over only
  * once everything in it was copied back. Under writes that never pause (sustained checkouts) the
  * commits made during each checkpoint are always left over, so the WAL never starts over and
- * grows without end: 900 MB in half a minute of the bench's checkouts. Once the WAL file has
- * passed `limitBytes`, PASSIVE checkpoints run back to back, each copying what came during the
- * one before, until fewer than `leftoverFrames` are left; then a TRUNCATE one runs while the main
- * connection is held (`holdWith`): no commit comes between, so it copies only that rest and
- * empties the file. The main connection's statements wait for it asynchronously, as for
- * a transaction; a reader thread in the middle of a long read is waited for at most
- * `truncateWaitMs`, and after such a miss the next try waits until the WAL has grown by another
- * `limitBytes`.
+ * grows without end: 900 MB in half a minute of the bench's checkouts. Once the WAL holds more
+ * than `limitBytes` of frames, PASSIVE checkpoints run back to back, each copying what came during
+ * the one before, until fewer than `leftoverFrames` are left; then a RESTART checkpoint runs while
+ * the main connection is held (`holdWith`): no commit comes between, so it copies only that rest,
+ * and the next commit writes the WAL from its start again. The file keeps the size it reached
+ * (about `limitBytes` and what one checkpoint's time of writes adds): overwriting it is cheaper
+ * than growing it again. The main connection's statements wait for the hold asynchronously, as for
+ * a transaction (30–60 ms under the bench's sustained checkouts, at most once a second); a reader
+ * thread in the middle of a long read is waited for at most `restartWaitMs`, and after such a miss
+ * the next try waits until another `limitBytes` have been written.
  */
 export class Checkpointer {
   private worker: Worker | null = null;
@@ -41,21 +43,23 @@ export class Checkpointer {
   private written = false;
   private stopped = false;
   private hold: HoldMainConnection | null = null;
-  private truncateFrom: number;
+  private restartFrom: number;
   private readonly timer: NodeJS.Timeout;
   private readonly waiting = new Map<number, { resolve(result: CheckpointResult): void; reject(err: Error): void }>();
   private nextId = 1;
-  /** Checkpoints run so far, and those of them that emptied the WAL under a hold (tests and the bench read them). */
+  /** Checkpoints run so far, and those of them that started the WAL over under a hold (tests read them). */
   checkpoints = 0;
-  truncations = 0;
+  restarts = 0;
+  private readonly pageSize: number;
 
   constructor(
     private readonly sqlite: SqliteDatabase.Database,
     private readonly file: string,
-    private readonly options: { intervalMs?: number; thresholdBytes?: number; limitBytes?: number; leftoverFrames?: number; truncateWaitMs?: number } = {},
+    private readonly options: { intervalMs?: number; thresholdBytes?: number; limitBytes?: number; leftoverFrames?: number; restartWaitMs?: number } = {},
   ) {
     sqlite.pragma('wal_autocheckpoint = 0');
-    this.truncateFrom = this.limitBytes;
+    this.pageSize = Number(sqlite.pragma('page_size', { simple: true }));
+    this.restartFrom = this.limitBytes;
     this.timer = setInterval(() => void this.tick(), options.intervalMs ?? 1000);
     this.timer.unref();
   }
@@ -64,7 +68,7 @@ export class Checkpointer {
     return this.options.limitBytes ?? 64 * 1024 * 1024;
   }
 
-  /** How to hold the main connection for a TRUNCATE checkpoint; without it the WAL is only ever checkpointed PASSIVE. */
+  /** How to hold the main connection for a RESTART checkpoint; without it the WAL is only ever checkpointed PASSIVE. */
   holdWith(hold: HoldMainConnection): void {
     this.hold = hold;
   }
@@ -90,18 +94,19 @@ export class Checkpointer {
     try {
       let passive = await this.run('passive');
       const hold = this.hold;
-      const bytes = this.walBytes();
-      if (hold && bytes >= this.truncateFrom) {
+      // The frames written since the WAL last started over (its file keeps the size it reached).
+      const bytes = passive.log * this.pageSize;
+      if (hold && bytes >= this.restartFrom) {
         // What a hold waits for is what the last PASSIVE checkpoint left: keep that small.
         for (let pass = 1; pass < 8 && passive.log - passive.checkpointed > (this.options.leftoverFrames ?? 1000); pass++) passive = await this.run('passive');
         let result: CheckpointResult | undefined;
         await hold(async () => {
-          result = await this.run('truncate');
+          result = await this.run('restart');
         });
         if (result?.busy === 0) {
-          this.truncations++;
-          this.truncateFrom = this.limitBytes;
-        } else this.truncateFrom = bytes + this.limitBytes;
+          this.restarts++;
+          this.restartFrom = this.limitBytes;
+        } else this.restartFrom = bytes + this.limitBytes;
       }
     } catch {
       // A failed checkpoint is tried again after the next tick; a dead thread hands checkpoints back (start).
@@ -129,7 +134,7 @@ export class Checkpointer {
 
   private start(): Worker {
     const worker = new Worker(new URL('./checkpoint-worker.js', import.meta.url), {
-      workerData: { file: this.file, truncateWaitMs: this.options.truncateWaitMs ?? 100 },
+      workerData: { file: this.file, restartWaitMs: this.options.restartWaitMs ?? 100 },
     });
     worker.on('message', (message: { id: number; result?: CheckpointResult; error?: { message: string } }) => {
       const pending = this.waiting.get(message.id);

@@ -213,7 +213,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     const reader = onDisk && options.readerThread !== false ? new ReaderPool(config.file) : null;
     if (reader) attachReader(kysely, reader);
     if (onDisk) attachWriter(kysely, { file: config.file, onWrite: () => checkpointer?.noteWrite() });
-    // A TRUNCATE checkpoint holds the main connection like a transaction would (see Checkpointer).
+    // A RESTART checkpoint holds the main connection like a transaction would (see Checkpointer).
     checkpointer?.holdWith((fn) => kysely.connection().execute(() => fn()));
     return {
       kysely,
