@@ -3,7 +3,6 @@ import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { performance } from 'node:perf_hooks';
 import {
-  CompiledQuery,
   Kysely,
   PostgresAdapter,
   PostgresDialect,
@@ -20,7 +19,7 @@ import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { Checkpointer } from './checkpointer.js';
 import { attachWriter } from './heavy-write.js';
-import { attachReader, POSTGRES_READER_SETTINGS, PostgresReader, ReaderPool } from './reader-pool.js';
+import { attachReader, PostgresReader, ReaderPool, setUpReaderConnection } from './reader-pool.js';
 import type { Database } from './schema.js';
 
 export type Dialect = DatabaseConfig['dialect'];
@@ -237,16 +236,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     for (const listener of listeners) listener({ sql: event.query.sql, durationMs });
   };
   const kysely = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }), log });
-  const reader = new PostgresReader(
-    new Kysely<Database>({
-      dialect: new CurrentSchemaPostgresDialect({
-        pool: readerPool,
-        onCreateConnection: async (connection) => {
-          for (const setting of POSTGRES_READER_SETTINGS) await connection.executeQuery(CompiledQuery.raw(setting));
-        },
-      }),
-    }),
-  );
+  const reader = new PostgresReader(new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool: readerPool, onCreateConnection: setUpReaderConnection }) }));
   attachReader(kysely, reader);
   return {
     kysely,

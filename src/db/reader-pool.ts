@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { CompiledQuery, Kysely } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, type Kysely } from 'kysely';
 
 /** Where `heavyRead` sends a root connection's heavy reads. */
 export interface HeavyReader {
@@ -88,8 +88,11 @@ export class PostgresReader implements HeavyReader {
   }
 }
 
-/** What each PostgresReader connection is set to when it opens. */
-export const POSTGRES_READER_SETTINGS = ['set max_parallel_workers_per_gather = 0', 'set default_transaction_read_only = on'];
+/** Sets up each connection of a PostgresReader's pool when it opens (its dialect's `onCreateConnection`). */
+export async function setUpReaderConnection(connection: DatabaseConnection): Promise<void> {
+  await connection.executeQuery(CompiledQuery.raw('set max_parallel_workers_per_gather = 0'));
+  await connection.executeQuery(CompiledQuery.raw('set default_transaction_read_only = on'));
+}
 
 const readers = new WeakMap<Kysely<any>, HeavyReader>();
 
