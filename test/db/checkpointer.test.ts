@@ -26,13 +26,13 @@ function walDatabase(t: { after(fn: () => void): void }) {
   return { file, sqlite, insert: (rows: number) => insert(rows) };
 }
 
-/** Frames in the WAL since it last started over, as SQLite reports them. */
-const walFrames = (sqlite: SqliteDatabase.Database) => (sqlite.pragma('wal_checkpoint(NOOP)') as unknown as { log: number }[])[0]!.log;
-
-/** Frames in the WAL that are not yet in the database file, as SQLite reports them. */
+/** The WAL as SQLite reports it: frames since it last started over, and those of them copied back. */
+const walState = (sqlite: SqliteDatabase.Database) => (sqlite.pragma('wal_checkpoint(NOOP)') as unknown as { log: number; checkpointed: number }[])[0]!;
+const walFrames = (sqlite: SqliteDatabase.Database) => walState(sqlite).log;
+/** Frames in the WAL that are not yet in the database file. */
 const pendingFrames = (sqlite: SqliteDatabase.Database) => {
-  const [r] = sqlite.pragma('wal_checkpoint(NOOP)') as unknown as { log: number; checkpointed: number }[];
-  return r!.log - r!.checkpointed;
+  const { log, checkpointed } = walState(sqlite);
+  return log - checkpointed;
 };
 
 test('the main connection never checkpoints; the worker thread does, once the WAL has grown and something was written', async (t) => {
