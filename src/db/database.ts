@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { performance } from 'node:perf_hooks';
@@ -22,6 +21,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
+import { createPrivateFile, makePrivateDir } from '../security/file-modes.js';
 import { Checkpointer } from './checkpointer.js';
 import { attachWriter } from './heavy-write.js';
 import { attachReader, PostgresReader, ReaderPool, setUpReaderConnection } from './reader-pool.js';
@@ -226,7 +226,11 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
   };
   if (config.dialect === 'sqlite') {
     const onDisk = config.file !== ':memory:';
-    if (onDisk) mkdirSync(dirname(config.file), { recursive: true });
+    if (onDisk) {
+      // Only this user may read the database (see file-modes.ts): its -wal and -shm get its mode.
+      makePrivateDir(dirname(config.file));
+      createPrivateFile(config.file);
+    }
     const sqlite = new SqliteDatabase(config.file);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
