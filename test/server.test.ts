@@ -17,7 +17,8 @@ async function startServer(env: Record<string, string>) {
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 20_000);
+    // Only bounds a hang: a start under a busy machine (tsx compiling, migrations) may take long.
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 60_000);
     child.stdout.on('data', (d: Buffer) => {
       stdout += d;
       const match = /"msg":"Server listening at (http:\/\/127\.0\.0\.1:\d+)"/.exec(stdout);
