@@ -20,7 +20,8 @@ function runPrinted(printed: CliResult, tool: 'pg_dump' | 'pg_restore'): Promise
   });
 }
 
-const turn = () => new Promise((resolve) => setImmediate(resolve));
+/** A pause between writes: the other process's output is seen, and the WAL does not grow needlessly fast. */
+const turn = () => new Promise((resolve) => setTimeout(resolve, 2));
 
 test('a backup taken under write load holds every row committed before it began, and a restore brings them all back', async (t) => {
   const { config, env } = await processEnv(t);
@@ -50,7 +51,7 @@ test('a backup taken under write load holds every row committed before it began,
         .returning('id')
         .executeTakeFirstOrThrow();
       committed.push(row.id);
-      await turn(); // the other process's output and exit are seen between writes
+      await turn();
     }
   })();
   onEnd(t, async () => {
