@@ -43,6 +43,7 @@ import { webhookOwnerRoutes } from './modules/webhooks/owner.routes.js';
 import { startWebhookWorker } from './modules/webhooks/service.js';
 import { shopOwnerRoutes } from './modules/shops/owner.routes.js';
 import { ErrorEnvelope } from './schemas/common.js';
+import { makePrivateDir, tightenDataModes } from './security/file-modes.js';
 import { createSecretBox } from './security/secret-box.js';
 import { createDiskStorage } from './storage/file-storage.js';
 
@@ -96,6 +97,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   addSharedSchema(ErrorEnvelope);
   app.addSchema(ErrorEnvelope);
 
+  // DATA_DIR and the database are readable by this user only; older installs are tightened here.
+  makePrivateDir(config.dataDir);
+  const sqliteFile = config.database.dialect === 'sqlite' && config.database.file !== ':memory:' ? config.database.file : undefined;
+  for (const path of tightenDataModes(config.dataDir, sqliteFile)) app.log.warn({ path }, 'file mode tightened: other users could read it');
   const db: Db = openDatabase(config.database);
   app.decorate('config', config);
   app.decorate('db', db);

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.js';
+import { backupDatabase, BackupError, restoreDatabase } from './db/backup.js';
 import { openDatabase, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { AppError } from './http/errors.js';
@@ -18,6 +19,10 @@ Commands:
   seed --demo                           create a demo shop (account demo@localhost) with products,
                                         60 days of orders, customers and feedbacks; a new
                                         shop on every run; its API key is the last line of stdout
+  backup <file>                         SQLite: a complete copy of the database, taken while the
+                                        server runs; PostgreSQL: prints the pg_dump command to run
+  restore <file>                        SQLite: replaces the database with a backup (stop the server
+                                        first); PostgreSQL: prints the pg_restore command to run
 
 Configuration comes from the environment (DATABASE_URL, DATA_DIR, ...): see the README.`;
 
@@ -56,6 +61,12 @@ async function main(argv: string[]): Promise<void> {
   const [command, sub, arg] = positionals;
   if (values.help || !command) {
     console.log(usage);
+    return;
+  }
+  if (command === 'backup' || command === 'restore') {
+    if (!sub || arg) throw new UsageError(`${command} needs one file: shopd ${command} <file>`);
+    const lines = await (command === 'backup' ? backupDatabase : restoreDatabase)(loadConfig(), sub);
+    for (const line of lines) console.log(line);
     return;
   }
   switch (`${command} ${sub ?? ''}`.trim()) {
@@ -111,6 +122,7 @@ main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof UsageError) console.error(`${err.message}\n\n${usage}`);
   else if (err instanceof AppError) console.error([err.message, ...err.errors.filter((e) => e !== err.message)].join('\n  '));
   else if (err instanceof ConfigError) console.error(err.message);
+  else if (err instanceof BackupError) console.error(err.message);
   else if (err instanceof TypeError && (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) console.error(`${err.message}\n\n${usage}`);
   else console.error(err);
   process.exitCode = 1;

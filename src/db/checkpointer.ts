@@ -39,12 +39,13 @@ export type HoldMainConnection = (fn: () => Promise<void>) => Promise<void>;
  */
 export class Checkpointer {
   private worker: Worker | null = null;
-  private busy = false;
+  /** The tick in progress, if any: ticks never overlap. */
+  private current: Promise<void> | null = null;
   private written = false;
   private stopped = false;
   private hold: HoldMainConnection | null = null;
   private restartFrom: number;
-  private readonly timer: NodeJS.Timeout;
+  private readonly timer: NodeJS.Timeout | null;
   private readonly waiting = new Map<number, { resolve(result: CheckpointResult): void; reject(err: Error): void }>();
   private nextId = 1;
   private inflight: Promise<CheckpointResult> | null = null;
@@ -56,13 +57,14 @@ export class Checkpointer {
   constructor(
     private readonly sqlite: SqliteDatabase.Database,
     private readonly file: string,
-    private readonly options: { intervalMs?: number; thresholdBytes?: number; limitBytes?: number; leftoverFrames?: number; restartWaitMs?: number } = {},
+    /** `schedule: false` starts no timer: the owner (a test) runs the ticks with `runOnce`. */
+    private readonly options: { intervalMs?: number; schedule?: boolean; thresholdBytes?: number; limitBytes?: number; leftoverFrames?: number; restartWaitMs?: number } = {},
   ) {
     sqlite.pragma('wal_autocheckpoint = 0');
     this.pageSize = Number(sqlite.pragma('page_size', { simple: true }));
     this.restartFrom = this.limitBytes;
-    this.timer = setInterval(() => void this.tick(), options.intervalMs ?? 1000);
-    this.timer.unref();
+    this.timer = options.schedule === false ? null : setInterval(() => void this.tick(), options.intervalMs ?? 1000);
+    this.timer?.unref();
   }
 
   private get limitBytes(): number {
@@ -87,11 +89,23 @@ export class Checkpointer {
     }
   }
 
-  private async tick(): Promise<void> {
-    if (this.stopped || this.busy || !this.written) return;
-    if (this.walBytes() < (this.options.thresholdBytes ?? 4 * 1024 * 1024)) return;
+  /** What the timer runs: a checkpoint when something was written and the WAL has passed the threshold. */
+  private tick(): Promise<void> {
+    if (this.current) return this.current;
+    if (this.stopped || !this.written) return Promise.resolve();
+    if (this.walBytes() < (this.options.thresholdBytes ?? 4 * 1024 * 1024)) return Promise.resolve();
     this.written = false;
-    this.busy = true;
+    this.current = this.checkpoint().finally(() => (this.current = null));
+    return this.current;
+  }
+
+  /** Runs one tick now, as the timer would (after the one in progress, if any), and resolves when it is done. */
+  async runOnce(): Promise<void> {
+    while (this.current) await this.current;
+    await this.tick();
+  }
+
+  private async checkpoint(): Promise<void> {
     try {
       let passive = await this.run('passive');
       const hold = this.hold;
@@ -112,8 +126,6 @@ export class Checkpointer {
     } catch {
       // A failed checkpoint is tried again after the next tick; a dead thread hands checkpoints back (start).
       this.written = true;
-    } finally {
-      this.busy = false;
     }
   }
 
@@ -153,7 +165,7 @@ export class Checkpointer {
       this.waiting.clear();
       if (this.stopped) return;
       this.stopped = true;
-      clearInterval(this.timer);
+      if (this.timer) clearInterval(this.timer);
       // Back to SQLite's own checkpoints in the committing connection.
       this.sqlite.pragma('wal_autocheckpoint = 1000');
     };
@@ -164,10 +176,12 @@ export class Checkpointer {
 
   async close(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
-    // A checkpoint in flight ends first. Terminated in the middle of one, the thread's exit was at
-    // times never seen by a process with nothing else to do: it ended with the close still pending
-    // (node:test cancelled the tests after it, 2 full runs in 3 under load).
+    if (this.timer) clearInterval(this.timer);
+    // A checkpoint in flight ends first (and a tick in progress, which may ask for one more).
+    // Terminated in the middle of one, the thread's exit was at times never seen by a process with
+    // nothing else to do: it ended with the close still pending (node:test cancelled the tests
+    // after it, 2 full runs in 3 under load).
+    await this.current;
     await this.inflight?.catch(() => undefined);
     this.worker?.ref();
     await this.worker?.terminate();

@@ -1,22 +1,27 @@
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { performance } from 'node:perf_hooks';
 import {
+  CompiledQuery,
   Kysely,
   PostgresAdapter,
   PostgresDialect,
   PostgresIntrospector,
   SqliteDialect,
+  SqliteDriver,
   sql,
+  type DatabaseConnection,
   type DatabaseIntrospector,
+  type Driver,
   type LogEvent,
+  type SqliteDialectConfig,
   type SqliteDatabase as KyselySqliteDatabase,
   type SqliteStatement,
   type TableMetadata,
 } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
+import { createPrivateFile, makePrivateDir } from '../security/file-modes.js';
 import { Checkpointer } from './checkpointer.js';
 import { attachWriter } from './heavy-write.js';
 import { attachReader, PostgresReader, ReaderPool, setUpReaderConnection } from './reader-pool.js';
@@ -177,6 +182,35 @@ class CurrentSchemaPostgresDialect extends PostgresDialect {
   }
 }
 
+/**
+ * Kysely's SQLite driver begins transactions with a plain (deferred) `begin`: the write lock is
+ * taken at the first write. A deferred transaction that has read and then writes, after another
+ * process (the CLI, a second server) wrote the file meanwhile, fails at once with SQLITE_BUSY:
+ * SQLite cannot upgrade its stale snapshot and does not call the busy handler for it. `begin
+ * immediate` takes the write lock before the first read, waiting for another process's write
+ * within `busy_timeout`, so a transaction never meets that conflict. Within this process the
+ * one connection runs one transaction at a time anyway, so nothing is lost by taking the lock early.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+/** How long a statement waits for another process's write lock before failing with SQLITE_BUSY. */
+const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
 export interface OpenOptions {
   /** SQLite: run `heavyRead` queries on a reader thread (default true; an in-memory database has none). */
   readerThread?: boolean;
@@ -192,11 +226,15 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
   };
   if (config.dialect === 'sqlite') {
     const onDisk = config.file !== ':memory:';
-    if (onDisk) mkdirSync(dirname(config.file), { recursive: true });
+    if (onDisk) {
+      // Only this user may read the database (see file-modes.ts): its -wal and -shm get its mode.
+      makePrivateDir(dirname(config.file));
+      createPrivateFile(config.file);
+    }
     const sqlite = new SqliteDatabase(config.file);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
     sqlite.pragma('synchronous = NORMAL');
     // A page cache of up to 64 MiB instead of the default 2 MB: a write touches a page of every
     // index of its table (nine on invoices), and with a million invoices those pages rarely stay
@@ -208,7 +246,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     sqlite.pragma('analysis_limit = 400');
     sqlite.pragma('optimize = 0x10002');
     const checkpointer = onDisk ? new Checkpointer(sqlite, config.file, options.checkpoint) : null;
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite, listeners, () => checkpointer?.noteWrite()) }) });
+    const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: reusingStatements(sqlite, listeners, () => checkpointer?.noteWrite()) }) });
     const reader = onDisk && options.readerThread !== false ? new ReaderPool(config.file) : null;
     if (reader) attachReader(kysely, reader);
     if (onDisk) attachWriter(kysely, { file: config.file, onWrite: () => checkpointer?.noteWrite() });
@@ -251,6 +289,15 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
 
 export function isPostgres(db: Kysely<any>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * SQLite's SQLITE_BUSY (and its extended codes): another process held the database's write lock
+ * for longer than `busy_timeout`. Not a bug of the request: it may be tried again.
+ */
+export function databaseBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
 
 /** Unique, foreign-key, not-null and check violations, recognised on both engines. */

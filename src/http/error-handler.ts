@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { constraintViolation } from '../db/database.js';
-import { AppError, ConflictError, NotFoundError, ValidationError, type ErrorCode } from './errors.js';
+import { constraintViolation, databaseBusy } from '../db/database.js';
+import { AppError, ConflictError, NotFoundError, ServiceUnavailableError, ValidationError, type ErrorCode } from './errors.js';
 import { formatValidationErrors } from './validation.js';
 
 const codeByStatus: Record<number, ErrorCode> = {
@@ -34,6 +34,8 @@ export function toAppError(err: FastifyError | Error): AppError {
   if (constraint === 'unique') return new ConflictError('This conflicts with an existing record.');
   if (constraint === 'foreign_key') return new ConflictError('This refers to a record that does not exist or is still in use.');
   if (constraint) return new ValidationError(['body: violates a data constraint']);
+  // Another process (the CLI, a second server) kept the SQLite file locked past busy_timeout.
+  if (databaseBusy(err)) return new ServiceUnavailableError('The database is busy; try again shortly.');
   if (fastifyErr.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (err instanceof SyntaxError && fastifyErr.statusCode === 400)) {
     return new ValidationError(['body: is not valid JSON'], 'The body is not valid JSON.');
   }
@@ -51,6 +53,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const appError = toAppError(err as Error);
     if (appError.statusCode >= 500) request.log.error({ err }, 'request failed');
     else request.log.debug({ err: appError.message }, 'request refused');
+    if (appError instanceof ServiceUnavailableError) void reply.header('retry-after', String(appError.retryAfterSeconds));
     void reply.status(appError.statusCode).send({
       data: null,
       message: appError.message,

@@ -68,3 +68,13 @@ export class UnprocessableError extends AppError {
     super(422, 'unprocessable', message, errors);
   }
 }
+
+/** 503: the service cannot answer now (the database stayed locked); `Retry-After` says when to try again. */
+export class ServiceUnavailableError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 1,
+  ) {
+    super(503, 'service_unavailable', message);
+  }
+}

@@ -20,7 +20,9 @@ too) with \`message: "OK"\`, \`errors: []\`, \`code: "ok"\`. Errors carry \`data
 \`message\`, one \`"<field path>: <what is wrong>"\` string per problem in \`errors\` and a stable \`code\`:
 validation_error (400), unauthorized (401), forbidden / shop_locked (403), not_found (404),
 conflict (409), payload_too_large (413), unsupported_media_type (415), unprocessable (422),
-rate_limited (429, with Retry-After), internal_error (500), service_unavailable (503, /health).
+rate_limited (429, with Retry-After), internal_error (500), service_unavailable (503: /health when
+the database does not answer; any call when another process kept the SQLite file locked for over
+5 s, with Retry-After).
 
 **Validation.** Unknown body fields are ignored; known ones are validated strictly (a number sent
 as a string is a 400 — bodies are never coerced). Path and query parameters are coerced from text.

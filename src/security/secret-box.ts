@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makePrivateDir } from './file-modes.js';
 
 /**
  * AES-256-GCM encryption of secrets at rest (payment credentials). The key comes from
@@ -19,7 +20,7 @@ function keyMaterial(secretKey: string | undefined, dataDir: string): Buffer {
   if (secretKey) return Buffer.from(secretKey, 'utf8');
   const file = join(dataDir, KEY_FILE);
   if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   const generated = randomBytes(32);
   // 'wx' fails if another process created the file first; then we read theirs.
   try {

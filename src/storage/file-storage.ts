@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { open, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makePrivateDir } from '../security/file-modes.js';
 
 /**
  * Where uploaded files live. Behind an interface so an object store can replace the disk;
@@ -31,7 +31,7 @@ function isMissing(err: unknown): boolean {
 }
 
 export function createDiskStorage(dir: string): FileStorage {
-  mkdirSync(dir, { recursive: true });
+  makePrivateDir(dir);
   return {
     async put(name, data) {
       // Names are never reused: refusing to overwrite turns a collision into an error, not lost data.
