@@ -19,8 +19,10 @@ key on a mutating call: 403.
 too) with \`message: "OK"\`, \`errors: []\`, \`code: "ok"\`. Errors carry \`data: null\`, a sentence in
 \`message\`, one \`"<field path>: <what is wrong>"\` string per problem in \`errors\` and a stable \`code\`:
 validation_error (400), unauthorized (401), forbidden / shop_locked (403), not_found (404),
-conflict (409), payload_too_large (413), unsupported_media_type (415), unprocessable (422),
-rate_limited (429, with Retry-After), internal_error (500), service_unavailable (503, /health).
+method_not_allowed (405: the path exists but not with this method; the \`Allow\` header lists the
+methods it answers, HEAD with every GET; OPTIONS is answered this way too), conflict (409),
+payload_too_large (413), unsupported_media_type (415), unprocessable (422), rate_limited (429,
+with Retry-After), internal_error (500), service_unavailable (503, /health).
 
 **Validation.** Unknown body fields are ignored; known ones are validated strictly (a number sent
 as a string is a 400 — bodies are never coerced). Path and query parameters are coerced from text.
