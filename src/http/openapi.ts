@@ -35,7 +35,10 @@ field keeps its value and \`null\` clears it. Free texts set to \`null\` or empt
 also take an opaque keyset \`cursor\` and answer \`nextCursor\`. Newest first, id as tie-break.
 
 **Money** is a decimal number in the major unit paired with an ISO 4217 currency, stored as
-integer minor units. **Time** is ISO 8601 UTC.
+integer minor units. An amount with more decimals than the currency's minor unit (0.295 or
+0.00000001 in USD, 1.5 in JPY) is a 400, never rounded; the decimals counted are those of the
+number's shortest decimal form (9.99, 1e2 = 100). Percentages take at most 2 decimals, the same
+way. **Time** is ISO 8601 UTC.
 
 **Idempotency.** Calls marked with an \`idempotency-key\` header answer a retry with the same key
 and request within 24 h with the first response (header \`idempotent-replayed: true\`) and act
