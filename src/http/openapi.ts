@@ -26,7 +26,9 @@ with Retry-After), internal_error (500), service_unavailable (503, /health).
 
 **Validation.** Unknown body fields are ignored; known ones are validated strictly (a number sent
 as a string is a 400 — bodies are never coerced). Path and query parameters are coerced from text.
-Ids are positive 32-bit integers: anything else is a 400. JSON bodies up to 1 MiB by default.
+Ids are positive 32-bit integers: anything else is a 400. No string (in a body, query, path or
+header) may contain U+0000 (NUL): every string schema carries the pattern \`^[^\\x00]*$\`, and such a
+request is a 400 (\`"<field>: must not contain NUL characters"\`). JSON bodies up to 1 MiB by default.
 
 **Partial updates.** Settings bodies name the fields they change; in payment settings an omitted
 field keeps its value and \`null\` clears it. Free texts set to \`null\` or empty are cleared.
