@@ -35,6 +35,8 @@ field keeps its value and \`null\` clears it. Free texts set to \`null\` or empt
 
 **Lists.** \`pageNumber\` (1-based), \`pageSize\` (default 20, max 100), \`searchString\`; unbounded lists
 also take an opaque keyset \`cursor\` and answer \`nextCursor\`. Newest first, id as tie-break.
+\`PageNumber\` and \`PageSize\`, as the original clients send them, are accepted as deprecated aliases;
+giving both spellings with different values is a 400.
 
 **Money** is a decimal number in the major unit paired with an ISO 4217 currency, stored as
 integer minor units. An amount with more decimals than the currency's minor unit (0.295 or

@@ -47,8 +47,45 @@ function strictIntegers(schema: { properties?: Record<string, { type?: unknown }
   return strict;
 }
 
+/**
+ * Query parameters may have a second, deprecated name (`'x-alias-of': '<canonical>'` on the
+ * alias property): the original service's clients send `PageNumber`/`PageSize`. Each name is
+ * validated by its own schema (so an error names what the client sent), then the alias's value
+ * moves to the canonical name. Both given with different values is a 400: neither may win
+ * silently. Only the canonical name reaches the handler.
+ */
+function mergeAliases(schema: { properties?: Record<string, Record<string, unknown>> }, validate: ValidateFunction): ValidateFunction {
+  const aliases = Object.entries(schema.properties ?? {})
+    .filter(([, s]) => typeof s['x-alias-of'] === 'string')
+    .map(([alias, s]) => ({ alias, canonical: s['x-alias-of'] as string }));
+  if (aliases.length === 0) return validate;
+  const merged = ((data: Record<string, unknown> | undefined) => {
+    // Defaults fill the canonical name during validation: whether the client gave it is known only before.
+    const given = new Set(aliases.filter(({ canonical }) => data !== undefined && Object.hasOwn(data, canonical)).map((a) => a.canonical));
+    const valid = validate(data);
+    merged.errors = validate.errors;
+    if (!valid || data === undefined) return valid;
+    const conflicts: ErrorObject[] = [];
+    for (const { alias, canonical } of aliases) {
+      if (!Object.hasOwn(data, alias)) continue;
+      if (given.has(canonical) && data[canonical] !== data[alias]) {
+        conflicts.push({ instancePath: `/${alias}`, schemaPath: '', keyword: 'x-alias-of', params: { canonical }, message: `must equal ${canonical} when both are given` });
+        continue;
+      }
+      data[canonical] = data[alias];
+      delete data[alias];
+    }
+    if (conflicts.length === 0) return true;
+    merged.errors = conflicts;
+    return false;
+  }) as ValidateFunction;
+  return merged;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) =>
-  httpPart === 'body' ? bodyAjv.compile(schema as object) : strictIntegers(schema as object, paramAjv.compile(schema as object));
+  httpPart === 'body'
+    ? bodyAjv.compile(schema as object)
+    : mergeAliases(schema as object, strictIntegers(schema as object, paramAjv.compile(schema as object)));
 
 /**
  * No string a client sends may contain U+0000. PostgreSQL cannot store it in text (the query
