@@ -19,23 +19,32 @@ key on a mutating call: 403.
 too) with \`message: "OK"\`, \`errors: []\`, \`code: "ok"\`. Errors carry \`data: null\`, a sentence in
 \`message\`, one \`"<field path>: <what is wrong>"\` string per problem in \`errors\` and a stable \`code\`:
 validation_error (400), unauthorized (401), forbidden / shop_locked (403), not_found (404),
-conflict (409), payload_too_large (413), unsupported_media_type (415), unprocessable (422),
-rate_limited (429, with Retry-After), internal_error (500), service_unavailable (503: /health when
-the database does not answer; any call when another process kept the SQLite file locked for over
-5 s, with Retry-After).
+method_not_allowed (405: the path exists but not with this method; the \`Allow\` header lists the
+methods it answers, HEAD with every GET; OPTIONS is answered this way too), conflict (409),
+payload_too_large (413), unsupported_media_type (415), unprocessable (422), rate_limited (429,
+with Retry-After), internal_error (500), service_unavailable (503: /health when the database does
+not answer; any call when another process kept the SQLite file locked for over 5 s, with
+Retry-After).
 
 **Validation.** Unknown body fields are ignored; known ones are validated strictly (a number sent
 as a string is a 400 — bodies are never coerced). Path and query parameters are coerced from text.
-Ids are positive 32-bit integers: anything else is a 400. JSON bodies up to 1 MiB by default.
+Ids are positive 32-bit integers: anything else is a 400. No string (in a body, query, path or
+header) may contain U+0000 (NUL): every string schema carries the pattern \`^[^\\x00]*$\`, and such a
+request is a 400 (\`"<field>: must not contain NUL characters"\`). JSON bodies up to 1 MiB by default.
 
 **Partial updates.** Settings bodies name the fields they change; in payment settings an omitted
 field keeps its value and \`null\` clears it. Free texts set to \`null\` or empty are cleared.
 
 **Lists.** \`pageNumber\` (1-based), \`pageSize\` (default 20, max 100), \`searchString\`; unbounded lists
 also take an opaque keyset \`cursor\` and answer \`nextCursor\`. Newest first, id as tie-break.
+\`PageNumber\` and \`PageSize\`, as the original clients send them, are accepted as deprecated aliases;
+giving both spellings with different values is a 400.
 
 **Money** is a decimal number in the major unit paired with an ISO 4217 currency, stored as
-integer minor units. **Time** is ISO 8601 UTC.
+integer minor units. An amount with more decimals than the currency's minor unit (0.295 or
+0.00000001 in USD, 1.5 in JPY) is a 400, never rounded; the decimals counted are those of the
+number's shortest decimal form (9.99, 1e2 = 100). Percentages take at most 2 decimals, the same
+way. **Time** is ISO 8601 UTC.
 
 **Idempotency.** Calls marked with an \`idempotency-key\` header answer a retry with the same key
 and request within 24 h with the first response (header \`idempotent-replayed: true\`) and act

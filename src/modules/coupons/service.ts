@@ -5,7 +5,7 @@ import { ConflictError, NotFoundError, UnprocessableError, ValidationError } fro
 import { pageWindow, toPage } from '../../http/pagination.js';
 import type { PageQuery } from '../../schemas/common.js';
 import { parseDateBound } from '../../schemas/dates.js';
-import { rescaleMinorUnits, toMinorUnits } from '../../schemas/money.js';
+import { rescaleMinorUnits, toMinorUnits, toScaledInteger } from '../../schemas/money.js';
 import { existingProductIds } from '../products/repository.js';
 import { currencyDigits } from '../shops/currencies.js';
 import type { ShopRow } from '../shops/shops.table.js';
@@ -21,10 +21,8 @@ const nameTaken = () => new ConflictError('This coupon code is already taken.', 
 /** A percentage with at most 2 decimals → basis points (12.34 → 1234); more decimals are refused, never rounded. */
 function toBasisPoints(percentage: number): number {
   if (percentage > 100) throw ValidationError.field('discount', 'must be at most 100 for a percentage');
-  const scaled = percentage * 100;
-  const bps = Math.round(scaled);
-  // 0.29 * 100 = 28.999999999999996 in binary floating point: allow that, refuse 0.295.
-  if (Math.abs(scaled - bps) > 1e-6 * Math.max(1, scaled)) throw ValidationError.field('discount', 'must have at most 2 decimals for a percentage');
+  const bps = toScaledInteger(percentage, 2);
+  if (bps === null) throw ValidationError.field('discount', 'must have at most 2 decimals for a percentage');
   return bps;
 }
 

@@ -6,6 +6,7 @@ import type { Database } from '../../db/schema.js';
 import { ConflictError, ValidationError } from '../../http/errors.js';
 import { slugify } from '../../http/slug.js';
 import { toIso } from '../../schemas/common.js';
+import { toScaledInteger } from '../../schemas/money.js';
 import { hashPassword } from '../../security/passwords.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import { getDesign } from '../design/service.js';
@@ -159,8 +160,8 @@ export async function setTerms(db: Conn, shop: ShopRow, terms: string | null): P
 
 /** Percentage with at most two decimals, stored exactly as basis points. */
 export async function setAffiliatePercentage(db: Conn, shop: ShopRow, percentage: number): Promise<Shop> {
-  const bps = Math.round(percentage * 100);
-  if (Math.abs(percentage * 100 - bps) > 1e-6) throw ValidationError.field('percentage', 'must have at most 2 decimals');
+  const bps = toScaledInteger(percentage, 2);
+  if (bps === null) throw ValidationError.field('percentage', 'must have at most 2 decimals');
   return toShop(await repo.updateShop(db, shop.id, { affiliate_bps: bps }));
 }
 
