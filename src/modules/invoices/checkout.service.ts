@@ -8,7 +8,7 @@ import { findBlock } from '../blacklist/service.js';
 import { claimCouponUse, couponDiscount, findCouponByCode } from '../coupons/service.js';
 import type { CouponRow } from '../coupons/coupons.table.js';
 import * as customerRepo from '../customers/repository.js';
-import { customerForEmail } from '../customers/service.js';
+import { customerForEmail, InsufficientBalanceError } from '../customers/service.js';
 import { recordCheckout } from '../dashboards/rollups.js';
 import { recordEvent } from '../events/service.js';
 import type { ProductRow, VariantRow } from '../products/products.table.js';
@@ -18,7 +18,7 @@ import { enabledGateway } from '../shops/payment-settings.js';
 import { findShopById, shareShop } from '../shops/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';
 import type { DeliveryOptions } from './dynamic-delivery.js';
-import { completeInvoice, endUnpaid, expireOverdue, noteIfOutOfStock } from './lifecycle.service.js';
+import { completeInvoice, DeliveryFailedError, endUnpaid, expireOverdue, noteIfOutOfStock } from './lifecycle.service.js';
 import * as repo from './repository.js';
 import type { CheckoutBody } from './schema.js';
 
@@ -220,17 +220,28 @@ export async function checkout(db: Conn, shopId: number, body: CheckoutBody, buy
     await recordCheckout(trx, shop.id, { createdAt: now, gateway: body.gateway, newCustomer: customer.isNew });
   });
 
-  if (body.gateway === 'balance') {
-    try {
-      await completeInvoice(db, shop.id, invoiceId, delivery);
-    } catch (err) {
-      // The balance changed since the check, or delivery failed: nothing was charged; let the stock go.
-      if (err instanceof UnprocessableError && err.errors.some((e) => e.startsWith('amount:'))) {
-        await endUnpaid(db, shop.id, invoiceId, 'cancelled');
-        throw new UnprocessableError('The balance does not cover this order.', ['gateway: the balance is too low']);
-      }
-      throw err;
-    }
-  }
+  if (body.gateway === 'balance') await completeBalanceOrder(db, shop.id, invoiceId, delivery);
   return invoiceId;
+}
+
+/**
+ * A balance checkout completes in the request that placed it. When the completion fails for
+ * any reason (the balance fell since the check, a dynamic delivery failed, a bug) the invoice is
+ * cancelled at once, its stock and coupon use returned; nothing was charged, since the debit is
+ * part of the completion transaction. So a 4xx tells the buyer the whole truth: no order exists
+ * that the owner could later process. If another writer ended the invoice first (the owner
+ * processed it meanwhile), its outcome stands and the original error is answered.
+ */
+async function completeBalanceOrder(db: Conn, shopId: number, invoiceId: string, delivery: DeliveryOptions): Promise<void> {
+  try {
+    await completeInvoice(db, shopId, invoiceId, delivery);
+  } catch (err) {
+    if (!(await endUnpaid(db, shopId, invoiceId, 'cancelled'))) throw err;
+    if (err instanceof InsufficientBalanceError) throw new UnprocessableError('The balance does not cover this order.', ['gateway: the balance is too low']);
+    // The owner's delivery URL and its answer are the owner's business: the invoice records them.
+    if (err instanceof DeliveryFailedError) {
+      throw new UnprocessableError('The delivery failed, so the order was not placed and nothing was charged.', ['delivery: failed; the order was not placed']);
+    }
+    throw err;
+  }
 }

@@ -118,6 +118,13 @@ export function partTitle(part: InvoicePartRow): string {
   return part.variant_title === part.title ? part.title : `${part.title} (${part.variant_title})`;
 }
 
+/** A dynamic part's delivery failed (422); the failure is recorded on the invoice, which stays pending. */
+export class DeliveryFailedError extends UnprocessableError {
+  constructor(reason: string) {
+    super('The dynamic delivery failed; the invoice stays pending. Process it again to retry.', [`delivery: ${reason}`]);
+  }
+}
+
 /**
  * Completes a pending invoice (payment confirmed or owner processed) in one transaction:
  * status, balance debit for the balance gateway, stock consumption and deliverables, customer
@@ -136,7 +143,7 @@ export async function completeInvoice(db: Conn, shopId: number, invoiceId: strin
   } catch (err) {
     if (!(err instanceof DynamicDeliveryError)) throw err;
     await repo.setDeliveryError(db, shopId, invoiceId, err.message);
-    throw new UnprocessableError('The dynamic delivery failed; the invoice stays pending. Process it again to retry.', [`delivery: ${err.message}`]);
+    throw new DeliveryFailedError(err.message);
   }
 
   await db.transaction().execute(async (trx) => {

@@ -30,7 +30,9 @@ export const invoicePublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description:
         'Checks in order: shop not on hold, products purchasable, quantities, custom fields, gateway, blacklist, coupon, stock; ' +
         'each failure is a 400 or 422 naming the part. Stock is reserved for the shop invoice lifetime. The balance gateway ' +
-        'completes at once when the balance covers the total (else 422, nothing kept). A password-protected shop needs `key` ' +
+        'completes at once when the balance covers the total (else 422, nothing kept); when that completion fails (a dynamic ' +
+        "delivery that fails is a 422 saying the order was not placed) the invoice is cancelled in the same request, stock and coupon " +
+        'use returned and nothing charged. A password-protected shop needs `key` ' +
         '(403 shop_locked). Honours Idempotency-Key.',
       params: ShopParams,
       headers: IdempotencyHeaders,
