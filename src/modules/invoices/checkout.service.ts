@@ -11,6 +11,7 @@ import * as customerRepo from '../customers/repository.js';
 import { customerForEmail, InsufficientBalanceError } from '../customers/service.js';
 import { recordCheckout } from '../dashboards/rollups.js';
 import { recordEvent } from '../events/service.js';
+import { fieldPatternProblem, MAX_ANSWER_LENGTH, matchesFieldPattern } from '../products/field-pattern.js';
 import type { ProductRow, VariantRow } from '../products/products.table.js';
 import * as products from '../products/repository.js';
 import type { StoredCustomField, StoredGateway } from '../products/variant-input.js';
@@ -83,12 +84,23 @@ async function priceParts(db: Conn, shop: ShopRow, body: CheckoutBody): Promise<
   return priced;
 }
 
-/** The answers to the variants' custom fields: required ones present, types and patterns respected. */
+/**
+ * The answers to the variants' custom fields: required ones present, types and patterns
+ * respected. Patterns run on RE2 (products/field-pattern.ts), each field checked once however
+ * many parts carry it. A pattern stored before RE2 was used that RE2 cannot compile is the
+ * shop's misconfiguration, not the buyer's: the order is refused (422 naming the field) rather
+ * than the answer accepted unchecked or the pattern run on a backtracking engine.
+ */
 function checkCustomFields(parts: PricedPart[], answers: Record<string, unknown>): Record<string, string | number | boolean> {
   const accepted: Record<string, string | number | boolean> = {};
   const problems: string[] = [];
+  const unusable: string[] = [];
+  const checked = new Set<string>();
   for (const part of parts) {
     for (const field of JSON.parse(part.variant.custom_fields) as StoredCustomField[]) {
+      const key = JSON.stringify([field.id, field.type, field.required, field.regex]);
+      if (checked.has(key)) continue;
+      checked.add(key);
       const value = answers[field.id];
       const at = `customFields.${field.id}`;
       if (value === undefined || value === null || value === '') {
@@ -102,16 +114,18 @@ function checkCustomFields(parts: PricedPart[], answers: Record<string, unknown>
         continue;
       }
       const text = typeof value === 'number' ? String(value) : value;
-      if (typeof text !== 'string' || text.length > 2000) {
-        problems.push(`${at}: must be a text of at most 2000 characters`);
+      if (typeof text !== 'string' || text.length > MAX_ANSWER_LENGTH) {
+        problems.push(`${at}: must be a text of at most ${MAX_ANSWER_LENGTH} characters`);
         continue;
       }
       if (field.type === 'number' && !Number.isFinite(Number(text))) problems.push(`${at}: must be a number`);
       else if (field.type === 'email' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text)) problems.push(`${at}: must be an e-mail address`);
-      else if (field.regex && !new RegExp(field.regex).test(text)) problems.push(`${at}: does not match the required format`);
+      else if (field.regex && fieldPatternProblem(field.regex)) unusable.push(`${at}: the shop's format for this field cannot be checked; the shop must correct it`);
+      else if (field.regex && !matchesFieldPattern(field.regex, text)) problems.push(`${at}: does not match the required format`);
       else accepted[field.id] = field.type === 'number' ? Number(text) : text;
     }
   }
+  if (unusable.length > 0) throw new UnprocessableError('This order cannot be placed until the shop corrects a custom field.', unusable);
   if (problems.length > 0) throw new ValidationError(problems, 'Some custom fields are missing or invalid.');
   return accepted;
 }

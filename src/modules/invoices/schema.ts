@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CursorPageQuery, Id, Nullable, StringEnum, Timestamp } from '../../schemas/common.js';
 import { DateRangeQuery } from '../../schemas/dates.js';
+import { MAX_ANSWER_LENGTH } from '../products/field-pattern.js';
 import { Gateway } from '../products/schema.js';
 
 export const invoiceStatuses = ['pending', 'completed', 'expired', 'cancelled'] as const;
@@ -22,7 +23,10 @@ export const CheckoutBody = Type.Object({
   ),
   coupon: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   customFields: Type.Optional(
-    Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), { maxProperties: 50, description: 'Answers by custom field id.' }),
+    Type.Record(Type.String(), Type.Union([Type.String({ maxLength: MAX_ANSWER_LENGTH }), Type.Number(), Type.Boolean()]), {
+      maxProperties: 50,
+      description: `Answers by custom field id, each at most ${MAX_ANSWER_LENGTH} characters; patterns are checked with RE2 (linear time).`,
+    }),
   ),
   affiliateCode: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "A customer's referral code; unknown or disabled codes are ignored." })),
   key: Type.Optional(Type.String({ maxLength: 128, description: 'The storefront password, when the shop has one.' })),
