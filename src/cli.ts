@@ -18,6 +18,11 @@ Commands:
   seed --demo                           create a demo shop (account demo@localhost) with products,
                                         60 days of orders, customers and feedbacks; a new
                                         shop on every run; its API key is the last line of stdout
+  appeals list [--status open|accepted|rejected]
+                                        every shop's feedback appeals, oldest first, one per line
+  appeals accept <appealId>             accept an open appeal: the feedback is hidden from the
+                                        storefront and no longer counted in ratings
+  appeals reject <appealId>             reject an open appeal: the feedback stays
 
 Configuration comes from the environment (DATABASE_URL, DATA_DIR, ...): see the README.`;
 
@@ -50,6 +55,7 @@ async function main(argv: string[]): Promise<void> {
       email: { type: 'string' },
       scope: { type: 'string', multiple: true },
       demo: { type: 'boolean' },
+      status: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -100,6 +106,13 @@ async function main(argv: string[]): Promise<void> {
       );
       console.log(`API key for ${demo.email}; it is shown only now:`);
       console.log(demo.key);
+      return;
+    }
+    case 'appeals list':
+    case 'appeals accept':
+    case 'appeals reject': {
+      const { appealsCommand } = await import('./modules/feedbacks/appeals-command.js');
+      await appealsCommand(loadConfig(), sub!, arg, { status: values.status }, (line) => console.log(line));
       return;
     }
     default:
