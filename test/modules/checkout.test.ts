@@ -234,3 +234,33 @@ test('a balance checkout whose dynamic delivery fails is cancelled in the same r
   const events = await app.db.kysely.selectFrom('events').select('type').where('shop_id', '=', shopId).where('type', '=', 'invoice.cancelled').execute();
   assert.equal(events.length, 1);
 });
+
+test("chat integration: a required chatUserId is enforced at checkout and kept on the invoice for the owner's bot", async (t) => {
+  const { api, shopId, productId, keysVariant, checkout, order } = await setup(t);
+  const other = assertOk(
+    await api.post(`/self/${shopId}/v2/products`, { title: 'Plain', description: 'd', variants: [{ title: 'One', priceDetails: { amount: 1 }, productType: 'service', asService: { text: 'x' } }] }),
+  );
+  const plainPart = { productId: other.id, productVariantId: other.variants[0].id, quantity: 1 };
+  const keysPart = { productId, productVariantId: keysVariant, quantity: 1 };
+  const integrate = (chatIntegration: object) => api.put(`/self/${shopId}/products/bulk/update/chat-integration`, { productIds: [productId], chatIntegration });
+  const chatUserOf = async (invoiceId: string) => assertOk(await api.get(`/self/${shopId}/invoices/${invoiceId}`)).chatUserId;
+
+  assertOk(await integrate({ enabled: true, required: true, guildId: '42', roleIds: ['7'] }));
+  const missing = await checkout(order({ parts: [plainPart, keysPart] }));
+  assertError(missing, 400, 'validation_error');
+  assert.deepEqual(missing.body.errors, ["chatUserId: is required: parts[1] (Game Key) grants roles in the shop's chat server"]);
+  const notDigits = await checkout(order({ parts: [keysPart], chatUserId: 'buyer#1234' }));
+  assertError(notDigits, 400, 'validation_error');
+  assert.ok(notDigits.body.errors[0].startsWith('chatUserId: '), JSON.stringify(notDigits.body.errors));
+  const given = assertOk(await checkout(order({ parts: [plainPart, keysPart], chatUserId: '123456789012345678' })));
+  assert.equal(await chatUserOf(given.id), '123456789012345678');
+  assert.ok(!JSON.stringify(given).includes('123456789012345678'), 'not in the public view');
+
+  // Enabled but optional: accepted without, kept with; not enabled: never kept.
+  assertOk(await integrate({ enabled: true, required: false }));
+  assert.equal(await chatUserOf(assertOk(await checkout(order({ parts: [keysPart] }))).id), null);
+  assert.equal(await chatUserOf(assertOk(await checkout(order({ parts: [keysPart], chatUserId: '55' }))).id), '55');
+  assertOk(await integrate({ enabled: false, required: true }));
+  assert.equal(await chatUserOf(assertOk(await checkout(order({ parts: [keysPart], chatUserId: '55' }))).id), null);
+  assert.equal(await chatUserOf(assertOk(await checkout(order({ parts: [plainPart] }))).id), null);
+});

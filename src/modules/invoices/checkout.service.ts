@@ -41,6 +41,12 @@ interface PricedPart {
   total: number;
 }
 
+/** A product's stored chat integration (products/service.ts `chatIntegrationOf`). */
+interface ChatIntegration {
+  enabled: boolean;
+  required: boolean;
+}
+
 const partError = (index: number, field: string, problem: string) => `parts[${index}].${field}: ${problem}`;
 
 /** The shop, unlocked with the storefront password when it has one (403 shop_locked otherwise). */
@@ -130,6 +136,21 @@ function checkCustomFields(parts: PricedPart[], answers: Record<string, unknown>
   return accepted;
 }
 
+/**
+ * The buyer's chat user id to keep on the invoice: null unless a product of the order has chat
+ * integration enabled (the owner's bot grants its roles to this user); a 400 naming it and the
+ * part when such a product makes it required and it is missing.
+ */
+function chatUserFor(parts: PricedPart[], chatUserId: string | undefined): string | null {
+  const integrated = parts.filter((p) => p.product.chat_integration !== null && (JSON.parse(p.product.chat_integration) as ChatIntegration).enabled);
+  if (integrated.length === 0) return null;
+  const requiring = integrated.find((p) => (JSON.parse(p.product.chat_integration!) as ChatIntegration).required);
+  if (requiring && chatUserId === undefined) {
+    throw ValidationError.field('chatUserId', `is required: parts[${requiring.index}] (${requiring.product.title}) grants roles in the shop's chat server`);
+  }
+  return chatUserId ?? null;
+}
+
 async function couponFor(db: Conn, shopId: number, code: string, parts: PricedPart[], gateway: string): Promise<{ coupon: CouponRow; discount: number }> {
   const coupon = await findCouponByCode(db, shopId, code);
   if (!coupon) throw new UnprocessableError('This coupon is not valid.', ['coupon: is not valid']);
@@ -152,7 +173,7 @@ async function reserveStock(db: Conn, shopId: number, invoiceId: string, parts: 
 
 /**
  * The public checkout (contract 6.2). Checks, in order: shop not on hold, products
- * purchasable, quantities, custom fields, gateway, blacklist, coupon, stock. Then one
+ * purchasable, quantities, custom fields and the chat user id, gateway, blacklist, coupon, stock. Then one
  * transaction reserves the stock and the coupon use, creates the customer on first sight, and
  * writes the pending invoice, its parts, the buyer's IP and the `invoice.created` event. The
  * `balance` gateway completes at once when the balance covers the total (else 422, nothing kept).
@@ -162,6 +183,7 @@ export async function checkout(db: Conn, shopId: number, body: CheckoutBody, buy
   if (shop.on_hold === 1) throw new UnprocessableError('The shop is on hold and takes no orders right now.', ['shop: is on hold']);
   const parts = await priceParts(db, shop, body);
   const customFields = checkCustomFields(parts, body.customFields ?? {});
+  const chatUserId = chatUserFor(parts, body.chatUserId);
   if (!(await enabledGateway(db, shop.id, body.gateway))) {
     throw new UnprocessableError(`${body.gateway} is not available in this shop.`, [`gateway: ${body.gateway} is not enabled`]);
   }
@@ -208,6 +230,7 @@ export async function checkout(db: Conn, shopId: number, body: CheckoutBody, buy
       country: buyer.country,
       affiliate_code: affiliate ? body.affiliateCode! : null,
       affiliate_customer_id: affiliate?.id ?? null,
+      chat_user_id: chatUserId,
       created_at: now,
       updated_at: now,
       expires_at: now + shop.invoice_lifetime_minutes * 60_000,

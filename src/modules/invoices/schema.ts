@@ -30,6 +30,15 @@ export const CheckoutBody = Type.Object({
   ),
   affiliateCode: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "A customer's referral code; unknown or disabled codes are ignored." })),
   key: Type.Optional(Type.String({ maxLength: 128, description: 'The storefront password, when the shop has one.' })),
+  chatUserId: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,32}$',
+      description:
+        "The buyer's user id in the shop's chat server (digits, like the products' guildId and roleIds). Required (400 naming it and the part) " +
+        'when a product of the order has chat integration enabled and required; kept on the invoice (owner view `chatUserId`, and so in ' +
+        "`invoice.*` webhooks) when a product of the order has chat integration enabled, so the owner's bot can grant the roles; ignored otherwise.",
+    }),
+  ),
 });
 export type CheckoutBody = Static<typeof CheckoutBody>;
 
@@ -80,6 +89,9 @@ export const OwnerInvoice = Type.Object({
   userAgent: Nullable(Type.String()),
   country: Nullable(Type.String()),
   affiliateCode: Nullable(Type.String()),
+  chatUserId: Nullable(
+    Type.String({ description: "The buyer's chat user id, given at checkout for a product with chat integration enabled: whom the owner's bot grants the product's roles." }),
+  ),
   commission: Money,
   replacements: Type.Array(Replacement),
   feedback: Nullable(

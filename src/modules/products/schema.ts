@@ -40,8 +40,8 @@ export const CustomField = Type.Object({
 export type CustomFieldInput = Static<typeof CustomField>;
 
 export const ChatIntegration = Type.Object({
-  enabled: Type.Boolean(),
-  required: Type.Optional(Type.Boolean({ default: false })),
+  enabled: Type.Boolean({ description: "When true, a checkout's `chatUserId` is kept on the invoice for the owner's bot to grant `roleIds` in `guildId`." }),
+  required: Type.Optional(Type.Boolean({ default: false, description: 'With enabled: a checkout of this product without `chatUserId` is a 400.' })),
   guildId: Type.Optional(Nullable(Type.String({ pattern: '^[0-9]{1,32}$' }))),
   roleIds: Type.Optional(Type.Array(Type.String({ pattern: '^[0-9]{1,32}$' }), { maxItems: 50 })),
 });
