@@ -5,6 +5,7 @@ import { ForbiddenError, NotFoundError, UnprocessableError, ValidationError } fr
 import { fromMinorUnits } from '../../schemas/money.js';
 import { verifyPassword } from '../../security/passwords.js';
 import { findBlock } from '../blacklist/service.js';
+import type { VpnRanges } from '../blacklist/vpn-ranges.js';
 import { claimCouponUse, couponDiscount, findCouponByCode } from '../coupons/service.js';
 import type { CouponRow } from '../coupons/coupons.table.js';
 import * as customerRepo from '../customers/repository.js';
@@ -15,7 +16,7 @@ import { fieldPatternProblem, MAX_ANSWER_LENGTH, matchesFieldPattern } from '../
 import type { ProductRow, VariantRow } from '../products/products.table.js';
 import * as products from '../products/repository.js';
 import type { StoredCustomField, StoredGateway } from '../products/variant-input.js';
-import { enabledGateway } from '../shops/payment-settings.js';
+import { enabledGateway, gatewayBlocksVpn } from '../shops/payment-settings.js';
 import { findShopById, shareShop } from '../shops/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';
 import type { DeliveryOptions } from './dynamic-delivery.js';
@@ -39,6 +40,8 @@ interface PricedPart {
   quantity: number;
   unitPrice: number;
   total: number;
+  /** The variant's rule for the chosen gateway. */
+  blockVpn: boolean;
 }
 
 /** A product's stored chat integration (products/service.ts `chatIntegrationOf`). */
@@ -85,7 +88,7 @@ async function priceParts(db: Conn, shop: ShopRow, body: CheckoutBody): Promise<
       throw new UnprocessableError(`This product cannot be paid with ${body.gateway}.`, [partError(index, 'productVariantId', `does not accept ${body.gateway}`)]);
     }
     const unitPrice = entry?.price ?? variant.price;
-    priced.push({ index, product, variant, quantity: part.quantity, unitPrice, total: unitPrice * part.quantity });
+    priced.push({ index, product, variant, quantity: part.quantity, unitPrice, total: unitPrice * part.quantity, blockVpn: entry?.rules.blockVpn ?? false });
   }
   return priced;
 }
@@ -151,6 +154,20 @@ function chatUserFor(parts: PricedPart[], chatUserId: string | undefined): strin
   return chatUserId ?? null;
 }
 
+/**
+ * The `blockVpn` gateway rules, the shop's for the chosen gateway and each part's variant's: a
+ * buyer whose IP is in the operator's VPN ranges is refused (422 naming the gateway). Without
+ * ranges nothing can be checked: rules stored before turning one on needed them are kept but not
+ * enforced, and the server says how many at start (blacklist/vpn-ranges.ts).
+ */
+async function refuseVpn(db: Conn, shopId: number, gateway: string, parts: PricedPart[], buyer: Buyer, vpn: VpnRanges | null): Promise<void> {
+  if (!vpn?.covers(buyer.ip)) return;
+  const message = `${gateway} does not accept payments from VPN or proxy addresses.`;
+  if (await gatewayBlocksVpn(db, shopId, gateway)) throw new UnprocessableError(message, [`gateway: ${gateway} refuses VPN and proxy addresses`]);
+  const part = parts.find((p) => p.blockVpn);
+  if (part) throw new UnprocessableError(message, [partError(part.index, 'productVariantId', `${gateway} refuses VPN and proxy addresses for this product`)]);
+}
+
 async function couponFor(db: Conn, shopId: number, code: string, parts: PricedPart[], gateway: string): Promise<{ coupon: CouponRow; discount: number }> {
   const coupon = await findCouponByCode(db, shopId, code);
   if (!coupon) throw new UnprocessableError('This coupon is not valid.', ['coupon: is not valid']);
@@ -173,12 +190,13 @@ async function reserveStock(db: Conn, shopId: number, invoiceId: string, parts: 
 
 /**
  * The public checkout (contract 6.2). Checks, in order: shop not on hold, products
- * purchasable, quantities, custom fields and the chat user id, gateway, blacklist, coupon, stock. Then one
+ * purchasable, quantities, custom fields and the chat user id, gateway (and its VPN rules),
+ * blacklist, coupon, stock. Then one
  * transaction reserves the stock and the coupon use, creates the customer on first sight, and
  * writes the pending invoice, its parts, the buyer's IP and the `invoice.created` event. The
  * `balance` gateway completes at once when the balance covers the total (else 422, nothing kept).
  */
-export async function checkout(db: Conn, shopId: number, body: CheckoutBody, buyer: Buyer, delivery: DeliveryOptions): Promise<string> {
+export async function checkout(db: Conn, shopId: number, body: CheckoutBody, buyer: Buyer, delivery: DeliveryOptions, vpn: VpnRanges | null): Promise<string> {
   const shop = await openShop(db, shopId, body.key);
   if (shop.on_hold === 1) throw new UnprocessableError('The shop is on hold and takes no orders right now.', ['shop: is on hold']);
   const parts = await priceParts(db, shop, body);
@@ -187,6 +205,7 @@ export async function checkout(db: Conn, shopId: number, body: CheckoutBody, buy
   if (!(await enabledGateway(db, shop.id, body.gateway))) {
     throw new UnprocessableError(`${body.gateway} is not available in this shop.`, [`gateway: ${body.gateway} is not enabled`]);
   }
+  await refuseVpn(db, shop.id, body.gateway, parts, buyer, vpn);
   const email = body.customerEmail.trim().toLowerCase();
   const block = await findBlock(db, shop.id, { email, ip: buyer.ip, country: buyer.country });
   if (block) throw new UnprocessableError('This order cannot be placed.', [`${block.type === 'email' ? 'customerEmail' : block.type}: is blocked by the shop`]);

@@ -4,6 +4,7 @@ import { CursorPageQuery, Id, Nullable, StringEnum, Timestamp } from '../../sche
 import { Amount, PriceDetails } from '../../schemas/money.js';
 import { MAX_PATTERN_LENGTH, MAX_PATTERN_PROGRAM } from './field-pattern.js';
 import { paymentProviderNames } from '../shops/payments.js';
+import { BLOCK_VPN_DESCRIPTION } from '../shops/schema.js';
 
 export const productTypes = ['serials', 'service', 'dynamic'] as const;
 export const customFieldTypes = ['text', 'number', 'email', 'checkbox', 'textarea'] as const;
@@ -60,7 +61,7 @@ const VariantInput = Type.Object({
     Type.Array(
       Type.Object({
         gateway: Gateway,
-        rules: Type.Optional(Type.Object({ blockVpn: Type.Optional(Type.Boolean()) })),
+        rules: Type.Optional(Type.Object({ blockVpn: Type.Optional(Type.Boolean({ description: BLOCK_VPN_DESCRIPTION })) })),
         price: Type.Optional(Nullable(Amount)),
       }),
       { maxItems: paymentProviderNames.length, description: 'Empty or omitted: every enabled gateway, at the variant price.' },
