@@ -145,9 +145,11 @@ function checkCustomFields(parts: PricedPart[], answers: Record<string, unknown>
  * part when such a product makes it required and it is missing.
  */
 function chatUserFor(parts: PricedPart[], chatUserId: string | undefined): string | null {
-  const integrated = parts.filter((p) => p.product.chat_integration !== null && (JSON.parse(p.product.chat_integration) as ChatIntegration).enabled);
+  const integrated = parts
+    .map((part) => ({ part, chat: part.product.chat_integration === null ? null : (JSON.parse(part.product.chat_integration) as ChatIntegration) }))
+    .filter((p) => p.chat?.enabled);
   if (integrated.length === 0) return null;
-  const requiring = integrated.find((p) => (JSON.parse(p.product.chat_integration!) as ChatIntegration).required);
+  const requiring = integrated.find((p) => p.chat!.required)?.part;
   if (requiring && chatUserId === undefined) {
     throw ValidationError.field('chatUserId', `is required: parts[${requiring.index}] (${requiring.product.title}) grants roles in the shop's chat server`);
   }
@@ -191,10 +193,10 @@ async function reserveStock(db: Conn, shopId: number, invoiceId: string, parts: 
 /**
  * The public checkout (contract 6.2). Checks, in order: shop not on hold, products
  * purchasable, quantities, custom fields and the chat user id, gateway (and its VPN rules),
- * blacklist, coupon, stock. Then one
- * transaction reserves the stock and the coupon use, creates the customer on first sight, and
- * writes the pending invoice, its parts, the buyer's IP and the `invoice.created` event. The
- * `balance` gateway completes at once when the balance covers the total (else 422, nothing kept).
+ * blacklist, coupon, stock. Then one transaction reserves the stock and the coupon use, creates
+ * the customer on first sight, and writes the pending invoice, its parts, the buyer's IP and the
+ * `invoice.created` event. The `balance` gateway completes at once when the balance covers the
+ * total (else 422, nothing kept; see completeBalanceOrder).
  */
 export async function checkout(db: Conn, shopId: number, body: CheckoutBody, buyer: Buyer, delivery: DeliveryOptions, vpn: VpnRanges | null): Promise<string> {
   const shop = await openShop(db, shopId, body.key);
