@@ -16,6 +16,7 @@ import { systemRoutes } from './http/system.routes.js';
 import { registerUploads } from './http/uploads.js';
 import { addSharedSchema, refuseNulInRequests, validatorCompiler } from './http/validation.js';
 import { blacklistOwnerRoutes } from './modules/blacklist/owner.routes.js';
+import { loadVpnRanges, warnOfUnenforcedVpnRules } from './modules/blacklist/vpn-ranges.js';
 import { categoryOwnerRoutes } from './modules/categories/owner.routes.js';
 import { couponOwnerRoutes } from './modules/coupons/owner.routes.js';
 import { groupOwnerRoutes } from './modules/groups/owner.routes.js';
@@ -59,6 +60,8 @@ const HOUR = 60 * 60 * 1000;
 /** The one place the service is assembled; the server and every test build it this way. */
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const { config } = options;
+  // First: a bad ranges file stops the start before anything is opened.
+  const vpnRanges = loadVpnRanges(config.vpnRangesFile);
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel, redact: ['req.headers.authorization'] },
     bodyLimit: config.bodyLimitBytes,
@@ -108,6 +111,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.decorate('db', db);
   app.decorate('secrets', createSecretBox(config.secretKey, config.dataDir));
   app.decorate('storage', createDiskStorage(join(config.dataDir, 'uploads')));
+  app.decorate('vpnRanges', vpnRanges);
   app.decorate('redis', config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null);
   app.decorateRequest('principal', null);
   app.decorateRequest('shop', null);
@@ -126,6 +130,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
 
   await migrateToLatest(db.kysely);
+  if (!vpnRanges) await warnOfUnenforcedVpnRules(db.kysely, app.log);
 
   app.addHook('onSend', async (request, reply, payload) => {
     void reply.header('x-request-id', request.id);

@@ -23,6 +23,11 @@ Commands:
                                         server runs; PostgreSQL: prints the pg_dump command to run
   restore <file>                        SQLite: replaces the database with a backup (stop the server
                                         first); PostgreSQL: prints the pg_restore command to run
+  appeals list [--status open|accepted|rejected]
+                                        every shop's feedback appeals, oldest first, one per line
+  appeals accept <appealId>             accept an open appeal: the feedback is hidden from the
+                                        storefront and no longer counted in ratings
+  appeals reject <appealId>             reject an open appeal: the feedback stays
 
 Configuration comes from the environment (DATABASE_URL, DATA_DIR, ...): see the README.`;
 
@@ -55,6 +60,7 @@ async function main(argv: string[]): Promise<void> {
       email: { type: 'string' },
       scope: { type: 'string', multiple: true },
       demo: { type: 'boolean' },
+      status: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -111,6 +117,13 @@ async function main(argv: string[]): Promise<void> {
       );
       console.log(`API key for ${demo.email}; it is shown only now:`);
       console.log(demo.key);
+      return;
+    }
+    case 'appeals list':
+    case 'appeals accept':
+    case 'appeals reject': {
+      const { appealsCommand } = await import('./modules/feedbacks/appeals-command.js');
+      await appealsCommand(loadConfig(), sub!, arg, { status: values.status }, (line) => console.log(line));
       return;
     }
     default:

@@ -36,6 +36,7 @@ const EnvSchema = Type.Object({
   MAIL_WORKER_INTERVAL_MS: Type.Integer({ minimum: 50, default: 2000 }),
   MAIL_WORKER_ENABLED: Type.Boolean({ default: true }),
   PAGE_CACHE_MAX_BYTES: Type.Integer({ minimum: 0, default: 64 * 1024 * 1024 }),
+  VPN_RANGES_FILE: Type.Optional(Type.String({ minLength: 1 })),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -66,6 +67,8 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string; intervalMs: number; workerEnabled: boolean };
   /** Memory for serialised public pages; 0 turns the page cache off. */
   pageCacheMaxBytes: number;
+  /** The operator's VPN/proxy CIDR list that `blockVpn` gateway rules check buyers against (read at start: blacklist/vpn-ranges.ts). */
+  vpnRangesFile: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -125,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       workerEnabled: parsed.MAIL_WORKER_ENABLED,
     }),
     pageCacheMaxBytes: parsed.PAGE_CACHE_MAX_BYTES,
+    vpnRangesFile: parsed.VPN_RANGES_FILE === undefined ? undefined : resolve(parsed.VPN_RANGES_FILE),
   });
 }
 

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { Principal } from '../modules/accounts/service.js';
 import type { VisitRecorder } from '../modules/analytics/visits.js';
+import type { VpnRanges } from '../modules/blacklist/vpn-ranges.js';
 import type { MailWorker } from '../modules/mail/service.js';
 import type { ShopRow } from '../modules/shops/shops.table.js';
 import type { CachedPage, PageCache } from '../modules/storefront/page-cache.js';
@@ -25,6 +26,8 @@ declare module 'fastify' {
     visitRecorder: VisitRecorder;
     /** Serialised public pages (src/modules/storefront/page-cache.ts). */
     pageCache: PageCache;
+    /** The operator's VPN ranges (`VPN_RANGES_FILE`), null when none are configured. */
+    vpnRanges: VpnRanges | null;
   }
   interface FastifyRequest {
     /** Set by the owner scope's authentication hook. */

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { build, owner } from '../helpers/build.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
+import { httpsEndpoint } from '../helpers/https-endpoint.js';
 
 async function setup(t: TestContext, opts: Parameters<typeof sellingShop>[1] = {}) {
   const app = await build(t);
@@ -199,4 +200,67 @@ test('an Idempotency-Key retry of a checkout answers the first invoice and reser
   assert.equal(retry.headers['idempotent-replayed'], 'true');
   assert.deepEqual(await stock(), { keys: 3, service: 10 });
   assertError(await checkout(order({ customerEmail: 'other@example.com' }), headers), 409, 'conflict');
+});
+
+test('a balance checkout whose dynamic delivery fails is cancelled in the same request: stock back, nothing charged, nothing to process', async (t) => {
+  const { app, api, shopId, checkout, order } = await setup(t);
+  const endpoint = await httpsEndpoint(t, () => ({ status: 500, body: 'down' }));
+  const product = assertOk(
+    await api.post(`/self/${shopId}/v2/products`, {
+      title: 'Generated account',
+      description: 'd',
+      variants: [{ title: 'One', priceDetails: { amount: 3 }, productType: 'dynamic', asDynamic: { externalUrl: endpoint.url, stock: 5 } }],
+    }),
+  );
+  const dynamicStock = async () => assertOk(await api.get(`/self/${shopId}/v2/products/${product.id}`)).variants[0].stock;
+  // A first order creates the customer; fund them well beyond the price.
+  const first = assertOk(await checkout(order()));
+  const customerId = assertOk(await api.get(`/self/${shopId}/invoices/${first.id}`)).customerId;
+  assertOk(await api.post(`/self/${shopId}/customers/${customerId}/balance/add`, { amount: 50 }));
+
+  const res = await checkout(order({ gateway: 'balance', parts: [{ productId: product.id, productVariantId: product.variants[0].id, quantity: 2 }] }));
+  assertError(res, 422, 'unprocessable');
+  assert.match(res.body.message, /not placed/);
+  assert.ok(!JSON.stringify(res.body).includes(endpoint.url), "the owner's delivery URL is not shown to the buyer");
+  assert.equal(endpoint.received.length, 1, 'the delivery was attempted');
+
+  const [failed] = assertOk(await api.get(`/self/${shopId}/invoices?gateway=balance`)).items;
+  assert.equal(failed.status, 'cancelled');
+  assert.match(failed.deliveryError, /HTTP 500/, 'the owner sees why');
+  assert.equal(await dynamicStock(), 5, 'the reserved stock is back');
+  assert.equal(assertOk(await api.get(`/self/${shopId}/customers/${customerId}`)).balance, 50, 'nothing was charged');
+  assertError(await api.post(`/self/${shopId}/invoices/${failed.id}/process`), 409, 'conflict');
+  assert.equal(endpoint.received.length, 1, 'processing did not deliver');
+  const events = await app.db.kysely.selectFrom('events').select('type').where('shop_id', '=', shopId).where('type', '=', 'invoice.cancelled').execute();
+  assert.equal(events.length, 1);
+});
+
+test("chat integration: a required chatUserId is enforced at checkout and kept on the invoice for the owner's bot", async (t) => {
+  const { api, shopId, productId, keysVariant, checkout, order } = await setup(t);
+  const other = assertOk(
+    await api.post(`/self/${shopId}/v2/products`, { title: 'Plain', description: 'd', variants: [{ title: 'One', priceDetails: { amount: 1 }, productType: 'service', asService: { text: 'x' } }] }),
+  );
+  const plainPart = { productId: other.id, productVariantId: other.variants[0].id, quantity: 1 };
+  const keysPart = { productId, productVariantId: keysVariant, quantity: 1 };
+  const integrate = (chatIntegration: object) => api.put(`/self/${shopId}/products/bulk/update/chat-integration`, { productIds: [productId], chatIntegration });
+  const chatUserOf = async (invoiceId: string) => assertOk(await api.get(`/self/${shopId}/invoices/${invoiceId}`)).chatUserId;
+
+  assertOk(await integrate({ enabled: true, required: true, guildId: '42', roleIds: ['7'] }));
+  const missing = await checkout(order({ parts: [plainPart, keysPart] }));
+  assertError(missing, 400, 'validation_error');
+  assert.deepEqual(missing.body.errors, ["chatUserId: is required: parts[1] (Game Key) grants roles in the shop's chat server"]);
+  const notDigits = await checkout(order({ parts: [keysPart], chatUserId: 'buyer#1234' }));
+  assertError(notDigits, 400, 'validation_error');
+  assert.ok(notDigits.body.errors[0].startsWith('chatUserId: '), JSON.stringify(notDigits.body.errors));
+  const given = assertOk(await checkout(order({ parts: [plainPart, keysPart], chatUserId: '123456789012345678' })));
+  assert.equal(await chatUserOf(given.id), '123456789012345678');
+  assert.ok(!JSON.stringify(given).includes('123456789012345678'), 'not in the public view');
+
+  // Enabled but optional: accepted without, kept with; not enabled: never kept.
+  assertOk(await integrate({ enabled: true, required: false }));
+  assert.equal(await chatUserOf(assertOk(await checkout(order({ parts: [keysPart] }))).id), null);
+  assert.equal(await chatUserOf(assertOk(await checkout(order({ parts: [keysPart], chatUserId: '55' }))).id), '55');
+  assertOk(await integrate({ enabled: false, required: true }));
+  assert.equal(await chatUserOf(assertOk(await checkout(order({ parts: [keysPart], chatUserId: '55' }))).id), null);
+  assert.equal(await chatUserOf(assertOk(await checkout(order({ parts: [plainPart] }))).id), null);
 });

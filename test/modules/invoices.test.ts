@@ -4,7 +4,7 @@ import { build, owner } from '../helpers/build.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
 import { httpsEndpoint } from '../helpers/https-endpoint.js';
 import { smtpSink } from '../helpers/smtp-sink.js';
-import { expireOverdue } from '../../src/modules/invoices/lifecycle.service.js';
+import { EXPIRY_BATCH, expireOverdue } from '../../src/modules/invoices/lifecycle.service.js';
 
 async function setup(t: TestContext, env: Record<string, string> = {}) {
   const app = await build(t, { ...env });
@@ -373,4 +373,44 @@ test('a list counts partial days and a customer\'s invoices through the main con
   assert.equal(counts.length, 2, "the customer's invoices were counted on the main connection");
   assert.equal(assertOk(await api.get(`${base}?searchString=other%40`)).totalCount, 1);
   assert.equal(counts.length, 2, 'the search was counted by the heavy reader, not the main connection');
+});
+
+test('overdue invoices read as expired everywhere without the worker: list, status filters, counts, dashboards; their stock is back', async (t) => {
+  const app = await build(t);
+  const api = await owner(app);
+  // More overdue invoices than one expiry batch: every one of them must read as expired.
+  const overdue = EXPIRY_BATCH + 5;
+  const shop = await sellingShop(api, { serviceStock: overdue + 10 });
+  const base = `/self/${shop.shopId}/invoices`;
+  const buy = async (email: string) =>
+    assertOk(
+      await api.post(`/v2/public/shops/${shop.shopId}/invoices`, {
+        customerEmail: email,
+        gateway: 'tipjar',
+        parts: [{ productId: shop.productId, productVariantId: shop.serviceVariant, quantity: 1 }],
+      }),
+    ).id as string;
+  const stale: string[] = [];
+  for (let i = 0; i < overdue; i++) stale.push(await buy(`late${i}@example.com`));
+  // Past their lifetime (the expiry worker is not running: its interval is far away).
+  await app.db.kysely.updateTable('invoices').set({ expires_at: Date.now() - 1000 }).where('id', 'in', stale).execute();
+  const fresh = await buy('fresh@example.com');
+  const stock = async () => assertOk(await api.get(`/self/${shop.shopId}/v2/products/${shop.productId}`)).variants[1].stock;
+
+  const all = assertOk(await api.get(`${base}?pageSize=100`));
+  assert.equal(all.totalCount, overdue + 1);
+  assert.deepEqual(all.items[0], { ...all.items[0], id: fresh, status: 'pending' });
+  assert.ok(all.items.slice(1).every((i: { status: string }) => i.status === 'expired'), 'the list shows the true status');
+  const pending = assertOk(await api.get(`${base}?status=pending`));
+  assert.equal(pending.totalCount, 1);
+  assert.deepEqual(pending.items.map((i: { id: string }) => i.id), [fresh]);
+  const expired = assertOk(await api.get(`${base}?status=expired&pageSize=1`));
+  assert.equal(expired.totalCount, overdue);
+  assert.equal(await stock(), overdue + 9, 'only the fresh invoice holds stock');
+  assert.equal(await expireOverdue(app.db.kysely, 1000), 0, 'nothing was left for the worker');
+
+  // A dashboard read counts an overdue invoice as what it is, too.
+  await app.db.kysely.updateTable('invoices').set({ expires_at: Date.now() - 1000 }).where('id', '=', fresh).execute();
+  assert.equal(assertOk(await api.get(`/self/${shop.shopId}/dashboard/general`)).pendingOrders, 0);
+  assert.equal(await stock(), overdue + 10);
 });

@@ -4,7 +4,8 @@ import { build, owner } from '../helpers/build.js';
 import { assertError, assertOk, createShop } from '../helpers/factories.js';
 
 test('every provider can be configured and enabled; secrets come back masked', async (t) => {
-  const app = await build(t);
+  // blockVpn can be turned on only where the server has VPN ranges.
+  const app = await build(t, { VPN_RANGES_FILE: 'test/fixtures/vpn-ranges.txt' });
   const api = await owner(app);
   const shop = await createShop(api);
   const bodies: Record<string, object> = {

@@ -5,7 +5,8 @@ import { assertError, assertOk, createShop } from '../helpers/factories.js';
 import { productBody } from '../helpers/owner-operations.js';
 
 async function setup(t: import('node:test').TestContext) {
-  const app = await build(t);
+  // blockVpn can be turned on only where the server has VPN ranges.
+  const app = await build(t, { VPN_RANGES_FILE: 'test/fixtures/vpn-ranges.txt' });
   const api = await owner(app);
   const shop = await createShop(api);
   return { app, api, shopId: shop.id, url: `/self/${shop.id}/v2/products` };

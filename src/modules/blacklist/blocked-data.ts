@@ -104,3 +104,39 @@ export function ipDataCovers(data: string, addr: Address): boolean {
     return false;
   }
 }
+
+/**
+ * Many addresses and CIDR ranges (written as blocked ip data is), answering whether any covers
+ * an address with one set lookup per distinct prefix length rather than one comparison per
+ * range: a list of VPN ranges holds tens of thousands of them.
+ */
+export class IpRanges {
+  /** `ipv4/24` → the networks of that length, as normalised text. */
+  private readonly networks = new Map<string, Set<string>>();
+  private count = 0;
+
+  /** Adds an address or range; a ValidationError (`data: ...`) when it is not one. */
+  add(text: string): void {
+    const data = normaliseIp(text.trim());
+    const [addressText, prefixText] = data.split('/');
+    const addr = ipaddr.parse(addressText!);
+    const key = `${addr.kind()}/${prefixText ?? bitsOf(addr)}`;
+    let set = this.networks.get(key);
+    if (!set) this.networks.set(key, (set = new Set()));
+    if (!set.has(addr.toString())) this.count++;
+    set.add(addr.toString());
+  }
+
+  /** Whether an address (as `parseBuyerIp` reads it) lies in any of the ranges. */
+  covers(addr: Address): boolean {
+    for (const [key, set] of this.networks) {
+      const [kind, prefix] = key.split('/');
+      if (kind === addr.kind() && set.has(networkOf(addr, Number(prefix)).toString())) return true;
+    }
+    return false;
+  }
+
+  get size(): number {
+    return this.count;
+  }
+}

@@ -13,6 +13,13 @@ import * as repo from './repository.js';
 
 type Conn = Kysely<Database>;
 
+/** A debit larger than the balance (422): callers that must undo other work catch it by type. */
+export class InsufficientBalanceError extends UnprocessableError {
+  constructor() {
+    super('The balance is too low for this.', ['amount: exceeds the balance']);
+  }
+}
+
 export function toCustomer(c: CustomerRow, currency: string) {
   return {
     id: c.id,
@@ -57,7 +64,7 @@ export async function changeBalance(
   const balance = await repo.adjustBalance(db, shopId, customerId, change.delta, now);
   if (balance === undefined) {
     await requireCustomer(db, shopId, customerId);
-    throw new UnprocessableError('The balance is too low for this.', ['amount: exceeds the balance']);
+    throw new InsufficientBalanceError();
   }
   await repo.insertBalanceEntry(db, {
     shopId,

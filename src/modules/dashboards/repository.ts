@@ -210,6 +210,8 @@ export async function rawTotals(db: Conn, shopId: number, range: Range): Promise
       .where('shop_id', '=', shopId)
       .where('created_at', '>=', range.from)
       .where('created_at', '<=', range.to)
+      // Not those hidden by an accepted appeal, as the rollups (recordFeedbackWithdrawn).
+      .where('id', 'not in', (eb) => eb.selectFrom('feedback_appeals').select('feedback_id').where('shop_id', '=', shopId).where('status', '=', 'accepted'))
       .executeTakeFirstOrThrow(),
     db
       .selectFrom('invoice_replacements')

@@ -200,6 +200,11 @@ export function recordFeedback(db: Conn, shopId: number, feedback: { rating: num
   return addOnDay(db, shopId, feedback.createdAt, { feedbacks: 1, rating_sum: feedback.rating });
 }
 
+/** A feedback hidden by an accepted appeal: it no longer counts, from the day it was left. */
+export function recordFeedbackWithdrawn(db: Conn, shopId: number, feedback: { rating: number; createdAt: number }): Promise<void> {
+  return addOnDay(db, shopId, feedback.createdAt, { feedbacks: -1, rating_sum: -feedback.rating });
+}
+
 export function recordReplacement(db: Conn, shopId: number, replacement: { quantity: number; createdAt: number }): Promise<void> {
   return addOnDay(db, shopId, replacement.createdAt, { replacements: 1, replaced_units: replacement.quantity });
 }
@@ -302,7 +307,12 @@ function rebuildDays(db: Conn, shopId: number, offsetMs: number): CompiledQuery 
     ),
     daySource(localDay('i.completed_at', offsetMs), { units_sold: sql`sum(p.quantity)` }, completedParts(shopId)),
     daySource(created, { new_customers: sql`count(*)` }, sql`from customers where shop_id = ${shopId}`),
-    daySource(created, { feedbacks: sql`count(*)`, rating_sum: sql`sum(rating)` }, sql`from feedbacks where shop_id = ${shopId}`),
+    daySource(
+      created,
+      { feedbacks: sql`count(*)`, rating_sum: sql`sum(rating)` },
+      // A feedback hidden by an accepted appeal is not counted (recordFeedbackWithdrawn).
+      sql`from feedbacks where shop_id = ${shopId} and id not in (select feedback_id from feedback_appeals where shop_id = ${shopId} and status = 'accepted')`,
+    ),
     daySource(created, { replacements: sql`count(*)`, replaced_units: sql`sum(quantity)` }, sql`from invoice_replacements where shop_id = ${shopId}`),
   ];
   return sql`insert into rollup_days (shop_id, day, ${ids(DAY_COLUMNS)})

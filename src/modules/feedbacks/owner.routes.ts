@@ -58,7 +58,9 @@ export const feedbackOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Appeal a feedback',
       description:
         'reason: spam, abusive, wrong_product, resolved or other; description 1–2,000 characters (trimmed). A new appeal is `open`; ' +
-        'a feedback has at most one open appeal (another is a 409). Appeals are reviewed outside this API, which then sets them accepted or rejected.',
+        'a feedback has at most one open appeal (another is a 409). The service operator reviews appeals (`shopd appeals list|accept|reject`): ' +
+        'an accepted appeal hides the feedback from the storefront and from every rating figure (storefront statistics, dashboard averageRating); ' +
+        'a rejected one changes nothing. A feedback already hidden cannot be appealed again (409).',
       params: schema.FeedbackParams,
       body: schema.AppealBody,
       response: ownerResponses(schema.OwnerFeedback, [409]),

@@ -97,3 +97,46 @@ export async function countAppeals(db: Conn, shopId: number, filter: AppealFilte
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/*
+ * The operator's side of appeals (the `shopd appeals` command): an appeal is found by its id
+ * alone, like a public invoice, and its shop is carried into every query after that.
+ */
+
+/** An appeal by id, with its shop and its feedback's rating and comment, for the operator. */
+export function findAppealById(db: Conn, appealId: number) {
+  return appealsWithFeedback(db).where('a.id', '=', appealId).executeTakeFirst();
+}
+
+/** Every shop's appeals, optionally of one status, oldest first (the order to review them in). */
+export function listAppealsOfAllShops(db: Conn, status: AppealStatus | undefined) {
+  let query = appealsWithFeedback(db);
+  if (status) query = query.where('a.status', '=', status);
+  return query.orderBy('a.created_at').orderBy('a.id').execute();
+}
+
+function appealsWithFeedback(db: Conn) {
+  return db
+    .selectFrom('feedback_appeals as a')
+    .innerJoin('feedbacks as f', (join) => join.onRef('f.id', '=', 'a.feedback_id').onRef('f.shop_id', '=', 'a.shop_id'))
+    .select(['a.id', 'a.shop_id', 'a.feedback_id', 'a.reason', 'a.description', 'a.status', 'a.created_at', 'a.resolved_at', 'f.rating', 'f.comment', 'f.created_at as feedback_created_at']);
+}
+
+/** Moves an open appeal to its outcome; false when it was no longer open (resolved meanwhile). */
+export async function resolveOpenAppeal(db: Conn, shopId: number, appealId: number, outcome: Exclude<AppealStatus, 'open'>, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('feedback_appeals')
+    .set({ status: outcome, resolved_at: now })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', appealId)
+    .where('status', '=', 'open')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Whether an accepted appeal (other than `exceptAppealId`) already hides the feedback. */
+export async function isWithdrawn(db: Conn, shopId: number, feedbackId: number, exceptAppealId?: number): Promise<boolean> {
+  let query = db.selectFrom('feedback_appeals').select('id').where('shop_id', '=', shopId).where('feedback_id', '=', feedbackId).where('status', '=', 'accepted');
+  if (exceptAppealId !== undefined) query = query.where('id', '<>', exceptAppealId);
+  return (await query.executeTakeFirst()) !== undefined;
+}

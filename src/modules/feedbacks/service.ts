@@ -3,14 +3,15 @@ import { constraintViolation } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
-import { recordFeedback } from '../dashboards/rollups.js';
+import { toIso } from '../../schemas/common.js';
+import { recordFeedback, recordFeedbackWithdrawn } from '../dashboards/rollups.js';
 import { recordEvent } from '../events/service.js';
 import { withExpiryApplied } from '../invoices/lifecycle.service.js';
 import * as invoices from '../invoices/repository.js';
 import { shopContentChanged } from '../storefront/page-cache.js';
 import { addFeedbackToTotals } from '../storefront/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';
-import type { FeedbackAppealRow, FeedbackRow } from './feedbacks.table.js';
+import type { AppealStatus, FeedbackAppealRow, FeedbackRow } from './feedbacks.table.js';
 import * as repo from './repository.js';
 import type { AnswerBody, AppealBody, AppealListQuery, FeedbackBody, FeedbackListQuery } from './schema.js';
 import { toAppealListItem, toOwnerFeedback, toPublicFeedback } from './views.js';
@@ -124,6 +125,9 @@ export async function answerFeedback(db: Conn, shop: ShopRow, feedbackId: number
 export async function appealFeedback(db: Conn, shop: ShopRow, feedbackId: number, body: AppealBody) {
   const description = nonBlank('description', body.description);
   await requireFeedback(db, shop.id, feedbackId);
+  if (await repo.isWithdrawn(db, shop.id, feedbackId)) {
+    throw new ConflictError('An accepted appeal already hides this feedback.', ['feedbackId: is already hidden by an accepted appeal']);
+  }
   const alreadyOpen = () => new ConflictError('This feedback already has an open appeal.', ['feedbackId: already has an open appeal']);
   if (await repo.findOpenAppeal(db, shop.id, feedbackId)) throw alreadyOpen();
   try {
@@ -140,4 +144,52 @@ export async function listAppeals(db: Conn, shop: ShopRow, query: AppealListQuer
   const filter = { status: query.status, search: query.searchString };
   const [rows, totalCount] = await Promise.all([repo.listAppeals(db, shop.id, filter, pageWindow(query)), repo.countAppeals(db, shop.id, filter)]);
   return toPage(rows.map(toAppealListItem), totalCount, query);
+}
+
+/** An appeal as the operator reviews it: its shop, feedback (rating, comment) and outcome. */
+function toOperatorAppeal(a: NonNullable<Awaited<ReturnType<typeof repo.findAppealById>>>) {
+  return {
+    id: a.id,
+    shopId: a.shop_id,
+    feedbackId: a.feedback_id,
+    rating: a.rating,
+    comment: a.comment,
+    reason: a.reason,
+    description: a.description,
+    status: a.status,
+    createdAt: toIso(a.created_at),
+    resolvedAt: toIso(a.resolved_at),
+  };
+}
+export type OperatorAppeal = ReturnType<typeof toOperatorAppeal>;
+
+/** Every shop's appeals for the operator (`shopd appeals list`), oldest first, optionally of one status. */
+export async function listAppealsForReview(db: Conn, status: AppealStatus | undefined): Promise<OperatorAppeal[]> {
+  return (await repo.listAppealsOfAllShops(db, status)).map(toOperatorAppeal);
+}
+
+/**
+ * The operator's verdict on an open appeal (`shopd appeals accept|reject`); any other status is
+ * a 409. Accepting hides the owner's feedback wherever it shows or counts, in the same
+ * transaction: storefront lists and statistics leave out feedbacks with an accepted appeal when
+ * read, and the dashboard rollups take its rating out here. The shop's cached public pages are
+ * then invalidated (in this process, and in every server sharing Redis with it).
+ */
+export async function resolveAppeal(db: Conn, appealId: number, outcome: Exclude<AppealStatus, 'open'>): Promise<OperatorAppeal> {
+  const appeal = await repo.findAppealById(db, appealId);
+  if (!appeal) throw new NotFoundError('Appeal');
+  const notOpen = (status: string) => new ConflictError(`The appeal is ${status}; only open appeals can be resolved.`, [`appealId: is ${status}`]);
+  if (appeal.status !== 'open') throw notOpen(appeal.status);
+  const shopId = appeal.shop_id;
+  await db.transaction().execute(async (trx) => {
+    const now = Date.now();
+    if (!(await repo.resolveOpenAppeal(trx, shopId, appeal.id, outcome, now))) throw notOpen('no longer open');
+    // A feedback hidden once stays hidden once: a second accepted appeal changes no figure.
+    if (outcome === 'accepted' && !(await repo.isWithdrawn(trx, shopId, appeal.feedback_id, appeal.id))) {
+      // Last: the rollup lock is the final one a transaction takes (see dashboards/rollups.ts).
+      await recordFeedbackWithdrawn(trx, shopId, { rating: appeal.rating, createdAt: appeal.feedback_created_at });
+    }
+  });
+  await shopContentChanged(shopId);
+  return toOperatorAppeal((await repo.findAppealById(db, appeal.id))!);
 }

@@ -5,20 +5,22 @@ import { ForbiddenError, NotFoundError, UnprocessableError, ValidationError } fr
 import { fromMinorUnits } from '../../schemas/money.js';
 import { verifyPassword } from '../../security/passwords.js';
 import { findBlock } from '../blacklist/service.js';
+import type { VpnRanges } from '../blacklist/vpn-ranges.js';
 import { claimCouponUse, couponDiscount, findCouponByCode } from '../coupons/service.js';
 import type { CouponRow } from '../coupons/coupons.table.js';
 import * as customerRepo from '../customers/repository.js';
-import { customerForEmail } from '../customers/service.js';
+import { customerForEmail, InsufficientBalanceError } from '../customers/service.js';
 import { recordCheckout } from '../dashboards/rollups.js';
 import { recordEvent } from '../events/service.js';
+import { fieldPatternProblem, MAX_ANSWER_LENGTH, matchesFieldPattern } from '../products/field-pattern.js';
 import type { ProductRow, VariantRow } from '../products/products.table.js';
 import * as products from '../products/repository.js';
 import type { StoredCustomField, StoredGateway } from '../products/variant-input.js';
-import { enabledGateway } from '../shops/payment-settings.js';
+import { enabledGateway, gatewayBlocksVpn } from '../shops/payment-settings.js';
 import { findShopById, shareShop } from '../shops/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';
 import type { DeliveryOptions } from './dynamic-delivery.js';
-import { completeInvoice, endUnpaid, expireOverdue, noteIfOutOfStock } from './lifecycle.service.js';
+import { completeInvoice, DeliveryFailedError, endUnpaid, expireShopOverdue, noteIfOutOfStock } from './lifecycle.service.js';
 import * as repo from './repository.js';
 import type { CheckoutBody } from './schema.js';
 
@@ -38,6 +40,14 @@ interface PricedPart {
   quantity: number;
   unitPrice: number;
   total: number;
+  /** The variant's rule for the chosen gateway. */
+  blockVpn: boolean;
+}
+
+/** A product's stored chat integration (products/service.ts `chatIntegrationOf`). */
+interface ChatIntegration {
+  enabled: boolean;
+  required: boolean;
 }
 
 const partError = (index: number, field: string, problem: string) => `parts[${index}].${field}: ${problem}`;
@@ -78,17 +88,28 @@ async function priceParts(db: Conn, shop: ShopRow, body: CheckoutBody): Promise<
       throw new UnprocessableError(`This product cannot be paid with ${body.gateway}.`, [partError(index, 'productVariantId', `does not accept ${body.gateway}`)]);
     }
     const unitPrice = entry?.price ?? variant.price;
-    priced.push({ index, product, variant, quantity: part.quantity, unitPrice, total: unitPrice * part.quantity });
+    priced.push({ index, product, variant, quantity: part.quantity, unitPrice, total: unitPrice * part.quantity, blockVpn: entry?.rules.blockVpn ?? false });
   }
   return priced;
 }
 
-/** The answers to the variants' custom fields: required ones present, types and patterns respected. */
+/**
+ * The answers to the variants' custom fields: required ones present, types and patterns
+ * respected. Patterns run on RE2 (products/field-pattern.ts), each field checked once however
+ * many parts carry it. A pattern stored before RE2 was used that RE2 cannot compile is the
+ * shop's misconfiguration, not the buyer's: the order is refused (422 naming the field) rather
+ * than the answer accepted unchecked or the pattern run on a backtracking engine.
+ */
 function checkCustomFields(parts: PricedPart[], answers: Record<string, unknown>): Record<string, string | number | boolean> {
   const accepted: Record<string, string | number | boolean> = {};
   const problems: string[] = [];
+  const unusable: string[] = [];
+  const checked = new Set<string>();
   for (const part of parts) {
     for (const field of JSON.parse(part.variant.custom_fields) as StoredCustomField[]) {
+      const key = JSON.stringify([field.id, field.type, field.required, field.regex]);
+      if (checked.has(key)) continue;
+      checked.add(key);
       const value = answers[field.id];
       const at = `customFields.${field.id}`;
       if (value === undefined || value === null || value === '') {
@@ -102,18 +123,51 @@ function checkCustomFields(parts: PricedPart[], answers: Record<string, unknown>
         continue;
       }
       const text = typeof value === 'number' ? String(value) : value;
-      if (typeof text !== 'string' || text.length > 2000) {
-        problems.push(`${at}: must be a text of at most 2000 characters`);
+      if (typeof text !== 'string' || text.length > MAX_ANSWER_LENGTH) {
+        problems.push(`${at}: must be a text of at most ${MAX_ANSWER_LENGTH} characters`);
         continue;
       }
       if (field.type === 'number' && !Number.isFinite(Number(text))) problems.push(`${at}: must be a number`);
       else if (field.type === 'email' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text)) problems.push(`${at}: must be an e-mail address`);
-      else if (field.regex && !new RegExp(field.regex).test(text)) problems.push(`${at}: does not match the required format`);
+      else if (field.regex && fieldPatternProblem(field.regex)) unusable.push(`${at}: the shop's format for this field cannot be checked; the shop must correct it`);
+      else if (field.regex && !matchesFieldPattern(field.regex, text)) problems.push(`${at}: does not match the required format`);
       else accepted[field.id] = field.type === 'number' ? Number(text) : text;
     }
   }
+  if (unusable.length > 0) throw new UnprocessableError('This order cannot be placed until the shop corrects a custom field.', unusable);
   if (problems.length > 0) throw new ValidationError(problems, 'Some custom fields are missing or invalid.');
   return accepted;
+}
+
+/**
+ * The buyer's chat user id to keep on the invoice: null unless a product of the order has chat
+ * integration enabled (the owner's bot grants its roles to this user); a 400 naming it and the
+ * part when such a product makes it required and it is missing.
+ */
+function chatUserFor(parts: PricedPart[], chatUserId: string | undefined): string | null {
+  const integrated = parts
+    .map((part) => ({ part, chat: part.product.chat_integration === null ? null : (JSON.parse(part.product.chat_integration) as ChatIntegration) }))
+    .filter((p) => p.chat?.enabled);
+  if (integrated.length === 0) return null;
+  const requiring = integrated.find((p) => p.chat!.required)?.part;
+  if (requiring && chatUserId === undefined) {
+    throw ValidationError.field('chatUserId', `is required: parts[${requiring.index}] (${requiring.product.title}) grants roles in the shop's chat server`);
+  }
+  return chatUserId ?? null;
+}
+
+/**
+ * The `blockVpn` gateway rules, the shop's for the chosen gateway and each part's variant's: a
+ * buyer whose IP is in the operator's VPN ranges is refused (422 naming the gateway). Without
+ * ranges nothing can be checked: rules stored before turning one on needed them are kept but not
+ * enforced, and the server says how many at start (blacklist/vpn-ranges.ts).
+ */
+async function refuseVpn(db: Conn, shopId: number, gateway: string, parts: PricedPart[], buyer: Buyer, vpn: VpnRanges | null): Promise<void> {
+  if (!vpn?.covers(buyer.ip)) return;
+  const message = `${gateway} does not accept payments from VPN or proxy addresses.`;
+  if (await gatewayBlocksVpn(db, shopId, gateway)) throw new UnprocessableError(message, [`gateway: ${gateway} refuses VPN and proxy addresses`]);
+  const part = parts.find((p) => p.blockVpn);
+  if (part) throw new UnprocessableError(message, [partError(part.index, 'productVariantId', `${gateway} refuses VPN and proxy addresses for this product`)]);
 }
 
 async function couponFor(db: Conn, shopId: number, code: string, parts: PricedPart[], gateway: string): Promise<{ coupon: CouponRow; discount: number }> {
@@ -138,19 +192,22 @@ async function reserveStock(db: Conn, shopId: number, invoiceId: string, parts: 
 
 /**
  * The public checkout (contract 6.2). Checks, in order: shop not on hold, products
- * purchasable, quantities, custom fields, gateway, blacklist, coupon, stock. Then one
- * transaction reserves the stock and the coupon use, creates the customer on first sight, and
- * writes the pending invoice, its parts, the buyer's IP and the `invoice.created` event. The
- * `balance` gateway completes at once when the balance covers the total (else 422, nothing kept).
+ * purchasable, quantities, custom fields and the chat user id, gateway (and its VPN rules),
+ * blacklist, coupon, stock. Then one transaction reserves the stock and the coupon use, creates
+ * the customer on first sight, and writes the pending invoice, its parts, the buyer's IP and the
+ * `invoice.created` event. The `balance` gateway completes at once when the balance covers the
+ * total (else 422, nothing kept; see completeBalanceOrder).
  */
-export async function checkout(db: Conn, shopId: number, body: CheckoutBody, buyer: Buyer, delivery: DeliveryOptions): Promise<string> {
+export async function checkout(db: Conn, shopId: number, body: CheckoutBody, buyer: Buyer, delivery: DeliveryOptions, vpn: VpnRanges | null): Promise<string> {
   const shop = await openShop(db, shopId, body.key);
   if (shop.on_hold === 1) throw new UnprocessableError('The shop is on hold and takes no orders right now.', ['shop: is on hold']);
   const parts = await priceParts(db, shop, body);
   const customFields = checkCustomFields(parts, body.customFields ?? {});
+  const chatUserId = chatUserFor(parts, body.chatUserId);
   if (!(await enabledGateway(db, shop.id, body.gateway))) {
     throw new UnprocessableError(`${body.gateway} is not available in this shop.`, [`gateway: ${body.gateway} is not enabled`]);
   }
+  await refuseVpn(db, shop.id, body.gateway, parts, buyer, vpn);
   const email = body.customerEmail.trim().toLowerCase();
   const block = await findBlock(db, shop.id, { email, ip: buyer.ip, country: buyer.country });
   if (block) throw new UnprocessableError('This order cannot be placed.', [`${block.type === 'email' ? 'customerEmail' : block.type}: is blocked by the shop`]);
@@ -163,7 +220,7 @@ export async function checkout(db: Conn, shopId: number, body: CheckoutBody, buy
   }
 
   // Stock held by invoices that expired while no worker ran is returned before reserving.
-  await expireOverdue(db, 100, shop.id);
+  await expireShopOverdue(db, shop.id);
   const invoiceId = randomBytes(18).toString('base64url');
   await db.transaction().execute(async (trx) => {
     await shareShop(trx, shop.id);
@@ -194,6 +251,7 @@ export async function checkout(db: Conn, shopId: number, body: CheckoutBody, buy
       country: buyer.country,
       affiliate_code: affiliate ? body.affiliateCode! : null,
       affiliate_customer_id: affiliate?.id ?? null,
+      chat_user_id: chatUserId,
       created_at: now,
       updated_at: now,
       expires_at: now + shop.invoice_lifetime_minutes * 60_000,
@@ -220,17 +278,28 @@ export async function checkout(db: Conn, shopId: number, body: CheckoutBody, buy
     await recordCheckout(trx, shop.id, { createdAt: now, gateway: body.gateway, newCustomer: customer.isNew });
   });
 
-  if (body.gateway === 'balance') {
-    try {
-      await completeInvoice(db, shop.id, invoiceId, delivery);
-    } catch (err) {
-      // The balance changed since the check, or delivery failed: nothing was charged; let the stock go.
-      if (err instanceof UnprocessableError && err.errors.some((e) => e.startsWith('amount:'))) {
-        await endUnpaid(db, shop.id, invoiceId, 'cancelled');
-        throw new UnprocessableError('The balance does not cover this order.', ['gateway: the balance is too low']);
-      }
-      throw err;
-    }
-  }
+  if (body.gateway === 'balance') await completeBalanceOrder(db, shop.id, invoiceId, delivery);
   return invoiceId;
+}
+
+/**
+ * A balance checkout completes in the request that placed it. When the completion fails for
+ * any reason (the balance fell since the check, a dynamic delivery failed, a bug) the invoice is
+ * cancelled at once, its stock and coupon use returned; nothing was charged, since the debit is
+ * part of the completion transaction. So a 4xx tells the buyer the whole truth: no order exists
+ * that the owner could later process. If another writer ended the invoice first (the owner
+ * processed it meanwhile), its outcome stands and the original error is answered.
+ */
+async function completeBalanceOrder(db: Conn, shopId: number, invoiceId: string, delivery: DeliveryOptions): Promise<void> {
+  try {
+    await completeInvoice(db, shopId, invoiceId, delivery);
+  } catch (err) {
+    if (!(await endUnpaid(db, shopId, invoiceId, 'cancelled'))) throw err;
+    if (err instanceof InsufficientBalanceError) throw new UnprocessableError('The balance does not cover this order.', ['gateway: the balance is too low']);
+    // The owner's delivery URL and its answer are the owner's business: the invoice records them.
+    if (err instanceof DeliveryFailedError) {
+      throw new UnprocessableError('The delivery failed, so the order was not placed and nothing was charged.', ['delivery: failed; the order was not placed']);
+    }
+    throw err;
+  }
 }

@@ -23,6 +23,8 @@ export interface InvoicesTable {
   user_agent: string | null;
   country: string | null;
   affiliate_code: string | null;
+  /** The buyer's chat user id, kept when a product of the order has chat integration enabled. */
+  chat_user_id: Generated<string | null>;
   affiliate_customer_id: number | null;
   commission: Generated<number>;
   delivery_error: Generated<string | null>;

@@ -58,6 +58,26 @@ export async function withExpiryApplied(db: Conn, invoice: InvoiceRow, now = Dat
   return requireInvoice(db, invoice.shop_id, invoice.id);
 }
 
+/** How many overdue invoices `expireShopOverdue` reads at a time. */
+export const EXPIRY_BATCH = 100;
+
+/**
+ * Expires every overdue invoice of a shop, in batches until none is left (through the
+ * (status, expires_at) index; none at all is one indexed lookup). Every read that shows the
+ * shop's invoices or figures built on them (the owner's list and its counts, dashboards) and the
+ * checkout (which must not find stock held by them) calls this first, so they show the true
+ * status whether or not the expiry worker has run. An invoice another writer ended first is not
+ * read again: the loop ends.
+ */
+export async function expireShopOverdue(db: Conn, shopId: number, now = Date.now()): Promise<number> {
+  let expired = 0;
+  for (;;) {
+    const overdue = await repo.overdueInvoices(db, now, EXPIRY_BATCH, shopId);
+    for (const invoice of overdue) if (await endUnpaid(db, shopId, invoice.id, 'expired', now)) expired++;
+    if (overdue.length < EXPIRY_BATCH) return expired;
+  }
+}
+
 /** Expires up to `limit` overdue invoices (of one shop, or all); answers how many. */
 export async function expireOverdue(db: Conn, limit: number, shopId?: number, now = Date.now()): Promise<number> {
   let expired = 0;
@@ -118,6 +138,13 @@ export function partTitle(part: InvoicePartRow): string {
   return part.variant_title === part.title ? part.title : `${part.title} (${part.variant_title})`;
 }
 
+/** A dynamic part's delivery failed (422); the failure is recorded on the invoice, which stays pending. */
+export class DeliveryFailedError extends UnprocessableError {
+  constructor(reason: string) {
+    super('The dynamic delivery failed; the invoice stays pending. Process it again to retry.', [`delivery: ${reason}`]);
+  }
+}
+
 /**
  * Completes a pending invoice (payment confirmed or owner processed) in one transaction:
  * status, balance debit for the balance gateway, stock consumption and deliverables, customer
@@ -136,7 +163,7 @@ export async function completeInvoice(db: Conn, shopId: number, invoiceId: strin
   } catch (err) {
     if (!(err instanceof DynamicDeliveryError)) throw err;
     await repo.setDeliveryError(db, shopId, invoiceId, err.message);
-    throw new UnprocessableError('The dynamic delivery failed; the invoice stays pending. Process it again to retry.', [`delivery: ${err.message}`]);
+    throw new DeliveryFailedError(err.message);
   }
 
   await db.transaction().execute(async (trx) => {

@@ -13,7 +13,7 @@ import { shareShop } from '../shops/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';
 import { DynamicDeliveryError, type DeliveryOptions } from './dynamic-delivery.js';
 import type { InvoiceRow } from './invoices.table.js';
-import { completeInvoice, dynamicDeliverable, noteIfOutOfStock, partTitle, queueDeliveryMail, requireInvoice, withExpiryApplied } from './lifecycle.service.js';
+import { completeInvoice, dynamicDeliverable, expireShopOverdue, noteIfOutOfStock, partTitle, queueDeliveryMail, requireInvoice, withExpiryApplied } from './lifecycle.service.js';
 import * as repo from './repository.js';
 import type { InvoiceListQuery } from './schema.js';
 import { toOwnerInvoice, toPublicInvoice } from './views.js';
@@ -36,6 +36,8 @@ export async function getInvoice(db: Conn, shop: ShopRow, invoiceId: string) {
 /** Newest first; `cursor` (keyset) wins over `pageNumber`. Overdue pending invoices are expired first. */
 export async function listInvoices(db: Conn, shop: ShopRow, query: InvoiceListQuery) {
   const { from, to } = parseDateRange(query, shop.utc_offset_minutes);
+  // The status filter, the counts (from rollups) and the rows must all see overdue invoices as expired.
+  await expireShopOverdue(db, shop.id);
   const filter = { status: query.status, gateway: query.gateway, from, to, search: query.searchString, customerId: query.customerId, productId: query.productId };
   const { limit, offset } = pageWindow(query);
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'number', 'string');

@@ -29,8 +29,12 @@ export const invoicePublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Check out: create a pending invoice with payment instructions',
       description:
         'Checks in order: shop not on hold, products purchasable, quantities, custom fields, gateway, blacklist, coupon, stock; ' +
+        "a gateway whose blockVpn rule is on (the shop's for the gateway, or the variant's) refuses a buyer whose IP is in the server's " +
+        'VPN ranges with a 422 naming the gateway; ' +
         'each failure is a 400 or 422 naming the part. Stock is reserved for the shop invoice lifetime. The balance gateway ' +
-        'completes at once when the balance covers the total (else 422, nothing kept). A password-protected shop needs `key` ' +
+        'completes at once when the balance covers the total (else 422, nothing kept); when that completion fails (a dynamic ' +
+        "delivery that fails is a 422 saying the order was not placed) the invoice is cancelled in the same request, stock and coupon " +
+        'use returned and nothing charged. A password-protected shop needs `key` ' +
         '(403 shop_locked). Honours Idempotency-Key.',
       params: ShopParams,
       headers: IdempotencyHeaders,
@@ -42,7 +46,7 @@ export const invoicePublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const invoiceId = await checkout(db, request.params.shopId, request.body, buyerOf(request), {
         timeoutMs: app.config.invoices.dynamicTimeoutMs,
         allowPrivate: app.config.webhooks.allowPrivate,
-      });
+      }, app.vpnRanges);
       return ok((await getPublicInvoice(db, invoiceId))!);
     },
   });

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CursorPageQuery, Id, Nullable, StringEnum, Timestamp } from '../../schemas/common.js';
 import { DateRangeQuery } from '../../schemas/dates.js';
+import { MAX_ANSWER_LENGTH } from '../products/field-pattern.js';
 import { Gateway } from '../products/schema.js';
 
 export const invoiceStatuses = ['pending', 'completed', 'expired', 'cancelled'] as const;
@@ -22,10 +23,22 @@ export const CheckoutBody = Type.Object({
   ),
   coupon: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   customFields: Type.Optional(
-    Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), { maxProperties: 50, description: 'Answers by custom field id.' }),
+    Type.Record(Type.String(), Type.Union([Type.String({ maxLength: MAX_ANSWER_LENGTH }), Type.Number(), Type.Boolean()]), {
+      maxProperties: 50,
+      description: `Answers by custom field id, each at most ${MAX_ANSWER_LENGTH} characters; patterns are checked with RE2 (linear time).`,
+    }),
   ),
   affiliateCode: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "A customer's referral code; unknown or disabled codes are ignored." })),
   key: Type.Optional(Type.String({ maxLength: 128, description: 'The storefront password, when the shop has one.' })),
+  chatUserId: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,32}$',
+      description:
+        "The buyer's user id in the shop's chat server (digits, like the products' guildId and roleIds). Required (400 naming it and the part) " +
+        'when a product of the order has chat integration enabled and required; kept on the invoice (owner view `chatUserId`, and so in ' +
+        "`invoice.*` webhooks) when a product of the order has chat integration enabled, so the owner's bot can grant the roles; ignored otherwise.",
+    }),
+  ),
 });
 export type CheckoutBody = Static<typeof CheckoutBody>;
 
@@ -76,6 +89,9 @@ export const OwnerInvoice = Type.Object({
   userAgent: Nullable(Type.String()),
   country: Nullable(Type.String()),
   affiliateCode: Nullable(Type.String()),
+  chatUserId: Nullable(
+    Type.String({ description: "The buyer's chat user id, given at checkout for a product with chat integration enabled: whom the owner's bot grants the product's roles." }),
+  ),
   commission: Money,
   replacements: Type.Array(Replacement),
   feedback: Nullable(

@@ -45,6 +45,7 @@ export function toOwnerInvoice(invoice: InvoiceRow, partRows: InvoicePartRow[], 
     userAgent: invoice.user_agent,
     country: invoice.country,
     affiliateCode: invoice.affiliate_code,
+    chatUserId: invoice.chat_user_id,
     commission: money(invoice.commission, c),
     replacements: replacements(replacementRows),
     feedback: feedback

@@ -22,8 +22,8 @@ export const productOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/:shopId/v2/products', {
-    schema: { tags, summary: 'Create a product', params: ShopParams, body: schema.ProductInput, response: ownerResponses(schema.Product, [409]) },
-    handler: async (request) => ok(await service.createProduct(db, currentShop(request), request.body)),
+    schema: { tags, summary: 'Create a product', params: ShopParams, body: schema.ProductInput, response: ownerResponses(schema.Product, [409, 422]) },
+    handler: async (request) => ok(await service.createProduct(db, currentShop(request), request.body, app.vpnRanges)),
   });
 
   app.get('/:shopId/v2/products', {
@@ -51,9 +51,9 @@ export const productOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'Omitted `asSerials.serials` or `stock` keep the current stock; an omitted `path` keeps the current path.',
       params: schema.ProductParams,
       body: schema.ProductInput,
-      response: ownerResponses(schema.Product, [409]),
+      response: ownerResponses(schema.Product, [409, 422]),
     },
-    handler: async (request) => ok(await service.updateProduct(db, currentShop(request), request.params.productId, request.body)),
+    handler: async (request) => ok(await service.updateProduct(db, currentShop(request), request.params.productId, request.body, app.vpnRanges)),
   });
 
   for (const [segment, column, summary] of [

@@ -244,3 +244,15 @@ export async function productImages(db: Conn, shopId: number, productIds: number
   const rows = await db.selectFrom('products').select(['thumbnail', 'seo_image']).where('shop_id', '=', shopId).where('id', 'in', productIds).execute();
   return rows.flatMap((r) => [r.thumbnail, r.seo_image]).filter((n): n is string => n !== null);
 }
+
+/** Live variants of every shop with a `blockVpn` gateway rule on (the start-up check of VPN ranges). */
+export async function countBlockVpnVariants(db: Conn): Promise<number> {
+  const row = await db
+    .selectFrom('product_variants')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('deleted_at', 'is', null)
+    // The JSON.stringify form variant-input.ts stores.
+    .where('gateways', 'like', '%"blockVpn":true%')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

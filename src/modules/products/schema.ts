@@ -2,7 +2,9 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { SLUG_PATTERN } from '../../http/slug.js';
 import { CursorPageQuery, Id, Nullable, StringEnum, Timestamp } from '../../schemas/common.js';
 import { Amount, PriceDetails } from '../../schemas/money.js';
+import { MAX_PATTERN_LENGTH, MAX_PATTERN_PROGRAM } from './field-pattern.js';
 import { paymentProviderNames } from '../shops/payments.js';
+import { BLOCK_VPN_DESCRIPTION } from '../shops/schema.js';
 
 export const productTypes = ['serials', 'service', 'dynamic'] as const;
 export const customFieldTypes = ['text', 'number', 'email', 'checkbox', 'textarea'] as const;
@@ -23,13 +25,24 @@ export const CustomField = Type.Object({
   type: StringEnum(customFieldTypes),
   required: Type.Optional(Type.Boolean({ default: false })),
   placeholder: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-  regex: Type.Optional(Nullable(Type.String({ maxLength: 500, description: 'JavaScript regular expression the answer must match; must compile.' }))),
+  regex: Type.Optional(
+    Nullable(
+      Type.String({
+        maxLength: MAX_PATTERN_LENGTH,
+        description:
+          'A regular expression in RE2 syntax (github.com/google/re2/wiki/Syntax) the answer must contain a match of (anchor it with ^…$). ' +
+          'Run in linear time; lookarounds and backreferences are not RE2 and are a 400, and so is a pattern that compiles to more than ' +
+          `${MAX_PATTERN_PROGRAM} RE2 instructions (large repetition counts). A pattern stored before RE2 was used that RE2 cannot compile makes ` +
+          'checkouts of the variant a 422 naming the field until the owner saves a valid one.',
+      }),
+    ),
+  ),
 });
 export type CustomFieldInput = Static<typeof CustomField>;
 
 export const ChatIntegration = Type.Object({
-  enabled: Type.Boolean(),
-  required: Type.Optional(Type.Boolean({ default: false })),
+  enabled: Type.Boolean({ description: "When true, a checkout's `chatUserId` is kept on the invoice for the owner's bot to grant `roleIds` in `guildId`." }),
+  required: Type.Optional(Type.Boolean({ default: false, description: 'With enabled: a checkout of this product without `chatUserId` is a 400.' })),
   guildId: Type.Optional(Nullable(Type.String({ pattern: '^[0-9]{1,32}$' }))),
   roleIds: Type.Optional(Type.Array(Type.String({ pattern: '^[0-9]{1,32}$' }), { maxItems: 50 })),
 });
@@ -48,7 +61,7 @@ const VariantInput = Type.Object({
     Type.Array(
       Type.Object({
         gateway: Gateway,
-        rules: Type.Optional(Type.Object({ blockVpn: Type.Optional(Type.Boolean()) })),
+        rules: Type.Optional(Type.Object({ blockVpn: Type.Optional(Type.Boolean({ description: BLOCK_VPN_DESCRIPTION })) })),
         price: Type.Optional(Nullable(Amount)),
       }),
       { maxItems: paymentProviderNames.length, description: 'Empty or omitted: every enabled gateway, at the variant price.' },

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
+import { assertVpnBlockingAvailable, type VpnRanges } from '../blacklist/vpn-ranges.js';
 import { claimListingPath, syncListings } from '../listings/service.js';
 import { lockShop } from '../shops/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';
@@ -95,11 +96,29 @@ export async function getProduct(db: Conn, shop: ShopRow, productId: number) {
   return toProduct(product, variants, shop.currency, await serialValuesOf(db, shop.id, variants));
 }
 
-export async function createProduct(db: Conn, shop: ShopRow, input: ProductInput) {
+/**
+ * Without VPN ranges configured a variant's `blockVpn` rule cannot be turned on (422). One the
+ * variant already had (stored before the rule was checked) may be saved again unchanged, so
+ * that a product read and written back stays writable.
+ */
+function checkVpnRules(variants: PreparedVariant[], current: Map<number, VariantRow>, vpn: VpnRanges | null): void {
+  if (vpn) return;
+  variants.forEach((v, i) => {
+    const before = v.id === undefined ? [] : (JSON.parse(current.get(v.id)?.gateways ?? '[]') as StoredGateway[]);
+    (JSON.parse(v.columns.gateways) as StoredGateway[]).forEach((g, j) => {
+      if (g.rules.blockVpn && !before.some((b) => b.gateway === g.gateway && b.rules.blockVpn)) {
+        assertVpnBlockingAvailable(vpn, `variants[${i}].gateways[${j}].rules.blockVpn`);
+      }
+    });
+  });
+}
+
+export async function createProduct(db: Conn, shop: ShopRow, input: ProductInput, vpn: VpnRanges | null) {
   const variants = input.variants.map((v, i) => prepareVariant(v, i, shop.currency));
   variants.forEach((v, i) => {
     if (v.id !== undefined) throw ValidationError.field(`variants[${i}].id`, 'must be omitted when creating a product');
   });
+  checkVpnRules(variants, new Map(), vpn);
   return db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);
     const path = await claimListingPath(trx, shop.id, { path: input.path, title: input.title, field: 'path' });
@@ -117,7 +136,7 @@ export async function createProduct(db: Conn, shop: ShopRow, input: ProductInput
  * added, and a variant left out is removed (its row stays for the orders that sold it).
  * Omitted serials or stock keep the current stock; omitted path keeps the current path.
  */
-export async function updateProduct(db: Conn, shop: ShopRow, productId: number, input: ProductInput) {
+export async function updateProduct(db: Conn, shop: ShopRow, productId: number, input: ProductInput, vpn: VpnRanges | null) {
   const variants = input.variants.map((v, i) => prepareVariant(v, i, shop.currency));
   return db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);
@@ -130,6 +149,7 @@ export async function updateProduct(db: Conn, shop: ShopRow, productId: number, 
       if (kept.has(v.id)) throw ValidationError.field(`variants[${i}].id`, 'appears twice');
       kept.add(v.id);
     });
+    checkVpnRules(variants, current, vpn);
     const path = input.path === undefined ? product.path : await claimListingPath(trx, shop.id, { path: input.path, title: input.title, field: 'path' }, { productId });
     const now = Date.now();
     await repo.updateProduct(trx, shop.id, productId, { ...productColumns(input), path });

@@ -2,13 +2,14 @@ import type { Insertable } from 'kysely';
 import { ValidationError } from '../../http/errors.js';
 import { slugify } from '../../http/slug.js';
 import { toMinorUnits } from '../../schemas/money.js';
+import { fieldPatternProblem } from './field-pattern.js';
 import type { CustomFieldInput, VariantInput } from './schema.js';
 import type { ProductType, ProductVariantsTable } from './products.table.js';
 
 /**
  * Turns a variant of a request body into column values, checking what a schema cannot:
  * money precision in the shop's currency, the settings object matching the product type,
- * min ≤ max quantities, unique gateways, custom fields whose regex compiles.
+ * min ≤ max quantities, unique gateways, custom fields whose pattern RE2 compiles (field-pattern.ts).
  */
 export interface StoredGateway {
   gateway: string;
@@ -43,13 +44,8 @@ export function prepareCustomFields(fields: CustomFieldInput[], at: string): Sto
     const id = field.id ?? (slugify(field.name, 64) || `field-${i + 1}`);
     if (ids.has(id)) throw ValidationError.field(`${at}[${i}].id`, `duplicates another field's id "${id}"`);
     ids.add(id);
-    if (field.regex) {
-      try {
-        new RegExp(field.regex);
-      } catch {
-        throw ValidationError.field(`${at}[${i}].regex`, 'is not a valid regular expression');
-      }
-    }
+    const problem = field.regex ? fieldPatternProblem(field.regex) : undefined;
+    if (problem) throw ValidationError.field(`${at}[${i}].regex`, problem);
     return { id, name: field.name, type: field.type, required: field.required ?? false, placeholder: field.placeholder ?? null, regex: field.regex ?? null };
   });
 }

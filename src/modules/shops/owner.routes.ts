@@ -92,10 +92,10 @@ export const shopOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description: 'Secret fields are encrypted at rest and only ever returned masked (••••1234).',
         params: ShopParams,
         body: schema.paymentBodySchema(provider),
-        response: ownerResponses(schema.paymentViewSchema(provider)),
+        response: ownerResponses(schema.paymentViewSchema(provider), [422]),
       },
       handler: async (request) =>
-        ok(await payments.updatePaymentSettings(app.db.kysely, app.secrets, currentShop(request).id, provider, request.body as payments.PaymentUpdate)),
+        ok(await payments.updatePaymentSettings(app.db.kysely, app.secrets, currentShop(request).id, provider, request.body as payments.PaymentUpdate, app.vpnRanges)),
     });
   }
 };

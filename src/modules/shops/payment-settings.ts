@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { ValidationError } from '../../http/errors.js';
+import { assertVpnBlockingAvailable, type VpnRanges } from '../blacklist/vpn-ranges.js';
 import { maskSecret, type SecretBox } from '../../security/secret-box.js';
 import { paymentProviderNames, providerFields, type PaymentProvider } from './payments.js';
 import * as repo from './repository.js';
@@ -62,6 +63,11 @@ export async function enabledGateway(db: Conn, shopId: number, provider: string)
   return row?.enabled === 1 ? (JSON.parse(row.public_fields) as Fields) : undefined;
 }
 
+/** Whether the shop's settings of this gateway carry the `blockVpn` rule (checked at checkout). */
+export async function gatewayBlocksVpn(db: Conn, shopId: number, provider: string): Promise<boolean> {
+  return (await repo.findPaymentSettings(db, shopId, provider))?.block_vpn === 1;
+}
+
 /** Every provider's masked settings, unconfigured ones included (disabled, fields null). */
 export async function getPaymentViews(db: Conn, secrets: SecretBox, shopId: number): Promise<Record<PaymentProvider, PaymentView>> {
   const rows = new Map((await repo.listPaymentSettings(db, shopId)).map((r) => [r.provider, r]));
@@ -78,9 +84,12 @@ export async function updatePaymentSettings(
   shopId: number,
   provider: PaymentProvider,
   update: PaymentUpdate,
+  vpn: VpnRanges | null,
 ): Promise<PaymentView> {
   return db.transaction().execute(async (trx) => {
     const current = unseal(secrets, await repo.findPaymentSettings(trx, shopId, provider));
+    // Turning blockVpn on needs ranges to check it against; one stored before that was checked may stay.
+    if (update.gatewayRules?.blockVpn === true && !current.blockVpn) assertVpnBlockingAvailable(vpn, 'gatewayRules.blockVpn');
     const next: Stored = {
       enabled: update.enabled ?? current.enabled,
       blockVpn: update.gatewayRules?.blockVpn ?? current.blockVpn,

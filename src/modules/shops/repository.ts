@@ -95,6 +95,12 @@ export function findPaymentSettings(db: Conn, shopId: number, provider: string):
   return db.selectFrom('payment_settings').selectAll().where('shop_id', '=', shopId).where('provider', '=', provider).executeTakeFirst();
 }
 
+/** Gateway settings of every shop with the `blockVpn` rule on (the start-up check of VPN ranges). */
+export async function countBlockVpnSettings(db: Conn): Promise<number> {
+  const row = await db.selectFrom('payment_settings').select((eb) => eb.fn.countAll<number>().as('n')).where('block_vpn', '=', 1).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function upsertPaymentSettings(db: Conn, row: PaymentSettingsRow): Promise<void> {
   await db
     .insertInto('payment_settings')

@@ -50,7 +50,13 @@ export const AffiliateBody = Type.Object({
 });
 export const InvoicesBody = Type.Object({ lifetimeMinutes: Type.Integer({ minimum: 5, maximum: 10080, description: 'Default 60.' }) });
 
-const GatewayRules = Type.Object({ blockVpn: Type.Boolean() });
+/** What blockVpn does, for every place it is set (shop gateway rules, variant gateway rules). */
+export const BLOCK_VPN_DESCRIPTION =
+  "Refuse checkouts through this gateway from buyers whose IP is in the server's VPN ranges (the operator's VPN_RANGES_FILE): a 422 naming the gateway. " +
+  'Turning it on when the server has no VPN ranges configured is a 422; a rule stored on before that was checked is kept but not enforced until ' +
+  'ranges are configured (the server logs how many at start).';
+
+const GatewayRules = Type.Object({ blockVpn: Type.Boolean({ description: BLOCK_VPN_DESCRIPTION }) });
 
 /** PUT body of one provider: every field optional (omitted keeps, null clears). */
 export function paymentBodySchema(provider: PaymentProvider): TSchema {

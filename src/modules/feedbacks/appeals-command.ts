@@ -1,0 +1,54 @@
+import { Redis } from 'ioredis';
+import type { Config } from '../../config.js';
+import { openDatabase } from '../../db/database.js';
+import { migrateToLatest } from '../../db/migrate.js';
+import { ValidationError } from '../../http/errors.js';
+import { PageCache, registerPageCache } from '../storefront/page-cache.js';
+import type { AppealStatus } from './feedbacks.table.js';
+import { listAppealsForReview, resolveAppeal, type OperatorAppeal } from './service.js';
+
+const statuses: readonly AppealStatus[] = ['open', 'accepted', 'rejected'];
+
+/** One tab-separated line per appeal: id, shop, feedback, rating, status, reason, dates, description and comment on one line each. */
+function line(a: OperatorAppeal): string {
+  const flat = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
+  return [a.id, `shop ${a.shopId}`, `feedback ${a.feedbackId}`, `${a.rating}/5`, a.status, a.reason, a.createdAt, a.resolvedAt ?? '-', flat(a.description), flat(a.comment)].join('\t');
+}
+
+/**
+ * `shopd appeals list [--status s]`, `shopd appeals accept <appealId>`, `shopd appeals reject
+ * <appealId>`: the operator reviews appeals shop owners file against feedbacks. With REDIS_URL
+ * set, a verdict also reaches the page caches of running servers at once (they share their
+ * versions through Redis); without it, a running server shows the change once its cached pages
+ * age out (at most a minute).
+ */
+export async function appealsCommand(config: Config, action: string, arg: string | undefined, options: { status?: string | undefined }, print: (line: string) => void): Promise<void> {
+  if (options.status !== undefined && !(statuses as readonly string[]).includes(options.status)) {
+    throw ValidationError.field('--status', `must be one of: ${statuses.join(', ')}`);
+  }
+  const appealId = Number(arg);
+  if (action !== 'list' && (!/^\d{1,15}$/.test(arg ?? '') || appealId < 1)) throw ValidationError.field('appealId', `appeals ${action} needs a numeric appeal id`);
+  const db = openDatabase(config.database);
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : null;
+  const unregister = redis ? registerPageCache(new PageCache({ maxBytes: 0, redis: { client: redis, prefix: config.redisKeyPrefix } })) : () => undefined;
+  try {
+    await migrateToLatest(db.kysely);
+    if (action === 'list') {
+      const appeals = await listAppealsForReview(db.kysely, options.status as AppealStatus | undefined);
+      for (const appeal of appeals) print(line(appeal));
+      if (appeals.length === 0) print(options.status ? `no ${options.status} appeals` : 'no appeals');
+      return;
+    }
+    const resolved = await resolveAppeal(db.kysely, appealId, action === 'accept' ? 'accepted' : 'rejected');
+    print(line(resolved));
+    print(
+      resolved.status === 'accepted'
+        ? `accepted: feedback ${resolved.feedbackId} of shop ${resolved.shopId} is hidden from its storefront and figures`
+        : `rejected: feedback ${resolved.feedbackId} of shop ${resolved.shopId} stays`,
+    );
+  } finally {
+    unregister();
+    await db.destroy();
+    await redis?.quit();
+  }
+}
