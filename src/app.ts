@@ -12,6 +12,7 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { sweepIdempotencyKeys } from './http/idempotency.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { serializeRequest } from './http/request-log.js';
 import { systemRoutes } from './http/system.routes.js';
 import { registerUploads } from './http/uploads.js';
 import { addSharedSchema, validatorCompiler } from './http/validation.js';
@@ -48,8 +49,24 @@ import { createDiskStorage } from './storage/file-storage.js';
 
 export interface BuildOptions {
   config: Config;
-  /** Pino options, or false to silence; defaults to the configured level. */
-  logger?: FastifyServerOptions['logger'];
+  /**
+   * False silences the log; pino options (a level, a stream) are added to the app's own, so
+   * every log keeps the redaction of secrets. Default: the configured level, on stdout.
+   */
+  logger?: false | PinoLoggerOptions;
+}
+
+type PinoLoggerOptions = Exclude<FastifyServerOptions['logger'], boolean | undefined>;
+
+function loggerOptions(config: Config, given: BuildOptions['logger']): FastifyServerOptions['logger'] {
+  if (given === false) return false;
+  return {
+    level: config.logLevel,
+    redact: ['req.headers.authorization'],
+    ...given,
+    // Secret query parameters (ticket access keys, storefront passwords) never reach a log line.
+    serializers: { ...given?.serializers, req: serializeRequest as never },
+  };
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -59,7 +76,7 @@ const HOUR = 60 * 60 * 1000;
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const { config } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel, redact: ['req.headers.authorization'] },
+    logger: loggerOptions(config, options.logger),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     genReqId: (req) => {
