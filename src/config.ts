@@ -62,7 +62,7 @@ export interface Config {
   countryHeader: string;
   invoices: { expiryIntervalMs: number; dynamicTimeoutMs: number };
   webhooks: { allowPrivate: boolean; intervalMs: number; workerEnabled: boolean; timeoutMs: number };
-  /** Outgoing mail: SMTP when `smtpUrl` is set, else written to the log. */
+  /** Outgoing mail: SMTP when `smtpUrl` is set, else an `.eml` file under `DATA_DIR/mail`. */
   mail: { smtpUrl: string | undefined; from: string; intervalMs: number; workerEnabled: boolean };
   /** Memory for serialised public pages; 0 turns the page cache off. */
   pageCacheMaxBytes: number;
