@@ -255,3 +255,19 @@ test('mail settings are validated at boot', () => {
   assert.throws(() => loadConfig({ MAIL_WORKER_INTERVAL_MS: '10' }), /MAIL_WORKER_INTERVAL_MS/);
   assert.equal(loadConfig({ MAIL_WORKER_ENABLED: 'false', MAIL_WORKER_INTERVAL_MS: '50' }).mail.workerEnabled, false);
 });
+
+test('mail to a .invalid address is recorded as dropped and never sent', async (t) => {
+  const sink = await smtpSink(t);
+  const app = await build(t, { SMTP_URL: sink.url, MAIL_WORKER_ENABLED: 'false' });
+  const shopId = await shopIn(app);
+  for (const to of ['alice@demo.invalid', 'bob@SHOP.INVALID.', 'carol@invalid', 'dave@invalid.example.test']) {
+    await enqueueMail(app.db.kysely, shopId, { to, subject: `to ${to}`, text: 'x' });
+  }
+  assert.equal(await app.mailWorker.runOnce(), 1);
+  assert.deepEqual(sink.received.map((m) => m.subject), ['to dave@invalid.example.test']);
+  const rows = await outbox(app);
+  assert.deepEqual(rows.map((r) => r.status), ['dropped', 'dropped', 'dropped', 'sent']);
+  assert.match(rows[0]!.last_error ?? '', /\.invalid addresses never receive mail/);
+  await app.db.kysely.updateTable('mail_outbox').set({ next_attempt_at: 0 }).execute();
+  assert.equal(await app.mailWorker.runOnce(), 0, 'a dropped row is never claimed');
+});

@@ -24,9 +24,21 @@ export interface OutgoingMail {
   text: string;
 }
 
-/** Writes one mail to the outbox inside the caller's transaction; the worker sends it. */
+/**
+ * Addresses under `.invalid`, the top-level domain reserved never to exist (RFC 2606, RFC 6761):
+ * no mail to them can ever arrive. The demo seed gives its fictitious customers such addresses.
+ */
+export function neverReceivesMail(address: string): boolean {
+  return /(^|\.)invalid\.?$/i.test(address.slice(address.lastIndexOf('@') + 1));
+}
+
+/**
+ * Writes one mail to the outbox inside the caller's transaction; the worker sends it. Mail to an
+ * address that can never receive it is recorded as `dropped` instead, which no worker sends.
+ */
 export function enqueueMail(db: Conn, shopId: number, mail: OutgoingMail): Promise<void> {
-  return insertMail(db, shopId, mail, Date.now());
+  const dropped = neverReceivesMail(mail.to) ? { reason: 'not sent: .invalid addresses never receive mail (RFC 6761)' } : undefined;
+  return insertMail(db, shopId, mail, Date.now(), dropped);
 }
 
 const SECOND = 1000;
