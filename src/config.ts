@@ -23,6 +23,7 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000 }),
   RATE_LIMIT_OWNER_MAX: Type.Integer({ minimum: 0, default: 1200 }),
   RATE_LIMIT_PUBLIC_MAX: Type.Integer({ minimum: 0, default: 600 }),
+  RATE_LIMIT_AUTH_FAILURES_MAX: Type.Integer({ minimum: 0, default: 20 }),
   TRUST_PROXY: Type.Boolean({ default: false }),
   COUNTRY_HEADER: Type.String({ pattern: '^[A-Za-z0-9-]+$', default: 'cf-ipcountry' }),
   INVOICE_EXPIRY_INTERVAL_MS: Type.Integer({ minimum: 50, default: 30_000 }),
@@ -56,7 +57,8 @@ export interface Config {
   logLevel: string;
   bodyLimitBytes: number;
   uploadLimitBytes: number;
-  rateLimit: { windowMs: number; ownerMax: number; publicMax: number };
+  /** `authFailuresMax`: unknown API keys one client IP may present per window before 429; 0 = off. */
+  rateLimit: { windowMs: number; ownerMax: number; publicMax: number; authFailuresMax: number };
   trustProxy: boolean;
   /** Request header a proxy sets to the client's ISO 3166 country (blacklist by country). */
   countryHeader: string;
@@ -108,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       windowMs: parsed.RATE_LIMIT_WINDOW_MS,
       ownerMax: parsed.RATE_LIMIT_OWNER_MAX,
       publicMax: parsed.RATE_LIMIT_PUBLIC_MAX,
+      authFailuresMax: parsed.RATE_LIMIT_AUTH_FAILURES_MAX,
     }),
     trustProxy: parsed.TRUST_PROXY,
     countryHeader: parsed.COUNTRY_HEADER.toLowerCase(),
