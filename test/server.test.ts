@@ -1,24 +1,32 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { onEnd, processEnv } from './helpers/build.js';
 
-/** Starts `src/server.ts` as `npm start` does, and waits until it listens. */
-async function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'info' },
+function spawnServer(env: Record<string, string>, port: number) {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+}
+
+/**
+ * Starts `src/server.ts` as `npm start` does, and waits until its start-up is complete (it
+ * listens, and the first-owner step is done). The deadline only bounds a hang.
+ */
+async function startServer(env: Record<string, string>) {
+  const child = spawnServer(env, 0);
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 60_000);
     child.stdout.on('data', (d: Buffer) => {
       stdout += d;
       const match = /"msg":"Server listening at (http:\/\/127\.0\.0\.1:\d+)"/.exec(stdout);
-      if (match) {
+      if (match && stdout.includes('"msg":"startup complete"')) {
         clearTimeout(timer);
         resolve(match[1]!);
       }
@@ -56,4 +64,32 @@ test('first start prints one owner key; the server answers over HTTP and stops g
   assert.equal(((await shops.json()) as { data: unknown[] }).data.length, 1, 'data survived the restart');
   second.child.kill('SIGTERM');
   await once(second.child, 'exit');
+});
+
+test('a start that cannot listen (port in use) creates no key; the next start prints it', async (t) => {
+  const { env } = await processEnv(t);
+  const busy = createServer();
+  await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+  onEnd(t, () => new Promise((resolve) => busy.close(resolve)));
+  const { port } = busy.address() as AddressInfo;
+
+  const failed = spawnServer(env, port);
+  let stdout = '';
+  let stderr = '';
+  failed.stdout.on('data', (d: Buffer) => (stdout += d));
+  failed.stderr.on('data', (d: Buffer) => (stderr += d));
+  const [code] = await once(failed, 'exit');
+  assert.notEqual(code, 0, 'a busy port ends the start');
+  assert.match(stderr, /EADDRINUSE/);
+  assert.ok(!stdout.includes('First API key'), 'no key is shown by a start that failed');
+
+  const server = await startServer(env);
+  onEnd(t, () => server.child.kill('SIGKILL'));
+  const keyLines = server.output().split('\n').filter((l) => l.startsWith('First API key'));
+  assert.equal(keyLines.length, 1, 'the first start that listens shows the key');
+  const key = /(shopd_[A-Za-z0-9_-]{43})$/.exec(keyLines[0]!)![1]!;
+  const shops = await fetch(`${server.url}/self/shops`, { headers: { authorization: `Bearer ${key}` } });
+  assert.equal(shops.status, 200, 'and it is the owner\'s key');
+  server.child.kill('SIGTERM');
+  await once(server.child, 'exit');
 });
