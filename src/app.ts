@@ -43,6 +43,7 @@ import { productOwnerRoutes } from './modules/products/owner.routes.js';
 import { webhookOwnerRoutes } from './modules/webhooks/owner.routes.js';
 import { startWebhookWorker } from './modules/webhooks/service.js';
 import { shopOwnerRoutes } from './modules/shops/owner.routes.js';
+import { checkStoredSecrets } from './modules/secrets/service.js';
 import { ErrorEnvelope } from './schemas/common.js';
 import { createSecretBox } from './security/secret-box.js';
 import { createDiskStorage } from './storage/file-storage.js';
@@ -136,6 +137,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
 
   await migrateToLatest(db.kysely);
+  try {
+    await checkStoredSecrets(db.kysely, app.secrets, { allowUnreadable: config.allowUnreadableSecrets, log: app.log });
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
 
   app.addHook('onSend', async (request, reply, payload) => {
     void reply.header('x-request-id', request.id);

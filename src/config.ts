@@ -14,6 +14,7 @@ const EnvSchema = Type.Object({
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   REDIS_KEY_PREFIX: Type.String({ pattern: '^[A-Za-z0-9_.:-]{0,64}$', default: 'shopd:' }),
   SECRET_KEY: Type.Optional(Type.String({ minLength: 16 })),
+  ALLOW_UNREADABLE_SECRETS: Type.Boolean({ default: false }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -54,6 +55,8 @@ export interface Config {
   /** Prefix of the keys shopd writes to Redis for real-time visit counters. */
   redisKeyPrefix: string;
   secretKey: string | undefined;
+  /** Start even when the key cannot open stored secrets (a key lost for good); default: refuse. */
+  allowUnreadableSecrets: boolean;
   logLevel: string;
   bodyLimitBytes: number;
   uploadLimitBytes: number;
@@ -103,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: parsed.REDIS_URL,
     redisKeyPrefix: parsed.REDIS_KEY_PREFIX,
     secretKey: parsed.SECRET_KEY,
+    allowUnreadableSecrets: parsed.ALLOW_UNREADABLE_SECRETS,
     logLevel: parsed.LOG_LEVEL,
     bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
     uploadLimitBytes: parsed.UPLOAD_LIMIT_BYTES,
