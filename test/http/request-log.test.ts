@@ -39,6 +39,8 @@ test('secret query parameters are redacted from every request log line', async (
     // Refused requests are logged too (validation at debug level, unknown routes).
     `/v2/public/tickets/${ticket.id}?accessKey=${ticket.accessKey}${'x'.repeat(200)}`,
     `/v2/public/nowhere?token=tok-secret-0042&password=pw-secret-0043`,
+    `/v2/public/tickets/%zz?accessKey=${ticket.accessKey}`,
+    `/v2/public/tickets/${'9'.repeat(300)}?accessKey=${ticket.accessKey}`,
   ];
   for (const url of requests) await app.inject({ method: 'GET', url });
   const message = await app.inject({ method: 'POST', url: `/v2/public/tickets/${ticket.id}/message?accessKey=${ticket.accessKey}`, payload: { content: 'more' } });
