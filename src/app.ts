@@ -12,6 +12,7 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { sweepIdempotencyKeys } from './http/idempotency.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { serializeRequest } from './http/request-log.js';
 import { systemRoutes } from './http/system.routes.js';
 import { registerUploads } from './http/uploads.js';
 import { addSharedSchema, refuseNulInRequests, validatorCompiler } from './http/validation.js';
@@ -43,6 +44,7 @@ import { productOwnerRoutes } from './modules/products/owner.routes.js';
 import { webhookOwnerRoutes } from './modules/webhooks/owner.routes.js';
 import { startWebhookWorker } from './modules/webhooks/service.js';
 import { shopOwnerRoutes } from './modules/shops/owner.routes.js';
+import { checkStoredSecrets } from './modules/secrets/service.js';
 import { ErrorEnvelope } from './schemas/common.js';
 import { makePrivateDir, tightenDataModes } from './security/file-modes.js';
 import { createSecretBox } from './security/secret-box.js';
@@ -50,8 +52,24 @@ import { createDiskStorage } from './storage/file-storage.js';
 
 export interface BuildOptions {
   config: Config;
-  /** Pino options, or false to silence; defaults to the configured level. */
-  logger?: FastifyServerOptions['logger'];
+  /**
+   * False silences the log; pino options (a level, a stream) are added to the app's own, so
+   * every log keeps the redaction of secrets. Default: the configured level, on stdout.
+   */
+  logger?: false | PinoLoggerOptions;
+}
+
+type PinoLoggerOptions = Exclude<FastifyServerOptions['logger'], boolean | undefined>;
+
+function loggerOptions(config: Config, given: BuildOptions['logger']): FastifyServerOptions['logger'] {
+  if (given === false) return false;
+  return {
+    level: config.logLevel,
+    redact: ['req.headers.authorization'],
+    ...given,
+    // Secret query parameters (ticket access keys, storefront passwords) never reach a log line.
+    serializers: { ...given?.serializers, req: serializeRequest as never },
+  };
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -63,7 +81,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // First: a bad ranges file stops the start before anything is opened.
   const vpnRanges = loadVpnRanges(config.vpnRangesFile);
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel, redact: ['req.headers.authorization'] },
+    logger: loggerOptions(config, options.logger),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     genReqId: (req) => {
@@ -130,6 +148,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
 
   await migrateToLatest(db.kysely);
+  try {
+    await checkStoredSecrets(db.kysely, app.secrets, { allowUnreadable: config.allowUnreadableSecrets, log: app.log });
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
   if (!vpnRanges) await warnOfUnenforcedVpnRules(db.kysely, app.log);
 
   app.addHook('onSend', async (request, reply, payload) => {

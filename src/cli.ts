@@ -16,6 +16,10 @@ Commands:
                                         the key alone is the last line of stdout
   keys list --email <e>                 list an account's keys (never the keys themselves)
   keys revoke <keyId>                   revoke a key at once
+  secrets rotate --from-key-file <file> | --from-env <VARIABLE>
+                                        re-encrypt every stored secret from the old key (a
+                                        secret.key file, or a variable holding the old
+                                        SECRET_KEY) to the configured one; stop shopd first
   seed --demo                           create a demo shop (account demo@localhost) with products,
                                         60 days of orders, customers and feedbacks; a new
                                         shop on every run; its API key is the last line of stdout
@@ -61,6 +65,8 @@ async function main(argv: string[]): Promise<void> {
       scope: { type: 'string', multiple: true },
       demo: { type: 'boolean' },
       status: { type: 'string' },
+      'from-key-file': { type: 'string' },
+      'from-env': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -105,6 +111,13 @@ async function main(argv: string[]): Promise<void> {
       if (!Number.isSafeInteger(id) || id < 1) throw new UsageError('keys revoke needs a numeric key id');
       const revoked = await withDatabase((db) => revokeApiKey(db.kysely, id));
       console.log(`revoked key ${revoked.id} (${revoked.prefix}…)`);
+      return;
+    }
+    case 'secrets rotate': {
+      const options = { fromKeyFile: values['from-key-file'], fromEnv: values['from-env'] };
+      if ((options.fromKeyFile === undefined) === (options.fromEnv === undefined)) throw new UsageError('secrets rotate needs one of --from-key-file <file> or --from-env <VARIABLE>');
+      const { rotateSecretsCommand } = await import('./modules/secrets/rotate-command.js');
+      console.log(await withDatabase((db) => rotateSecretsCommand(db.kysely, loadConfig(), options, process.env)));
       return;
     }
     case 'seed': {

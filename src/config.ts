@@ -14,6 +14,7 @@ const EnvSchema = Type.Object({
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   REDIS_KEY_PREFIX: Type.String({ pattern: '^[A-Za-z0-9_.:-]{0,64}$', default: 'shopd:' }),
   SECRET_KEY: Type.Optional(Type.String({ minLength: 16 })),
+  ALLOW_UNREADABLE_SECRETS: Type.Boolean({ default: false }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -23,6 +24,7 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000 }),
   RATE_LIMIT_OWNER_MAX: Type.Integer({ minimum: 0, default: 1200 }),
   RATE_LIMIT_PUBLIC_MAX: Type.Integer({ minimum: 0, default: 600 }),
+  RATE_LIMIT_AUTH_FAILURES_MAX: Type.Integer({ minimum: 0, default: 20 }),
   TRUST_PROXY: Type.Boolean({ default: false }),
   COUNTRY_HEADER: Type.String({ pattern: '^[A-Za-z0-9-]+$', default: 'cf-ipcountry' }),
   INVOICE_EXPIRY_INTERVAL_MS: Type.Integer({ minimum: 50, default: 30_000 }),
@@ -54,16 +56,19 @@ export interface Config {
   /** Prefix of the keys shopd writes to Redis for real-time visit counters. */
   redisKeyPrefix: string;
   secretKey: string | undefined;
+  /** Start even when the key cannot open stored secrets (a key lost for good); default: refuse. */
+  allowUnreadableSecrets: boolean;
   logLevel: string;
   bodyLimitBytes: number;
   uploadLimitBytes: number;
-  rateLimit: { windowMs: number; ownerMax: number; publicMax: number };
+  /** `authFailuresMax`: unknown API keys one client IP may present per window before 429; 0 = off. */
+  rateLimit: { windowMs: number; ownerMax: number; publicMax: number; authFailuresMax: number };
   trustProxy: boolean;
   /** Request header a proxy sets to the client's ISO 3166 country (blacklist by country). */
   countryHeader: string;
   invoices: { expiryIntervalMs: number; dynamicTimeoutMs: number };
   webhooks: { allowPrivate: boolean; intervalMs: number; workerEnabled: boolean; timeoutMs: number };
-  /** Outgoing mail: SMTP when `smtpUrl` is set, else written to the log. */
+  /** Outgoing mail: SMTP when `smtpUrl` is set, else an `.eml` file under `DATA_DIR/mail`. */
   mail: { smtpUrl: string | undefined; from: string; intervalMs: number; workerEnabled: boolean };
   /** Memory for serialised public pages; 0 turns the page cache off. */
   pageCacheMaxBytes: number;
@@ -104,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: parsed.REDIS_URL,
     redisKeyPrefix: parsed.REDIS_KEY_PREFIX,
     secretKey: parsed.SECRET_KEY,
+    allowUnreadableSecrets: parsed.ALLOW_UNREADABLE_SECRETS,
     logLevel: parsed.LOG_LEVEL,
     bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
     uploadLimitBytes: parsed.UPLOAD_LIMIT_BYTES,
@@ -111,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       windowMs: parsed.RATE_LIMIT_WINDOW_MS,
       ownerMax: parsed.RATE_LIMIT_OWNER_MAX,
       publicMax: parsed.RATE_LIMIT_PUBLIC_MAX,
+      authFailuresMax: parsed.RATE_LIMIT_AUTH_FAILURES_MAX,
     }),
     trustProxy: parsed.TRUST_PROXY,
     countryHeader: parsed.COUNTRY_HEADER.toLowerCase(),

@@ -1,18 +1,26 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { buildApp } from '../src/app.js';
 import { engine, onEnd, owner, processEnv } from './helpers/build.js';
 import { cli, type CliResult } from './helpers/cli.js';
 import { sellingShop } from './helpers/factories.js';
 
-/** Starts `src/server.ts` as `npm start` does, and waits until it listens. */
-async function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'info' },
+function spawnServer(env: Record<string, string>, port: number) {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+}
+
+/**
+ * Starts `src/server.ts` as `npm start` does, and waits until its start-up is complete (it
+ * listens, and the first-owner step is done). The deadline only bounds a hang.
+ */
+async function startServer(env: Record<string, string>) {
+  const child = spawnServer(env, 0);
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d));
@@ -22,7 +30,7 @@ async function startServer(env: Record<string, string>) {
     child.stdout.on('data', (d: Buffer) => {
       stdout += d;
       const match = /"msg":"Server listening at (http:\/\/127\.0\.0\.1:\d+)"/.exec(stdout);
-      if (match) {
+      if (match && stdout.includes('"msg":"startup complete"')) {
         clearTimeout(timer);
         resolve(match[1]!);
       }
@@ -102,6 +110,34 @@ test('the server and `seed --demo` write one SQLite file at once: no 5xx in eith
   assert.equal(seeded!.code, 0, `the seed succeeded: ${seeded!.stderr}`);
   assert.deepEqual(failures, [], 'no answer of the server was a 5xx');
   assert.ok(answers.length > 0 && answers.every((status) => status === 200), `every checkout and completion succeeded: ${[...new Set(answers)].join(', ')}`);
+  server.child.kill('SIGTERM');
+  await once(server.child, 'exit');
+});
+
+test('a start that cannot listen (port in use) creates no key; the next start prints it', async (t) => {
+  const { env } = await processEnv(t);
+  const busy = createServer();
+  await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+  onEnd(t, () => new Promise((resolve) => busy.close(resolve)));
+  const { port } = busy.address() as AddressInfo;
+
+  const failed = spawnServer(env, port);
+  let stdout = '';
+  let stderr = '';
+  failed.stdout.on('data', (d: Buffer) => (stdout += d));
+  failed.stderr.on('data', (d: Buffer) => (stderr += d));
+  const [code] = await once(failed, 'exit');
+  assert.notEqual(code, 0, 'a busy port ends the start');
+  assert.match(stderr, /EADDRINUSE/);
+  assert.ok(!stdout.includes('First API key'), 'no key is shown by a start that failed');
+
+  const server = await startServer(env);
+  onEnd(t, () => server.child.kill('SIGKILL'));
+  const keyLines = server.output().split('\n').filter((l) => l.startsWith('First API key'));
+  assert.equal(keyLines.length, 1, 'the first start that listens shows the key');
+  const key = /(shopd_[A-Za-z0-9_-]{43})$/.exec(keyLines[0]!)![1]!;
+  const shops = await fetch(`${server.url}/self/shops`, { headers: { authorization: `Bearer ${key}` } });
+  assert.equal(shops.status, 200, 'and it is the owner\'s key');
   server.child.kill('SIGTERM');
   await once(server.child, 'exit');
 });

@@ -12,6 +12,7 @@ import * as m0009 from './migrations/0009-feedback-products-order.js';
 import * as m0010 from './migrations/0010-variant-serial-stock.js';
 import * as m0011 from './migrations/0011-rollup-covering-indexes.js';
 import * as m0012 from './migrations/0012-invoice-chat-user.js';
+import * as m0013 from './migrations/0013-mail-dropped.js';
 
 /**
  * Migrations are listed here, in order, rather than read from a folder: the list is part of
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0010-variant-serial-stock': m0010,
   '0011-rollup-covering-indexes': m0011,
   '0012-invoice-chat-user': m0012,
+  '0013-mail-dropped': m0013,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

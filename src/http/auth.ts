@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authenticateApiKey } from '../modules/accounts/service.js';
 import { findShopOfAccount } from '../modules/shops/repository.js';
 import type { ShopRow } from '../modules/shops/shops.table.js';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from './errors.js';
+import { AppError, ForbiddenError, NotFoundError, UnauthorizedError } from './errors.js';
 
 /** The key from `Authorization: Bearer <key>` or, as the original clients send it, `Authorization: <key>`. */
 export function apiKeyFromHeader(header: string | undefined): string | undefined {
@@ -14,11 +14,24 @@ export function apiKeyFromHeader(header: string | undefined): string | undefined
 
 const readOnlyMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** onRequest hook of the owner scope: 401 without a valid key, 403 when the key lacks the call's scope. */
-export async function authenticateOwner(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+/**
+ * onRequest hook of the owner scope: 401 without a valid key, 403 when the key lacks the call's
+ * scope, 429 for a client IP that presented too many unknown keys (checked before the key is).
+ */
+export async function authenticateOwner(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const failures = request.server.authFailures;
+  const blockedFor = failures ? await failures.blockedFor(request.ip) : null;
+  if (blockedFor !== null) {
+    void reply.headers({ 'retry-after': String(blockedFor), 'ratelimit-limit': String(failures!.max), 'ratelimit-remaining': '0', 'ratelimit-reset': String(blockedFor) });
+    throw new AppError(429, 'rate_limited', `Too many requests with unknown API keys from this address; retry in ${blockedFor} s.`);
+  }
   const key = apiKeyFromHeader(request.headers.authorization);
   const principal = key ? await authenticateApiKey(request.server.db.kysely, key) : undefined;
-  if (!principal) throw new UnauthorizedError();
+  if (!principal) {
+    // A missing key is a client that has not configured one; an unknown key may be a guess.
+    if (key) await failures?.recordFailure(request.ip);
+    throw new UnauthorizedError();
+  }
   const needed = readOnlyMethods.has(request.method) ? 'read' : 'write';
   if (!principal.scopes.has(needed)) throw new ForbiddenError(`This API key lacks the "${needed}" scope.`);
   request.principal = principal;

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
+import type { AuthFailureLimiter } from './auth-failures.js';
 import type { Db } from '../db/database.js';
 import type { Principal } from '../modules/accounts/service.js';
 import type { VisitRecorder } from '../modules/analytics/visits.js';
@@ -18,6 +19,8 @@ declare module 'fastify' {
     secrets: SecretBox;
     redis: Redis | null;
     storage: FileStorage;
+    /** Unknown API keys per client IP (src/http/auth-failures.ts); null when the limit is off. */
+    authFailures: AuthFailureLimiter | null;
     /** The outbox worker; tests flush the outbox with `await app.mailWorker.runOnce()`. */
     mailWorker: MailWorker;
     /** The webhook delivery worker; tests drive it with `await app.webhookWorker.runOnce(now)`. */

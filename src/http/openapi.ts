@@ -52,7 +52,9 @@ once; the same key with another request, or while the first is still running, is
 errors (5xx) are not remembered, so a retry after one acts again.
 
 **Rate limits.** Per API key on owner paths and per client IP on public ones, with
-RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset headers.
+RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset headers. A client IP that presents too
+many unknown API keys within the window (20 by default) gets 429 on every owner path, whatever
+key it sends, until the window ends (Retry-After); a request without a key is not counted.
 `.trim();
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {

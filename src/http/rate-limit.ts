@@ -4,11 +4,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { AppError } from './errors.js';
 import { apiKeyFromHeader } from './auth.js';
+import { createAuthFailureLimiter } from './auth-failures.js';
 
 /**
  * Rate limits: per API key on owner paths, per client IP on public ones (routes with
  * `config.public`). Counters live in Redis when `REDIS_URL` is set, so instances share them.
  * A maximum of 0 turns that family's limit off. Discovery routes opt out with `rateLimit: false`.
+ * Failed authentications are limited per client IP as well (auth-failures.ts).
  */
 function limitKey(request: FastifyRequest): string {
   const key = request.routeOptions.config.public ? undefined : apiKeyFromHeader(request.headers.authorization);
@@ -17,7 +19,8 @@ function limitKey(request: FastifyRequest): string {
 }
 
 export async function registerRateLimit(app: FastifyInstance, config: Config): Promise<void> {
-  const { ownerMax, publicMax, windowMs } = config.rateLimit;
+  const { ownerMax, publicMax, windowMs, authFailuresMax } = config.rateLimit;
+  app.decorate('authFailures', createAuthFailureLimiter({ max: authFailuresMax, windowMs, redis: app.redis, keyPrefix: `${config.redisKeyPrefix}rl:` }));
   if (ownerMax === 0 && publicMax === 0) return;
   const unlimited = Number.MAX_SAFE_INTEGER;
   await app.register(rateLimit, {

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { redisAvailable, testRedisUrl } from '../helpers/redis.js';
 import { build, owner } from '../helpers/build.js';
 import { assertError } from '../helpers/factories.js';
+import { loadConfig } from '../../src/config.js';
 
 const redisUrl = testRedisUrl;
 
@@ -34,4 +35,45 @@ test('a maximum of 0 turns the limit off', async (t) => {
   const api = await owner(app);
   for (let i = 0; i < 5; i++) assert.equal((await api.get('/self/shops')).status, 200);
   assert.equal((await api.get('/self/shops')).headers['ratelimit-limit'], undefined);
+});
+
+for (const store of ['memory', 'redis'] as const) {
+  test(`unknown API keys are limited per client IP: 429 after the limit, other IPs unaffected (${store} store)`, async (t) => {
+    if (store === 'redis' && !(await redisAvailable())) return t.skip('no Redis at ' + redisUrl);
+    // A prefix of its own: the counters are per IP, and other tests use the same addresses.
+    const env: Record<string, string> = { RATE_LIMIT_AUTH_FAILURES_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000', REDIS_KEY_PREFIX: `t${process.pid}${Math.random().toString(36).slice(2, 8)}:` };
+    if (store === 'redis') env.REDIS_URL = redisUrl;
+    const app = await build(t, env);
+    const api = await owner(app);
+    const from = async (ip: string, key?: string) => {
+      const res = await app.inject({ method: 'GET', url: '/self/shops', remoteAddress: ip, headers: key ? { authorization: `Bearer ${key}` } : {} });
+      return { status: res.statusCode, body: res.json(), headers: res.headers };
+    };
+    const guess = (n: number) => `shopd_${String(n).padStart(43, 'x')}`;
+
+    for (let i = 0; i < 3; i++) assertError(await from('198.51.100.7', guess(i)), 401, 'unauthorized');
+    const limited = await from('198.51.100.7', guess(3));
+    assertError(limited, 429, 'rate_limited');
+    const retryAfter = Number(limited.headers['retry-after']);
+    assert.ok(retryAfter > 0 && retryAfter <= 60, `Retry-After ${limited.headers['retry-after']}`);
+    assert.equal(limited.headers['ratelimit-remaining'], '0');
+    for (let i = 4; i < 20; i++) assertError(await from('198.51.100.7', guess(i)), 429, 'rate_limited');
+    // The blocked address gets no answer about keys at all: a right guess would otherwise show.
+    assertError(await from('198.51.100.7', api.key), 429, 'rate_limited');
+
+    assertError(await from('198.51.100.8', guess(99)), 401, 'unauthorized');
+    assert.equal((await from('198.51.100.9', api.key)).status, 200, 'a valid key works from another address');
+    for (let i = 0; i < 5; i++) assertError(await from('198.51.100.10'), 401, 'unauthorized');
+    assert.equal((await from('198.51.100.10', api.key)).status, 200, 'a request without a key is not a guess');
+    assert.equal((await app.inject({ method: 'GET', url: '/v2/public/shops/1/main', remoteAddress: '198.51.100.7' })).statusCode !== 429, true, 'public pages need no key and stay open');
+  });
+}
+
+test('RATE_LIMIT_AUTH_FAILURES_MAX=0 turns the failed-authentication limit off', async (t) => {
+  const app = await build(t, { RATE_LIMIT_AUTH_FAILURES_MAX: '0' });
+  for (let i = 0; i < 30; i++) {
+    const res = await app.inject({ method: 'GET', url: '/self/shops', headers: { authorization: `Bearer shopd_guess${i}` } });
+    assert.equal(res.statusCode, 401);
+  }
+  assert.equal(loadConfig({}).rateLimit.authFailuresMax, 20, 'on by default');
 });

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
@@ -8,7 +10,7 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
 import { CLAIM_LEASE_MS, deliveryMail, enqueueMail, MAX_ATTEMPTS, retryDelayMs, startMailWorker } from '../../src/modules/mail/service.js';
 import { build, freshConfig, onEnd, owner } from '../helpers/build.js';
-import { createShop } from '../helpers/factories.js';
+import { assertOk, createShop, sellingShop } from '../helpers/factories.js';
 import { smtpSink } from '../helpers/smtp-sink.js';
 import { waitUntil } from '../helpers/wait.js';
 
@@ -153,31 +155,58 @@ test('backoff: 30 s doubling per attempt, capped at an hour', () => {
   assert.equal(retryDelayMs(12), 60 * 60 * 1000);
 });
 
-test('without SMTP_URL the mail is written to the log and counted as sent', async (t) => {
-  const lines: Record<string, unknown>[] = [];
+test('without SMTP_URL each mail is an .eml file under DATA_DIR/mail; the log has its metadata, never what was bought', async (t) => {
+  const lines: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, callback) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      lines.push(...chunk.toString().split('\n').filter(Boolean));
       callback();
     },
   });
-  const config = await freshConfig(t, { MAIL_WORKER_ENABLED: 'false' });
+  const config = await freshConfig(t, { MAIL_WORKER_ENABLED: 'false', MAIL_FROM: 'Key Shop <shop@example.test>' });
   assert.equal(config.mail.smtpUrl, undefined);
-  const app = await buildApp({ config, logger: { level: 'info', stream } });
+  const app = await buildApp({ config, logger: { level: 'trace', stream } });
   onEnd(t, () => app.close());
-  const shopId = await shopIn(app);
-  await enqueueMail(app.db.kysely, shopId, { to: 'buyer@example.test', ...order });
+  const api = await owner(app);
+  const serials = ['LIC-7Q2M-XR4T-0001', 'LIC-9K3P-ZW8D-0002'];
+  const shop = await sellingShop(api, { serials });
+  const invoice = assertOk(
+    await api.post(`/v2/public/shops/${shop.shopId}/invoices`, {
+      customerEmail: 'buyer@example.test',
+      gateway: 'tipjar',
+      parts: [{ productId: shop.productId, productVariantId: shop.keysVariant, quantity: 2 }],
+    }),
+  );
+  const done = assertOk(await api.post(`/self/${shop.shopId}/invoices/${invoice.id}/process`));
+  assert.deepEqual(done.parts[0].deliverables, serials);
 
   assert.equal(await app.mailWorker.runOnce(), 1);
-  const logged = lines.filter((l) => l.component === 'mail');
+  const [row] = await outbox(app);
+  assert.equal(row?.status, 'sent');
+
+  const log = lines.join('\n');
+  for (const serial of serials) assert.ok(!log.includes(serial), `a delivered serial is in the log: ${lines.filter((l) => l.includes(serial)).join('\n')}`);
+  const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.component === 'mail');
   assert.equal(logged.length, 1, JSON.stringify(logged));
   assert.equal(logged[0]?.level, 30, 'info');
   assert.equal(logged[0]?.to, 'buyer@example.test');
-  assert.equal(logged[0]?.subject, order.subject);
-  assert.equal(logged[0]?.text, order.text);
-  assert.equal(logged[0]?.shopId, shopId);
-  const [row] = await outbox(app);
-  assert.equal(row?.status, 'sent');
+  assert.equal(logged[0]?.subject, row?.subject);
+  assert.match(String(logged[0]?.subject), new RegExp(invoice.id), 'the subject names the invoice');
+  assert.equal(logged[0]?.mailId, row?.id);
+  assert.equal(logged[0]?.shopId, shop.shopId);
+
+  const dir = join(config.dataDir, 'mail');
+  const files = readdirSync(dir);
+  assert.equal(files.length, 1);
+  assert.match(files[0]!, /^\d{4}-\d\d-\d\dT[\d-]+Z-\d+\.eml$/);
+  assert.equal(logged[0]?.file, join(dir, files[0]!));
+  assert.equal(statSync(dir).mode & 0o777, 0o700, 'the directory is the service user\'s only');
+  assert.equal(statSync(join(dir, files[0]!)).mode & 0o777, 0o600, 'the file is the service user\'s only');
+  const eml = readFileSync(join(dir, files[0]!), 'utf8');
+  assert.match(eml, /^From: Key Shop <shop@example\.test>$/m);
+  assert.match(eml, /^To: buyer@example\.test$/m);
+  assert.match(eml, /^Message-ID: </m);
+  for (const serial of serials) assert.ok(eml.includes(serial), `the message holds ${serial}`);
 });
 
 test('rows abandoned mid-send are recovered once their claim lease ends', async (t) => {
@@ -228,4 +257,20 @@ test('mail settings are validated at boot', () => {
   }
   assert.throws(() => loadConfig({ MAIL_WORKER_INTERVAL_MS: '10' }), /MAIL_WORKER_INTERVAL_MS/);
   assert.equal(loadConfig({ MAIL_WORKER_ENABLED: 'false', MAIL_WORKER_INTERVAL_MS: '50' }).mail.workerEnabled, false);
+});
+
+test('mail to a .invalid address is recorded as dropped and never sent', async (t) => {
+  const sink = await smtpSink(t);
+  const app = await build(t, { SMTP_URL: sink.url, MAIL_WORKER_ENABLED: 'false' });
+  const shopId = await shopIn(app);
+  for (const to of ['alice@demo.invalid', 'bob@SHOP.INVALID.', 'carol@invalid', 'dave@invalid.example.test']) {
+    await enqueueMail(app.db.kysely, shopId, { to, subject: `to ${to}`, text: 'x' });
+  }
+  assert.equal(await app.mailWorker.runOnce(), 1);
+  assert.deepEqual(sink.received.map((m) => m.subject), ['to dave@invalid.example.test']);
+  const rows = await outbox(app);
+  assert.deepEqual(rows.map((r) => r.status), ['dropped', 'dropped', 'dropped', 'sent']);
+  assert.match(rows[0]!.last_error ?? '', /\.invalid addresses never receive mail/);
+  await app.db.kysely.updateTable('mail_outbox').set({ next_attempt_at: 0 }).execute();
+  assert.equal(await app.mailWorker.runOnce(), 0, 'a dropped row is never claimed');
 });

@@ -79,7 +79,7 @@ test('a provider cannot be enabled before its required fields are set', async (t
   assertError(res, 400, 'validation_error');
   assert.deepEqual(res.body.errors, ['webhookSecret: is required to enable cryptocommerce']);
   const { payments } = assertOk(await api.get(`/self/${shop.id}/settings`));
-  assert.deepEqual(payments.cryptocommerce, { enabled: false, configured: false, gatewayRules: { blockVpn: false }, apiKey: null, webhookSecret: null });
+  assert.deepEqual(payments.cryptocommerce, { enabled: false, configured: false, secretsUnreadable: false, gatewayRules: { blockVpn: false }, apiKey: null, webhookSecret: null });
 
   // Clearing a required field of an enabled provider is refused too.
   assertOk(await api.put(`/self/${shop.id}/settings/payments/tipjar`, { enabled: true, handle: 'jar' }));
@@ -109,4 +109,59 @@ test('payment fields are validated; bad bodies change nothing', async (t) => {
     assert.ok(res.body.errors.some((e: string) => e.startsWith(`${field}: `)), `${provider}: ${res.body.errors}`);
   }
   assert.deepEqual(assertOk(await api.get(`/self/${shop.id}/settings`)), before);
+});
+
+test('GET → PUT round trip: every provider\'s view sent back unchanged is a 200 that changes nothing', async (t) => {
+  const app = await build(t);
+  const api = await owner(app);
+  const shop = await createShop(api);
+  const bodies: Record<string, object> = {
+    cryptocommerce: { apiKey: 'cc_live_abcdef1234', webhookSecret: 'whsec_zyxw9876' },
+    'virtual-payments': { privateKey: 'priv-abcdefgh-5678', publicKey: 'pub-key-1', receiveCurrency: 'USDT' },
+    tipjar: { handle: 'my.jar' },
+    balance: {},
+    cardconnect: { secretKey: 'sk_test_00001111', webhookSecret: 'short' },
+    walletemail: { email: 'pay@example.com' },
+    mobilecash: { cashtag: '$shopkeys' },
+    'wallet-ff': { email: 'ff@example.com' },
+    cardreader: { terminalId: 'TERM-01', apiKey: 'cr_key_99998888' },
+  };
+  for (const [provider, body] of Object.entries(bodies)) assertOk(await api.put(`/self/${shop.id}/settings/payments/${provider}`, { enabled: true, ...body }));
+  // One provider left unconfigured: its view (nulls) goes back too.
+  assertOk(await api.put(`/self/${shop.id}/settings/payments/wallet-ff`, { enabled: false, email: null }));
+  const rows = () => app.db.kysely.selectFrom('payment_settings').selectAll().where('shop_id', '=', shop.id).orderBy('provider').execute();
+  const opened = async () => (await rows()).map((r) => ({ ...r, updated_at: 0, secret_fields: r.secret_fields && JSON.parse(app.secrets.open(r.secret_fields)) }));
+  const before = await rows();
+  const secretsBefore = await opened();
+  const { payments } = assertOk(await api.get(`/self/${shop.id}/settings`));
+  assert.equal(payments.cardconnect.webhookSecret, '••••', 'a short secret shows no characters');
+
+  for (const provider of Object.keys(bodies)) {
+    const answer = await api.put(`/self/${shop.id}/settings/payments/${provider}`, payments[provider]);
+    assert.deepEqual(assertOk(answer), payments[provider], provider);
+  }
+  assert.deepEqual(await opened(), secretsBefore, 'every stored secret is what it was');
+  assert.deepEqual((await rows()).map((r) => r.secret_fields), before.map((r) => r.secret_fields), 'and stays sealed as it was');
+  assert.deepEqual(assertOk(await api.get(`/self/${shop.id}/settings`)).payments, payments);
+});
+
+test('a masked value that is not the current mask is a 400 naming the field, and changes nothing', async (t) => {
+  const app = await build(t);
+  const api = await owner(app);
+  const shop = await createShop(api);
+  const url = `/self/${shop.id}/settings/payments/cryptocommerce`;
+  assertOk(await api.put(url, { apiKey: 'cc_live_abcdef1234', webhookSecret: 'whsec_zyxw9876' }));
+  const before = assertOk(await api.get(`/self/${shop.id}/settings`)).payments;
+  for (const body of [{ apiKey: '••••9999' }, { apiKey: '••••' }, { apiKey: '•x', webhookSecret: '••••9876' }, { webhookSecret: '••••unreadable' }]) {
+    const res = await api.put(url, body);
+    assertError(res, 400, 'validation_error');
+    const field = Object.keys(body).find((k) => (body as Record<string, string>)[k] !== before.cryptocommerce[k])!;
+    assert.deepEqual(res.body.errors.map((e: string) => e.split(':')[0]), [field], JSON.stringify(body));
+  }
+  // A value that does not start with the mask character is a secret like any other.
+  assert.equal(assertOk(await api.put(url, { apiKey: 'x••••1234' })).apiKey, '••••1234');
+  assert.deepEqual(JSON.parse(app.secrets.open((await app.db.kysely.selectFrom('payment_settings').select('secret_fields').where('shop_id', '=', shop.id).executeTakeFirstOrThrow()).secret_fields!)), {
+    apiKey: 'x••••1234',
+    webhookSecret: 'whsec_zyxw9876',
+  });
 });

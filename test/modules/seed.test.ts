@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { buildApp } from '../../src/app.js';
@@ -101,4 +103,33 @@ test('seed --demo fills a demo shop through the API, and a second run makes anot
   const usage = await cli(env, 'seed');
   assert.equal(usage.code, 1);
   assert.match(usage.stderr, /seed needs --demo/);
+});
+
+test("the demo's mail is dropped: a server's mail worker running beside the seed, and after it, sends none of it", async (t) => {
+  const { config, env } = await processEnv(t);
+  // The running server: its mail worker passes run back to back while the seed works.
+  const server = await buildApp({ config, logger: false });
+  onEnd(t, () => server.close());
+  let seeding = true;
+  const seed = cli(env, 'seed', '--demo').finally(() => (seeding = false));
+  let sentDuringSeed = 0;
+  while (seeding) {
+    try {
+      sentDuringSeed += await server.mailWorker.runOnce();
+    } catch (err) {
+      // The seed held SQLite's write lock past busy_timeout: this pass did not happen.
+      if (!/SQLITE_BUSY|locked/i.test(String(err))) throw err;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const seeded = await seed;
+  assert.equal(seeded.code, 0, seeded.stderr);
+  assert.equal(sentDuringSeed, 0, 'no demo mail is sent while the seed runs');
+  assert.equal(await server.mailWorker.runOnce(), 0, 'nor after it');
+
+  const mail = await server.db.kysely.selectFrom('mail_outbox').select(['to_address', 'status', 'sent_at']).execute();
+  assert.ok(mail.length >= 50, `the demo's orders wrote their delivery e-mails (${mail.length})`);
+  assert.deepEqual([...new Set(mail.map((m) => m.status))], ['dropped']);
+  assert.ok(mail.every((m) => m.to_address.endsWith('@demo.invalid') && m.sent_at === null));
+  assert.ok(!existsSync(join(config.dataDir, 'mail')), 'no .eml file was written either');
 });

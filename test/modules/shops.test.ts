@@ -64,7 +64,7 @@ test('GET settings answers the shop with payments and design', async (t) => {
     'balance', 'cardconnect', 'cardreader', 'cryptocommerce', 'mobilecash', 'tipjar', 'virtual-payments', 'wallet-ff', 'walletemail',
   ]);
   assert.deepEqual(settings.payments.cryptocommerce, {
-    enabled: false, configured: false, gatewayRules: { blockVpn: false }, apiKey: null, webhookSecret: null,
+    enabled: false, configured: false, secretsUnreadable: false, gatewayRules: { blockVpn: false }, apiKey: null, webhookSecret: null,
   });
   assert.equal(settings.design.design.disableSnow, false);
   assert.equal(settings.design.design.hideProductStock, false);

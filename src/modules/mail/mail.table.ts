@@ -1,6 +1,7 @@
 import type { Generated, Selectable } from 'kysely';
 
-export type MailStatus = 'pending' | 'sending' | 'sent' | 'failed';
+/** `dropped`: decided but never to be sent (an address that cannot receive mail); no worker claims it. */
+export type MailStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'dropped';
 
 /** Mail to send, written in the transaction that decides it; a worker sends it. */
 export interface MailOutboxTable {

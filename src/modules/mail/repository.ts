@@ -13,10 +13,19 @@ export async function insertMail(
   shopId: number,
   mail: { to: string; subject: string; text: string },
   now: number,
+  dropped?: { reason: string },
 ): Promise<void> {
   await db
     .insertInto('mail_outbox')
-    .values({ shop_id: shopId, to_address: mail.to, subject: mail.subject, body_text: mail.text, next_attempt_at: now, created_at: now })
+    .values({
+      shop_id: shopId,
+      to_address: mail.to,
+      subject: mail.subject,
+      body_text: mail.text,
+      next_attempt_at: now,
+      created_at: now,
+      ...(dropped ? { status: 'dropped' as const, last_error: dropped.reason } : {}),
+    })
     .execute();
 }
 

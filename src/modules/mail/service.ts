@@ -1,6 +1,8 @@
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import nodemailer, { type Transporter } from 'nodemailer';
+import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
 import type { Database } from '../../db/schema.js';
 import type { MailRow } from './mail.table.js';
 import {
@@ -22,9 +24,21 @@ export interface OutgoingMail {
   text: string;
 }
 
-/** Writes one mail to the outbox inside the caller's transaction; the worker sends it. */
+/**
+ * Addresses under `.invalid`, the top-level domain reserved never to exist (RFC 2606, RFC 6761):
+ * no mail to them can ever arrive. The demo seed gives its fictitious customers such addresses.
+ */
+export function neverReceivesMail(address: string): boolean {
+  return /(^|\.)invalid\.?$/i.test(address.slice(address.lastIndexOf('@') + 1));
+}
+
+/**
+ * Writes one mail to the outbox inside the caller's transaction; the worker sends it. Mail to an
+ * address that can never receive it is recorded as `dropped` instead, which no worker sends.
+ */
 export function enqueueMail(db: Conn, shopId: number, mail: OutgoingMail): Promise<void> {
-  return insertMail(db, shopId, mail, Date.now());
+  const dropped = neverReceivesMail(mail.to) ? { reason: 'not sent: .invalid addresses never receive mail (RFC 6761)' } : undefined;
+  return insertMail(db, shopId, mail, Date.now(), dropped);
 }
 
 const SECOND = 1000;
@@ -64,7 +78,7 @@ export interface MailWorkerOptions {
 
 /**
  * The outbox worker: every interval it claims due rows, sends each through SMTP (or, without
- * `SMTP_URL`, writes it to the log) and records the outcome. Passes never overlap: the timer
+ * `SMTP_URL`, writes it to an `.eml` file under `DATA_DIR/mail`) and records the outcome. Passes never overlap: the timer
  * schedules the next one only after the last ended, and `runOnce` queues behind a running one.
  * The timer never keeps the process alive; database errors are logged and retried next time.
  */
@@ -72,13 +86,16 @@ export function startMailWorker(app: FastifyInstance, options: MailWorkerOptions
   const { mail } = app.config;
   const db = options.db ?? app.db.kysely;
   const log = app.log.child({ component: 'mail' });
-  const transport = mail.smtpUrl ? createSmtpTransport(mail.smtpUrl) : null;
+  const smtp = mail.smtpUrl ? createSmtpTransport(mail.smtpUrl) : null;
+  const files = smtp ? null : new MailFiles(join(app.config.dataDir, MAIL_DIR));
   const deliver = async (row: MailRow): Promise<void> => {
-    const message = { to: row.to_address, subject: row.subject, text: row.body_text };
-    if (transport) {
-      await transport.sendMail({ from: mail.from, ...message });
+    const message = { from: mail.from, to: row.to_address, subject: row.subject, text: row.body_text };
+    if (smtp) {
+      await smtp.sendMail(message);
     } else {
-      log.info({ mailId: row.id, shopId: row.shop_id, ...message }, 'mail (SMTP_URL unset, logged instead of sent)');
+      // Never the body: it holds what was bought (licence keys, service texts).
+      const file = await files!.write(row, message);
+      log.info({ mailId: row.id, shopId: row.shop_id, to: row.to_address, subject: row.subject, file }, 'mail written to a file (SMTP_URL unset)');
     }
   };
 
@@ -120,9 +137,43 @@ export function startMailWorker(app: FastifyInstance, options: MailWorkerOptions
         log.warn('mail worker stopped with a send in flight; its row is retried after the claim lease');
       }
       clearTimeout(grace);
-      transport?.close();
+      smtp?.close();
+      files?.close();
     },
   };
+}
+
+/** Where mail goes without `SMTP_URL`: one `.eml` file per message under `DATA_DIR/mail`. */
+export const MAIL_DIR = 'mail';
+
+/**
+ * Mail that is not sent, kept readable for development: nodemailer builds the message exactly as
+ * it would for SMTP (its stream transport), and the raw RFC 5322 text is written to a file only
+ * the service's user can read (0600, in a 0700 directory), since it holds what was bought.
+ */
+class MailFiles {
+  readonly #transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  #ready = false;
+
+  constructor(readonly dir: string) {}
+
+  async write(row: MailRow, message: SendMailOptions): Promise<string> {
+    if (!this.#ready) {
+      await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      await chmod(this.dir, 0o700);
+      this.#ready = true;
+    }
+    // `buffer: true`: the message comes back whole, as a Buffer.
+    const raw = (await this.#transport.sendMail(message)).message as Buffer;
+    // Sorted by creation time; the row id keeps names unique (a retry rewrites the same file).
+    const file = join(this.dir, `${new Date(row.created_at).toISOString().replace(/[:.]/g, '-')}-${row.id}.eml`);
+    await writeFile(file, raw, { mode: 0o600 });
+    return file;
+  }
+
+  close(): void {
+    this.#transport.close();
+  }
 }
 
 function createSmtpTransport(url: string): Transporter {

@@ -65,9 +65,3 @@ export async function alignCustomerDates(db: Conn, shopId: number): Promise<void
 export async function forgetRepeatPurchases(db: Conn, shopId: number): Promise<void> {
   await db.updateTable('invoices').set({ repeat_purchase: null }).where('shop_id', '=', shopId).execute();
 }
-
-/** Demo customers are not real people: their delivery e-mails are dropped rather than sent. */
-export async function discardPendingMail(db: Conn, shopId: number): Promise<number> {
-  const result = await db.deleteFrom('mail_outbox').where('shop_id', '=', shopId).where('status', '=', 'pending').executeTakeFirst();
-  return Number(result.numDeletedRows);
-}

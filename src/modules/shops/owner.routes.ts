@@ -89,10 +89,12 @@ export const shopOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['Payment settings'],
         summary: `Configure the ${provider} gateway`,
-        description: 'Secret fields are encrypted at rest and only ever returned masked (••••1234).',
+        description:
+          'Secret fields are encrypted at rest and only ever returned masked (••••1234); the view read from ' +
+          '`GET settings` (`payments.<provider>`) sent back unchanged is a 200 that changes nothing.',
         params: ShopParams,
         body: schema.paymentBodySchema(provider),
-        response: ownerResponses(schema.paymentViewSchema(provider), [422]),
+        response: ownerResponses(schema.paymentViewSchema(provider), [409, 422]),
       },
       handler: async (request) =>
         ok(await payments.updatePaymentSettings(app.db.kysely, app.secrets, currentShop(request).id, provider, request.body as payments.PaymentUpdate, app.vpnRanges)),

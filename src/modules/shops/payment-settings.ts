@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { ValidationError } from '../../http/errors.js';
+import { ConflictError, ValidationError } from '../../http/errors.js';
 import { assertVpnBlockingAvailable, type VpnRanges } from '../blacklist/vpn-ranges.js';
-import { maskSecret, type SecretBox } from '../../security/secret-box.js';
+import { MASK, maskSecret, UNREADABLE_MASK, type SecretBox } from '../../security/secret-box.js';
 import { paymentProviderNames, providerFields, type PaymentProvider } from './payments.js';
 import * as repo from './repository.js';
 import type { PaymentSettingsRow } from './shops.table.js';
@@ -13,6 +13,7 @@ type Fields = Record<string, string>;
 export interface PaymentView {
   enabled: boolean;
   configured: boolean;
+  secretsUnreadable: boolean;
   gatewayRules: { blockVpn: boolean };
   [field: string]: unknown;
 }
@@ -27,13 +28,27 @@ interface Stored {
   enabled: boolean;
   blockVpn: boolean;
   values: Fields;
+  /** The sealed secret fields as stored, kept verbatim when an update does not touch them. */
+  sealed: string | null;
+  /** The configured key cannot open `sealed` (SECRET_KEY changed or lost): `values` lacks the secrets. */
+  unreadable: boolean;
 }
 
 function unseal(secrets: SecretBox, row: PaymentSettingsRow | undefined): Stored {
-  if (!row) return { enabled: false, blockVpn: false, values: {} };
+  if (!row) return { enabled: false, blockVpn: false, values: {}, sealed: null, unreadable: false };
   const values: Fields = { ...(JSON.parse(row.public_fields) as Fields) };
-  if (row.secret_fields) Object.assign(values, JSON.parse(secrets.open(row.secret_fields)) as Fields);
-  return { enabled: row.enabled === 1, blockVpn: row.block_vpn === 1, values };
+  const opened = row.secret_fields === null ? null : secrets.tryOpen(row.secret_fields);
+  if (opened) Object.assign(values, JSON.parse(opened) as Fields);
+  return { enabled: row.enabled === 1, blockVpn: row.block_vpn === 1, values, sealed: row.secret_fields, unreadable: opened === undefined };
+}
+
+const secretFieldsOf = (provider: PaymentProvider) => providerFields(provider).filter(([, spec]) => spec.secret).map(([name]) => name);
+
+/** What a read shows for a secret field: its mask, the unreadable mark, or null when unset. */
+function shownSecret(stored: Stored, name: string): string | null {
+  if (stored.unreadable) return UNREADABLE_MASK;
+  const value = stored.values[name];
+  return value === undefined ? null : maskSecret(value);
 }
 
 function missingFields(provider: PaymentProvider, values: Fields): string[] {
@@ -43,14 +58,59 @@ function missingFields(provider: PaymentProvider, values: Fields): string[] {
 function toView(provider: PaymentProvider, stored: Stored): PaymentView {
   const view: PaymentView = {
     enabled: stored.enabled,
-    configured: missingFields(provider, stored.values).length === 0,
+    // Secrets that cannot be opened cannot be used: not configured until entered again.
+    configured: !stored.unreadable && missingFields(provider, stored.values).length === 0,
+    secretsUnreadable: stored.unreadable,
     gatewayRules: { blockVpn: stored.blockVpn },
   };
   for (const [name, spec] of providerFields(provider)) {
-    const value = stored.values[name];
-    view[name] = value === undefined ? null : spec.secret ? maskSecret(value) : value;
+    view[name] = spec.secret ? shownSecret(stored, name) : (stored.values[name] ?? null);
   }
   return view;
+}
+
+/**
+ * The secret fields an update really sets (a string) or clears (null). A masked value sent back
+ * as it was read (a GET view used as the PUT body) keeps the stored secret; any other value that
+ * starts with the mask character is a 400: it is a mask, never a secret.
+ */
+function givenSecrets(provider: PaymentProvider, stored: Stored, update: PaymentUpdate): Map<string, string | null> {
+  const given = new Map<string, string | null>();
+  const problems: string[] = [];
+  for (const name of secretFieldsOf(provider)) {
+    const value = update[name];
+    if (typeof value === 'string' && value.startsWith(MASK)) {
+      if (value !== shownSecret(stored, name)) problems.push(`${name}: is a masked value that does not match the stored secret; send the secret itself, or the value as read to keep it`);
+    } else if (value === null || typeof value === 'string') {
+      given.set(name, value);
+    }
+  }
+  if (problems.length > 0) throw new ValidationError(problems, 'A masked secret cannot be stored.');
+  return given;
+}
+
+/**
+ * Stored secrets the configured key cannot open can be kept as they are (an update that leaves
+ * them alone, so that they work again once the right key is back) or replaced all at once; a
+ * part cannot be changed, since the rest cannot be read to be sealed again with it.
+ */
+function checkUnreadableUpdate(provider: PaymentProvider, current: Stored, given: Map<string, string | null>, enabling: boolean): void {
+  if (!current.unreadable) return;
+  const secretNames = secretFieldsOf(provider);
+  const missing = secretNames.filter((name) => !given.has(name));
+  const why = `cannot be read with this server's key (SECRET_KEY or DATA_DIR/secret.key changed)`;
+  if (given.size > 0 && missing.length > 0) {
+    throw new ConflictError(
+      `The stored ${provider} secrets ${why}: give every secret field again to replace them.`,
+      missing.map((name) => `${name}: the stored value ${why}; give it again too, or null to clear it`),
+    );
+  }
+  if (given.size === 0 && enabling) {
+    throw new ConflictError(
+      `The stored ${provider} secrets ${why}: enter them again to enable ${provider}.`,
+      secretNames.map((name) => `${name}: the stored value ${why}; give it again`),
+    );
+  }
 }
 
 /**
@@ -90,17 +150,25 @@ export async function updatePaymentSettings(
     const current = unseal(secrets, await repo.findPaymentSettings(trx, shopId, provider));
     // Turning blockVpn on needs ranges to check it against; one stored before that was checked may stay.
     if (update.gatewayRules?.blockVpn === true && !current.blockVpn) assertVpnBlockingAvailable(vpn, 'gatewayRules.blockVpn');
+    const given = givenSecrets(provider, current, update);
+    const enabled = update.enabled ?? current.enabled;
+    checkUnreadableUpdate(provider, current, given, enabled && !current.enabled);
+    // Secrets left alone stay sealed as they are (unreadable ones included); new ones are sealed anew.
+    const keepSealed = given.size === 0;
     const next: Stored = {
-      enabled: update.enabled ?? current.enabled,
+      enabled,
       blockVpn: update.gatewayRules?.blockVpn ?? current.blockVpn,
       values: { ...current.values },
+      sealed: current.sealed,
+      unreadable: keepSealed && current.unreadable,
     };
-    for (const [name] of providerFields(provider)) {
-      const value = update[name];
+    for (const [name, spec] of providerFields(provider)) {
+      const value = spec.secret ? given.get(name) : update[name];
       if (value === null) delete next.values[name];
       else if (typeof value === 'string') next.values[name] = value;
     }
-    const missing = missingFields(provider, next.values);
+    // Unreadable secrets kept as they are count as set: the provider was complete when it was enabled.
+    const missing = missingFields(provider, next.values).filter((name) => !(next.unreadable && secretFieldsOf(provider).includes(name)));
     if (next.enabled && missing.length > 0) {
       throw new ValidationError(missing.map((m) => `${m}: is required to enable ${provider}`), `${provider} cannot be enabled until it is configured.`);
     }
@@ -110,13 +178,14 @@ export async function updatePaymentSettings(
       const value = next.values[name];
       if (value !== undefined) (spec.secret ? secretFields : publicFields)[name] = value;
     }
+    if (!keepSealed) next.sealed = Object.keys(secretFields).length > 0 ? secrets.seal(JSON.stringify(secretFields)) : null;
     await repo.upsertPaymentSettings(trx, {
       shop_id: shopId,
       provider,
       enabled: next.enabled ? 1 : 0,
       block_vpn: next.blockVpn ? 1 : 0,
       public_fields: JSON.stringify(publicFields),
-      secret_fields: Object.keys(secretFields).length > 0 ? secrets.seal(JSON.stringify(secretFields)) : null,
+      secret_fields: next.sealed,
       updated_at: Date.now(),
     });
     return toView(provider, next);

@@ -116,3 +116,15 @@ export async function upsertPaymentSettings(db: Conn, row: PaymentSettingsRow): 
     )
     .execute();
 }
+
+// The two functions below serve the secrets module (start-up check, `shopd secrets rotate`), which
+// handles the sealed secrets of every shop at once; they never answer a request.
+
+/** Every shop's sealed payment secrets. */
+export function listSealedPaymentSecrets(db: Conn): Promise<{ shop_id: number; provider: string; secret_fields: string | null }[]> {
+  return db.selectFrom('payment_settings').select(['shop_id', 'provider', 'secret_fields']).where('secret_fields', 'is not', null).orderBy('shop_id').orderBy('provider').execute();
+}
+
+export async function replaceSealedPaymentSecrets(db: Conn, shopId: number, provider: string, sealed: string): Promise<void> {
+  await db.updateTable('payment_settings').set({ secret_fields: sealed }).where('shop_id', '=', shopId).where('provider', '=', provider).execute();
+}

@@ -58,15 +58,25 @@ export const BLOCK_VPN_DESCRIPTION =
 
 const GatewayRules = Type.Object({ blockVpn: Type.Boolean({ description: BLOCK_VPN_DESCRIPTION }) });
 
+const SECRET_INPUT =
+  'The secret itself; stored encrypted. The masked value as read (`••••1234`, or `••••unreadable`) keeps the stored ' +
+  'secret, so a GET view sent back unchanged changes nothing; any other value starting with • is a 400.';
+
 /** PUT body of one provider: every field optional (omitted keeps, null clears). */
 export function paymentBodySchema(provider: PaymentProvider): TSchema {
   const props: Record<string, TSchema> = {
     enabled: Type.Optional(Type.Boolean()),
     gatewayRules: Type.Optional(Type.Partial(GatewayRules)),
   };
-  for (const [name, spec] of providerFields(provider)) props[name] = Type.Optional(Nullable(spec.schema));
+  for (const [name, spec] of providerFields(provider)) {
+    props[name] = Type.Optional(Nullable(spec.secret ? { ...spec.schema, description: SECRET_INPUT } : spec.schema));
+  }
   return Type.Object(props, {
-    description: 'Partial update: omitted fields keep their value, null clears one. Enabling needs every required field set.',
+    description:
+      'Partial update: omitted fields keep their value, null clears one. Enabling needs every required field set. ' +
+      'When the stored secrets cannot be read (`secretsUnreadable`), leaving them out keeps them sealed as they are ' +
+      '(they work again once the server has its old key back); replacing them needs every secret field of the provider ' +
+      '(a value, or null to clear it) — giving only some is a 409 naming the others, and so is enabling the provider without them.',
   });
 }
 
@@ -74,11 +84,19 @@ export function paymentBodySchema(provider: PaymentProvider): TSchema {
 export function paymentViewSchema(provider: PaymentProvider): TSchema {
   const props: Record<string, TSchema> = {
     enabled: Type.Boolean(),
-    configured: Type.Boolean({ description: 'Every required field is set.' }),
+    configured: Type.Boolean({ description: 'Every required field is set (and its secrets can be read).' }),
+    secretsUnreadable: Type.Boolean({
+      description:
+        "The stored secrets cannot be opened with the server's key (SECRET_KEY or DATA_DIR/secret.key was changed or lost): " +
+        'each secret field reads `••••unreadable`. Enter them again (a PUT giving every secret field), or have the operator ' +
+        'restore the old key or run `shopd secrets rotate`.',
+    }),
     gatewayRules: GatewayRules,
   };
   for (const [name, spec] of providerFields(provider)) {
-    props[name] = Nullable(Type.String(spec.secret ? { description: 'Masked.' } : {}));
+    props[name] = Nullable(
+      Type.String(spec.secret ? { description: 'Masked: `••••` and the last four characters (none of a short secret); `••••unreadable` when `secretsUnreadable`.' } : {}),
+    );
   }
   return Type.Object(props);
 }

@@ -144,3 +144,15 @@ export async function countAttempts(db: Conn, shopId: number, webhookId: number)
 export function findEvent(db: Conn, shopId: number, eventId: string) {
   return db.selectFrom('events').selectAll().where('shop_id', '=', shopId).where('id', '=', eventId).executeTakeFirstOrThrow();
 }
+
+// The two functions below serve the secrets module (start-up check, `shopd secrets rotate`), which
+// handles the sealed secrets of every shop at once; they never answer a request.
+
+/** Every endpoint's sealed signing secret. */
+export function listSealedWebhookSecrets(db: Conn): Promise<{ shop_id: number; id: number; secret: string }[]> {
+  return db.selectFrom('webhook_endpoints').select(['shop_id', 'id', 'secret']).orderBy('id').execute();
+}
+
+export async function replaceSealedWebhookSecret(db: Conn, shopId: number, webhookId: number, sealed: string): Promise<void> {
+  await db.updateTable('webhook_endpoints').set({ secret: sealed }).where('shop_id', '=', shopId).where('id', '=', webhookId).execute();
+}

@@ -15,6 +15,13 @@ type Conn = Kysely<Database>;
 
 /** Retry delays after each failed attempt: about three days in all, then the delivery fails. */
 export const RETRY_DELAYS_MS = [5_000, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 5 * 3600_000, 10 * 3600_000, 14 * 3600_000, 20 * 3600_000, 20 * 3600_000];
+/**
+ * An attempt that could not be signed: the key in use cannot open the endpoint's secret. It is
+ * retried like any failure, so deliveries go out once the operator restores the key.
+ */
+export const UNREADABLE_SIGNING_SECRET =
+  "not sent: the signing secret cannot be opened with this server's key (SECRET_KEY or DATA_DIR/secret.key changed); " +
+  'restore the old key or run `shopd secrets rotate`, or delete and recreate this endpoint';
 /** How long a claimed delivery may take before another worker may take it over. */
 const CLAIM_LEASE_MS = 2 * 60_000;
 
@@ -129,11 +136,14 @@ interface Deliverer {
 async function attempt(ctx: Deliverer, delivery: DeliveryRow, now: () => number, force = false): Promise<SendResult> {
   const [webhook, event] = await Promise.all([repo.findWebhook(ctx.db, delivery.shop_id, delivery.webhook_id), repo.findEvent(ctx.db, delivery.shop_id, delivery.event_id)]);
   const payload = JSON.stringify({ id: event.id, type: event.type, createdAt: toIso(event.created_at), shopId: event.shop_id, data: JSON.parse(event.payload) as unknown });
+  const secret = webhook ? ctx.secrets.tryOpen(webhook.secret) : undefined;
   const result: SendResult = !webhook
     ? { statusCode: null, durationMs: 0, error: 'endpoint deleted' }
     : webhook.enabled !== 1 && !force
       ? { statusCode: null, durationMs: 0, error: 'endpoint disabled' }
-      : await sendWebhook(webhook.url, { id: event.id, timestamp: Math.floor(now() / 1000), body: payload, secret: ctx.secrets.open(webhook.secret) }, ctx);
+      : secret === undefined
+        ? { statusCode: null, durationMs: 0, error: UNREADABLE_SIGNING_SECRET }
+        : await sendWebhook(webhook.url, { id: event.id, timestamp: Math.floor(now() / 1000), body: payload, secret }, ctx);
   if (webhook) {
     await repo.insertAttempt(ctx.db, {
       shopId: delivery.shop_id,

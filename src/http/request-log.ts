@@ -1,0 +1,58 @@
+import type { FastifyRequest } from 'fastify';
+
+/**
+ * What the request log may say about a request. Secrets travel in some query strings (a
+ * ticket's `accessKey`, the storefront password as `key`), and the URL is in every request's
+ * log line: their values are replaced before anything is written. Names are compared without
+ * regard to case, after %-decoding, as the query parser would read them.
+ */
+const SECRET_QUERY_PARAMETERS = new Set([
+  'accesskey',
+  'access_key',
+  'access_token',
+  'key',
+  'apikey',
+  'api_key',
+  'token',
+  'password',
+  'secret',
+  'signature',
+]);
+
+export const REDACTED = '[REDACTED]';
+
+function decodeName(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' ')).toLowerCase();
+  } catch {
+    return raw.toLowerCase();
+  }
+}
+
+/** The URL with the values of secret query parameters replaced; everything else as it came. */
+export function redactUrl(url: string): string {
+  const queryAt = url.indexOf('?');
+  if (queryAt === -1) return url;
+  const hashAt = url.indexOf('#', queryAt);
+  const query = url.slice(queryAt + 1, hashAt === -1 ? undefined : hashAt);
+  const redacted = query
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq === -1 ? pair : pair.slice(0, eq);
+      return SECRET_QUERY_PARAMETERS.has(decodeName(name)) && eq !== -1 ? `${name}=${REDACTED}` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, queryAt + 1)}${redacted}${hashAt === -1 ? '' : url.slice(hashAt)}`;
+}
+
+/** Fastify's own `req` serializer, with the URL redacted. */
+export function serializeRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: redactUrl(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
