@@ -26,8 +26,27 @@ rate_limited (429, with Retry-After), internal_error (500), service_unavailable 
 as a string is a 400 — bodies are never coerced). Path and query parameters are coerced from text.
 Ids are positive 32-bit integers: anything else is a 400. JSON bodies up to 1 MiB by default.
 
-**Partial updates.** Settings bodies name the fields they change; in payment settings an omitted
-field keeps its value and \`null\` clears it. Free texts set to \`null\` or empty are cleared.
+**Null.** An optional request field also takes \`null\`, meaning the same as leaving it out (its
+default; on a full PUT, "not set"), unless its description says otherwise. What a GET answers can
+so be sent back as the PUT body, changed or not.
+
+**Partial updates.** Settings bodies name the fields they change; an omitted field keeps its value
+and \`null\` sets it back to its default (payment settings: clears it). Free texts set to \`null\`
+or empty are cleared. Texts described as trimmed lose their surrounding whitespace and must not be
+blank; their \`maxLength\` counts the text as sent.
+
+**Rules beyond JSON Schema.** This document is the validation: a request it allows is not refused
+with a 400, and one it does not allow is. Rules that depend on the shop's data or tie two fields
+together are written as extension keywords next to the field they concern, and are checked by the
+service (a 400 naming the field unless the description says 404, 409 or 422):
+\`x-references: <kind>\` — the value must name an existing object of the shop (\`product\`;
+\`variant\` of the product in the path; \`publicProduct\`, one neither private nor internal, and
+\`publicVariant\`, a variant of it; \`listing\`; \`invoice\`; \`invoicePart\` of the invoice in the
+path; \`cursor\`, a \`nextCursor\` the list answered; \`currency\`, the shop's currency);
+\`x-minor-units\` — an amount with at most as many decimals as the shop currency's minor unit;
+\`x-at-least: <field>\` — not below (for dates: not before) that sibling field when both are set;
+\`x-unique-by: <property>\` — no two items share that property; \`x-rule\` — a further rule on the
+field, in words. \`errorMessage\` gives the sentence a refused pattern answers.
 
 **Lists.** \`pageNumber\` (1-based), \`pageSize\` (default 20, max 100), \`searchString\`; unbounded lists
 also take an opaque keyset \`cursor\` and answer \`nextCursor\`. Newest first, id as tie-break.

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { ForbiddenError, NotFoundError, UnprocessableError, ValidationError } from '../../http/errors.js';
+import { EMAIL } from '../../schemas/common.js';
 import { fromMinorUnits } from '../../schemas/money.js';
 import { verifyPassword } from '../../security/passwords.js';
 import { findBlock } from '../blacklist/service.js';
@@ -43,10 +44,10 @@ interface PricedPart {
 const partError = (index: number, field: string, problem: string) => `parts[${index}].${field}: ${problem}`;
 
 /** The shop, unlocked with the storefront password when it has one (403 shop_locked otherwise). */
-export async function openShop(db: Conn, shopId: number, key: string | undefined): Promise<ShopRow> {
+export async function openShop(db: Conn, shopId: number, key: string | null | undefined): Promise<ShopRow> {
   const shop = await findShopById(db, shopId);
   if (!shop) throw new NotFoundError('Shop');
-  if (shop.password_hash !== null && !(key !== undefined && (await verifyPassword(key, shop.password_hash)))) {
+  if (shop.password_hash !== null && !(key != null && (await verifyPassword(key, shop.password_hash)))) {
     throw new ForbiddenError('This shop is protected by a password.', 'shop_locked');
   }
   return shop;
@@ -107,7 +108,7 @@ function checkCustomFields(parts: PricedPart[], answers: Record<string, unknown>
         continue;
       }
       if (field.type === 'number' && !Number.isFinite(Number(text))) problems.push(`${at}: must be a number`);
-      else if (field.type === 'email' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text)) problems.push(`${at}: must be an e-mail address`);
+      else if (field.type === 'email' && !EMAIL.test(text)) problems.push(`${at}: must be an e-mail address`);
       else if (field.regex && !new RegExp(field.regex).test(text)) problems.push(`${at}: does not match the required format`);
       else accepted[field.id] = field.type === 'number' ? Number(text) : text;
     }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { ValidationError } from '../../http/errors.js';
+import { UnprocessableError } from '../../http/errors.js';
 import { maskSecret, type SecretBox } from '../../security/secret-box.js';
 import { paymentProviderNames, providerFields, type PaymentProvider } from './payments.js';
 import * as repo from './repository.js';
@@ -93,7 +93,8 @@ export async function updatePaymentSettings(
     }
     const missing = missingFields(provider, next.values);
     if (next.enabled && missing.length > 0) {
-      throw new ValidationError(missing.map((m) => `${m}: is required to enable ${provider}`), `${provider} cannot be enabled until it is configured.`);
+      // Depends on what is stored, not on the body alone: a business rule (422), not a malformed request.
+      throw new UnprocessableError(`${provider} cannot be enabled until it is configured.`, missing.map((m) => `${m}: is required to enable ${provider}`));
     }
     const publicFields: Fields = {};
     const secretFields: Fields = {};
