@@ -14,7 +14,7 @@ import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { systemRoutes } from './http/system.routes.js';
 import { registerUploads } from './http/uploads.js';
-import { addSharedSchema, validatorCompiler } from './http/validation.js';
+import { addSharedSchema, refuseNulInRequests, validatorCompiler } from './http/validation.js';
 import { blacklistOwnerRoutes } from './modules/blacklist/owner.routes.js';
 import { categoryOwnerRoutes } from './modules/categories/owner.routes.js';
 import { couponOwnerRoutes } from './modules/coupons/owner.routes.js';
@@ -79,6 +79,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+  // Before any route is added: the rule lands in the schemas that both validate and document it.
+  app.addHook('onRoute', refuseNulInRequests);
   // A request without a body is checked as `{}`: optional-only bodies (resend, partial updates)
   // may be left out, and missing required fields are named one by one instead of "body".
   app.addHook('preValidation', async (request) => {

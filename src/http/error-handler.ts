@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { constraintViolation } from '../db/database.js';
-import { AppError, ConflictError, NotFoundError, ValidationError, type ErrorCode } from './errors.js';
+import { AppError, ConflictError, MethodNotAllowedError, NotFoundError, ValidationError, type ErrorCode } from './errors.js';
 import { formatValidationErrors } from './validation.js';
 
 const codeByStatus: Record<number, ErrorCode> = {
@@ -8,6 +8,7 @@ const codeByStatus: Record<number, ErrorCode> = {
   401: 'unauthorized',
   403: 'forbidden',
   404: 'not_found',
+  405: 'method_not_allowed',
   409: 'conflict',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
@@ -46,11 +47,24 @@ export function toAppError(err: FastifyError | Error): AppError {
   return new AppError(500, 'internal_error', 'Internal server error.');
 }
 
+/**
+ * Must run before any route is added: it learns from the routes which methods exist, so that a
+ * request the router does not match is told apart as an unknown path (404) or a known path
+ * asked with a method it does not answer (405 with `Allow`).
+ */
 export function registerErrorHandling(app: FastifyInstance): void {
+  const methods = new Set<string>();
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) methods.add(method);
+  });
+  /** The methods the router answers on this URL's path (HEAD comes with every GET). */
+  const allowedOn = (url: string): string[] => [...methods].filter((method) => app.findRoute({ method: method as 'GET', url }) !== null).sort();
+
   app.setErrorHandler((err, request, reply) => {
     const appError = toAppError(err as Error);
     if (appError.statusCode >= 500) request.log.error({ err }, 'request failed');
     else request.log.debug({ err: appError.message }, 'request refused');
+    if (appError instanceof MethodNotAllowedError) void reply.header('allow', appError.allowed.join(', '));
     void reply.status(appError.statusCode).send({
       data: null,
       message: appError.message,
@@ -59,7 +73,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     });
   });
   app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = allowedOn(path);
+    if (allowed.length > 0) throw new MethodNotAllowedError(request.method, allowed);
     const err = new NotFoundError('Route');
-    void reply.status(404).send({ data: null, message: `No route ${request.method} ${request.url.split('?')[0]}.`, errors: err.errors, code: err.code });
+    void reply.status(404).send({ data: null, message: `No route ${request.method} ${path}.`, errors: err.errors, code: err.code });
   });
 }

@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'forbidden'
   | 'shop_locked'
   | 'not_found'
+  | 'method_not_allowed'
   | 'conflict'
   | 'payload_too_large'
   | 'unsupported_media_type'
@@ -53,6 +54,16 @@ export class ForbiddenError extends AppError {
 export class NotFoundError extends AppError {
   constructor(what = 'Resource', errors?: string[]) {
     super(404, 'not_found', `${what} not found.`, errors);
+  }
+}
+
+/** 405: the path exists, but not with this method; `allowed` goes into the `Allow` header. */
+export class MethodNotAllowedError extends AppError {
+  constructor(
+    method: string,
+    readonly allowed: string[],
+  ) {
+    super(405, 'method_not_allowed', `${method} is not allowed on this path; it answers ${allowed.join(', ')}.`);
   }
 }
 

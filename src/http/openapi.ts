@@ -19,12 +19,16 @@ key on a mutating call: 403.
 too) with \`message: "OK"\`, \`errors: []\`, \`code: "ok"\`. Errors carry \`data: null\`, a sentence in
 \`message\`, one \`"<field path>: <what is wrong>"\` string per problem in \`errors\` and a stable \`code\`:
 validation_error (400), unauthorized (401), forbidden / shop_locked (403), not_found (404),
-conflict (409), payload_too_large (413), unsupported_media_type (415), unprocessable (422),
-rate_limited (429, with Retry-After), internal_error (500), service_unavailable (503, /health).
+method_not_allowed (405: the path exists but not with this method; the \`Allow\` header lists the
+methods it answers, HEAD with every GET; OPTIONS is answered this way too), conflict (409),
+payload_too_large (413), unsupported_media_type (415), unprocessable (422), rate_limited (429,
+with Retry-After), internal_error (500), service_unavailable (503, /health).
 
 **Validation.** Unknown body fields are ignored; known ones are validated strictly (a number sent
 as a string is a 400 — bodies are never coerced). Path and query parameters are coerced from text.
-Ids are positive 32-bit integers: anything else is a 400. JSON bodies up to 1 MiB by default.
+Ids are positive 32-bit integers: anything else is a 400. No string (in a body, query, path or
+header) may contain U+0000 (NUL): every string schema carries the pattern \`^[^\\x00]*$\`, and such a
+request is a 400 (\`"<field>: must not contain NUL characters"\`). JSON bodies up to 1 MiB by default.
 
 **Null.** An optional request field also takes \`null\`, meaning the same as leaving it out (its
 default; on a full PUT, "not set"), unless its description says otherwise. What a GET answers can
@@ -45,14 +49,20 @@ service (a 400 naming the field unless the description says 404, 409 or 422):
 path; \`cursor\`, a \`nextCursor\` the list answered; \`currency\`, the shop's currency);
 \`x-minor-units\` — an amount with at most as many decimals as the shop currency's minor unit;
 \`x-at-least: <field>\` — not below (for dates: not before) that sibling field when both are set;
-\`x-unique-by: <property>\` — no two items share that property; \`x-rule\` — a further rule on the
-field, in words. \`errorMessage\` gives the sentence a refused pattern answers.
+\`x-unique-by: <property>\` — no two items share that property; \`x-alias-of: <field>\` — another
+spelling of that field, which must agree with it when both are given; \`x-rule\` — a further rule on
+the field, in words. \`errorMessage\` gives the sentence a refused pattern answers.
 
 **Lists.** \`pageNumber\` (1-based), \`pageSize\` (default 20, max 100), \`searchString\`; unbounded lists
 also take an opaque keyset \`cursor\` and answer \`nextCursor\`. Newest first, id as tie-break.
+\`PageNumber\` and \`PageSize\`, as the original clients send them, are accepted as deprecated aliases;
+giving both spellings with different values is a 400.
 
 **Money** is a decimal number in the major unit paired with an ISO 4217 currency, stored as
-integer minor units. **Time** is ISO 8601 UTC.
+integer minor units. An amount with more decimals than the currency's minor unit (0.295 or
+0.00000001 in USD, 1.5 in JPY) is a 400, never rounded; the decimals counted are those of the
+number's shortest decimal form (9.99, 1e2 = 100). Percentages take at most 2 decimals, the same
+way. **Time** is ISO 8601 UTC.
 
 **Idempotency.** Calls marked with an \`idempotency-key\` header answer a retry with the same key
 and request within 24 h with the first response (header \`idempotent-replayed: true\`) and act
@@ -62,6 +72,17 @@ errors (5xx) are not remembered, so a retry after one acts again.
 **Rate limits.** Per API key on owner paths and per client IP on public ones, with
 RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset headers.
 `.trim();
+
+/**
+ * A query parameter with a default is not required of the client, whatever the schema's
+ * `required` says for the handler's sake: the validator fills it in before the handler runs
+ * (pageNumber, pageSize).
+ */
+function withDefaultsOptional(schema: unknown): unknown {
+  const object = schema as { properties?: Record<string, { default?: unknown }>; required?: string[] };
+  if (!object.properties || !object.required) return schema;
+  return { ...object, required: object.required.filter((name) => object.properties![name]?.default === undefined) };
+}
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -77,7 +98,9 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     transform: ({ schema, url }) => {
       // Owner routes need the key; public and system routes do not.
       const security = url.startsWith('/self') ? [{ apiKey: [] }] : [];
-      return { schema: { ...withMultipartBody(schema), security } as typeof schema, url };
+      const documented = { ...withMultipartBody(schema), security } as typeof schema & { querystring?: unknown };
+      if (documented.querystring) documented.querystring = withDefaultsOptional(documented.querystring);
+      return { schema: documented, url };
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });

@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import formats from 'ajv-formats';
 import ajvErrors from 'ajv-errors';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifySchema, FastifySchemaCompiler, RouteOptions } from 'fastify';
 
 /**
  * Two validators: bodies are checked strictly (a string where a number belongs is a 400,
@@ -52,8 +52,110 @@ function strictIntegers(schema: { properties?: Record<string, { type?: unknown }
   return strict;
 }
 
+/**
+ * Query parameters may have a second, deprecated name (`'x-alias-of': '<canonical>'` on the
+ * alias property): the original service's clients send `PageNumber`/`PageSize`. Each name is
+ * validated by its own schema (so an error names what the client sent), then the alias's value
+ * moves to the canonical name. Both given with different values is a 400: neither may win
+ * silently. Only the canonical name reaches the handler.
+ */
+function mergeAliases(schema: { properties?: Record<string, Record<string, unknown>> }, validate: ValidateFunction): ValidateFunction {
+  const aliases = Object.entries(schema.properties ?? {})
+    .filter(([, s]) => typeof s['x-alias-of'] === 'string')
+    .map(([alias, s]) => ({ alias, canonical: s['x-alias-of'] as string }));
+  if (aliases.length === 0) return validate;
+  const merged = ((data: Record<string, unknown> | undefined) => {
+    // Defaults fill the canonical name during validation: whether the client gave it is known only before.
+    const given = new Set(aliases.filter(({ canonical }) => data !== undefined && Object.hasOwn(data, canonical)).map((a) => a.canonical));
+    const valid = validate(data);
+    merged.errors = validate.errors;
+    if (!valid || data === undefined) return valid;
+    const conflicts: ErrorObject[] = [];
+    for (const { alias, canonical } of aliases) {
+      if (!Object.hasOwn(data, alias)) continue;
+      if (given.has(canonical) && data[canonical] !== data[alias]) {
+        conflicts.push({ instancePath: `/${alias}`, schemaPath: '', keyword: 'x-alias-of', params: { canonical }, message: `must equal ${canonical} when both are given` });
+        continue;
+      }
+      data[canonical] = data[alias];
+      delete data[alias];
+    }
+    if (conflicts.length === 0) return true;
+    merged.errors = conflicts;
+    return false;
+  }) as ValidateFunction;
+  return merged;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) =>
-  httpPart === 'body' ? bodyAjv.compile(schema as object) : strictIntegers(schema as object, paramAjv.compile(schema as object));
+  httpPart === 'body'
+    ? bodyAjv.compile(schema as object)
+    : mergeAliases(schema as object, strictIntegers(schema as object, paramAjv.compile(schema as object)));
+
+/**
+ * No string a client sends may contain U+0000. PostgreSQL cannot store it in text (the query
+ * fails: a 500) while SQLite stores it: refusing it up front gives one answer, a 400 naming the
+ * field, on both engines, before anything is written. The rule is added to the route's own
+ * schemas (by `refuseNulInRequests`, an onRoute hook), so validation and /openapi.json show the
+ * same thing: every string without an enum carries the pattern below (inside an `allOf` where it
+ * already has a pattern of its own), and open maps carry it as `propertyNames`.
+ */
+const NUL_FREE = '^[^\\x00]*$';
+
+type JsonSchema = Record<string, unknown>;
+
+const isSchema = (value: unknown): value is JsonSchema => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** Where a schema holds the schemas of its parts; `not`, `if` and `contains` are left alone, as a rule added there would turn around. */
+const schemaMaps = ['properties', 'patternProperties', 'dependentSchemas'];
+const schemaLists = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
+const schemaSlots = ['additionalProperties', 'items', 'then', 'else', 'propertyNames'];
+
+function addNulRule(schema: JsonSchema): void {
+  const allOf = Array.isArray(schema.allOf) ? (schema.allOf as unknown[]) : [];
+  if (schema.pattern === NUL_FREE || allOf.some((s) => isSchema(s) && s.pattern === NUL_FREE)) return;
+  if (schema.pattern === undefined) schema.pattern = NUL_FREE;
+  else schema.allOf = [...allOf, { pattern: NUL_FREE }];
+}
+
+function acceptsFreeText(schema: JsonSchema): boolean {
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  return types.includes('string') && schema.enum === undefined && schema.const === undefined;
+}
+
+/** A copy of `schema` whose every string refuses NUL; the shared pieces routes are built from stay as they are. */
+function withoutNul(schema: unknown): unknown {
+  if (!isSchema(schema)) return schema;
+  const copy: JsonSchema = { ...schema };
+  for (const key of schemaMaps) {
+    if (isSchema(copy[key])) copy[key] = Object.fromEntries(Object.entries(copy[key]).map(([name, s]) => [name, withoutNul(s)]));
+  }
+  for (const key of schemaLists) {
+    if (Array.isArray(copy[key])) copy[key] = (copy[key] as unknown[]).map(withoutNul);
+  }
+  for (const key of schemaSlots) {
+    if (Array.isArray(copy[key])) copy[key] = (copy[key] as unknown[]).map(withoutNul);
+    else if (isSchema(copy[key])) copy[key] = withoutNul(copy[key]);
+  }
+  if (acceptsFreeText(copy)) addNulRule(copy);
+  // A map with free keys (a Record): its keys are client strings too.
+  if (isSchema(copy.patternProperties) || isSchema(copy.additionalProperties)) {
+    const names: JsonSchema = isSchema(copy.propertyNames) ? copy.propertyNames : {};
+    addNulRule(names);
+    copy.propertyNames = names;
+  }
+  return copy;
+}
+
+const requestParts = ['body', 'querystring', 'params', 'headers'] as const;
+
+/** onRoute hook: every request schema of the route refuses NUL in its strings (see NUL_FREE). */
+export function refuseNulInRequests(route: RouteOptions): void {
+  const schema = route.schema;
+  if (!schema) return;
+  const rewritten: FastifySchema = { ...schema };
+  for (const part of requestParts) if (schema[part] !== undefined) rewritten[part] = withoutNul(schema[part]);
+  route.schema = rewritten;
+}
 
 /** Shared-schema registration for both validators (`Type.Ref` targets). */
 export function addSharedSchema(schema: { $id?: string }): void {
@@ -72,6 +174,9 @@ function fieldPath(error: ErrorObject, part: string | undefined): string {
 }
 
 function describe(error: ErrorObject): string {
+  if (error.keyword === 'pattern' && error.params.pattern === NUL_FREE) {
+    return error.propertyName === undefined ? 'must not contain NUL characters' : 'must not have NUL characters in its property names';
+  }
   switch (error.keyword) {
     case 'required':
       return 'is required';
@@ -87,7 +192,8 @@ function describe(error: ErrorObject): string {
 /** Turns ajv errors into the contract's `"<field path>: <what is wrong>"` strings. */
 export function formatValidationErrors(errors: ErrorObject[], part: string | undefined): string[] {
   const messages = errors
-    .filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && e.keyword !== 'if')
+    // Summaries of the errors beside them: which branch or which property name failed is said there.
+    .filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && e.keyword !== 'if' && e.keyword !== 'propertyNames')
     .map((e) => `${fieldPath(e, part)}: ${describe(e)}`);
   return [...new Set(messages)];
 }

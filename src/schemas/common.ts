@@ -186,10 +186,25 @@ export function publicResponses<T extends TSchema>(data: T, extra: number[] = []
 /** What a DELETE answers: the id of what is gone. */
 export const Deleted = Type.Object({ id: Type.Integer(), deleted: Type.Literal(true) });
 
+const pageNumberRange = { minimum: 1, maximum: 1_000_000 };
+const pageSizeRange = { minimum: 1, maximum: 100 };
+
+/**
+ * `PageNumber`/`PageSize` are what the original service's clients send; they are accepted as
+ * deprecated aliases (`x-alias-of`, merged by the validator in src/http/validation.ts).
+ */
+const alias = (canonical: string) => ({
+  deprecated: true,
+  'x-alias-of': canonical,
+  description: `Deprecated alias of \`${canonical}\`, as the original clients send it. Giving both with different values is a 400.`,
+});
+
 export const PageQuery = Type.Object({
-  pageNumber: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: '1-based page number.' }),
-  pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  pageNumber: Type.Integer({ ...pageNumberRange, default: 1, description: '1-based page number.' }),
+  pageSize: Type.Integer({ ...pageSizeRange, default: 20 }),
   searchString: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring match on the text fields.' })),
+  PageNumber: Type.Optional(Type.Integer({ ...pageNumberRange, ...alias('pageNumber') })),
+  PageSize: Type.Optional(Type.Integer({ ...pageSizeRange, ...alias('pageSize') })),
 });
 export type PageQuery = Static<typeof PageQuery>;
 

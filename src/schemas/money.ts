@@ -18,15 +18,31 @@ export const Amount = Type.Number({
   ...minorUnits(),
 });
 
+/**
+ * `value × 10^decimals` as an exact integer, or null when `value` has more than `decimals`
+ * decimals. The decimals are those of the number as the client wrote it, read from its shortest
+ * round-trip form: `String(0.29)` is "0.29" although 0.29 × 100 is 28.999999999999996 in binary,
+ * and `String(0.00000001)` is "1e-8". Exact, with no tolerance: 9.999999999 has 9 decimals, not
+ * "about 2". The callers' schemas bound the magnitude; a value beyond a safe integer is a bug.
+ */
+export function toScaledInteger(value: number, decimals: number): number | null {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(value));
+  if (!match) throw new RangeError(`not a finite number: ${value}`);
+  const [, sign, whole, fraction = '', exponent = '0'] = match;
+  // value = digits × 10^-scale
+  const digits = whole! + fraction;
+  const scale = fraction.length - Number(exponent);
+  if (scale > decimals) return null;
+  const scaled = Number(`${sign}${digits}${'0'.repeat(decimals - scale)}`);
+  if (!Number.isSafeInteger(scaled)) throw new RangeError(`${value} × 10^${decimals} is beyond a safe integer`);
+  return scaled + 0; // + 0: never a -0
+}
+
 /** Major-unit decimal → integer minor units, or a 400 naming `field`. */
 export function toMinorUnits(amount: number, currency: string, field: string): number {
-  const scale = 10 ** currencyDigits(currency);
-  const scaled = amount * scale;
-  const minor = Math.round(scaled);
-  // Binary floating point makes 0.29 * 100 = 28.999999999999996: allow that, refuse 0.295.
-  if (Math.abs(scaled - minor) > 1e-6 * Math.max(1, Math.abs(scaled))) {
-    throw ValidationError.field(field, `must have at most ${currencyDigits(currency)} decimals in ${currency}`);
-  }
+  const digits = currencyDigits(currency);
+  const minor = toScaledInteger(amount, digits);
+  if (minor === null) throw ValidationError.field(field, `must have at most ${digits} decimals in ${currency}`);
   return minor;
 }
 

@@ -153,7 +153,10 @@ export function effective(schema: Schema, value: Json, valid: (schema: Schema, v
     const resolved = effective(part, value, valid);
     const properties = { ...out.properties };
     for (const [name, s] of Object.entries(resolved.properties ?? {})) properties[name] = { ...properties[name], ...s };
+    // Two patterns both apply (a field's own and the NUL rule in an allOf): keep both.
+    const patterns = [...((out['x-patterns'] as string[] | undefined) ?? []), ...(out.pattern && resolved.pattern && out.pattern !== resolved.pattern ? [resolved.pattern] : [])];
     out = { ...out, ...resolved, properties, required: [...new Set([...(out.required ?? []), ...(resolved.required ?? [])])] };
+    if (patterns.length > 0) out = { ...out, pattern: schema.pattern ?? out.pattern, 'x-patterns': patterns };
   };
   delete out.allOf;
   delete out.if;
@@ -292,7 +295,12 @@ export function applyRules(gen: Generator, schema: Schema, value: Json): Json {
     for (const [name, prop] of Object.entries(s.properties ?? {})) {
       if (out[name] !== undefined) out[name] = applyRules(gen, prop, out[name]);
     }
-    // A bound that must not fall below (or before) a sibling's takes the sibling's value when it does.
+    // A bound that must not fall below (or before) a sibling's takes the sibling's value when it
+    // does; a second spelling of a field (x-alias-of) takes the field's value when both are given.
+    for (const [name, prop] of Object.entries(s.properties ?? {})) {
+      const canonical = prop['x-alias-of'] as string | undefined;
+      if (canonical !== undefined && out[name] !== undefined && out[canonical] !== undefined) out[name] = out[canonical];
+    }
     for (const [name, prop] of Object.entries(s.properties ?? {})) {
       const sibling = prop['x-at-least'] as string | undefined;
       if (!sibling) continue;
@@ -407,8 +415,9 @@ function scalarSites(random: () => number, schema: Schema, value: Json, place: O
     const text = typeof value === 'string' ? value : 'text';
     if (schema.maxLength !== undefined && schema.maxLength < 60_000) add(`over maxLength ${schema.maxLength}`, (text || 'a').padEnd(schema.maxLength + 1, text.slice(-1) || 'a'));
     if (schema.minLength !== undefined && schema.minLength > 0) add(`under minLength ${schema.minLength}`, text.slice(0, schema.minLength - 1));
-    if (schema.pattern) {
-      const broken = patternBreaker(random, schema.pattern, text);
+    for (const pattern of [schema.pattern, ...((schema['x-patterns'] as string[] | undefined) ?? [])]) {
+      if (!pattern) continue;
+      const broken = patternBreaker(random, pattern, text);
       if (broken !== undefined) add(`breaks pattern with ${JSON.stringify(broken)}`, broken);
     }
     if (schema.format) {

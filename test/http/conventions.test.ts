@@ -41,6 +41,48 @@ test('unknown routes are a 404 in the envelope', async (t) => {
   assert.equal(res.json().message, 'No route GET /nope.');
 });
 
+test('a known path asked with a method it does not answer is a 405 with Allow; unknown paths stay 404', async (t) => {
+  const app = await build(t);
+  const api = await owner(app);
+  const shop = await createShop(api);
+  const product = assertOk(await api.post(`/self/${shop.id}/v2/products`, { title: 'P', description: 'd', variants: [{ title: 'V', priceDetails: { amount: 1 }, productType: 'service', asService: { text: 't' } }] }));
+  const cases = [
+    { method: 'DELETE', url: '/self/shops', allow: 'GET, HEAD, POST' },
+    { method: 'PATCH', url: `/self/${shop.id}/v2/products/${product.id}`, allow: 'GET, HEAD, PUT' },
+    { method: 'PUT', url: `/self/${shop.id}/products/${product.id}?x=1`, allow: 'DELETE' },
+    // OPTIONS asks which methods a path answers: Allow says it (there is no CORS preflight to serve).
+    { method: 'OPTIONS', url: '/self/shops', allow: 'GET, HEAD, POST' },
+  ];
+  for (const { method, url, allow } of cases) {
+    const res = await app.inject({ method: method as 'GET', url, headers: { authorization: `Bearer ${api.key}` } });
+    assertError({ status: res.statusCode, body: res.json() }, 405, 'method_not_allowed');
+    assert.equal(res.headers.allow, allow, `${method} ${url}`);
+    assert.ok(res.headers['x-request-id']);
+  }
+  assert.equal(assertOk(await api.get(`/self/${shop.id}/v2/products/${product.id}`)).title, 'P', 'the refused calls changed nothing');
+  const head = await app.inject({ method: 'HEAD', url: '/self/shops', headers: { authorization: `Bearer ${api.key}` } });
+  assert.equal(head.statusCode, 200, 'HEAD of a GET route still works');
+  const unknown = await app.inject({ method: 'DELETE', url: '/self/shops/nope/deeper' });
+  assertError({ status: unknown.statusCode, body: unknown.json() }, 404, 'not_found');
+  assert.equal(unknown.headers.allow, undefined);
+});
+
+test('every documented path answers an undocumented method with 405 and exactly its documented methods in Allow', async (t) => {
+  const app = await build(t);
+  const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
+  const paths = Object.entries(doc.paths);
+  assert.ok(paths.length > 50);
+  for (const [path, operations] of paths) {
+    const documented = Object.keys(operations).map((m) => m.toUpperCase());
+    const allow = [...new Set([...documented, ...(documented.includes('GET') ? ['HEAD'] : [])])].sort().join(', ');
+    const method = ['PATCH', 'DELETE', 'PUT', 'POST'].find((m) => !documented.includes(m))!;
+    const res = await app.inject({ method: method as 'GET', url: path.replace(/\{\w+\}/g, '1') });
+    assert.equal(res.statusCode, 405, `${method} ${path}: ${res.body}`);
+    assert.equal(res.json().code, 'method_not_allowed');
+    assert.equal(res.headers.allow, allow, `${method} ${path}`);
+  }
+});
+
 test('every answer carries X-Request-Id, echoed when the client sends a sane one', async (t) => {
   const app = await build(t);
   const generated = await app.inject({ method: 'GET', url: '/health' });

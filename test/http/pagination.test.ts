@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { build } from '../helpers/build.js';
+import { build, owner } from '../helpers/build.js';
+import { assertError, assertOk, createShop } from '../helpers/factories.js';
+import { createFixture } from '../helpers/owner-operations.js';
 import { afterKeyset, decodeCursor, encodeCursor, keysetPage, pageWindow, toPage } from '../../src/http/pagination.js';
 import { ValidationError } from '../../src/http/errors.js';
 
@@ -42,4 +44,62 @@ test('keyset paging walks a real table newest first, without gaps or repeats, on
   const all = await db.selectFrom('api_keys').select('id').orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
   assert.deepEqual(seen, all.map((r) => r.id));
   assert.equal(new Set(seen).size, 25);
+});
+
+/** Where a page sits in an answer's data schema: [] for a list, ['feedbacks'] for the public feedbacks page. */
+function pagePath(schema: { properties?: Record<string, any> } | undefined, at: string[] = []): string[] | null {
+  if (!schema?.properties) return null;
+  if (schema.properties.items && schema.properties.totalPages) return at;
+  for (const [name, child] of Object.entries(schema.properties)) {
+    const found = pagePath(child, [...at, name]);
+    if (found) return found;
+  }
+  return null;
+}
+
+test('every paged list, as the OpenAPI document lists them, honours PageNumber/PageSize as aliases', async (t) => {
+  const app = await build(t);
+  const api = await owner(app);
+  const shop = await createShop(api);
+  const fixture = await createFixture(api, shop.id);
+  const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, any>> };
+  const lists = Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).flatMap(([method, op]) => {
+      const page = pagePath(op.responses?.['200']?.content?.['application/json']?.schema?.properties?.data);
+      const paged = page !== null || (op.parameters ?? []).some((p: { name: string }) => p.name === 'pageNumber');
+      return paged ? [{ method: method.toUpperCase(), path, op, page: page ?? [] }] : [];
+    }),
+  );
+  assert.ok(lists.length >= 19, `${lists.length} lists`);
+  assert.ok(lists.some((l) => l.path === '/v2/public/shops/{shopId}/feedbacks'));
+  assert.ok(lists.some((l) => l.path === '/self/{shopId}/webhooks/{webhookId}/deliveries'));
+  for (const { method, path, op, page } of lists) {
+    assert.equal(method, 'GET', path);
+    for (const [alias, canonical] of [['PageNumber', 'pageNumber'], ['PageSize', 'pageSize']]) {
+      const documented = op.parameters.find((p: { name: string }) => p.name === alias);
+      assert.ok(documented?.schema.deprecated, `${path} documents ${alias} as a deprecated alias`);
+      assert.equal(documented.schema['x-alias-of'], canonical);
+    }
+    const url = path.replace(/\{(\w+)\}/g, (_, name: string) => String(fixture[name]));
+    const pageOf = (body: any) => page.reduce((data, key) => data[key], body.data);
+    const canonical = assertOk(await api.get(`${url}?pageSize=1&pageNumber=2`));
+    const aliased = await api.get(`${url}?PageSize=1&PageNumber=2`);
+    assert.deepEqual(assertOk(aliased), canonical, path);
+    assert.equal(pageOf(aliased.body).pageSize, 1, path);
+    assert.equal(pageOf(aliased.body).pageNumber, 2, path);
+    assert.ok(pageOf(aliased.body).items.length <= 1, path);
+    // The same value twice is fine; two different ones are refused rather than one winning silently.
+    assert.deepEqual(assertOk(await api.get(`${url}?pageSize=1&PageSize=1&PageNumber=2`)), canonical, path);
+    const conflicting = await api.get(`${url}?pageNumber=1&PageNumber=2`);
+    assertError(conflicting, 400, 'validation_error');
+    assert.deepEqual(conflicting.body.errors, ['PageNumber: must equal pageNumber when both are given'], path);
+    const tooLarge = await api.get(`${url}?PageSize=101`);
+    assertError(tooLarge, 400, 'validation_error');
+    assert.deepEqual(tooLarge.body.errors, ['PageSize: must be <= 100'], path);
+  }
+  // A list with more than one page shows the alias pages through, not page 1 again.
+  const first = assertOk(await api.get(`/self/${shop.id}/listings?PageSize=1&PageNumber=1`));
+  const second = assertOk(await api.get(`/self/${shop.id}/listings?PageSize=1&PageNumber=2`));
+  assert.ok(first.totalCount >= 2);
+  assert.notDeepEqual(second.items, first.items);
 });

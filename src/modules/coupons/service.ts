@@ -5,7 +5,7 @@ import { ConflictError, NotFoundError, UnprocessableError, ValidationError } fro
 import { pageWindow, toPage } from '../../http/pagination.js';
 import type { PageQuery } from '../../schemas/common.js';
 import { parseDateBound } from '../../schemas/dates.js';
-import { rescaleMinorUnits, toMinorUnits } from '../../schemas/money.js';
+import { rescaleMinorUnits, toMinorUnits, toScaledInteger } from '../../schemas/money.js';
 import { existingProductIds } from '../products/repository.js';
 import { currencyDigits } from '../shops/currencies.js';
 import type { ShopRow } from '../shops/shops.table.js';
@@ -18,9 +18,14 @@ type Conn = Kysely<Database>;
 
 const nameTaken = () => new ConflictError('This coupon code is already taken.', ['name: is already taken']);
 
-/** A percentage (the schema allows 0.01–100 in steps of 0.01) → basis points (12.34 → 1234). */
+/**
+ * A percentage → basis points (12.34 → 1234). The schema bounds it (at most 100, a multiple of
+ * 0.01 to within binary floating point); the decimals as written decide exactly.
+ */
 function toBasisPoints(percentage: number): number {
-  return Math.round(percentage * 100);
+  const bps = toScaledInteger(percentage, 2);
+  if (bps === null) throw ValidationError.field('discount', 'must have at most 2 decimals for a percentage');
+  return bps;
 }
 
 function parseDate(value: string | null | undefined, field: string, offsetMinutes: number, end: boolean): number | null {

@@ -50,7 +50,13 @@ export const StatusBody = Type.Object({ onHold: Type.Boolean() });
 export const PopupBody = Type.Object({ message: Nullable(Type.String({ maxLength: 2000, description: 'null or empty clears.' })) });
 export const TermsBody = Type.Object({ terms: Nullable(Type.String({ maxLength: 50000, description: 'null or empty clears.' })) });
 export const AffiliateBody = Type.Object({
-  percentage: Type.Number({ minimum: 0, maximum: 100, multipleOf: 0.01, description: '0–100 with at most 2 decimals; 0 turns commissions off.' }),
+  percentage: Type.Number({
+    minimum: 0,
+    maximum: 100,
+    multipleOf: 0.01,
+    description: '0–100 with at most 2 decimals; 0 turns commissions off.',
+    errorMessage: { multipleOf: 'must have at most 2 decimals' },
+  }),
 });
 export const InvoicesBody = Type.Object({ lifetimeMinutes: Type.Integer({ minimum: 5, maximum: 10080, description: 'Default 60.' }) });
 

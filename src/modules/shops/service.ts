@@ -3,9 +3,10 @@ import type { Kysely } from 'kysely';
 import { constraintViolation } from '../../db/database.js';
 import { heavyWrite } from '../../db/heavy-write.js';
 import type { Database } from '../../db/schema.js';
-import { ConflictError } from '../../http/errors.js';
+import { ConflictError, ValidationError } from '../../http/errors.js';
 import { slugify } from '../../http/slug.js';
 import { toIso } from '../../schemas/common.js';
+import { toScaledInteger } from '../../schemas/money.js';
 import { hashPassword } from '../../security/passwords.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import { getDesign } from '../design/service.js';
@@ -145,9 +146,10 @@ export async function setTerms(db: Conn, shop: ShopRow, terms: string | null): P
   return toShop(await repo.updateShop(db, shop.id, { terms: emptyToNull(terms) }));
 }
 
-/** Percentage (the schema allows 0–100 in steps of 0.01), stored exactly as basis points. */
+/** Percentage (the schema allows 0–100 in steps of 0.01; the decimals as written decide exactly), stored as basis points. */
 export async function setAffiliatePercentage(db: Conn, shop: ShopRow, percentage: number): Promise<Shop> {
-  const bps = Math.round(percentage * 100);
+  const bps = toScaledInteger(percentage, 2);
+  if (bps === null) throw ValidationError.field('percentage', 'must have at most 2 decimals');
   return toShop(await repo.updateShop(db, shop.id, { affiliate_bps: bps }));
 }
 
