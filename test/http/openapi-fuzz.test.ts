@@ -25,8 +25,8 @@ import {
  * FUZZ_VALID and FUZZ_INVALID set how many requests of each kind an operation gets.
  */
 const seed = Number(process.env.FUZZ_SEED ?? 1919);
-const validPerOperation = Number(process.env.FUZZ_VALID ?? 4);
-const invalidPerOperation = Number(process.env.FUZZ_INVALID ?? 8);
+const validPerOperation = Number(process.env.FUZZ_VALID ?? 3);
+const invalidPerOperation = Number(process.env.FUZZ_INVALID ?? 7);
 
 /** Writes that would stop later requests from being checked (deletions) run last. */
 const destructive = (op: FuzzOperation) => op.method === 'DELETE' || op.path.endsWith('/bulk/delete');
