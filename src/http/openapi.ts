@@ -32,8 +32,28 @@ Ids are positive 32-bit integers: anything else is a 400. No string (in a body, 
 header) may contain U+0000 (NUL): every string schema carries the pattern \`^[^\\x00]*$\`, and such a
 request is a 400 (\`"<field>: must not contain NUL characters"\`). JSON bodies up to 1 MiB by default.
 
-**Partial updates.** Settings bodies name the fields they change; in payment settings an omitted
-field keeps its value and \`null\` clears it. Free texts set to \`null\` or empty are cleared.
+**Null.** An optional request field also takes \`null\`, meaning the same as leaving it out (its
+default; on a full PUT, "not set"), unless its description says otherwise. What a GET answers can
+so be sent back as the PUT body, changed or not.
+
+**Partial updates.** Settings bodies name the fields they change; an omitted field keeps its value
+and \`null\` sets it back to its default (payment settings: clears it). Free texts set to \`null\`
+or empty are cleared. Texts described as trimmed lose their surrounding whitespace and must not be
+blank; their \`maxLength\` counts the text as sent.
+
+**Rules beyond JSON Schema.** This document is the validation: a request it allows is not refused
+with a 400, and one it does not allow is. Rules that depend on the shop's data or tie two fields
+together are written as extension keywords next to the field they concern, and are checked by the
+service (a 400 naming the field unless the description says 404, 409 or 422):
+\`x-references: <kind>\` — the value must name an existing object of the shop (\`product\`;
+\`variant\` of the product in the path; \`publicProduct\`, one neither private nor internal, and
+\`publicVariant\`, a variant of it; \`listing\`; \`invoice\`; \`invoicePart\` of the invoice in the
+path; \`cursor\`, a \`nextCursor\` the list answered; \`currency\`, the shop's currency);
+\`x-minor-units\` — an amount with at most as many decimals as the shop currency's minor unit;
+\`x-at-least: <field>\` — not below (for dates: not before) that sibling field when both are set;
+\`x-unique-by: <property>\` — no two items share that property; \`x-alias-of: <field>\` — another
+spelling of that field, which must agree with it when both are given; \`x-rule\` — a further rule on
+the field, in words. \`errorMessage\` gives the sentence a refused pattern answers.
 
 **Lists.** \`pageNumber\` (1-based), \`pageSize\` (default 20, max 100), \`searchString\`; unbounded lists
 also take an opaque keyset \`cursor\` and answer \`nextCursor\`. Newest first, id as tie-break.
@@ -57,6 +77,17 @@ many unknown API keys within the window (20 by default) gets 429 on every owner 
 key it sends, until the window ends (Retry-After); a request without a key is not counted.
 `.trim();
 
+/**
+ * A query parameter with a default is not required of the client, whatever the schema's
+ * `required` says for the handler's sake: the validator fills it in before the handler runs
+ * (pageNumber, pageSize).
+ */
+function withDefaultsOptional(schema: unknown): unknown {
+  const object = schema as { properties?: Record<string, { default?: unknown }>; required?: string[] };
+  if (!object.properties || !object.required) return schema;
+  return { ...object, required: object.required.filter((name) => object.properties![name]?.default === undefined) };
+}
+
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
@@ -71,7 +102,9 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     transform: ({ schema, url }) => {
       // Owner routes need the key; public and system routes do not.
       const security = url.startsWith('/self') ? [{ apiKey: [] }] : [];
-      return { schema: { ...withMultipartBody(schema), security } as typeof schema, url };
+      const documented = { ...withMultipartBody(schema), security } as typeof schema & { querystring?: unknown };
+      if (documented.querystring) documented.querystring = withDefaultsOptional(documented.querystring);
+      return { schema: documented, url };
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });

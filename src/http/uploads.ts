@@ -142,7 +142,7 @@ function isUploadRoute(request: FastifyRequest): boolean {
   return request.routeOptions.schema?.consumes?.includes(MULTIPART) ?? false;
 }
 
-const NameParams = Type.Object({ name: Type.String({ description: 'The name from an upload URL.' }) });
+const NameParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200, description: 'The name from an upload URL.' }) });
 const imageBytes = { schema: { type: 'string', format: 'binary' } };
 
 /** Multipart parsing for upload routes, and the public route that serves what was uploaded. */

@@ -1,5 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import formats from 'ajv-formats';
+import ajvErrors from 'ajv-errors';
 import type { FastifySchema, FastifySchemaCompiler, RouteOptions } from 'fastify';
 
 /**
@@ -14,9 +15,13 @@ function makeAjv(coerceTypes: boolean | 'array'): Ajv {
     removeAdditional: true,
     allErrors: true,
     strict: false,
+    // 0.29 is a multiple of 0.01 although 0.29 / 0.01 is 28.999999999999996 in binary floating point.
+    multipleOfPrecision: 9,
   });
-  // ajv-formats is CommonJS with a default export; under NodeNext the function sits on .default.
+  // ajv-formats and ajv-errors are CommonJS with a default export; under NodeNext the function sits on .default.
   (formats as unknown as { default: (ajv: Ajv) => Ajv }).default(ajv);
+  // `errorMessage` in a schema (ajv-errors) gives a pattern a sentence instead of the pattern itself.
+  (ajvErrors as unknown as { default: (ajv: Ajv) => Ajv }).default(ajv);
   return ajv;
 }
 

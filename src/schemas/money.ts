@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { ValidationError } from '../http/errors.js';
+import { OptionalNullable } from './common.js';
+import { minorUnits, references } from './rules.js';
 import { currencyDigits } from '../modules/shops/currencies.js';
 
 /**
@@ -13,6 +15,7 @@ export const Amount = Type.Number({
   exclusiveMinimum: 0,
   maximum: MAX_AMOUNT_MAJOR,
   description: "Decimal amount in the major unit of the shop's currency, with at most its minor-unit digits.",
+  ...minorUnits(),
 });
 
 /**
@@ -66,5 +69,5 @@ export function rescaleMinorUnits(minor: number, fromCurrency: string, toCurrenc
 
 export const PriceDetails = Type.Object({
   amount: Amount,
-  currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: "Must be the shop's currency when given." })),
+  currency: OptionalNullable(Type.String({ pattern: '^[A-Z]{3}$', description: "The shop's currency (400 otherwise); null or omitted: the shop's currency.", ...references('currency') })),
 });

@@ -101,7 +101,7 @@ test('bad category bodies are a 400 naming the field and change nothing', async 
     [{ name: 'N', listingIds: [-1] }, 'listingIds[0]: '],
     [{ name: 'N', listingIds: [own, 999999] }, 'listingIds[1]: is not a listing of this shop'],
     [{ name: 'N', listingIds: [foreign] }, 'listingIds[0]: is not a listing of this shop'],
-    [{ name: 'N', listingIds: [own, own] }, 'listingIds[1]: appears twice'],
+    [{ name: 'N', listingIds: [own, own] }, 'listingIds: must not list an id twice'],
     [{ name: 'N', listingIds: Array.from({ length: 1001 }, (_, i) => i + 1) }, 'listingIds: '],
   ];
   for (const [body, error] of cases) {

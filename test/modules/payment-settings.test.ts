@@ -76,14 +76,14 @@ test('a provider cannot be enabled before its required fields are set', async (t
   const api = await owner(app);
   const shop = await createShop(api);
   const res = await api.put(`/self/${shop.id}/settings/payments/cryptocommerce`, { enabled: true, apiKey: 'only-the-key' });
-  assertError(res, 400, 'validation_error');
+  assertError(res, 422, 'unprocessable');
   assert.deepEqual(res.body.errors, ['webhookSecret: is required to enable cryptocommerce']);
   const { payments } = assertOk(await api.get(`/self/${shop.id}/settings`));
   assert.deepEqual(payments.cryptocommerce, { enabled: false, configured: false, secretsUnreadable: false, gatewayRules: { blockVpn: false }, apiKey: null, webhookSecret: null });
 
   // Clearing a required field of an enabled provider is refused too.
   assertOk(await api.put(`/self/${shop.id}/settings/payments/tipjar`, { enabled: true, handle: 'jar' }));
-  assertError(await api.put(`/self/${shop.id}/settings/payments/tipjar`, { handle: null }), 400, 'validation_error');
+  assertError(await api.put(`/self/${shop.id}/settings/payments/tipjar`, { handle: null }), 422, 'unprocessable');
   assert.equal(assertOk(await api.get(`/self/${shop.id}/settings`)).payments.tipjar.handle, 'jar');
 });
 

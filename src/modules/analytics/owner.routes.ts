@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { currentShop } from '../../http/auth.js';
-import { ValidationError } from '../../http/errors.js';
+import { parseInstant } from '../../schemas/dates.js';
 import { ok, ownerResponses, ShopParams } from '../../schemas/common.js';
 import * as schema from './schema.js';
 import { realTimeVisits, startVisitPruner, visitStoreOf } from './visits.js';
@@ -24,8 +24,7 @@ export const analyticsOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: ownerResponses(schema.RealTimeVisits),
     },
     handler: async (request) => {
-      const at = request.query.at === undefined ? Date.now() : Date.parse(request.query.at);
-      if (!Number.isFinite(at)) throw ValidationError.field('at', 'is not a valid date-time');
+      const at = request.query.at === undefined ? Date.now() : parseInstant(request.query.at, 'at');
       await app.visitRecorder.flush();
       return ok(await realTimeVisits(visitStoreOf(app), currentShop(request).id, at));
     },

@@ -1,13 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { Timestamp } from '../../schemas/common.js';
+import { Instant } from '../../schemas/dates.js';
 
 export const RealTimeQuery = Type.Object({
-  at: Type.Optional(
-    Type.String({
-      format: 'date-time',
-      description: 'The instant the figures are for (default: now); visits older than two hours are not kept. Handy for reproducible reads.',
-    }),
-  ),
+  at: Type.Optional(Instant('The instant the figures are for (default: now); visits older than two hours are not kept. Handy for reproducible reads.')),
 });
 
 export const RealTimeVisits = Type.Object({

@@ -1,24 +1,22 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { SLUG_PATTERN } from '../../http/slug.js';
-import { Id, Nullable, PageQuery, Timestamp } from '../../schemas/common.js';
+import { HttpsUrl, Id, NonBlankText, Nullable, OptionalNullable, PageQuery, Timestamp } from '../../schemas/common.js';
 
 export const AnnouncementInput = Type.Object({
-  title: Type.String({ minLength: 1, maxLength: 200, description: 'Trimmed; a blank title is a 400.' }),
-  path: Type.Optional(
+  title: NonBlankText({ maxLength: 200 }),
+  path: OptionalNullable(
     Type.String({
       pattern: SLUG_PATTERN,
       maxLength: 100,
-      description: 'The storefront path, unique per shop (409 when taken). On create, omitted generates one from the title; on PUT, omitted keeps the current one.',
+      description: 'The storefront path, unique per shop (409 when taken). On create, null or omitted generates one from the title; on PUT, null or omitted keeps the current one.',
     }),
   ),
-  shortDescription: Type.Optional(Nullable(Type.String({ maxLength: 500, description: 'null, empty or omitted clears.' }))),
-  description: Type.Optional(Type.String({ maxLength: 50_000, description: 'The body of the announcement; omitted is empty.' })),
-  unlisted: Type.Optional(Type.Boolean({ description: 'Reachable by its path but not listed on the main page. Omitted is false.' })),
-  private: Type.Optional(Type.Boolean({ description: 'Not shown on any public page. Omitted is false.' })),
-  buttonText: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'null, empty or omitted clears.' }))),
-  buttonLink: Type.Optional(
-    Nullable(Type.String({ format: 'uri', pattern: '^https://', maxLength: 2048, description: 'An https URL the button opens; null or omitted clears.' })),
-  ),
+  shortDescription: OptionalNullable(Type.String({ maxLength: 500, description: 'null, empty or omitted clears.' })),
+  description: OptionalNullable(Type.String({ maxLength: 50_000, description: 'The body of the announcement; null or omitted is empty.' })),
+  unlisted: OptionalNullable(Type.Boolean({ description: 'Reachable by its path but not listed on the main page. null or omitted is false.' })),
+  private: OptionalNullable(Type.Boolean({ description: 'Not shown on any public page. null or omitted is false.' })),
+  buttonText: OptionalNullable(Type.String({ maxLength: 64, description: 'null, empty or omitted clears.' })),
+  buttonLink: OptionalNullable(HttpsUrl('The button opens it; null or omitted clears.')),
 });
 export type AnnouncementInput = Static<typeof AnnouncementInput>;
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
+import { ConflictError, NotFoundError } from '../../http/errors.js';
 import { pageWindow, toPage } from '../../http/pagination.js';
 import { slugify } from '../../http/slug.js';
 import { lockShop } from '../shops/repository.js';
@@ -14,7 +14,6 @@ type Conn = Kysely<Database>;
 /** The columns an input sets (all but the path): texts trimmed, empty optional texts cleared. */
 function fieldsOf(input: AnnouncementInput) {
   const title = input.title.trim();
-  if (!title) throw ValidationError.field('title', 'must not be blank');
   const optional = (text: string | null | undefined) => text?.trim() || null;
   return {
     title,
@@ -59,7 +58,7 @@ export async function createAnnouncement(db: Conn, shop: ShopRow, input: Announc
   const fields = fieldsOf(input);
   const row = await db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);
-    const path = await claimAnnouncementPath(trx, shop.id, { path: input.path, title: fields.title });
+    const path = await claimAnnouncementPath(trx, shop.id, { path: input.path ?? undefined, title: fields.title });
     const now = Date.now();
     return repo.insertAnnouncement(trx, { shop_id: shop.id, path, ...fields, created_at: now, updated_at: now });
   });
@@ -73,7 +72,7 @@ export async function updateAnnouncement(db: Conn, shop: ShopRow, announcementId
     await lockShop(trx, shop.id);
     const current = await repo.findAnnouncement(trx, shop.id, announcementId);
     if (!current) throw new NotFoundError('Announcement');
-    const path = input.path === undefined ? current.path : await claimAnnouncementPath(trx, shop.id, { path: input.path, title: fields.title }, announcementId);
+    const path = input.path == null ? current.path : await claimAnnouncementPath(trx, shop.id, { path: input.path, title: fields.title }, announcementId);
     return repo.updateAnnouncement(trx, shop.id, announcementId, { path, ...fields, updated_at: Date.now() });
   });
   if (!row) throw new NotFoundError('Announcement');

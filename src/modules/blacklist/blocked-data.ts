@@ -2,6 +2,7 @@ import ipaddr from 'ipaddr.js';
 import { ValidationError } from '../../http/errors.js';
 import type { BlockedItemType } from './blacklist.table.js';
 import { countryCodes } from './countries.js';
+import { EMAIL } from '../../schemas/common.js';
 
 /**
  * What a blocked item's `data` may be, in the one form it is stored and compared in:
@@ -9,8 +10,6 @@ import { countryCodes } from './countries.js';
  */
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
-// The `format: 'email'` check that request bodies (checkout's customerEmail) go through.
-const EMAIL = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 const PREFIX = /^(?:0|[1-9]\d{0,2})$/;
 
 const invalid = (problem: string) => ValidationError.field('data', problem);

@@ -18,3 +18,12 @@ export const countryCodes: ReadonlySet<string> = new Set([
   }),
   'XK',
 ]);
+
+/** The codes above as a pattern, either case: `[Dd][EeJjKk...]` for each first letter, and XK. */
+export const COUNTRY_CODE_PATTERN = [
+  ...assigned.split(' ').map((group) => {
+    const [first, seconds] = group.split(':') as [string, string];
+    return `[${first}${first.toLowerCase()}][${seconds}${seconds.toLowerCase()}]`;
+  }),
+  '[Xx][Kk]',
+].join('|');

@@ -1,16 +1,22 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, Timestamp } from '../../schemas/common.js';
+import { Id, NonBlankText, OptionalNullable, Timestamp } from '../../schemas/common.js';
+import { references } from '../../schemas/rules.js';
 
 export const MAX_CATEGORY_LISTINGS = 1000;
 
 export const CategoryInput = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 100, description: '1–100 characters after trimming.' }),
-  listingIds: Type.Optional(
-    Type.Array(Id, {
-      maxItems: MAX_CATEGORY_LISTINGS,
-      default: [],
-      description: '0–1000 distinct listing ids of this shop, in display order (any other id is a 400 naming it). A listing may be in several categories.',
-    }),
+  name: NonBlankText({ maxLength: 100 }),
+  listingIds: OptionalNullable(
+    Type.Array(
+      { ...Id, ...references('listing') },
+      {
+        maxItems: MAX_CATEGORY_LISTINGS,
+        uniqueItems: true,
+        errorMessage: { uniqueItems: 'must not list an id twice' },
+        default: [],
+        description: '0–1000 distinct listing ids of this shop, in display order (any other id is a 400 naming it); null or omitted: none. A listing may be in several categories.',
+      },
+    ),
   ),
 });
 export type CategoryInput = Static<typeof CategoryInput>;

@@ -16,23 +16,11 @@ function toCategory(c: CategoryRow, listingIds: number[]) {
   return { id: c.id, name: c.name, listingIds, createdAt: toIso(c.created_at), updatedAt: toIso(c.updated_at) };
 }
 
-function trimmedName(name: string): string {
-  const trimmed = name.trim();
-  if (trimmed.length === 0) throw ValidationError.field('name', 'must not be blank');
-  return trimmed;
-}
-
-/** 400 naming every `listingIds[i]` that repeats or is not a listing of this shop. */
+/** 400 naming every `listingIds[i]` that is not a listing of this shop (the schema refuses repeats). */
 async function checkListingIds(db: Conn, shopId: number, listingIds: number[]): Promise<void> {
   if (listingIds.length === 0) return;
-  const found = await existingListingIds(db, shopId, [...new Set(listingIds)]);
-  const seen = new Set<number>();
-  const problems: string[] = [];
-  listingIds.forEach((id, i) => {
-    if (seen.has(id)) problems.push(`listingIds[${i}]: appears twice`);
-    else if (!found.has(id)) problems.push(`listingIds[${i}]: is not a listing of this shop`);
-    seen.add(id);
-  });
+  const found = await existingListingIds(db, shopId, listingIds);
+  const problems = listingIds.flatMap((id, i) => (found.has(id) ? [] : [`listingIds[${i}]: is not a listing of this shop`]));
   if (problems.length > 0) throw new ValidationError(problems);
 }
 
@@ -59,7 +47,7 @@ export async function listCategories(db: Conn, shop: ShopRow, query: PageQuery) 
 }
 
 export async function createCategory(db: Conn, shop: ShopRow, input: CategoryInput) {
-  const name = trimmedName(input.name);
+  const name = input.name.trim();
   const listingIds = input.listingIds ?? [];
   return db.transaction().execute(async (trx) => {
     // Listings come and go with product and group writes, which hold this lock.
@@ -74,7 +62,7 @@ export async function createCategory(db: Conn, shop: ShopRow, input: CategoryInp
 
 /** Full update: an omitted `listingIds` empties the category. */
 export async function updateCategory(db: Conn, shop: ShopRow, categoryId: number, input: CategoryInput) {
-  const name = trimmedName(input.name);
+  const name = input.name.trim();
   const listingIds = input.listingIds ?? [];
   return db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);

@@ -18,9 +18,11 @@ type Conn = Kysely<Database>;
 
 const nameTaken = () => new ConflictError('This coupon code is already taken.', ['name: is already taken']);
 
-/** A percentage with at most 2 decimals → basis points (12.34 → 1234); more decimals are refused, never rounded. */
+/**
+ * A percentage → basis points (12.34 → 1234). The schema bounds it (at most 100, a multiple of
+ * 0.01 to within binary floating point); the decimals as written decide exactly.
+ */
 function toBasisPoints(percentage: number): number {
-  if (percentage > 100) throw ValidationError.field('discount', 'must be at most 100 for a percentage');
   const bps = toScaledInteger(percentage, 2);
   if (bps === null) throw ValidationError.field('discount', 'must have at most 2 decimals for a percentage');
   return bps;
@@ -51,21 +53,15 @@ function couponColumns(input: CouponInput, shop: ShopRow) {
 }
 
 /**
- * 400 naming every `restrictToProducts[i]` that repeats or is not a product of this shop.
- * Ids already on the coupon stay accepted, so a coupon whose product was deleted can still be
- * saved as read.
+ * 400 naming every `restrictToProducts[i]` that is not a product of this shop (the schema
+ * refuses repeats). Ids already on the coupon stay accepted, so a coupon whose product was
+ * deleted can still be saved as read.
  */
 async function checkProductIds(db: Conn, shopId: number, productIds: number[], alreadyOnCoupon: number[] = []): Promise<void> {
   const kept = new Set(alreadyOnCoupon);
-  const toCheck = [...new Set(productIds.filter((id) => !kept.has(id)))];
+  const toCheck = productIds.filter((id) => !kept.has(id));
   const found = toCheck.length === 0 ? new Set<number>() : await existingProductIds(db, shopId, toCheck);
-  const seen = new Set<number>();
-  const problems: string[] = [];
-  productIds.forEach((id, i) => {
-    if (seen.has(id)) problems.push(`restrictToProducts[${i}]: appears twice`);
-    else if (!kept.has(id) && !found.has(id)) problems.push(`restrictToProducts[${i}]: is not a product of this shop`);
-    seen.add(id);
-  });
+  const problems = productIds.flatMap((id, i) => (kept.has(id) || found.has(id) ? [] : [`restrictToProducts[${i}]: is not a product of this shop`]));
   if (problems.length > 0) throw new ValidationError(problems);
 }
 

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { CursorPageQuery, Id, Nullable, Timestamp } from '../../schemas/common.js';
+import { CursorPageQuery, Id, Nullable, OptionalNullable, Timestamp } from '../../schemas/common.js';
 import { DateRangeQuery } from '../../schemas/dates.js';
 import { Amount } from '../../schemas/money.js';
 
@@ -24,7 +24,7 @@ export const StatsQuery = Type.Object(DateRangeQuery);
 
 export const BalanceBody = Type.Object({
   amount: Amount,
-  note: Type.Optional(Type.String({ maxLength: 500 })),
+  note: OptionalNullable(Type.String({ maxLength: 500, description: 'Kept with the ledger entry; null or omitted: none.' })),
 });
 
 export const BalanceResult = Type.Object({ customerId: Type.Integer(), balance: Type.Number(), currency: Type.String() });

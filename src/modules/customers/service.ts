@@ -88,7 +88,7 @@ export async function changeBalance(
 }
 
 /** Owner credit (`add`) or debit (`remove`); answers the new balance. */
-export async function moveBalance(db: Conn, shop: ShopRow, customerId: number, direction: 'add' | 'remove', input: { amount: number; note?: string | undefined }) {
+export async function moveBalance(db: Conn, shop: ShopRow, customerId: number, direction: 'add' | 'remove', input: { amount: number; note?: string | null | undefined }) {
   const minor = toMinorUnits(input.amount, shop.currency, 'amount');
   const delta = direction === 'add' ? minor : -minor;
   const balance = await db.transaction().execute((trx) =>

@@ -1,8 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable, Timestamp } from '../../schemas/common.js';
 import { DateRangeQuery } from '../../schemas/dates.js';
+import { rule } from '../../schemas/rules.js';
 
-export const DashboardQuery = Type.Object(DateRangeQuery);
+const span = rule('the range, with a missing end taken as today and a missing start as 29 days before the end, covers 1 to 366 days');
+export const DashboardQuery = Type.Object({
+  fromDate: Type.Optional({ ...DateRangeQuery.fromDate, description: `${DateRangeQuery.fromDate.description} Default: 29 days before toDate.`, ...span }),
+  toDate: Type.Optional({ ...DateRangeQuery.toDate, description: `${DateRangeQuery.toDate.description} Default: today. At most 366 days after fromDate.`, ...span }),
+});
 
 const Money = Type.Number({ description: "Major unit of the shop's currency." });
 

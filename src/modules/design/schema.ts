@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, StringEnum } from '../../schemas/common.js';
+import { EMAIL_PATTERN, HttpsUrl, Nullable, Patch, StringEnum } from '../../schemas/common.js';
 
 /**
  * The one stored storefront design behind both `settings/design/*` and `customization/*`
@@ -11,7 +11,7 @@ const HexColor = Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: 'Hex c
 /** Widget ids are pasted into third-party script snippets by the storefront: ids only, no markup. */
 const WidgetKey = Nullable(Type.String({ maxLength: 200, pattern: '^[A-Za-z0-9._:-]*$', description: 'Letters, digits and . _ : - only; null or empty clears.' }));
 
-export const DesignFlags = Type.Object({
+const designFlagFields = {
   primaryColor: HexColor,
   primaryColorAccent: HexColor,
   backgroundColor: HexColor,
@@ -30,41 +30,58 @@ export const DesignFlags = Type.Object({
   disableSupport: Type.Boolean(),
   disableSnow: Type.Boolean(),
   hideProductStock: Type.Boolean(),
-  fontLink: Nullable(Type.String({ format: 'uri', pattern: '^https://', maxLength: 2048, description: 'An https URL of a web font stylesheet; null clears.' })),
-});
+  fontLink: Nullable(HttpsUrl('A web font stylesheet; null clears.')),
+};
+export const DesignFlags = Type.Object(designFlagFields);
 
-export const Widgets = Type.Object({
+const widgetFields = {
   crispKey: WidgetKey,
   googleAnalyticsKey: WidgetKey,
   hotjarKey: WidgetKey,
   intercomKey: WidgetKey,
-});
+};
+export const Widgets = Type.Object(widgetFields);
 
-export const Storefront = Type.Object({
+const storefrontFields = {
   title: Nullable(Type.String({ maxLength: 200 })),
   description: Nullable(Type.String({ maxLength: 5000 })),
   buttonText: Nullable(Type.String({ maxLength: 64 })),
   disableButton: Type.Boolean(),
   disableTitle: Type.Boolean(),
   disableDescription: Type.Boolean(),
+};
+export const Storefront = Type.Object({
+  ...storefrontFields,
   imageUrl: Nullable(Type.String({ description: 'Read-only: set by uploading the storefront image.' })),
 });
 
-export const Seo = Type.Object({
+const seoFields = {
   metaTitle: Nullable(Type.String({ maxLength: 70 })),
   metaDescription: Nullable(Type.String({ maxLength: 160 })),
+};
+export const Seo = Type.Object({
+  ...seoFields,
   imageUrl: Nullable(Type.String({ description: 'Read-only: set by uploading the SEO image.' })),
   faviconUrl: Nullable(Type.String({ description: 'Read-only: set by uploading the favicon.' })),
 });
 
-export const SocialLink = Type.Object({
-  platform: StringEnum(socialPlatforms),
-  link: Type.String({
-    minLength: 1,
-    maxLength: 2048,
-    description: 'An https URL; for `email`, an e-mail address or a `mailto:` link.',
-  }),
-});
+/** `email` links are an address or a `mailto:` link; the others are https URLs. */
+const MAILTO_PATTERN = `^(?:[Mm][Aa][Ii][Ll][Tt][Oo]:)?${EMAIL_PATTERN.slice(1)}`;
+export const SocialLink = Type.Object(
+  {
+    platform: StringEnum(socialPlatforms),
+    link: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description: 'An https URL; for `email`, an e-mail address or a `mailto:` link.',
+    }),
+  },
+  {
+    if: { type: 'object', properties: { platform: { const: 'email' } }, required: ['platform'] },
+    then: { type: 'object', properties: { link: { type: 'string', pattern: MAILTO_PATTERN, errorMessage: { pattern: 'must be an e-mail address or a mailto: link' } } } },
+    else: { type: 'object', properties: { link: HttpsUrl() } },
+  },
+);
 
 export const Design = Type.Object({
   design: DesignFlags,
@@ -105,26 +122,26 @@ export const defaultDesign: Design = {
   links: { socialLinks: [] },
 };
 
-/** Partial updates: every field optional; an omitted field keeps its value. */
-const partial = 'Partial update: an omitted field keeps its value.';
+/** Partial updates: every field optional and nullable (Patch). */
+const partial = 'Partial update: an omitted field keeps its value, null sets it back to its default.';
 
-export const DesignFlagsBody = Type.Partial(DesignFlags, { description: `${partial} Colours are hex #rrggbb; fontLink an https URL or null.` });
+export const DesignFlagsBody = Patch(designFlagFields, { description: `${partial} Colours are hex #rrggbb; fontLink an https URL or null.` });
 export type DesignFlagsBody = Static<typeof DesignFlagsBody>;
 
-export const WidgetsBody = Type.Partial(Widgets, { description: `${partial} null or empty clears a key.` });
+export const WidgetsBody = Patch(widgetFields, { description: `${partial} null or empty clears a key.` });
 export type WidgetsBody = Static<typeof WidgetsBody>;
 
-export const StorefrontBody = Type.Partial(Type.Omit(Storefront, ['imageUrl']), {
-  description: `${partial} Texts set to null or empty are cleared. The image is set by upload, not here.`,
+export const StorefrontBody = Patch(storefrontFields, {
+  description: `${partial} Texts set to null or empty are cleared. The image is set by upload, not here (an imageUrl sent is ignored).`,
 });
 export type StorefrontBody = Static<typeof StorefrontBody>;
 
-export const SeoBody = Type.Partial(Type.Pick(Seo, ['metaTitle', 'metaDescription']), {
-  description: `${partial} Texts set to null or empty are cleared. The image and favicon are set by upload.`,
+export const SeoBody = Patch(seoFields, {
+  description: `${partial} Texts set to null or empty are cleared. The image and favicon are set by upload (imageUrl and faviconUrl sent are ignored).`,
 });
 export type SeoBody = Static<typeof SeoBody>;
 
 export const LinksBody = Type.Object({
-  socialLinks: Type.Array(SocialLink, { maxItems: 20, description: 'Replaces the whole list (0–20 links, in display order).' }),
+  socialLinks: Nullable(Type.Array(SocialLink, { maxItems: 20, description: 'Replaces the whole list (0–20 links, in display order); null clears it.' })),
 });
 export type LinksBody = Static<typeof LinksBody>;

@@ -1,20 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { ValidationError } from '../../http/errors.js';
 import { uploadUrl } from '../../http/uploads.js';
 import { replaceStoredFile, type FileStorage } from '../../storage/file-storage.js';
 import { lockShop } from '../shops/repository.js';
 import type { DesignOverrides, ImageSlot } from './design.table.js';
 import * as repo from './repository.js';
-import {
-  defaultDesign,
-  type Design,
-  type DesignFlagsBody,
-  type LinksBody,
-  type SeoBody,
-  type StorefrontBody,
-  type WidgetsBody,
-} from './schema.js';
+import { DesignFlagsBody, SeoBody, StorefrontBody, WidgetsBody, defaultDesign, type Design, type LinksBody } from './schema.js';
 
 /**
  * One stored design behind both path families (`settings/design/*`, `customization/*`):
@@ -62,55 +53,55 @@ function clearBlank<T extends Record<string, unknown>>(patch: T, fields: readonl
   return out as T;
 }
 
-/** https, a host, no spaces: what a storefront can safely put in a link or a stylesheet tag. */
-function isHttpsUrl(text: string): boolean {
-  if (/\s/.test(text)) return false;
-  try {
-    const url = new URL(text);
-    return url.protocol === 'https:' && url.hostname !== '';
-  } catch {
-    return false;
+/**
+ * A section's overrides with a partial update laid over them: an omitted field keeps its
+ * value, a null one is no longer overridden (it reads as its default, null for free texts).
+ */
+function applyPatch(current: Record<string, unknown> | undefined, patch: Record<string, unknown>): Record<string, unknown> {
+  const next: Record<string, unknown> = { ...current };
+  for (const [field, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    if (value === null) delete next[field];
+    else next[field] = value;
   }
+  return next;
 }
 
-const EMAIL = /^[^\s@<>()",;:]+@[^\s@<>()",;:]+\.[^\s@<>()",;:]+$/;
 const colourFields = ['primaryColor', 'primaryColorAccent', 'backgroundColor', 'secondaryColor', 'primaryTextColor', 'secondaryTextColor'] as const;
 
 /** Colours and display flags; colours are stored lower-case. */
 export async function updateDesignFlags(db: Conn, shopId: number, patch: DesignFlagsBody): Promise<Design> {
-  if (typeof patch.fontLink === 'string' && !isHttpsUrl(patch.fontLink)) throw ValidationError.field('fontLink', 'must be an https URL');
-  const next: Record<string, unknown> = { ...patch };
-  for (const field of colourFields) if (patch[field] !== undefined) next[field] = patch[field].toLowerCase();
-  return updateOverrides(db, shopId, (current) => ({ ...current, design: { ...current.design, ...next } }));
+  const next: Record<string, unknown> = ownFields(patch, DesignFlagsBody);
+  for (const field of colourFields) next[field] = patch[field]?.toLowerCase() ?? patch[field];
+  return updateOverrides(db, shopId, (current) => ({ ...current, design: applyPatch(current.design, next) }));
 }
 
 export async function updateWidgets(db: Conn, shopId: number, patch: WidgetsBody): Promise<Design> {
-  const next = clearBlank(patch, ['crispKey', 'googleAnalyticsKey', 'hotjarKey', 'intercomKey']);
-  return updateOverrides(db, shopId, (current) => ({ ...current, widgets: { ...current.widgets, ...next } }));
+  const next = clearBlank(ownFields(patch, WidgetsBody), ['crispKey', 'googleAnalyticsKey', 'hotjarKey', 'intercomKey']);
+  return updateOverrides(db, shopId, (current) => ({ ...current, widgets: applyPatch(current.widgets, next) }));
 }
 
 export async function updateStorefront(db: Conn, shopId: number, patch: StorefrontBody): Promise<Design> {
-  const next = clearBlank(patch, ['title', 'description', 'buttonText']);
-  return updateOverrides(db, shopId, (current) => ({ ...current, storefront: { ...current.storefront, ...next } }));
+  const next = clearBlank(ownFields(patch, StorefrontBody), ['title', 'description', 'buttonText']);
+  return updateOverrides(db, shopId, (current) => ({ ...current, storefront: applyPatch(current.storefront, next) }));
 }
 
 export async function updateSeo(db: Conn, shopId: number, patch: SeoBody): Promise<Design> {
-  const next = clearBlank(patch, ['metaTitle', 'metaDescription']);
-  return updateOverrides(db, shopId, (current) => ({ ...current, seo: { ...current.seo, ...next } }));
+  const next = clearBlank(ownFields(patch, SeoBody), ['metaTitle', 'metaDescription']);
+  return updateOverrides(db, shopId, (current) => ({ ...current, seo: applyPatch(current.seo, next) }));
 }
 
-/** Replaces the list. Links are https URLs, except `email`: an address or a `mailto:` link. */
+/**
+ * The fields its schema declares, and no others: unknown fields of a body are ignored, and a
+ * view sent back carries read-only ones (imageUrl) that are not set here.
+ */
+function ownFields<T extends object>(body: T, schema: { properties: object }): T {
+  return Object.fromEntries(Object.keys(schema.properties).flatMap((f) => (f in body ? [[f, body[f as keyof T]]] : []))) as T;
+}
+
+/** Replaces the list (null clears it); the schema checks each link against its platform. */
 export async function setSocialLinks(db: Conn, shopId: number, body: LinksBody): Promise<Design> {
-  const problems: string[] = [];
-  body.socialLinks.forEach(({ platform, link }, i) => {
-    if (platform === 'email') {
-      if (!EMAIL.test(link.replace(/^mailto:/i, ''))) problems.push(`socialLinks[${i}].link: must be an e-mail address or a mailto: link`);
-    } else if (!isHttpsUrl(link)) {
-      problems.push(`socialLinks[${i}].link: must be an https URL`);
-    }
-  });
-  if (problems.length > 0) throw new ValidationError(problems);
-  const socialLinks = body.socialLinks.map(({ platform, link }) => ({ platform, link }));
+  const socialLinks = (body.socialLinks ?? []).map(({ platform, link }) => ({ platform, link }));
   return updateOverrides(db, shopId, (current) => ({ ...current, links: { socialLinks } }));
 }
 

@@ -1,14 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, PageQuery, Timestamp } from '../../schemas/common.js';
+import { Id, NonBlankText, OptionalNullable, PageQuery, Timestamp } from '../../schemas/common.js';
 
 export const FaqInput = Type.Object({
-  question: Type.String({ minLength: 1, maxLength: 500, description: 'Surrounding spaces are trimmed; a blank question is a 400.' }),
-  answer: Type.String({ minLength: 1, maxLength: 10_000, description: 'Surrounding spaces are trimmed; a blank answer is a 400.' }),
-  position: Type.Optional(
+  question: NonBlankText({ maxLength: 500 }),
+  answer: NonBlankText({ maxLength: 10_000 }),
+  position: OptionalNullable(
     Type.Integer({
       minimum: 0,
       maximum: 1_000_000,
-      description: 'Storefront order, ascending (id breaks ties). On create, omitted puts the FAQ after the last one; on PUT, omitted keeps its place.',
+      description: 'Storefront order, ascending (id breaks ties). On create, null or omitted puts the FAQ after the last one; on PUT, null or omitted keeps its place.',
     }),
   ),
 });

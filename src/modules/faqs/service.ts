@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { NotFoundError, ValidationError } from '../../http/errors.js';
+import { NotFoundError } from '../../http/errors.js';
 import { pageWindow, toPage } from '../../http/pagination.js';
 import { lockShop } from '../shops/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';
@@ -10,13 +10,9 @@ import { toFaq } from './views.js';
 
 type Conn = Kysely<Database>;
 
-/** Trimmed question and answer; a blank one is a 400 naming it. */
+/** Trimmed question and answer (the schema refuses blank ones). */
 function cleanTexts(input: FaqInput): { question: string; answer: string } {
-  const question = input.question.trim();
-  const answer = input.answer.trim();
-  const blank = [...(question ? [] : ['question: must not be blank']), ...(answer ? [] : ['answer: must not be blank'])];
-  if (blank.length > 0) throw new ValidationError(blank);
-  return { question, answer };
+  return { question: input.question.trim(), answer: input.answer.trim() };
 }
 
 /** A page of the shop's FAQs in storefront order (position, then id). */

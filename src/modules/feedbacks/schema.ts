@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CursorPageQuery, Id, Nullable, PageQuery, StringEnum, Timestamp } from '../../schemas/common.js';
+import { CursorPageQuery, Id, NonBlankText, Nullable, OptionalNullable, PageQuery, StringEnum, Timestamp } from '../../schemas/common.js';
 import { InvoiceId } from '../invoices/schema.js';
 
 export const appealReasons = ['spam', 'abusive', 'wrong_product', 'resolved', 'other'] as const;
@@ -9,7 +9,7 @@ const Rating = Type.Integer({ minimum: 1, maximum: 5, description: 'Whole stars,
 
 export const FeedbackBody = Type.Object({
   rating: Rating,
-  comment: Type.Optional(Nullable(Type.String({ maxLength: 2000, description: 'Trimmed; null, empty or omitted means no comment.' }))),
+  comment: OptionalNullable(Type.String({ maxLength: 2000, description: 'Trimmed; null, blank or omitted means no comment.' })),
 });
 export type FeedbackBody = Static<typeof FeedbackBody>;
 
@@ -65,12 +65,12 @@ export const AppealListQuery = Type.Composite([PageQuery, Type.Object({ status: 
 export type AppealListQuery = Static<typeof AppealListQuery>;
 
 export const AnswerBody = Type.Object({
-  answer: Type.String({ minLength: 1, maxLength: 2000, description: "The shop's public answer, trimmed (blank is a 400); replaces an earlier one." }),
+  answer: NonBlankText({ maxLength: 2000, description: "The shop's public answer; replaces an earlier one." }),
 });
 export type AnswerBody = Static<typeof AnswerBody>;
 
 export const AppealBody = Type.Object({
   reason: StringEnum(appealReasons),
-  description: Type.String({ minLength: 1, maxLength: 2000, description: 'Why the feedback should be reviewed; trimmed (blank is a 400).' }),
+  description: NonBlankText({ maxLength: 2000, description: 'Why the feedback should be reviewed.' }),
 });
 export type AppealBody = Static<typeof AppealBody>;

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { constraintViolation } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
+import { ConflictError, NotFoundError } from '../../http/errors.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
 import { toIso } from '../../schemas/common.js';
 import { recordFeedback, recordFeedbackWithdrawn } from '../dashboards/rollups.js';
@@ -18,11 +18,6 @@ import { toAppealListItem, toOwnerFeedback, toPublicFeedback } from './views.js'
 
 type Conn = Kysely<Database>;
 
-function nonBlank(field: string, text: string): string {
-  const trimmed = text.trim();
-  if (!trimmed) throw ValidationError.field(field, 'must not be blank');
-  return trimmed;
-}
 
 /** The distinct products of each invoice, in the order of its parts. */
 async function productIdsOf(db: Conn, shopId: number, invoiceIds: string[]): Promise<Map<string, number[]>> {
@@ -115,7 +110,7 @@ export async function getFeedback(db: Conn, shop: ShopRow, feedbackId: number) {
 
 /** Sets the shop's public answer, replacing an earlier one. */
 export async function answerFeedback(db: Conn, shop: ShopRow, feedbackId: number, body: AnswerBody) {
-  const answer = nonBlank('answer', body.answer);
+  const answer = body.answer.trim();
   const row = await repo.setFeedbackAnswer(db, shop.id, feedbackId, answer, Date.now());
   if (!row) throw new NotFoundError('Feedback');
   return getFeedback(db, shop, feedbackId);
@@ -123,7 +118,7 @@ export async function answerFeedback(db: Conn, shop: ShopRow, feedbackId: number
 
 /** Asks for a review of a feedback. One open appeal per feedback: another is a 409 (the partial unique index decides races). */
 export async function appealFeedback(db: Conn, shop: ShopRow, feedbackId: number, body: AppealBody) {
-  const description = nonBlank('description', body.description);
+  const description = body.description.trim();
   await requireFeedback(db, shop.id, feedbackId);
   if (await repo.isWithdrawn(db, shop.id, feedbackId)) {
     throw new ConflictError('An accepted appeal already hides this feedback.', ['feedbackId: is already hidden by an accepted appeal']);

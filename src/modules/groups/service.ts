@@ -17,10 +17,8 @@ type Conn = Kysely<Database>;
 
 /** Column values of a full write: omitted optional fields take their defaults. */
 function groupColumns(input: GroupInput) {
-  const title = input.title.trim();
-  if (title.length === 0) throw ValidationError.field('title', 'must not be blank');
   return {
-    title,
+    title: input.title.trim(),
     description: input.description === undefined || input.description === null || input.description.trim() === '' ? null : input.description,
     priority: input.priority ?? 0,
     type: input.type ?? 'list',
@@ -28,17 +26,11 @@ function groupColumns(input: GroupInput) {
   };
 }
 
-/** 400 naming every `productIds[i]` that repeats or is not a live product of this shop. */
+/** 400 naming every `productIds[i]` that is not a live product of this shop (the schema refuses repeats). */
 async function checkProductIds(db: Conn, shopId: number, productIds: number[]): Promise<void> {
   if (productIds.length === 0) return;
-  const live = await existingProductIds(db, shopId, [...new Set(productIds)]);
-  const seen = new Set<number>();
-  const problems: string[] = [];
-  productIds.forEach((id, i) => {
-    if (seen.has(id)) problems.push(`productIds[${i}]: appears twice`);
-    else if (!live.has(id)) problems.push(`productIds[${i}]: is not a product of this shop`);
-    seen.add(id);
-  });
+  const live = await existingProductIds(db, shopId, productIds);
+  const problems = productIds.flatMap((id, i) => (live.has(id) ? [] : [`productIds[${i}]: is not a product of this shop`]));
   if (problems.length > 0) throw new ValidationError(problems);
 }
 
@@ -71,7 +63,7 @@ export async function createGroup(db: Conn, shop: ShopRow, input: GroupInput) {
   return db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);
     await checkProductIds(trx, shop.id, productIds);
-    const path = await claimListingPath(trx, shop.id, { path: input.path, title: columns.title, field: 'path' });
+    const path = await claimListingPath(trx, shop.id, { path: input.path ?? undefined, title: columns.title, field: 'path' });
     const now = Date.now();
     const group = await repo.insertGroup(trx, { ...columns, shop_id: shop.id, path, created_at: now, updated_at: now });
     await repo.replaceGroupProducts(trx, shop.id, group.id, productIds);
@@ -92,7 +84,7 @@ export async function updateGroup(db: Conn, shop: ShopRow, groupId: number, inpu
     await lockShop(trx, shop.id);
     const group = await requireGroup(trx, shop.id, groupId);
     await checkProductIds(trx, shop.id, productIds);
-    const path = input.path === undefined ? group.path : await claimListingPath(trx, shop.id, { path: input.path, title: columns.title, field: 'path' }, { groupId });
+    const path = input.path == null ? group.path : await claimListingPath(trx, shop.id, { path: input.path, title: columns.title, field: 'path' }, { groupId });
     await repo.updateGroup(trx, shop.id, groupId, { ...columns, path });
     await repo.replaceGroupProducts(trx, shop.id, groupId, productIds);
     await syncListings(trx, shop.id);

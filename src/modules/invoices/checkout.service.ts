@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { ForbiddenError, NotFoundError, UnprocessableError, ValidationError } from '../../http/errors.js';
+import { EMAIL } from '../../schemas/common.js';
 import { fromMinorUnits } from '../../schemas/money.js';
 import { verifyPassword } from '../../security/passwords.js';
 import { findBlock } from '../blacklist/service.js';
@@ -53,10 +54,10 @@ interface ChatIntegration {
 const partError = (index: number, field: string, problem: string) => `parts[${index}].${field}: ${problem}`;
 
 /** The shop, unlocked with the storefront password when it has one (403 shop_locked otherwise). */
-export async function openShop(db: Conn, shopId: number, key: string | undefined): Promise<ShopRow> {
+export async function openShop(db: Conn, shopId: number, key: string | null | undefined): Promise<ShopRow> {
   const shop = await findShopById(db, shopId);
   if (!shop) throw new NotFoundError('Shop');
-  if (shop.password_hash !== null && !(key !== undefined && (await verifyPassword(key, shop.password_hash)))) {
+  if (shop.password_hash !== null && !(key != null && (await verifyPassword(key, shop.password_hash)))) {
     throw new ForbiddenError('This shop is protected by a password.', 'shop_locked');
   }
   return shop;
@@ -128,7 +129,7 @@ function checkCustomFields(parts: PricedPart[], answers: Record<string, unknown>
         continue;
       }
       if (field.type === 'number' && !Number.isFinite(Number(text))) problems.push(`${at}: must be a number`);
-      else if (field.type === 'email' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text)) problems.push(`${at}: must be an e-mail address`);
+      else if (field.type === 'email' && !EMAIL.test(text)) problems.push(`${at}: must be an e-mail address`);
       else if (field.regex && fieldPatternProblem(field.regex)) unusable.push(`${at}: the shop's format for this field cannot be checked; the shop must correct it`);
       else if (field.regex && !matchesFieldPattern(field.regex, text)) problems.push(`${at}: does not match the required format`);
       else accepted[field.id] = field.type === 'number' ? Number(text) : text;
@@ -144,13 +145,13 @@ function checkCustomFields(parts: PricedPart[], answers: Record<string, unknown>
  * integration enabled (the owner's bot grants its roles to this user); a 400 naming it and the
  * part when such a product makes it required and it is missing.
  */
-function chatUserFor(parts: PricedPart[], chatUserId: string | undefined): string | null {
+function chatUserFor(parts: PricedPart[], chatUserId: string | null | undefined): string | null {
   const integrated = parts
     .map((part) => ({ part, chat: part.product.chat_integration === null ? null : (JSON.parse(part.product.chat_integration) as ChatIntegration) }))
     .filter((p) => p.chat?.enabled);
   if (integrated.length === 0) return null;
   const requiring = integrated.find((p) => p.chat!.required)?.part;
-  if (requiring && chatUserId === undefined) {
+  if (requiring && chatUserId == null) {
     throw ValidationError.field('chatUserId', `is required: parts[${requiring.index}] (${requiring.product.title}) grants roles in the shop's chat server`);
   }
   return chatUserId ?? null;

@@ -95,7 +95,7 @@ export async function replaceItems(db: Conn, shop: ShopRow, invoiceId: string, i
   if (invoice.status !== 'completed') throw new ConflictError(`The invoice is ${invoice.status}; only completed invoices get replacements.`, [`status: is ${invoice.status}`]);
   const part = (await repo.listParts(db, shop.id, [invoiceId])).find((p) => p.id === input.partInvoiceId);
   if (!part) throw ValidationError.field('partInvoiceId', 'is not a part of this invoice');
-  if (input.quantity > part.quantity) throw ValidationError.field('quantity', `must be at most ${part.quantity}, the part quantity`);
+  if (input.quantity > part.quantity) throw new UnprocessableError('More items than the part holds.', [`quantity: must be at most ${part.quantity}, the part quantity`]);
   let answer: string | undefined;
   if (part.product_type === 'dynamic') {
     try {
@@ -127,7 +127,7 @@ export async function replaceItems(db: Conn, shop: ShopRow, invoiceId: string, i
 }
 
 /** Sends the delivery e-mail of a completed invoice again, to `email` when given. */
-export async function resendDelivery(db: Conn, shop: ShopRow, invoiceId: string, email: string | undefined) {
+export async function resendDelivery(db: Conn, shop: ShopRow, invoiceId: string, email: string | null | undefined) {
   const invoice = await requireInvoice(db, shop.id, invoiceId);
   if (invoice.status !== 'completed') throw new ConflictError(`The invoice is ${invoice.status}; only completed invoices have a delivery to resend.`, [`status: is ${invoice.status}`]);
   const to = email ?? invoice.customer_email;

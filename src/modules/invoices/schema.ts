@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CursorPageQuery, Id, Nullable, StringEnum, Timestamp } from '../../schemas/common.js';
+import { CursorPageQuery, Email, Id, Nullable, OptionalNullable, StringEnum, Timestamp } from '../../schemas/common.js';
+import { references, rule, uniqueBy } from '../../schemas/rules.js';
 import { DateRangeQuery } from '../../schemas/dates.js';
 import { MAX_ANSWER_LENGTH } from '../products/field-pattern.js';
 import { Gateway } from '../products/schema.js';
@@ -11,32 +12,36 @@ export const InvoiceParams = Type.Object({ shopId: Id, invoiceId: InvoiceId });
 export const PublicInvoiceParams = Type.Object({ invoiceId: InvoiceId });
 
 export const CheckoutBody = Type.Object({
-  customerEmail: Type.String({ format: 'email', maxLength: 254 }),
+  customerEmail: Email('Stored lower-case.'),
   gateway: Gateway,
   parts: Type.Array(
     Type.Object({
-      productId: Id,
-      productVariantId: Id,
-      quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+      productId: { ...Id, description: 'A product of this shop that is not private or internal (400 otherwise).', ...references('publicProduct') },
+      productVariantId: { ...Id, description: 'A variant of that product (400 otherwise).', ...references('publicVariant') },
+      quantity: Type.Integer({ minimum: 1, maximum: 1_000_000, description: "Within the variant's minAmount and maxAmount (422 otherwise)." }),
     }),
-    { minItems: 1, maxItems: 25 },
+    { minItems: 1, maxItems: 25, description: 'Each variant at most once.', ...uniqueBy('productVariantId') },
   ),
-  coupon: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-  customFields: Type.Optional(
+  coupon: OptionalNullable(Type.String({ minLength: 1, maxLength: 64, description: 'A coupon code; one that is not valid for this order is a 422.' })),
+  customFields: OptionalNullable(
     Type.Record(Type.String(), Type.Union([Type.String({ maxLength: MAX_ANSWER_LENGTH }), Type.Number(), Type.Boolean()]), {
       maxProperties: 50,
-      description: `Answers by custom field id, each at most ${MAX_ANSWER_LENGTH} characters; patterns are checked with RE2 (linear time).`,
+      description:
+        `Answers by custom field id, each at most ${MAX_ANSWER_LENGTH} characters, checked against the variants' custom fields ` +
+        '(patterns with RE2, in linear time); answers to no field are ignored.',
+      ...rule("each of the variants' custom fields: answered when required, of its type (a number, an e-mail address, true or false) and matching its regex"),
     }),
   ),
-  affiliateCode: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "A customer's referral code; unknown or disabled codes are ignored." })),
-  key: Type.Optional(Type.String({ maxLength: 128, description: 'The storefront password, when the shop has one.' })),
-  chatUserId: Type.Optional(
+  affiliateCode: OptionalNullable(Type.String({ minLength: 1, maxLength: 64, description: "A customer's referral code; unknown or disabled codes are ignored." })),
+  key: OptionalNullable(Type.String({ maxLength: 128, description: 'The storefront password, when the shop has one.' })),
+  chatUserId: OptionalNullable(
     Type.String({
       pattern: '^[0-9]{1,32}$',
       description:
-        "The buyer's user id in the shop's chat server (digits, like the products' guildId and roleIds). Required (400 naming it and the part) " +
-        'when a product of the order has chat integration enabled and required; kept on the invoice (owner view `chatUserId`, and so in ' +
-        "`invoice.*` webhooks) when a product of the order has chat integration enabled, so the owner's bot can grant the roles; ignored otherwise.",
+        "The buyer's user id in the shop's chat server (digits, like the products' guildId and roleIds). Kept on the invoice (owner view " +
+        "`chatUserId`, and so in `invoice.*` webhooks) when a product of the order has chat integration enabled, so the owner's bot can " +
+        'grant the roles; ignored otherwise.',
+      ...rule('required (400 naming it and the part) when a product of the order has chat integration enabled and required'),
     }),
   ),
 });
@@ -135,9 +140,9 @@ export const InvoiceListQuery = Type.Composite([
 export type InvoiceListQuery = Static<typeof InvoiceListQuery>;
 
 export const ReplacementBody = Type.Object({
-  partInvoiceId: Id,
-  quantity: Type.Integer({ minimum: 1, maximum: 1_000_000, description: '1 … the part quantity.' }),
+  partInvoiceId: { ...Id, description: 'A part of this invoice (400 otherwise).', ...references('invoicePart') },
+  quantity: Type.Integer({ minimum: 1, maximum: 1_000_000, description: '1 … the part quantity (more is a 422).' }),
 });
 
-export const ResendBody = Type.Object({ email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })) });
+export const ResendBody = Type.Object({ email: OptionalNullable(Email('null or omitted: the address of the order.')) });
 export const ResendResult = Type.Object({ invoiceId: Type.String(), to: Type.String() });

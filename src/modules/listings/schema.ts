@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Id, Nullable, StringEnum } from '../../schemas/common.js';
+import { references, uniqueBy } from '../../schemas/rules.js';
 import { GroupSummary } from '../groups/schema.js';
 
 export const listingTypes = ['product', 'group'] as const;
@@ -30,10 +31,10 @@ export const Listing = Type.Object({
 export const PositionsBody = Type.Object({
   listings: Type.Array(
     Type.Object({
-      listingId: Id,
+      listingId: { ...Id, description: 'A listing of this shop (404 otherwise).', ...references('listing') },
       position: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
     }),
-    { minItems: 1, maxItems: MAX_POSITION_CHANGES, description: '1–1000 distinct listings of this shop; listings left out keep their position.' },
+    { minItems: 1, maxItems: MAX_POSITION_CHANGES, description: '1–1000 distinct listings of this shop; listings left out keep their position.', ...uniqueBy('listingId') },
   ),
 });
 export type PositionsBody = Static<typeof PositionsBody>;

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { NotFoundError, ValidationError } from '../../http/errors.js';
+import { NotFoundError, UnprocessableError } from '../../http/errors.js';
 import { lockShop } from '../shops/repository.js';
 import { paymentProviderNames } from '../shops/payments.js';
 import * as repo from './repository.js';
@@ -43,13 +43,13 @@ export function setCustomerNote(db: Conn, shopId: number, body: Body<'customerNo
   }));
 }
 
+/** Sets the flags given (the schema requires at least one); null or omitted keeps a flag. */
 export function setVisibility(db: Conn, shopId: number, body: Body<'visibility'>) {
   const patch = {
-    ...(body.unlisted === undefined ? {} : { unlisted: body.unlisted ? 1 : 0 }),
-    ...(body.private === undefined ? {} : { private: body.private ? 1 : 0 }),
-    ...(body.onHold === undefined ? {} : { on_hold: body.onHold ? 1 : 0 }),
+    ...(body.unlisted == null ? {} : { unlisted: body.unlisted ? 1 : 0 }),
+    ...(body.private == null ? {} : { private: body.private ? 1 : 0 }),
+    ...(body.onHold == null ? {} : { on_hold: body.onHold ? 1 : 0 }),
   };
-  if (Object.keys(patch).length === 0) throw ValidationError.field('body', 'must set at least one of unlisted, private, onHold');
   return inBulk(db, shopId, body.productIds, async (trx, ids) => ({ updated: await repo.updateProducts(trx, shopId, ids, patch) }));
 }
 
@@ -67,13 +67,11 @@ export async function deleteMany(db: Conn, storage: FileStorage, shopId: number,
 
 /**
  * `gatewaysList: { <gateway>: true | false }` adds or removes gateways on every variant of the
- * products. A variant with no explicit list (every enabled gateway) first becomes the full list.
+ * products (the schema allows only gateway names, at least one). A variant with no explicit
+ * list (every enabled gateway) first becomes the full list; one left with none is a 422.
  */
 export function setPaymentMethods(db: Conn, shopId: number, body: Body<'paymentMethods'>) {
   const toggles = Object.entries(body.gatewaysList);
-  if (toggles.length === 0) throw ValidationError.field('gatewaysList', 'must name at least one gateway');
-  const unknown = toggles.filter(([g]) => !(paymentProviderNames as string[]).includes(g));
-  if (unknown.length > 0) throw new ValidationError(unknown.map(([g]) => `gatewaysList.${g}: is not a gateway`));
   return inBulk(db, shopId, body.productIds, async (trx, ids) => {
     for (const variant of await repo.listVariants(trx, shopId, ids)) {
       const stored = JSON.parse(variant.gateways) as StoredGateway[];
@@ -83,7 +81,7 @@ export function setPaymentMethods(db: Conn, shopId: number, body: Body<'paymentM
         if (allowed && !present) list = [...list, { gateway, rules: { blockVpn: false }, price: null }];
         if (!allowed) list = list.filter((g) => g.gateway !== gateway);
       }
-      if (list.length === 0) throw ValidationError.field('gatewaysList', `would leave variant ${variant.id} with no gateway`);
+      if (list.length === 0) throw new UnprocessableError('A variant would be left with no gateway.', [`gatewaysList: would leave variant ${variant.id} with no gateway`]);
       await repo.updateVariant(trx, shopId, variant.id, { gateways: JSON.stringify(list) });
     }
     return { updated: ids.length };

@@ -22,7 +22,7 @@ export const productOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/:shopId/v2/products', {
-    schema: { tags, summary: 'Create a product', params: ShopParams, body: schema.ProductInput, response: ownerResponses(schema.Product, [409, 422]) },
+    schema: { tags, summary: 'Create a product', params: ShopParams, body: schema.NewProduct, response: ownerResponses(schema.Product, [409, 422]) },
     handler: async (request) => ok(await service.createProduct(db, currentShop(request), request.body, app.vpnRanges)),
   });
 
@@ -50,7 +50,7 @@ export const productOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'Full update. A variant with `id` is edited, one without is added, one left out is removed (orders keep it). ' +
         'Omitted `asSerials.serials` or `stock` keep the current stock; an omitted `path` keeps the current path.',
       params: schema.ProductParams,
-      body: schema.ProductInput,
+      body: schema.ProductUpdate,
       response: ownerResponses(schema.Product, [409, 422]),
     },
     handler: async (request) => ok(await service.updateProduct(db, currentShop(request), request.params.productId, request.body, app.vpnRanges)),

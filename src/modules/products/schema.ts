@@ -1,8 +1,9 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TBoolean, type TOptional, type TSchema } from '@sinclair/typebox';
 import { SLUG_PATTERN } from '../../http/slug.js';
-import { CursorPageQuery, Id, Nullable, StringEnum, Timestamp } from '../../schemas/common.js';
+import { CursorPageQuery, HttpsUrl, Id, Nullable, OptionalNullable, StringEnum, Timestamp } from '../../schemas/common.js';
 import { Amount, PriceDetails } from '../../schemas/money.js';
 import { MAX_PATTERN_LENGTH, MAX_PATTERN_PROGRAM } from './field-pattern.js';
+import { atLeast, references, rule, uniqueBy } from '../../schemas/rules.js';
 import { paymentProviderNames } from '../shops/payments.js';
 import { BLOCK_VPN_DESCRIPTION } from '../shops/schema.js';
 
@@ -11,40 +12,46 @@ export const customFieldTypes = ['text', 'number', 'email', 'checkbox', 'textare
 export const productOrders = ['createdAt', '-createdAt', 'title', '-title', 'price', '-price'] as const;
 
 export const Gateway = StringEnum(paymentProviderNames, { description: 'A payment provider word of the shop settings.' });
-const HttpsUrl = Type.String({ format: 'uri', pattern: '^https://', maxLength: 2048 });
 const Stock = Nullable(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'null = unlimited.' }));
 
 const amountLimits = {
-  minAmount: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'Smallest quantity per order.' })),
-  maxAmount: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Largest quantity per order; null = no limit.' }))),
+  minAmount: OptionalNullable(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'Smallest quantity per order; null or omitted: 1.' })),
+  maxAmount: OptionalNullable(
+    Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Largest quantity per order, not below minAmount (400); null or omitted: no limit.', ...atLeast('minAmount') }),
+  ),
 };
 
 export const CustomField = Type.Object({
-  id: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Generated from the name when omitted.' })),
+  id: OptionalNullable(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Generated from the name when null or omitted.' })),
   name: Type.String({ minLength: 1, maxLength: 100 }),
   type: StringEnum(customFieldTypes),
-  required: Type.Optional(Type.Boolean({ default: false })),
-  placeholder: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-  regex: Type.Optional(
-    Nullable(
-      Type.String({
-        maxLength: MAX_PATTERN_LENGTH,
-        description:
-          'A regular expression in RE2 syntax (github.com/google/re2/wiki/Syntax) the answer must contain a match of (anchor it with ^…$). ' +
-          'Run in linear time; lookarounds and backreferences are not RE2 and are a 400, and so is a pattern that compiles to more than ' +
-          `${MAX_PATTERN_PROGRAM} RE2 instructions (large repetition counts). A pattern stored before RE2 was used that RE2 cannot compile makes ` +
-          'checkouts of the variant a 422 naming the field until the owner saves a valid one.',
-      }),
-    ),
+  required: OptionalNullable(Type.Boolean({ default: false })),
+  placeholder: OptionalNullable(Type.String({ maxLength: 200 })),
+  regex: OptionalNullable(
+    Type.String({
+      maxLength: MAX_PATTERN_LENGTH,
+      description:
+        'A regular expression in RE2 syntax (github.com/google/re2/wiki/Syntax) the answer must contain a match of (anchor it with ^…$). ' +
+        'Run in linear time. A pattern stored before RE2 was used that RE2 cannot compile makes checkouts of the variant a 422 naming ' +
+        'the field until the owner saves a valid one.',
+      ...rule(`must compile in RE2: no lookarounds or backreferences, at most ${MAX_PATTERN_PROGRAM} RE2 instructions (large repetition counts)`),
+    }),
   ),
 });
 export type CustomFieldInput = Static<typeof CustomField>;
 
+export const CustomFields = Type.Array(CustomField, {
+  maxItems: 25,
+  description: 'Their ids, given or generated from the names, are distinct.',
+  ...uniqueBy('id'),
+  ...rule('ids generated from the names must not repeat each other or a given id'),
+});
+
 export const ChatIntegration = Type.Object({
   enabled: Type.Boolean({ description: "When true, a checkout's `chatUserId` is kept on the invoice for the owner's bot to grant `roleIds` in `guildId`." }),
-  required: Type.Optional(Type.Boolean({ default: false, description: 'With enabled: a checkout of this product without `chatUserId` is a 400.' })),
-  guildId: Type.Optional(Nullable(Type.String({ pattern: '^[0-9]{1,32}$' }))),
-  roleIds: Type.Optional(Type.Array(Type.String({ pattern: '^[0-9]{1,32}$' }), { maxItems: 50 })),
+  required: OptionalNullable(Type.Boolean({ default: false, description: 'With enabled: a checkout of this product without `chatUserId` is a 400.' })),
+  guildId: OptionalNullable(Type.String({ pattern: '^[0-9]{1,32}$' })),
+  roleIds: OptionalNullable(Type.Array(Type.String({ pattern: '^[0-9]{1,32}$' }), { maxItems: 50 })),
 });
 
 const Warranty = Type.Object({
@@ -52,63 +59,100 @@ const Warranty = Type.Object({
   durationSeconds: Type.Integer({ minimum: 0, maximum: 10 * 365 * 24 * 3600 }),
 });
 
-const VariantInput = Type.Object({
-  id: Type.Optional(Id),
+/** Which settings object each product type reads. */
+export const settingsKey = { serials: 'asSerials', service: 'asService', dynamic: 'asDynamic' } as const;
+
+const variantFields = {
   title: Type.String({ minLength: 1, maxLength: 100 }),
-  description: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
+  description: OptionalNullable(Type.String({ maxLength: 5000 })),
   priceDetails: PriceDetails,
-  gateways: Type.Optional(
+  gateways: OptionalNullable(
     Type.Array(
       Type.Object({
         gateway: Gateway,
-        rules: Type.Optional(Type.Object({ blockVpn: Type.Optional(Type.Boolean({ description: BLOCK_VPN_DESCRIPTION })) })),
-        price: Type.Optional(Nullable(Amount)),
+        rules: OptionalNullable(Type.Object({ blockVpn: OptionalNullable(Type.Boolean({ default: false, description: BLOCK_VPN_DESCRIPTION })) })),
+        price: OptionalNullable({ ...Amount, description: `${Amount.description} null or omitted: the variant price.` }),
       }),
-      { maxItems: paymentProviderNames.length, description: 'Empty or omitted: every enabled gateway, at the variant price.' },
+      { maxItems: paymentProviderNames.length, description: 'Each gateway at most once. Empty, null or omitted: every enabled gateway, at the variant price.', ...uniqueBy('gateway') },
     ),
   ),
-  productType: StringEnum(productTypes),
-  asSerials: Type.Optional(
+  productType: StringEnum(productTypes, { description: 'Which settings object applies: asSerials, asService or asDynamic (required for service and dynamic).' }),
+  asSerials: OptionalNullable(
     Type.Object({
-      serials: Type.Optional(
+      serials: OptionalNullable(
         Type.Union([Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 100_000 }), Type.String()], {
-          description: 'The undelivered stock: an array, or one text split on `delimiter`. On update, omitted keeps the current stock.',
+          description:
+            'The undelivered stock: an array, or one text split on `delimiter`; each serial is trimmed and empty ones are dropped. ' +
+            'On update, null or omitted keeps the current stock, and a serial already sold is never put back in stock.',
         }),
       ),
-      delimiter: Type.Optional(Type.String({ minLength: 1, maxLength: 10, default: '\n' })),
-      removeDuplicates: Type.Optional(Type.Boolean({ default: false })),
+      delimiter: OptionalNullable(Type.String({ minLength: 1, maxLength: 10, default: '\n' })),
+      removeDuplicates: OptionalNullable(Type.Boolean({ default: false })),
       ...amountLimits,
     }),
   ),
-  asService: Type.Optional(Type.Object({ stock: Type.Optional(Stock), text: Type.String({ minLength: 1, maxLength: 20_000 }), ...amountLimits })),
-  asDynamic: Type.Optional(Type.Object({ stock: Type.Optional(Stock), externalUrl: HttpsUrl, ...amountLimits })),
-  customerNote: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
-  redirectUrl: Type.Optional(Nullable(HttpsUrl)),
-  customFields: Type.Optional(Type.Array(CustomField, { maxItems: 25 })),
-  warranty: Type.Optional(Nullable(Warranty)),
-});
-export type VariantInput = Static<typeof VariantInput>;
+  asService: OptionalNullable(Type.Object({ stock: Type.Optional(Stock), text: Type.String({ minLength: 1, maxLength: 20_000 }), ...amountLimits })),
+  asDynamic: OptionalNullable(Type.Object({ stock: Type.Optional(Stock), externalUrl: HttpsUrl(), ...amountLimits })),
+  customerNote: OptionalNullable(Type.String({ maxLength: 5000 })),
+  redirectUrl: OptionalNullable(HttpsUrl()),
+  customFields: OptionalNullable(CustomFields),
+  warranty: OptionalNullable(Warranty),
+};
 
-export const ProductInput = Type.Object({
+/** A service variant needs asService, a dynamic one asDynamic: the settings object its type reads. */
+const settingsForType = {
+  allOf: (['service', 'dynamic'] as const).map((type) => ({
+    if: { type: 'object', properties: { productType: { const: type } }, required: ['productType'] },
+    then: { type: 'object', properties: { [settingsKey[type]]: { type: 'object' } }, required: [settingsKey[type]] },
+  })),
+};
+
+const NewVariant = Type.Object(variantFields, settingsForType);
+const VariantUpdate = Type.Object(
+  {
+    id: OptionalNullable({ ...Id, description: 'A variant of this product, edited; null or omitted adds a new variant.', ...references('variant') }),
+    ...variantFields,
+  },
+  settingsForType,
+);
+export type VariantInput = Static<typeof VariantUpdate>;
+
+const productFields = {
   title: Type.String({ minLength: 1, maxLength: 200 }),
   description: Type.String({ maxLength: 50_000 }),
-  shortDescription: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
-  path: Type.Optional(Type.String({ pattern: SLUG_PATTERN, maxLength: 100, description: 'Unique per shop (409); generated from the title when omitted.' })),
-  seo: Type.Optional(
+  shortDescription: OptionalNullable(Type.String({ maxLength: 500 })),
+  path: OptionalNullable(
+    Type.String({ pattern: SLUG_PATTERN, maxLength: 100, description: 'Unique per shop (409). null or omitted: generated from the title on create, kept on update.' }),
+  ),
+  seo: OptionalNullable(
     Type.Object({
-      metaTitle: Type.Optional(Nullable(Type.String({ maxLength: 70 }))),
-      metaDescription: Type.Optional(Nullable(Type.String({ maxLength: 160 }))),
+      metaTitle: OptionalNullable(Type.String({ maxLength: 70 })),
+      metaDescription: OptionalNullable(Type.String({ maxLength: 160 })),
     }),
   ),
-  unlisted: Type.Optional(Type.Boolean({ default: false })),
-  private: Type.Optional(Type.Boolean({ default: false })),
-  onHold: Type.Optional(Type.Boolean({ default: false })),
-  isInternal: Type.Optional(Type.Boolean({ default: false })),
-  customerNote: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
-  chatIntegration: Type.Optional(Nullable(ChatIntegration)),
-  variants: Type.Array(VariantInput, { minItems: 1, maxItems: 50 }),
+  unlisted: OptionalNullable(Type.Boolean({ default: false })),
+  private: OptionalNullable(Type.Boolean({ default: false })),
+  onHold: OptionalNullable(Type.Boolean({ default: false })),
+  isInternal: OptionalNullable(Type.Boolean({ default: false })),
+  customerNote: OptionalNullable(Type.String({ maxLength: 5000 })),
+  chatIntegration: OptionalNullable(ChatIntegration),
+};
+
+/** POST: a new product; variant ids are not read (a product read elsewhere can be posted as a copy). */
+export const NewProduct = Type.Object({ ...productFields, variants: Type.Array(NewVariant, { minItems: 1, maxItems: 50 }) });
+export type NewProduct = Static<typeof NewProduct>;
+
+/** PUT: the whole product; what GET answers can be sent back, with or without changes. */
+export const ProductUpdate = Type.Object({
+  ...productFields,
+  variants: Type.Array(VariantUpdate, {
+    minItems: 1,
+    maxItems: 50,
+    description: 'A variant with `id` is edited, one without is added, one left out is removed. Each id at most once.',
+    ...uniqueBy('id'),
+  }),
 });
-export type ProductInput = Static<typeof ProductInput>;
+export type ProductInput = Static<typeof ProductUpdate>;
 
 const limitsOut = { minAmount: Type.Integer(), maxAmount: Nullable(Type.Integer()) };
 
@@ -199,23 +243,41 @@ export const ProductSummary = Type.Object({
   createdAt: Timestamp,
 });
 
-const ProductIds = Type.Array(Id, { minItems: 1, maxItems: 500, description: '1–500 product ids of this shop; any other id makes the whole call a 404.' });
+const ProductIds = Type.Array(
+  { ...Id, ...references('product') },
+  { minItems: 1, maxItems: 500, description: '1–500 product ids of this shop (a repeated id counts once); any other id makes the whole call a 404.' },
+);
+
+const visibilityFlags = ['unlisted', 'private', 'onHold'] as const;
 
 export const BulkBodies = {
-  customFields: Type.Object({ productIds: ProductIds, customFields: Type.Array(CustomField, { maxItems: 25 }) }),
-  customerNote: Type.Object({ productIds: ProductIds, note: Nullable(Type.String({ maxLength: 5000 })) }),
-  visibility: Type.Object({
-    productIds: ProductIds,
-    unlisted: Type.Optional(Type.Boolean()),
-    private: Type.Optional(Type.Boolean()),
-    onHold: Type.Optional(Type.Boolean()),
-  }),
+  customFields: Type.Object({ productIds: ProductIds, customFields: CustomFields }),
+  customerNote: Type.Object({ productIds: ProductIds, note: Nullable(Type.String({ maxLength: 5000, description: 'null or empty clears.' })) }),
+  visibility: Type.Object(
+    {
+      productIds: ProductIds,
+      unlisted: OptionalNullable(Type.Boolean()),
+      private: OptionalNullable(Type.Boolean()),
+      onHold: OptionalNullable(Type.Boolean()),
+    },
+    {
+      description: 'Sets the flags given; null or omitted keeps a flag. At least one must be given.',
+      anyOf: visibilityFlags.map((flag) => ({ type: 'object', required: [flag], properties: { [flag]: { type: 'boolean' } } })),
+      errorMessage: { anyOf: 'must set at least one of unlisted, private, onHold' },
+    },
+  ),
   chatIntegration: Type.Object({ productIds: ProductIds, chatIntegration: ChatIntegration }),
   delete: Type.Object({ productIds: ProductIds }),
   paymentMethods: Type.Object({
     productIds: ProductIds,
-    gatewaysList: Type.Record(Type.String(), Type.Boolean(), {
-      description: 'Gateway → true to allow it on every variant, false to remove it. Unknown gateways are a 400.',
+    gatewaysList: Type.Object(Object.fromEntries(paymentProviderNames.map((gateway) => [gateway, Type.Optional(Type.Boolean())])) as Record<string, TOptional<TBoolean>>, {
+      minProperties: 1,
+      // Not `false`: ajv would drop an unknown gateway silently (removeAdditional) instead of refusing it.
+      additionalProperties: Type.Unsafe({ not: {}, errorMessage: 'is not a gateway' }),
+      description:
+        'Gateway → true to allow it on every variant, false to remove it; at least one gateway, and no other name (400). ' +
+        'Removing the last gateway of a variant is a 422 that changes nothing.',
+      errorMessage: { minProperties: 'must name at least one gateway' },
     }),
   }),
 };

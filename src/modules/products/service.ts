@@ -9,7 +9,7 @@ import type { ShopRow } from '../shops/shops.table.js';
 import { replaceStoredFile, type FileStorage } from '../../storage/file-storage.js';
 import type { ProductRow, VariantRow } from './products.table.js';
 import * as repo from './repository.js';
-import type { ProductInput, ProductListQuery } from './schema.js';
+import type { NewProduct, ProductInput, ProductListQuery } from './schema.js';
 import { prepareVariant, type PreparedVariant, type StoredGateway } from './variant-input.js';
 import { rescaleMinorUnits } from '../../schemas/money.js';
 import { currencyDigits } from '../shops/currencies.js';
@@ -17,7 +17,7 @@ import { toProduct, toProductSummary, type SerialValues } from './views.js';
 
 type Conn = Kysely<Database>;
 
-function productColumns(input: ProductInput) {
+function productColumns(input: NewProduct) {
   return {
     title: input.title,
     description: input.description,
@@ -33,7 +33,7 @@ function productColumns(input: ProductInput) {
   };
 }
 
-export function chatIntegrationOf(c: NonNullable<ProductInput['chatIntegration']>) {
+export function chatIntegrationOf(c: NonNullable<NewProduct['chatIntegration']>) {
   return { enabled: c.enabled, required: c.required ?? false, guildId: c.guildId ?? null, roleIds: c.roleIds ?? [] };
 }
 
@@ -41,13 +41,13 @@ export function chatIntegrationOf(c: NonNullable<ProductInput['chatIntegration']
  * Makes a variant's available serials equal `wanted`, as a multiset: serials that stay keep
  * their rows, the others are deleted, new values are added. Reserved and delivered serials are
  * never touched, and a value already reserved or delivered is never added again — a serial is
- * delivered at most once, ever, even when the owner saves a list read before a sale.
+ * delivered at most once, ever, even when the owner saves a list read before a sale. A value
+ * that is in stock stays in stock when sent back, even if another copy of it was sold: what
+ * GET answers, sent back, changes nothing.
  */
 async function replaceAvailableSerials(db: Conn, shopId: number, variantId: number, wanted: string[], now: number) {
-  const sold = new Set(await repo.soldSerialValues(db, shopId, variantId));
-  const values = wanted.filter((v) => !sold.has(v));
   const remaining = new Map<string, number>();
-  for (const v of values) remaining.set(v, (remaining.get(v) ?? 0) + 1);
+  for (const v of wanted) remaining.set(v, (remaining.get(v) ?? 0) + 1);
   const stale: number[] = [];
   for (const serial of await repo.availableSerials(db, shopId, [variantId])) {
     const left = remaining.get(serial.value) ?? 0;
@@ -55,7 +55,8 @@ async function replaceAvailableSerials(db: Conn, shopId: number, variantId: numb
     else stale.push(serial.id);
   }
   await repo.deleteAvailableSerials(db, shopId, variantId, stale);
-  const added = [...remaining].flatMap(([value, count]) => Array<string>(count).fill(value));
+  const sold = new Set(await repo.soldSerialValues(db, shopId, variantId));
+  const added = [...remaining].filter(([value]) => !sold.has(value)).flatMap(([value, count]) => Array<string>(count).fill(value));
   await repo.insertSerials(db, shopId, variantId, added, now);
 }
 
@@ -113,15 +114,13 @@ function checkVpnRules(variants: PreparedVariant[], current: Map<number, Variant
   });
 }
 
-export async function createProduct(db: Conn, shop: ShopRow, input: ProductInput, vpn: VpnRanges | null) {
-  const variants = input.variants.map((v, i) => prepareVariant(v, i, shop.currency));
-  variants.forEach((v, i) => {
-    if (v.id !== undefined) throw ValidationError.field(`variants[${i}].id`, 'must be omitted when creating a product');
-  });
+export async function createProduct(db: Conn, shop: ShopRow, input: NewProduct, vpn: VpnRanges | null) {
+  // Variant ids of the body are not read: a product read from GET can be posted as a copy.
+  const variants = input.variants.map((v, i) => prepareVariant({ ...v, id: undefined }, i, shop.currency));
   checkVpnRules(variants, new Map(), vpn);
   return db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);
-    const path = await claimListingPath(trx, shop.id, { path: input.path, title: input.title, field: 'path' });
+    const path = await claimListingPath(trx, shop.id, { path: input.path ?? undefined, title: input.title, field: 'path' });
     const now = Date.now();
     const product = await repo.insertProduct(trx, { ...productColumns(input), shop_id: shop.id, path, created_at: now, updated_at: now });
     for (const [i, v] of variants.entries()) await saveVariant(trx, shop.id, product.id, i, v, undefined, now);
@@ -150,7 +149,7 @@ export async function updateProduct(db: Conn, shop: ShopRow, productId: number, 
       kept.add(v.id);
     });
     checkVpnRules(variants, current, vpn);
-    const path = input.path === undefined ? product.path : await claimListingPath(trx, shop.id, { path: input.path, title: input.title, field: 'path' }, { productId });
+    const path = input.path == null ? product.path : await claimListingPath(trx, shop.id, { path: input.path, title: input.title, field: 'path' }, { productId });
     const now = Date.now();
     await repo.updateProduct(trx, shop.id, productId, { ...productColumns(input), path });
     await repo.softDeleteVariants(trx, shop.id, [...current.keys()].filter((id) => !kept.has(id)), now);

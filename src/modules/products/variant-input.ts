@@ -3,13 +3,15 @@ import { ValidationError } from '../../http/errors.js';
 import { slugify } from '../../http/slug.js';
 import { toMinorUnits } from '../../schemas/money.js';
 import { fieldPatternProblem } from './field-pattern.js';
-import type { CustomFieldInput, VariantInput } from './schema.js';
+import { settingsKey, type CustomFieldInput, type VariantInput } from './schema.js';
 import type { ProductType, ProductVariantsTable } from './products.table.js';
 
 /**
- * Turns a variant of a request body into column values, checking what a schema cannot:
- * money precision in the shop's currency, the settings object matching the product type,
- * min ≤ max quantities, unique gateways, custom fields whose pattern RE2 compiles (field-pattern.ts).
+ * Turns a variant of a request body into column values, checking what a schema cannot (the
+ * document marks each of these with an `x-` keyword, src/schemas/rules.ts): money precision
+ * and the currency of the shop, min ≤ max quantities, unique gateways, custom fields whose
+ * ids do not repeat and whose pattern RE2 compiles (field-pattern.ts). `null` in an optional
+ * field means "not set".
  */
 export interface StoredGateway {
   gateway: string;
@@ -57,18 +59,16 @@ export function parseSerials(serials: string[] | string, delimiter: string, remo
   return removeDuplicates ? [...new Set(values)] : values;
 }
 
-const settingsKey = { serials: 'asSerials', service: 'asService', dynamic: 'asDynamic' } as const;
-
 export function prepareVariant(variant: VariantInput, index: number, currency: string): PreparedVariant {
   const at = `variants[${index}]`;
-  if (variant.priceDetails.currency !== undefined && variant.priceDetails.currency !== currency) {
+  if (variant.priceDetails.currency != null && variant.priceDetails.currency !== currency) {
     throw ValidationError.field(`${at}.priceDetails.currency`, `must be the shop's currency ${currency}`);
   }
   const price = toMinorUnits(variant.priceDetails.amount, currency, `${at}.priceDetails.amount`);
   const type: ProductType = variant.productType;
   const key = settingsKey[type];
+  // The schema requires asService and asDynamic for their types; asSerials may be left out.
   const settings = variant[key];
-  if (!settings && type !== 'serials') throw ValidationError.field(`${at}.${key}`, `is required for productType ${type}`);
   const minAmount = settings?.minAmount ?? 1;
   const maxAmount = settings?.maxAmount ?? null;
   if (maxAmount !== null && maxAmount < minAmount) throw ValidationError.field(`${at}.${key}.maxAmount`, 'must be at least minAmount');
@@ -84,7 +84,7 @@ export function prepareVariant(variant: VariantInput, index: number, currency: s
   const delimiter = asSerials?.delimiter ?? '\n';
   const removeDuplicates = asSerials?.removeDuplicates ?? false;
   return {
-    id: variant.id,
+    id: variant.id ?? undefined,
     columns: {
       title: variant.title,
       description: variant.description ?? null,
@@ -104,6 +104,6 @@ export function prepareVariant(variant: VariantInput, index: number, currency: s
       warranty_seconds: variant.warranty?.durationSeconds ?? null,
     },
     stock: type === 'service' ? variant.asService!.stock : type === 'dynamic' ? variant.asDynamic!.stock : undefined,
-    serials: type === 'serials' && asSerials?.serials !== undefined ? parseSerials(asSerials.serials, delimiter, removeDuplicates) : undefined,
+    serials: type === 'serials' && asSerials?.serials != null ? parseSerials(asSerials.serials, delimiter, removeDuplicates) : undefined,
   };
 }

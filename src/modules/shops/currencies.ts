@@ -11,10 +11,6 @@ const minorUnitDigits: ReadonlyMap<string, number> = new Map(
 
 export const currencyCodes: readonly string[] = [...minorUnitDigits.keys()].sort();
 
-export function isKnownCurrency(code: string): boolean {
-  return minorUnitDigits.has(code);
-}
-
 export function currencyDigits(code: string): number {
   const digits = minorUnitDigits.get(code);
   if (digits === undefined) throw new Error(`unknown currency ${code}`);

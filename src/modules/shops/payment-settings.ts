@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { ConflictError, ValidationError } from '../../http/errors.js';
+import { ConflictError, UnprocessableError, ValidationError } from '../../http/errors.js';
 import { assertVpnBlockingAvailable, type VpnRanges } from '../blacklist/vpn-ranges.js';
 import { MASK, maskSecret, UNREADABLE_MASK, type SecretBox } from '../../security/secret-box.js';
 import { paymentProviderNames, providerFields, type PaymentProvider } from './payments.js';
@@ -170,7 +170,8 @@ export async function updatePaymentSettings(
     // Unreadable secrets kept as they are count as set: the provider was complete when it was enabled.
     const missing = missingFields(provider, next.values).filter((name) => !(next.unreadable && secretFieldsOf(provider).includes(name)));
     if (next.enabled && missing.length > 0) {
-      throw new ValidationError(missing.map((m) => `${m}: is required to enable ${provider}`), `${provider} cannot be enabled until it is configured.`);
+      // Depends on what is stored, not on the body alone: a business rule (422), not a malformed request.
+      throw new UnprocessableError(`${provider} cannot be enabled until it is configured.`, missing.map((m) => `${m}: is required to enable ${provider}`));
     }
     const publicFields: Fields = {};
     const secretFields: Fields = {};

@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { Email } from '../../schemas/common.js';
 
 /**
  * The payment providers of contract section 3. Each provider's word is also its gateway name
@@ -13,7 +14,7 @@ interface FieldSpec {
 }
 
 const secretText = (max: number): FieldSpec => ({ schema: Type.String({ minLength: 1, maxLength: max }), secret: true, required: true });
-const email = (required: boolean): FieldSpec => ({ schema: Type.String({ format: 'email', maxLength: 254 }), secret: false, required });
+const email = (required: boolean): FieldSpec => ({ schema: Email(), secret: false, required });
 
 export const paymentProviders = {
   cryptocommerce: { apiKey: secretText(512), webhookSecret: secretText(512) },

@@ -1,5 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Nullable, Timestamp } from '../../schemas/common.js';
+import { NonBlankText, Nullable, StringEnum, Timestamp } from '../../schemas/common.js';
+import { currencyCodes } from './currencies.js';
+import { reservedSubdomains, SUBDOMAIN_PATTERN } from './subdomains.js';
 import { Design } from '../design/schema.js';
 import { paymentProviderNames, providerFields, type PaymentProvider } from './payments.js';
 
@@ -19,17 +21,19 @@ export const Shop = Type.Object({
 });
 export type Shop = Static<typeof Shop>;
 
-export const CreateShopBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200, description: '1–64 characters after trimming.' }) });
+const ShopName = NonBlankText({ maxLength: 64, description: 'The shop name, 1–64 characters.' });
+export const CreateShopBody = Type.Object({ name: ShopName });
 
-export const NameBody = Type.Object({ newName: Type.String({ minLength: 1, maxLength: 200, description: '1–64 characters after trimming.' }) });
+export const NameBody = Type.Object({ newName: ShopName });
 export const SubdomainBody = Type.Object({
   newSubDomain: Type.String({
-    pattern: '^[a-z0-9](?:[a-z0-9-]{1,30}[a-z0-9])$',
-    description: '3–32 lower-case letters, digits and inner hyphens; unique across all shops (409); reserved words refused.',
+    pattern: `^(?!(?:${[...reservedSubdomains].join('|')})$)${SUBDOMAIN_PATTERN.slice(1)}`,
+    description: `3–32 lower-case letters, digits and inner hyphens; unique across all shops (409). Reserved, refused: ${[...reservedSubdomains].join(', ')}.`,
+    errorMessage: { pattern: 'must be 3–32 lower-case letters, digits and inner hyphens, and not a reserved word' },
   }),
 });
 export const CurrencyBody = Type.Object({
-  currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code. Prices keep their major-unit numbers.' }),
+  currency: StringEnum(currencyCodes as [string, ...string[]], { description: 'An ISO 4217 code of money a shop can price in. Prices keep their major-unit numbers.' }),
 });
 export const PasswordBody = Type.Object({
   password: Nullable(Type.String({ minLength: 4, maxLength: 128, description: 'Storefront password; null removes it. Stored as a scrypt hash.' })),
@@ -46,7 +50,13 @@ export const StatusBody = Type.Object({ onHold: Type.Boolean() });
 export const PopupBody = Type.Object({ message: Nullable(Type.String({ maxLength: 2000, description: 'null or empty clears.' })) });
 export const TermsBody = Type.Object({ terms: Nullable(Type.String({ maxLength: 50000, description: 'null or empty clears.' })) });
 export const AffiliateBody = Type.Object({
-  percentage: Type.Number({ minimum: 0, maximum: 100, description: '0–100 with at most 2 decimals; 0 turns commissions off.' }),
+  percentage: Type.Number({
+    minimum: 0,
+    maximum: 100,
+    multipleOf: 0.01,
+    description: '0–100 with at most 2 decimals; 0 turns commissions off.',
+    errorMessage: { multipleOf: 'must have at most 2 decimals' },
+  }),
 });
 export const InvoicesBody = Type.Object({ lifetimeMinutes: Type.Integer({ minimum: 5, maximum: 10080, description: 'Default 60.' }) });
 

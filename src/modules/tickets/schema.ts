@@ -1,18 +1,19 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CursorPageQuery, Id, Nullable, StringEnum, Timestamp } from '../../schemas/common.js';
+import { CursorPageQuery, Email, Id, NonBlankText, Nullable, OptionalNullable, StringEnum, Timestamp } from '../../schemas/common.js';
+import { references } from '../../schemas/rules.js';
 import { InvoiceId } from '../invoices/schema.js';
 
 export const ticketStatuses = ['open', 'answered', 'closed'] as const;
 const TicketStatus = StringEnum(ticketStatuses);
 
-const MessageContent = Type.String({ minLength: 1, maxLength: 5000, description: 'Trimmed; a blank message is a 400.' });
+const MessageContent = NonBlankText({ maxLength: 5000 });
 
 export const CreateTicketBody = Type.Object({
-  email: Type.String({ format: 'email', maxLength: 254, description: 'Where the shop can reach the customer; stored lower-case, never shown on public pages.' }),
-  title: Type.String({ minLength: 1, maxLength: 200, description: 'Trimmed; a blank title is a 400.' }),
+  email: Email('Where the shop can reach the customer; stored lower-case, never shown on public pages.'),
+  title: NonBlankText({ maxLength: 200 }),
   message: MessageContent,
-  invoiceId: Type.Optional({ ...InvoiceId, description: 'An invoice of this shop the ticket is about (400 otherwise).' }),
-  key: Type.Optional(Type.String({ maxLength: 128, description: 'The storefront password, when the shop has one (403 shop_locked otherwise).' })),
+  invoiceId: OptionalNullable({ ...InvoiceId, description: 'An invoice of this shop the ticket is about (400 otherwise).', ...references('invoice') }),
+  key: OptionalNullable(Type.String({ maxLength: 128, description: 'The storefront password, when the shop has one (403 shop_locked otherwise).' })),
 });
 export type CreateTicketBody = Static<typeof CreateTicketBody>;
 

@@ -16,11 +16,6 @@ import { toOwnerTicket, toPublicTicket } from './views.js';
 
 type Conn = Kysely<Database>;
 
-function nonBlank(field: string, text: string): string {
-  const trimmed = text.trim();
-  if (!trimmed) throw ValidationError.field(field, 'must not be blank');
-  return trimmed;
-}
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
@@ -60,9 +55,9 @@ async function requireTicket(db: Conn, shopId: number, ticketId: number): Promis
  */
 export async function openTicket(db: Conn, shopId: number, body: CreateTicketBody): Promise<{ id: number; accessKey: string }> {
   const shop = await openShop(db, shopId, body.key);
-  const title = nonBlank('title', body.title);
-  const content = nonBlank('message', body.message);
-  if (body.invoiceId !== undefined && !(await invoices.findInvoice(db, shop.id, body.invoiceId))) {
+  const title = body.title.trim();
+  const content = body.message.trim();
+  if (body.invoiceId != null && !(await invoices.findInvoice(db, shop.id, body.invoiceId))) {
     throw ValidationError.field('invoiceId', 'is not an invoice of this shop');
   }
   const email = body.email.trim().toLowerCase();
@@ -94,7 +89,7 @@ const actionOf: Record<MessageAuthor, TicketAction> = { shop: 'shop_message', cu
  * also queues an e-mail to the customer.
  */
 async function addMessage(db: Conn, shopId: number, ticketId: number, author: MessageAuthor, text: string, shopName?: string): Promise<void> {
-  const content = nonBlank('content', text);
+  const content = text.trim();
   await db.transaction().execute(async (trx) => {
     const ticket = await repo.lockTicket(trx, shopId, ticketId);
     if (!ticket) throw new NotFoundError('Ticket');

@@ -1,17 +1,13 @@
 import { Type } from '@sinclair/typebox';
-import { Id, Nullable, StringEnum, Timestamp } from '../../schemas/common.js';
+import { HttpUrl, Id, Nullable, OptionalNullable, StringEnum, Timestamp } from '../../schemas/common.js';
 import { eventTypes } from '../events/service.js';
 
 export const WebhookParams = Type.Object({ shopId: Id, webhookId: Id });
 
 export const WebhookInput = Type.Object({
-  url: Type.String({
-    minLength: 1,
-    maxLength: 2048,
-    description: 'http or https; must resolve to public addresses only (checked again at every delivery) unless the server allows private ones.',
-  }),
+  url: HttpUrl('It must resolve to public addresses only (400 otherwise; checked again at every delivery) unless the server allows private ones.'),
   events: Type.Array(StringEnum(eventTypes), { minItems: 1, maxItems: eventTypes.length, description: 'Event types to receive.' }),
-  enabled: Type.Optional(Type.Boolean({ default: true })),
+  enabled: OptionalNullable(Type.Boolean({ default: true, description: 'null or omitted: true.' })),
 });
 
 export const Webhook = Type.Object({

@@ -58,7 +58,7 @@ async function requireWebhook(db: Conn, shopId: number, webhookId: number): Prom
   return row;
 }
 
-export async function createWebhook(db: Conn, secrets: SecretBox, shopId: number, input: { url: string; events: string[]; enabled?: boolean | undefined }, allowPrivate: boolean) {
+export async function createWebhook(db: Conn, secrets: SecretBox, shopId: number, input: { url: string; events: string[]; enabled?: boolean | null | undefined }, allowPrivate: boolean) {
   await checkUrl(input.url, allowPrivate);
   const secret = generateSecret();
   const now = Date.now();
@@ -84,7 +84,7 @@ export async function listWebhooks(db: Conn, shopId: number, query: PageQuery) {
 }
 
 /** Full update; turning an endpoint back on clears the reason it was turned off. */
-export async function updateWebhook(db: Conn, shopId: number, webhookId: number, input: { url: string; events: string[]; enabled?: boolean | undefined }, allowPrivate: boolean) {
+export async function updateWebhook(db: Conn, shopId: number, webhookId: number, input: { url: string; events: string[]; enabled?: boolean | null | undefined }, allowPrivate: boolean) {
   await requireWebhook(db, shopId, webhookId);
   await checkUrl(input.url, allowPrivate);
   const enabled = input.enabled !== false;
