@@ -5,6 +5,7 @@ import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
 import { httpsEndpoint } from '../helpers/https-endpoint.js';
 import { smtpSink } from '../helpers/smtp-sink.js';
 import { EXPIRY_BATCH, expireOverdue } from '../../src/modules/invoices/lifecycle.service.js';
+import { waitUntil } from '../helpers/wait.js';
 
 async function setup(t: TestContext, env: Record<string, string> = {}) {
   const app = await build(t, { ...env });
@@ -136,10 +137,8 @@ test('the expiry worker runs on its own', async (t) => {
   const { app, keysVariant, buy, stock } = await setup(t, { INVOICE_EXPIRY_INTERVAL_MS: '50' });
   await buy([{ variant: keysVariant, quantity: 3 }]);
   await app.db.kysely.updateTable('invoices').set({ expires_at: Date.now() - 1 }).execute();
-  for (let i = 0; i < 100 && (await app.db.kysely.selectFrom('invoices').select('status').executeTakeFirstOrThrow()).status !== 'expired'; i++) {
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  assert.equal((await app.db.kysely.selectFrom('invoices').select('status').executeTakeFirstOrThrow()).status, 'expired');
+  const status = async () => (await app.db.kysely.selectFrom('invoices').select('status').executeTakeFirstOrThrow()).status;
+  await waitUntil(async () => (await status()) === 'expired', 'the expiry worker to expire the invoice');
   assert.deepEqual(await stock(), [5, 10]);
 });
 
