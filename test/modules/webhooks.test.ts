@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { test, type TestContext } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { buildApp } from '../../src/app.js';
-import { isPublicAddress } from '../../src/modules/webhooks/address-guard.js';
+import { isPublicAddress } from '../../src/http/address-guard.js';
 import { RETRY_DELAYS_MS, retryDelayMs } from '../../src/modules/webhooks/service.js';
 import { build, freshConfig, onEnd, owner } from '../helpers/build.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';

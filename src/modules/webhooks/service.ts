@@ -6,7 +6,7 @@ import { NotFoundError, ValidationError } from '../../http/errors.js';
 import { pageWindow, toPage } from '../../http/pagination.js';
 import { toIso, type PageQuery } from '../../schemas/common.js';
 import type { SecretBox } from '../../security/secret-box.js';
-import { assertPublicUrl, UnsafeUrlError } from './address-guard.js';
+import { assertPublicUrl, UnsafeUrlError } from '../../http/address-guard.js';
 import * as repo from './repository.js';
 import { generateSecret, sendWebhook, type SendResult } from './sender.js';
 import type { DeliveryRow, WebhookRow } from './webhooks.table.js';
