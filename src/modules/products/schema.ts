@@ -10,6 +10,16 @@ export const productOrders = ['createdAt', '-createdAt', 'title', '-title', 'pri
 
 export const Gateway = StringEnum(paymentProviderNames, { description: 'A payment provider word of the shop settings.' });
 const HttpsUrl = Type.String({ format: 'uri', pattern: '^https://', maxLength: 2048 });
+const DeliveryUrl = Type.String({
+  format: 'uri',
+  pattern: '^https://',
+  maxLength: 2048,
+  description:
+    'Called with a POST of the order at delivery; its answer (up to 64 KiB, trimmed) is delivered. Must resolve to public addresses only, ' +
+    'unless the server allows private ones: a loopback, private or link-local address is a 400 when saved (a name that does not resolve ' +
+    'yet is accepted) and is refused again at every delivery, which connects only to a checked address. No redirects are followed; ' +
+    'a timeout, a non-2xx answer, an empty answer or one over 64 KiB is a delivery failure recorded on the invoice.',
+});
 const Stock = Nullable(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'null = unlimited.' }));
 
 const amountLimits = {
@@ -68,7 +78,7 @@ const VariantInput = Type.Object({
     }),
   ),
   asService: Type.Optional(Type.Object({ stock: Type.Optional(Stock), text: Type.String({ minLength: 1, maxLength: 20_000 }), ...amountLimits })),
-  asDynamic: Type.Optional(Type.Object({ stock: Type.Optional(Stock), externalUrl: HttpsUrl, ...amountLimits })),
+  asDynamic: Type.Optional(Type.Object({ stock: Type.Optional(Stock), externalUrl: DeliveryUrl, ...amountLimits })),
   customerNote: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
   redirectUrl: Type.Optional(Nullable(HttpsUrl)),
   customFields: Type.Optional(Type.Array(CustomField, { maxItems: 25 })),

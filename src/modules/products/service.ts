@@ -9,7 +9,7 @@ import { replaceStoredFile, type FileStorage } from '../../storage/file-storage.
 import type { ProductRow, VariantRow } from './products.table.js';
 import * as repo from './repository.js';
 import type { ProductInput, ProductListQuery } from './schema.js';
-import { prepareVariant, type PreparedVariant, type StoredGateway } from './variant-input.js';
+import { checkDeliveryUrls, prepareVariant, type PreparedVariant, type StoredGateway } from './variant-input.js';
 import { rescaleMinorUnits } from '../../schemas/money.js';
 import { currencyDigits } from '../shops/currencies.js';
 import { toProduct, toProductSummary, type SerialValues } from './views.js';
@@ -95,8 +95,14 @@ export async function getProduct(db: Conn, shop: ShopRow, productId: number) {
   return toProduct(product, variants, shop.currency, await serialValuesOf(db, shop.id, variants));
 }
 
-export async function createProduct(db: Conn, shop: ShopRow, input: ProductInput) {
+/** Whether a dynamic variant's URL may point at private addresses (ALLOW_PRIVATE_WEBHOOKS). */
+export interface SaveOptions {
+  allowPrivate: boolean;
+}
+
+export async function createProduct(db: Conn, shop: ShopRow, input: ProductInput, options: SaveOptions) {
   const variants = input.variants.map((v, i) => prepareVariant(v, i, shop.currency));
+  await checkDeliveryUrls(input.variants, options.allowPrivate);
   variants.forEach((v, i) => {
     if (v.id !== undefined) throw ValidationError.field(`variants[${i}].id`, 'must be omitted when creating a product');
   });
@@ -117,8 +123,9 @@ export async function createProduct(db: Conn, shop: ShopRow, input: ProductInput
  * added, and a variant left out is removed (its row stays for the orders that sold it).
  * Omitted serials or stock keep the current stock; omitted path keeps the current path.
  */
-export async function updateProduct(db: Conn, shop: ShopRow, productId: number, input: ProductInput) {
+export async function updateProduct(db: Conn, shop: ShopRow, productId: number, input: ProductInput, options: SaveOptions) {
   const variants = input.variants.map((v, i) => prepareVariant(v, i, shop.currency));
+  await checkDeliveryUrls(input.variants, options.allowPrivate);
   return db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);
     const product = await requireProduct(trx, shop.id, productId);
