@@ -9,6 +9,9 @@ export const InvoiceId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', descrip
 export const InvoiceParams = Type.Object({ shopId: Id, invoiceId: InvoiceId });
 export const PublicInvoiceParams = Type.Object({ invoiceId: InvoiceId });
 
+/** Parts of one order. A completion asks each dynamic part's URL in turn, so this also bounds how long one request can take. */
+export const MAX_ORDER_PARTS = 25;
+
 export const CheckoutBody = Type.Object({
   customerEmail: Type.String({ format: 'email', maxLength: 254 }),
   gateway: Gateway,
@@ -18,7 +21,7 @@ export const CheckoutBody = Type.Object({
       productVariantId: Id,
       quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
     }),
-    { minItems: 1, maxItems: 25 },
+    { minItems: 1, maxItems: MAX_ORDER_PARTS },
   ),
   coupon: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   customFields: Type.Optional(
