@@ -10,7 +10,6 @@ import type { CouponRow } from '../coupons/coupons.table.js';
 import * as customerRepo from '../customers/repository.js';
 import { customerForEmail } from '../customers/service.js';
 import { recordCheckout } from '../dashboards/rollups.js';
-import { recordEvent } from '../events/service.js';
 import type { ProductRow, VariantRow } from '../products/products.table.js';
 import * as products from '../products/repository.js';
 import type { StoredCustomField, StoredGateway } from '../products/variant-input.js';
@@ -19,6 +18,7 @@ import { findShopById, shareShop } from '../shops/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';
 import type { DeliveryOptions } from './dynamic-delivery.js';
 import { completeInvoice, endUnpaid, expireOverdue, noteIfOutOfStock } from './lifecycle.service.js';
+import { recordInvoiceEvent } from './invoice-events.js';
 import * as repo from './repository.js';
 import type { CheckoutBody } from './schema.js';
 
@@ -213,7 +213,7 @@ export async function checkout(db: Conn, shopId: number, body: CheckoutBody, buy
         created_at: now,
       });
     }
-    await recordEvent(trx, shop.id, 'invoice.created', { invoiceId, total: fromMinorUnits(total, shop.currency), currency: shop.currency, gateway: body.gateway }, now);
+    await recordInvoiceEvent(trx, shop.id, 'invoice.created', invoiceId, { total: fromMinorUnits(total, shop.currency), currency: shop.currency, gateway: body.gateway }, now);
     await reserveStock(trx, shop.id, invoiceId, parts, now);
     if (buyer.ip) await customerRepo.recordCustomerIp(trx, shop.id, customer.id, buyer.ip, now);
     // Last: the rollup lock is the final one a transaction takes (see dashboards/rollups.ts).
