@@ -11,6 +11,7 @@ import * as m0008 from './migrations/0008-visit-views.js';
 import * as m0009 from './migrations/0009-feedback-products-order.js';
 import * as m0010 from './migrations/0010-variant-serial-stock.js';
 import * as m0011 from './migrations/0011-rollup-covering-indexes.js';
+import * as m0012 from './migrations/0012-webhook-ordering.js';
 
 /**
  * Migrations are listed here, in order, rather than read from a folder: the list is part of
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0009-feedback-products-order': m0009,
   '0010-variant-serial-stock': m0010,
   '0011-rollup-covering-indexes': m0011,
+  '0012-webhook-ordering': m0012,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
