@@ -34,6 +34,9 @@ async function receiver(t: TestContext, status: (body: any) => number = () => 20
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received };
 }
 
+/** Held requests wait for their batch: the send timeout only bounds a hang and decides nothing. */
+const HELD = { WEBHOOK_TIMEOUT_MS: '60000' };
+
 /**
  * A receiver that holds every request and answers them in batches, to measure how many a
  * worker has in flight without any clock: a batch is answered once as many are held as could
@@ -188,7 +191,7 @@ test('pending deliveries survive a restart, and a delivery claimed by a crashed 
 
 test('a backlog to one endpoint goes out in one pass, WEBHOOK_CONCURRENCY at a time, and no more with two workers', async (t) => {
   const bound = 5;
-  const { app, api, shopId, base } = await setup(t, { WEBHOOK_CONCURRENCY: String(bound) });
+  const { app, api, shopId, base } = await setup(t, { WEBHOOK_CONCURRENCY: String(bound), ...HELD });
   const ticketMessages = async (from: number, count: number) => {
     for (let i = from; i < from + count; i++) await recordEvent(app.db.kysely, shopId, 'ticket.message', { ticketId: i, messageId: 1, author: 'customer', status: 'open' });
   };
@@ -219,7 +222,7 @@ test('events of one object reach an endpoint in order and one at a time; other o
   const bound = 4;
   const tickets = 6;
   const messages = 5;
-  const { app, api, shopId, base } = await setup(t, { WEBHOOK_CONCURRENCY: String(bound) });
+  const { app, api, shopId, base } = await setup(t, { WEBHOOK_CONCURRENCY: String(bound), ...HELD });
   const expected = new Map(Array.from({ length: tickets }, (_, i) => [`ticket:${i + 1}`, messages]));
   const sink = await gatedReceiver(t, bound, expected, (b) => `ticket:${b.data.ticketId}`);
   assertOk(await api.post(base, { url: sink.url, events: ['ticket.message'] }));

@@ -187,24 +187,28 @@ export interface PassOptions {
  * due at `now` is left (a failed send is retried with backoff, by a later pass); it answers
  * how many deliveries succeeded.
  */
-export async function deliverDue(ctx: Deliverer, now = Date.now(), options: PassOptions = { perEndpoint: 8 }): Promise<number> {
+export async function deliverDue(ctx: Deliverer, now: number, options: PassOptions): Promise<number> {
   await repo.recoverLapsedClaims(ctx.db, now);
-  // Endpoints that may have a claimable delivery; an endpoint goes to the back when one of its sends ends.
+  // Endpoints that may have a claimable delivery.
   const wanting = new Set(await repo.endpointsWithDueDeliveries(ctx.db, now));
   const inFlight = new Set<Promise<void>>();
   let succeeded = 0;
   let failure: unknown;
   const send = async (delivery: DeliveryRow) => {
     try {
-      // The signature's timestamp is the real time of sending, whatever moment the pass is for.
+      // The signature's timestamp is the real time of sending (receivers check it is recent),
+      // which in a long pass is later than the moment the pass is for; backoff counts from that moment.
       const result = await attempt(ctx, delivery, () => Math.max(now, Date.now()));
       await settle(ctx, delivery, result, now);
       if (result.error === null) succeeded++;
+      // To the back of the line: endpoints take turns for this instance's slots.
+      wanting.delete(delivery.webhook_id);
+      wanting.add(delivery.webhook_id);
     } catch (err) {
-      // The delivery stays claimed until its lease lapses; a later pass sends it again.
+      // The delivery stays claimed until its lease lapses and a later pass sends it again;
+      // this pass claims no more for its endpoint, rather than fail its whole backlog alike.
       failure ??= err;
     }
-    wanting.add(delivery.webhook_id);
   };
   for (;;) {
     for (const webhookId of wanting) {
