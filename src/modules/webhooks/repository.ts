@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Insertable, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Kysely, type SqlBool } from 'kysely';
 import { isPostgres } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { DeliveryRow, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookRow } from './webhooks.table.js';
@@ -105,7 +105,9 @@ export async function claimForEndpoint(db: Conn, webhookId: number, now: number,
       .select('d.id')
       .where('d.webhook_id', '=', webhookId)
       .where('d.status', '=', 'pending')
-      .where('d.next_attempt_at', '<=', now)
+      // The unary + keeps SQLite off the (status, next_attempt_at) index, which would read every
+      // due row and sort them; through (webhook_id, status, id) it stops after `room` rows.
+      .where(sql<SqlBool>`+${sql.ref('d.next_attempt_at')} <= ${now}`)
       .where((eb) => eb.not(eb.exists(olderUnfinished(eb).whereRef('e.ordering_key', '=', 'd.ordering_key'))))
       .where((eb) => eb.not(eb.exists(olderUnfinished(eb).where('e.ordering_key', 'is', null))))
       .where((eb) => eb.or([eb('d.ordering_key', 'is not', null), eb.not(eb.exists(olderUnfinished(eb)))]))
