@@ -73,14 +73,16 @@ export async function endpointsWithDueDeliveries(db: Conn, now: number): Promise
  * `leaseUntil`, such that the endpoint never has more than `perEndpoint` in flight (counting
  * those any worker holds) and no delivery goes before an older unfinished one of its ordering
  * key (nor of the null key, which orders against all). One transaction; on PostgreSQL it holds
- * the endpoint's row, so two instances claiming for one endpoint take turns (the second skips
- * it this time) and the in-flight count stays true across instances.
+ * the endpoint's row, so claims for one endpoint from several instances take turns and each
+ * counts what the one before it claimed. It waits its turn rather than skip the endpoint: a
+ * worker claims right after its own send is settled, and a claim skipped then could leave the
+ * slot that send freed unused until some other send ends.
  */
 export async function claimForEndpoint(db: Conn, webhookId: number, now: number, leaseUntil: number, limits: { max: number; perEndpoint: number }): Promise<DeliveryRow[]> {
   return db.transaction().execute(async (trx) => {
     if (isPostgres(trx)) {
       // NO KEY UPDATE: checkouts writing deliveries for this endpoint (a foreign key's KEY SHARE) are not held up.
-      const held = await trx.selectFrom('webhook_endpoints').select('id').where('id', '=', webhookId).forNoKeyUpdate().skipLocked().executeTakeFirst();
+      const held = await trx.selectFrom('webhook_endpoints').select('id').where('id', '=', webhookId).forNoKeyUpdate().executeTakeFirst();
       if (!held) return [];
     }
     const inFlight = await trx

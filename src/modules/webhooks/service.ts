@@ -216,7 +216,16 @@ export async function deliverDue(ctx: Deliverer, now: number, options: PassOptio
       if (room <= 0 || options.stopping?.()) break;
       wanting.delete(webhookId);
       const leaseUntil = Math.max(now, Date.now()) + CLAIM_LEASE_MS;
-      for (const delivery of await repo.claimForEndpoint(ctx.db, webhookId, now, leaseUntil, { max: room, perEndpoint: options.perEndpoint })) {
+      let claimed: DeliveryRow[];
+      try {
+        claimed = await repo.claimForEndpoint(ctx.db, webhookId, now, leaseUntil, { max: room, perEndpoint: options.perEndpoint });
+      } catch (err) {
+        // Claim nothing more; the sends in flight finish before the pass reports the failure.
+        failure ??= err;
+        wanting.clear();
+        break;
+      }
+      for (const delivery of claimed) {
         const job: Promise<void> = send(delivery).finally(() => inFlight.delete(job));
         inFlight.add(job);
       }
