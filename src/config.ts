@@ -32,6 +32,7 @@ const EnvSchema = Type.Object({
   WEBHOOK_WORKER_INTERVAL_MS: Type.Integer({ minimum: 50, default: 1000 }),
   WEBHOOK_WORKER_ENABLED: Type.Boolean({ default: true }),
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 15_000 }),
+  WEBHOOK_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 8 }),
   DYNAMIC_DELIVERY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 10_000 }),
   SMTP_URL: Type.Optional(Type.String({ minLength: 1 })), // checked as an smtp(s) URL below
   MAIL_FROM: Type.String({ minLength: 3, default: 'shopd <no-reply@localhost>' }),
@@ -67,7 +68,8 @@ export interface Config {
   /** Request header a proxy sets to the client's ISO 3166 country (blacklist by country). */
   countryHeader: string;
   invoices: { expiryIntervalMs: number; dynamicTimeoutMs: number };
-  webhooks: { allowPrivate: boolean; intervalMs: number; workerEnabled: boolean; timeoutMs: number };
+  /** `concurrency`: deliveries in flight at once per endpoint, across all instances. */
+  webhooks: { allowPrivate: boolean; intervalMs: number; workerEnabled: boolean; timeoutMs: number; concurrency: number };
   /** Outgoing mail: SMTP when `smtpUrl` is set, else an `.eml` file under `DATA_DIR/mail`. */
   mail: { smtpUrl: string | undefined; from: string; intervalMs: number; workerEnabled: boolean };
   /** Memory for serialised public pages; 0 turns the page cache off. */
@@ -126,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       intervalMs: parsed.WEBHOOK_WORKER_INTERVAL_MS,
       workerEnabled: parsed.WEBHOOK_WORKER_ENABLED,
       timeoutMs: parsed.WEBHOOK_TIMEOUT_MS,
+      concurrency: parsed.WEBHOOK_CONCURRENCY,
     }),
     invoices: Object.freeze({ expiryIntervalMs: parsed.INVOICE_EXPIRY_INTERVAL_MS, dynamicTimeoutMs: parsed.DYNAMIC_DELIVERY_TIMEOUT_MS }),
     mail: Object.freeze({

@@ -13,6 +13,7 @@ import * as m0010 from './migrations/0010-variant-serial-stock.js';
 import * as m0011 from './migrations/0011-rollup-covering-indexes.js';
 import * as m0012 from './migrations/0012-invoice-chat-user.js';
 import * as m0013 from './migrations/0013-mail-dropped.js';
+import * as m0014 from './migrations/0014-webhook-ordering.js';
 
 /**
  * Migrations are listed here, in order, rather than read from a folder: the list is part of
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0011-rollup-covering-indexes': m0011,
   '0012-invoice-chat-user': m0012,
   '0013-mail-dropped': m0013,
+  '0014-webhook-ordering': m0014,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

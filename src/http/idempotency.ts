@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
 import { constraintViolation } from '../db/database.js';
 import type { Database } from '../db/schema.js';
+import { MAX_ORDER_PARTS } from '../modules/invoices/schema.js';
 import { ConflictError } from './errors.js';
 
 /**
@@ -12,9 +14,26 @@ import { ConflictError } from './errors.js';
  * the same key with another request is a 409, and so is a retry while the first is running.
  * Responses of 5xx are not kept, so a retry after a failure acts again.
  *
+ * A key is claimed before the handler runs and its answer recorded after. A claim that never
+ * got its answer (the process died in between) holds the key only for a lease, then the next
+ * retry takes it over and runs: see `claimLeaseMs`.
+ *
  * Use on a route: `{ schema: { headers: IdempotencyHeaders }, ...idempotent }`.
  */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** Room for everything in a request besides dynamic deliveries: database work, lock waits. */
+const REQUEST_SLACK_MS = 60_000;
+
+/**
+ * How long a claim without an answer holds its key. It must outlast the longest legitimate
+ * request, or a retry would run beside a request still working: the longest are completions
+ * (checkout with balance, process) that ask every dynamic part's URL in turn, each up to
+ * DYNAMIC_DELIVERY_TIMEOUT_MS. About 5 minutes with the default 10 s timeout.
+ */
+export function claimLeaseMs(config: Pick<Config, 'invoices'>): number {
+  return MAX_ORDER_PARTS * config.invoices.dynamicTimeoutMs + REQUEST_SLACK_MS;
+}
 
 export const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(
@@ -48,33 +67,40 @@ function fingerprint(request: FastifyRequest): string {
 
 type ClaimResult =
   | { claimed: number }
-  | { existing: { fingerprint: string; status_code: number | null; response_body: string | null } };
+  | { existing: { fingerprint: string; status_code: number | null; response_body: string | null; created_at: number } };
 
-async function claim(db: Conn, scope: string, shopId: number | null, key: string, print: string): Promise<ClaimResult> {
-  const now = Date.now();
-  await db
-    .deleteFrom('idempotency_keys')
-    .where('scope', '=', scope)
-    .where('key', '=', key)
-    .where('created_at', '<', now - IDEMPOTENCY_TTL_MS)
-    .execute();
-  try {
-    const row = await db
-      .insertInto('idempotency_keys')
-      .values({ scope, shop_id: shopId, key, fingerprint: print, created_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return { claimed: row.id };
-  } catch (err) {
-    if (constraintViolation(err) !== 'unique') throw err;
+async function claim(db: Conn, scope: string, shopId: number | null, key: string, print: string, leaseMs: number): Promise<ClaimResult> {
+  // A row deleted between our failed insert and our read (its request ended in a 5xx) frees
+  // the key: try again rather than fail. Two rounds settle it; three leave room for bad luck.
+  for (let round = 0; ; round++) {
+    const now = Date.now();
+    // Gone: keys past 24 h, and claims that never got an answer within the lease. Several
+    // retries may get here at once; the unique (scope, key) lets exactly one insert win.
+    await db
+      .deleteFrom('idempotency_keys')
+      .where('scope', '=', scope)
+      .where('key', '=', key)
+      .where((eb) => eb.or([eb('created_at', '<', now - IDEMPOTENCY_TTL_MS), eb.and([eb('status_code', 'is', null), eb('created_at', '<', now - leaseMs)])]))
+      .execute();
+    try {
+      const row = await db
+        .insertInto('idempotency_keys')
+        .values({ scope, shop_id: shopId, key, fingerprint: print, created_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { claimed: row.id };
+    } catch (err) {
+      if (constraintViolation(err) !== 'unique') throw err;
+    }
+    const existing = await db
+      .selectFrom('idempotency_keys')
+      .select(['fingerprint', 'status_code', 'response_body', 'created_at'])
+      .where('scope', '=', scope)
+      .where('key', '=', key)
+      .executeTakeFirst();
+    if (existing) return { existing: { ...existing, created_at: Number(existing.created_at) } };
+    if (round === 2) throw new ConflictError('A request with this Idempotency-Key is still in progress.', ['idempotency-key: request in progress']);
   }
-  const existing = await db
-    .selectFrom('idempotency_keys')
-    .select(['fingerprint', 'status_code', 'response_body'])
-    .where('scope', '=', scope)
-    .where('key', '=', key)
-    .executeTakeFirstOrThrow();
-  return { existing };
 }
 
 const claimKey: preHandlerHookHandler = async function (request: FastifyRequest, reply: FastifyReply) {
@@ -82,7 +108,8 @@ const claimKey: preHandlerHookHandler = async function (request: FastifyRequest,
   if (typeof key !== 'string') return;
   const { scope, shopId } = scopeOf(request);
   const print = fingerprint(request);
-  const result = await claim(request.server.db.kysely, scope, shopId, key, print);
+  const leaseMs = claimLeaseMs(request.server.config);
+  const result = await claim(request.server.db.kysely, scope, shopId, key, print, leaseMs);
   if ('claimed' in result) {
     request.idempotencyClaim = result.claimed;
     return;
@@ -92,6 +119,8 @@ const claimKey: preHandlerHookHandler = async function (request: FastifyRequest,
     throw new ConflictError('This Idempotency-Key was used with a different request.', ['idempotency-key: was used with a different request']);
   }
   if (existing.status_code === null || existing.response_body === null) {
+    // When to try again: the running request answers before then, or its claim lapses then.
+    void reply.header('retry-after', String(Math.max(1, Math.ceil((existing.created_at + leaseMs - Date.now()) / 1000))));
     throw new ConflictError('A request with this Idempotency-Key is still in progress.', ['idempotency-key: request in progress']);
   }
   return reply

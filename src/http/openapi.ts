@@ -68,8 +68,10 @@ way. **Time** is ISO 8601 UTC.
 
 **Idempotency.** Calls marked with an \`idempotency-key\` header answer a retry with the same key
 and request within 24 h with the first response (header \`idempotent-replayed: true\`) and act
-once; the same key with another request, or while the first is still running, is a 409. Server
-errors (5xx) are not remembered, so a retry after one acts again.
+once; the same key with another request, or while the first is still running, is a 409 (with
+\`Retry-After\`). Server errors (5xx) are not remembered, so a retry after one acts again. A first
+request that never answered (the server stopped mid-request) holds its key only for a lease of
+25 × DYNAMIC_DELIVERY_TIMEOUT_MS + 60 s (about 5 minutes by default); the next retry then acts.
 
 **Rate limits.** Per API key on owner paths and per client IP on public ones, with
 RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset headers. A client IP that presents too

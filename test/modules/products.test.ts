@@ -186,6 +186,34 @@ test('bad product bodies are a 400 naming the field, and create nothing', async 
   assert.equal(assertOk(await api.get(url)).totalCount, 0);
 });
 
+test('dynamic delivery URLs on loopback or private addresses are a 400 when saved, unless private ones are allowed', async (t) => {
+  const app = await build(t, { ALLOW_PRIVATE_WEBHOOKS: 'false' });
+  const api = await owner(app);
+  const url = `/self/${(await createShop(api)).id}/v2/products`;
+  const dynamic = (externalUrl: string) => ({ title: 'Account', priceDetails: { amount: 1 }, productType: 'dynamic', asDynamic: { externalUrl } });
+  const privateUrls = ['https://127.0.0.1/deliver', 'https://localhost:8443/deliver', 'https://10.1.2.3/', 'https://192.168.0.1/', 'https://169.254.169.254/latest/meta-data', 'https://[::1]/', 'https://[fd00::1]/', 'https://[::ffff:127.0.0.1]/'];
+  for (const externalUrl of privateUrls) {
+    const res = await api.post(url, productBody('t', { variants: [serialsVariant(['A']), dynamic(externalUrl)] }));
+    assertError(res, 400, 'validation_error');
+    assert.match(res.body.errors[0], /^variants\[1\]\.asDynamic\.externalUrl: resolves to a non-public address/, externalUrl);
+  }
+  assert.equal(assertOk(await api.get(url)).totalCount, 0, 'nothing was created');
+
+  // A name that does not resolve (yet) is accepted: delivery checks the address it connects to.
+  const product = assertOk(await api.post(url, productBody('t', { variants: [dynamic('https://shopd-test.invalid/deliver')] })));
+  for (const externalUrl of privateUrls) {
+    const res = await api.put(`${url}/${product.id}`, productBody('t', { variants: [{ ...dynamic(externalUrl), id: product.variants[0].id }] }));
+    assertError(res, 400, 'validation_error');
+    assert.match(res.body.errors[0], /^variants\[0\]\.asDynamic\.externalUrl: /, externalUrl);
+  }
+  assert.equal(assertOk(await api.get(`${url}/${product.id}`)).variants[0].asDynamic.externalUrl, 'https://shopd-test.invalid/deliver', 'nothing changed');
+
+  const allowed = await build(t, { ALLOW_PRIVATE_WEBHOOKS: 'true' });
+  const other = await owner(allowed);
+  const local = assertOk(await other.post(`/self/${(await createShop(other)).id}/v2/products`, productBody('t', { variants: [dynamic('https://localhost:8443/deliver')] })));
+  assert.equal(local.variants[0].asDynamic.externalUrl, 'https://localhost:8443/deliver');
+});
+
 test('prices follow the currency minor units', async (t) => {
   const { api, shopId, url } = await setup(t);
   assertOk(await api.put(`/self/${shopId}/settings/currency`, { currency: 'JPY' }));

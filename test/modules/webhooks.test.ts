@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test, type TestContext } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { buildApp } from '../../src/app.js';
-import { isPublicAddress } from '../../src/modules/webhooks/address-guard.js';
-import { RETRY_DELAYS_MS, retryDelayMs } from '../../src/modules/webhooks/service.js';
+import { isPublicAddress } from '../../src/http/address-guard.js';
+import { recordEvent } from '../../src/modules/events/service.js';
+import { RETRY_DELAYS_MS, retryDelayMs, startWebhookWorker } from '../../src/modules/webhooks/service.js';
 import { build, freshConfig, onEnd, owner } from '../helpers/build.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
 
@@ -14,15 +15,15 @@ interface Received {
   body: string;
 }
 
-/** A local HTTP receiver that records every request and answers `status()`. */
-async function receiver(t: TestContext, status: () => number = () => 200) {
+/** A local HTTP receiver that records every request and answers `status(body)`. */
+async function receiver(t: TestContext, status: (body: any) => number = () => 200) {
   const received: Received[] = [];
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c));
     req.on('end', () => {
       received.push({ headers: req.headers, body });
-      res.writeHead(status()).end('ok');
+      res.writeHead(status(JSON.parse(body))).end('ok');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -31,6 +32,47 @@ async function receiver(t: TestContext, status: () => number = () => 200) {
     server.close(() => resolve());
   }));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received };
+}
+
+/** Held requests wait for their batch: the send timeout only bounds a hang and decides nothing. */
+const HELD = { WEBHOOK_TIMEOUT_MS: '60000' };
+
+/**
+ * A receiver that holds every request and answers them in batches, to measure how many a
+ * worker has in flight without any clock: a batch is answered once as many are held as could
+ * be in flight at once — the bound, or fewer when fewer objects have events left, since an
+ * object has at most one in flight. `expect(object, n)` announces events as the test records them.
+ */
+async function gatedReceiver(t: TestContext, bound: number, objectOf: (body: any) => string) {
+  const left = new Map<string, number>();
+  const held: { res: ServerResponse; object: string }[] = [];
+  const seen = { bodies: [] as any[], maxInFlight: 0, maxInFlightPerObject: 0 };
+  const server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c: Buffer) => (raw += c));
+    req.on('end', () => {
+      const body = JSON.parse(raw);
+      const object = objectOf(body);
+      seen.bodies.push(body);
+      held.push({ res, object });
+      seen.maxInFlight = Math.max(seen.maxInFlight, held.length);
+      seen.maxInFlightPerObject = Math.max(seen.maxInFlightPerObject, held.filter((h) => h.object === object).length);
+      const active = [...left.values()].filter((n) => n > 0).length;
+      if (held.length >= Math.min(bound, active)) {
+        for (const h of held.splice(0)) {
+          left.set(h.object, (left.get(h.object) ?? 0) - 1);
+          h.res.writeHead(200).end('ok');
+        }
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onEnd(t, () => new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  }));
+  const expect = (object: string, n: number) => left.set(object, (left.get(object) ?? 0) + n);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, seen, expect };
 }
 
 async function setup(t: TestContext, env: Record<string, string> = {}) {
@@ -56,8 +98,7 @@ test('events are signed per Standard Webhooks and verify with the reference libr
   assert.equal(assertOk(await api.get(`${base}/${created.id}`)).secret, undefined, 'the secret is shown once');
   const invoice = await buy();
   assertOk(await api.post(`/self/${shopId}/invoices/${invoice.id}/process`));
-  assert.equal(await app.webhookWorker.runOnce(), 1, 'one at a time per endpoint, in order');
-  while ((await app.webhookWorker.runOnce()) > 0);
+  assert.equal(await app.webhookWorker.runOnce(), 2, 'one pass: created, and once it is through, completed');
   assert.deepEqual(sink.received.map((r) => JSON.parse(r.body).type), ['invoice.created', 'invoice.completed']);
   const verifier = new Webhook(created.secret);
   for (const r of sink.received) {
@@ -75,36 +116,40 @@ test('events are signed per Standard Webhooks and verify with the reference libr
   ]);
 });
 
-test('a failing endpoint is retried with backoff, later events wait their turn, and 410 turns it off', async (t) => {
-  const { app, api, buy, base } = await setup(t);
-  let status = 500;
-  const sink = await receiver(t, () => status);
-  const hook = assertOk(await api.post(base, { url: sink.url, events: ['invoice.created'] }));
+test('a failing delivery is retried with backoff; later events of its invoice wait their turn, other invoices go on; 410 turns it off', async (t) => {
+  const { app, api, shopId, buy, base } = await setup(t);
+  let failing: string | null = null;
+  let gone = false;
+  const sink = await receiver(t, (body) => (gone ? 410 : body.data.invoiceId === failing ? 500 : 200));
+  const hook = assertOk(await api.post(base, { url: sink.url, events: ['invoice.created', 'invoice.completed'] }));
   const first = await buy();
-  await buy();
+  failing = first.id;
+  assertOk(await api.post(`/self/${shopId}/invoices/${first.id}/process`));
+  const second = await buy();
+  const seen = () => sink.received.map((r) => { const b = JSON.parse(r.body); return `${b.type} ${b.data.invoiceId === first.id ? 'first' : 'second'}`; });
   const now = Date.now();
-  assert.equal(await app.webhookWorker.runOnce(now), 0);
-  assert.equal(sink.received.length, 1, 'only the oldest delivery of the endpoint is tried');
+  assert.equal(await app.webhookWorker.runOnce(now), 1);
+  assert.deepEqual(seen().sort(), ['invoice.created first', 'invoice.created second'], 'the first invoice\'s completion waits behind its failed creation; the second invoice is not held up');
   assert.equal(await app.webhookWorker.runOnce(now + 1000), 0, 'not due yet');
-  assert.equal(sink.received.length, 1);
-  status = 200;
-  assert.equal(await app.webhookWorker.runOnce(now + 10_000), 1);
-  assert.equal(JSON.parse(sink.received[1]!.body).data.invoiceId, first.id, 'the retry of the first event comes first');
-  assert.equal(sink.received[1]!.headers['webhook-id'], sink.received[0]!.headers['webhook-id'], 'a retry keeps the event id');
-  assert.equal(await app.webhookWorker.runOnce(now + 10_000), 1);
-  assert.equal(sink.received.length, 3);
+  assert.equal(sink.received.length, 2);
+  failing = null;
+  assert.equal(await app.webhookWorker.runOnce(now + 10_000), 2);
+  assert.deepEqual(seen().slice(2), ['invoice.created first', 'invoice.completed first'], 'the retry, then what waited behind it');
+  const retried = sink.received.filter((r) => JSON.parse(r.body).type === 'invoice.created' && JSON.parse(r.body).data.invoiceId === first.id);
+  assert.equal(retried[1]!.headers['webhook-id'], retried[0]!.headers['webhook-id'], 'a retry keeps the event id');
   const attempts = assertOk(await api.get(`${base}/${hook.id}/deliveries`)).items;
-  assert.deepEqual(attempts.map((a: { statusCode: number; attempt: number }) => [a.statusCode, a.attempt]), [[200, 1], [200, 2], [500, 1]]);
+  assert.deepEqual(attempts.map((a: { statusCode: number; attempt: number }) => [a.statusCode, a.attempt]).sort(), [[200, 1], [200, 1], [200, 2], [500, 1]]);
+  assert.ok(second.id);
 
-  status = 410;
+  gone = true;
   await buy();
   await app.webhookWorker.runOnce(now + 20_000);
-  const gone = assertOk(await api.get(`${base}/${hook.id}`));
-  assert.equal(gone.enabled, false);
-  assert.match(gone.disabledReason, /410/);
+  const disabled = assertOk(await api.get(`${base}/${hook.id}`));
+  assert.equal(disabled.enabled, false);
+  assert.match(disabled.disabledReason, /410/);
   await buy();
   await app.webhookWorker.runOnce(now + 30_000);
-  assert.equal(sink.received.length, 4, 'nothing more goes to a disabled endpoint');
+  assert.equal(sink.received.length, 5, 'nothing more goes to a disabled endpoint');
   assert.equal(await app.db.kysely.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', hook.id).where('status', '=', 'pending').execute().then((r) => r.length), 0);
 });
 
@@ -123,22 +168,119 @@ test('pending deliveries survive a restart, and a delivery claimed by a crashed 
   const first = await buildApp({ config, logger: false });
   const api = await owner(first);
   const shop = await sellingShop(api);
-  assertOk(await api.post(`/self/${shop.shopId}/webhooks`, { url: sink.url, events: ['invoice.created'] }));
+  assertOk(await api.post(`/self/${shop.shopId}/webhooks`, { url: sink.url, events: ['invoice.created', 'invoice.completed'] }));
+  const invoices: { id: string }[] = [];
   for (let i = 0; i < 3; i++) {
-    assertOk(await api.post(`/v2/public/shops/${shop.shopId}/invoices`, { customerEmail: `r${i}@example.com`, gateway: 'tipjar', parts: [{ productId: shop.productId, productVariantId: shop.keysVariant, quantity: 1 }] }));
+    invoices.push(assertOk(await api.post(`/v2/public/shops/${shop.shopId}/invoices`, { customerEmail: `r${i}@example.com`, gateway: 'tipjar', parts: [{ productId: shop.productId, productVariantId: shop.keysVariant, quantity: 1 }] })));
   }
-  // The first delivery was claimed when the process died: its lease is still running.
-  await first.db.kysely.updateTable('webhook_deliveries').set({ status: 'delivering', next_attempt_at: Date.now() + 60_000 }).where('id', '=', (await first.db.kysely.selectFrom('webhook_deliveries').select('id').orderBy('id').executeTakeFirstOrThrow()).id).execute();
+  assertOk(await api.post(`/self/${shop.shopId}/invoices/${invoices[0]!.id}/process`));
+  // The first delivery (invoice 0 created) was claimed when the process died: its lease is still running.
+  const claimed = (await first.db.kysely.selectFrom('webhook_deliveries').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
+  await first.db.kysely.updateTable('webhook_deliveries').set({ status: 'delivering', attempts: 1, next_attempt_at: Date.now() + 60_000 }).where('id', '=', claimed).execute();
   await first.close();
 
   const second = await buildApp({ config, logger: false });
   onEnd(t, () => second.close());
-  assert.equal(await second.webhookWorker.runOnce(), 0, 'nothing overtakes the claimed first delivery');
-  let sent = 0;
-  for (let pass = 0; pass < 5; pass++) sent += await second.webhookWorker.runOnce(Date.now() + 3 * 60_000);
-  assert.equal(sent, 3);
-  assert.equal(sink.received.length, 3);
-  assert.equal(new Set(sink.received.map((r) => r.headers['webhook-id'])).size, 3);
+  const sent = () => sink.received.map((r) => { const b = JSON.parse(r.body); return `${b.type} ${invoices.findIndex((i) => i.id === b.data.invoiceId)}`; });
+  assert.equal(await second.webhookWorker.runOnce(), 2, 'other invoices go out; nothing of invoice 0 overtakes its claimed delivery');
+  assert.deepEqual(sent().sort(), ['invoice.created 1', 'invoice.created 2']);
+  assert.equal(await second.webhookWorker.runOnce(Date.now() + 3 * 60_000), 2, 'the lapsed claim is sent again, then what waited behind it');
+  assert.deepEqual(sent().slice(2), ['invoice.created 0', 'invoice.completed 0']);
+  assert.equal(await second.webhookWorker.runOnce(Date.now() + 4 * 60_000), 0);
+  assert.equal(new Set(sink.received.map((r) => r.headers['webhook-id'])).size, 4);
+});
+
+test('a backlog to one endpoint goes out in one pass, WEBHOOK_CONCURRENCY at a time, and no more with two workers', async (t) => {
+  const bound = 5;
+  const { app, api, shopId, base } = await setup(t, { WEBHOOK_CONCURRENCY: String(bound), ...HELD });
+  const sink = await gatedReceiver(t, bound, (b) => `ticket:${b.data.ticketId}`);
+  const ticketMessages = async (from: number, count: number) => {
+    for (let i = from; i < from + count; i++) {
+      sink.expect(`ticket:${i}`, 1);
+      await recordEvent(app.db.kysely, shopId, 'ticket.message', { ticketId: i, messageId: 1, author: 'customer', status: 'open' });
+    }
+  };
+  assertOk(await api.post(base, { url: sink.url, events: ['ticket.message'] }));
+
+  await ticketMessages(1, 62);
+  assert.equal(await app.webhookWorker.runOnce(), 62, 'sixty-two events, one pass');
+  assert.equal(sink.seen.bodies.length, 62);
+  assert.equal(sink.seen.maxInFlight, bound, 'the endpoint had the bound in flight, never more');
+
+  // A second worker (another instance) claims beside the first: the bound is per endpoint, not per worker.
+  await ticketMessages(101, 41);
+  const other = startWebhookWorker(app);
+  onEnd(t, () => other.stop());
+  const now = Date.now();
+  const [a, b] = await Promise.all([app.webhookWorker.runOnce(now), other.runOnce(now)]);
+  assert.equal(a + b, 41);
+  assert.equal(sink.seen.bodies.length, 103);
+  assert.equal(sink.seen.maxInFlight, bound);
+  assert.equal(new Set(sink.seen.bodies.map((body) => body.id)).size, 103, 'each event once');
+  const rows = await app.db.kysely.selectFrom('webhook_deliveries').select(['status', 'attempts']).execute();
+  assert.ok(rows.every((r) => r.status === 'succeeded' && r.attempts === 1));
+});
+
+test('events of one object reach an endpoint in order and one at a time; other objects go alongside', async (t) => {
+  const bound = 4;
+  const tickets = 6;
+  const messages = 5;
+  const { app, api, shopId, base } = await setup(t, { WEBHOOK_CONCURRENCY: String(bound), ...HELD });
+  const sink = await gatedReceiver(t, bound, (b) => `ticket:${b.data.ticketId}`);
+  for (let ticket = 1; ticket <= tickets; ticket++) sink.expect(`ticket:${ticket}`, messages);
+  assertOk(await api.post(base, { url: sink.url, events: ['ticket.message'] }));
+  // Interleaved, as a busy shop writes them.
+  for (let m = 1; m <= messages; m++) {
+    for (let ticket = 1; ticket <= tickets; ticket++) await recordEvent(app.db.kysely, shopId, 'ticket.message', { ticketId: ticket, messageId: m, author: 'customer', status: 'open' });
+  }
+  assert.equal(await app.webhookWorker.runOnce(), tickets * messages, 'one pass');
+  for (let ticket = 1; ticket <= tickets; ticket++) {
+    const order = sink.seen.bodies.filter((b) => b.data.ticketId === ticket).map((b) => b.data.messageId);
+    assert.deepEqual(order, [1, 2, 3, 4, 5], `ticket ${ticket}`);
+  }
+  assert.equal(sink.seen.maxInFlightPerObject, 1, 'never two events of one ticket in flight');
+  assert.equal(sink.seen.maxInFlight, bound, 'different tickets in flight together, up to the bound');
+});
+
+test('invoice events carry the invoice as the owner API shows it right after the change', async (t) => {
+  const { app, api, shopId, buy, base } = await setup(t);
+  const sink = await receiver(t);
+  assertOk(await api.post(base, { url: sink.url, events: ['invoice.created', 'invoice.completed', 'invoice.replaced', 'invoice.expired', 'invoice.cancelled'] }));
+  const invoices = `/self/${shopId}/invoices`;
+  const views = new Map<string, unknown>();
+  const snapshot = async (type: string, id: string) => views.set(`${type} ${id}`, assertOk(await api.get(`${invoices}/${id}`)));
+
+  const sold = await buy();
+  await snapshot('invoice.created', sold.id);
+  const done = assertOk(await api.post(`${invoices}/${sold.id}/process`));
+  await snapshot('invoice.completed', sold.id);
+  assert.deepEqual(views.get(`invoice.completed ${sold.id}`), done, "the process answer is that view too");
+  assertOk(await api.post(`${invoices}/${sold.id}/replacement`, { partInvoiceId: done.parts[0].id, quantity: 1 }));
+  await snapshot('invoice.replaced', sold.id);
+  const lapsed = await buy();
+  await snapshot('invoice.created', lapsed.id);
+  await app.db.kysely.updateTable('invoices').set({ expires_at: Date.now() - 1 }).where('id', '=', lapsed.id).execute();
+  await snapshot('invoice.expired', lapsed.id); // this read expires it
+  const dropped = await buy();
+  await snapshot('invoice.created', dropped.id);
+  const { endUnpaid } = await import('../../src/modules/invoices/lifecycle.service.js');
+  assert.equal(await endUnpaid(app.db.kysely, shopId, dropped.id, 'cancelled'), true);
+  await snapshot('invoice.cancelled', dropped.id);
+
+  while ((await app.webhookWorker.runOnce()) > 0);
+  const events = sink.received.map((r) => JSON.parse(r.body));
+  assert.equal(events.length, views.size);
+  for (const event of events) {
+    assert.deepEqual(event.data.invoice, views.get(`${event.type} ${event.data.invoiceId}`), `${event.type} ${event.data.invoiceId}`);
+  }
+  const byType = (type: string) => events.find((e) => e.type === type).data;
+  // The fields receivers had before stay beside the invoice.
+  assert.deepEqual([byType('invoice.created').total, byType('invoice.created').currency, byType('invoice.created').gateway], [9.99, 'USD', 'tipjar']);
+  assert.equal(byType('invoice.completed').commission, 0);
+  assert.deepEqual([byType('invoice.replaced').partInvoiceId, byType('invoice.replaced').quantity], [done.parts[0].id, 1]);
+  assert.equal(byType('invoice.completed').invoice.status, 'completed');
+  assert.deepEqual(byType('invoice.completed').invoice.parts[0].deliverables, ['K1']);
+  assert.equal(byType('invoice.replaced').invoice.replacements.length, 1);
 });
 
 test('two workers never send the same delivery', async (t) => {
@@ -237,7 +379,10 @@ test('a local receiver gets every event type of the contract', async (t) => {
 
   for (let pass = 0; pass < 30 && (await app.webhookWorker.runOnce()) > 0; pass++);
   const types = sink.received.map((r) => JSON.parse(r.body).type as string);
-  const created = JSON.parse(sink.received.find((r) => JSON.parse(r.body).type === 'invoice.created')!.body);
+  const keys = await app.db.kysely.selectFrom('webhook_deliveries as d').innerJoin('events as e', 'e.id', 'd.event_id').select(['e.type', 'd.ordering_key']).execute();
+  for (const { type, ordering_key } of keys) assert.match(ordering_key ?? '', /^(invoice|ticket|product|customer):[\w-]+$/, `${type} has an ordering key`);
+  // Events of different invoices are not ordered against each other: pick the first invoice's.
+  const created = JSON.parse(sink.received.find((r) => JSON.parse(r.body).type === 'invoice.created' && JSON.parse(r.body).data.invoiceId === sold.id)!.body);
   assert.equal(created.data.total, 9.99, 'money in events is a decimal in the major unit');
   const balance = JSON.parse(sink.received.find((r) => JSON.parse(r.body).type === 'customer.balance_changed')!.body);
   assert.deepEqual([balance.data.amount, balance.data.balance, balance.data.currency], [1, 1, 'USD']);

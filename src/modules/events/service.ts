@@ -20,6 +20,32 @@ export const eventTypes = [
 export type EventType = (typeof eventTypes)[number];
 
 /**
+ * What each event is about, as the field of its data naming the object: an endpoint receives
+ * the events of one object in order (webhooks/service.ts deliverDue). A feedback is about its
+ * invoice, so it comes after that invoice's completion. Every type must say (the Record makes
+ * a new type without an answer a type error).
+ */
+const subjectOf: Record<EventType, { kind: string; field: string }> = {
+  'invoice.created': { kind: 'invoice', field: 'invoiceId' },
+  'invoice.completed': { kind: 'invoice', field: 'invoiceId' },
+  'invoice.expired': { kind: 'invoice', field: 'invoiceId' },
+  'invoice.replaced': { kind: 'invoice', field: 'invoiceId' },
+  'invoice.cancelled': { kind: 'invoice', field: 'invoiceId' },
+  'feedback.created': { kind: 'invoice', field: 'invoiceId' },
+  'ticket.created': { kind: 'ticket', field: 'ticketId' },
+  'ticket.message': { kind: 'ticket', field: 'ticketId' },
+  'product.out_of_stock': { kind: 'product', field: 'productId' },
+  'customer.balance_changed': { kind: 'customer', field: 'customerId' },
+};
+
+/** `invoice:<id>`, ...; null when the data does not name its object (then it is ordered with everything). */
+export function orderingKey(type: EventType, data: unknown): string | null {
+  const { kind, field } = subjectOf[type];
+  const id = (data as Record<string, unknown> | null)?.[field];
+  return typeof id === 'string' || typeof id === 'number' ? `${kind}:${id}` : null;
+}
+
+/**
  * Records an event in the caller's transaction, with one webhook delivery per subscribed
  * endpoint (the outbox the webhook worker reads), so an event and its deliveries exist exactly
  * when the change that caused them committed.
@@ -27,6 +53,6 @@ export type EventType = (typeof eventTypes)[number];
 export async function recordEvent(db: Kysely<Database>, shopId: number, type: EventType, data: unknown, now = Date.now()): Promise<string> {
   const id = `evt_${randomBytes(16).toString('base64url')}`;
   await db.insertInto('events').values({ id, shop_id: shopId, type, payload: JSON.stringify(data), created_at: now }).execute();
-  await fanOut(db, shopId, id, type, now);
+  await fanOut(db, shopId, id, type, orderingKey(type, data), now);
   return id;
 }

@@ -12,7 +12,6 @@ import type { CouponRow } from '../coupons/coupons.table.js';
 import * as customerRepo from '../customers/repository.js';
 import { customerForEmail, InsufficientBalanceError } from '../customers/service.js';
 import { recordCheckout } from '../dashboards/rollups.js';
-import { recordEvent } from '../events/service.js';
 import { fieldPatternProblem, MAX_ANSWER_LENGTH, matchesFieldPattern } from '../products/field-pattern.js';
 import type { ProductRow, VariantRow } from '../products/products.table.js';
 import * as products from '../products/repository.js';
@@ -22,6 +21,7 @@ import { findShopById, shareShop } from '../shops/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';
 import type { DeliveryOptions } from './dynamic-delivery.js';
 import { completeInvoice, DeliveryFailedError, endUnpaid, expireShopOverdue, noteIfOutOfStock } from './lifecycle.service.js';
+import { recordInvoiceEvent } from './invoice-events.js';
 import * as repo from './repository.js';
 import type { CheckoutBody } from './schema.js';
 
@@ -272,7 +272,7 @@ export async function checkout(db: Conn, shopId: number, body: CheckoutBody, buy
         created_at: now,
       });
     }
-    await recordEvent(trx, shop.id, 'invoice.created', { invoiceId, total: fromMinorUnits(total, shop.currency), currency: shop.currency, gateway: body.gateway }, now);
+    await recordInvoiceEvent(trx, shop.id, 'invoice.created', invoiceId, { total: fromMinorUnits(total, shop.currency), currency: shop.currency, gateway: body.gateway }, now);
     await reserveStock(trx, shop.id, invoiceId, parts, now);
     if (buyer.ip) await customerRepo.recordCustomerIp(trx, shop.id, customer.id, buyer.ip, now);
     // Last: the rollup lock is the final one a transaction takes (see dashboards/rollups.ts).

@@ -1,10 +1,12 @@
-import { assertPublicUrl, UnsafeUrlError } from '../webhooks/address-guard.js';
+import { OutboundError, postGuarded } from '../../http/outbound.js';
 
 /**
  * Dynamic products (contract 5.1): at delivery the order is POSTed to the owner's URL and the
- * text it answers is delivered. No redirects are followed; a timeout, a non-2xx answer or an
- * empty body is a failure the caller records on the invoice. The URL must resolve to public
- * addresses (checked before each call; unlike webhooks, fetch offers no connect-time hook).
+ * text it answers is delivered. The call goes through the guarded client webhooks use
+ * (`http/outbound.ts`): public addresses only unless ALLOW_PRIVATE_WEBHOOKS, the connection
+ * pinned to the checked address, no redirects, one deadline. A timeout, a non-2xx answer, an
+ * empty body or one over 64 KiB is a failure the caller records on the invoice: an answer
+ * longer than that is not delivered cut short, and is not read past the limit.
  */
 
 export interface DynamicOrder {
@@ -18,7 +20,7 @@ export interface DynamicOrder {
   replacement: boolean;
 }
 
-const MAX_ANSWER_BYTES = 64 * 1024;
+export const MAX_ANSWER_BYTES = 64 * 1024;
 
 export class DynamicDeliveryError extends Error {}
 
@@ -28,29 +30,30 @@ export interface DeliveryOptions {
   allowPrivate: boolean;
 }
 
+/** The endpoint as errors name it: scheme, host and port, never a path or query that may carry a token. */
+function origin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'the delivery URL';
+  }
+}
+
 export async function fetchDynamicDeliverable(url: string, order: DynamicOrder, options: DeliveryOptions): Promise<string> {
-    try {
-    // The same SSRF rule as webhooks: only public addresses unless ALLOW_PRIVATE_WEBHOOKS.
-    await assertPublicUrl(url, options.allowPrivate);
+  const at = origin(url);
+  let answer;
+  try {
+    answer = await postGuarded(
+      { url, headers: { 'content-type': 'application/json', 'user-agent': 'shopd-dynamic-delivery' }, body: JSON.stringify(order) },
+      { ...options, maxResponseBytes: MAX_ANSWER_BYTES },
+    );
   } catch (err) {
-    if (err instanceof UnsafeUrlError) throw new DynamicDeliveryError(`${url}: refused: ${err.message}`);
+    if (err instanceof OutboundError) throw new DynamicDeliveryError(`${at}: ${err.message}`);
     throw err;
   }
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'shopd-dynamic-delivery' },
-      body: JSON.stringify(order),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(options.timeoutMs),
-    });
-  } catch (err) {
-    const reason = (err as Error).name === 'TimeoutError' ? `no answer within ${options.timeoutMs} ms` : (err as Error).message;
-    throw new DynamicDeliveryError(`${url}: ${reason}`);
-  }
-  const text = (await response.text()).slice(0, MAX_ANSWER_BYTES).trim();
-  if (response.status < 200 || response.status >= 300) throw new DynamicDeliveryError(`${url}: answered HTTP ${response.status}`);
-  if (text === '') throw new DynamicDeliveryError(`${url}: answered an empty body`);
+  if (answer.status < 200 || answer.status >= 300) throw new DynamicDeliveryError(`${at}: answered HTTP ${answer.status}`);
+  if (answer.truncated) throw new DynamicDeliveryError(`${at}: answered more than ${MAX_ANSWER_BYTES} bytes`);
+  const text = answer.body.toString('utf8').trim();
+  if (text === '') throw new DynamicDeliveryError(`${at}: answered an empty body`);
   return text;
 }

@@ -15,6 +15,7 @@ import { shopContentChanged } from '../storefront/page-cache.js';
 import { countFirstPurchase } from '../storefront/repository.js';
 import { DynamicDeliveryError, fetchDynamicDeliverable, type DeliveryOptions } from './dynamic-delivery.js';
 import type { InvoicePartRow, InvoiceRow, InvoiceStatus } from './invoices.table.js';
+import { recordInvoiceEvent } from './invoice-events.js';
 import * as repo from './repository.js';
 import { assertTransition } from './state.js';
 
@@ -38,7 +39,7 @@ export async function endUnpaid(db: Conn, shopId: number, invoiceId: string, to:
     await repo.returnInvoiceStock(trx, shopId, invoiceId, await repo.listParts(trx, shopId, [invoiceId]));
     const invoice = await requireInvoice(trx, shopId, invoiceId);
     if (invoice.coupon_id !== null) await releaseCouponUse(trx, shopId, invoice.coupon_id);
-    await recordEvent(trx, shopId, to === 'expired' ? 'invoice.expired' : 'invoice.cancelled', { invoiceId }, now);
+    await recordInvoiceEvent(trx, shopId, to === 'expired' ? 'invoice.expired' : 'invoice.cancelled', invoiceId, {}, now);
     // Last: the rollup lock is the final one a transaction takes (see dashboards/rollups.ts).
     await recordUnpaidEnd(trx, shopId, { createdAt: invoice.created_at, gateway: invoice.gateway }, to);
     return true;
@@ -196,7 +197,7 @@ export async function completeInvoice(db: Conn, shopId: number, invoiceId: strin
     await countFirstPurchase(trx, shopId, invoice.customer_id);
     const commission = await payCommission(trx, invoice, now);
     await queueDeliveryMail(trx, invoice, invoice.customer_email, delivered);
-    await recordEvent(trx, shopId, 'invoice.completed', { invoiceId, total: fromMinorUnits(invoice.total, invoice.currency), currency: invoice.currency, commission }, now);
+    await recordInvoiceEvent(trx, shopId, 'invoice.completed', invoiceId, { total: fromMinorUnits(invoice.total, invoice.currency), currency: invoice.currency, commission }, now);
     // Last: the rollup lock is the final one a transaction takes (see dashboards/rollups.ts).
     await recordCompletion(trx, shopId, { createdAt: invoice.created_at, completedAt: now, gateway: invoice.gateway, total: invoice.total, repeatPurchase }, parts);
   });

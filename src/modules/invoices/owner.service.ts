@@ -3,7 +3,6 @@ import type { Database } from '../../db/schema.js';
 import { ConflictError, UnprocessableError, ValidationError } from '../../http/errors.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
 import { parseDateRange } from '../../schemas/dates.js';
-import { recordEvent } from '../events/service.js';
 import { splitAtLocalMidnights } from '../dashboards/local-days.js';
 import { countCreatedInvoices, recordReplacement } from '../dashboards/rollups.js';
 import { feedbacksOfInvoices } from '../feedbacks/repository.js';
@@ -12,25 +11,17 @@ import { enabledGateway } from '../shops/payment-settings.js';
 import { shareShop } from '../shops/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';
 import { DynamicDeliveryError, type DeliveryOptions } from './dynamic-delivery.js';
-import type { InvoiceRow } from './invoices.table.js';
+import { recordInvoiceEvent } from './invoice-events.js';
 import { completeInvoice, dynamicDeliverable, expireShopOverdue, noteIfOutOfStock, partTitle, queueDeliveryMail, requireInvoice, withExpiryApplied } from './lifecycle.service.js';
+import { ownerInvoiceView } from './owner-view.js';
 import * as repo from './repository.js';
 import type { InvoiceListQuery } from './schema.js';
 import { toOwnerInvoice, toPublicInvoice } from './views.js';
 
 type Conn = Kysely<Database>;
 
-async function ownerView(db: Conn, invoice: InvoiceRow) {
-  const [parts, replacements, feedbacks] = await Promise.all([
-    repo.listParts(db, invoice.shop_id, [invoice.id]),
-    repo.listReplacements(db, invoice.shop_id, [invoice.id]),
-    feedbacksOfInvoices(db, invoice.shop_id, [invoice.id]),
-  ]);
-  return toOwnerInvoice(invoice, parts, replacements, feedbacks[0]);
-}
-
 export async function getInvoice(db: Conn, shop: ShopRow, invoiceId: string) {
-  return ownerView(db, await withExpiryApplied(db, await requireInvoice(db, shop.id, invoiceId)));
+  return ownerInvoiceView(db, await withExpiryApplied(db, await requireInvoice(db, shop.id, invoiceId)));
 }
 
 /** Newest first; `cursor` (keyset) wins over `pageNumber`. Overdue pending invoices are expired first. */
@@ -119,7 +110,7 @@ export async function replaceItems(db: Conn, shop: ShopRow, invoiceId: string, i
     await noteIfOutOfStock(trx, shop.id, part.product_id, part.variant_id, units.left, now);
     await repo.insertReplacement(trx, { shopId: shop.id, invoiceId, partId: part.id, quantity: input.quantity, deliverables, now });
     await queueDeliveryMail(trx, invoice, invoice.customer_email, [{ title: partTitle(part), quantity: input.quantity, deliverables }], 'Replacement for your order.');
-    await recordEvent(trx, shop.id, 'invoice.replaced', { invoiceId, partInvoiceId: part.id, quantity: input.quantity }, now);
+    await recordInvoiceEvent(trx, shop.id, 'invoice.replaced', invoiceId, { partInvoiceId: part.id, quantity: input.quantity }, now);
     // Last: the rollup lock is the final one a transaction takes (see dashboards/rollups.ts).
     await recordReplacement(trx, shop.id, { quantity: input.quantity, createdAt: now });
   });

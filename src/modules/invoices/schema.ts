@@ -11,6 +11,9 @@ export const InvoiceId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', descrip
 export const InvoiceParams = Type.Object({ shopId: Id, invoiceId: InvoiceId });
 export const PublicInvoiceParams = Type.Object({ invoiceId: InvoiceId });
 
+/** Parts of one order. A completion asks each dynamic part's URL in turn, so this also bounds how long one request can take. */
+export const MAX_ORDER_PARTS = 25;
+
 export const CheckoutBody = Type.Object({
   customerEmail: Email('Stored lower-case.'),
   gateway: Gateway,
@@ -20,7 +23,7 @@ export const CheckoutBody = Type.Object({
       productVariantId: { ...Id, description: 'A variant of that product (400 otherwise).', ...references('publicVariant') },
       quantity: Type.Integer({ minimum: 1, maximum: 1_000_000, description: "Within the variant's minAmount and maxAmount (422 otherwise)." }),
     }),
-    { minItems: 1, maxItems: 25, description: 'Each variant at most once.', ...uniqueBy('productVariantId') },
+    { minItems: 1, maxItems: MAX_ORDER_PARTS, description: 'Each variant at most once.', ...uniqueBy('productVariantId') },
   ),
   coupon: OptionalNullable(Type.String({ minLength: 1, maxLength: 64, description: 'A coupon code; one that is not valid for this order is a 422.' })),
   customFields: OptionalNullable(

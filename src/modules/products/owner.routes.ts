@@ -11,6 +11,7 @@ const tags = ['Products'];
 
 export const productOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.db.kysely;
+  const saving = { allowPrivate: app.config.webhooks.allowPrivate, vpn: app.vpnRanges };
 
   const bulkSchema = <B extends TSchema>(summary: string, body: B) => ({
     tags,
@@ -23,7 +24,7 @@ export const productOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/:shopId/v2/products', {
     schema: { tags, summary: 'Create a product', params: ShopParams, body: schema.NewProduct, response: ownerResponses(schema.Product, [409, 422]) },
-    handler: async (request) => ok(await service.createProduct(db, currentShop(request), request.body, app.vpnRanges)),
+    handler: async (request) => ok(await service.createProduct(db, currentShop(request), request.body, saving)),
   });
 
   app.get('/:shopId/v2/products', {
@@ -53,7 +54,7 @@ export const productOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: schema.ProductUpdate,
       response: ownerResponses(schema.Product, [409, 422]),
     },
-    handler: async (request) => ok(await service.updateProduct(db, currentShop(request), request.params.productId, request.body, app.vpnRanges)),
+    handler: async (request) => ok(await service.updateProduct(db, currentShop(request), request.params.productId, request.body, saving)),
   });
 
   for (const [segment, column, summary] of [

@@ -92,7 +92,16 @@ const variantFields = {
     }),
   ),
   asService: OptionalNullable(Type.Object({ stock: Type.Optional(Stock), text: Type.String({ minLength: 1, maxLength: 20_000 }), ...amountLimits })),
-  asDynamic: OptionalNullable(Type.Object({ stock: Type.Optional(Stock), externalUrl: HttpsUrl(), ...amountLimits })),
+  asDynamic: OptionalNullable(Type.Object({ stock: Type.Optional(Stock), externalUrl: {
+      ...HttpsUrl(
+        'Called with a POST of the order at delivery; its answer (up to 64 KiB, trimmed) is delivered. No redirects are followed; a timeout, ' +
+          'a non-2xx answer, an empty answer or one over 64 KiB is a delivery failure recorded on the invoice.',
+      ),
+      ...rule(
+        'resolves to public addresses only, unless the server allows private ones: a loopback, private or link-local address is a 400 when ' +
+          'saved (a name that does not resolve yet is accepted) and is refused again at every delivery',
+      ),
+    }, ...amountLimits })),
   customerNote: OptionalNullable(Type.String({ maxLength: 5000 })),
   redirectUrl: OptionalNullable(HttpsUrl()),
   customFields: OptionalNullable(CustomFields),

@@ -10,7 +10,7 @@ import { replaceStoredFile, type FileStorage } from '../../storage/file-storage.
 import type { ProductRow, VariantRow } from './products.table.js';
 import * as repo from './repository.js';
 import type { NewProduct, ProductInput, ProductListQuery } from './schema.js';
-import { prepareVariant, type PreparedVariant, type StoredGateway } from './variant-input.js';
+import { checkDeliveryUrls, prepareVariant, type PreparedVariant, type StoredGateway } from './variant-input.js';
 import { rescaleMinorUnits } from '../../schemas/money.js';
 import { currencyDigits } from '../shops/currencies.js';
 import { toProduct, toProductSummary, type SerialValues } from './views.js';
@@ -97,6 +97,12 @@ export async function getProduct(db: Conn, shop: ShopRow, productId: number) {
   return toProduct(product, variants, shop.currency, await serialValuesOf(db, shop.id, variants));
 }
 
+/** How a product may be saved: whether a dynamic variant's URL may point at private addresses (ALLOW_PRIVATE_WEBHOOKS), and the server's VPN ranges. */
+export interface SaveOptions {
+  allowPrivate: boolean;
+  vpn: VpnRanges | null;
+}
+
 /**
  * Without VPN ranges configured a variant's `blockVpn` rule cannot be turned on (422). One the
  * variant already had (stored before the rule was checked) may be saved again unchanged, so
@@ -114,10 +120,11 @@ function checkVpnRules(variants: PreparedVariant[], current: Map<number, Variant
   });
 }
 
-export async function createProduct(db: Conn, shop: ShopRow, input: NewProduct, vpn: VpnRanges | null) {
+export async function createProduct(db: Conn, shop: ShopRow, input: NewProduct, options: SaveOptions) {
   // Variant ids of the body are not read: a product read from GET can be posted as a copy.
   const variants = input.variants.map((v, i) => prepareVariant({ ...v, id: undefined }, i, shop.currency));
-  checkVpnRules(variants, new Map(), vpn);
+  checkVpnRules(variants, new Map(), options.vpn);
+  await checkDeliveryUrls(input.variants, options.allowPrivate);
   return db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);
     const path = await claimListingPath(trx, shop.id, { path: input.path ?? undefined, title: input.title, field: 'path' });
@@ -135,8 +142,9 @@ export async function createProduct(db: Conn, shop: ShopRow, input: NewProduct, 
  * added, and a variant left out is removed (its row stays for the orders that sold it).
  * Omitted serials or stock keep the current stock; omitted path keeps the current path.
  */
-export async function updateProduct(db: Conn, shop: ShopRow, productId: number, input: ProductInput, vpn: VpnRanges | null) {
+export async function updateProduct(db: Conn, shop: ShopRow, productId: number, input: ProductInput, options: SaveOptions) {
   const variants = input.variants.map((v, i) => prepareVariant(v, i, shop.currency));
+  await checkDeliveryUrls(input.variants, options.allowPrivate);
   return db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);
     const product = await requireProduct(trx, shop.id, productId);
@@ -148,7 +156,7 @@ export async function updateProduct(db: Conn, shop: ShopRow, productId: number, 
       if (kept.has(v.id)) throw ValidationError.field(`variants[${i}].id`, 'appears twice');
       kept.add(v.id);
     });
-    checkVpnRules(variants, current, vpn);
+    checkVpnRules(variants, current, options.vpn);
     const path = input.path == null ? product.path : await claimListingPath(trx, shop.id, { path: input.path, title: input.title, field: 'path' }, { productId });
     const now = Date.now();
     await repo.updateProduct(trx, shop.id, productId, { ...productColumns(input), path });

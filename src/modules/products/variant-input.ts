@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely';
+import { assertPublicUrl, UnsafeUrlError } from '../../http/address-guard.js';
 import { ValidationError } from '../../http/errors.js';
 import { slugify } from '../../http/slug.js';
 import { toMinorUnits } from '../../schemas/money.js';
@@ -106,4 +107,24 @@ export function prepareVariant(variant: VariantInput, index: number, currency: s
     stock: type === 'service' ? variant.asService!.stock : type === 'dynamic' ? variant.asDynamic!.stock : undefined,
     serials: type === 'serials' && asSerials?.serials != null ? parseSerials(asSerials.serials, delimiter, removeDuplicates) : undefined,
   };
+}
+
+/**
+ * Dynamic variants' delivery URLs must point at public addresses (unless the server allows
+ * private ones), checked when the product is saved so the owner hears it then rather than at
+ * the first sale. A name that does not resolve yet is accepted: the delivery itself connects
+ * only to a checked public address (http/outbound.ts) whatever the name resolves to by then.
+ */
+export async function checkDeliveryUrls(variants: VariantInput[], allowPrivate: boolean): Promise<void> {
+  await Promise.all(
+    variants.map(async (variant, index) => {
+      if (variant.productType !== 'dynamic' || !variant.asDynamic) return;
+      try {
+        await assertPublicUrl(variant.asDynamic.externalUrl, allowPrivate, { acceptUnresolvable: true });
+      } catch (err) {
+        if (err instanceof UnsafeUrlError) throw ValidationError.field(`variants[${index}].asDynamic.externalUrl`, err.message);
+        throw err;
+      }
+    }),
+  );
 }

@@ -1,7 +1,7 @@
-import { sql, type Insertable, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Kysely, type SqlBool } from 'kysely';
 import { isPostgres } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import type { DeliveryRow, WebhookEndpointsTable, WebhookRow } from './webhooks.table.js';
+import type { DeliveryRow, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookRow } from './webhooks.table.js';
 
 type Conn = Kysely<Database>;
 
@@ -42,11 +42,11 @@ export function enabledWebhooks(db: Conn, shopId: number): Promise<{ id: number;
   return db.selectFrom('webhook_endpoints').select(['id', 'events']).where('shop_id', '=', shopId).where('enabled', '=', 1).execute();
 }
 
-export async function insertDeliveries(db: Conn, shopId: number, eventId: string, webhookIds: number[], now: number): Promise<void> {
+export async function insertDeliveries(db: Conn, shopId: number, eventId: string, orderingKey: string | null, webhookIds: number[], now: number): Promise<void> {
   if (webhookIds.length === 0) return;
   await db
     .insertInto('webhook_deliveries')
-    .values(webhookIds.map((webhookId) => ({ shop_id: shopId, webhook_id: webhookId, event_id: eventId, next_attempt_at: now, created_at: now })))
+    .values(webhookIds.map((webhookId) => ({ shop_id: shopId, webhook_id: webhookId, event_id: eventId, ordering_key: orderingKey, next_attempt_at: now, created_at: now })))
     .execute();
 }
 
@@ -55,38 +55,77 @@ export async function recoverLapsedClaims(db: Conn, now: number): Promise<void> 
   await db.updateTable('webhook_deliveries').set({ status: 'pending' }).where('status', '=', 'delivering').where('next_attempt_at', '<=', now).execute();
 }
 
-/**
- * Claims due deliveries that are the oldest unfinished one of their endpoint (in order per
- * endpoint), marking them `delivering` until `leaseUntil`. The conditional update makes a row
- * claimable by one worker only; on PostgreSQL rows another worker is claiming are skipped.
- */
-export async function claimDue(db: Conn, now: number, leaseUntil: number, limit: number): Promise<DeliveryRow[]> {
-  const due = db
-    .selectFrom('webhook_deliveries as d')
-    .select('d.id')
-    .where('d.status', '=', 'pending')
-    .where('d.next_attempt_at', '<=', now)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('webhook_deliveries as e')
-            .select('e.id')
-            .whereRef('e.webhook_id', '=', 'd.webhook_id')
-            .whereRef('e.id', '<', 'd.id')
-            .where('e.status', 'in', ['pending', 'delivering']),
-        ),
-      ),
-    )
-    .orderBy('d.id')
-    .limit(limit)
-    .$if(isPostgres(db), (q) => q.forUpdate().skipLocked());
-  return db
-    .updateTable('webhook_deliveries')
-    .set({ status: 'delivering', next_attempt_at: leaseUntil, attempts: sql`attempts + 1` })
-    .where('id', 'in', due)
+/** Endpoints with a delivery due at `now`, oldest due work first: where a delivery pass starts. */
+export async function endpointsWithDueDeliveries(db: Conn, now: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('webhook_deliveries')
+    .select('webhook_id')
     .where('status', '=', 'pending')
-    .returningAll()
+    .where('next_attempt_at', '<=', now)
+    .groupBy('webhook_id')
+    .orderBy((eb) => eb.fn.min('id'))
     .execute();
+  return rows.map((r) => r.webhook_id);
+}
+
+/**
+ * Claims up to `max` due deliveries of one endpoint, marking them `delivering` until
+ * `leaseUntil`, such that the endpoint never has more than `perEndpoint` in flight (counting
+ * those any worker holds) and no delivery goes before an older unfinished one of its ordering
+ * key (nor of the null key, which orders against all). One transaction; on PostgreSQL it holds
+ * the endpoint's row, so claims for one endpoint from several instances take turns and each
+ * counts what the one before it claimed. It waits its turn rather than skip the endpoint: a
+ * worker claims right after its own send is settled, and a claim skipped then could leave the
+ * slot that send freed unused until some other send ends.
+ */
+export async function claimForEndpoint(db: Conn, webhookId: number, now: number, leaseUntil: number, limits: { max: number; perEndpoint: number }): Promise<DeliveryRow[]> {
+  return db.transaction().execute(async (trx) => {
+    if (isPostgres(trx)) {
+      // NO KEY UPDATE: checkouts writing deliveries for this endpoint (a foreign key's KEY SHARE) are not held up.
+      const held = await trx.selectFrom('webhook_endpoints').select('id').where('id', '=', webhookId).forNoKeyUpdate().executeTakeFirst();
+      if (!held) return [];
+    }
+    const inFlight = await trx
+      .selectFrom('webhook_deliveries')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('webhook_id', '=', webhookId)
+      .where('status', '=', 'delivering')
+      .executeTakeFirstOrThrow();
+    const room = Math.min(limits.max, limits.perEndpoint - Number(inFlight.n));
+    if (room <= 0) return [];
+    // "Older and unfinished, of this endpoint": what a delivery may have to wait for.
+    const olderUnfinished = (eb: ExpressionBuilder<Database & { d: WebhookDeliveriesTable }, 'd'>) =>
+      eb
+        .selectFrom('webhook_deliveries as e')
+        .select('e.id')
+        .where('e.webhook_id', '=', webhookId)
+        .where('e.status', 'in', ['pending', 'delivering'])
+        .whereRef('e.id', '<', 'd.id');
+    // Three conditions rather than one with OR, so that each is a seek in webhook_deliveries_order_idx.
+    const eligible = await trx
+      .selectFrom('webhook_deliveries as d')
+      .select('d.id')
+      .where('d.webhook_id', '=', webhookId)
+      .where('d.status', '=', 'pending')
+      // The unary + keeps SQLite off the (status, next_attempt_at) index, which would read every
+      // due row and sort them; through (webhook_id, status, id) it stops after `room` rows.
+      .where(sql<SqlBool>`+${sql.ref('d.next_attempt_at')} <= ${now}`)
+      .where((eb) => eb.not(eb.exists(olderUnfinished(eb).whereRef('e.ordering_key', '=', 'd.ordering_key'))))
+      .where((eb) => eb.not(eb.exists(olderUnfinished(eb).where('e.ordering_key', 'is', null))))
+      .where((eb) => eb.or([eb('d.ordering_key', 'is not', null), eb.not(eb.exists(olderUnfinished(eb)))]))
+      .orderBy('d.id')
+      .limit(room)
+      .execute();
+    if (eligible.length === 0) return [];
+    return trx
+      .updateTable('webhook_deliveries')
+      .set({ status: 'delivering', next_attempt_at: leaseUntil, attempts: sql`attempts + 1` })
+      .where('id', 'in', eligible.map((r) => r.id))
+      .where('status', '=', 'pending')
+      .returningAll()
+      .execute()
+      .then((rows) => rows.sort((a, b) => a.id - b.id));
+  });
 }
 
 export async function finishDelivery(db: Conn, deliveryId: number, outcome: { status: 'succeeded' | 'failed' | 'pending'; nextAttemptAt?: number; now: number }): Promise<void> {

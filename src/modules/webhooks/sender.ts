@@ -1,13 +1,12 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import http from 'node:http';
-import https from 'node:https';
-import { assertPublicUrl, publicOnlyLookup, UnsafeUrlError } from './address-guard.js';
+import { OutboundError, postGuarded } from '../../http/outbound.js';
 
 /**
  * One signed POST per the Standard Webhooks specification: headers `webhook-id`,
  * `webhook-timestamp` (unix seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of
- * "<id>.<timestamp>.<body>">` keyed with the base64 part of the `whsec_` secret). No redirects
- * are followed; a 2xx within the timeout is success.
+ * "<id>.<timestamp>.<body>">` keyed with the base64 part of the `whsec_` secret), through the
+ * guarded client of `http/outbound.ts` (public addresses only, no redirects, one deadline); a
+ * 2xx within the timeout is success.
  */
 const SECRET_PREFIX = 'whsec_';
 
@@ -33,44 +32,31 @@ export interface Message {
   secret: string;
 }
 
+/** What webhooks read of an answer: enough for a short error text, never the whole of a large body. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
 export async function sendWebhook(url: string, message: Message, options: { timeoutMs: number; allowPrivate: boolean }): Promise<SendResult> {
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
   try {
-    // IP literals never reach the socket's lookup: check them (and the scheme) here, every time.
-    await assertPublicUrl(url, options.allowPrivate);
-  } catch (err) {
-    return { statusCode: null, durationMs: took(), error: err instanceof UnsafeUrlError ? `refused: ${err.message}` : String(err) };
-  }
-  const target = new URL(url);
-  const client = target.protocol === 'https:' ? https : http;
-  return new Promise<SendResult>((resolve) => {
-    const request = client.request(
-      target,
+    const answer = await postGuarded(
       {
-        method: 'POST',
+        url,
         headers: {
           'content-type': 'application/json',
-          'content-length': Buffer.byteLength(message.body),
           'user-agent': 'shopd-webhooks',
           'webhook-id': message.id,
           'webhook-timestamp': String(message.timestamp),
           'webhook-signature': sign(message.secret, message.id, message.timestamp, message.body),
         },
-        timeout: options.timeoutMs,
-        ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup as never }),
+        body: message.body,
       },
-      (response) => {
-        response.resume();
-        response.on('end', () => {
-          const status = response.statusCode ?? 0;
-          resolve({ statusCode: status, durationMs: took(), error: status >= 200 && status < 300 ? null : `answered HTTP ${status}` });
-        });
-        response.on('error', (err) => resolve({ statusCode: response.statusCode ?? null, durationMs: took(), error: err.message }));
-      },
+      { ...options, maxResponseBytes: MAX_ANSWER_BYTES },
     );
-    request.on('timeout', () => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)));
-    request.on('error', (err) => resolve({ statusCode: null, durationMs: took(), error: err.message }));
-    request.end(message.body);
-  });
+    const ok = answer.status >= 200 && answer.status < 300;
+    return { statusCode: answer.status, durationMs: took(), error: ok ? null : `answered HTTP ${answer.status}` };
+  } catch (err) {
+    if (err instanceof OutboundError) return { statusCode: null, durationMs: took(), error: err.message };
+    throw err;
+  }
 }

@@ -6,7 +6,7 @@ import { NotFoundError, ValidationError } from '../../http/errors.js';
 import { pageWindow, toPage } from '../../http/pagination.js';
 import { toIso, type PageQuery } from '../../schemas/common.js';
 import type { SecretBox } from '../../security/secret-box.js';
-import { assertPublicUrl, UnsafeUrlError } from './address-guard.js';
+import { assertPublicUrl, UnsafeUrlError } from '../../http/address-guard.js';
 import * as repo from './repository.js';
 import { generateSecret, sendWebhook, type SendResult } from './sender.js';
 import type { DeliveryRow, WebhookRow } from './webhooks.table.js';
@@ -119,10 +119,14 @@ export async function listAttempts(db: Conn, shopId: number, webhookId: number, 
   return toPage(items, total, query);
 }
 
-/** In the transaction that records an event: one delivery per enabled endpoint subscribed to it. */
-export async function fanOut(db: Conn, shopId: number, eventId: string, type: string, now: number): Promise<void> {
+/**
+ * In the transaction that records an event: one delivery per enabled endpoint subscribed to
+ * it. `orderingKey` names the object the event is about: an endpoint gets the events of one
+ * object in order (see deliverDue).
+ */
+export async function fanOut(db: Conn, shopId: number, eventId: string, type: string, orderingKey: string | null, now: number): Promise<void> {
   const targets = (await repo.enabledWebhooks(db, shopId)).filter((w) => (JSON.parse(w.events) as string[]).includes(type)).map((w) => w.id);
-  await repo.insertDeliveries(db, shopId, eventId, targets, now);
+  await repo.insertDeliveries(db, shopId, eventId, orderingKey, targets, now);
 }
 
 interface Deliverer {
@@ -172,18 +176,74 @@ async function settle(ctx: Deliverer, delivery: DeliveryRow, result: SendResult,
   return repo.finishDelivery(ctx.db, delivery.id, { status: 'pending', nextAttemptAt: now + retryDelayMs(delivery.attempts), now });
 }
 
-/** One pass: recover lapsed claims, claim due deliveries (oldest per endpoint), send them. */
-export async function deliverDue(ctx: Deliverer, now = Date.now(), limit = 20): Promise<number> {
+/** Deliveries one instance has in flight at once, over all endpoints. */
+const INSTANCE_IN_FLIGHT = 64;
+
+export interface PassOptions {
+  /** Deliveries in flight at once per endpoint, across instances (WEBHOOK_CONCURRENCY). */
+  perEndpoint: number;
+  /** Asked before each claim: a stopping worker claims nothing more and lets its sends finish. */
+  stopping?: () => boolean;
+}
+
+/**
+ * One pass: recovers lapsed claims, then sends every delivery that is due at `now`, up to
+ * `perEndpoint` at once per endpoint. The order an endpoint sees: deliveries with the same
+ * ordering key (events about one object: an invoice, a ticket, a customer's balance, a
+ * product) one at a time, each sent only once the one before it succeeded or finally failed;
+ * deliveries of different objects side by side. A finished send frees its endpoint's slot and
+ * the pass claims that endpoint's next delivery at once, so an endpoint answering in 10 ms
+ * gets about `perEndpoint` / 10 ms, not one delivery per interval. The pass ends when nothing
+ * due at `now` is left (a failed send is retried with backoff, by a later pass); it answers
+ * how many deliveries succeeded.
+ */
+export async function deliverDue(ctx: Deliverer, now: number, options: PassOptions): Promise<number> {
   await repo.recoverLapsedClaims(ctx.db, now);
-  const claimed = await repo.claimDue(ctx.db, now, now + CLAIM_LEASE_MS, limit);
+  // Endpoints that may have a claimable delivery.
+  const wanting = new Set(await repo.endpointsWithDueDeliveries(ctx.db, now));
+  const inFlight = new Set<Promise<void>>();
   let succeeded = 0;
-  await Promise.all(
-    claimed.map(async (delivery) => {
-      const result = await attempt(ctx, delivery, () => now);
+  let failure: unknown;
+  const send = async (delivery: DeliveryRow) => {
+    try {
+      // The signature's timestamp is the real time of sending (receivers check it is recent),
+      // which in a long pass is later than the moment the pass is for; backoff counts from that moment.
+      const result = await attempt(ctx, delivery, () => Math.max(now, Date.now()));
       await settle(ctx, delivery, result, now);
       if (result.error === null) succeeded++;
-    }),
-  );
+      // To the back of the line: endpoints take turns for this instance's slots.
+      wanting.delete(delivery.webhook_id);
+      wanting.add(delivery.webhook_id);
+    } catch (err) {
+      // The delivery stays claimed until its lease lapses and a later pass sends it again;
+      // this pass claims no more for its endpoint, rather than fail its whole backlog alike.
+      failure ??= err;
+    }
+  };
+  for (;;) {
+    for (const webhookId of wanting) {
+      const room = INSTANCE_IN_FLIGHT - inFlight.size;
+      if (room <= 0 || options.stopping?.()) break;
+      wanting.delete(webhookId);
+      const leaseUntil = Math.max(now, Date.now()) + CLAIM_LEASE_MS;
+      let claimed: DeliveryRow[];
+      try {
+        claimed = await repo.claimForEndpoint(ctx.db, webhookId, now, leaseUntil, { max: room, perEndpoint: options.perEndpoint });
+      } catch (err) {
+        // Claim nothing more; the sends in flight finish before the pass reports the failure.
+        failure ??= err;
+        wanting.clear();
+        break;
+      }
+      for (const delivery of claimed) {
+        const job: Promise<void> = send(delivery).finally(() => inFlight.delete(job));
+        inFlight.add(job);
+      }
+    }
+    if (inFlight.size === 0 && (wanting.size === 0 || options.stopping?.())) break;
+    if (inFlight.size > 0) await Promise.race(inFlight);
+  }
+  if (failure !== undefined) throw failure;
   return succeeded;
 }
 
@@ -196,7 +256,7 @@ export async function ping(ctx: Deliverer, shopId: number, webhookId: number) {
   const now = Date.now();
   const eventId = `evt_${randomBytes(16).toString('base64url')}`;
   await ctx.db.insertInto('events').values({ id: eventId, shop_id: shopId, type: 'ping', payload: JSON.stringify({ webhookId }), created_at: now }).execute();
-  await repo.insertDeliveries(ctx.db, shopId, eventId, [webhook.id], now);
+  await repo.insertDeliveries(ctx.db, shopId, eventId, `ping:${eventId}`, [webhook.id], now);
   const delivery = await ctx.db
     .updateTable('webhook_deliveries')
     .set({ status: 'delivering', attempts: 1, next_attempt_at: now + CLAIM_LEASE_MS })
@@ -215,26 +275,34 @@ export interface WebhookWorker {
   stop(): Promise<void>;
 }
 
-/** The delivery loop of this instance: every interval, never overlapping itself, stopped on close. */
+/**
+ * The delivery loop of this instance, never overlapping itself, stopped on close: a pass, then
+ * the next one at once if it delivered something (more may have come due meanwhile), else
+ * after the interval.
+ */
 export function startWebhookWorker(app: FastifyInstance): WebhookWorker {
   const ctx: Deliverer = { db: app.db.kysely, secrets: app.secrets, timeoutMs: app.config.webhooks.timeoutMs, allowPrivate: app.config.webhooks.allowPrivate };
   let running: Promise<number> = Promise.resolve(0);
   let stopped = false;
+  const pass = { perEndpoint: app.config.webhooks.concurrency, stopping: () => stopped };
   const runOnce = (now?: number) => {
-    running = running.catch(() => 0).then(() => deliverDue(ctx, now ?? Date.now()));
+    running = running.catch(() => 0).then(() => deliverDue(ctx, now ?? Date.now(), pass));
     return running;
   };
   let timer: NodeJS.Timeout | undefined;
-  const schedule = () => {
+  const schedule = (delayMs: number) => {
     if (stopped || !app.config.webhooks.workerEnabled) return;
     timer = setTimeout(() => {
       runOnce()
-        .catch((err: unknown) => app.log.error({ err }, 'webhook delivery pass failed'))
-        .finally(schedule);
-    }, app.config.webhooks.intervalMs);
+        .catch((err: unknown) => {
+          app.log.error({ err }, 'webhook delivery pass failed');
+          return 0;
+        })
+        .then((delivered) => schedule(delivered > 0 ? 0 : app.config.webhooks.intervalMs));
+    }, delayMs);
     timer.unref();
   };
-  schedule();
+  schedule(app.config.webhooks.intervalMs);
   return {
     runOnce,
     async stop() {

@@ -22,6 +22,11 @@ export interface WebhookDeliveriesTable {
   shop_id: number;
   webhook_id: number;
   event_id: string;
+  /**
+   * The object the event is about (`invoice:<id>`, ...): deliveries of one endpoint with the
+   * same key go out one at a time, in order. Null (rows from before keys): in order with all.
+   */
+  ordering_key: Generated<string | null>;
   status: Generated<DeliveryStatus>;
   attempts: Generated<number>;
   next_attempt_at: number;
