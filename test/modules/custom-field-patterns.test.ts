@@ -100,3 +100,27 @@ test('a pattern stored before RE2 that RE2 cannot compile refuses the order with
   assertOk(await setPattern('^\\d\\w*$'));
   assertOk(await checkout('123'));
 });
+
+test('what one checkout may spend matching patterns is bounded: answers past the budget are refused unmatched, naming the field', async (t) => {
+  const { setPattern, checkout } = await setup(t);
+  // About 1,000 RE2 instructions: a 2,000-letter answer would cost ~2,000,000 units (150 ms
+  // measured), four times what a whole order may spend; 400 letters stay within it.
+  assertOk(await setPattern('\\pL{990}'));
+  const long = await checkout('a'.repeat(2000));
+  assertError(long, 400, 'validation_error');
+  assert.deepEqual(long.body.errors, ["customFields.code: is too long to be checked against the shop's format for it; shorten the answers of this order"]);
+  // Within the budget the pattern decides: 400 letters hold no run of 990.
+  const short = await checkout('a'.repeat(400));
+  assertError(short, 400, 'validation_error');
+  assert.deepEqual(short.body.errors, ['customFields.code: does not match the required format']);
+  assertOk(await setPattern('\\pL{300}'));
+  assertOk(await checkout('a'.repeat(400)));
+});
+
+test('an answer is measured in characters as the document counts them (code points)', async (t) => {
+  const { setPattern, checkout } = await setup(t);
+  assertOk(await setPattern('^.+$'));
+  // 1,500 emoji: 1,500 characters, 3,000 UTF-16 units; the schema allows 2,000 characters.
+  assertOk(await checkout('😀'.repeat(1500)));
+  assertError(await checkout('😀'.repeat(2001)), 400, 'validation_error');
+});

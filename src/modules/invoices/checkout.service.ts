@@ -12,7 +12,7 @@ import type { CouponRow } from '../coupons/coupons.table.js';
 import * as customerRepo from '../customers/repository.js';
 import { customerForEmail, InsufficientBalanceError } from '../customers/service.js';
 import { recordCheckout } from '../dashboards/rollups.js';
-import { fieldPatternProblem, MAX_ANSWER_LENGTH, matchesFieldPattern } from '../products/field-pattern.js';
+import { fieldPatternProblem, MAX_ANSWER_LENGTH, MAX_MATCH_WORK, matchesFieldPattern, matchWork } from '../products/field-pattern.js';
 import type { ProductRow, VariantRow } from '../products/products.table.js';
 import * as products from '../products/repository.js';
 import type { StoredCustomField, StoredGateway } from '../products/variant-input.js';
@@ -106,6 +106,7 @@ function checkCustomFields(parts: PricedPart[], answers: Record<string, unknown>
   const problems: string[] = [];
   const unusable: string[] = [];
   const checked = new Set<string>();
+  let work = 0;
   for (const part of parts) {
     for (const field of JSON.parse(part.variant.custom_fields) as StoredCustomField[]) {
       const key = JSON.stringify([field.id, field.type, field.required, field.regex]);
@@ -124,14 +125,17 @@ function checkCustomFields(parts: PricedPart[], answers: Record<string, unknown>
         continue;
       }
       const text = typeof value === 'number' ? String(value) : value;
-      if (typeof text !== 'string' || text.length > MAX_ANSWER_LENGTH) {
+      // Characters as the schema counts them (code points), so the document and this check agree.
+      if (typeof text !== 'string' || [...text].length > MAX_ANSWER_LENGTH) {
         problems.push(`${at}: must be a text of at most ${MAX_ANSWER_LENGTH} characters`);
         continue;
       }
       if (field.type === 'number' && !Number.isFinite(Number(text))) problems.push(`${at}: must be a number`);
       else if (field.type === 'email' && !EMAIL.test(text)) problems.push(`${at}: must be an e-mail address`);
       else if (field.regex && fieldPatternProblem(field.regex)) unusable.push(`${at}: the shop's format for this field cannot be checked; the shop must correct it`);
-      else if (field.regex && !matchesFieldPattern(field.regex, text)) problems.push(`${at}: does not match the required format`);
+      else if (field.regex && (work += matchWork(field.regex, text)) > MAX_MATCH_WORK) {
+        problems.push(`${at}: is too long to be checked against the shop's format for it; shorten the answers of this order`);
+      } else if (field.regex && !matchesFieldPattern(field.regex, text)) problems.push(`${at}: does not match the required format`);
       else accepted[field.id] = field.type === 'number' ? Number(text) : text;
     }
   }

@@ -32,7 +32,11 @@ export const CheckoutBody = Type.Object({
       description:
         `Answers by custom field id, each at most ${MAX_ANSWER_LENGTH} characters, checked against the variants' custom fields ` +
         '(patterns with RE2, in linear time); answers to no field are ignored.',
-      ...rule("each of the variants' custom fields: answered when required, of its type (a number, an e-mail address, true or false) and matching its regex"),
+      ...rule(
+        "each of the variants' custom fields: answered when required, of its type (a number, an e-mail address, true or false) and matching " +
+          "its regex; the order's patterned answers together may cost at most 500,000 pattern instructions × characters to match (a 400 " +
+          'naming the field past it)',
+      ),
     }),
   ),
   affiliateCode: OptionalNullable(Type.String({ minLength: 1, maxLength: 64, description: "A customer's referral code; unknown or disabled codes are ignored." })),
