@@ -1,16 +1,18 @@
+import ipaddr from 'ipaddr.js';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 /**
- * Failed authentications per client IP (issue 19, item 12). The owner rate limit is keyed per
- * API key, so every guessed key had a fresh budget and key guessing was never limited.
+ * Failed authentications per client (issue 19, item 12). The owner rate limit is keyed per API
+ * key, so every guessed key had a fresh budget and key guessing was never limited.
  *
- * An IP that presented `max` unknown keys within the window is refused with 429 on every owner
- * request until the window ends — before its key is looked at, a valid one included: answering a
- * right guess with 200 while wrong ones get 429 would let the guessing go on. Counters live in
- * Redis when `REDIS_URL` is set, so instances share them; otherwise in this process's memory.
- * `@fastify/rate-limit` can only count and check in one step; this needs to check before the key
- * is verified and count only the failures, which rate-limiter-flexible's `get`/`penalty` do.
+ * A client that presented `max` unknown keys within the window gets 429 for every further
+ * unknown key until the window ends (auth.ts); a valid key is never refused for it. A client is
+ * its IPv4 address, or the /64 prefix of its IPv6 address (one host is usually given a whole
+ * /64, and would otherwise have a fresh budget per address). Counters live in Redis when
+ * `REDIS_URL` is set, so instances share them; otherwise in this process's memory.
+ * `@fastify/rate-limit` counts and checks in one step; this counts only failures, which
+ * rate-limiter-flexible's `get`/`penalty` do.
  */
 export interface AuthFailureLimiter {
   /** Seconds until the IP may try again, or null when it is not blocked. */
@@ -27,11 +29,20 @@ export function createAuthFailureLimiter(options: { max: number; windowMs: numbe
   return {
     max,
     async blockedFor(ip) {
-      const state = await limiter.get(ip);
+      const state = await limiter.get(clientOf(ip));
       return state && state.consumedPoints >= max ? Math.max(1, Math.ceil(state.msBeforeNext / 1000)) : null;
     },
     async recordFailure(ip) {
-      await limiter.penalty(ip, 1);
+      await limiter.penalty(clientOf(ip), 1);
     },
   };
+}
+
+/** The counter's key: an IPv4 address (IPv4-mapped IPv6 included), or an IPv6 address's /64. */
+export function clientOf(ip: string): string {
+  if (!ipaddr.isValid(ip)) return ip;
+  const parsed = ipaddr.process(ip);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16));
+  return `${parts.join(':')}::/64`;
 }
