@@ -113,7 +113,7 @@ async function step(sim: Sim, shop: SimShop): Promise<void> {
   } else if (roll < 0.96) {
     await endUnpaid(db, shop.id, pick(random, shop.invoices), 'cancelled');
   } else {
-    await expireOverdue(db, 500);
+    await expireOverdue(db);
   }
 }
 
@@ -126,7 +126,7 @@ async function simulate(sim: Sim, shops: SimShop[], steps: number): Promise<void
   }
   // What the expiry worker would have done by now (the dashboards would do it too); then one
   // fresh unpaid order per shop.
-  await expireOverdue(sim.db, 500);
+  await expireOverdue(sim.db);
   for (const shop of shops) {
     const res = await publicPost(sim.app, `/v2/public/shops/${shop.id}/invoices`, { customerEmail: 'late@example.com', gateway: 'tipjar', parts: [{ ...shop.items.support, quantity: 1 }] });
     shop.invoices.push(assertOk(res).id);

@@ -4,7 +4,7 @@ import { ValidationError } from '../../http/errors.js';
 import { toIso } from '../../schemas/common.js';
 import { parseDateRange } from '../../schemas/dates.js';
 import { fromMinorUnits } from '../../schemas/money.js';
-import { expireShopOverdue } from '../invoices/lifecycle.service.js';
+import { expireOverdue } from '../invoices/lifecycle.service.js';
 import type { ShopRow } from '../shops/shops.table.js';
 import { DAY_MS, dayStart, localDayOf, splitAtLocalMidnights, type LocalDaySplit } from './local-days.js';
 import * as repo from './repository.js';
@@ -86,7 +86,7 @@ async function rangeTotals(db: Conn, shopId: number, split: ReturnType<typeof sp
 export async function generalDashboard(db: Conn, shop: ShopRow, query: RangeQuery) {
   const range = dashboardRange(shop, query);
   // Like every invoice read, count overdue unpaid invoices as what they are: expired.
-  await expireShopOverdue(db, shop.id);
+  await expireOverdue(db, { shopId: shop.id });
   const split = splitRange(range);
   const [{ total, edges }, days] = await Promise.all([
     rangeTotals(db, shop.id, split),
@@ -165,7 +165,7 @@ async function topProducts(db: Conn, shopId: number, range: DayRange, split: Ret
 /** Where the money comes from, what sells, who comes back, and when they buy. */
 export async function advancedDashboard(db: Conn, shop: ShopRow, query: RangeQuery) {
   const range = dashboardRange(shop, query);
-  await expireShopOverdue(db, shop.id);
+  await expireOverdue(db, { shopId: shop.id });
   const split = splitRange(range);
   const [{ total }, gateways, products, hours] = await Promise.all([
     rangeTotals(db, shop.id, split),

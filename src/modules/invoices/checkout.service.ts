@@ -20,7 +20,7 @@ import { enabledGateway, gatewayBlocksVpn } from '../shops/payment-settings.js';
 import { findShopById, shareShop } from '../shops/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';
 import type { DeliveryOptions } from './dynamic-delivery.js';
-import { completeInvoice, DeliveryFailedError, endUnpaid, expireShopOverdue, noteIfOutOfStock } from './lifecycle.service.js';
+import { completeInvoice, DeliveryFailedError, endUnpaid, expireOverdue, noteIfOutOfStock } from './lifecycle.service.js';
 import { recordInvoiceEvent } from './invoice-events.js';
 import * as repo from './repository.js';
 import type { CheckoutBody } from './schema.js';
@@ -225,7 +225,7 @@ export async function checkout(db: Conn, shopId: number, body: CheckoutBody, buy
   }
 
   // Stock held by invoices that expired while no worker ran is returned before reserving.
-  await expireShopOverdue(db, shop.id);
+  await expireOverdue(db, { shopId: shop.id });
   const invoiceId = randomBytes(18).toString('base64url');
   await db.transaction().execute(async (trx) => {
     await shareShop(trx, shop.id);

@@ -59,42 +59,35 @@ export async function withExpiryApplied(db: Conn, invoice: InvoiceRow, now = Dat
   return requireInvoice(db, invoice.shop_id, invoice.id);
 }
 
-/** How many overdue invoices `expireShopOverdue` reads at a time. */
+/** How many overdue invoices `expireOverdue` reads at a time. */
 export const EXPIRY_BATCH = 100;
 
 /**
- * Expires every overdue invoice of a shop, in batches until none is left (through the
- * (status, expires_at) index; none at all is one indexed lookup). Every read that shows the
- * shop's invoices or figures built on them (the owner's list and its counts, dashboards) and the
- * checkout (which must not find stock held by them) calls this first, so they show the true
- * status whether or not the expiry worker has run. An invoice another writer ended first is not
- * read again: the loop ends.
+ * Expires every overdue invoice of a shop (or of every shop), in batches until none is left,
+ * through the (status, expires_at) index: none at all is one indexed lookup. The worker drains
+ * all shops on its timer; every read that shows a shop's invoices or figures built on them (the
+ * owner's list and its counts, dashboards) and the checkout (which must not find stock held by
+ * them) drain that shop first, so they show the true status whether or not the worker has run.
+ * The set is fixed by `now` (invoices made later expire later), so the loop ends; an invoice
+ * another writer ended first is simply not counted.
  */
-export async function expireShopOverdue(db: Conn, shopId: number, now = Date.now()): Promise<number> {
+export async function expireOverdue(db: Conn, options: { shopId?: number; now?: number } = {}): Promise<number> {
+  const now = options.now ?? Date.now();
   let expired = 0;
   for (;;) {
-    const overdue = await repo.overdueInvoices(db, now, EXPIRY_BATCH, shopId);
-    for (const invoice of overdue) if (await endUnpaid(db, shopId, invoice.id, 'expired', now)) expired++;
+    const overdue = await repo.overdueInvoices(db, now, EXPIRY_BATCH, options.shopId);
+    for (const invoice of overdue) if (await endUnpaid(db, invoice.shop_id, invoice.id, 'expired', now)) expired++;
     if (overdue.length < EXPIRY_BATCH) return expired;
   }
 }
 
-/** Expires up to `limit` overdue invoices (of one shop, or all); answers how many. */
-export async function expireOverdue(db: Conn, limit: number, shopId?: number, now = Date.now()): Promise<number> {
-  let expired = 0;
-  for (const overdue of await repo.overdueInvoices(db, now, limit, shopId)) {
-    if (await endUnpaid(db, overdue.shop_id, overdue.id, 'expired', now)) expired++;
-  }
-  return expired;
-}
-
-/** The background job: expires overdue invoices every `expiryIntervalMs`, never overlapping itself. */
+/** The background job: expires every overdue invoice every `expiryIntervalMs`, never overlapping itself. */
 export function startExpiryWorker(app: FastifyInstance): { stop(): void } {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    expireOverdue(app.db.kysely, 500)
+    expireOverdue(app.db.kysely)
       .catch((err: unknown) => app.log.error({ err }, 'invoice expiry failed'))
       .finally(() => (running = false));
   }, app.config.invoices.expiryIntervalMs);

@@ -12,7 +12,7 @@ import { shareShop } from '../shops/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';
 import { DynamicDeliveryError, type DeliveryOptions } from './dynamic-delivery.js';
 import { recordInvoiceEvent } from './invoice-events.js';
-import { completeInvoice, dynamicDeliverable, expireShopOverdue, noteIfOutOfStock, partTitle, queueDeliveryMail, requireInvoice, withExpiryApplied } from './lifecycle.service.js';
+import { completeInvoice, dynamicDeliverable, expireOverdue, noteIfOutOfStock, partTitle, queueDeliveryMail, requireInvoice, withExpiryApplied } from './lifecycle.service.js';
 import { ownerInvoiceView } from './owner-view.js';
 import * as repo from './repository.js';
 import type { InvoiceListQuery } from './schema.js';
@@ -28,7 +28,7 @@ export async function getInvoice(db: Conn, shop: ShopRow, invoiceId: string) {
 export async function listInvoices(db: Conn, shop: ShopRow, query: InvoiceListQuery) {
   const { from, to } = parseDateRange(query, shop.utc_offset_minutes);
   // The status filter, the counts (from rollups) and the rows must all see overdue invoices as expired.
-  await expireShopOverdue(db, shop.id);
+  await expireOverdue(db, { shopId: shop.id });
   const filter = { status: query.status, gateway: query.gateway, from, to, search: query.searchString, customerId: query.customerId, productId: query.productId };
   const { limit, offset } = pageWindow(query);
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'number', 'string');

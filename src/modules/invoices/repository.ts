@@ -155,7 +155,7 @@ export async function setDeliveryError(db: Conn, shopId: number, invoiceId: stri
 const overdueQuery = (db: Conn, p: { now: number; limit: number }) =>
   db.selectFrom('invoices').select(['id', 'shop_id']).where('status', '=', 'pending').where('expires_at', '<=', p.now).orderBy('expires_at').limit(p.limit);
 const overdueOfAllShops = prepared(overdueQuery);
-// Every read of a shop's invoices (the owner's list, dashboards) and every checkout asks this first (expireShopOverdue).
+// Every read of a shop's invoices (the owner's list, dashboards) and every checkout asks this first (expireOverdue).
 const overdueOfShop = prepared((db, p: { now: number; limit: number; shopId: number }) => overdueQuery(db, p).where('shop_id', '=', p.shopId));
 
 export function overdueInvoices(db: Conn, now: number, limit: number, shopId?: number): Promise<{ id: string; shop_id: number }[]> {
