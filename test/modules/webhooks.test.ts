@@ -390,3 +390,18 @@ test('a local receiver gets every event type of the contract', async (t) => {
   const verifier = new Webhook(hook.secret);
   for (const r of sink.received) assert.ok(verifier.verify(r.body, r.headers as Record<string, string>));
 });
+
+test('an invoice event no endpoint receives keeps no snapshot of the invoice: no copy of the delivered goods in the events table', async (t) => {
+  const { app, api, shopId, buy, base } = await setup(t);
+  const sink = await receiver(t);
+  // Subscribed to completions only: the created events go nowhere.
+  assertOk(await api.post(base, { url: sink.url, events: ['invoice.completed'] }));
+  const sold = await buy();
+  assertOk(await api.post(`/self/${shopId}/invoices/${sold.id}/process`));
+  const events = await app.db.kysely.selectFrom('events').select(['type', 'payload']).where('shop_id', '=', shopId).execute();
+  const created = JSON.parse(events.find((e) => e.type === 'invoice.created')!.payload);
+  const completed = JSON.parse(events.find((e) => e.type === 'invoice.completed')!.payload);
+  assert.equal(created.invoiceId, sold.id);
+  assert.equal(created.invoice, undefined, 'no endpoint takes invoice.created: no snapshot');
+  assert.deepEqual(completed.invoice.parts[0].deliverables, ['K1'], 'the subscribed event carries the invoice');
+});

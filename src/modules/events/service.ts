@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { fanOut } from '../webhooks/service.js';
+import { queueDeliveries, subscribedEndpoints } from '../webhooks/service.js';
 
 /** The event types of contract section 10. */
 export const eventTypes = [
@@ -48,11 +48,23 @@ export function orderingKey(type: EventType, data: unknown): string | null {
 /**
  * Records an event in the caller's transaction, with one webhook delivery per subscribed
  * endpoint (the outbox the webhook worker reads), so an event and its deliveries exist exactly
- * when the change that caused them committed.
+ * when the change that caused them committed. `detail` adds what only a receiver needs (a
+ * snapshot of the whole object): it is read, and stored with the event, only when some endpoint
+ * will receive it — most events of most shops go nowhere, and a snapshot costs reads inside a
+ * checkout's transaction and keeps a copy of the order (delivered goods included) in `events`.
  */
-export async function recordEvent(db: Kysely<Database>, shopId: number, type: EventType, data: unknown, now = Date.now()): Promise<string> {
+export async function recordEvent(
+  db: Kysely<Database>,
+  shopId: number,
+  type: EventType,
+  data: Record<string, unknown>,
+  now = Date.now(),
+  detail?: () => Promise<Record<string, unknown>>,
+): Promise<string> {
   const id = `evt_${randomBytes(16).toString('base64url')}`;
-  await db.insertInto('events').values({ id, shop_id: shopId, type, payload: JSON.stringify(data), created_at: now }).execute();
-  await fanOut(db, shopId, id, type, orderingKey(type, data), now);
+  const targets = await subscribedEndpoints(db, shopId, type);
+  const payload = detail && targets.length > 0 ? { ...data, ...(await detail()) } : data;
+  await db.insertInto('events').values({ id, shop_id: shopId, type, payload: JSON.stringify(payload), created_at: now }).execute();
+  await queueDeliveries(db, shopId, id, orderingKey(type, data), targets, now);
   return id;
 }

@@ -119,13 +119,13 @@ export async function listAttempts(db: Conn, shopId: number, webhookId: number, 
   return toPage(items, total, query);
 }
 
-/**
- * In the transaction that records an event: one delivery per enabled endpoint subscribed to
- * it. `orderingKey` names the object the event is about: an endpoint gets the events of one
- * object in order (see deliverDue).
- */
-export async function fanOut(db: Conn, shopId: number, eventId: string, type: string, orderingKey: string | null, now: number): Promise<void> {
-  const targets = (await repo.enabledWebhooks(db, shopId)).filter((w) => (JSON.parse(w.events) as string[]).includes(type)).map((w) => w.id);
+/** The enabled endpoints of the shop subscribed to `type`: where an event of it will be delivered. */
+export async function subscribedEndpoints(db: Conn, shopId: number, type: string): Promise<number[]> {
+  return (await repo.enabledWebhooks(db, shopId)).filter((w) => (JSON.parse(w.events) as string[]).includes(type)).map((w) => w.id);
+}
+
+/** In the transaction that records an event: one delivery per endpoint of `targets`. */
+export async function queueDeliveries(db: Conn, shopId: number, eventId: string, orderingKey: string | null, targets: number[], now: number): Promise<void> {
   await repo.insertDeliveries(db, shopId, eventId, orderingKey, targets, now);
 }
 
