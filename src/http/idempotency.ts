@@ -119,8 +119,9 @@ const claimKey: preHandlerHookHandler = async function (request: FastifyRequest,
     throw new ConflictError('This Idempotency-Key was used with a different request.', ['idempotency-key: was used with a different request']);
   }
   if (existing.status_code === null || existing.response_body === null) {
-    // When to try again: the running request answers before then, or its claim lapses then.
-    void reply.header('retry-after', String(Math.max(1, Math.ceil((existing.created_at + leaseMs - Date.now()) / 1000))));
+    // The running request usually answers within a second; should it have died, the retries
+    // that follow find its claim lapsed once the lease is over.
+    void reply.header('retry-after', '1');
     throw new ConflictError('A request with this Idempotency-Key is still in progress.', ['idempotency-key: request in progress']);
   }
   return reply

@@ -91,8 +91,7 @@ test('a key whose request died before answering is free again once its lease lap
   await crashState(app, 'crash', 0);
   const running = await api.post('/self/shops', { name: 'Crash' }, headers);
   assertError(running, 409, 'conflict');
-  const retryAfter = Number(running.headers['retry-after']);
-  assert.ok(retryAfter > 0 && retryAfter <= Math.ceil(lease / 1000), `retry-after ${retryAfter}`);
+  assert.equal(running.headers['retry-after'], '1', 'a running request usually answers soon: retry in a second, not after the lease');
   await crashState(app, 'crash', lease - 60_000);
   assertError(await api.post('/self/shops', { name: 'Crash' }, headers), 409, 'conflict');
   assert.equal(assertOk(await api.get('/self/shops')).length, 1);
