@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   CompiledQuery,
   Kysely,
@@ -187,13 +188,34 @@ class CurrentSchemaPostgresDialect extends PostgresDialect {
  * taken at the first write. A deferred transaction that has read and then writes, after another
  * process (the CLI, a second server) wrote the file meanwhile, fails at once with SQLITE_BUSY:
  * SQLite cannot upgrade its stale snapshot and does not call the busy handler for it. `begin
- * immediate` takes the write lock before the first read, waiting for another process's write
- * within `busy_timeout`, so a transaction never meets that conflict. Within this process the
- * one connection runs one transaction at a time anyway, so nothing is lost by taking the lock early.
+ * immediate` takes the write lock before the first read, so a transaction never meets that
+ * conflict. Within this process the one connection runs one transaction at a time anyway, so
+ * nothing is lost by taking the lock early.
+ *
+ * While another process holds the lock, the wait for it is asynchronous: better-sqlite3's busy
+ * handler would sleep on the event loop (up to `busy_timeout`, during which the process serves
+ * nothing, not even pages from memory), so `begin immediate` is tried without it and tried again
+ * after a short sleep, for up to SQLITE_BUSY_TIMEOUT_MS, then fails with SQLITE_BUSY (a 503).
+ * This process's other statements queue behind the connection meanwhile, as behind any
+ * transaction. Single statements outside a transaction keep the synchronous busy handler.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    const deadline = performance.now() + SQLITE_BUSY_TIMEOUT_MS;
+    await connection.executeQuery(CompiledQuery.raw('pragma busy_timeout = 0'));
+    try {
+      for (let pause = 1; ; pause = Math.min(pause * 2, 25)) {
+        try {
+          await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+          return;
+        } catch (err) {
+          if (!databaseBusy(err) || performance.now() >= deadline) throw err;
+        }
+        await sleep(pause);
+      }
+    } finally {
+      await connection.executeQuery(CompiledQuery.raw(`pragma busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`));
+    }
   }
 }
 

@@ -61,3 +61,27 @@ test('a request that waited past busy_timeout for another process\'s lock is a 5
   assertOk(await api.post('/self/shops', { name: 'Waited' }));
   assert.equal(assertOk(await api.get('/self/shops')).length, 1, 'the refused request changed nothing');
 });
+
+test('a transaction waits for another process\'s lock without stopping the event loop', sqliteOnly, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'shopd-lock-'));
+  const file = join(dir, 'db.sqlite');
+  const db = openDatabase({ dialect: 'sqlite', file }, { readerThread: false });
+  const other = new SqliteDatabase(file);
+  t.after(async () => {
+    other.close();
+    await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  await sql`create table stock (id integer primary key, left integer not null)`.execute(db.kysely);
+  await sql`insert into stock (id, left) values (1, 10)`.execute(db.kysely);
+
+  // Another process holds the write lock, and lets it go only from a timer of this process: a
+  // wait that held the event loop (a synchronous busy handler) would never see it go, and fail
+  // with SQLITE_BUSY once busy_timeout is over.
+  other.exec('begin immediate');
+  const written = db.kysely.transaction().execute((trx) => sql`update stock set left = left - 1 where id = 1`.execute(trx));
+  setTimeout(() => other.exec('commit'), 50);
+  await written;
+  assert.deepEqual(other.prepare('select left from stock').get(), { left: 9 });
+  assert.equal((await sql<{ timeout: number }>`pragma busy_timeout`.execute(db.kysely)).rows[0]!.timeout, 5000, 'single statements keep the busy handler');
+});
