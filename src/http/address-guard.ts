@@ -20,7 +20,13 @@ export const systemResolver: Resolver = (hostname) => lookup(hostname, { all: tr
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    // IPv4-mapped (::ffff:a.b.c.d) and the deprecated IPv4-compatible form (::a.b.c.d, which
+    // ipaddr.js counts as unicast: `[::7f00:1]` is 127.0.0.1) are judged as the IPv4 they carry.
+    const carriesIpv4 = v6.isIPv4MappedAddress() || v6.parts.slice(0, 6).every((part) => part === 0);
+    if (carriesIpv4) parsed = ipaddr.fromByteArray(v6.toByteArray().slice(12));
+  }
   return parsed.range() === 'unicast';
 }
 

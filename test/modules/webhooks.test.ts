@@ -325,7 +325,7 @@ test('private addresses are refused at registration and at delivery unless allow
   assert.match(attempt.error ?? '', /^refused: /);
 
   for (const address of ['8.8.8.8', '2606:4700:4700::1111']) assert.equal(isPublicAddress(address), true, address);
-  for (const address of ['127.0.0.1', '10.0.0.1', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '::1', 'fe80::1', 'fd00::1', '::ffff:10.0.0.1', '::']) {
+  for (const address of ['127.0.0.1', '10.0.0.1', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '::1', 'fe80::1', 'fd00::1', '::ffff:10.0.0.1', '::', '::7f00:1', '::a00:1', '::127.0.0.1']) {
     assert.equal(isPublicAddress(address), false, address);
   }
 });
