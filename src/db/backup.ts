@@ -134,8 +134,11 @@ const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
  */
 function postgresCommands(kind: 'backup' | 'restore', databaseUrl: string, file: string, keep: string[]): string[] {
   const url = new URL(databaseUrl);
-  const hadPassword = url.password !== '';
+  // libpq takes a password in the user part and as the `password` (or `sslpassword`) parameter.
+  const secretParams = [...url.searchParams.keys()].filter((name) => /^(ssl)?password$/i.test(name));
+  const hadPassword = url.password !== '' || secretParams.length > 0;
   url.password = '';
+  for (const name of secretParams) url.searchParams.delete(name);
   const schema = /search_path\s*=\s*([A-Za-z_][\w$]*)/.exec(url.searchParams.get('options') ?? '')?.[1];
   const dbname = shellQuote(url.toString());
   const command =

@@ -132,4 +132,10 @@ test('on PostgreSQL, backup and restore print the commands to run, without the p
   const restore = await cli(env, 'restore', join(dir, 'shop.dump'));
   assert.match(restore.stdout, /^ {2}pg_restore --clean --if-exists --no-owner --single-transaction --dbname='postgres:\/\/shop@db\.example\.com:5432\/shopd\?sslmode=require' '.*shop\.dump'$/m);
   for (const output of [backup, restore]) assert.ok(!/s3cr/.test(output.stdout + output.stderr), 'the password is never printed');
+  // libpq also takes it as a parameter of the URL.
+  const inQuery = await cli({ ...env, DATABASE_URL: 'postgres://shop@db.example.com:5432/shopd?password=s3cr3t&sslpassword=k3y&sslmode=require' }, 'backup', join(dir, 'shop.dump'));
+  assert.equal(inQuery.code, 0, inQuery.stderr);
+  assert.match(inQuery.stdout, /--dbname='postgres:\/\/shop@db\.example\.com:5432\/shopd\?sslmode=require'$/m);
+  assert.ok(!/s3cr3t|k3y/.test(inQuery.stdout + inQuery.stderr), 'nor in the query');
+  assert.match(inQuery.stdout, /PGPASSWORD or ~\/\.pgpass/);
 });
