@@ -142,6 +142,11 @@ test('GET → PUT round trip: every provider\'s view sent back unchanged is a 20
   }
   assert.deepEqual(await opened(), secretsBefore, 'every stored secret is what it was');
   assert.deepEqual((await rows()).map((r) => r.secret_fields), before.map((r) => r.secret_fields), 'and stays sealed as it was');
+  // null for the switches means what leaving them out means: keep them.
+  for (const provider of Object.keys(bodies)) {
+    assert.deepEqual(assertOk(await api.put(`/self/${shop.id}/settings/payments/${provider}`, { enabled: null, gatewayRules: null })), payments[provider], provider);
+  }
+  assert.deepEqual(assertOk(await api.put(`/self/${shop.id}/settings/payments/tipjar`, { gatewayRules: { blockVpn: null } })), payments.tipjar);
   assert.deepEqual(assertOk(await api.get(`/self/${shop.id}/settings`)).payments, payments);
 });
 

@@ -19,8 +19,8 @@ export interface PaymentView {
 }
 
 export interface PaymentUpdate {
-  enabled?: boolean;
-  gatewayRules?: { blockVpn?: boolean };
+  enabled?: boolean | null;
+  gatewayRules?: { blockVpn?: boolean | null } | null;
   [field: string]: unknown;
 }
 

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { NonBlankText, Nullable, StringEnum, Timestamp } from '../../schemas/common.js';
+import { NonBlankText, Nullable, OptionalNullable, StringEnum, Timestamp } from '../../schemas/common.js';
 import { currencyCodes } from './currencies.js';
 import { reservedSubdomains, SUBDOMAIN_PATTERN } from './subdomains.js';
 import { Design } from '../design/schema.js';
@@ -75,8 +75,10 @@ const SECRET_INPUT =
 /** PUT body of one provider: every field optional (omitted keeps, null clears). */
 export function paymentBodySchema(provider: PaymentProvider): TSchema {
   const props: Record<string, TSchema> = {
-    enabled: Type.Optional(Type.Boolean()),
-    gatewayRules: Type.Optional(Type.Partial(GatewayRules)),
+    enabled: OptionalNullable(Type.Boolean({ description: 'null or omitted keeps the current value.' })),
+    gatewayRules: OptionalNullable(
+      Type.Object({ blockVpn: OptionalNullable(Type.Boolean({ description: `${BLOCK_VPN_DESCRIPTION} null or omitted keeps it.` })) }),
+    ),
   };
   for (const [name, spec] of providerFields(provider)) {
     props[name] = Type.Optional(Nullable(spec.secret ? { ...spec.schema, description: SECRET_INPUT } : spec.schema));
