@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { resolveAppeal } from '../../src/modules/feedbacks/service.js';
+import { printable } from '../../src/modules/feedbacks/appeals-command.js';
 import { build, client, onEnd, owner, processEnv, type Client } from '../helpers/build.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
 import { redisAvailable, testRedisUrl } from '../helpers/redis.js';
@@ -152,4 +153,11 @@ test('shopd appeals list / accept / reject, and a running server sharing Redis s
   assert.equal(badStatus.code, 1);
   assert.match(badStatus.stderr, /--status: must be one of: open, accepted, rejected/);
   assert.match((await cli(cliEnv, 'appeals', 'list')).stdout, new RegExp(`^${appealId}\t.*\taccepted\t`, 'm'));
+});
+
+test('appeal texts reach the operator\'s terminal as one line without control characters', () => {
+  assert.equal(printable('Great\n\tkey,  thanks'), 'Great key, thanks');
+  // An escape sequence in a comment must not rewrite the operator's screen or window title.
+  assert.equal(printable('ok\u001b]0;pwned\u0007 \u009b2J'), 'ok\\u001b]0;pwned\\u0007 \\u009b2J');
+  assert.equal(printable(null), '');
 });

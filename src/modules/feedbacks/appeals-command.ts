@@ -9,10 +9,21 @@ import { listAppealsForReview, resolveAppeal, type OperatorAppeal } from './serv
 
 const statuses: readonly AppealStatus[] = ['open', 'accepted', 'rejected'];
 
+/**
+ * A buyer's or owner's text as one line safe for the operator's terminal: runs of white space are
+ * one space, and other control characters (an escape sequence could rewrite the screen or the
+ * terminal's title) are shown as `\uXXXX`.
+ */
+export function printable(text: string | null): string {
+  return (text ?? '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** One tab-separated line per appeal: id, shop, feedback, rating, status, reason, dates, description and comment on one line each. */
 function line(a: OperatorAppeal): string {
-  const flat = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
-  return [a.id, `shop ${a.shopId}`, `feedback ${a.feedbackId}`, `${a.rating}/5`, a.status, a.reason, a.createdAt, a.resolvedAt ?? '-', flat(a.description), flat(a.comment)].join('\t');
+  return [a.id, `shop ${a.shopId}`, `feedback ${a.feedbackId}`, `${a.rating}/5`, a.status, a.reason, a.createdAt, a.resolvedAt ?? '-', printable(a.description), printable(a.comment)].join('\t');
 }
 
 /**
