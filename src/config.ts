@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
@@ -25,7 +26,7 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_OWNER_MAX: Type.Integer({ minimum: 0, default: 1200 }),
   RATE_LIMIT_PUBLIC_MAX: Type.Integer({ minimum: 0, default: 600 }),
   RATE_LIMIT_AUTH_FAILURES_MAX: Type.Integer({ minimum: 0, default: 20 }),
-  TRUST_PROXY: Type.Boolean({ default: false }),
+  TRUST_PROXY: Type.String({ minLength: 1, default: 'false' }), // checked by parseTrustProxy below
   COUNTRY_HEADER: Type.String({ pattern: '^[A-Za-z0-9-]+$', default: 'cf-ipcountry' }),
   INVOICE_EXPIRY_INTERVAL_MS: Type.Integer({ minimum: 50, default: 30_000 }),
   ALLOW_PRIVATE_WEBHOOKS: Type.Boolean({ default: false }),
@@ -64,7 +65,11 @@ export interface Config {
   uploadLimitBytes: number;
   /** `authFailuresMax`: unknown API keys one client IP may present per window before 429; 0 = off. */
   rateLimit: { windowMs: number; ownerMax: number; publicMax: number; authFailuresMax: number };
-  trustProxy: boolean;
+  /**
+   * Which peers' X-Forwarded-For to believe (Fastify's `trustProxy`): false, true (every hop), a
+   * number of hops, or the proxies' addresses and CIDR ranges.
+   */
+  trustProxy: boolean | number | string[];
   /** Request header a proxy sets to the client's ISO 3166 country (blacklist by country). */
   countryHeader: string;
   invoices: { expiryIntervalMs: number; dynamicTimeoutMs: number };
@@ -100,6 +105,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems = [...Value.Errors(EnvSchema, withDefaults)].map((e) => `${e.path.slice(1)}: ${e.message}`);
   const smtpUrl = (withDefaults as Partial<Env>).SMTP_URL;
   if (typeof smtpUrl === 'string' && !isSmtpUrl(smtpUrl)) problems.push('SMTP_URL: expected smtp://[user:pass@]host[:port] or smtps://…');
+  const trustProxy = parseTrustProxy(String((withDefaults as Partial<Env>).TRUST_PROXY ?? 'false'));
+  if (trustProxy === undefined) problems.push('TRUST_PROXY: expected false, true, a number of proxy hops, or comma-separated proxy addresses or CIDR ranges');
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   const parsed = withDefaults as Env;
   const dataDir = resolve(parsed.DATA_DIR);
@@ -121,7 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       publicMax: parsed.RATE_LIMIT_PUBLIC_MAX,
       authFailuresMax: parsed.RATE_LIMIT_AUTH_FAILURES_MAX,
     }),
-    trustProxy: parsed.TRUST_PROXY,
+    trustProxy: trustProxy!,
     countryHeader: parsed.COUNTRY_HEADER.toLowerCase(),
     webhooks: Object.freeze({
       allowPrivate: parsed.ALLOW_PRIVATE_WEBHOOKS,
@@ -140,6 +147,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pageCacheMaxBytes: parsed.PAGE_CACHE_MAX_BYTES,
     vpnRangesFile: parsed.VPN_RANGES_FILE === undefined ? undefined : resolve(parsed.VPN_RANGES_FILE),
   });
+}
+
+/**
+ * TRUST_PROXY: `false` (client IPs are the peers'), `true` (every hop of X-Forwarded-For is
+ * believed: only behind a proxy that overwrites the header, since its left-most entry is what the
+ * client wrote), a number of proxy hops, or the proxies' addresses and CIDR ranges (only what
+ * they add is believed). Undefined when it is none of these.
+ */
+export function parseTrustProxy(value: string): boolean | number | string[] | undefined {
+  const text = value.trim().toLowerCase();
+  if (text === 'false') return false;
+  if (text === 'true') return true;
+  if (/^\d{1,2}$/.test(text)) return Number(text);
+  const entries = text.split(',').map((e) => e.trim());
+  const valid = entries.every((entry) => {
+    const [address, bits, ...rest] = entry.split('/');
+    if (rest.length > 0 || !address || !ipaddr.isValid(address)) return false;
+    if (bits === undefined) return true;
+    const max = ipaddr.parse(address).kind() === 'ipv4' ? 32 : 128;
+    return /^\d{1,3}$/.test(bits) && Number(bits) <= max;
+  });
+  return valid ? entries : undefined;
 }
 
 function isSmtpUrl(value: string): boolean {

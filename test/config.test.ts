@@ -28,3 +28,13 @@ test('bad values are refused at boot with every problem named', () => {
   );
   assert.equal(loadConfig({ PORT: '8080', TRUST_PROXY: 'true' }).port, 8080);
 });
+
+test('TRUST_PROXY: false, true, a number of hops, or the proxies\' addresses and ranges', () => {
+  assert.equal(loadConfig({}).trustProxy, false);
+  assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true);
+  assert.equal(loadConfig({ TRUST_PROXY: '1' }).trustProxy, 1);
+  assert.deepEqual(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1' }).trustProxy, ['127.0.0.1', '10.0.0.0/8', '::1']);
+  for (const bad of ['yes', '10.0.0.0/33', 'proxy.example.com', '1.2.3.4/8/1']) {
+    assert.throws(() => loadConfig({ TRUST_PROXY: bad }), (err: Error) => err instanceof ConfigError && /TRUST_PROXY/.test(err.message), bad);
+  }
+});
