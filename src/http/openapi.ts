@@ -74,9 +74,10 @@ request that never answered (the server stopped mid-request) holds its key only 
 25 × DYNAMIC_DELIVERY_TIMEOUT_MS + 60 s (about 5 minutes by default); the next retry then acts.
 
 **Rate limits.** Per API key on owner paths and per client IP on public ones, with
-RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset headers. A client IP that presents too
-many unknown API keys within the window (20 by default) gets 429 on every owner path, whatever
-key it sends, until the window ends (Retry-After); a request without a key is not counted.
+RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset headers. A client (an IPv4 address, or
+an IPv6 /64) that presents too many unknown API keys within the window (20 by default) gets 429
+instead of 401 for its unknown keys until the window ends (Retry-After); a valid key is never
+refused for it, and a request without a key is not counted.
 `.trim();
 
 /**
