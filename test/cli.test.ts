@@ -1,22 +1,8 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { test } from 'node:test';
-import { promisify } from 'node:util';
 import { buildApp } from '../src/app.js';
 import { onEnd, processEnv } from './helpers/build.js';
-
-const run = promisify(execFile);
-
-/** Runs the CLI the way the README says (`bin/shopd.js`), against the test's database. */
-async function cli(env: Record<string, string>, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/shopd.js', ...args], { env: { ...process.env, ...env } });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+import { cli } from './helpers/cli.js';
 
 test('keys create / list / revoke, and the key works on the API', async (t) => {
   const { config, env } = await processEnv(t);

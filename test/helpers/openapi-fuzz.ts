@@ -91,17 +91,6 @@ export function operationsOf(doc: { paths: Record<string, Record<string, any>> }
   return out;
 }
 
-/** Mulberry32: a small seeded generator, so that a seed replays the same run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * The document's validator. Path and query values are generated typed (7, not "7") and sent

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pngImage, multipartForm } from '../helpers/multipart.js';
 import { build, owner } from '../helpers/build.js';
+import { seededRandom } from '../../src/modules/seed/demo-data.js';
 import { assertOk, createShop } from '../helpers/factories.js';
 import { createFixture, productBody } from '../helpers/owner-operations.js';
 import {
@@ -10,7 +11,6 @@ import {
   isValid,
   mutations,
   operationsOf,
-  seededRandom,
   toInject,
   validRequest,
   type FuzzOperation,

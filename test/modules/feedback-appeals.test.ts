@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
-import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { resolveAppeal } from '../../src/modules/feedbacks/service.js';
@@ -11,8 +9,7 @@ import { build, client, onEnd, owner, processEnv, type Client } from '../helpers
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
 import { redisAvailable, testRedisUrl } from '../helpers/redis.js';
 import { createApiKey } from '../../src/modules/accounts/service.js';
-
-const run = promisify(execFile);
+import { cli } from '../helpers/cli.js';
 
 /** A shop with two rated, completed orders (5 and 1 stars) and an open appeal against the 1. */
 async function ratedShop(app: FastifyInstance, api: Client) {
@@ -103,17 +100,6 @@ test('accepting an appeal hides the feedback from every figure at once; rejectin
   assert.deepEqual(await figures(), hidden);
   assert.equal(assertOk(await api.get(`/self/${shopId}/feedbacks/${good}`)).appeal.status, 'rejected');
 });
-
-/** Runs the CLI the way the README says (`bin/shopd.js`). */
-async function cli(env: Record<string, string>, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/shopd.js', ...args], { env: { ...process.env, ...env } });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 test('shopd appeals list / accept / reject, and a running server sharing Redis shows the verdict at once', async (t) => {
   if (!(await redisAvailable())) return t.skip('no Redis at ' + testRedisUrl);

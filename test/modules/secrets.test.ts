@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { test, type TestContext } from 'node:test';
-import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import { buildApp } from '../../src/app.js';
@@ -16,6 +14,7 @@ import { UNREADABLE_SIGNING_SECRET } from '../../src/modules/webhooks/service.js
 import { secretBoxFromKey } from '../../src/security/secret-box.js';
 import { client, freshConfig, onEnd, owner, processEnv } from '../helpers/build.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
+import { cli } from '../helpers/cli.js';
 
 const OLD = 'test-secret-key-0123456789'; // what processEnv gives the CLI
 const NEW = 'a-brand-new-secret-key-42';
@@ -208,18 +207,6 @@ test('a webhook whose signing secret cannot be opened: the test and deliveries f
   assert.equal(delivery.status, 'pending', 'retried later, when the key may be back');
   assert.ok(delivery.next_attempt_at > now);
 });
-
-const run = promisify(execFile);
-
-async function cli(env: Record<string, string>, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/shopd.js', ...args], { env: { ...process.env, ...env } });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 test('shopd secrets rotate re-encrypts every secret from the old key to the configured one, or changes nothing', async (t) => {
   const { config, env } = await processEnv(t);

@@ -1,25 +1,11 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { promisify } from 'node:util';
 import { buildApp } from '../../src/app.js';
 import { client, onEnd, processEnv } from '../helpers/build.js';
 import { assertOk } from '../helpers/factories.js';
-
-const run = promisify(execFile);
-
-/** Runs the CLI as the README says (`bin/shopd.js`), against the test's database. */
-async function cli(env: Record<string, string>, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/shopd.js', ...args], { env: { ...process.env, ...env }, maxBuffer: 10 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+import { cli } from '../helpers/cli.js';
 
 const DAY = 86_400_000;
 
