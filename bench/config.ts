@@ -67,7 +67,15 @@ export interface SeedMeta {
   shopId: number;
   apiKey: string;
   utcOffsetMinutes: number;
-  counts: { listings: number; products: number; customers: number; invoices: number; parts: number; serials: number; feedbacks: number };
+  counts: {
+    listings: number;
+    products: number;
+    customers: number;
+    invoices: number;
+    parts: number;
+    serials: number;
+    feedbacks: number;
+  };
   /** Listing paths: a serials product with feedbacks, a group. */
   paths: { product: string; group: string };
   /** A service product whose title the T2 check edits: its full input body, variant ids included. */

@@ -85,11 +85,17 @@ export function startLoad(base: string, load: Load, seconds: number): { stop(): 
   const done = (async () => {
     const result = await instance;
     const ended = performance.now();
-    const tolerated = [...statuses].filter(([status]) => load.tolerate?.includes(status)).reduce((sum, [, n]) => sum + n, 0);
-    const unexpected = [...statuses].filter(([status]) => !load.expect.includes(status) && !load.tolerate?.includes(status));
+    const tolerated = [...statuses]
+      .filter(([status]) => load.tolerate?.includes(status))
+      .reduce((sum, [, n]) => sum + n, 0);
+    const unexpected = [...statuses].filter(
+      ([status]) => !load.expect.includes(status) && !load.tolerate?.includes(status),
+    );
     if (unexpected.length > 0 || tolerated > 0.01 * latencies.length || result.errors > 0 || result.timeouts > 0) {
       const codes = [...statuses].map(([s, n]) => `${s}×${n}`).join(', ');
-      throw new BenchFailure(`${load.label}: expected only ${load.expect.join('/')}, got [${codes}], ${result.errors} errors, ${result.timeouts} timeouts`);
+      throw new BenchFailure(
+        `${load.label}: expected only ${load.expect.join('/')}, got [${codes}], ${result.errors} errors, ${result.timeouts} timeouts`,
+      );
     }
     const responses = latencies.length;
     const connections = load.connections * (load.pipelining ?? 1);
@@ -158,7 +164,12 @@ export interface Summary {
   rounds: RunStats[];
 }
 
-const summarise = (rounds: RunStats[]): Summary => ({ rps: median(rounds.map((r) => r.rps)), p50: median(rounds.map((r) => r.p50)), p99: median(rounds.map((r) => r.p99)), rounds });
+const summarise = (rounds: RunStats[]): Summary => ({
+  rps: median(rounds.map((r) => r.rps)),
+  p50: median(rounds.map((r) => r.p50)),
+  p99: median(rounds.map((r) => r.p99)),
+  rounds,
+});
 
 export interface Comparison {
   endpoint: Summary;
@@ -174,7 +185,13 @@ export type LoadSource = Load | (() => Promise<Load>);
 const resolveLoad = async (source: LoadSource): Promise<Load> => (typeof source === 'function' ? source() : source);
 
 /** Warms both up, then alternates them (ABBA…) for `rounds` rounds. */
-export async function compare(base: string, endpoint: LoadSource, baseline: LoadSource, timing: Timing, progress: (line: string) => void): Promise<Comparison> {
+export async function compare(
+  base: string,
+  endpoint: LoadSource,
+  baseline: LoadSource,
+  timing: Timing,
+  progress: (line: string) => void,
+): Promise<Comparison> {
   const run = async (source: LoadSource, seconds: number) => {
     const load = await resolveLoad(source);
     return { label: load.label, stats: await runLoad(base, load, seconds) };
@@ -206,7 +223,12 @@ export async function compare(base: string, endpoint: LoadSource, baseline: Load
 }
 
 /** One load alone, warmed up, for `rounds` rounds (latency targets). */
-export async function measure(base: string, load: Load, timing: Timing, progress: (line: string) => void): Promise<Summary> {
+export async function measure(
+  base: string,
+  load: Load,
+  timing: Timing,
+  progress: (line: string) => void,
+): Promise<Summary> {
   await runLoad(base, load, timing.warmupSeconds);
   const rounds: RunStats[] = [];
   for (let round = 0; round < timing.rounds; round++) {
@@ -217,4 +239,5 @@ export async function measure(base: string, load: Load, timing: Timing, progress
 }
 
 export const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
-export const fmtRun = (r: RunStats) => `${Math.round(r.rps)} req/s p50 ${fmt(r.p50)} ms p99 ${fmt(r.p99)} ms${r.unanswered ? ` (${r.unanswered} unanswered)` : ''}`;
+export const fmtRun = (r: RunStats) =>
+  `${Math.round(r.rps)} req/s p50 ${fmt(r.p50)} ms p99 ${fmt(r.p99)} ms${r.unanswered ? ` (${r.unanswered} unanswered)` : ''}`;

@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { InjectOptions } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { readMeta, serverEnv, type Engine } from './config.js';
+import { type Engine, readMeta, serverEnv } from './config.js';
 
 /**
  * Where a hot path's time goes, in process (no HTTP client on the same cores): each path is
@@ -38,16 +38,25 @@ const scenarios: Record<string, () => InjectOptions> = {
   checkout: () => ({
     method: 'POST',
     url: `/v2/public/shops/${shop}/invoices`,
-    payload: { customerEmail: `bench.buyer${buyer++ % 5000}@example.com`, gateway: meta.checkout.gateway, parts: [{ productId: meta.checkout.productId, productVariantId: meta.checkout.variantId, quantity: 1 }] },
+    payload: {
+      customerEmail: `bench.buyer${buyer++ % 5000}@example.com`,
+      gateway: meta.checkout.gateway,
+      parts: [{ productId: meta.checkout.productId, productVariantId: meta.checkout.variantId, quantity: 1 }],
+    },
   }),
-  invoices: () => ({ url: `/self/${shop}/invoices?status=${f.status}&gateway=${f.gateway}&fromDate=${f.fromDate}&toDate=${f.toDate}`, headers: auth }),
+  invoices: () => ({
+    url: `/self/${shop}/invoices?status=${f.status}&gateway=${f.gateway}&fromDate=${f.fromDate}&toDate=${f.toDate}`,
+    headers: auth,
+  }),
   general: () => ({ url: `/self/${shop}/dashboard/general?fromDate=2026-01-01&toDate=2026-09-30`, headers: auth }),
   advanced: () => ({ url: `/self/${shop}/dashboard/advanced?fromDate=2026-01-01&toDate=2026-09-30`, headers: auth }),
 };
 const invalidating = { main: true, product: true } as Record<string, boolean>;
 // The static baseline of the bench server (bench/server.ts): the main page's own bytes.
 let staticBody: Buffer = Buffer.alloc(0);
-app.get('/__static', { config: { rateLimit: false } }, async (_request, reply) => reply.type('application/json; charset=utf-8').send(staticBody));
+app.get('/__static', { config: { rateLimit: false } }, async (_request, reply) =>
+  reply.type('application/json; charset=utf-8').send(staticBody),
+);
 scenarios.static = () => ({ url: '/__static' });
 // The fixed costs: a bare route, and the cheapest owner read (API key and rate limit, no shop).
 app.get('/__hello', { config: { rateLimit: false } }, async () => ({ hello: 'world' }));
@@ -79,11 +88,18 @@ for (const name of wanted.length ? wanted : Object.keys(scenarios)) {
   for (let i = 0; i < n; i++) await request();
   const total = performance.now() - started;
   observing = false;
-  if (profiler) writeFileSync(`${process.env.CPU_PROFILE}/${name}.cpuprofile`, JSON.stringify((await profiler.post('Profiler.stop')).profile));
+  if (profiler)
+    writeFileSync(
+      `${process.env.CPU_PROFILE}/${name}.cpuprofile`,
+      JSON.stringify((await profiler.post('Profiler.stop')).profile),
+    );
   const rows = [...stats.entries()].sort((a, b) => b[1].ms - a[1].ms);
   const dbMs = rows.reduce((s, [, v]) => s + v.ms, 0);
   const count = rows.reduce((s, [, v]) => s + v.n, 0);
-  console.log(`\n## ${name}${invalidating[name] ? ' (miss)' : ''}: ${(total / n).toFixed(3)} ms/request, db ${(dbMs / n).toFixed(3)} ms in ${(count / n).toFixed(1)} statements`);
-  for (const [q, v] of rows.slice(0, Number(process.env.TOP ?? 12))) console.log(`${(v.ms / n).toFixed(3)} ms  ×${(v.n / n).toFixed(2)}  ${q.replace(/\s+/g, ' ').slice(0, 220)}`);
+  console.log(
+    `\n## ${name}${invalidating[name] ? ' (miss)' : ''}: ${(total / n).toFixed(3)} ms/request, db ${(dbMs / n).toFixed(3)} ms in ${(count / n).toFixed(1)} statements`,
+  );
+  for (const [q, v] of rows.slice(0, Number(process.env.TOP ?? 12)))
+    console.log(`${(v.ms / n).toFixed(3)} ms  ×${(v.n / n).toFixed(2)}  ${q.replace(/\s+/g, ' ').slice(0, 220)}`);
 }
 await app.close();

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { RESULTS_DIR, type Engine, type SeedMeta } from './config.js';
+import { type Engine, RESULTS_DIR, type SeedMeta } from './config.js';
 import type { Row, ServerInfo } from './scenarios.js';
 
 /** The report: one markdown table, printed and written with its JSON to bench/results/. */
@@ -19,7 +19,12 @@ export interface Report {
 }
 
 export function machine(): Report['machine'] {
-  return { cores: cpus().length, cpu: cpus()[0]?.model.trim() ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` };
+  return {
+    cores: cpus().length,
+    cpu: cpus()[0]?.model.trim() ?? 'unknown',
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+  };
 }
 
 const escape = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -35,7 +40,10 @@ export function toMarkdown(report: Report): string {
     '',
     '| target | scenario | measured | target threshold | met |',
     '|---|---|---|---|---|',
-    ...report.rows.map((r) => `| ${r.target} | ${escape(r.scenario)} | ${escape(r.measured)} | ${r.threshold} | ${r.met === null ? '—' : r.met ? 'yes' : r.correctness ? '**no (correctness)**' : 'no'} |`),
+    ...report.rows.map(
+      (r) =>
+        `| ${r.target} | ${escape(r.scenario)} | ${escape(r.measured)} | ${r.threshold} | ${r.met === null ? '—' : r.met ? 'yes' : r.correctness ? '**no (correctness)**' : 'no'} |`,
+    ),
     ...report.errors.map((e) => `| ${e.target} | **error** | ${escape(e.message)} | — | no |`),
   ];
   if (report.notes.length > 0) lines.push('', ...report.notes.map((n) => `- ${n}`));

@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { currentMigrations, readMeta, sqliteFile, type Engine, type SeedMeta } from './config.js';
+import { currentMigrations, type Engine, readMeta, type SeedMeta, sqliteFile } from './config.js';
 import { ServerStuck, type Timing } from './measure.js';
-import { machine, toMarkdown, writeReport, type Report } from './report.js';
-import { scenarios, type Context, type Row, type ServerInfo } from './scenarios.js';
+import { machine, type Report, toMarkdown, writeReport } from './report.js';
+import { type Context, type Row, type ServerInfo, scenarios } from './scenarios.js';
 import { seedBench } from './seed.js';
 
 /**
@@ -17,9 +17,13 @@ import { seedBench } from './seed.js';
 const args = process.argv.slice(2);
 const engine: Engine = args.includes('--pg') ? 'postgres' : 'sqlite';
 const quick = args.includes('--quick');
-const onlyArg = args.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? (args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined);
+const onlyArg =
+  args.find((a) => a.startsWith('--only='))?.slice('--only='.length) ??
+  (args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined);
 const only = onlyArg ? onlyArg.split(',').map((t) => t.trim().toUpperCase()) : Object.keys(scenarios);
-const timing: Timing = quick ? { warmupSeconds: 1, seconds: 2, rounds: 3 } : { warmupSeconds: 3, seconds: 5, rounds: 3 };
+const timing: Timing = quick
+  ? { warmupSeconds: 1, seconds: 2, rounds: 3 }
+  : { warmupSeconds: 3, seconds: 5, rounds: 3 };
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -31,7 +35,11 @@ process.on('exit', () => {
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
 
 async function startServer(): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/server.ts', ...(engine === 'postgres' ? ['--pg'] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'bench/server.ts', ...(engine === 'postgres' ? ['--pg'] : [])],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   children.add(child);
   child.once('exit', () => children.delete(child));
   const lines = createInterface({ input: child.stdout! });
@@ -59,13 +67,23 @@ async function stopServer(child: ChildProcess): Promise<void> {
 
 function notesFor(meta: SeedMeta, server: ServerInfo): string[] {
   const notes: string[] = [];
-  if (!server.pageCache) notes.push('`app.pageCache` is missing: there is no page cache yet, so "cached" and "miss" measure the same uncached path.');
-  if (!server.observeQueries) notes.push('`app.db.observeQueries` is missing: synchronous database time is not measured.');
-  if (!meta.rebuilt.includes('rebuildRollups')) notes.push('`rebuildRollups` (src/modules/dashboards/rollups.ts) was missing at seed time: no rollups were built.');
+  if (!server.pageCache)
+    notes.push(
+      '`app.pageCache` is missing: there is no page cache yet, so "cached" and "miss" measure the same uncached path.',
+    );
+  if (!server.observeQueries)
+    notes.push('`app.db.observeQueries` is missing: synchronous database time is not measured.');
+  if (!meta.rebuilt.includes('rebuildRollups'))
+    notes.push('`rebuildRollups` (src/modules/dashboards/rollups.ts) was missing at seed time: no rollups were built.');
   const added = server.migrations.filter((m) => !meta.migrations.includes(m));
   if (added.length > 0) notes.push(`Migrations applied after the seed: ${added.join(', ')}.`);
-  if (engine === 'postgres') notes.push('PostgreSQL: the driver is asynchronous, so "longest synchronous DB call" does not apply; the longest round trip is shown instead.');
-  notes.push('The load generator (autocannon) runs on the same 2-core machine as the server, as do other users of this machine: absolute req/s are indicative, ratios are what the targets compare.');
+  if (engine === 'postgres')
+    notes.push(
+      'PostgreSQL: the driver is asynchronous, so "longest synchronous DB call" does not apply; the longest round trip is shown instead.',
+    );
+  notes.push(
+    'The load generator (autocannon) runs on the same 2-core machine as the server, as do other users of this machine: absolute req/s are indicative, ratios are what the targets compare.',
+  );
   return notes;
 }
 
@@ -96,7 +114,8 @@ async function main(): Promise<void> {
   try {
     server = (await (await fetch(`${base}/__bench/info`)).json()) as ServerInfo;
     const probe = await fetch(`${base}/v2/public/shops/${meta.shopId}/main`);
-    if (probe.status !== 200) throw new Error(`the seeded shop ${meta.shopId} answers ${probe.status}: run with --seed`);
+    if (probe.status !== 200)
+      throw new Error(`the seeded shop ${meta.shopId} answers ${probe.status}: run with --seed`);
     await probe.arrayBuffer();
     const ctx: Context = { base, meta, timing, server, engine, progress: () => undefined };
     for (const target of only) {
@@ -107,7 +126,10 @@ async function main(): Promise<void> {
       try {
         const result = await scenario({ ...ctx, progress: (line) => say(`[${target}] ${line}`) });
         rows.push(...result);
-        for (const r of result) say(`[${target}] ${r.scenario}: ${r.measured} (${r.threshold}) ${r.met === null ? '' : r.met ? 'met' : 'NOT met'}`);
+        for (const r of result)
+          say(
+            `[${target}] ${r.scenario}: ${r.measured} (${r.threshold}) ${r.met === null ? '' : r.met ? 'met' : 'NOT met'}`,
+          );
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         errors.push({ target, message });
@@ -139,7 +161,10 @@ async function main(): Promise<void> {
     rows,
     errors,
   };
-  const files = writeReport(report, Object.keys(scenarios).every((t) => only.includes(t)));
+  const files = writeReport(
+    report,
+    Object.keys(scenarios).every((t) => only.includes(t)),
+  );
   say(`\n${toMarkdown(report)}`);
   say(`Written: ${files.markdown}, ${files.json}`);
   const broken = rows.filter((r) => r.correctness && r.met === false);

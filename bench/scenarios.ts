@@ -1,5 +1,17 @@
 import type { SeedMeta } from './config.js';
-import { BenchFailure, compare, fmt, measure, median, runLoad, startLoad, waitIdle, type Load, type RunStats, type Timing } from './measure.js';
+import {
+  BenchFailure,
+  compare,
+  fmt,
+  type Load,
+  measure,
+  median,
+  type RunStats,
+  runLoad,
+  startLoad,
+  type Timing,
+  waitIdle,
+} from './measure.js';
 
 /**
  * The targets of issue 7, T1–T8. Each scenario answers report rows; a failed expectation (a
@@ -34,22 +46,53 @@ export interface Context {
 const THROUGHPUT = { connections: 100, pipelining: 1 };
 const LATENCY = { connections: 10, pipelining: 1 };
 
-const ratioRow = (target: string, scenario: string, ratio: number, min: number): Row => ({ target, scenario, measured: `${fmt(ratio)}×`, threshold: `≥ ${min}×`, met: ratio >= min });
-const msRow = (target: string, scenario: string, ms: number, max: number): Row => ({ target, scenario, measured: `${fmt(ms)} ms`, threshold: `≤ ${max} ms`, met: ms <= max });
-const info = (target: string, scenario: string, measured: string): Row => ({ target, scenario, measured, threshold: '—', met: null });
-const rpsInfo = (r: { rps: number; p50: number; p99: number }) => `${Math.round(r.rps)} req/s, p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms`;
+const ratioRow = (target: string, scenario: string, ratio: number, min: number): Row => ({
+  target,
+  scenario,
+  measured: `${fmt(ratio)}×`,
+  threshold: `≥ ${min}×`,
+  met: ratio >= min,
+});
+const msRow = (target: string, scenario: string, ms: number, max: number): Row => ({
+  target,
+  scenario,
+  measured: `${fmt(ms)} ms`,
+  threshold: `≤ ${max} ms`,
+  met: ms <= max,
+});
+const info = (target: string, scenario: string, measured: string): Row => ({
+  target,
+  scenario,
+  measured,
+  threshold: '—',
+  met: null,
+});
+const rpsInfo = (r: { rps: number; p50: number; p99: number }) =>
+  `${Math.round(r.rps)} req/s, p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms`;
 
-async function fetchOk(ctx: Context, path: string, init: RequestInit = {}, expect = 200): Promise<{ status: number; body: string; bytes: number; headers: Headers }> {
+async function fetchOk(
+  ctx: Context,
+  path: string,
+  init: RequestInit = {},
+  expect = 200,
+): Promise<{ status: number; body: string; bytes: number; headers: Headers }> {
   const res = await fetch(`${ctx.base}${path}`, init);
   const buffer = Buffer.from(await res.arrayBuffer());
-  if (res.status !== expect) throw new BenchFailure(`${init.method ?? 'GET'} ${path}: expected ${expect}, got ${res.status} ${buffer.toString('utf8').slice(0, 300)}`);
+  if (res.status !== expect)
+    throw new BenchFailure(
+      `${init.method ?? 'GET'} ${path}: expected ${expect}, got ${res.status} ${buffer.toString('utf8').slice(0, 300)}`,
+    );
   return { status: res.status, body: buffer.toString('utf8'), bytes: buffer.length, headers: res.headers };
 }
 
 const owner = (ctx: Context) => ({ authorization: `Bearer ${ctx.meta.apiKey}` });
 const mainPath = (ctx: Context) => `/v2/public/shops/${ctx.meta.shopId}/main`;
 /** The static baseline of a page: its own bytes, pre-serialised (see /__bench/copy in server.ts). */
-const staticLoad = (page: { path: string; bytes: number }, headers: Record<string, string> = {}, withHeaders = false): Load => ({
+const staticLoad = (
+  page: { path: string; bytes: number },
+  headers: Record<string, string> = {},
+  withHeaders = false,
+): Load => ({
   label: `static copy ${page.bytes} B${withHeaders ? ' + page headers' : ''}`,
   path: `/__bench/copy?of=${encodeURIComponent(page.path)}${withHeaders ? '&headers=page' : ''}`,
   headers,
@@ -62,12 +105,25 @@ export async function t1(ctx: Context): Promise<Row[]> {
   const etag = page.headers.get('etag');
   if (!etag) throw new BenchFailure('main page: no ETag');
   ctx.progress(`main page: ${page.bytes} bytes, ETag ${etag}`);
-  const cached = await compare(ctx.base, { label: 'main (cached)', path: mainPath(ctx), expect: [200], ...THROUGHPUT }, staticLoad({ path: mainPath(ctx), bytes: page.bytes }), ctx.timing, ctx.progress);
+  const cached = await compare(
+    ctx.base,
+    { label: 'main (cached)', path: mainPath(ctx), expect: [200], ...THROUGHPUT },
+    staticLoad({ path: mainPath(ctx), bytes: page.bytes }),
+    ctx.timing,
+    ctx.progress,
+  );
   // The page changes now and then (an expired invoice returns its stock): each run revalidates
   // the ETag served just before it, and a few 200s from a change during the run are tolerated.
   const revalidation = async (): Promise<Load> => {
     const current = (await fetchOk(ctx, mainPath(ctx))).headers.get('etag') ?? etag;
-    return { label: 'main 304', path: mainPath(ctx), headers: { 'if-none-match': current }, expect: [304], tolerate: [200], ...THROUGHPUT };
+    return {
+      label: 'main 304',
+      path: mainPath(ctx),
+      headers: { 'if-none-match': current },
+      expect: [304],
+      tolerate: [200],
+      ...THROUGHPUT,
+    };
   };
   const revalidated = await compare(
     ctx.base,
@@ -77,12 +133,25 @@ export async function t1(ctx: Context): Promise<Row[]> {
     ctx.progress,
   );
   return [
-    ratioRow('T1', `main page cached (${(page.bytes / 1024).toFixed(1)} KB) vs a static copy of its bytes, req/s`, cached.rpsRatio, 0.8),
+    ratioRow(
+      'T1',
+      `main page cached (${(page.bytes / 1024).toFixed(1)} KB) vs a static copy of its bytes, req/s`,
+      cached.rpsRatio,
+      0.8,
+    ),
     msRow('T1', 'main page cached, p99 at c=100', cached.endpoint.p99, 15),
     ratioRow('T1', '304 revalidation vs /hello, req/s', revalidated.rpsRatio, 0.7),
-    info('T1', 'main page / static / 304 / hello', `${Math.round(cached.endpoint.rps)} / ${Math.round(cached.baseline.rps)} / ${Math.round(revalidated.endpoint.rps)} / ${Math.round(revalidated.baseline.rps)} req/s`),
+    info(
+      'T1',
+      'main page / static / 304 / hello',
+      `${Math.round(cached.endpoint.rps)} / ${Math.round(cached.baseline.rps)} / ${Math.round(revalidated.endpoint.rps)} / ${Math.round(revalidated.baseline.rps)} req/s`,
+    ),
     // The copy's own rounds of the comparison above: no further run needed.
-    info('T1', 'floor: the static copy alone, p99 at c=100', `${fmt(cached.baseline.p99)} ms (${Math.round(cached.baseline.rps)} req/s)`),
+    info(
+      'T1',
+      'floor: the static copy alone, p99 at c=100',
+      `${fmt(cached.baseline.p99)} ms (${Math.round(cached.baseline.rps)} req/s)`,
+    ),
   ];
 }
 
@@ -90,12 +159,25 @@ export async function t2(ctx: Context): Promise<Row[]> {
   const shopId = String(ctx.meta.shopId);
   const page = await fetchOk(ctx, mainPath(ctx));
   const invalidate = { 'x-bench-invalidate': shopId };
-  const miss = await compare(ctx.base, { label: 'main (miss)', path: mainPath(ctx), headers: invalidate, expect: [200], ...THROUGHPUT }, staticLoad({ path: mainPath(ctx), bytes: page.bytes }, invalidate), ctx.timing, ctx.progress);
+  const miss = await compare(
+    ctx.base,
+    { label: 'main (miss)', path: mainPath(ctx), headers: invalidate, expect: [200], ...THROUGHPUT },
+    staticLoad({ path: mainPath(ctx), bytes: page.bytes }, invalidate),
+    ctx.timing,
+    ctx.progress,
+  );
   const stale = await staleAfterEdit(ctx);
   return [
     ratioRow('T2', 'main page cache miss vs a static copy of its bytes, req/s', miss.rpsRatio, 0.15),
     msRow('T2', 'main page cache miss, p99 at c=100', miss.endpoint.p99, 60),
-    { target: 'T2', scenario: 'next read after an owner edit shows it (5 edits, 200 not 304)', measured: stale === 0 ? 'fresh every time' : `${stale} stale reads`, threshold: 'never stale', met: stale === 0, correctness: true },
+    {
+      target: 'T2',
+      scenario: 'next read after an owner edit shows it (5 edits, 200 not 304)',
+      measured: stale === 0 ? 'fresh every time' : `${stale} stale reads`,
+      threshold: 'never stale',
+      met: stale === 0,
+      correctness: true,
+    },
     ...(ctx.server.pageCache ? [] : [info('T2', 'note', 'app.pageCache missing: no page cache, every read is a miss')]),
   ];
 }
@@ -104,7 +186,12 @@ export async function t2(ctx: Context): Promise<Row[]> {
 async function staleAfterEdit(ctx: Context): Promise<number> {
   const { productId, body } = ctx.meta.editable;
   const url = `/self/${ctx.meta.shopId}/v2/products/${productId}`;
-  const put = (title: string) => fetchOk(ctx, url, { method: 'PUT', headers: { ...owner(ctx), 'content-type': 'application/json' }, body: JSON.stringify({ ...body, title }) });
+  const put = (title: string) =>
+    fetchOk(ctx, url, {
+      method: 'PUT',
+      headers: { ...owner(ctx), 'content-type': 'application/json' },
+      body: JSON.stringify({ ...body, title }),
+    });
   let stale = 0;
   try {
     for (let edit = 1; edit <= 5; edit++) {
@@ -112,7 +199,9 @@ async function staleAfterEdit(ctx: Context): Promise<number> {
       await fetchOk(ctx, mainPath(ctx)); // a cached copy now exists
       const title = `${String(body.title)} rev ${edit}-${Date.now()}`;
       await put(title);
-      const after = await fetch(`${ctx.base}${mainPath(ctx)}`, { headers: { 'if-none-match': before.headers.get('etag') ?? '' } });
+      const after = await fetch(`${ctx.base}${mainPath(ctx)}`, {
+        headers: { 'if-none-match': before.headers.get('etag') ?? '' },
+      });
       const text = await after.text();
       if (after.status !== 200 || !text.includes(JSON.stringify(title))) stale++;
     }
@@ -127,14 +216,41 @@ export async function t3(ctx: Context): Promise<Row[]> {
   const page = await fetchOk(ctx, path);
   ctx.progress(`product page: ${page.bytes} bytes`);
   const invalidate = { 'x-bench-invalidate': String(ctx.meta.shopId) };
-  const cached = await compare(ctx.base, { label: 'product (cached)', path, expect: [200], ...THROUGHPUT }, staticLoad({ path, bytes: page.bytes }), ctx.timing, ctx.progress);
+  const cached = await compare(
+    ctx.base,
+    { label: 'product (cached)', path, expect: [200], ...THROUGHPUT },
+    staticLoad({ path, bytes: page.bytes }),
+    ctx.timing,
+    ctx.progress,
+  );
   // The same copy with the page's response headers (RateLimit-*, ETag, Cache-Control, which the
   // contract requires): how much of the gap is what the client has to read, not server work.
-  const sameHeaders = await compare(ctx.base, { label: 'product (cached)', path, expect: [200], ...THROUGHPUT }, staticLoad({ path, bytes: page.bytes }, {}, true), ctx.timing, ctx.progress);
-  const uncached = await compare(ctx.base, { label: 'product (miss)', path, headers: invalidate, expect: [200], ...THROUGHPUT }, staticLoad({ path, bytes: page.bytes }, invalidate), ctx.timing, ctx.progress);
+  const sameHeaders = await compare(
+    ctx.base,
+    { label: 'product (cached)', path, expect: [200], ...THROUGHPUT },
+    staticLoad({ path, bytes: page.bytes }, {}, true),
+    ctx.timing,
+    ctx.progress,
+  );
+  const uncached = await compare(
+    ctx.base,
+    { label: 'product (miss)', path, headers: invalidate, expect: [200], ...THROUGHPUT },
+    staticLoad({ path, bytes: page.bytes }, invalidate),
+    ctx.timing,
+    ctx.progress,
+  );
   return [
-    ratioRow('T3', `product page cached (${(page.bytes / 1024).toFixed(1)} KB) vs a static copy of its bytes, req/s`, cached.rpsRatio, 0.8),
-    info('T3', 'product page cached vs the static copy with the page\'s own response headers, req/s', `${fmt(sameHeaders.rpsRatio)}×`),
+    ratioRow(
+      'T3',
+      `product page cached (${(page.bytes / 1024).toFixed(1)} KB) vs a static copy of its bytes, req/s`,
+      cached.rpsRatio,
+      0.8,
+    ),
+    info(
+      'T3',
+      "product page cached vs the static copy with the page's own response headers, req/s",
+      `${fmt(sameHeaders.rpsRatio)}×`,
+    ),
     ratioRow('T3', 'product page uncached vs a static copy of its bytes, req/s', uncached.rpsRatio, 0.3),
     info('T3', 'product page cached / uncached', `${rpsInfo(cached.endpoint)} / ${rpsInfo(uncached.endpoint)}`),
   ];
@@ -145,12 +261,33 @@ export async function t4(ctx: Context): Promise<Row[]> {
   const path = `/v2/public/shops/${ctx.meta.shopId}/invoices`;
   const stock = await checkoutStock(ctx);
   ctx.progress(`checkout product stock: ${stock ?? 'unknown'} serials`);
-  if (stock !== undefined && stock < 50_000) throw new BenchFailure(`the checkout product has ${stock} serials left: reseed with --seed`);
-  const body = (email: string, product = productId, variant = variantId) => JSON.stringify({ customerEmail: email, gateway, parts: [{ productId: product, productVariantId: variant, quantity: 1 }] });
+  if (stock !== undefined && stock < 50_000)
+    throw new BenchFailure(`the checkout product has ${stock} serials left: reseed with --seed`);
+  const body = (email: string, product = productId, variant = variantId) =>
+    JSON.stringify({
+      customerEmail: email,
+      gateway,
+      parts: [{ productId: product, productVariantId: variant, quantity: 1 }],
+    });
   let buyer = 0;
-  const setupRequest = (request: { body?: string }) => ({ ...request, body: body(`bench.buyer${buyer++ % 5000}@example.com`) });
-  const first = await fetchOk(ctx, path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body('bench.buyer@example.com') });
-  const checkout: Load = { label: 'checkout', method: 'POST', path, body: body('bench.buyer@example.com'), setupRequest, expect: [200], ...THROUGHPUT };
+  const setupRequest = (request: { body?: string }) => ({
+    ...request,
+    body: body(`bench.buyer${buyer++ % 5000}@example.com`),
+  });
+  const first = await fetchOk(ctx, path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: body('bench.buyer@example.com'),
+  });
+  const checkout: Load = {
+    label: 'checkout',
+    method: 'POST',
+    path,
+    body: body('bench.buyer@example.com'),
+    setupRequest,
+    expect: [200],
+    ...THROUGHPUT,
+  };
   const baseline: Load = { ...checkout, label: 'validate-only POST', path: `/__bench/checkout?bytes=${first.bytes}` };
   const result = await compare(ctx.base, checkout, baseline, ctx.timing, ctx.progress);
   const oversell = await oversellCheck(ctx, path, body);
@@ -158,30 +295,55 @@ export async function t4(ctx: Context): Promise<Row[]> {
     ratioRow('T4', 'checkout vs POST with the same validation, req/s', result.rpsRatio, 0.2),
     msRow('T4', 'checkout p99 at c=100', result.endpoint.p99, 25),
     info('T4', 'checkout / baseline', `${rpsInfo(result.endpoint)} / ${Math.round(result.baseline.rps)} req/s`),
-    { target: 'T4', scenario: '200 concurrent buyers, stock of 50', measured: oversell.summary, threshold: '50 sold, 150 × 422, 50 distinct serials', met: oversell.ok, correctness: true },
+    {
+      target: 'T4',
+      scenario: '200 concurrent buyers, stock of 50',
+      measured: oversell.summary,
+      threshold: '50 sold, 150 × 422, 50 distinct serials',
+      met: oversell.ok,
+      correctness: true,
+    },
   ];
 }
 
 /** The serials left for checkouts, from the product's public page. */
 async function checkoutStock(ctx: Context): Promise<number | undefined> {
-  const page = await fetchOk(ctx, `/v2/public/shops/${ctx.meta.shopId}/listings/${ctx.meta.checkout.path ?? 'bench-checkout-key'}`);
-  const stock = (JSON.parse(page.body) as { data?: { listing?: { product?: { variants?: { stock?: number | null }[] } } } }).data?.listing?.product?.variants?.[0]?.stock;
+  const page = await fetchOk(
+    ctx,
+    `/v2/public/shops/${ctx.meta.shopId}/listings/${ctx.meta.checkout.path ?? 'bench-checkout-key'}`,
+  );
+  const stock = (
+    JSON.parse(page.body) as { data?: { listing?: { product?: { variants?: { stock?: number | null }[] } } } }
+  ).data?.listing?.product?.variants?.[0]?.stock;
   return typeof stock === 'number' ? stock : undefined;
 }
 
 /** A product with 50 serials, 200 concurrent checkouts of one unit: exactly 50 may succeed. */
-async function oversellCheck(ctx: Context, path: string, body: (email: string, product: number, variant: number) => string): Promise<{ ok: boolean; summary: string }> {
+async function oversellCheck(
+  ctx: Context,
+  path: string,
+  body: (email: string, product: number, variant: number) => string,
+): Promise<{ ok: boolean; summary: string }> {
   const stamp = Date.now();
   const serials = Array.from({ length: 50 }, (_, i) => `OVERSELL-${stamp}-${String(i).padStart(2, '0')}`);
   const created = await fetchOk(ctx, `/self/${ctx.meta.shopId}/v2/products`, {
     method: 'POST',
     headers: { ...owner(ctx), 'content-type': 'application/json' },
-    body: JSON.stringify({ title: `Oversell check ${stamp}`, description: 'Stock of 50.', unlisted: true, variants: [{ title: 'Key', priceDetails: { amount: 2 }, productType: 'serials', asSerials: { serials } }] }),
+    body: JSON.stringify({
+      title: `Oversell check ${stamp}`,
+      description: 'Stock of 50.',
+      unlisted: true,
+      variants: [{ title: 'Key', priceDetails: { amount: 2 }, productType: 'serials', asSerials: { serials } }],
+    }),
   });
   const product = JSON.parse(created.body).data as { id: number; variants: { id: number }[] };
   const answers = await Promise.all(
     Array.from({ length: 200 }, (_, i) =>
-      fetch(`${ctx.base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(`oversell${i}@example.com`, product.id, product.variants[0]!.id) }).then(async (res) => ({ status: res.status, body: await res.text() })),
+      fetch(`${ctx.base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: body(`oversell${i}@example.com`, product.id, product.variants[0]!.id),
+      }).then(async (res) => ({ status: res.status, body: await res.text() })),
     ),
   );
   const byStatus = new Map<number, number>();
@@ -190,8 +352,12 @@ async function oversellCheck(ctx: Context, path: string, body: (email: string, p
   // Completing each sale delivers its reserved serial: they must be 50 different ones of the 50.
   const delivered = new Set<string>();
   for (const invoiceId of sold) {
-    const done = await fetchOk(ctx, `/self/${ctx.meta.shopId}/invoices/${invoiceId}/process`, { method: 'POST', headers: owner(ctx) });
-    for (const part of (JSON.parse(done.body).data as { parts: { deliverables: string[] }[] }).parts) for (const s of part.deliverables) delivered.add(s);
+    const done = await fetchOk(ctx, `/self/${ctx.meta.shopId}/invoices/${invoiceId}/process`, {
+      method: 'POST',
+      headers: owner(ctx),
+    });
+    for (const part of (JSON.parse(done.body).data as { parts: { deliverables: string[] }[] }).parts)
+      for (const s of part.deliverables) delivered.add(s);
   }
   const ours = [...delivered].filter((s) => serials.includes(s)).length;
   const ok = sold.length === 50 && byStatus.get(422) === 150 && delivered.size === 50 && ours === 50;
@@ -209,8 +375,18 @@ function latencyFloor(ctx: Context): Promise<string> {
   let floor = floors.get(ctx.base);
   if (!floor) {
     floor = (async () => {
-      const hello = await measure(ctx.base, { label: '/hello (c=10)', path: '/hello', expect: [200], ...LATENCY }, ctx.timing, ctx.progress);
-      const shops = await measure(ctx.base, { label: 'GET /self/shops (c=10)', path: '/self/shops', headers: owner(ctx), expect: [200], ...LATENCY }, ctx.timing, ctx.progress);
+      const hello = await measure(
+        ctx.base,
+        { label: '/hello (c=10)', path: '/hello', expect: [200], ...LATENCY },
+        ctx.timing,
+        ctx.progress,
+      );
+      const shops = await measure(
+        ctx.base,
+        { label: 'GET /self/shops (c=10)', path: '/self/shops', headers: owner(ctx), expect: [200], ...LATENCY },
+        ctx.timing,
+        ctx.progress,
+      );
       return `/hello ${rpsInfo(hello)} · GET /self/shops ${rpsInfo(shops)}`;
     })();
     floors.set(ctx.base, floor);
@@ -225,10 +401,16 @@ export async function t5(ctx: Context): Promise<Row[]> {
   const firstPath = `${base}?${new URLSearchParams({ ...broad, pageSize: '20' })}`;
   const deepPath = `${base}?${new URLSearchParams({ ...broad, pageSize: '20', cursor: page10000Cursor })}`;
   for (const path of [filteredPath, firstPath, deepPath]) {
-    const items = (JSON.parse((await fetchOk(ctx, path, { headers: owner(ctx) })).body).data as { items: unknown[] }).items;
+    const items = (JSON.parse((await fetchOk(ctx, path, { headers: owner(ctx) })).body).data as { items: unknown[] })
+      .items;
     if (items.length !== 20) throw new BenchFailure(`${path}: expected 20 invoices, got ${items.length}`);
   }
-  const list = await measure(ctx.base, { label: 'filtered list', path: filteredPath, headers: owner(ctx), expect: [200], ...LATENCY }, ctx.timing, ctx.progress);
+  const list = await measure(
+    ctx.base,
+    { label: 'filtered list', path: filteredPath, headers: owner(ctx), expect: [200], ...LATENCY },
+    ctx.timing,
+    ctx.progress,
+  );
   const deep = await compare(
     ctx.base,
     { label: 'page 10,000', path: deepPath, headers: owner(ctx), expect: [200], ...LATENCY },
@@ -238,8 +420,18 @@ export async function t5(ctx: Context): Promise<Row[]> {
   );
   return [
     msRow('T5', `invoices, status+gateway+${filtered.fromDate}…${filtered.toDate}, p99 at c=10`, list.p99, 10),
-    { target: 'T5', scenario: 'page 10,000 (keyset cursor) p50 ÷ page 1 p50, c=10', measured: `${fmt(deep.p50Ratio)}× (${fmt(deep.endpoint.p50)} vs ${fmt(deep.baseline.p50)} ms)`, threshold: '≤ 1.5×', met: deep.p50Ratio <= 1.5 },
-    info('T5', 'filtered list / page 1 / page 10,000', `${rpsInfo(list)} / ${rpsInfo(deep.baseline)} / ${rpsInfo(deep.endpoint)}`),
+    {
+      target: 'T5',
+      scenario: 'page 10,000 (keyset cursor) p50 ÷ page 1 p50, c=10',
+      measured: `${fmt(deep.p50Ratio)}× (${fmt(deep.endpoint.p50)} vs ${fmt(deep.baseline.p50)} ms)`,
+      threshold: '≤ 1.5×',
+      met: deep.p50Ratio <= 1.5,
+    },
+    info(
+      'T5',
+      'filtered list / page 1 / page 10,000',
+      `${rpsInfo(list)} / ${rpsInfo(deep.baseline)} / ${rpsInfo(deep.endpoint)}`,
+    ),
     info('T5', 'floor: the cheapest routes at c=10', await latencyFloor(ctx)),
   ];
 }
@@ -262,12 +454,32 @@ export async function t6(ctx: Context): Promise<Row[]> {
   const rows: Row[] = [];
   for (const kind of ['general', 'advanced']) {
     const path = `/self/${ctx.meta.shopId}/dashboard/${kind}`;
-    await fetchOk(ctx, `${path}?fromDate=${ctx.meta.history.firstDay}&toDate=${isoDay(Date.parse(`${ctx.meta.history.firstDay}T00:00:00Z`) / DAY + 364)}`, { headers: owner(ctx) });
-    const result = await measure(ctx.base, { label: `dashboard ${kind}`, path, headers: owner(ctx), setupRequest: randomRange(ctx, path), expect: [200], ...LATENCY }, ctx.timing, ctx.progress);
-    rows.push(msRow('T6', `dashboard ${kind}, random range ≤ 365 days, p99 at c=10`, result.p99, 5), info('T6', `dashboard ${kind}`, rpsInfo(result)));
+    await fetchOk(
+      ctx,
+      `${path}?fromDate=${ctx.meta.history.firstDay}&toDate=${isoDay(Date.parse(`${ctx.meta.history.firstDay}T00:00:00Z`) / DAY + 364)}`,
+      { headers: owner(ctx) },
+    );
+    const result = await measure(
+      ctx.base,
+      {
+        label: `dashboard ${kind}`,
+        path,
+        headers: owner(ctx),
+        setupRequest: randomRange(ctx, path),
+        expect: [200],
+        ...LATENCY,
+      },
+      ctx.timing,
+      ctx.progress,
+    );
+    rows.push(
+      msRow('T6', `dashboard ${kind}, random range ≤ 365 days, p99 at c=10`, result.p99, 5),
+      info('T6', `dashboard ${kind}`, rpsInfo(result)),
+    );
   }
   rows.push(info('T6', 'floor: the cheapest routes at c=10', await latencyFloor(ctx)));
-  if (!ctx.meta.rebuilt.includes('rebuildRollups')) rows.push(info('T6', 'note', 'no rollups were built (rebuildRollups missing at seed time)'));
+  if (!ctx.meta.rebuilt.includes('rebuildRollups'))
+    rows.push(info('T6', 'note', 'no rollups were built (rebuildRollups missing at seed time)'));
   return rows;
 }
 
@@ -298,7 +510,9 @@ export async function t7(ctx: Context): Promise<Row[]> {
   const probeStarted = performance.now();
   const probe = await fetchOk(ctx, heavy.path, { headers: owner(ctx) });
   const heavyMs = performance.now() - probeStarted;
-  ctx.progress(`heavy query alone: ${fmt(heavyMs, 0)} ms, ${(JSON.parse(probe.body).data as { items: unknown[] }).items.length} invoices found`);
+  ctx.progress(
+    `heavy query alone: ${fmt(heavyMs, 0)} ms, ${(JSON.parse(probe.body).data as { items: unknown[] }).items.length} invoices found`,
+  );
   // Rounds long enough for each heavy connection to finish a search or two.
   const seconds = Math.max(ctx.timing.seconds, Math.min(4 * ctx.timing.seconds, Math.ceil((4 * heavyMs) / 1000)));
   ctx.progress(`rounds of ${seconds} s`);
@@ -325,34 +539,93 @@ export async function t7(ctx: Context): Promise<Row[]> {
     if (!worst || stats.maxMs > worst.maxMs) worst = stats;
     slowCalls.push(...stats.slowCalls);
     if (stats.longestUpTo2.ms > longestUpTo2.ms) longestUpTo2 = stats.longestUpTo2;
-    for (const call of stats.slowCalls) ctx.progress(`  a call of ${fmt(call.ms)} ms: ${fmt(call.gcMs)} ms garbage collection, ${fmt(call.waitedMs)} ms waiting for a core, ${fmt(call.ownMs)} ms left: ${call.sql.slice(0, 80)}`);
-    ctx.progress(`round ${round + 1}: solo ${Math.round(solo[round]!.rps)} req/s p99 ${fmt(solo[round]!.p99)} | loaded ${Math.round(loaded[round]!.rps)} req/s p99 ${fmt(loaded[round]!.p99)} | ${heavyDone[round]} searches | longest DB call ${fmt(stats.maxMs)} ms, loop stall ${fmt(stats.eventLoopDelay.maxMs)} ms`);
+    for (const call of stats.slowCalls)
+      ctx.progress(
+        `  a call of ${fmt(call.ms)} ms: ${fmt(call.gcMs)} ms garbage collection, ${fmt(call.waitedMs)} ms waiting for a core, ${fmt(call.ownMs)} ms left: ${call.sql.slice(0, 80)}`,
+      );
+    ctx.progress(
+      `round ${round + 1}: solo ${Math.round(solo[round]!.rps)} req/s p99 ${fmt(solo[round]!.p99)} | loaded ${Math.round(loaded[round]!.rps)} req/s p99 ${fmt(loaded[round]!.p99)} | ${heavyDone[round]} searches | longest DB call ${fmt(stats.maxMs)} ms, loop stall ${fmt(stats.eventLoopDelay.maxMs)} ms`,
+    );
   }
   await fetchOk(ctx, '/__bench/query-stats/reset', { method: 'POST' }); // waits are read no longer
   const rpsRatio = median(loaded.map((l, i) => l.rps / solo[i]!.rps));
   const p99Ratio = median(loaded.map((l, i) => l.p99 / solo[i]!.p99));
   const rows: Row[] = [
     ratioRow('T7', 'storefront req/s with 2 heavy invoice searches ÷ solo', rpsRatio, 0.8),
-    { target: 'T7', scenario: 'storefront p99 loaded ÷ solo', measured: `${fmt(p99Ratio)}× (${fmt(median(loaded.map((l) => l.p99)))} vs ${fmt(median(solo.map((s) => s.p99)))} ms)`, threshold: '≤ 2×', met: p99Ratio <= 2 },
+    {
+      target: 'T7',
+      scenario: 'storefront p99 loaded ÷ solo',
+      measured: `${fmt(p99Ratio)}× (${fmt(median(loaded.map((l) => l.p99)))} vs ${fmt(median(solo.map((s) => s.p99)))} ms)`,
+      threshold: '≤ 2×',
+      met: p99Ratio <= 2,
+    },
   ];
-  if (!worst?.observing) rows.push(info('T7', 'longest synchronous DB call', 'db.observeQueries missing: not measured'));
-  else if (ctx.engine === 'postgres') rows.push(info('T7', 'longest DB call of the main pool, heavy reads on their own connection (asynchronous driver: round trip, not a stall)', `${fmt(worst.maxMs)} ms`));
+  if (!worst?.observing)
+    rows.push(info('T7', 'longest synchronous DB call', 'db.observeQueries missing: not measured'));
+  else if (ctx.engine === 'postgres')
+    rows.push(
+      info(
+        'T7',
+        'longest DB call of the main pool, heavy reads on their own connection (asynchronous driver: round trip, not a stall)',
+        `${fmt(worst.maxMs)} ms`,
+      ),
+    );
   else {
     // Judged on each call's own time: its wall time less the collections and the waits for a core
     // inside it (see bench/server.ts), which stall an asynchronous call just as much.
-    const own = slowCalls.reduce((max, c) => (c.ownMs > max.ownMs ? c : max), { ownMs: longestUpTo2.ms, ms: longestUpTo2.ms, sql: longestUpTo2.sql });
+    const own = slowCalls.reduce((max, c) => (c.ownMs > max.ownMs ? c : max), {
+      ownMs: longestUpTo2.ms,
+      ms: longestUpTo2.ms,
+      sql: longestUpTo2.sql,
+    });
     const scenario = `longest synchronous DB call on the event loop, less collections${worst.measuresWaits ? ' and waits for a core' : ''} inside it`;
-    rows.push({ ...msRow('T7', scenario, own.ownMs, 2), measured: `${fmt(own.ownMs)} ms${own.ms !== own.ownMs ? ` (of ${fmt(own.ms)} ms)` : ''}: ${own.sql.slice(0, 80)}` });
-    const longest = slowCalls.reduce((max, c) => (c.ms > max.ms ? c : max), slowCalls[0] ?? { ms: worst.maxMs, gcMs: 0, waitedMs: 0 });
-    rows.push(info('T7', 'longest wall time of a DB call: collection / wait for a core in it; calls > 2 ms', `${fmt(longest.ms)} ms: ${fmt(longest.gcMs)} / ${fmt(longest.waitedMs)} ms; ${slowCalls.length}`));
+    rows.push({
+      ...msRow('T7', scenario, own.ownMs, 2),
+      measured: `${fmt(own.ownMs)} ms${own.ms !== own.ownMs ? ` (of ${fmt(own.ms)} ms)` : ''}: ${own.sql.slice(0, 80)}`,
+    });
+    const longest = slowCalls.reduce(
+      (max, c) => (c.ms > max.ms ? c : max),
+      slowCalls[0] ?? { ms: worst.maxMs, gcMs: 0, waitedMs: 0 },
+    );
+    rows.push(
+      info(
+        'T7',
+        'longest wall time of a DB call: collection / wait for a core in it; calls > 2 ms',
+        `${fmt(longest.ms)} ms: ${fmt(longest.gcMs)} / ${fmt(longest.waitedMs)} ms; ${slowCalls.length}`,
+      ),
+    );
   }
-  rows.push(info('T7', 'event-loop stall (max) / heavy searches done per round', `${fmt(worst?.eventLoopDelay.maxMs ?? Number.NaN)} ms / ${heavyDone.join(', ')}`));
+  rows.push(
+    info(
+      'T7',
+      'event-loop stall (max) / heavy searches done per round',
+      `${fmt(worst?.eventLoopDelay.maxMs ?? Number.NaN)} ms / ${heavyDone.join(', ')}`,
+    ),
+  );
   return rows;
 }
 
 export async function t8(ctx: Context): Promise<Row[]> {
-  const result = await compare(ctx.base, { label: '/health', path: '/health', expect: [200], ...THROUGHPUT }, { label: '/hello', path: '/hello', expect: [200], ...THROUGHPUT }, ctx.timing, ctx.progress);
-  return [ratioRow('T8', '/health (whole plugin stack) vs bare /hello, req/s', result.rpsRatio, 0.7), info('T8', '/health / hello', `${Math.round(result.endpoint.rps)} / ${Math.round(result.baseline.rps)} req/s`)];
+  const result = await compare(
+    ctx.base,
+    { label: '/health', path: '/health', expect: [200], ...THROUGHPUT },
+    { label: '/hello', path: '/hello', expect: [200], ...THROUGHPUT },
+    ctx.timing,
+    ctx.progress,
+  );
+  return [
+    ratioRow('T8', '/health (whole plugin stack) vs bare /hello, req/s', result.rpsRatio, 0.7),
+    info('T8', '/health / hello', `${Math.round(result.endpoint.rps)} / ${Math.round(result.baseline.rps)} req/s`),
+  ];
 }
 
-export const scenarios: Record<string, (ctx: Context) => Promise<Row[]>> = { T1: t1, T2: t2, T3: t3, T4: t4, T5: t5, T6: t6, T7: t7, T8: t8 };
+export const scenarios: Record<string, (ctx: Context) => Promise<Row[]>> = {
+  T1: t1,
+  T2: t2,
+  T3: t3,
+  T4: t4,
+  T5: t5,
+  T6: t6,
+  T7: t7,
+  T8: t8,
+};

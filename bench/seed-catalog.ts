@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { catalogItems, pick, serialValue, type Random } from './seed-data.js';
+import { catalogItems, pick, type Random, serialValue } from './seed-data.js';
 
 /**
  * The benchmark shop's catalog, made through the service's own HTTP API (app.inject with the
@@ -76,7 +76,12 @@ export function must(reply: Reply, step: string): any {
 }
 
 const priceOf = (random: Random, kind: SeedProduct['kind']) => {
-  const base = kind === 'game' ? pick(random, [4.99, 9.99, 14.99, 19.99, 29.99, 39.99, 59.99]) : kind === 'software' ? pick(random, [9.99, 19.99, 29.99, 49.99, 89.99]) : pick(random, [15, 25, 40, 75]);
+  const base =
+    kind === 'game'
+      ? pick(random, [4.99, 9.99, 14.99, 19.99, 29.99, 39.99, 59.99])
+      : kind === 'software'
+        ? pick(random, [9.99, 19.99, 29.99, 49.99, 89.99])
+        : pick(random, [15, 25, 40, 75]);
   return Math.round(base * 100);
 };
 
@@ -88,7 +93,10 @@ export async function createCatalog(call: Call, random: Random): Promise<Catalog
   const shop = must(await call('POST', '/self/shops', { name: 'Bench Shop' }), 'creating the shop');
   const self = `/self/${shop.id}`;
   must(await call('PUT', `${self}/settings/currency`, { currency: 'USD' }), 'setting the currency');
-  must(await call('PUT', `${self}/settings/timezone`, { utcTimezoneOffset: UTC_OFFSET_MINUTES }), 'setting the timezone');
+  must(
+    await call('PUT', `${self}/settings/timezone`, { utcTimezoneOffset: UTC_OFFSET_MINUTES }),
+    'setting the timezone',
+  );
   const gatewayBodies: Record<(typeof GATEWAYS)[number], object> = {
     tipjar: { handle: 'bench-shop' },
     walletemail: { email: 'pay@bench.example.org' },
@@ -96,7 +104,11 @@ export async function createCatalog(call: Call, random: Random): Promise<Catalog
     'wallet-ff': { email: 'ff@bench.example.org' },
     cryptocommerce: { apiKey: 'cc_live_bench_0123456789', webhookSecret: 'whsec_bench_0123456789' },
   };
-  for (const gateway of GATEWAYS) must(await call('PUT', `${self}/settings/payments/${gateway}`, { enabled: true, ...gatewayBodies[gateway] }), `enabling ${gateway}`);
+  for (const gateway of GATEWAYS)
+    must(
+      await call('PUT', `${self}/settings/payments/${gateway}`, { enabled: true, ...gatewayBodies[gateway] }),
+      `enabling ${gateway}`,
+    );
 
   const items = catalogItems(random, LISTED_ALONE + GROUPS * PRODUCTS_PER_GROUP);
   const products: SeedProduct[] = [];
@@ -108,7 +120,15 @@ export async function createCatalog(call: Call, random: Random): Promise<Catalog
       const price = priceOf(random, item.kind) * (v + 1);
       const title = variantCount === 1 ? 'Standard' : v === 0 ? 'Standard Edition' : 'Deluxe Edition';
       if (item.kind === 'service') {
-        return { title, priceDetails: { amount: price / 100 }, productType: 'service', asService: { text: `Thanks for booking ${item.title}! Reply with two time slots that suit you.`, stock: null } };
+        return {
+          title,
+          priceDetails: { amount: price / 100 },
+          productType: 'service',
+          asService: {
+            text: `Thanks for booking ${item.title}! Reply with two time slots that suit you.`,
+            stock: null,
+          },
+        };
       }
       const prefix = `P${index}V${v}`;
       prefixes.push(prefix);
@@ -116,12 +136,22 @@ export async function createCatalog(call: Call, random: Random): Promise<Catalog
         title,
         priceDetails: { amount: price / 100 },
         productType: 'serials',
-        asSerials: { serials: serialsText(prefix, 20 + Math.floor(random() * 100), random), ...(v === 1 ? { maxAmount: 3 } : {}) },
-        ...(item.kind === 'software' ? { warranty: { text: 'Replaced if it does not activate.', durationSeconds: 30 * 86_400 } } : {}),
+        asSerials: {
+          serials: serialsText(prefix, 20 + Math.floor(random() * 100), random),
+          ...(v === 1 ? { maxAmount: 3 } : {}),
+        },
+        ...(item.kind === 'software'
+          ? { warranty: { text: 'Replaced if it does not activate.', durationSeconds: 30 * 86_400 } }
+          : {}),
       };
     });
     // Most storefront products carry no short description: the main page stays near 30 KB.
-    const body = { title: item.title, description: item.description, ...(random() < 0.4 ? { shortDescription: item.shortDescription } : {}), variants };
+    const body = {
+      title: item.title,
+      description: item.description,
+      ...(random() < 0.4 ? { shortDescription: item.shortDescription } : {}),
+      variants,
+    };
     const created = must(await call('POST', `${self}/v2/products`, body), `creating product ${item.title}`);
     const seedVariants: SeedVariant[] = created.variants.map((v: any, i: number) => ({
       id: v.id,
@@ -133,9 +163,19 @@ export async function createCatalog(call: Call, random: Random): Promise<Catalog
       maxAmount: v.asSerials?.maxAmount ?? v.asService?.maxAmount ?? null,
     }));
     // A few best sellers, a long tail.
-    products.push({ id: created.id, title: created.title, path: created.path, kind: item.kind, variants: seedVariants, popularity: index % 9 === 0 ? 8 : 1 + random() * 2 });
+    products.push({
+      id: created.id,
+      title: created.title,
+      path: created.path,
+      kind: item.kind,
+      variants: seedVariants,
+      popularity: index % 9 === 0 ? 8 : 1 + random() * 2,
+    });
     if (!editable && item.kind === 'service') {
-      editable = { productId: created.id, body: { ...body, variants: body.variants.map((v, i) => ({ ...v, id: seedVariants[i]!.id })) } };
+      editable = {
+        productId: created.id,
+        body: { ...body, variants: body.variants.map((v, i) => ({ ...v, id: seedVariants[i]!.id })) },
+      };
     }
   }
   if (!editable) throw new Error('bench seed: the catalog has no service product to edit');
@@ -144,30 +184,60 @@ export async function createCatalog(call: Call, random: Random): Promise<Catalog
   let groupPath = '';
   for (let g = 0; g < GROUPS; g++) {
     const members = games.slice(g * PRODUCTS_PER_GROUP, (g + 1) * PRODUCTS_PER_GROUP).map((p) => p.id);
-    const group = must(await call('POST', `${self}/groups`, { title: `Bundle Collection ${g + 1}`, description: 'Pick your edition.', productIds: members }), 'creating a group');
+    const group = must(
+      await call('POST', `${self}/groups`, {
+        title: `Bundle Collection ${g + 1}`,
+        description: 'Pick your edition.',
+        productIds: members,
+      }),
+      'creating a group',
+    );
     groupPath ||= group.path;
   }
 
   const listings = must(await call('GET', `${self}/listings?pageSize=100`), 'listing the listings');
   const all = listings.items as { id: number; type: string; product: { id: number } | null }[];
-  if (listings.totalCount !== LISTED_ALONE + GROUPS) throw new Error(`bench seed: expected ${LISTED_ALONE + GROUPS} listings, got ${listings.totalCount}`);
+  if (listings.totalCount !== LISTED_ALONE + GROUPS)
+    throw new Error(`bench seed: expected ${LISTED_ALONE + GROUPS} listings, got ${listings.totalCount}`);
   const kindOf = new Map(products.map((p) => [p.id, p.kind]));
   const byKind = (kind: string) => all.filter((l) => l.product && kindOf.get(l.product.id) === kind).map((l) => l.id);
-  must(await call('POST', `${self}/categories`, { name: 'Games', listingIds: [...all.filter((l) => l.type === 'group').map((l) => l.id), ...byKind('game')] }), 'a category');
+  must(
+    await call('POST', `${self}/categories`, {
+      name: 'Games',
+      listingIds: [...all.filter((l) => l.type === 'group').map((l) => l.id), ...byKind('game')],
+    }),
+    'a category',
+  );
   must(await call('POST', `${self}/categories`, { name: 'Software', listingIds: byKind('software') }), 'a category');
   must(await call('POST', `${self}/categories`, { name: 'Services', listingIds: byKind('service') }), 'a category');
-  must(await call('POST', `${self}/categories`, { name: 'Best sellers', listingIds: all.slice(0, 12).map((l) => l.id) }), 'a category');
+  must(
+    await call('POST', `${self}/categories`, { name: 'Best sellers', listingIds: all.slice(0, 12).map((l) => l.id) }),
+    'a category',
+  );
 
-  const coupon = must(await call('POST', `${self}/coupons`, { name: 'WELCOME10', discount: 10, isFixed: false, note: 'Newsletter' }), 'creating a coupon');
+  const coupon = must(
+    await call('POST', `${self}/coupons`, { name: 'WELCOME10', discount: 10, isFixed: false, note: 'Newsletter' }),
+    'creating a coupon',
+  );
   for (const faq of [
-    { question: 'How fast is delivery?', answer: 'Keys are e-mailed as soon as the payment is confirmed, usually within minutes.' },
+    {
+      question: 'How fast is delivery?',
+      answer: 'Keys are e-mailed as soon as the payment is confirmed, usually within minutes.',
+    },
     { question: 'Which payment methods do you accept?', answer: 'Tip jar, wallet e-mail, mobile cash and crypto.' },
-    { question: 'My key does not work. What now?', answer: 'Open a support ticket with your invoice id and we send a replacement.' },
+    {
+      question: 'My key does not work. What now?',
+      answer: 'Open a support ticket with your invoice id and we send a replacement.',
+    },
   ]) {
     must(await call('POST', `${self}/faqs`, faq), 'an FAQ');
   }
   must(
-    await call('POST', `${self}/announcements`, { title: 'Summer sale', shortDescription: 'WELCOME10 takes 10 % off.', description: 'For a limited time, WELCOME10 takes 10 % off any order.' }),
+    await call('POST', `${self}/announcements`, {
+      title: 'Summer sale',
+      shortDescription: 'WELCOME10 takes 10 % off.',
+      description: 'For a limited time, WELCOME10 takes 10 % off any order.',
+    }),
     'an announcement',
   );
 
@@ -177,7 +247,14 @@ export async function createCatalog(call: Call, random: Random): Promise<Catalog
       title: 'Bench Checkout Key',
       description: 'The product every checkout benchmark buys.',
       unlisted: true,
-      variants: [{ title: 'Key', priceDetails: { amount: 1 }, productType: 'serials', asSerials: { serials: serialsText('BENCH', CHECKOUT_API_SERIALS, random) } }],
+      variants: [
+        {
+          title: 'Key',
+          priceDetails: { amount: 1 },
+          productType: 'serials',
+          asSerials: { serials: serialsText('BENCH', CHECKOUT_API_SERIALS, random) },
+        },
+      ],
     }),
     'creating the checkout product',
   );
@@ -190,6 +267,11 @@ export async function createCatalog(call: Call, random: Random): Promise<Catalog
     couponId: coupon.id,
     couponCode: coupon.name,
     editable,
-    checkout: { productId: checkoutProduct.id, variantId: checkoutProduct.variants[0].id, path: checkoutProduct.path, serialPrefix: 'BENCH' },
+    checkout: {
+      productId: checkoutProduct.id,
+      variantId: checkoutProduct.variants[0].id,
+      path: checkoutProduct.path,
+      serialPrefix: 'BENCH',
+    },
   };
 }

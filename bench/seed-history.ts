@@ -1,8 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { CompiledQuery, sql, type Insertable, type Kysely } from 'kysely';
+import { CompiledQuery, type Insertable, type Kysely, sql } from 'kysely';
 import type { Database } from '../src/db/schema.js';
-import { GATEWAYS, CHECKOUT_API_SERIALS, type Catalog, type SeedVariant } from './seed-catalog.js';
-import { countries, feedbackComments, firstNames, lastNames, mailDomains, pick, pickWeighted, ratingMix, serialValue, shopAnswers, userAgents, type Random } from './seed-data.js';
+import { type Catalog, CHECKOUT_API_SERIALS, GATEWAYS, type SeedVariant } from './seed-catalog.js';
+import {
+  countries,
+  feedbackComments,
+  firstNames,
+  lastNames,
+  mailDomains,
+  pick,
+  pickWeighted,
+  type Random,
+  ratingMix,
+  serialValue,
+  shopAnswers,
+  userAgents,
+} from './seed-data.js';
 
 /**
  * Two years of trading, bulk-inserted with Kysely multi-row inserts in large transactions (the
@@ -27,7 +40,13 @@ export const COMPLETED = 0;
 export const EXPIRED = 1;
 export const PENDING = 2;
 const STATUS_NAMES = ['completed', 'expired', 'pending'] as const;
-const GATEWAY_WEIGHTS: readonly (readonly [number, number])[] = [[0, 40], [1, 20], [2, 15], [3, 10], [4, 15]];
+const GATEWAY_WEIGHTS: readonly (readonly [number, number])[] = [
+  [0, 40],
+  [1, 20],
+  [2, 15],
+  [3, 10],
+  [4, 15],
+];
 
 export interface HistoryLog {
   info(line: string): void;
@@ -50,7 +69,11 @@ const statementText = new Map<string, string>();
  * have the same keys in the same order; the statement compiled for the first chunk of a shape is
  * reused with the next chunks' values (compiling 30,000 values costs ~10 ms).
  */
-export async function insertRows<T extends keyof Database & string>(db: Conn, table: T, rows: Insertable<Database[T]>[]): Promise<void> {
+export async function insertRows<T extends keyof Database & string>(
+  db: Conn,
+  table: T,
+  rows: Insertable<Database[T]>[],
+): Promise<void> {
   if (rows.length === 0) return;
   const columns = Object.keys(rows[0]!);
   const perStatement = Math.max(1, Math.floor(PARAMETER_BUDGET / columns.length));
@@ -61,7 +84,10 @@ export async function insertRows<T extends keyof Database & string>(db: Conn, ta
     const key = `${table}(${columns.join(',')})×${chunk.length}`;
     let text = statementText.get(key);
     if (text === undefined) {
-      const compiled = db.insertInto(table).values(chunk as any).compile();
+      const compiled = db
+        .insertInto(table)
+        .values(chunk as any)
+        .compile();
       if (compiled.parameters.length !== parameters.length || compiled.parameters.some((p, n) => p !== parameters[n])) {
         throw new Error(`bench seed: unexpected parameter order compiling ${key}`);
       }
@@ -122,7 +148,11 @@ function pickVariant(random: Random, cumulative: number[]): number {
 
 function quantity(random: Random, v: SeedVariant): number {
   if (v.type === 'service') return 1;
-  const q = pickWeighted(random, [[1, 85], [2, 11], [3, 4]] as const);
+  const q = pickWeighted(random, [
+    [1, 85],
+    [2, 11],
+    [3, 4],
+  ] as const);
   return Math.min(q, v.maxAmount ?? q);
 }
 
@@ -130,9 +160,20 @@ function quantity(random: Random, v: SeedVariant): number {
 function planHistory(random: Random, variants: FlatVariant[], cumulative: number[], now: number): Plan {
   const n = SIZES.invoices;
   const plan: Plan = {
-    created: new Float64Array(n), completed: new Float64Array(n), status: new Uint8Array(n), gateway: new Uint8Array(n), customer: new Int32Array(n),
-    ipSlot: new Uint8Array(n), variantA: new Int32Array(n), qtyA: new Uint8Array(n), variantB: new Int32Array(n), qtyB: new Uint8Array(n),
-    coupon: new Uint8Array(n), subtotal: new Float64Array(n), discount: new Float64Array(n), feedback: new Uint8Array(n),
+    created: new Float64Array(n),
+    completed: new Float64Array(n),
+    status: new Uint8Array(n),
+    gateway: new Uint8Array(n),
+    customer: new Int32Array(n),
+    ipSlot: new Uint8Array(n),
+    variantA: new Int32Array(n),
+    qtyA: new Uint8Array(n),
+    variantB: new Int32Array(n),
+    qtyB: new Uint8Array(n),
+    coupon: new Uint8Array(n),
+    subtotal: new Float64Array(n),
+    discount: new Float64Array(n),
+    feedback: new Uint8Array(n),
   };
   const end = now - 2 * HOUR;
   const start = end - SPAN;
@@ -141,11 +182,16 @@ function planHistory(random: Random, variants: FlatVariant[], cumulative: number
   for (let i = 0; i < n; i++) {
     const pending = i >= n - PENDING_RECENT;
     // Density grows linearly with time (sqrt of a uniform): the shop is growing.
-    plan.created[i] = pending ? now - (PENDING_RECENT - (i - (n - PENDING_RECENT))) * MIN : Math.floor(start + SPAN * Math.sqrt((i + random()) / (n - PENDING_RECENT)));
+    plan.created[i] = pending
+      ? now - (PENDING_RECENT - (i - (n - PENDING_RECENT))) * MIN
+      : Math.floor(start + SPAN * Math.sqrt((i + random()) / (n - PENDING_RECENT)));
     const customersLeft = SIZES.customers - customers;
-    const isNew = customers === 0 || (customersLeft > 0 && (customersLeft >= n - i || random() < (customersLeft / (n - i)) * 0.95));
+    const isNew =
+      customers === 0 || (customersLeft > 0 && (customersLeft >= n - i || random() < (customersLeft / (n - i)) * 0.95));
     if (isNew) plan.customer[i] = customers++;
-    else plan.customer[i] = random() < 0.4 ? Math.floor((random() * customers) / 25) * 25 : Math.floor(random() * customers);
+    else
+      plan.customer[i] =
+        random() < 0.4 ? Math.floor((random() * customers) / 25) * 25 : Math.floor(random() * customers);
     plan.ipSlot[i] = random() < 0.8 ? 0 : random() < 0.7 ? 1 : 2;
     plan.status[i] = pending ? PENDING : random() < 0.87 ? COMPLETED : EXPIRED;
     plan.gateway[i] = pickWeighted(random, GATEWAY_WEIGHTS);
@@ -172,7 +218,8 @@ function planHistory(random: Random, variants: FlatVariant[], cumulative: number
       }
     }
   }
-  if (customers !== SIZES.customers) throw new Error(`bench seed: planned ${customers} customers, expected ${SIZES.customers}`);
+  if (customers !== SIZES.customers)
+    throw new Error(`bench seed: planned ${customers} customers, expected ${SIZES.customers}`);
   return plan;
 }
 
@@ -193,7 +240,12 @@ function customerEmails(random: Random): string[] {
     const first = pick(random, firstNames);
     const last = pick(random, lastNames);
     const style = random();
-    const local = style < 0.4 ? `${first}.${last}${Math.floor(random() * 1000)}` : style < 0.7 ? `${first}${last}${Math.floor(random() * 100)}` : `${first[0]}${last}${Math.floor(random() * 10_000)}`;
+    const local =
+      style < 0.4
+        ? `${first}.${last}${Math.floor(random() * 1000)}`
+        : style < 0.7
+          ? `${first}${last}${Math.floor(random() * 100)}`
+          : `${first[0]}${last}${Math.floor(random() * 10_000)}`;
     const email = `${local}@${pickWeighted(random, mailDomains)}`;
     if (seen.has(email)) continue;
     seen.add(email);
@@ -269,7 +321,13 @@ async function insertCustomers(db: Conn, shopId: number, plan: Plan, emails: str
   return ids;
 }
 
-export async function seedHistory(db: Conn, catalog: Catalog, random: Random, now: number, log: HistoryLog): Promise<HistoryResult> {
+export async function seedHistory(
+  db: Conn,
+  catalog: Catalog,
+  random: Random,
+  now: number,
+  log: HistoryLog,
+): Promise<HistoryResult> {
   const shopId = catalog.shopId;
   const { variants, cumulative } = flatVariants(catalog);
   const plan = planHistory(random, variants, cumulative, now);
@@ -323,11 +381,19 @@ export async function seedHistory(db: Conn, catalog: Catalog, random: Random, no
         delivery_error: null,
         created_at: created,
         // The expiry worker stamps an expired invoice when it runs, shortly after its expiry.
-        updated_at: status === COMPLETED ? completedAt! : status === EXPIRED ? created + LIFETIME + Math.floor(random() * 30_000) : created,
+        updated_at:
+          status === COMPLETED
+            ? completedAt!
+            : status === EXPIRED
+              ? created + LIFETIME + Math.floor(random() * 30_000)
+              : created,
         expires_at: created + LIFETIME,
         completed_at: completedAt,
       });
-      for (const [v, q] of [[plan.variantA[i]!, plan.qtyA[i]!], [plan.variantB[i]!, plan.qtyB[i]!]] as const) {
+      for (const [v, q] of [
+        [plan.variantA[i]!, plan.qtyA[i]!],
+        [plan.variantB[i]!, plan.qtyB[i]!],
+      ] as const) {
         if (v < 0) continue;
         const variant = variants[v]!;
         let deliverables: string[] = [];
@@ -337,7 +403,15 @@ export async function seedHistory(db: Conn, catalog: Catalog, random: Random, no
             const n = (serialCounter.get(variant.id) ?? 100_000) + 1;
             serialCounter.set(variant.id, n);
             const value = serialValue(variant.serialPrefix, n, random);
-            serialRows.push({ shop_id: shopId, variant_id: variant.id, value, status: status === COMPLETED ? 'delivered' : 'reserved', invoice_id: id, created_at: stockLoadedAt, delivered_at: completedAt });
+            serialRows.push({
+              shop_id: shopId,
+              variant_id: variant.id,
+              value,
+              status: status === COMPLETED ? 'delivered' : 'reserved',
+              invoice_id: id,
+              created_at: stockLoadedAt,
+              delivered_at: completedAt,
+            });
             if (status === COMPLETED) deliverables.push(value);
           }
         } else if (variant.type === 'service' && status === COMPLETED) {
@@ -361,7 +435,10 @@ export async function seedHistory(db: Conn, catalog: Catalog, random: Random, no
       }
       if (plan.feedback[i]) {
         const rating = pickWeighted(random, ratingMix);
-        const at = Math.min(completedAt! + (1 + Math.floor(random() * 47)) * HOUR + Math.floor(random() * HOUR), now - MIN);
+        const at = Math.min(
+          completedAt! + (1 + Math.floor(random() * 47)) * HOUR + Math.floor(random() * HOUR),
+          now - MIN,
+        );
         const answered = random() < 0.2 ? Math.min(at + (1 + Math.floor(random() * 23)) * HOUR, now - MIN) : null;
         feedbackRows.push({
           shop_id: shopId,
@@ -388,32 +465,72 @@ export async function seedHistory(db: Conn, catalog: Catalog, random: Random, no
     serials += serialRows.length;
     feedbacks += feedbackRows.length;
     const seconds = (Date.now() - started) / 1000;
-    log.info(`invoices: ${to.toLocaleString('en')} / ${SIZES.invoices.toLocaleString('en')} (${parts.toLocaleString('en')} parts, ${serials.toLocaleString('en')} serials, ${feedbacks.toLocaleString('en')} feedbacks) ${seconds.toFixed(0)} s, ${(writingMs / 1000).toFixed(0)} s writing`);
+    log.info(
+      `invoices: ${to.toLocaleString('en')} / ${SIZES.invoices.toLocaleString('en')} (${parts.toLocaleString('en')} parts, ${serials.toLocaleString('en')} serials, ${feedbacks.toLocaleString('en')} feedbacks) ${seconds.toFixed(0)} s, ${(writingMs / 1000).toFixed(0)} s writing`,
+    );
   }
 
   await db.transaction().execute(async (trx) => {
     for (const [productId, units] of sold) {
-      await trx.updateTable('products').set({ sold_count: sql`sold_count + ${units}` }).where('shop_id', '=', shopId).where('id', '=', productId).execute();
+      await trx
+        .updateTable('products')
+        .set({ sold_count: sql`sold_count + ${units}` })
+        .where('shop_id', '=', shopId)
+        .where('id', '=', productId)
+        .execute();
     }
-    await trx.updateTable('coupons').set({ uses: sql`uses + ${couponUses}` }).where('shop_id', '=', shopId).where('id', '=', catalog.couponId).execute();
+    await trx
+      .updateTable('coupons')
+      .set({ uses: sql`uses + ${couponUses}` })
+      .where('shop_id', '=', shopId)
+      .where('id', '=', catalog.couponId)
+      .execute();
     // The checkout product: a stock so large that no benchmark runs it out.
     const stock: Insertable<Database['serials']>[] = [];
     for (let n = CHECKOUT_API_SERIALS; n < SIZES.checkoutSerials; n++) {
-      stock.push({ shop_id: shopId, variant_id: catalog.checkout.variantId, value: serialValue(catalog.checkout.serialPrefix, n, random), status: 'available', invoice_id: null, created_at: stockLoadedAt, delivered_at: null });
+      stock.push({
+        shop_id: shopId,
+        variant_id: catalog.checkout.variantId,
+        value: serialValue(catalog.checkout.serialPrefix, n, random),
+        status: 'available',
+        invoice_id: null,
+        created_at: stockLoadedAt,
+        delivered_at: null,
+      });
     }
     await insertRows(trx, 'serials', stock);
   });
-  return { invoices: SIZES.invoices, parts, serials: serials + SIZES.checkoutSerials, feedbacks, start: plan.created[0]!, end: now };
+  return {
+    invoices: SIZES.invoices,
+    parts,
+    serials: serials + SIZES.checkoutSerials,
+    feedbacks,
+    start: plan.created[0]!,
+    end: now,
+  };
 }
 
 /** The shop opened before its first order: its catalog rows are dated back to then. */
 async function moveCatalogBack(db: Conn, shopId: number, at: number): Promise<void> {
   await db.updateTable('shops').set({ created_at: at, updated_at: at }).where('id', '=', shopId).execute();
   await db.updateTable('products').set({ created_at: at, updated_at: at }).where('shop_id', '=', shopId).execute();
-  await db.updateTable('product_variants').set({ created_at: at, updated_at: at }).where('shop_id', '=', shopId).execute();
-  await db.updateTable('serials').set({ created_at: at }).where('shop_id', '=', shopId).where('status', '=', 'available').execute();
+  await db
+    .updateTable('product_variants')
+    .set({ created_at: at, updated_at: at })
+    .where('shop_id', '=', shopId)
+    .execute();
+  await db
+    .updateTable('serials')
+    .set({ created_at: at })
+    .where('shop_id', '=', shopId)
+    .where('status', '=', 'available')
+    .execute();
   await db.updateTable('listings').set({ created_at: at }).where('shop_id', '=', shopId).execute();
-  await db.updateTable('product_groups').set({ created_at: at, updated_at: at }).where('shop_id', '=', shopId).execute();
+  await db
+    .updateTable('product_groups')
+    .set({ created_at: at, updated_at: at })
+    .where('shop_id', '=', shopId)
+    .execute();
   await db.updateTable('categories').set({ created_at: at, updated_at: at }).where('shop_id', '=', shopId).execute();
   await db.updateTable('coupons').set({ created_at: at, updated_at: at }).where('shop_id', '=', shopId).execute();
 }

@@ -1,12 +1,12 @@
-import { rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { Database } from '../src/db/schema.js';
 import { encodeCursor } from '../src/http/pagination.js';
 import { createApiKey } from '../src/modules/accounts/service.js';
-import { BENCH_DIR, databaseUrl, metaPath, serverEnv, sqliteFile, type Engine, type SeedMeta } from './config.js';
+import { BENCH_DIR, databaseUrl, type Engine, metaPath, type SeedMeta, serverEnv, sqliteFile } from './config.js';
 import { ensurePgDatabase } from './pg-admin.js';
 import { apiClient, createCatalog, GATEWAYS, UTC_OFFSET_MINUTES } from './seed-catalog.js';
 import { seededRandom } from './seed-data.js';
@@ -77,7 +77,12 @@ export async function seedBench(engine: Engine): Promise<SeedMeta> {
 
   const base = loadConfig(serverEnv(engine));
   const app = await buildApp({
-    config: { ...base, bodyLimitBytes: 64 * 1024 * 1024, rateLimit: { ...base.rateLimit, ownerMax: 0, publicMax: 0 }, mail: { ...base.mail, workerEnabled: false } },
+    config: {
+      ...base,
+      bodyLimitBytes: 64 * 1024 * 1024,
+      rateLimit: { ...base.rateLimit, ownerMax: 0, publicMax: 0 },
+      mail: { ...base.mail, workerEnabled: false },
+    },
     logger: false,
   });
   try {
@@ -87,7 +92,9 @@ export async function seedBench(engine: Engine): Promise<SeedMeta> {
     const random = seededRandom(20_260_101);
     const { key } = await createApiKey(db, { email: 'bench@localhost' });
     const catalog = await createCatalog(apiClient(app, key), random);
-    log(`catalog: shop ${catalog.shopId}, ${catalog.products.length} products, ${catalog.listings} listings (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    log(
+      `catalog: shop ${catalog.shopId}, ${catalog.products.length} products, ${catalog.listings} listings (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+    );
 
     const now = Date.now();
     const history = await seedHistory(db, catalog, random, now, { info: log });
@@ -95,7 +102,15 @@ export async function seedBench(engine: Engine): Promise<SeedMeta> {
       // What autovacuum does soon after a bulk load (statistics, visibility map), done now: the
       // rebuilders' queries are planned from these statistics.
       const vacuumStarted = Date.now();
-      for (const table of ['customers', 'customer_ips', 'invoices', 'invoice_parts', 'serials', 'feedbacks', 'products']) {
+      for (const table of [
+        'customers',
+        'customer_ips',
+        'invoices',
+        'invoice_parts',
+        'serials',
+        'feedbacks',
+        'products',
+      ]) {
         await sql`vacuum analyze ${sql.table(table)}`.execute(db);
       }
       log(`vacuum analyze: ${((Date.now() - vacuumStarted) / 1000).toFixed(1)} s`);
@@ -135,12 +150,26 @@ export async function seedBench(engine: Engine): Promise<SeedMeta> {
         serials: history.serials,
         feedbacks: history.feedbacks,
       },
-      paths: { product: catalog.products.find((p) => p.kind === 'game' && p.popularity > 5)?.path ?? catalog.products[0]!.path, group: catalog.groupPath },
+      paths: {
+        product: catalog.products.find((p) => p.kind === 'game' && p.popularity > 5)?.path ?? catalog.products[0]!.path,
+        group: catalog.groupPath,
+      },
       editable: catalog.editable,
-      checkout: { productId: catalog.checkout.productId, variantId: catalog.checkout.variantId, path: catalog.checkout.path, serials: SIZES.checkoutSerials, gateway: 'tipjar' },
+      checkout: {
+        productId: catalog.checkout.productId,
+        variantId: catalog.checkout.variantId,
+        path: catalog.checkout.path,
+        serials: SIZES.checkoutSerials,
+        gateway: 'tipjar',
+      },
       gateways: [...GATEWAYS],
       invoiceList: {
-        filtered: { status: 'completed', gateway: 'tipjar', fromDate: localDate(now - 89 * DAY), toDate: localDate(now) },
+        filtered: {
+          status: 'completed',
+          gateway: 'tipjar',
+          fromDate: localDate(now - 89 * DAY),
+          toDate: localDate(now),
+        },
         broad: { status: 'completed' },
         page10000Cursor: encodeCursor({ value: Number(broad.created_at), id: broad.id }),
       },
@@ -157,11 +186,23 @@ export async function seedBench(engine: Engine): Promise<SeedMeta> {
 
 /** The local part of a one-order customer's e-mail: matches a handful of the million invoices. */
 async function rareEmailSubstring(db: Conn, shopId: number): Promise<string> {
-  const candidates = await db.selectFrom('customers').select('email').where('shop_id', '=', shopId).where('orders_count', '=', 1).orderBy('id').limit(50).execute();
+  const candidates = await db
+    .selectFrom('customers')
+    .select('email')
+    .where('shop_id', '=', shopId)
+    .where('orders_count', '=', 1)
+    .orderBy('id')
+    .limit(50)
+    .execute();
   for (const { email } of candidates) {
     const local = email.split('@')[0]!;
     if (local.length < 10) continue;
-    const matches = await db.selectFrom('customers').select((eb) => eb.fn.countAll<number>().as('n')).where('shop_id', '=', shopId).where('email', 'like', `%${local}%`).executeTakeFirstOrThrow();
+    const matches = await db
+      .selectFrom('customers')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('shop_id', '=', shopId)
+      .where('email', 'like', `%${local}%`)
+      .executeTakeFirstOrThrow();
     if (Number(matches.n) === 1) return local;
   }
   throw new Error('bench seed: found no rare e-mail substring');

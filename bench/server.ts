@@ -1,12 +1,12 @@
 import { openSync, readSync } from 'node:fs';
-import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver, performance } from 'node:perf_hooks';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { expireOverdue } from '../src/modules/invoices/lifecycle.service.js';
 import { CheckoutBody } from '../src/modules/invoices/schema.js';
-import { serverEnv, type Engine } from './config.js';
+import { type Engine, serverEnv } from './config.js';
 import { ensurePgDatabase } from './pg-admin.js';
 import { appliedMigrations } from './seed.js';
 
@@ -50,8 +50,11 @@ function addBenchRoutes(app: FastifyInstance): { pageCache: boolean; observeQuer
 
   app.get('/hello', { config: { rateLimit: false } }, async () => ({ hello: 'world' }));
 
-  app.get('/__bench/static/:bytes', { config: { rateLimit: false }, schema: { params: Type.Object({ bytes: Bytes }), hide: true } }, async (request, reply) =>
-    reply.type('application/json; charset=utf-8').send(staticJson((request.params as { bytes: number }).bytes)),
+  app.get(
+    '/__bench/static/:bytes',
+    { config: { rateLimit: false }, schema: { params: Type.Object({ bytes: Bytes }), hide: true } },
+    async (request, reply) =>
+      reply.type('application/json; charset=utf-8').send(staticJson((request.params as { bytes: number }).bytes)),
   );
 
   // The same bytes as a page, served as a static answer: the load generator decodes every body
@@ -66,7 +69,13 @@ function addBenchRoutes(app: FastifyInstance): { pageCache: boolean; observeQuer
     '/__bench/copy',
     {
       config: { rateLimit: false },
-      schema: { querystring: Type.Object({ of: Type.String({ pattern: '^/v2/public/' }), headers: Type.Optional(Type.Literal('page')) }), hide: true },
+      schema: {
+        querystring: Type.Object({
+          of: Type.String({ pattern: '^/v2/public/' }),
+          headers: Type.Optional(Type.Literal('page')),
+        }),
+        hide: true,
+      },
     },
     async (request, reply) => {
       const { of, headers } = request.query as { of: string; headers?: 'page' };
@@ -75,7 +84,10 @@ function addBenchRoutes(app: FastifyInstance): { pageCache: boolean; observeQuer
         const page = await app.inject({ url: of });
         if (page.statusCode !== 200) return reply.code(502).send({ error: `${of} answered ${page.statusCode}` });
         const kept = Object.entries(page.headers).filter(([name]) => pageHeaders.test(name));
-        copy = { body: page.rawPayload, headers: Object.fromEntries(kept.map(([name, value]) => [name, String(value)])) };
+        copy = {
+          body: page.rawPayload,
+          headers: Object.fromEntries(kept.map(([name, value]) => [name, String(value)])),
+        };
         copies.set(of, copy);
       }
       if (headers === 'page') void reply.headers(copy.headers);
@@ -86,8 +98,14 @@ function addBenchRoutes(app: FastifyInstance): { pageCache: boolean; observeQuer
   // The public checkout's own body schema, so the baseline pays for the same validation.
   app.post(
     '/__bench/checkout',
-    { config: { rateLimit: false }, schema: { body: CheckoutBody, querystring: Type.Object({ bytes: Type.Optional(Bytes) }), hide: true } },
-    async (request, reply) => reply.type('application/json; charset=utf-8').send(staticJson((request.query as { bytes?: number }).bytes ?? 1024)),
+    {
+      config: { rateLimit: false },
+      schema: { body: CheckoutBody, querystring: Type.Object({ bytes: Type.Optional(Bytes) }), hide: true },
+    },
+    async (request, reply) =>
+      reply
+        .type('application/json; charset=utf-8')
+        .send(staticJson((request.query as { bytes?: number }).bytes ?? 1024)),
   );
 
   // The longest synchronous database call and the longest event-loop stall since the last reset.
@@ -105,7 +123,8 @@ function addBenchRoutes(app: FastifyInstance): { pageCache: boolean; observeQuer
   let slow: { start: number; end: number; sql: string; waitedMs: number }[] = [];
   let collections: { start: number; end: number }[] = [];
   const gc = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) collections.push({ start: entry.startTime, end: entry.startTime + entry.duration });
+    for (const entry of list.getEntries())
+      collections.push({ start: entry.startTime, end: entry.startTime + entry.duration });
     if (collections.length > 10_000) collections = collections.slice(-5_000);
   });
   gc.observe({ entryTypes: ['gc'] });
@@ -121,7 +140,10 @@ function addBenchRoutes(app: FastifyInstance): { pageCache: boolean; observeQuer
   })();
   const buffer = Buffer.alloc(128);
   let readWaits = false;
-  const runQueueWaitMs = () => (schedstat === undefined || !readWaits ? 0 : Number(buffer.toString('latin1', 0, readSync(schedstat, buffer, 0, 128, 0)).split(' ')[1]) / 1e6);
+  const runQueueWaitMs = () =>
+    schedstat === undefined || !readWaits
+      ? 0
+      : Number(buffer.toString('latin1', 0, readSync(schedstat, buffer, 0, 128, 0)).split(' ')[1]) / 1e6;
   let previous = { end: performance.now(), waited: runQueueWaitMs() };
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
@@ -136,7 +158,13 @@ function addBenchRoutes(app: FastifyInstance): { pageCache: boolean; observeQuer
         stats.over2ms++;
         const start = end - event.durationMs;
         const waitedBetween = start - previous.end;
-        if (slow.length < 100) slow.push({ start, end, sql: event.sql.slice(0, 300), waitedMs: Math.max(0, waited - previous.waited - Math.max(0, waitedBetween)) });
+        if (slow.length < 100)
+          slow.push({
+            start,
+            end,
+            sql: event.sql.slice(0, 300),
+            waitedMs: Math.max(0, waited - previous.waited - Math.max(0, waitedBetween)),
+          });
       } else if (event.durationMs > stats.longestUpTo2.ms) {
         stats.longestUpTo2 = { ms: event.durationMs, sql: event.sql.slice(0, 300) };
       }
@@ -153,7 +181,13 @@ function addBenchRoutes(app: FastifyInstance): { pageCache: boolean; observeQuer
       const ms = call.end - call.start;
       const gcMs = Math.min(ms, gcWithin(call));
       const waitedMs = Math.min(ms - gcMs, call.waitedMs);
-      return { ms: round3(ms), gcMs: round3(gcMs), waitedMs: round3(waitedMs), ownMs: round3(ms - gcMs - waitedMs), sql: call.sql };
+      return {
+        ms: round3(ms),
+        gcMs: round3(gcMs),
+        waitedMs: round3(waitedMs),
+        ownMs: round3(ms - gcMs - waitedMs),
+        sql: call.sql,
+      };
     });
     return {
       engine,
@@ -190,7 +224,11 @@ async function main(): Promise<void> {
   if (expired > 0) app.log.warn(`bench: expired ${expired} overdue invoices left by earlier runs`);
   const features = addBenchRoutes(app);
   const migrations = await appliedMigrations(app.db.kysely);
-  app.get('/__bench/info', { config: { rateLimit: false }, schema: { hide: true } }, async () => ({ engine, ...features, migrations }));
+  app.get('/__bench/info', { config: { rateLimit: false }, schema: { hide: true } }, async () => ({
+    engine,
+    ...features,
+    migrations,
+  }));
   const shutdown = () => {
     app.close().then(
       () => process.exit(0),

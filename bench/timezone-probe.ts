@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { readMeta, serverEnv, type Engine } from './config.js';
+import { type Engine, readMeta, serverEnv } from './config.js';
 
 /**
  * What a timezone change costs on the seeded shop: the change rebuilds every rollup from the raw
@@ -15,7 +15,8 @@ if (!meta) throw new Error('no seeded database: run npm run bench -- --seed firs
 const app = await buildApp({ config: loadConfig(serverEnv(engine)), logger: false });
 const slow: string[] = [];
 app.db.observeQueries((e) => {
-  if (e.durationMs > 200) slow.push(`  ${e.durationMs.toFixed(0).padStart(6)} ms  ${e.sql.replace(/\s+/g, ' ').slice(0, 110)}`);
+  if (e.durationMs > 200)
+    slow.push(`  ${e.durationMs.toFixed(0).padStart(6)} ms  ${e.sql.replace(/\s+/g, ' ').slice(0, 110)}`);
 });
 let stall = 0;
 let tick = performance.now();
@@ -25,7 +26,10 @@ const ticker = setInterval(() => {
   tick = now;
 }, 5);
 // Start-up work (the first statements compiled, the optimizer's first look at the tables) is not the change's.
-await app.inject({ url: `/self/${meta.shopId}/dashboard/general`, headers: { authorization: `Bearer ${meta.apiKey}` } });
+await app.inject({
+  url: `/self/${meta.shopId}/dashboard/general`,
+  headers: { authorization: `Bearer ${meta.apiKey}` },
+});
 await new Promise((resolve) => setTimeout(resolve, 200));
 for (const offset of [meta.utcOffsetMinutes === 60 ? 0 : 60, meta.utcOffsetMinutes]) {
   stall = 0;
@@ -37,7 +41,9 @@ for (const offset of [meta.utcOffsetMinutes === 60 ? 0 : 60, meta.utcOffsetMinut
     payload: { utcTimezoneOffset: offset },
   });
   await new Promise((resolve) => setTimeout(resolve, 20));
-  console.log(`offset ${offset}: ${res.statusCode} in ${(performance.now() - started).toFixed(0)} ms, longest event-loop stall ${stall.toFixed(0)} ms`);
+  console.log(
+    `offset ${offset}: ${res.statusCode} in ${(performance.now() - started).toFixed(0)} ms, longest event-loop stall ${stall.toFixed(0)} ms`,
+  );
   console.log(slow.splice(0).join('\n'));
 }
 clearInterval(ticker);

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
-import { openDatabase, type Db } from './db/database.js';
+import { type Db, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { authenticateOwner, loadOwnedShop } from './http/auth.js';
 import './http/context.js';
@@ -16,35 +16,35 @@ import { serializeRequest } from './http/request-log.js';
 import { systemRoutes } from './http/system.routes.js';
 import { registerUploads } from './http/uploads.js';
 import { addSharedSchema, refuseNulInRequests, validatorCompiler } from './http/validation.js';
+import { affiliateOwnerRoutes } from './modules/affiliates/owner.routes.js';
+import { analyticsOwnerRoutes } from './modules/analytics/owner.routes.js';
+import { startVisitRecorder } from './modules/analytics/visits.js';
+import { announcementOwnerRoutes } from './modules/announcements/owner.routes.js';
 import { blacklistOwnerRoutes } from './modules/blacklist/owner.routes.js';
 import { loadVpnRanges, warnOfUnenforcedVpnRules } from './modules/blacklist/vpn-ranges.js';
 import { categoryOwnerRoutes } from './modules/categories/owner.routes.js';
 import { couponOwnerRoutes } from './modules/coupons/owner.routes.js';
-import { groupOwnerRoutes } from './modules/groups/owner.routes.js';
-import { listingOwnerRoutes } from './modules/listings/owner.routes.js';
-import { startMailWorker } from './modules/mail/service.js';
-import { affiliateOwnerRoutes } from './modules/affiliates/owner.routes.js';
-import { analyticsOwnerRoutes } from './modules/analytics/owner.routes.js';
-import { startVisitRecorder } from './modules/analytics/visits.js';
-import { dashboardOwnerRoutes } from './modules/dashboards/owner.routes.js';
 import { customerOwnerRoutes } from './modules/customers/owner.routes.js';
+import { dashboardOwnerRoutes } from './modules/dashboards/owner.routes.js';
 import { designOwnerRoutes } from './modules/design/owner.routes.js';
-import { invoiceOwnerRoutes } from './modules/invoices/owner.routes.js';
-import { invoicePublicRoutes } from './modules/invoices/public.routes.js';
-import { invalidateAfterWrite, PageCache, registerPageCache } from './modules/storefront/page-cache.js';
-import { storefrontPublicRoutes } from './modules/storefront/public.routes.js';
-import { announcementOwnerRoutes } from './modules/announcements/owner.routes.js';
 import { faqOwnerRoutes } from './modules/faqs/owner.routes.js';
 import { feedbackOwnerRoutes } from './modules/feedbacks/owner.routes.js';
 import { feedbackPublicRoutes } from './modules/feedbacks/public.routes.js';
+import { groupOwnerRoutes } from './modules/groups/owner.routes.js';
+import { startExpiryWorker } from './modules/invoices/lifecycle.service.js';
+import { invoiceOwnerRoutes } from './modules/invoices/owner.routes.js';
+import { invoicePublicRoutes } from './modules/invoices/public.routes.js';
+import { listingOwnerRoutes } from './modules/listings/owner.routes.js';
+import { startMailWorker } from './modules/mail/service.js';
+import { productOwnerRoutes } from './modules/products/owner.routes.js';
+import { checkStoredSecrets } from './modules/secrets/service.js';
+import { shopOwnerRoutes } from './modules/shops/owner.routes.js';
+import { invalidateAfterWrite, PageCache, registerPageCache } from './modules/storefront/page-cache.js';
+import { storefrontPublicRoutes } from './modules/storefront/public.routes.js';
 import { ticketOwnerRoutes } from './modules/tickets/owner.routes.js';
 import { ticketPublicRoutes } from './modules/tickets/public.routes.js';
-import { startExpiryWorker } from './modules/invoices/lifecycle.service.js';
-import { productOwnerRoutes } from './modules/products/owner.routes.js';
 import { webhookOwnerRoutes } from './modules/webhooks/owner.routes.js';
 import { startWebhookWorker } from './modules/webhooks/service.js';
-import { shopOwnerRoutes } from './modules/shops/owner.routes.js';
-import { checkStoredSecrets } from './modules/secrets/service.js';
 import { ErrorEnvelope } from './schemas/common.js';
 import { makePrivateDir, tightenDataModes } from './security/file-modes.js';
 import { createSecretBox } from './security/secret-box.js';
@@ -92,7 +92,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     // Errors the router raises before any route runs (a malformed %-escape, an over-long path
     // segment) get the same envelope and request id as everything else.
     frameworkErrors: (error, request, reply) => {
-      const problem = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'path: has a segment longer than 200 characters' : 'path: is not a valid URL';
+      const problem =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? 'path: has a segment longer than 200 characters'
+          : 'path: is not a valid URL';
       void (reply as FastifyReply)
         .status(400)
         .header('x-request-id', request.id)
@@ -122,15 +125,20 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   // DATA_DIR and the database are readable by this user only; older installs are tightened here.
   makePrivateDir(config.dataDir);
-  const sqliteFile = config.database.dialect === 'sqlite' && config.database.file !== ':memory:' ? config.database.file : undefined;
-  for (const path of tightenDataModes(config.dataDir, sqliteFile)) app.log.warn({ path }, 'file mode tightened: other users could read it');
+  const sqliteFile =
+    config.database.dialect === 'sqlite' && config.database.file !== ':memory:' ? config.database.file : undefined;
+  for (const path of tightenDataModes(config.dataDir, sqliteFile))
+    app.log.warn({ path }, 'file mode tightened: other users could read it');
   const db: Db = openDatabase(config.database);
   app.decorate('config', config);
   app.decorate('db', db);
   app.decorate('secrets', createSecretBox(config.secretKey, config.dataDir));
   app.decorate('storage', createDiskStorage(join(config.dataDir, 'uploads')));
   app.decorate('vpnRanges', vpnRanges);
-  app.decorate('redis', config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null);
+  app.decorate(
+    'redis',
+    config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null,
+  );
   app.decorateRequest('principal', null);
   app.decorateRequest('shop', null);
   app.decorateRequest('idempotencyClaim', null);

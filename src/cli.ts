@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.js';
-import { backupDatabase, BackupError, restoreDatabase } from './db/backup.js';
-import { openDatabase, type Db } from './db/database.js';
+import { BackupError, backupDatabase, restoreDatabase } from './db/backup.js';
+import { type Db, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { AppError } from './http/errors.js';
-import { createApiKey, listApiKeys, revokeApiKey, scopes, type Scope } from './modules/accounts/service.js';
+import { createApiKey, listApiKeys, revokeApiKey, type Scope, scopes } from './modules/accounts/service.js';
 
 const usage = `Usage: shopd <command> [options]   (or: npm run cli -- <command> [options])
 
@@ -40,7 +40,8 @@ class UsageError extends Error {}
 function parseScopes(values: string[] | undefined): Scope[] | undefined {
   if (!values || values.length === 0) return undefined;
   for (const v of values) {
-    if (!(scopes as readonly string[]).includes(v)) throw new UsageError(`--scope must be one of: ${scopes.join(', ')}`);
+    if (!(scopes as readonly string[]).includes(v))
+      throw new UsageError(`--scope must be one of: ${scopes.join(', ')}`);
   }
   return values as Scope[];
 }
@@ -93,8 +94,12 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'keys create': {
       if (!values.email) throw new UsageError('keys create needs --email');
-      const created = await withDatabase((db) => createApiKey(db.kysely, { email: values.email!, scopes: parseScopes(values.scope) }));
-      console.log(`API key ${created.view.id} for ${values.email} (scopes: ${created.view.scopes.join(', ')}); it is shown only now:`);
+      const created = await withDatabase((db) =>
+        createApiKey(db.kysely, { email: values.email!, scopes: parseScopes(values.scope) }),
+      );
+      console.log(
+        `API key ${created.view.id} for ${values.email} (scopes: ${created.view.scopes.join(', ')}); it is shown only now:`,
+      );
       console.log(created.key);
       return;
     }
@@ -102,7 +107,15 @@ async function main(argv: string[]): Promise<void> {
       if (!values.email) throw new UsageError('keys list needs --email');
       const keys = await withDatabase((db) => listApiKeys(db.kysely, values.email!));
       for (const k of keys) {
-        console.log([k.id, `${k.prefix}…`, k.scopes.join(','), k.createdAt, k.revokedAt ? `revoked ${k.revokedAt}` : 'active'].join('\t'));
+        console.log(
+          [
+            k.id,
+            `${k.prefix}…`,
+            k.scopes.join(','),
+            k.createdAt,
+            k.revokedAt ? `revoked ${k.revokedAt}` : 'active',
+          ].join('\t'),
+        );
       }
       return;
     }
@@ -115,7 +128,8 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'secrets rotate': {
       const options = { fromKeyFile: values['from-key-file'], fromEnv: values['from-env'] };
-      if ((options.fromKeyFile === undefined) === (options.fromEnv === undefined)) throw new UsageError('secrets rotate needs one of --from-key-file <file> or --from-env <VARIABLE>');
+      if ((options.fromKeyFile === undefined) === (options.fromEnv === undefined))
+        throw new UsageError('secrets rotate needs one of --from-key-file <file> or --from-env <VARIABLE>');
       const { rotateSecretsCommand } = await import('./modules/secrets/rotate-command.js');
       console.log(await withDatabase((db) => rotateSecretsCommand(db.kysely, loadConfig(), options, process.env)));
       return;
@@ -123,7 +137,10 @@ async function main(argv: string[]): Promise<void> {
     case 'seed': {
       if (!values.demo) throw new UsageError('seed needs --demo');
       const { seedDemo } = await import('./modules/seed/demo.js');
-      const demo = await seedDemo(loadConfig(), { info: (line) => console.log(line), warn: (line) => console.error(line) });
+      const demo = await seedDemo(loadConfig(), {
+        info: (line) => console.log(line),
+        warn: (line) => console.error(line),
+      });
       console.log(
         `Demo shop ${demo.shopId} "${demo.shopName}" (${demo.subdomain}): ${demo.products} products, ${demo.orders} orders ` +
           `(${demo.completedOrders} paid, ${demo.revenue} ${demo.currency}) over 60 days, ${demo.customers} customers, ${demo.feedbacks} feedbacks.`,
@@ -146,10 +163,12 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof UsageError) console.error(`${err.message}\n\n${usage}`);
-  else if (err instanceof AppError) console.error([err.message, ...err.errors.filter((e) => e !== err.message)].join('\n  '));
+  else if (err instanceof AppError)
+    console.error([err.message, ...err.errors.filter((e) => e !== err.message)].join('\n  '));
   else if (err instanceof ConfigError) console.error(err.message);
   else if (err instanceof BackupError) console.error(err.message);
-  else if (err instanceof TypeError && (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) console.error(`${err.message}\n\n${usage}`);
+  else if (err instanceof TypeError && (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))
+    console.error(`${err.message}\n\n${usage}`);
   else console.error(err);
   process.exitCode = 1;
 });

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import ipaddr from 'ipaddr.js';
-import { Type, type Static } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import ipaddr from 'ipaddr.js';
 
 /**
  * The environment, validated once at boot. Nothing else in the code base reads `process.env`:
@@ -74,7 +74,13 @@ export interface Config {
   countryHeader: string;
   invoices: { expiryIntervalMs: number; dynamicTimeoutMs: number };
   /** `concurrency`: deliveries in flight at once per endpoint, across all instances. */
-  webhooks: { allowPrivate: boolean; intervalMs: number; workerEnabled: boolean; timeoutMs: number; concurrency: number };
+  webhooks: {
+    allowPrivate: boolean;
+    intervalMs: number;
+    workerEnabled: boolean;
+    timeoutMs: number;
+    concurrency: number;
+  };
   /** Outgoing mail: SMTP when `smtpUrl` is set, else an `.eml` file under `DATA_DIR/mail`. */
   mail: { smtpUrl: string | undefined; from: string; intervalMs: number; workerEnabled: boolean };
   /** Memory for serialised public pages; 0 turns the page cache off. */
@@ -104,9 +110,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const withDefaults = Value.Default(EnvSchema, Value.Convert(EnvSchema, raw));
   const problems = [...Value.Errors(EnvSchema, withDefaults)].map((e) => `${e.path.slice(1)}: ${e.message}`);
   const smtpUrl = (withDefaults as Partial<Env>).SMTP_URL;
-  if (typeof smtpUrl === 'string' && !isSmtpUrl(smtpUrl)) problems.push('SMTP_URL: expected smtp://[user:pass@]host[:port] or smtps://…');
+  if (typeof smtpUrl === 'string' && !isSmtpUrl(smtpUrl))
+    problems.push('SMTP_URL: expected smtp://[user:pass@]host[:port] or smtps://…');
   const trustProxy = parseTrustProxy(String((withDefaults as Partial<Env>).TRUST_PROXY ?? 'false'));
-  if (trustProxy === undefined) problems.push('TRUST_PROXY: expected false, true, a number of proxy hops, or comma-separated proxy addresses or CIDR ranges');
+  if (trustProxy === undefined)
+    problems.push(
+      'TRUST_PROXY: expected false, true, a number of proxy hops, or comma-separated proxy addresses or CIDR ranges',
+    );
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   const parsed = withDefaults as Env;
   const dataDir = resolve(parsed.DATA_DIR);
@@ -137,7 +147,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: parsed.WEBHOOK_TIMEOUT_MS,
       concurrency: parsed.WEBHOOK_CONCURRENCY,
     }),
-    invoices: Object.freeze({ expiryIntervalMs: parsed.INVOICE_EXPIRY_INTERVAL_MS, dynamicTimeoutMs: parsed.DYNAMIC_DELIVERY_TIMEOUT_MS }),
+    invoices: Object.freeze({
+      expiryIntervalMs: parsed.INVOICE_EXPIRY_INTERVAL_MS,
+      dynamicTimeoutMs: parsed.DYNAMIC_DELIVERY_TIMEOUT_MS,
+    }),
     mail: Object.freeze({
       smtpUrl: parsed.SMTP_URL,
       from: parsed.MAIL_FROM,

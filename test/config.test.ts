@@ -24,17 +24,29 @@ test('DATABASE_URL selects the engine', () => {
 test('bad values are refused at boot with every problem named', () => {
   assert.throws(
     () => loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', SECRET_KEY: 'short' }),
-    (err: Error) => err instanceof ConfigError && /PORT/.test(err.message) && /LOG_LEVEL/.test(err.message) && /SECRET_KEY/.test(err.message),
+    (err: Error) =>
+      err instanceof ConfigError &&
+      /PORT/.test(err.message) &&
+      /LOG_LEVEL/.test(err.message) &&
+      /SECRET_KEY/.test(err.message),
   );
   assert.equal(loadConfig({ PORT: '8080', TRUST_PROXY: 'true' }).port, 8080);
 });
 
-test('TRUST_PROXY: false, true, a number of hops, or the proxies\' addresses and ranges', () => {
+test("TRUST_PROXY: false, true, a number of hops, or the proxies' addresses and ranges", () => {
   assert.equal(loadConfig({}).trustProxy, false);
   assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true);
   assert.equal(loadConfig({ TRUST_PROXY: '1' }).trustProxy, 1);
-  assert.deepEqual(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1' }).trustProxy, ['127.0.0.1', '10.0.0.0/8', '::1']);
+  assert.deepEqual(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1' }).trustProxy, [
+    '127.0.0.1',
+    '10.0.0.0/8',
+    '::1',
+  ]);
   for (const bad of ['yes', '10.0.0.0/33', 'proxy.example.com', '1.2.3.4/8/1']) {
-    assert.throws(() => loadConfig({ TRUST_PROXY: bad }), (err: Error) => err instanceof ConfigError && /TRUST_PROXY/.test(err.message), bad);
+    assert.throws(
+      () => loadConfig({ TRUST_PROXY: bad }),
+      (err: Error) => err instanceof ConfigError && /TRUST_PROXY/.test(err.message),
+      bad,
+    );
   }
 });

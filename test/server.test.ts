@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { test } from 'node:test';
 import { buildApp } from '../src/app.js';
 import { engine, onEnd, owner, processEnv } from './helpers/build.js';
-import { cli, type CliResult } from './helpers/cli.js';
+import { type CliResult, cli } from './helpers/cli.js';
 import { sellingShop } from './helpers/factories.js';
 
 function spawnServer(env: Record<string, string>, port: number) {
@@ -43,7 +43,10 @@ async function startServer(env: Record<string, string>) {
 test('first start prints one owner key; the server answers over HTTP and stops gracefully', async (t) => {
   const { env } = await processEnv(t);
   const first = await startServer(env);
-  const keyLines = first.output().split('\n').filter((l) => l.startsWith('First API key'));
+  const keyLines = first
+    .output()
+    .split('\n')
+    .filter((l) => l.startsWith('First API key'));
   assert.equal(keyLines.length, 1);
   const key = /(shopd_[A-Za-z0-9_-]{43})$/.exec(keyLines[0]!)![1]!;
 
@@ -70,7 +73,9 @@ test('first start prints one owner key; the server answers over HTTP and stops g
   await once(second.child, 'exit');
 });
 
-test('the server and `seed --demo` write one SQLite file at once: no 5xx in either process', { skip: engine !== 'sqlite' && 'two processes on one file: SQLite only' }, async (t) => {
+test('the server and `seed --demo` write one SQLite file at once: no 5xx in either process', {
+  skip: engine !== 'sqlite' && 'two processes on one file: SQLite only',
+}, async (t) => {
   const { config, env } = await processEnv(t);
   // The shop the server's buyers order from, made before the server starts.
   const setup = await buildApp({ config, logger: false });
@@ -100,7 +105,11 @@ test('the server and `seed --demo` write one SQLite file at once: no 5xx in eith
   const buyer = async (n: number) => {
     for (let i = 0; !seeded; i++) {
       const parts = [{ productId: shop.productId, productVariantId: shop.serviceVariant, quantity: 1 }];
-      const invoice = await call(`/v2/public/shops/${shop.shopId}/invoices`, { customerEmail: `buyer${n}-${i}@example.com`, gateway: 'tipjar', parts });
+      const invoice = await call(`/v2/public/shops/${shop.shopId}/invoices`, {
+        customerEmail: `buyer${n}-${i}@example.com`,
+        gateway: 'tipjar',
+        parts,
+      });
       if (invoice) await call(`/self/${shop.shopId}/invoices/${invoice.id}/process`, undefined, api.key);
     }
   };
@@ -109,7 +118,10 @@ test('the server and `seed --demo` write one SQLite file at once: no 5xx in eith
 
   assert.equal(seeded!.code, 0, `the seed succeeded: ${seeded!.stderr}`);
   assert.deepEqual(failures, [], 'no answer of the server was a 5xx');
-  assert.ok(answers.length > 0 && answers.every((status) => status === 200), `every checkout and completion succeeded: ${[...new Set(answers)].join(', ')}`);
+  assert.ok(
+    answers.length > 0 && answers.every((status) => status === 200),
+    `every checkout and completion succeeded: ${[...new Set(answers)].join(', ')}`,
+  );
   server.child.kill('SIGTERM');
   await once(server.child, 'exit');
 });
@@ -133,11 +145,14 @@ test('a start that cannot listen (port in use) creates no key; the next start pr
 
   const server = await startServer(env);
   onEnd(t, () => server.child.kill('SIGKILL'));
-  const keyLines = server.output().split('\n').filter((l) => l.startsWith('First API key'));
+  const keyLines = server
+    .output()
+    .split('\n')
+    .filter((l) => l.startsWith('First API key'));
   assert.equal(keyLines.length, 1, 'the first start that listens shows the key');
   const key = /(shopd_[A-Za-z0-9_-]{43})$/.exec(keyLines[0]!)![1]!;
   const shops = await fetch(`${server.url}/self/shops`, { headers: { authorization: `Bearer ${key}` } });
-  assert.equal(shops.status, 200, 'and it is the owner\'s key');
+  assert.equal(shops.status, 200, "and it is the owner's key");
   server.child.kill('SIGTERM');
   await once(server.child, 'exit');
 });

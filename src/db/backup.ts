@@ -27,9 +27,11 @@ const ALL_PAGES = 0x7fffffff;
 
 export async function backupDatabase(config: Config, target: string): Promise<string[]> {
   const file = resolve(target);
-  if (config.database.dialect === 'postgres') return postgresCommands('backup', config.database.url, file, keepAlongside(config));
+  if (config.database.dialect === 'postgres')
+    return postgresCommands('backup', config.database.url, file, keepAlongside(config));
   const live = config.database.file;
-  if (existsSync(file)) throw new BackupError(`${file} already exists: a backup never overwrites a file; give a new name`);
+  if (existsSync(file))
+    throw new BackupError(`${file} already exists: a backup never overwrites a file; give a new name`);
   if (!existsSync(dirname(file))) throw new BackupError(`the directory ${dirname(file)} does not exist`);
   if (!existsSync(live)) throw new BackupError(`there is no database at ${live} (DATABASE_URL, DATA_DIR)`);
   const partial = `${file}.partial-${process.pid}`;
@@ -90,10 +92,14 @@ function describe(db: SqliteDatabase.Database): string {
     throw new BackupError(`not a readable SQLite database: ${(err as Error).message}`);
   }
   if (check !== 'ok') throw new BackupError(`the database fails SQLite's integrity check: ${String(check)}`);
-  const hasTable = (name: string) => db.prepare(`select 1 from sqlite_master where type = 'table' and name = ?`).get(name) !== undefined;
-  if (!hasTable('kysely_migration') || !hasTable('shops')) throw new BackupError('this is not a shopd database (no migrations or shops table)');
+  const hasTable = (name: string) =>
+    db.prepare(`select 1 from sqlite_master where type = 'table' and name = ?`).get(name) !== undefined;
+  if (!hasTable('kysely_migration') || !hasTable('shops'))
+    throw new BackupError('this is not a shopd database (no migrations or shops table)');
   const count = (table: string) => (db.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n;
-  const last = db.prepare('select name from kysely_migration order by name desc limit 1').get() as { name: string } | undefined;
+  const last = db.prepare('select name from kysely_migration order by name desc limit 1').get() as
+    | { name: string }
+    | undefined;
   const pages = Number(db.pragma('page_count', { simple: true })) * Number(db.pragma('page_size', { simple: true }));
   return `${count('shops')} shops, ${count('invoices')} invoices, ${(pages / 1024 / 1024).toFixed(1)} MB, migrations up to ${last?.name ?? 'none'}`;
 }
@@ -112,7 +118,9 @@ function refuseIfInUse(live: string): void {
     probe.exec('rollback');
   } catch (err) {
     if ((err as { code?: string }).code?.startsWith('SQLITE_BUSY')) {
-      throw new BackupError(`the database at ${live} is in use by another process: stop the server (and any other shopd command) before restoring`);
+      throw new BackupError(
+        `the database at ${live} is in use by another process: stop the server (and any other shopd command) before restoring`,
+      );
     }
     throw err;
   } finally {
@@ -123,7 +131,9 @@ function refuseIfInUse(live: string): void {
 /** What else an operator must keep with the database: without the key, stored payment credentials are lost. */
 function keepAlongside(config: Config): string[] {
   const key = config.secretKey ? 'the SECRET_KEY value' : join(config.dataDir, 'secret.key');
-  return [`Keep ${key} with it (it decrypts the payment credentials stored in the database), and ${join(config.dataDir, 'uploads')} (uploaded images).`];
+  return [
+    `Keep ${key} with it (it decrypts the payment credentials stored in the database), and ${join(config.dataDir, 'uploads')} (uploaded images).`,
+  ];
 }
 
 const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
@@ -152,7 +162,11 @@ function postgresCommands(kind: 'backup' | 'restore', databaseUrl: string, file:
     '',
     `  ${command}`,
     '',
-    ...(hadPassword ? ['The password in DATABASE_URL is left out: give it in PGPASSWORD or ~/.pgpass (mode 0600), not on the command line.'] : []),
+    ...(hadPassword
+      ? [
+          'The password in DATABASE_URL is left out: give it in PGPASSWORD or ~/.pgpass (mode 0600), not on the command line.',
+        ]
+      : []),
     ...keep,
   ];
 }

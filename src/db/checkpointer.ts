@@ -58,7 +58,14 @@ export class Checkpointer {
     private readonly sqlite: SqliteDatabase.Database,
     private readonly file: string,
     /** `schedule: false` starts no timer: the owner (a test) runs the ticks with `runOnce`. */
-    private readonly options: { intervalMs?: number; schedule?: boolean; thresholdBytes?: number; limitBytes?: number; leftoverFrames?: number; restartWaitMs?: number } = {},
+    private readonly options: {
+      intervalMs?: number;
+      schedule?: boolean;
+      thresholdBytes?: number;
+      limitBytes?: number;
+      leftoverFrames?: number;
+      restartWaitMs?: number;
+    } = {},
   ) {
     sqlite.pragma('wal_autocheckpoint = 0');
     this.pageSize = Number(sqlite.pragma('page_size', { simple: true }));
@@ -113,7 +120,12 @@ export class Checkpointer {
       const bytes = passive.log * this.pageSize;
       if (hold && bytes >= this.restartFrom) {
         // What a hold waits for is what the last PASSIVE checkpoint left: keep that small.
-        for (let pass = 1; pass < 8 && passive.log - passive.checkpointed > (this.options.leftoverFrames ?? 1000); pass++) passive = await this.run('passive');
+        for (
+          let pass = 1;
+          pass < 8 && passive.log - passive.checkpointed > (this.options.leftoverFrames ?? 1000);
+          pass++
+        )
+          passive = await this.run('passive');
         let result: CheckpointResult | undefined;
         await hold(async () => {
           result = await this.run('restart');

@@ -1,23 +1,23 @@
 import { dirname } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import SqliteDatabase from 'better-sqlite3';
 import {
   CompiledQuery,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Driver,
   Kysely,
+  type SqliteDatabase as KyselySqliteDatabase,
+  type LogEvent,
   PostgresAdapter,
   PostgresDialect,
   PostgresIntrospector,
   SqliteDialect,
-  SqliteDriver,
-  sql,
-  type DatabaseConnection,
-  type DatabaseIntrospector,
-  type Driver,
-  type LogEvent,
   type SqliteDialectConfig,
-  type SqliteDatabase as KyselySqliteDatabase,
+  SqliteDriver,
   type SqliteStatement,
+  sql,
   type TableMetadata,
 } from 'kysely';
 import pg from 'pg';
@@ -68,7 +68,10 @@ function notify(listeners: Set<QueryListener>, sql: string, started: number): vo
 function literalRows(statement: SqliteDatabase.Statement): SqliteStatement {
   if (!statement.reader) return statement as unknown as SqliteStatement;
   const names = statement.columns().map((c) => c.name);
-  const row = new Function('v', `return {${names.map((name, i) => `${JSON.stringify(name)}: v[${i}]`).join(', ')}};`) as (values: unknown[]) => unknown;
+  const row = new Function(
+    'v',
+    `return {${names.map((name, i) => `${JSON.stringify(name)}: v[${i}]`).join(', ')}};`,
+  ) as (values: unknown[]) => unknown;
   statement.raw(true);
   return {
     reader: true,
@@ -112,7 +115,12 @@ function notingWrites(statement: SqliteStatement, onWrite: () => void): SqliteSt
  * `observeQueries`. Kysely never streams (`iterate`) here, so a cached statement is never busy
  * when it is run again.
  */
-function reusingStatements(sqlite: SqliteDatabase.Database, listeners: Set<QueryListener>, onWrite: () => void, capacity = 1000): KyselySqliteDatabase {
+function reusingStatements(
+  sqlite: SqliteDatabase.Database,
+  listeners: Set<QueryListener>,
+  onWrite: () => void,
+  capacity = 1000,
+): KyselySqliteDatabase {
   const statements = new Map<string, SqliteStatement>();
   const timed = (text: string, statement: SqliteStatement): SqliteStatement => ({
     reader: statement.reader,
@@ -268,7 +276,11 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     sqlite.pragma('analysis_limit = 400');
     sqlite.pragma('optimize = 0x10002');
     const checkpointer = onDisk ? new Checkpointer(sqlite, config.file, options.checkpoint) : null;
-    const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: reusingStatements(sqlite, listeners, () => checkpointer?.noteWrite()) }) });
+    const kysely = new Kysely<Database>({
+      dialect: new ImmediateSqliteDialect({
+        database: reusingStatements(sqlite, listeners, () => checkpointer?.noteWrite()),
+      }),
+    });
     const reader = onDisk && options.readerThread !== false ? new ReaderPool(config.file) : null;
     if (reader) attachReader(kysely, reader);
     if (onDisk) attachWriter(kysely, { file: config.file, onWrite: () => checkpointer?.noteWrite() });
@@ -286,7 +298,11 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
       },
     };
   }
-  const poolOptions = { connectionString: config.url, types: pgTypes, ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}) };
+  const poolOptions = {
+    connectionString: config.url,
+    types: pgTypes,
+    ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
+  };
   const pool = new pg.Pool({ ...poolOptions, max: 10 });
   // Heavy reads (searches, reports) get a connection of their own (see PostgresReader).
   const readerPool = new pg.Pool({ ...poolOptions, max: 1 });
@@ -296,7 +312,11 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     for (const listener of listeners) listener({ sql: event.query.sql, durationMs });
   };
   const kysely = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }), log });
-  const reader = new PostgresReader(new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool: readerPool, onCreateConnection: setUpReaderConnection }) }));
+  const reader = new PostgresReader(
+    new Kysely<Database>({
+      dialect: new CurrentSchemaPostgresDialect({ pool: readerPool, onCreateConnection: setUpReaderConnection }),
+    }),
+  );
   attachReader(kysely, reader);
   return {
     kysely,

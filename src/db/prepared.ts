@@ -26,7 +26,9 @@ function valueOf(params: Record<string, unknown>, name: string): unknown {
  * template's `${}`), never a literal (`sql.lit`). A call without a value for a placeholder fails
  * with a TypeError rather than binding null.
  */
-export function prepared<P extends object, O>(build: (db: Conn, params: P) => Compilable<O>): (db: Conn, params: P) => Promise<O[]> {
+export function prepared<P extends object, O>(
+  build: (db: Conn, params: P) => Compilable<O>,
+): (db: Conn, params: P) => Promise<O[]> {
   const compiled: { sqlite?: CompiledQuery<O>; postgres?: CompiledQuery<O> } = {};
   const placeholders = new Proxy({} as P, {
     get: (_target, name) => {
@@ -41,7 +43,9 @@ export function prepared<P extends object, O>(build: (db: Conn, params: P) => Co
       query = build(db, placeholders).compile();
       compiled[engine] = query;
     }
-    const parameters = query.parameters.map((value) => (value instanceof Placeholder ? valueOf(params as Record<string, unknown>, value.name) : value));
+    const parameters = query.parameters.map((value) =>
+      value instanceof Placeholder ? valueOf(params as Record<string, unknown>, value.name) : value,
+    );
     const result = await db.executeQuery<O>({ ...query, parameters });
     return result.rows;
   };

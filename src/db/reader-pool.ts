@@ -30,7 +30,9 @@ export class ReaderPool implements HeavyReader {
   ) {}
 
   private start(): Worker {
-    const worker = new Worker(new URL('./reader-worker.js', import.meta.url), { workerData: { file: this.file, nice: this.nice } });
+    const worker = new Worker(new URL('./reader-worker.js', import.meta.url), {
+      workerData: { file: this.file, nice: this.nice },
+    });
     worker.on('message', (message: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {
       const pending = this.waiting.get(message.id);
       if (!pending) return;
@@ -108,12 +110,19 @@ export function attachReader(db: Kysely<any>, reader: HeavyReader): void {
  * reader (the SQLite reader thread, the PostgreSQL reader connection); inside a transaction (a
  * different handle) or when the reader is unavailable it runs like any other query.
  */
-export async function heavyRead<R>(db: Kysely<any>, query: { compile(): CompiledQuery<R>; execute(): Promise<R[]> }): Promise<R[]> {
+export async function heavyRead<R>(
+  db: Kysely<any>,
+  query: { compile(): CompiledQuery<R>; execute(): Promise<R[]> },
+): Promise<R[]> {
   const rows = readers.get(db)?.run(query.compile());
   return rows ?? query.execute();
 }
 
 /** `heavyRead` when `offLoop`, else an ordinary execution: for reads that are heavy only sometimes. */
-export function readRows<R>(db: Kysely<any>, query: { compile(): CompiledQuery<R>; execute(): Promise<R[]> }, offLoop: boolean): Promise<R[]> {
+export function readRows<R>(
+  db: Kysely<any>,
+  query: { compile(): CompiledQuery<R>; execute(): Promise<R[]> },
+  offLoop: boolean,
+): Promise<R[]> {
   return offLoop ? heavyRead(db, query) : query.execute();
 }

@@ -2,24 +2,35 @@ import type { IdempotencyKeysTable } from '../http/idempotency.table.js';
 import type { AccountsTable, ApiKeysTable } from '../modules/accounts/accounts.table.js';
 import type { VisitsTable } from '../modules/analytics/visits.table.js';
 import type { AnnouncementsTable } from '../modules/announcements/announcements.table.js';
-import type { FaqsTable } from '../modules/faqs/faqs.table.js';
-import type { FeedbackAppealsTable, FeedbacksTable } from '../modules/feedbacks/feedbacks.table.js';
-import type { FeedbackProductsTable, ShopTotalsTable } from '../modules/storefront/totals.table.js';
-import type { RollupDaysTable, RollupGatewaysTable, RollupHoursTable, RollupInvoiceCountsTable, RollupProductsTable, RollupStateTable } from '../modules/dashboards/rollups.table.js';
-import type { TicketMessagesTable, TicketsTable } from '../modules/tickets/tickets.table.js';
-import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from '../modules/webhooks/webhooks.table.js';
 import type { BlacklistTable } from '../modules/blacklist/blacklist.table.js';
+import type { CategoriesTable, CategoryListingsTable } from '../modules/categories/categories.table.js';
 import type { CouponsTable } from '../modules/coupons/coupons.table.js';
 import type { BalanceEntriesTable, CustomerIpsTable, CustomersTable } from '../modules/customers/customers.table.js';
-import type { EventsTable } from '../modules/events/events.table.js';
-import type { InvoicePartsTable, InvoiceReplacementsTable, InvoicesTable } from '../modules/invoices/invoices.table.js';
-import type { MailOutboxTable } from '../modules/mail/mail.table.js';
-import type { CategoriesTable, CategoryListingsTable } from '../modules/categories/categories.table.js';
+import type {
+  RollupDaysTable,
+  RollupGatewaysTable,
+  RollupHoursTable,
+  RollupInvoiceCountsTable,
+  RollupProductsTable,
+  RollupStateTable,
+} from '../modules/dashboards/rollups.table.js';
 import type { ShopDesignsTable } from '../modules/design/design.table.js';
+import type { EventsTable } from '../modules/events/events.table.js';
+import type { FaqsTable } from '../modules/faqs/faqs.table.js';
+import type { FeedbackAppealsTable, FeedbacksTable } from '../modules/feedbacks/feedbacks.table.js';
 import type { GroupProductsTable, ProductGroupsTable } from '../modules/groups/groups.table.js';
+import type { InvoicePartsTable, InvoiceReplacementsTable, InvoicesTable } from '../modules/invoices/invoices.table.js';
 import type { ListingsTable } from '../modules/listings/listings.table.js';
+import type { MailOutboxTable } from '../modules/mail/mail.table.js';
 import type { ProductsTable, ProductVariantsTable, SerialsTable } from '../modules/products/products.table.js';
 import type { PaymentSettingsTable, ShopsTable } from '../modules/shops/shops.table.js';
+import type { FeedbackProductsTable, ShopTotalsTable } from '../modules/storefront/totals.table.js';
+import type { TicketMessagesTable, TicketsTable } from '../modules/tickets/tickets.table.js';
+import type {
+  WebhookAttemptsTable,
+  WebhookDeliveriesTable,
+  WebhookEndpointsTable,
+} from '../modules/webhooks/webhooks.table.js';
 
 /** Every table of the service, composed from the modules' own table types. */
 export interface Database {

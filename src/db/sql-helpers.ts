@@ -1,4 +1,4 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { type Expression, type SqlBool, sql } from 'kysely';
 
 /**
  * Case-insensitive substring match that behaves the same on SQLite and PostgreSQL:

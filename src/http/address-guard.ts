@@ -1,5 +1,5 @@
-import { lookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
+import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 
 /**
@@ -63,13 +63,19 @@ export interface UrlCheckOptions {
 }
 
 /** Resolves the URL's host and refuses it unless every address is public (or private ones are allowed). */
-export async function assertPublicUrl(raw: string, allowPrivate: boolean, options: UrlCheckOptions = {}): Promise<void> {
+export async function assertPublicUrl(
+  raw: string,
+  allowPrivate: boolean,
+  options: UrlCheckOptions = {},
+): Promise<void> {
   const url = checkUrlShape(raw);
   if (allowPrivate) return;
   const { host, literal } = hostOf(url);
   let addresses: LookupAddress[];
   try {
-    addresses = literal ? [{ address: host, family: host.includes(':') ? 6 : 4 }] : await (options.resolve ?? systemResolver)(host);
+    addresses = literal
+      ? [{ address: host, family: host.includes(':') ? 6 : 4 }]
+      : await (options.resolve ?? systemResolver)(host);
   } catch {
     if (options.acceptUnresolvable) return;
     throw new UnsafeUrlError(`host ${host} does not resolve`);
@@ -91,14 +97,23 @@ export function checkedLookup(resolve: Resolver = systemResolver): SocketLookup 
       (addresses) => {
         const blocked = nonPublic(addresses);
         if (blocked !== undefined) {
-          callback(Object.assign(new Error(`refused: ${hostname} resolves to a non-public address (${blocked})`), { code: 'EPRIVATE' }), []);
+          callback(
+            Object.assign(new Error(`refused: ${hostname} resolves to a non-public address (${blocked})`), {
+              code: 'EPRIVATE',
+            }),
+            [],
+          );
         } else if (options.all) {
           callback(null, addresses);
         } else {
           callback(null, addresses[0]!.address, addresses[0]!.family);
         }
       },
-      (err: NodeJS.ErrnoException) => callback(Object.assign(new Error(`${hostname} does not resolve (${err.code ?? err.message})`), { code: err.code }), []),
+      (err: NodeJS.ErrnoException) =>
+        callback(
+          Object.assign(new Error(`${hostname} does not resolve (${err.code ?? err.message})`), { code: err.code }),
+          [],
+        ),
     );
   };
 }

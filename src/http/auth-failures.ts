@@ -1,6 +1,6 @@
-import ipaddr from 'ipaddr.js';
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import ipaddr from 'ipaddr.js';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 
 /**
  * Failed authentications per client (issue 19, item 12). The owner rate limit is keyed per API
@@ -21,11 +21,22 @@ export interface AuthFailureLimiter {
   readonly max: number;
 }
 
-export function createAuthFailureLimiter(options: { max: number; windowMs: number; redis: Redis | null; keyPrefix: string }): AuthFailureLimiter | null {
+export function createAuthFailureLimiter(options: {
+  max: number;
+  windowMs: number;
+  redis: Redis | null;
+  keyPrefix: string;
+}): AuthFailureLimiter | null {
   const { max } = options;
   if (max === 0) return null;
-  const settings = { points: max, duration: Math.ceil(options.windowMs / 1000), keyPrefix: `${options.keyPrefix}authfail` };
-  const limiter: RateLimiterAbstract = options.redis ? new RateLimiterRedis({ ...settings, storeClient: options.redis }) : new RateLimiterMemory(settings);
+  const settings = {
+    points: max,
+    duration: Math.ceil(options.windowMs / 1000),
+    keyPrefix: `${options.keyPrefix}authfail`,
+  };
+  const limiter: RateLimiterAbstract = options.redis
+    ? new RateLimiterRedis({ ...settings, storeClient: options.redis })
+    : new RateLimiterMemory(settings);
   return {
     max,
     async blockedFor(ip) {

@@ -30,8 +30,17 @@ export async function authenticateOwner(request: FastifyRequest, reply: FastifyR
     if (key && failures) {
       const blockedFor = await failures.blockedFor(request.ip);
       if (blockedFor !== null) {
-        void reply.headers({ 'retry-after': String(blockedFor), 'ratelimit-limit': String(failures.max), 'ratelimit-remaining': '0', 'ratelimit-reset': String(blockedFor) });
-        throw new AppError(429, 'rate_limited', `Too many requests with unknown API keys from this address; retry in ${blockedFor} s.`);
+        void reply.headers({
+          'retry-after': String(blockedFor),
+          'ratelimit-limit': String(failures.max),
+          'ratelimit-remaining': '0',
+          'ratelimit-reset': String(blockedFor),
+        });
+        throw new AppError(
+          429,
+          'rate_limited',
+          `Too many requests with unknown API keys from this address; retry in ${blockedFor} s.`,
+        );
       }
       await failures.recordFailure(request.ip);
     }

@@ -1,6 +1,5 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
-import type { AuthFailureLimiter } from './auth-failures.js';
 import type { Db } from '../db/database.js';
 import type { Principal } from '../modules/accounts/service.js';
 import type { VisitRecorder } from '../modules/analytics/visits.js';
@@ -11,6 +10,7 @@ import type { CachedPage, PageCache } from '../modules/storefront/page-cache.js'
 import type { WebhookWorker } from '../modules/webhooks/service.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { FileStorage } from '../storage/file-storage.js';
+import type { AuthFailureLimiter } from './auth-failures.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -40,7 +40,13 @@ declare module 'fastify' {
     /** The idempotency row this request claimed, if any. */
     idempotencyClaim: number | null;
     /** A public page the cache could not answer: its 200 answer is stored under this key and version. */
-    pageFill: { shopId: number; key: string; version: string; passwordHash: string | null; done: (page?: CachedPage) => void } | null;
+    pageFill: {
+      shopId: number;
+      key: string;
+      version: string;
+      passwordHash: string | null;
+      done: (page?: CachedPage) => void;
+    } | null;
   }
   interface FastifyContextConfig {
     /** Counted against the public (per-IP) rate limit rather than the owner (per-key) one. */

@@ -1,6 +1,14 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { constraintViolation, databaseBusy } from '../db/database.js';
-import { AppError, ConflictError, MethodNotAllowedError, NotFoundError, ServiceUnavailableError, ValidationError, type ErrorCode } from './errors.js';
+import {
+  AppError,
+  ConflictError,
+  type ErrorCode,
+  MethodNotAllowedError,
+  NotFoundError,
+  ServiceUnavailableError,
+  ValidationError,
+} from './errors.js';
 import { formatValidationErrors } from './validation.js';
 
 const codeByStatus: Record<number, ErrorCode> = {
@@ -33,11 +41,15 @@ export function toAppError(err: FastifyError | Error): AppError {
   }
   const constraint = constraintViolation(err);
   if (constraint === 'unique') return new ConflictError('This conflicts with an existing record.');
-  if (constraint === 'foreign_key') return new ConflictError('This refers to a record that does not exist or is still in use.');
+  if (constraint === 'foreign_key')
+    return new ConflictError('This refers to a record that does not exist or is still in use.');
   if (constraint) return new ValidationError(['body: violates a data constraint']);
   // Another process (the CLI, a second server) kept the SQLite file locked past busy_timeout.
   if (databaseBusy(err)) return new ServiceUnavailableError('The database is busy; try again shortly.');
-  if (fastifyErr.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (err instanceof SyntaxError && fastifyErr.statusCode === 400)) {
+  if (
+    fastifyErr.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+    (err instanceof SyntaxError && fastifyErr.statusCode === 400)
+  ) {
     return new ValidationError(['body: is not valid JSON'], 'The body is not valid JSON.');
   }
   const status = fastifyErr.statusCode;
@@ -60,13 +72,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
     for (const method of [route.method].flat()) methods.add(method);
   });
   /** The methods the router answers on this URL's path (HEAD comes with every GET). */
-  const allowedOn = (url: string): string[] => [...methods].filter((method) => app.findRoute({ method: method as 'GET', url }) !== null).sort();
+  const allowedOn = (url: string): string[] =>
+    [...methods].filter((method) => app.findRoute({ method: method as 'GET', url }) !== null).sort();
 
   app.setErrorHandler((err, request, reply) => {
     const appError = toAppError(err as Error);
     if (appError.statusCode >= 500) request.log.error({ err }, 'request failed');
     else request.log.debug({ err: appError.message }, 'request refused');
-    if (appError instanceof ServiceUnavailableError) void reply.header('retry-after', String(appError.retryAfterSeconds));
+    if (appError instanceof ServiceUnavailableError)
+      void reply.header('retry-after', String(appError.retryAfterSeconds));
     if (appError instanceof MethodNotAllowedError) void reply.header('allow', appError.allowed.join(', '));
     void reply.status(appError.statusCode).send({
       data: null,
@@ -80,6 +94,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const allowed = allowedOn(path);
     if (allowed.length > 0) throw new MethodNotAllowedError(request.method, allowed);
     const err = new NotFoundError('Route');
-    void reply.status(404).send({ data: null, message: `No route ${request.method} ${path}.`, errors: err.errors, code: err.code });
+    void reply
+      .status(404)
+      .send({ data: null, message: `No route ${request.method} ${path}.`, errors: err.errors, code: err.code });
   });
 }

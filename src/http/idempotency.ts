@@ -37,7 +37,11 @@ export function claimLeaseMs(config: Pick<Config, 'invoices'>): number {
 
 export const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(
-    Type.String({ minLength: 1, maxLength: 255, description: 'Makes a retry of this call safe: same key and body within 24 h answer the first response.' }),
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'Makes a retry of this call safe: same key and body within 24 h answer the first response.',
+    }),
   ),
 });
 
@@ -69,7 +73,14 @@ type ClaimResult =
   | { claimed: number }
   | { existing: { fingerprint: string; status_code: number | null; response_body: string | null; created_at: number } };
 
-async function claim(db: Conn, scope: string, shopId: number | null, key: string, print: string, leaseMs: number): Promise<ClaimResult> {
+async function claim(
+  db: Conn,
+  scope: string,
+  shopId: number | null,
+  key: string,
+  print: string,
+  leaseMs: number,
+): Promise<ClaimResult> {
   // A row deleted between our failed insert and our read (its request ended in a 5xx) frees
   // the key: try again rather than fail. Two rounds settle it; three leave room for bad luck.
   for (let round = 0; ; round++) {
@@ -80,7 +91,12 @@ async function claim(db: Conn, scope: string, shopId: number | null, key: string
       .deleteFrom('idempotency_keys')
       .where('scope', '=', scope)
       .where('key', '=', key)
-      .where((eb) => eb.or([eb('created_at', '<', now - IDEMPOTENCY_TTL_MS), eb.and([eb('status_code', 'is', null), eb('created_at', '<', now - leaseMs)])]))
+      .where((eb) =>
+        eb.or([
+          eb('created_at', '<', now - IDEMPOTENCY_TTL_MS),
+          eb.and([eb('status_code', 'is', null), eb('created_at', '<', now - leaseMs)]),
+        ]),
+      )
       .execute();
     try {
       const row = await db
@@ -99,11 +115,14 @@ async function claim(db: Conn, scope: string, shopId: number | null, key: string
       .where('key', '=', key)
       .executeTakeFirst();
     if (existing) return { existing: { ...existing, created_at: Number(existing.created_at) } };
-    if (round === 2) throw new ConflictError('A request with this Idempotency-Key is still in progress.', ['idempotency-key: request in progress']);
+    if (round === 2)
+      throw new ConflictError('A request with this Idempotency-Key is still in progress.', [
+        'idempotency-key: request in progress',
+      ]);
   }
 }
 
-const claimKey: preHandlerHookHandler = async function (request: FastifyRequest, reply: FastifyReply) {
+const claimKey: preHandlerHookHandler = async (request: FastifyRequest, reply: FastifyReply) => {
   const key = request.headers['idempotency-key'];
   if (typeof key !== 'string') return;
   const { scope, shopId } = scopeOf(request);
@@ -116,13 +135,17 @@ const claimKey: preHandlerHookHandler = async function (request: FastifyRequest,
   }
   const { existing } = result;
   if (existing.fingerprint !== print) {
-    throw new ConflictError('This Idempotency-Key was used with a different request.', ['idempotency-key: was used with a different request']);
+    throw new ConflictError('This Idempotency-Key was used with a different request.', [
+      'idempotency-key: was used with a different request',
+    ]);
   }
   if (existing.status_code === null || existing.response_body === null) {
     // The running request usually answers within a second; should it have died, the retries
     // that follow find its claim lapsed once the lease is over.
     void reply.header('retry-after', '1');
-    throw new ConflictError('A request with this Idempotency-Key is still in progress.', ['idempotency-key: request in progress']);
+    throw new ConflictError('A request with this Idempotency-Key is still in progress.', [
+      'idempotency-key: request in progress',
+    ]);
   }
   return reply
     .code(existing.status_code)
@@ -131,7 +154,7 @@ const claimKey: preHandlerHookHandler = async function (request: FastifyRequest,
     .send(existing.response_body);
 };
 
-const recordResponse: onSendHookHandler = async function (request, reply, payload) {
+const recordResponse: onSendHookHandler = async (request, reply, payload) => {
   const id = request.idempotencyClaim;
   if (id === null) return payload;
   request.idempotencyClaim = null;
@@ -139,7 +162,11 @@ const recordResponse: onSendHookHandler = async function (request, reply, payloa
   if (reply.statusCode >= 500 || typeof payload !== 'string') {
     await db.deleteFrom('idempotency_keys').where('id', '=', id).execute();
   } else {
-    await db.updateTable('idempotency_keys').set({ status_code: reply.statusCode, response_body: payload }).where('id', '=', id).execute();
+    await db
+      .updateTable('idempotency_keys')
+      .set({ status_code: reply.statusCode, response_body: payload })
+      .where('id', '=', id)
+      .execute();
   }
   return payload;
 };
@@ -148,6 +175,9 @@ export const idempotent = { preHandler: claimKey, onSend: recordResponse };
 
 /** Drops keys past their 24 hours; run periodically. */
 export async function sweepIdempotencyKeys(db: Conn, now = Date.now()): Promise<number> {
-  const result = await db.deleteFrom('idempotency_keys').where('created_at', '<', now - IDEMPOTENCY_TTL_MS).executeTakeFirst();
+  const result = await db
+    .deleteFrom('idempotency_keys')
+    .where('created_at', '<', now - IDEMPOTENCY_TTL_MS)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

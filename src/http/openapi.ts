@@ -98,7 +98,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       info: { title: 'shopd', version: '0.1.0', description },
       components: {
         securitySchemes: {
-          apiKey: { type: 'http', scheme: 'bearer', description: 'An API key from `shopd keys create`; the bare key without "Bearer" is accepted too.' },
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An API key from `shopd keys create`; the bare key without "Bearer" is accepted too.',
+          },
         },
       },
     },

@@ -1,6 +1,14 @@
 import http from 'node:http';
 import https from 'node:https';
-import { checkedLookup, checkUrlShape, hostOf, isPublicAddress, systemResolver, UnsafeUrlError, type Resolver } from './address-guard.js';
+import {
+  checkedLookup,
+  checkUrlShape,
+  hostOf,
+  isPublicAddress,
+  type Resolver,
+  systemResolver,
+  type UnsafeUrlError,
+} from './address-guard.js';
 
 /**
  * The one HTTP client for calls to URLs an owner chose (webhooks, dynamic delivery). The owner
@@ -53,7 +61,12 @@ function agentFor(protocol: string, allowPrivate: boolean, resolve: Resolver): h
   const key = allowPrivate ? 'any' : resolve;
   let pair = agents.get(key);
   if (!pair) {
-    const options = { keepAlive: true, timeout: 4000, scheduling: 'lifo' as const, ...(allowPrivate ? {} : { lookup: checkedLookup(resolve) }) };
+    const options = {
+      keepAlive: true,
+      timeout: 4000,
+      scheduling: 'lifo' as const,
+      ...(allowPrivate ? {} : { lookup: checkedLookup(resolve) }),
+    };
     pair = { http: new http.Agent(options), https: new https.Agent(options) };
     agents.set(key, pair);
   }
@@ -70,7 +83,8 @@ export async function postGuarded(request: OutboundRequest, options: OutboundOpt
   }
   const { host, literal } = hostOf(url);
   // An IP literal never reaches the socket's lookup: it is checked here, before connecting.
-  if (literal && !options.allowPrivate && !isPublicAddress(host)) throw new OutboundError(`refused: ${host} is not a public address`);
+  if (literal && !options.allowPrivate && !isPublicAddress(host))
+    throw new OutboundError(`refused: ${host} is not a public address`);
   const client = url.protocol === 'https:' ? https : http;
   const agent = agentFor(url.protocol, options.allowPrivate, options.resolve ?? systemResolver);
 
@@ -85,7 +99,11 @@ export async function postGuarded(request: OutboundRequest, options: OutboundOpt
     };
     const req = client.request(
       url,
-      { method: 'POST', agent, headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) } },
+      {
+        method: 'POST',
+        agent,
+        headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
+      },
       (res) => {
         const status = res.statusCode ?? 0;
         const chunks: Buffer[] = [];

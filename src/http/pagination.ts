@@ -1,4 +1,4 @@
-import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { PageQuery } from '../schemas/common.js';
 import { ValidationError } from './errors.js';
 
@@ -19,7 +19,11 @@ export function pageWindow(query: Pick<PageQuery, 'pageNumber' | 'pageSize'>): {
   return { limit: query.pageSize, offset: (query.pageNumber - 1) * query.pageSize };
 }
 
-export function toPage<T>(items: T[], totalCount: number, query: Pick<PageQuery, 'pageNumber' | 'pageSize'>): PageResult<T> {
+export function toPage<T>(
+  items: T[],
+  totalCount: number,
+  query: Pick<PageQuery, 'pageNumber' | 'pageSize'>,
+): PageResult<T> {
   return {
     items,
     pageNumber: query.pageNumber,
@@ -41,7 +45,11 @@ export function encodeCursor(position: KeysetPosition): string {
 }
 
 /** Decodes a cursor from a query string; anything that is not one of ours is a 400. */
-export function decodeCursor(cursor: string, valueType: 'number' | 'string' = 'number', idType: 'number' | 'string' = 'number'): KeysetPosition {
+export function decodeCursor(
+  cursor: string,
+  valueType: 'number' | 'string' = 'number',
+  idType: 'number' | 'string' = 'number',
+): KeysetPosition {
   const invalid = ValidationError.field('cursor', 'is not a cursor this list returned');
   let parsed: unknown;
   try {
@@ -51,8 +59,14 @@ export function decodeCursor(cursor: string, valueType: 'number' | 'string' = 'n
   }
   if (!Array.isArray(parsed) || parsed.length !== 2) throw invalid;
   const [value, id] = parsed as unknown[];
-  const validValue = valueType === 'number' ? Number.isSafeInteger(value) && (value as number) >= 0 : typeof value === 'string' && value.length <= 1000;
-  const validId = idType === 'number' ? Number.isSafeInteger(id) && (id as number) >= 1 : typeof id === 'string' && id.length > 0 && id.length <= 100;
+  const validValue =
+    valueType === 'number'
+      ? Number.isSafeInteger(value) && (value as number) >= 0
+      : typeof value === 'string' && value.length <= 1000;
+  const validId =
+    idType === 'number'
+      ? Number.isSafeInteger(id) && (id as number) >= 1
+      : typeof id === 'string' && id.length > 0 && id.length <= 100;
   if (!validValue || !validId) throw invalid;
   return { value: value as string | number, id: id as number | string };
 }
@@ -61,7 +75,12 @@ export function decodeCursor(cursor: string, valueType: 'number' | 'string' = 'n
  * Rows after the cursor: `(sortColumn, idColumn) < (value, id)` for newest-first (descending)
  * lists, `>` for ascending ones. A row-value comparison, so one index range scan serves it.
  */
-export function afterKeyset(sortColumn: string, idColumn: string, position: KeysetPosition, direction: 'asc' | 'desc' = 'desc'): Expression<SqlBool> {
+export function afterKeyset(
+  sortColumn: string,
+  idColumn: string,
+  position: KeysetPosition,
+  direction: 'asc' | 'desc' = 'desc',
+): Expression<SqlBool> {
   const op = sql.raw(direction === 'desc' ? '<' : '>');
   return sql<SqlBool>`(${sql.ref(sortColumn)}, ${sql.ref(idColumn)}) ${op} (${position.value}, ${position.id})`;
 }
@@ -89,14 +108,18 @@ export function pageOf<Q extends SelectQueryBuilder<any, any, any>>(
     .orderBy(order.sortColumn, direction)
     .orderBy(order.idColumn, direction)
     .limit(page.limit)
-    .offset(page.after ? 0 : page.offset ?? 0) as Q;
+    .offset(page.after ? 0 : (page.offset ?? 0)) as Q;
 }
 
 /**
  * Splits rows fetched with `limit + 1` into the page and the cursor to the next one
  * (null on the last page).
  */
-export function keysetPage<T>(rows: T[], limit: number, positionOf: (row: T) => KeysetPosition): { items: T[]; nextCursor: string | null } {
+export function keysetPage<T>(
+  rows: T[],
+  limit: number,
+  positionOf: (row: T) => KeysetPosition,
+): { items: T[]; nextCursor: string | null } {
   if (rows.length <= limit) return { items: rows, nextCursor: null };
   const items = rows.slice(0, limit);
   return { items, nextCursor: encodeCursor(positionOf(items[items.length - 1]!)) };

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import { AppError } from './errors.js';
 import { apiKeyFromHeader } from './auth.js';
 import { createAuthFailureLimiter } from './auth-failures.js';
+import { AppError } from './errors.js';
 
 /**
  * Rate limits: per API key on owner paths, per client IP on public ones (routes with
@@ -20,7 +20,15 @@ function limitKey(request: FastifyRequest): string {
 
 export async function registerRateLimit(app: FastifyInstance, config: Config): Promise<void> {
   const { ownerMax, publicMax, windowMs, authFailuresMax } = config.rateLimit;
-  app.decorate('authFailures', createAuthFailureLimiter({ max: authFailuresMax, windowMs, redis: app.redis, keyPrefix: `${config.redisKeyPrefix}rl:` }));
+  app.decorate(
+    'authFailures',
+    createAuthFailureLimiter({
+      max: authFailuresMax,
+      windowMs,
+      redis: app.redis,
+      keyPrefix: `${config.redisKeyPrefix}rl:`,
+    }),
+  );
   if (ownerMax === 0 && publicMax === 0) return;
   const unlimited = Number.MAX_SAFE_INTEGER;
   await app.register(rateLimit, {

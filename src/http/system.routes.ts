@@ -1,8 +1,8 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import { sql } from 'kysely';
-import { AppError } from './errors.js';
 import { Envelope, ErrorEnvelope, ok } from '../schemas/common.js';
+import { AppError } from './errors.js';
 
 /** Health and discovery: outside every rate limit and every key. */
 export const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -26,7 +26,10 @@ export const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['System'],
       summary: 'Liveness and database check',
-      response: { 200: Envelope(Type.Object({ status: Type.Literal('ok'), database: Type.Literal('ok') })), 503: Type.Ref(ErrorEnvelope) },
+      response: {
+        200: Envelope(Type.Object({ status: Type.Literal('ok'), database: Type.Literal('ok') })),
+        503: Type.Ref(ErrorEnvelope),
+      },
     },
     handler: async () => {
       if (!(await databaseAnswers())) throw new AppError(503, 'service_unavailable', 'The database does not answer.');

@@ -20,13 +20,22 @@ const MULTIPART = 'multipart/form-data';
 /** Decoding cost grows with pixels, not bytes: a small PNG can inflate to gigabytes. */
 const MAX_PIXELS = 40_000_000;
 
-const contentTypes = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif', ico: 'image/x-icon' } as const;
+const contentTypes = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  ico: 'image/x-icon',
+} as const;
 type Extension = keyof typeof contentTypes;
 
 /** file-type's answer → the extension stored. An APNG is a PNG (sharp keeps its first frame). */
 const images: Record<string, Extension> = { png: 'png', apng: 'png', jpg: 'jpg', webp: 'webp', gif: 'gif' };
 const accepted: Record<ImageKind, Record<string, Extension>> = { image: images, favicon: { ...images, ico: 'ico' } };
-const acceptedNames: Record<ImageKind, string> = { image: 'PNG, JPEG, WebP or GIF', favicon: 'PNG, JPEG, WebP, GIF or ICO' };
+const acceptedNames: Record<ImageKind, string> = {
+  image: 'PNG, JPEG, WebP or GIF',
+  favicon: 'PNG, JPEG, WebP, GIF or ICO',
+};
 
 const sharpFormat = { png: 'png', jpg: 'jpeg', webp: 'webp', gif: 'gif' } as const;
 
@@ -80,7 +89,9 @@ export async function receiveImage(request: FastifyRequest, kind: ImageKind = 'i
 
 function notAnImage(kind: ImageKind): AppError {
   const accepts = acceptedNames[kind];
-  return new AppError(415, 'unsupported_media_type', `The file is not a ${accepts} image.`, [`file: must be a ${accepts} image`]);
+  return new AppError(415, 'unsupported_media_type', `The file is not a ${accepts} image.`, [
+    `file: must be a ${accepts} image`,
+  ]);
 }
 
 async function readFilePart(request: FastifyRequest): Promise<Buffer> {
@@ -112,7 +123,9 @@ function multipartError(request: FastifyRequest, err: FastifyError): AppError {
     ]);
   }
   if (err.statusCode === 413) {
-    return new AppError(413, 'payload_too_large', 'The form has too many parts; send only the file.', ['body: has too many parts']);
+    return new AppError(413, 'payload_too_large', 'The form has too many parts; send only the file.', [
+      'body: has too many parts',
+    ]);
   }
   return new ValidationError([`body: is not valid ${MULTIPART}`], `The body is not valid ${MULTIPART}.`);
 }
@@ -128,7 +141,9 @@ async function reencode(data: Buffer, extension: keyof typeof sharpFormat, kind:
     throw notAnImage(kind);
   }
   if (pixels > MAX_PIXELS) {
-    throw new AppError(413, 'payload_too_large', 'The image has more than 40 megapixels.', [`file: must have at most ${MAX_PIXELS} pixels`]);
+    throw new AppError(413, 'payload_too_large', 'The image has more than 40 megapixels.', [
+      `file: must have at most ${MAX_PIXELS} pixels`,
+    ]);
   }
   try {
     return await sharp(data, options).rotate().toFormat(sharpFormat[extension]).toBuffer();
@@ -142,7 +157,9 @@ function isUploadRoute(request: FastifyRequest): boolean {
   return request.routeOptions.schema?.consumes?.includes(MULTIPART) ?? false;
 }
 
-const NameParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200, description: 'The name from an upload URL.' }) });
+const NameParams = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 200, description: 'The name from an upload URL.' }),
+});
 const imageBytes = { schema: { type: 'string', format: 'binary' } };
 
 /** Multipart parsing for upload routes, and the public route that serves what was uploaded. */
@@ -169,7 +186,10 @@ export async function registerUploads(instance: FastifyInstance): Promise<void> 
         'a year (`immutable`). An unknown or malformed name is a 404.',
       params: NameParams,
       response: {
-        200: { description: 'The image.', content: Object.fromEntries(Object.values(contentTypes).map((type) => [type, imageBytes])) },
+        200: {
+          description: 'The image.',
+          content: Object.fromEntries(Object.values(contentTypes).map((type) => [type, imageBytes])),
+        },
         404: { ...Type.Ref(ErrorEnvelope), description: 'No such upload' },
         429: { ...Type.Ref(ErrorEnvelope), description: 'Rate limited' },
       },
@@ -179,13 +199,15 @@ export async function registerUploads(instance: FastifyInstance): Promise<void> 
       const file = await app.storage.open(name);
       if (!file) throw new NotFoundError('Upload');
       const extension = name.slice(name.lastIndexOf('.') + 1) as Extension;
-      return reply
-        .type(contentTypes[extension])
-        .header('content-length', file.size)
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        // The bytes came from a client: browsers must not guess another type from them.
-        .header('x-content-type-options', 'nosniff')
-        .send(file.stream);
+      return (
+        reply
+          .type(contentTypes[extension])
+          .header('content-length', file.size)
+          .header('cache-control', 'public, max-age=31536000, immutable')
+          // The bytes came from a client: browsers must not guess another type from them.
+          .header('x-content-type-options', 'nosniff')
+          .send(file.stream)
+      );
     },
   });
 }

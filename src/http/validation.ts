@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import formats from 'ajv-formats';
 import ajvErrors from 'ajv-errors';
+import formats from 'ajv-formats';
 import type { FastifySchema, FastifySchemaCompiler, RouteOptions } from 'fastify';
 
 /**
@@ -34,15 +34,26 @@ const paramAjv = makeAjv('array');
  */
 const PLAIN_INTEGER = /^-?\d+$/;
 
-function strictIntegers(schema: { properties?: Record<string, { type?: unknown }> }, validate: ValidateFunction): ValidateFunction {
+function strictIntegers(
+  schema: { properties?: Record<string, { type?: unknown }> },
+  validate: ValidateFunction,
+): ValidateFunction {
   const integers = Object.entries(schema.properties ?? {})
     .filter(([, s]) => s.type === 'integer')
     .map(([name]) => name);
   if (integers.length === 0) return validate;
   const strict = ((data: Record<string, unknown> | undefined) => {
-    const bad = integers.filter((name) => typeof data?.[name] === 'string' && !PLAIN_INTEGER.test(data[name] as string));
+    const bad = integers.filter(
+      (name) => typeof data?.[name] === 'string' && !PLAIN_INTEGER.test(data[name] as string),
+    );
     if (bad.length > 0) {
-      strict.errors = bad.map((name) => ({ instancePath: `/${name}`, schemaPath: '', keyword: 'type', params: { type: 'integer' }, message: 'must be integer' }));
+      strict.errors = bad.map((name) => ({
+        instancePath: `/${name}`,
+        schemaPath: '',
+        keyword: 'type',
+        params: { type: 'integer' },
+        message: 'must be integer',
+      }));
       return false;
     }
     const valid = validate(data);
@@ -59,14 +70,19 @@ function strictIntegers(schema: { properties?: Record<string, { type?: unknown }
  * moves to the canonical name. Both given with different values is a 400: neither may win
  * silently. Only the canonical name reaches the handler.
  */
-function mergeAliases(schema: { properties?: Record<string, Record<string, unknown>> }, validate: ValidateFunction): ValidateFunction {
+function mergeAliases(
+  schema: { properties?: Record<string, Record<string, unknown>> },
+  validate: ValidateFunction,
+): ValidateFunction {
   const aliases = Object.entries(schema.properties ?? {})
     .filter(([, s]) => typeof s['x-alias-of'] === 'string')
     .map(([alias, s]) => ({ alias, canonical: s['x-alias-of'] as string }));
   if (aliases.length === 0) return validate;
   const merged = ((data: Record<string, unknown> | undefined) => {
     // Defaults fill the canonical name during validation: whether the client gave it is known only before.
-    const given = new Set(aliases.filter(({ canonical }) => data !== undefined && Object.hasOwn(data, canonical)).map((a) => a.canonical));
+    const given = new Set(
+      aliases.filter(({ canonical }) => data !== undefined && Object.hasOwn(data, canonical)).map((a) => a.canonical),
+    );
     const valid = validate(data);
     merged.errors = validate.errors;
     if (!valid || data === undefined) return valid;
@@ -74,7 +90,13 @@ function mergeAliases(schema: { properties?: Record<string, Record<string, unkno
     for (const { alias, canonical } of aliases) {
       if (!Object.hasOwn(data, alias)) continue;
       if (given.has(canonical) && data[canonical] !== data[alias]) {
-        conflicts.push({ instancePath: `/${alias}`, schemaPath: '', keyword: 'x-alias-of', params: { canonical }, message: `must equal ${canonical} when both are given` });
+        conflicts.push({
+          instancePath: `/${alias}`,
+          schemaPath: '',
+          keyword: 'x-alias-of',
+          params: { canonical },
+          message: `must equal ${canonical} when both are given`,
+        });
         continue;
       }
       data[canonical] = data[alias];
@@ -104,7 +126,8 @@ const NUL_FREE = '^[^\\x00]*$';
 
 type JsonSchema = Record<string, unknown>;
 
-const isSchema = (value: unknown): value is JsonSchema => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isSchema = (value: unknown): value is JsonSchema =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 /** Where a schema holds the schemas of its parts; `not`, `if` and `contains` are left alone, as a rule added there would turn around. */
 const schemaMaps = ['properties', 'patternProperties', 'dependentSchemas'];
 const schemaLists = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
@@ -127,7 +150,8 @@ function withoutNul(schema: unknown): unknown {
   if (!isSchema(schema)) return schema;
   const copy: JsonSchema = { ...schema };
   for (const key of schemaMaps) {
-    if (isSchema(copy[key])) copy[key] = Object.fromEntries(Object.entries(copy[key]).map(([name, s]) => [name, withoutNul(s)]));
+    if (isSchema(copy[key]))
+      copy[key] = Object.fromEntries(Object.entries(copy[key]).map(([name, s]) => [name, withoutNul(s)]));
   }
   for (const key of schemaLists) {
     if (Array.isArray(copy[key])) copy[key] = (copy[key] as unknown[]).map(withoutNul);
@@ -175,7 +199,9 @@ function fieldPath(error: ErrorObject, part: string | undefined): string {
 
 function describe(error: ErrorObject): string {
   if (error.keyword === 'pattern' && error.params.pattern === NUL_FREE) {
-    return error.propertyName === undefined ? 'must not contain NUL characters' : 'must not have NUL characters in its property names';
+    return error.propertyName === undefined
+      ? 'must not contain NUL characters'
+      : 'must not have NUL characters in its property names';
   }
   switch (error.keyword) {
     case 'required':
@@ -193,7 +219,9 @@ function describe(error: ErrorObject): string {
 export function formatValidationErrors(errors: ErrorObject[], part: string | undefined): string[] {
   const messages = errors
     // Summaries of the errors beside them: which branch or which property name failed is said there.
-    .filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && e.keyword !== 'if' && e.keyword !== 'propertyNames')
+    .filter(
+      (e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && e.keyword !== 'if' && e.keyword !== 'propertyNames',
+    )
     .map((e) => `${fieldPath(e, part)}: ${describe(e)}`);
   return [...new Set(messages)];
 }

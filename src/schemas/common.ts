@@ -1,4 +1,12 @@
-import { Type, type ObjectOptions, type Static, type TOptional, type TProperties, type TSchema, type TUnsafe } from '@sinclair/typebox';
+import {
+  type ObjectOptions,
+  type Static,
+  type TOptional,
+  type TProperties,
+  type TSchema,
+  type TUnsafe,
+  Type,
+} from '@sinclair/typebox';
 import { references } from './rules.js';
 
 /**
@@ -12,7 +20,10 @@ export const ShopParams = Type.Object({ shopId: Id });
 export type ShopParams = Static<typeof ShopParams>;
 
 /** A string enum as plain JSON Schema `enum`, so validation messages and OpenAPI list the values. */
-export function StringEnum<const T extends readonly string[]>(values: T, options: { description?: string; default?: T[number] } = {}): TUnsafe<T[number]> {
+export function StringEnum<const T extends readonly string[]>(
+  values: T,
+  options: { description?: string; default?: T[number] } = {},
+): TUnsafe<T[number]> {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 
@@ -21,7 +32,12 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
  * or an extra `anyOf` branch for unions. Request fields that accept null take it as "not set".
  */
 export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null> {
-  const { type, enum: values, anyOf, ...rest } = schema as unknown as { type?: string | string[]; enum?: unknown[]; anyOf?: TSchema[] };
+  const {
+    type,
+    enum: values,
+    anyOf,
+    ...rest
+  } = schema as unknown as { type?: string | string[]; enum?: unknown[]; anyOf?: TSchema[] };
   if (anyOf) return Type.Unsafe<Static<T> | null>({ ...rest, anyOf: [...anyOf, Type.Null()] });
   if (type === undefined) throw new Error('Nullable needs a schema with a type or an anyOf');
   if (Array.isArray(type) && type.includes('null')) return schema as unknown as TUnsafe<Static<T> | null>;
@@ -46,7 +62,9 @@ export function OptionalNullable<T extends TSchema>(schema: T) {
  * field; null sets it back to its default (for free texts: clears it).
  */
 export function Patch<T extends TProperties>(properties: T, options: ObjectOptions = {}) {
-  const fields = Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, OptionalNullable(schema)]));
+  const fields = Object.fromEntries(
+    Object.entries(properties).map(([name, schema]) => [name, OptionalNullable(schema)]),
+  );
   return Type.Object(fields as { [K in keyof T]: TOptional<TUnsafe<Static<T[K]> | null>> }, options);
 }
 
@@ -104,7 +122,9 @@ export const IPV6_PATTERN = [
   `(?:(?:${H16}:){0,4}${H16})?::${LS32}`,
   `(?:(?:${H16}:){0,5}${H16})?::${H16}`,
   `(?:(?:${H16}:){0,6}${H16})?::`,
-].map((alternative) => `(?:${alternative})`).join('|');
+]
+  .map((alternative) => `(?:${alternative})`)
+  .join('|');
 const LABEL = '(?![Xx][Nn]--)[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?';
 const TOP_LABEL = '(?![Xx][Nn]--)[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?';
 const HOST = `(?:(?:${LABEL}\\.)*${TOP_LABEL}\\.?|${IPV4_PATTERN}|\\[(?:${IPV6_PATTERN})\\])`;
@@ -202,7 +222,9 @@ const alias = (canonical: string) => ({
 export const PageQuery = Type.Object({
   pageNumber: Type.Integer({ ...pageNumberRange, default: 1, description: '1-based page number.' }),
   pageSize: Type.Integer({ ...pageSizeRange, default: 20 }),
-  searchString: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring match on the text fields.' })),
+  searchString: Type.Optional(
+    Type.String({ maxLength: 200, description: 'Case-insensitive substring match on the text fields.' }),
+  ),
   PageNumber: Type.Optional(Type.Integer({ ...pageNumberRange, ...alias('pageNumber') })),
   PageSize: Type.Optional(Type.Integer({ ...pageSizeRange, ...alias('pageSize') })),
 });
@@ -214,7 +236,8 @@ export const CursorPageQuery = Type.Composite([
     cursor: Type.Optional(
       Type.String({
         maxLength: 512,
-        description: 'Opaque keyset cursor: a nextCursor this list answered (any other text is a 400); when given, pageNumber is ignored.',
+        description:
+          'Opaque keyset cursor: a nextCursor this list answered (any other text is a 400); when given, pageNumber is ignored.',
         ...references('cursor'),
       }),
     ),

@@ -8,7 +8,8 @@ import { atLeast } from './rules.js';
  * minutes and seconds 00–59, offsets up to ±23:59. The parser below reads exactly what the
  * pattern lets through, so a value the document accepts is never refused afterwards.
  */
-const MONTH_DAY = '(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2[0-8]))';
+const MONTH_DAY =
+  '(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2[0-8]))';
 /** Gregorian leap years: divisible by 4, and by 400 when they end a century. */
 const LEAP_YEAR = '(?:\\d{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)';
 const DATE = `(?:\\d{4}-${MONTH_DAY}|${LEAP_YEAR}-02-29)`;
@@ -23,7 +24,7 @@ export const DateFilter = Type.String({
   pattern: DATE_FILTER_PATTERN,
   description:
     "A real date, YYYY-MM-DD (as a start: the first millisecond of that day in the shop's timezone; as an end: its last), " +
-    'or a date-time YYYY-MM-DDThh:mm[:ss[.sss]] with an optional offset (Z or ±hh:mm; without one: in the shop\'s timezone).',
+    "or a date-time YYYY-MM-DDThh:mm[:ss[.sss]] with an optional offset (Z or ±hh:mm; without one: in the shop's timezone).",
   errorMessage: { pattern: 'must be a real date (YYYY-MM-DD) or date-time (YYYY-MM-DDThh:mm[:ss[.sss]][Z|±hh:mm])' },
 });
 
@@ -52,17 +53,28 @@ function utcMs(year: number, month: number, day: number, hours = 0, minutes = 0,
  */
 export function parseDateBound(value: string, field: string, offsetMinutes: number, end: boolean): number {
   const m = PARTS.exec(value);
-  if (!m || !new RegExp(DATE_FILTER_PATTERN).test(value)) throw ValidationError.field(field, 'must be a real date (YYYY-MM-DD) or date-time');
+  if (!m || !new RegExp(DATE_FILTER_PATTERN).test(value))
+    throw ValidationError.field(field, 'must be a real date (YYYY-MM-DD) or date-time');
   const [, y, mo, d, h, mi, s, frac, zone, sign, oh, om] = m;
-  const wall = utcMs(Number(y), Number(mo), Number(d), Number(h ?? 0), Number(mi ?? 0), Number(s ?? 0), Number((frac ?? '').padEnd(3, '0')));
+  const wall = utcMs(
+    Number(y),
+    Number(mo),
+    Number(d),
+    Number(h ?? 0),
+    Number(mi ?? 0),
+    Number(s ?? 0),
+    Number((frac ?? '').padEnd(3, '0')),
+  );
   if (h === undefined) return wall - offsetMinutes * 60_000 + (end ? 86_400_000 - 1 : 0);
-  const offset = zone === undefined ? offsetMinutes : zone === 'Z' ? 0 : (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
+  const offset =
+    zone === undefined ? offsetMinutes : zone === 'Z' ? 0 : (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
   return wall - offset * 60_000;
 }
 
 /** An `Instant` as epoch milliseconds. */
 export function parseInstant(value: string, field: string): number {
-  if (!new RegExp(INSTANT_PATTERN).test(value)) throw ValidationError.field(field, 'must be a date-time with an offset');
+  if (!new RegExp(INSTANT_PATTERN).test(value))
+    throw ValidationError.field(field, 'must be a date-time with an offset');
   return parseDateBound(value, field, 0, false);
 }
 
@@ -80,8 +92,10 @@ export function parseDateRange(
   query: { fromDate?: string | undefined; toDate?: string | undefined },
   offsetMinutes: number,
 ): { from: number | undefined; to: number | undefined } {
-  const from = query.fromDate === undefined ? undefined : parseDateBound(query.fromDate, 'fromDate', offsetMinutes, false);
+  const from =
+    query.fromDate === undefined ? undefined : parseDateBound(query.fromDate, 'fromDate', offsetMinutes, false);
   const to = query.toDate === undefined ? undefined : parseDateBound(query.toDate, 'toDate', offsetMinutes, true);
-  if (from !== undefined && to !== undefined && from > to) throw ValidationError.field('fromDate', 'must not be after toDate');
+  if (from !== undefined && to !== undefined && from > to)
+    throw ValidationError.field('fromDate', 'must not be after toDate');
   return { from, to };
 }

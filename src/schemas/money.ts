@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { ValidationError } from '../http/errors.js';
+import { currencyDigits } from '../modules/shops/currencies.js';
 import { OptionalNullable } from './common.js';
 import { minorUnits, references } from './rules.js';
-import { currencyDigits } from '../modules/shops/currencies.js';
 
 /**
  * Money on the wire is a decimal number in the major unit (9.99) paired with the shop's ISO 4217
@@ -69,5 +69,11 @@ export function rescaleMinorUnits(minor: number, fromCurrency: string, toCurrenc
 
 export const PriceDetails = Type.Object({
   amount: Amount,
-  currency: OptionalNullable(Type.String({ pattern: '^[A-Z]{3}$', description: "The shop's currency (400 otherwise); null or omitted: the shop's currency.", ...references('currency') })),
+  currency: OptionalNullable(
+    Type.String({
+      pattern: '^[A-Z]{3}$',
+      description: "The shop's currency (400 otherwise); null or omitted: the shop's currency.",
+      ...references('currency'),
+    }),
+  ),
 });

@@ -8,7 +8,16 @@
  */
 
 /** Kinds of objects of the shop a request field can name. */
-export type ReferenceKind = 'product' | 'variant' | 'publicProduct' | 'publicVariant' | 'listing' | 'invoice' | 'invoicePart' | 'cursor' | 'currency';
+export type ReferenceKind =
+  | 'product'
+  | 'variant'
+  | 'publicProduct'
+  | 'publicVariant'
+  | 'listing'
+  | 'invoice'
+  | 'invoicePart'
+  | 'cursor'
+  | 'currency';
 
 /**
  * `x-references`: the value (an id, or a string such as an invoice id) must name an existing

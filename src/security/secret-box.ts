@@ -43,7 +43,7 @@ function keyMaterial(secretKey: string | undefined, dataDir: string): { material
   const generated = randomBytes(32);
   // 'wx' fails if another process created the file first; then we read theirs.
   try {
-    writeFileSync(file, generated.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
+    writeFileSync(file, `${generated.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
     return { material: generated, source: `DATA_DIR/${KEY_FILE} (${file}, generated now)` };
   } catch {
     return { material: readKeyFile(file), source };
@@ -77,7 +77,9 @@ export function secretBoxFromKey(material: Buffer, keySource: string): SecretBox
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
       const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-      return ['v1', iv, cipher.getAuthTag(), ciphertext].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+      return ['v1', iv, cipher.getAuthTag(), ciphertext]
+        .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+        .join('.');
     },
     open,
     tryOpen(sealed) {

@@ -8,7 +8,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { buildApp } from '../../src/app.js';
 import { openDatabase } from '../../src/db/database.js';
 import { engine, onEnd, owner, processEnv } from '../helpers/build.js';
-import { cli, type CliResult } from '../helpers/cli.js';
+import { type CliResult, cli } from '../helpers/cli.js';
 import { createShop } from '../helpers/factories.js';
 
 /** Runs a command line printed for the operator (pg_dump, pg_restore) as they would, in a shell. */
@@ -75,7 +75,11 @@ test('a backup taken under write load holds every row committed before it began,
 
   if (engine === 'sqlite') {
     assert.match(printed.stdout, /^Backed up .* to .*: 1 shops, 0 invoices/m);
-    assert.match(printed.stdout, /Keep the SECRET_KEY value with it/, 'the key to keep with it (processEnv sets SECRET_KEY)');
+    assert.match(
+      printed.stdout,
+      /Keep the SECRET_KEY value with it/,
+      'the key to keep with it (processEnv sets SECRET_KEY)',
+    );
     assert.equal((statSync(file).mode & 0o777).toString(8), '600', 'the backup is readable by its owner only');
     assert.ok(!existsSync(`${file}-wal`), 'the backup is one file');
     // While the service has the database open, a restore is refused and changes nothing.
@@ -87,18 +91,32 @@ test('a backup taken under write load holds every row committed before it began,
   await app.close();
   closed = true;
 
-  const restored = engine === 'sqlite' ? await cli(env, 'restore', file) : await runPrinted(await cli(env, 'restore', file), 'pg_restore');
+  const restored =
+    engine === 'sqlite'
+      ? await cli(env, 'restore', file)
+      : await runPrinted(await cli(env, 'restore', file), 'pg_restore');
   assert.equal(restored.code, 0, restored.stderr);
 
   const after = openDatabase(config.database, { readerThread: false });
   onEnd(t, () => after.destroy());
-  const ids = (await after.kysely.selectFrom('faqs').select('id').where('shop_id', '=', shop.id).orderBy('id').execute()).map((r) => r.id);
-  assert.ok(ids.length >= startedWith, `every row committed before the backup began is back (${ids.length} of ${startedWith})`);
+  const ids = (
+    await after.kysely.selectFrom('faqs').select('id').where('shop_id', '=', shop.id).orderBy('id').execute()
+  ).map((r) => r.id);
+  assert.ok(
+    ids.length >= startedWith,
+    `every row committed before the backup began is back (${ids.length} of ${startedWith})`,
+  );
   assert.ok(ids.length <= finishedWith, 'nothing committed after the backup ended');
-  assert.deepEqual(ids, committed.slice(0, ids.length), 'the rows back are exactly the first ones committed: a consistent snapshot');
+  assert.deepEqual(
+    ids,
+    committed.slice(0, ids.length),
+    'the rows back are exactly the first ones committed: a consistent snapshot',
+  );
 });
 
-test('restore refuses a file that is not a shopd backup; backup never overwrites a file', { skip: engine !== 'sqlite' && 'SQLite only' }, async (t) => {
+test('restore refuses a file that is not a shopd backup; backup never overwrites a file', {
+  skip: engine !== 'sqlite' && 'SQLite only',
+}, async (t) => {
   const { env } = await processEnv(t);
   const dir = mkdtempSync(join(tmpdir(), 'shopd-backup-'));
   onEnd(t, () => rmSync(dir, { recursive: true, force: true }));
@@ -126,14 +144,28 @@ test('on PostgreSQL, backup and restore print the commands to run, without the p
   const env = { DATA_DIR: dir, DATABASE_URL: 'postgres://shop:s3cr%40t@db.example.com:5432/shopd?sslmode=require' };
   const backup = await cli(env, 'backup', join(dir, 'shop.dump'));
   assert.equal(backup.code, 0, backup.stderr);
-  assert.match(backup.stdout, /^ {2}pg_dump --format=custom --file='.*shop\.dump' --dbname='postgres:\/\/shop@db\.example\.com:5432\/shopd\?sslmode=require'$/m);
+  assert.match(
+    backup.stdout,
+    /^ {2}pg_dump --format=custom --file='.*shop\.dump' --dbname='postgres:\/\/shop@db\.example\.com:5432\/shopd\?sslmode=require'$/m,
+  );
   assert.match(backup.stdout, /PGPASSWORD or ~\/\.pgpass/);
   assert.match(backup.stdout, /secret\.key/);
   const restore = await cli(env, 'restore', join(dir, 'shop.dump'));
-  assert.match(restore.stdout, /^ {2}pg_restore --clean --if-exists --no-owner --single-transaction --dbname='postgres:\/\/shop@db\.example\.com:5432\/shopd\?sslmode=require' '.*shop\.dump'$/m);
-  for (const output of [backup, restore]) assert.ok(!/s3cr/.test(output.stdout + output.stderr), 'the password is never printed');
+  assert.match(
+    restore.stdout,
+    /^ {2}pg_restore --clean --if-exists --no-owner --single-transaction --dbname='postgres:\/\/shop@db\.example\.com:5432\/shopd\?sslmode=require' '.*shop\.dump'$/m,
+  );
+  for (const output of [backup, restore])
+    assert.ok(!/s3cr/.test(output.stdout + output.stderr), 'the password is never printed');
   // libpq also takes it as a parameter of the URL.
-  const inQuery = await cli({ ...env, DATABASE_URL: 'postgres://shop@db.example.com:5432/shopd?password=s3cr3t&sslpassword=k3y&sslmode=require' }, 'backup', join(dir, 'shop.dump'));
+  const inQuery = await cli(
+    {
+      ...env,
+      DATABASE_URL: 'postgres://shop@db.example.com:5432/shopd?password=s3cr3t&sslpassword=k3y&sslmode=require',
+    },
+    'backup',
+    join(dir, 'shop.dump'),
+  );
   assert.equal(inQuery.code, 0, inQuery.stderr);
   assert.match(inQuery.stdout, /--dbname='postgres:\/\/shop@db\.example\.com:5432\/shopd\?sslmode=require'$/m);
   assert.ok(!/s3cr3t|k3y/.test(inQuery.stdout + inQuery.stderr), 'nor in the query');

@@ -27,7 +27,8 @@ function walDatabase(t: { after(fn: () => void): void }) {
 }
 
 /** The WAL as SQLite reports it: frames since it last started over, and those of them copied back. */
-const walState = (sqlite: SqliteDatabase.Database) => (sqlite.pragma('wal_checkpoint(NOOP)') as unknown as { log: number; checkpointed: number }[])[0]!;
+const walState = (sqlite: SqliteDatabase.Database) =>
+  (sqlite.pragma('wal_checkpoint(NOOP)') as unknown as { log: number; checkpointed: number }[])[0]!;
 const walFrames = (sqlite: SqliteDatabase.Database) => walState(sqlite).log;
 /** Frames in the WAL that are not yet in the database file. */
 const pendingFrames = (sqlite: SqliteDatabase.Database) => {
@@ -104,7 +105,11 @@ function holder(onHold: () => void = () => {}) {
 
 test('once the WAL holds more than the limit, a checkpoint under a hold of the main connection starts it over', async (t) => {
   const { file, sqlite, insert } = walDatabase(t);
-  const checkpointer = new Checkpointer(sqlite, file, { schedule: false, thresholdBytes: 256 * 1024, limitBytes: 1024 * 1024 });
+  const checkpointer = new Checkpointer(sqlite, file, {
+    schedule: false,
+    thresholdBytes: 256 * 1024,
+    limitBytes: 1024 * 1024,
+  });
   t.after(() => checkpointer.close());
   const { state, hold } = holder();
   checkpointer.holdWith(hold);
@@ -131,7 +136,11 @@ test('once the WAL holds more than the limit, a checkpoint under a hold of the m
 test('under writes that never pause the WAL stays bounded', async (t) => {
   const { file, sqlite, insert } = walDatabase(t);
   const limit = 1024 * 1024;
-  const checkpointer = new Checkpointer(sqlite, file, { schedule: false, thresholdBytes: 256 * 1024, limitBytes: limit });
+  const checkpointer = new Checkpointer(sqlite, file, {
+    schedule: false,
+    thresholdBytes: 256 * 1024,
+    limitBytes: limit,
+  });
   t.after(() => checkpointer.close());
   // Under sustained checkouts, the commits made while a PASSIVE checkpoint runs are left over,
   // so the WAL is never all copied back and SQLite never starts it over. Here that is made
@@ -162,14 +171,20 @@ test('under writes that never pause the WAL stays bounded', async (t) => {
   }
   assert.ok(checkpointer.restarts > 0, 'the WAL started over at least once');
   assert.equal(state.holds, checkpointer.restarts, 'each hold started the WAL over');
-  assert.ok(largest < 2 * limit, `the WAL stayed under ${2 * limit} bytes (largest ${largest}, ${written} rows written)`);
+  assert.ok(
+    largest < 2 * limit,
+    `the WAL stayed under ${2 * limit} bytes (largest ${largest}, ${written} rows written)`,
+  );
   assert.deepEqual(sqlite.prepare('select count(*) as n from t').get(), { n: written });
 });
 
-test('the app\'s connection is held for a RESTART checkpoint: its statements wait and none fails as busy', async (t) => {
+test("the app's connection is held for a RESTART checkpoint: its statements wait and none fails as busy", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'shopd-wal-'));
   const file = join(dir, 'db.sqlite');
-  const db = openDatabase({ dialect: 'sqlite', file }, { readerThread: false, checkpoint: { schedule: false, thresholdBytes: 256 * 1024, limitBytes: 1024 * 1024 } });
+  const db = openDatabase(
+    { dialect: 'sqlite', file },
+    { readerThread: false, checkpoint: { schedule: false, thresholdBytes: 256 * 1024, limitBytes: 1024 * 1024 } },
+  );
   const observer = new SqliteDatabase(file);
   t.after(async () => {
     observer.close();

@@ -16,7 +16,10 @@ test('a heavy write runs as one transaction, off the main connection on SQLite, 
   t.after(stop);
   const faqs = () => db.selectFrom('faqs').select(['question']).where('shop_id', '=', shop.id).orderBy('id');
   const faq = (question: string) =>
-    db.insertInto('faqs').values({ shop_id: shop.id, question, answer: 'A', position: 0, created_at: 1, updated_at: 1 }).compile();
+    db
+      .insertInto('faqs')
+      .values({ shop_id: shop.id, question, answer: 'A', position: 0, created_at: 1, updated_at: 1 })
+      .compile();
 
   // A statement slow enough to be in flight while the read below is issued: many answers built in SQL.
   const many = sql`insert into faqs (shop_id, question, answer, position, created_at, updated_at)
@@ -32,10 +35,20 @@ test('a heavy write runs as one transaction, off the main connection on SQLite, 
   else assert.ok(seen === 0 || seen === 20001, `all or nothing, saw ${seen}`);
   assert.equal((await faqs().execute()).length, 20001);
   const ranHere = mainThread.some((s) => s.includes('with recursive'));
-  assert.equal(ranHere, engine === 'postgres', engine === 'sqlite' ? 'the writer thread ran it' : 'PostgreSQL runs it as any transaction');
+  assert.equal(
+    ranHere,
+    engine === 'postgres',
+    engine === 'sqlite' ? 'the writer thread ran it' : 'PostgreSQL runs it as any transaction',
+  );
 
   // All or nothing: a failing statement rolls back the ones before it, and its error keeps the driver's code.
-  const failed = await heavyWrite(db, [faq('Rolled back'), db.insertInto('shops').values({ id: shop.id } as never).compile()]).then(
+  const failed = await heavyWrite(db, [
+    faq('Rolled back'),
+    db
+      .insertInto('shops')
+      .values({ id: shop.id } as never)
+      .compile(),
+  ]).then(
     () => undefined,
     (err: unknown) => err,
   );
@@ -46,7 +59,10 @@ test('a heavy write runs as one transaction, off the main connection on SQLite, 
   await assert.rejects(
     db.transaction().execute(async (trx) => {
       await heavyWrite(trx, [faq('In a transaction')]);
-      assert.equal((await trx.selectFrom('faqs').select('id').where('question', '=', 'In a transaction').execute()).length, 1);
+      assert.equal(
+        (await trx.selectFrom('faqs').select('id').where('question', '=', 'In a transaction').execute()).length,
+        1,
+      );
       throw new Error('abort');
     }),
     /abort/,

@@ -14,8 +14,15 @@ test('a prepared query is compiled once and runs with each call’s own values, 
   const seen: string[] = [];
   t.after(app.db.observeQueries((e) => seen.push(e.sql)));
   const now = Date.now();
-  for (const [shop, question] of [[first, 'Shipping?'], [second, 'Refunds?'], [second, 'Keys?']] as const) {
-    await db.insertInto('faqs').values({ shop_id: shop.id, question, answer: 'A', position: 0, created_at: now, updated_at: now }).execute();
+  for (const [shop, question] of [
+    [first, 'Shipping?'],
+    [second, 'Refunds?'],
+    [second, 'Keys?'],
+  ] as const) {
+    await db
+      .insertInto('faqs')
+      .values({ shop_id: shop.id, question, answer: 'A', position: 0, created_at: now, updated_at: now })
+      .execute();
   }
   let builds = 0;
   const questions = prepared((conn, p: { shopId: number; prefix: string }) => {
@@ -28,9 +35,13 @@ test('a prepared query is compiled once and runs with each call’s own values, 
       .orderBy('question');
   });
 
-  assert.deepEqual(await questions(db, { shopId: first.id, prefix: 'S' }), [{ shop_id: first.id, question: 'Shipping?' }]);
+  assert.deepEqual(await questions(db, { shopId: first.id, prefix: 'S' }), [
+    { shop_id: first.id, question: 'Shipping?' },
+  ]);
   // The same query for another shop answers that shop's rows: no value of the first call stays in it.
-  assert.deepEqual(await questions(db, { shopId: second.id, prefix: 'K' }), [{ shop_id: second.id, question: 'Keys?' }]);
+  assert.deepEqual(await questions(db, { shopId: second.id, prefix: 'K' }), [
+    { shop_id: second.id, question: 'Keys?' },
+  ]);
   assert.deepEqual(await questions(db, { shopId: second.id, prefix: 'S' }), []);
   const inTransaction = await db.transaction().execute((trx) => questions(trx, { shopId: second.id, prefix: 'R' }));
   assert.deepEqual(inTransaction, [{ shop_id: second.id, question: 'Refunds?' }]);
@@ -38,10 +49,15 @@ test('a prepared query is compiled once and runs with each call’s own values, 
   assert.equal(new Set(seen.filter((s) => s.includes('substr(question'))).size, 1, 'one SQL text');
 
   // A value left out is an error, not a null bound in its place.
-  await assert.rejects(questions(db, { shopId: first.id } as never), (err: unknown) => err instanceof TypeError && /no value for prefix/.test(err.message));
+  await assert.rejects(
+    questions(db, { shopId: first.id } as never),
+    (err: unknown) => err instanceof TypeError && /no value for prefix/.test(err.message),
+  );
 });
 
-test('SQLite rows built from raw arrays equal better-sqlite3’s own row objects', { skip: engine !== 'sqlite' }, async (t) => {
+test('SQLite rows built from raw arrays equal better-sqlite3’s own row objects', {
+  skip: engine !== 'sqlite',
+}, async (t) => {
   const app = await build(t);
   const db = app.db.kysely;
   const reference = new Database(':memory:');
@@ -57,7 +73,10 @@ test('SQLite rows built from raw arrays equal better-sqlite3’s own row objects
     assert.deepEqual(Object.keys(rows[0]!), Object.keys(expected[0]!), text);
   }
   // Writes still run as writes; RETURNING answers rows.
-  const { rows: inserted } = await sql<{ id: number; name: string }>`insert into accounts (email, created_at) values ('rows@example.com', 1) returning id, email as name`.execute(db);
+  const { rows: inserted } = await sql<{
+    id: number;
+    name: string;
+  }>`insert into accounts (email, created_at) values ('rows@example.com', 1) returning id, email as name`.execute(db);
   assert.equal(inserted[0]!.name, 'rows@example.com');
   assert.equal(typeof inserted[0]!.id, 'number');
 });

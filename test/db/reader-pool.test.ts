@@ -30,19 +30,31 @@ test('heavy reads run on their own connection (the SQLite reader thread, one Pos
   });
 
   // Errors come back as errors, with the driver's code.
-  await assert.rejects(heavyRead(db, db.selectFrom('no_such_table' as 'shops').selectAll()), /no_such_table|does not exist/);
+  await assert.rejects(
+    heavyRead(db, db.selectFrom('no_such_table' as 'shops').selectAll()),
+    /no_such_table|does not exist/,
+  );
 });
 
-test('PostgreSQL heavy reads share one read-only connection without parallel workers', { skip: engine !== 'postgres' && 'PostgreSQL only' }, async (t) => {
+test('PostgreSQL heavy reads share one read-only connection without parallel workers', {
+  skip: engine !== 'postgres' && 'PostgreSQL only',
+}, async (t) => {
   const app = await build(t);
   const db = app.db.kysely;
   const pid = () => heavyRead(db, db.selectNoFrom(sql<number>`pg_backend_pid()`.as('pid')));
-  const [[first], [second], [main]] = await Promise.all([pid(), pid(), db.selectNoFrom(sql<number>`pg_backend_pid()`.as('pid')).execute()]);
+  const [[first], [second], [main]] = await Promise.all([
+    pid(),
+    pid(),
+    db.selectNoFrom(sql<number>`pg_backend_pid()`.as('pid')).execute(),
+  ]);
   assert.equal(first!.pid, second!.pid, 'two concurrent heavy reads ran on one connection');
   assert.notEqual(first!.pid, main!.pid, 'not on a connection of the main pool');
   const [settings] = await heavyRead(
     db,
-    db.selectNoFrom([sql<string>`current_setting('max_parallel_workers_per_gather')`.as('workers'), sql<string>`current_setting('transaction_read_only')`.as('readOnly')]),
+    db.selectNoFrom([
+      sql<string>`current_setting('max_parallel_workers_per_gather')`.as('workers'),
+      sql<string>`current_setting('transaction_read_only')`.as('readOnly'),
+    ]),
   );
   assert.deepEqual(settings, { workers: '0', readOnly: 'on' });
 });

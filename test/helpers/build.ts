@@ -5,7 +5,7 @@ import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/app.js';
-import { loadConfig, type Config } from '../../src/config.js';
+import { type Config, loadConfig } from '../../src/config.js';
 import { createApiKey, type Scope } from '../../src/modules/accounts/service.js';
 import { multipartForm } from './multipart.js';
 
@@ -48,7 +48,15 @@ export function onEnd(t: TestContext, fn: () => unknown): void {
 export async function freshConfig(t: TestContext, env: Record<string, string> = {}): Promise<Config> {
   const dataDir = mkdtempSync(join(tmpdir(), 'shopd-test-'));
   // Background workers are off unless a test turns them on: tests flush them deterministically (runOnce).
-  const base = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SECRET_KEY: 'test-secret-key-0123456789', MAIL_WORKER_ENABLED: 'false', WEBHOOK_WORKER_ENABLED: 'false', ALLOW_PRIVATE_WEBHOOKS: 'true', ...env });
+  const base = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    SECRET_KEY: 'test-secret-key-0123456789',
+    MAIL_WORKER_ENABLED: 'false',
+    WEBHOOK_WORKER_ENABLED: 'false',
+    ALLOW_PRIVATE_WEBHOOKS: 'true',
+    ...env,
+  });
   onEnd(t, () => rmSync(dataDir, { recursive: true, force: true }));
   if (engine === 'sqlite') return base;
   const schema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
@@ -72,7 +80,10 @@ export async function freshConfig(t: TestContext, env: Record<string, string> = 
 export async function processEnv(t: TestContext): Promise<{ config: Config; env: Record<string, string> }> {
   const config = await freshConfig(t);
   const db = config.database;
-  const url = db.dialect === 'sqlite' ? `sqlite:${db.file}` : `${db.url}?options=${encodeURIComponent(`-c search_path=${db.schema}`)}`;
+  const url =
+    db.dialect === 'sqlite'
+      ? `sqlite:${db.file}`
+      : `${db.url}?options=${encodeURIComponent(`-c search_path=${db.schema}`)}`;
   return { config, env: { DATA_DIR: config.dataDir, DATABASE_URL: url, SECRET_KEY: 'test-secret-key-0123456789' } };
 }
 
@@ -102,14 +113,23 @@ export interface Client {
 }
 
 export function client(app: FastifyInstance, key: string): Client {
-  const request = async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> => {
+  const request = async (
+    method: string,
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Reply> => {
     const res = await app.inject({
       method: method as 'GET',
       url,
       headers: { authorization: `Bearer ${key}`, ...headers },
       ...(body === undefined ? {} : { payload: body as object }),
     });
-    return { status: res.statusCode, body: res.body ? res.json() : undefined, headers: res.headers as Reply['headers'] };
+    return {
+      status: res.statusCode,
+      body: res.body ? res.json() : undefined,
+      headers: res.headers as Reply['headers'],
+    };
   };
   return {
     key,
@@ -120,8 +140,17 @@ export function client(app: FastifyInstance, key: string): Client {
     delete: (url) => request('DELETE', url),
     upload: async (url, file, filename = 'image.png') => {
       const form = multipartForm([{ name: 'file', data: file, filename, type: 'application/octet-stream' }]);
-      const res = await app.inject({ method: 'POST', url, payload: form.payload, headers: { authorization: `Bearer ${key}`, ...form.headers } });
-      return { status: res.statusCode, body: res.body ? res.json() : undefined, headers: res.headers as Reply['headers'] };
+      const res = await app.inject({
+        method: 'POST',
+        url,
+        payload: form.payload,
+        headers: { authorization: `Bearer ${key}`, ...form.headers },
+      });
+      return {
+        status: res.statusCode,
+        body: res.body ? res.json() : undefined,
+        headers: res.headers as Reply['headers'],
+      };
     },
   };
 }

@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import type { Client } from './build.js';
 
 /** Creates a shop through the API and returns it. */
-export async function createShop(api: Client, name = 'Test Shop'): Promise<{ id: number; subdomain: string; [k: string]: unknown }> {
+export async function createShop(
+  api: Client,
+  name = 'Test Shop',
+): Promise<{ id: number; subdomain: string; [k: string]: unknown }> {
   const res = await api.post('/self/shops', { name });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   return res.body.data;
@@ -25,7 +28,10 @@ export function assertOk(res: { status: number; body: any }): any {
 }
 
 /** A shop that can sell: tipjar and balance enabled, one product with a serials and a service variant. */
-export async function sellingShop(api: import('./build.js').Client, opts: { serials?: string[]; serviceStock?: number | null } = {}) {
+export async function sellingShop(
+  api: import('./build.js').Client,
+  opts: { serials?: string[]; serviceStock?: number | null } = {},
+) {
   const shop = await createShop(api, 'Selling Shop');
   assertOk(await api.put(`/self/${shop.id}/settings/payments/tipjar`, { enabled: true, handle: 'jar' }));
   assertOk(await api.put(`/self/${shop.id}/settings/payments/balance`, { enabled: true }));
@@ -34,11 +40,26 @@ export async function sellingShop(api: import('./build.js').Client, opts: { seri
       title: 'Game Key',
       description: 'A key',
       variants: [
-        { title: 'Key', priceDetails: { amount: 9.99 }, productType: 'serials', asSerials: { serials: opts.serials ?? ['K1', 'K2', 'K3', 'K4', 'K5'] } },
-        { title: 'Support', priceDetails: { amount: 5 }, productType: 'service', asService: { text: 'Support text', stock: opts.serviceStock === undefined ? 10 : opts.serviceStock } },
+        {
+          title: 'Key',
+          priceDetails: { amount: 9.99 },
+          productType: 'serials',
+          asSerials: { serials: opts.serials ?? ['K1', 'K2', 'K3', 'K4', 'K5'] },
+        },
+        {
+          title: 'Support',
+          priceDetails: { amount: 5 },
+          productType: 'service',
+          asService: { text: 'Support text', stock: opts.serviceStock === undefined ? 10 : opts.serviceStock },
+        },
       ],
     }),
   );
   const [keys, service] = product.variants;
-  return { shopId: shop.id as number, productId: product.id as number, keysVariant: keys.id as number, serviceVariant: service.id as number };
+  return {
+    shopId: shop.id as number,
+    productId: product.id as number,
+    keysVariant: keys.id as number,
+    serviceVariant: service.id as number,
+  };
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
 
@@ -8,17 +8,26 @@ import type { TestContext } from 'node:test';
  * A local HTTPS server (self-signed, trusted by the test runner through NODE_EXTRA_CA_CERTS)
  * that hands each request, with its parsed JSON body, to `handle`; closed when the test ends.
  */
-export async function httpsServer(t: TestContext, handle: (body: any, req: IncomingMessage, res: ServerResponse) => void) {
-  const server: Server = createServer({ key: readFileSync('test/fixtures/tls/key.pem'), cert: readFileSync('test/fixtures/tls/cert.pem') }, (req, res) => {
-    let raw = '';
-    req.on('data', (chunk: Buffer) => (raw += chunk));
-    req.on('end', () => handle(raw ? JSON.parse(raw) : undefined, req, res));
-  });
+export async function httpsServer(
+  t: TestContext,
+  handle: (body: any, req: IncomingMessage, res: ServerResponse) => void,
+) {
+  const server: Server = createServer(
+    { key: readFileSync('test/fixtures/tls/key.pem'), cert: readFileSync('test/fixtures/tls/cert.pem') },
+    (req, res) => {
+      let raw = '';
+      req.on('data', (chunk: Buffer) => (raw += chunk));
+      req.on('end', () => handle(raw ? JSON.parse(raw) : undefined, req, res));
+    },
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  }));
+  t.after(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   server.unref();
   return { url: `https://localhost:${(server.address() as AddressInfo).port}/deliver` };
 }

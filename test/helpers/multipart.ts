@@ -23,7 +23,9 @@ export function multipartForm(parts: Part[]): { payload: Buffer; headers: Record
 
 /** A small real PNG. */
 export function pngImage(width = 8, height = 8, colour = '#c0ffee'): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 4, background: colour } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 4, background: colour } })
+    .png()
+    .toBuffer();
 }
 
 /** An ICO by hand: a 6-byte header, one 16-byte directory entry, then a PNG payload. */

@@ -82,7 +82,12 @@ export function operationsOf(doc: { paths: Record<string, Record<string, any>> }
       out.push({
         method: method.toUpperCase(),
         path,
-        params: (op.parameters ?? []).map((p: any) => ({ name: p.name, in: p.in, required: p.required === true, schema: p.schema ?? {} })),
+        params: (op.parameters ?? []).map((p: any) => ({
+          name: p.name,
+          in: p.in,
+          required: p.required === true,
+          schema: p.schema ?? {},
+        })),
         body: content['application/json']?.schema ?? content['multipart/form-data']?.schema,
         multipart: Boolean(content['multipart/form-data']),
       });
@@ -90,7 +95,6 @@ export function operationsOf(doc: { paths: Record<string, Record<string, any>> }
   }
   return out;
 }
-
 
 /**
  * The document's validator. Path and query values are generated typed (7, not "7") and sent
@@ -111,10 +115,18 @@ export function documentValidator(): (schema: Schema, value: Json) => boolean {
 /** The parameters of one location as one object schema. */
 export function paramsSchema(op: FuzzOperation, where: Param['in']): Schema {
   const params = op.params.filter((p) => p.in === where);
-  return { type: 'object', properties: Object.fromEntries(params.map((p) => [p.name, p.schema])), required: params.filter((p) => p.required).map((p) => p.name) };
+  return {
+    type: 'object',
+    properties: Object.fromEntries(params.map((p) => [p.name, p.schema])),
+    required: params.filter((p) => p.required).map((p) => p.name),
+  };
 }
 
-export function isValid(op: FuzzOperation, request: FuzzRequest, valid: (schema: Schema, value: Json) => boolean): boolean {
+export function isValid(
+  op: FuzzOperation,
+  request: FuzzRequest,
+  valid: (schema: Schema, value: Json) => boolean,
+): boolean {
   for (const where of ['path', 'query', 'header'] as const) {
     const values = where === 'header' ? request.headers : request[where];
     if (!valid(paramsSchema(op, where), values)) return false;
@@ -122,7 +134,8 @@ export function isValid(op: FuzzOperation, request: FuzzRequest, valid: (schema:
   return op.body === undefined || op.multipart || valid(op.body, request.body);
 }
 
-const types = (schema: Schema): string[] => (schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type]);
+const types = (schema: Schema): string[] =>
+  schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
 const isObject = (v: Json): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function jsonType(v: Json): string {
@@ -143,8 +156,16 @@ export function effective(schema: Schema, value: Json, valid: (schema: Schema, v
     const properties = { ...out.properties };
     for (const [name, s] of Object.entries(resolved.properties ?? {})) properties[name] = { ...properties[name], ...s };
     // Two patterns both apply (a field's own and the NUL rule in an allOf): keep both.
-    const patterns = [...((out['x-patterns'] as string[] | undefined) ?? []), ...(out.pattern && resolved.pattern && out.pattern !== resolved.pattern ? [resolved.pattern] : [])];
-    out = { ...out, ...resolved, properties, required: [...new Set([...(out.required ?? []), ...(resolved.required ?? [])])] };
+    const patterns = [
+      ...((out['x-patterns'] as string[] | undefined) ?? []),
+      ...(out.pattern && resolved.pattern && out.pattern !== resolved.pattern ? [resolved.pattern] : []),
+    ];
+    out = {
+      ...out,
+      ...resolved,
+      properties,
+      required: [...new Set([...(out.required ?? []), ...(resolved.required ?? [])])],
+    };
     if (patterns.length > 0) out = { ...out, pattern: schema.pattern ?? out.pattern, 'x-patterns': patterns };
   };
   delete out.allOf;
@@ -192,11 +213,17 @@ function forFaker(schema: Json): Json {
   const out: Record<string, Json> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key.startsWith('x-') || key === 'errorMessage') continue;
-    out[key] = key === 'properties' && isObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, forFaker(v)])) : forFaker(value);
+    out[key] =
+      key === 'properties' && isObject(value)
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, forFaker(v)]))
+        : forFaker(value);
   }
   const names = (out.propertyNames as Schema | undefined)?.enum;
   if (names && !out.properties) {
-    const values = out.additionalProperties ?? Object.values((out.patternProperties as Record<string, Json> | undefined) ?? {})[0] ?? {};
+    const values =
+      out.additionalProperties ??
+      Object.values((out.patternProperties as Record<string, Json> | undefined) ?? {})[0] ??
+      {};
     out.properties = Object.fromEntries(names.map((n) => [String(n), values]));
     delete out.patternProperties;
   }
@@ -204,7 +231,10 @@ function forFaker(schema: Json): Json {
 }
 
 function fake(gen: Generator, schema: Schema): Json {
-  return generateSync(forFaker(schema) as never, { seed: Math.floor(gen.random() * 2 ** 31), optionalsProbability: 0.6, maxItems: 3, maxLength: 40 } as never);
+  return generateSync(
+    forFaker(schema) as never,
+    { seed: Math.floor(gen.random() * 2 ** 31), optionalsProbability: 0.6, maxItems: 3, maxLength: 40 } as never,
+  );
 }
 
 /** A value valid by `schema`, with the document's `x-` rules applied; undefined if none was found. */
@@ -229,7 +259,9 @@ function conform(gen: Generator, schema: Schema, value: Json): Json {
   for (const [name, prop] of Object.entries(s.properties ?? {})) {
     if (out[name] === undefined && !(s.required ?? []).includes(name)) continue;
     const child = out[name] === undefined ? fake(gen, prop) : out[name];
-    out[name] = gen.valid(prop, child) ? conform(gen, prop, child) : conform(gen, prop, fake(gen, effective(prop, child, gen.valid)));
+    out[name] = gen.valid(prop, child)
+      ? conform(gen, prop, child)
+      : conform(gen, prop, fake(gen, effective(prop, child, gen.valid)));
   }
   return out;
 }
@@ -254,14 +286,17 @@ export function applyRules(gen: Generator, schema: Schema, value: Json): Json {
     const object = value;
     for (const [name, prop] of Object.entries(s.properties ?? {})) {
       const kind = prop['x-references'] as string | undefined;
-      if (kind !== undefined && (gen.references[kind]?.length ?? 0) === 0 && !(s.required ?? []).includes(name)) delete object[name];
+      if (kind !== undefined && (gen.references[kind]?.length ?? 0) === 0 && !(s.required ?? []).includes(name))
+        delete object[name];
     }
   }
   if (typeof value === 'number') {
     let n = value;
     if (s['x-minor-units']) n = roundTo(n, 10 ** -gen.currencyDigits);
     if (s.multipleOf) n = roundTo(n, s.multipleOf);
-    const step = s['x-minor-units'] ? 10 ** -gen.currencyDigits : (s.multipleOf ?? (types(s).includes('integer') ? 1 : 0));
+    const step = s['x-minor-units']
+      ? 10 ** -gen.currencyDigits
+      : (s.multipleOf ?? (types(s).includes('integer') ? 1 : 0));
     if (s.exclusiveMinimum !== undefined && n <= s.exclusiveMinimum) n = s.exclusiveMinimum + (step || 1);
     if (s.minimum !== undefined && n < s.minimum) n = s.minimum;
     if (s.maximum !== undefined && n > s.maximum) n = s.maximum;
@@ -288,7 +323,8 @@ export function applyRules(gen: Generator, schema: Schema, value: Json): Json {
     // does; a second spelling of a field (x-alias-of) takes the field's value when both are given.
     for (const [name, prop] of Object.entries(s.properties ?? {})) {
       const canonical = prop['x-alias-of'] as string | undefined;
-      if (canonical !== undefined && out[name] !== undefined && out[canonical] !== undefined) out[name] = out[canonical];
+      if (canonical !== undefined && out[name] !== undefined && out[canonical] !== undefined)
+        out[name] = out[canonical];
     }
     for (const [name, prop] of Object.entries(s.properties ?? {})) {
       const sibling = prop['x-at-least'] as string | undefined;
@@ -305,7 +341,11 @@ export function applyRules(gen: Generator, schema: Schema, value: Json): Json {
 }
 
 /** A valid request for the operation; path parameters named in `pathValues` take those values. */
-export function validRequest(gen: Generator, op: FuzzOperation, pathValues: Record<string, Json>): FuzzRequest | undefined {
+export function validRequest(
+  gen: Generator,
+  op: FuzzOperation,
+  pathValues: Record<string, Json>,
+): FuzzRequest | undefined {
   const request: FuzzRequest = { path: {}, query: {}, headers: {}, body: undefined };
   for (const p of op.params) {
     const target = p.in === 'header' ? request.headers : request[p.in];
@@ -356,11 +396,41 @@ function wrongTypeValue(schema: Schema): Json {
  * against a pattern, so that a pattern that is only a shape (`\\d{4}-\\d{2}-\\d{2}`) is caught.
  */
 const nearMisses = [
-  '0000-00-00', '2026-02-29', '2026-02-30', '2026-04-31', '2026-13-01', '2026-00-10', '2026-01-01T24:00', '2026-01-01T10:60',
-  '2026-01-01T10:00:61Z', '2026-01-01T10:00+25:00', '2026-01-01 10:00', '2026-1-1',
-  '0@com', 'a@b', 'a b@example.com', '@example.com', 'a@example..com', 'a@-example.com',
-  'https://', 'https:// example.com', 'https://user:pw@example.com', 'https://a.1', 'http://example.com', 'https://example.com:65536', 'ftp://example.com',
-  '10.0.0.1/33', '300.1.1.1', '010.0.0.1', '1.2.3', '2001:db8:::1', 'fe80::1%eth0', '2001:db8::/129', 'ZZ', 'EU', 'DEU',
+  '0000-00-00',
+  '2026-02-29',
+  '2026-02-30',
+  '2026-04-31',
+  '2026-13-01',
+  '2026-00-10',
+  '2026-01-01T24:00',
+  '2026-01-01T10:60',
+  '2026-01-01T10:00:61Z',
+  '2026-01-01T10:00+25:00',
+  '2026-01-01 10:00',
+  '2026-1-1',
+  '0@com',
+  'a@b',
+  'a b@example.com',
+  '@example.com',
+  'a@example..com',
+  'a@-example.com',
+  'https://',
+  'https:// example.com',
+  'https://user:pw@example.com',
+  'https://a.1',
+  'http://example.com',
+  'https://example.com:65536',
+  'ftp://example.com',
+  '10.0.0.1/33',
+  '300.1.1.1',
+  '010.0.0.1',
+  '1.2.3',
+  '2001:db8:::1',
+  'fe80::1%eth0',
+  '2001:db8::/129',
+  'ZZ',
+  'EU',
+  'DEU',
 ];
 
 /** A string that breaks the pattern, a near miss when one does; undefined if every candidate matches it. */
@@ -368,7 +438,23 @@ function patternBreaker(random: () => number, pattern: string, current: string):
   const re = new RegExp(pattern, 'u');
   const near = nearMisses.filter((c) => !re.test(c));
   if (near.length > 0 && random() < 0.7) return pick(random, near);
-  const candidates = ['', ' ', `${current} `, ` ${current}`, '!', '#$%', 'a b', 'ZZZ', 'zzz', '0', '-', `${current}~`, '\u00e9', '..', '@'];
+  const candidates = [
+    '',
+    ' ',
+    `${current} `,
+    ` ${current}`,
+    '!',
+    '#$%',
+    'a b',
+    'ZZZ',
+    'zzz',
+    '0',
+    '-',
+    `${current}~`,
+    '\u00e9',
+    '..',
+    '@',
+  ];
   return candidates.find((c) => !re.test(c));
 }
 
@@ -385,7 +471,14 @@ function formatBreaker(format: string): string | undefined {
 }
 
 /** Ways to break one value, by what its schema constrains. */
-function scalarSites(random: () => number, schema: Schema, value: Json, place: Omit<Site, 'what' | 'value'>, label: string, inUrl: boolean): Site[] {
+function scalarSites(
+  random: () => number,
+  schema: Schema,
+  value: Json,
+  place: Omit<Site, 'what' | 'value'>,
+  label: string,
+  inUrl: boolean,
+): Site[] {
   const sites: Site[] = [];
   const inPath = place.where === 'path';
   const add = (what: string, v: Json) => {
@@ -396,14 +489,18 @@ function scalarSites(random: () => number, schema: Schema, value: Json, place: O
   const t = types(schema);
   // In a URL every value is text: a number sent for a string parameter is still a string.
   const wrong = wrongTypeValue(schema);
-  if (wrong !== undefined && !(inUrl && (t.includes('string') || typeof wrong !== 'string'))) add(`wrong type ${JSON.stringify(wrong)}`, wrong);
+  if (wrong !== undefined && !(inUrl && (t.includes('string') || typeof wrong !== 'string')))
+    add(`wrong type ${JSON.stringify(wrong)}`, wrong);
   if (inUrl && (t.includes('integer') || t.includes('number'))) add('not a number', 'abc');
   if (schema.enum) add('unknown enum value', 'not-an-allowed-value');
-  if (schema.const !== undefined) add('not the constant', typeof schema.const === 'string' ? `${schema.const}-other` : 'other');
+  if (schema.const !== undefined)
+    add('not the constant', typeof schema.const === 'string' ? `${schema.const}-other` : 'other');
   if (typeof value === 'string' || t.includes('string')) {
     const text = typeof value === 'string' ? value : 'text';
-    if (schema.maxLength !== undefined && schema.maxLength < 60_000) add(`over maxLength ${schema.maxLength}`, (text || 'a').padEnd(schema.maxLength + 1, text.slice(-1) || 'a'));
-    if (schema.minLength !== undefined && schema.minLength > 0) add(`under minLength ${schema.minLength}`, text.slice(0, schema.minLength - 1));
+    if (schema.maxLength !== undefined && schema.maxLength < 60_000)
+      add(`over maxLength ${schema.maxLength}`, (text || 'a').padEnd(schema.maxLength + 1, text.slice(-1) || 'a'));
+    if (schema.minLength !== undefined && schema.minLength > 0)
+      add(`under minLength ${schema.minLength}`, text.slice(0, schema.minLength - 1));
     for (const pattern of [schema.pattern, ...((schema['x-patterns'] as string[] | undefined) ?? [])]) {
       if (!pattern) continue;
       const broken = patternBreaker(random, pattern, text);
@@ -417,9 +514,11 @@ function scalarSites(random: () => number, schema: Schema, value: Json, place: O
   if (t.includes('integer') || t.includes('number')) {
     const n = typeof value === 'number' ? value : 1;
     if (schema.minimum !== undefined) add(`under minimum ${schema.minimum}`, schema.minimum - 1);
-    if (schema.exclusiveMinimum !== undefined) add(`at exclusiveMinimum ${schema.exclusiveMinimum}`, schema.exclusiveMinimum);
+    if (schema.exclusiveMinimum !== undefined)
+      add(`at exclusiveMinimum ${schema.exclusiveMinimum}`, schema.exclusiveMinimum);
     if (schema.maximum !== undefined) add(`over maximum ${schema.maximum}`, schema.maximum + 1);
-    if (schema.exclusiveMaximum !== undefined) add(`at exclusiveMaximum ${schema.exclusiveMaximum}`, schema.exclusiveMaximum);
+    if (schema.exclusiveMaximum !== undefined)
+      add(`at exclusiveMaximum ${schema.exclusiveMaximum}`, schema.exclusiveMaximum);
     if (t.includes('integer') && !t.includes('number')) add('not an integer', n + 0.5);
     if (schema.multipleOf !== undefined) add(`not a multiple of ${schema.multipleOf}`, n + schema.multipleOf / 3);
   }
@@ -435,19 +534,40 @@ function bodySites(gen: Generator, schema: Schema, value: Json, at: (string | nu
       const here = label ? `${label}.${name}` : name;
       if (value[name] === undefined) {
         const wrong = wrongTypeValue(effective(prop, undefined, gen.valid));
-        if (wrong !== undefined) sites.push({ what: `${here}: absent, set to wrong type ${JSON.stringify(wrong)}`, where: 'body', at: [...at, name], value: wrong });
+        if (wrong !== undefined)
+          sites.push({
+            what: `${here}: absent, set to wrong type ${JSON.stringify(wrong)}`,
+            where: 'body',
+            at: [...at, name],
+            value: wrong,
+          });
         continue;
       }
-      if (required.has(name)) sites.push({ what: `${here}: required, dropped`, where: 'body', at: [...at, name], value: DROP });
+      if (required.has(name))
+        sites.push({ what: `${here}: required, dropped`, where: 'body', at: [...at, name], value: DROP });
       sites.push(...bodySites(gen, prop, value[name], [...at, name], here));
     }
   }
   if (Array.isArray(value)) {
     if (s.maxItems !== undefined && s.maxItems < 2000 && value.length > 0) {
-      sites.push({ what: `${label}: over maxItems ${s.maxItems}`, where: 'body', at, value: Array.from({ length: s.maxItems + 1 }, (_, i) => value[i % value.length]) });
+      sites.push({
+        what: `${label}: over maxItems ${s.maxItems}`,
+        where: 'body',
+        at,
+        value: Array.from({ length: s.maxItems + 1 }, (_, i) => value[i % value.length]),
+      });
     }
-    if (s.minItems !== undefined && s.minItems > 0) sites.push({ what: `${label}: under minItems ${s.minItems}`, where: 'body', at, value: value.slice(0, s.minItems - 1) });
-    if (s.items) value.slice(0, 2).forEach((item, i) => sites.push(...bodySites(gen, s.items!, item, [...at, i], `${label}[${i}]`)));
+    if (s.minItems !== undefined && s.minItems > 0)
+      sites.push({
+        what: `${label}: under minItems ${s.minItems}`,
+        where: 'body',
+        at,
+        value: value.slice(0, s.minItems - 1),
+      });
+    if (s.items)
+      value
+        .slice(0, 2)
+        .forEach((item, i) => sites.push(...bodySites(gen, s.items!, item, [...at, i], `${label}[${i}]`)));
   }
   return sites;
 }
@@ -472,8 +592,11 @@ export function mutations(gen: Generator, op: FuzzOperation, valid: FuzzRequest,
   const sites: Site[] = [];
   for (const p of op.params) {
     const where = p.in === 'header' ? 'headers' : p.in;
-    sites.push(...scalarSites(gen.random, p.schema, valid[where][p.name], { where, at: [p.name] }, `${p.in} ${p.name}`, true));
-    if (p.in === 'query' && p.required) sites.push({ what: `query ${p.name}: required, dropped`, where: 'query', at: [p.name], value: DROP });
+    sites.push(
+      ...scalarSites(gen.random, p.schema, valid[where][p.name], { where, at: [p.name] }, `${p.in} ${p.name}`, true),
+    );
+    if (p.in === 'query' && p.required)
+      sites.push({ what: `query ${p.name}: required, dropped`, where: 'query', at: [p.name], value: DROP });
   }
   if (op.body && !op.multipart) sites.push(...bodySites(gen, op.body, valid.body, [], ''));
   // A random sample of the places, each checked to be invalid by the document.
@@ -482,21 +605,31 @@ export function mutations(gen: Generator, op: FuzzOperation, valid: FuzzRequest,
   for (const { site } of order) {
     if (out.length >= count) break;
     const request = applySite(valid, site);
-    if (!isValid(op, request, gen.valid)) out.push({ request, what: `${site.where === 'body' ? 'body ' : ''}${site.what}` });
+    if (!isValid(op, request, gen.valid))
+      out.push({ request, what: `${site.where === 'body' ? 'body ' : ''}${site.what}` });
   }
   return out;
 }
 
 /** The request as URL, headers and payload for app.inject. */
-export function toInject(op: FuzzOperation, request: FuzzRequest): { url: string; headers: Record<string, string>; payload?: string } {
+export function toInject(
+  op: FuzzOperation,
+  request: FuzzRequest,
+): { url: string; headers: Record<string, string>; payload?: string } {
   const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(request.path[name])));
   const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(request.query)) if (value !== undefined) query.append(name, typeof value === 'string' ? value : JSON.stringify(value));
+  for (const [name, value] of Object.entries(request.query))
+    if (value !== undefined) query.append(name, typeof value === 'string' ? value : JSON.stringify(value));
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) if (value !== undefined) headers[name] = typeof value === 'string' ? value : JSON.stringify(value);
+  for (const [name, value] of Object.entries(request.headers))
+    if (value !== undefined) headers[name] = typeof value === 'string' ? value : JSON.stringify(value);
   const qs = query.toString();
   if (op.body === undefined || op.multipart) return { url: qs ? `${path}?${qs}` : path, headers };
-  return { url: qs ? `${path}?${qs}` : path, headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify(request.body ?? {}) };
+  return {
+    url: qs ? `${path}?${qs}` : path,
+    headers: { ...headers, 'content-type': 'application/json' },
+    payload: JSON.stringify(request.body ?? {}),
+  };
 }
 
 /** `a.b[2].c` → ['a', 'b', 2, 'c']. */
@@ -512,7 +645,8 @@ function ruleOnPath(gen: Generator, schema: Schema | undefined, value: Json, pat
   const [head, ...rest] = path;
   if (head === undefined) return false;
   if (typeof head === 'number') return ruleOnPath(gen, s.items, Array.isArray(value) ? value[head] : undefined, rest);
-  const child = s.properties?.[head] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+  const child =
+    s.properties?.[head] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
   return ruleOnPath(gen, child, isObject(value) ? value[head] : undefined, rest);
 }
 

@@ -48,11 +48,24 @@ const samples: Record<string, Sample> = {
   'PUT /self/{shopId}/settings/terms': json({ terms: 'pwned' }),
   'PUT /self/{shopId}/settings/affiliate': json({ percentage: 50 }),
   'PUT /self/{shopId}/settings/invoices': json({ lifetimeMinutes: 10 }),
-  'PUT /self/{shopId}/settings/payments/cryptocommerce': json({ enabled: true, apiKey: 'k'.repeat(12), webhookSecret: 's'.repeat(12) }),
-  'PUT /self/{shopId}/settings/payments/virtual-payments': json({ enabled: true, privateKey: 'p'.repeat(12), publicKey: 'pub', receiveCurrency: 'BTC' }),
+  'PUT /self/{shopId}/settings/payments/cryptocommerce': json({
+    enabled: true,
+    apiKey: 'k'.repeat(12),
+    webhookSecret: 's'.repeat(12),
+  }),
+  'PUT /self/{shopId}/settings/payments/virtual-payments': json({
+    enabled: true,
+    privateKey: 'p'.repeat(12),
+    publicKey: 'pub',
+    receiveCurrency: 'BTC',
+  }),
   'PUT /self/{shopId}/settings/payments/tipjar': json({ enabled: true, handle: 'intruder' }),
   'PUT /self/{shopId}/settings/payments/balance': json({ enabled: true }),
-  'PUT /self/{shopId}/settings/payments/cardconnect': json({ enabled: true, secretKey: 'k'.repeat(12), webhookSecret: 's'.repeat(12) }),
+  'PUT /self/{shopId}/settings/payments/cardconnect': json({
+    enabled: true,
+    secretKey: 'k'.repeat(12),
+    webhookSecret: 's'.repeat(12),
+  }),
   'PUT /self/{shopId}/settings/payments/walletemail': json({ enabled: true, email: 'x@example.com' }),
   'PUT /self/{shopId}/settings/payments/mobilecash': json({ enabled: true, cashtag: '$intruder' }),
   'PUT /self/{shopId}/settings/payments/wallet-ff': json({ enabled: true, email: 'x@example.com' }),
@@ -64,8 +77,12 @@ const samples: Record<string, Sample> = {
   'PUT /self/{shopId}/settings/design/storefront': json({ title: 'pwned', disableButton: true }),
   'PUT /self/{shopId}/customization/storefront': json({ description: 'pwned' }),
   'PUT /self/{shopId}/customization/seo': json({ metaTitle: 'pwned' }),
-  'PUT /self/{shopId}/settings/design/links': json({ socialLinks: [{ platform: 'website', link: 'https://intruder.example' }] }),
-  'PUT /self/{shopId}/customization/links': json({ socialLinks: [{ platform: 'email', link: 'intruder@example.com' }] }),
+  'PUT /self/{shopId}/settings/design/links': json({
+    socialLinks: [{ platform: 'website', link: 'https://intruder.example' }],
+  }),
+  'PUT /self/{shopId}/customization/links': json({
+    socialLinks: [{ platform: 'email', link: 'intruder@example.com' }],
+  }),
   'POST /self/{shopId}/customization/logo': upload,
   'POST /self/{shopId}/settings/design/logo': upload,
   'POST /self/{shopId}/customization/storefront/background': upload,
@@ -74,28 +91,46 @@ const samples: Record<string, Sample> = {
   'POST /self/{shopId}/customization/seo/favicon': upload,
 
   'POST /self/{shopId}/v2/products': json(productBody('Intruder product')),
-  'PUT /self/{shopId}/v2/products/{productId}': { body: (f) => ({ ...productBody('Renamed'), variants: [{ ...productBody('x').variants[0], id: f.variantId }] }) },
+  'PUT /self/{shopId}/v2/products/{productId}': {
+    body: (f) => ({ ...productBody('Renamed'), variants: [{ ...productBody('x').variants[0], id: f.variantId }] }),
+  },
   'POST /self/{shopId}/v2/products/{productId}/thumbnail': upload,
   'POST /self/{shopId}/v2/products/{productId}/seo/image': upload,
-  'PUT /self/{shopId}/v2/products/bulk/update/payment-methods': { body: (f) => ({ productIds: [f.productId], gatewaysList: { balance: false } }) },
+  'PUT /self/{shopId}/v2/products/bulk/update/payment-methods': {
+    body: (f) => ({ productIds: [f.productId], gatewaysList: { balance: false } }),
+  },
   'DELETE /self/{shopId}/products/{productId}': {},
-  'PUT /self/{shopId}/products/bulk/update/custom-fields': { body: (f) => ({ productIds: [f.productId], customFields: [{ name: 'Nick', type: 'text' }] }) },
-  'PUT /self/{shopId}/products/bulk/update/customer-note': { body: (f) => ({ productIds: [f.productId], note: 'pwned' }) },
+  'PUT /self/{shopId}/products/bulk/update/custom-fields': {
+    body: (f) => ({ productIds: [f.productId], customFields: [{ name: 'Nick', type: 'text' }] }),
+  },
+  'PUT /self/{shopId}/products/bulk/update/customer-note': {
+    body: (f) => ({ productIds: [f.productId], note: 'pwned' }),
+  },
   'PUT /self/{shopId}/products/bulk/update/visibility': { body: (f) => ({ productIds: [f.productId], private: true }) },
-  'PUT /self/{shopId}/products/bulk/update/chat-integration': { body: (f) => ({ productIds: [f.productId], chatIntegration: { enabled: true } }) },
+  'PUT /self/{shopId}/products/bulk/update/chat-integration': {
+    body: (f) => ({ productIds: [f.productId], chatIntegration: { enabled: true } }),
+  },
   'POST /self/{shopId}/products/bulk/delete': { body: (f) => ({ productIds: [f.productId] }) },
 
   'POST /self/{shopId}/groups': { body: (f) => ({ title: 'Intruder group', productIds: [f.productId] }) },
-  'PUT /self/{shopId}/groups/{groupId}': { body: (f) => ({ title: 'Renamed group', productIds: [f.productId], type: 'dropdown' }) },
+  'PUT /self/{shopId}/groups/{groupId}': {
+    body: (f) => ({ title: 'Renamed group', productIds: [f.productId], type: 'dropdown' }),
+  },
   'POST /self/{shopId}/groups/{groupId}/thumbnail': upload,
   'DELETE /self/{shopId}/groups/{groupId}': {},
   'PUT /self/{shopId}/listings/position': { body: (f) => ({ listings: [{ listingId: f.listingId, position: 7 }] }) },
   'POST /self/{shopId}/categories': { body: (f) => ({ name: 'Intruder category', listingIds: [f.listingId] }) },
-  'PUT /self/{shopId}/categories/{categoryId}': { body: (f) => ({ name: 'Renamed category', listingIds: [f.listingId] }) },
+  'PUT /self/{shopId}/categories/{categoryId}': {
+    body: (f) => ({ name: 'Renamed category', listingIds: [f.listingId] }),
+  },
   'DELETE /self/{shopId}/categories/{categoryId}': {},
 
-  'POST /self/{shopId}/coupons': { body: (f) => ({ name: 'INTRUDER', discount: 50, isFixed: false, restrictToProducts: [f.productId] }) },
-  'PUT /self/{shopId}/coupons/{couponId}': { body: (f) => ({ name: 'RENAMED', discount: 5, isFixed: true, restrictToProducts: [f.productId], maxUses: 1 }) },
+  'POST /self/{shopId}/coupons': {
+    body: (f) => ({ name: 'INTRUDER', discount: 50, isFixed: false, restrictToProducts: [f.productId] }),
+  },
+  'PUT /self/{shopId}/coupons/{couponId}': {
+    body: (f) => ({ name: 'RENAMED', discount: 5, isFixed: true, restrictToProducts: [f.productId], maxUses: 1 }),
+  },
   'DELETE /self/{shopId}/coupons/{couponId}': {},
   'POST /self/{shopId}/blacklist': json({ type: 'email', data: 'intruder@example.com' }),
   'PUT /self/{shopId}/blacklist/{blockedItemId}': json({ type: 'ip', data: '10.0.0.0/8', note: 'pwned' }),
@@ -111,13 +146,20 @@ Object.assign(samples, {
     params: (f) => ({ invoiceId: f.completedInvoiceId! }),
     body: (f) => ({ partInvoiceId: f.partInvoiceId, quantity: 1 }),
   },
-  'POST /self/{shopId}/invoices/{invoiceId}/resend': { params: (f) => ({ invoiceId: f.completedInvoiceId! }), body: () => ({ email: 'again@example.com' }) },
+  'POST /self/{shopId}/invoices/{invoiceId}/resend': {
+    params: (f) => ({ invoiceId: f.completedInvoiceId! }),
+    body: () => ({ email: 'again@example.com' }),
+  },
   'POST /self/{shopId}/customers/{customerId}/balance/add': json({ amount: 2.5, note: 'goodwill' }),
   'POST /self/{shopId}/customers/{customerId}/balance/remove': json({ amount: 1 }),
   'POST /self/{shopId}/affiliates/{customerId}/referral/disable': {},
   'GET /self/{shopId}/customers/stats': { query: fixedRange },
   'POST /self/{shopId}/webhooks': json({ url: 'http://127.0.0.1:9/intruder', events: ['invoice.completed'] }),
-  'PUT /self/{shopId}/webhooks/{webhookId}': json({ url: 'http://127.0.0.1:9/renamed', events: ['ticket.created'], enabled: false }),
+  'PUT /self/{shopId}/webhooks/{webhookId}': json({
+    url: 'http://127.0.0.1:9/renamed',
+    events: ['ticket.created'],
+    enabled: false,
+  }),
   'DELETE /self/{shopId}/webhooks/{webhookId}': {},
   'POST /self/{shopId}/webhooks/{webhookId}/test': {},
   'GET /self/{shopId}/affiliates/stats': { query: fixedRange },
@@ -132,7 +174,13 @@ Object.assign(samples, {
   'PUT /self/{shopId}/faqs/{faqId}': json({ question: 'Renamed question?', answer: 'pwned', position: 5 }),
   'DELETE /self/{shopId}/faqs/{faqId}': {},
   'POST /self/{shopId}/announcements': json({ title: 'Intruder announcement', description: 'pwned' }),
-  'PUT /self/{shopId}/announcements/{announcementId}': json({ title: 'Renamed announcement', description: 'pwned', private: true, buttonText: 'Go', buttonLink: 'https://example.com/' }),
+  'PUT /self/{shopId}/announcements/{announcementId}': json({
+    title: 'Renamed announcement',
+    description: 'pwned',
+    private: true,
+    buttonText: 'Go',
+    buttonLink: 'https://example.com/',
+  }),
   'DELETE /self/{shopId}/announcements/{announcementId}': {},
   'POST /self/{shopId}/feedbacks/{feedbackId}/answer': json({ answer: 'pwned' }),
   'POST /self/{shopId}/feedbacks/{feedbackId}/appeal': json({ reason: 'spam', description: 'pwned' }),
@@ -145,7 +193,14 @@ export function productBody(title: string, overrides: Record<string, unknown> = 
   return {
     title,
     description: `${title} description`,
-    variants: [{ title: 'Standard', priceDetails: { amount: 9.99 }, productType: 'serials', asSerials: { serials: ['KEY-1', 'KEY-2', 'KEY-3'] } }],
+    variants: [
+      {
+        title: 'Standard',
+        priceDetails: { amount: 9.99 },
+        productType: 'serials',
+        asSerials: { serials: ['KEY-1', 'KEY-2', 'KEY-3'] },
+      },
+    ],
     ...overrides,
   };
 }
@@ -157,29 +212,58 @@ export async function createFixture(api: Client, shopId: number): Promise<Fixtur
   const group = assertOk(await api.post(`/self/${shopId}/groups`, { title: 'Fixture group' }));
   const listings = assertOk(await api.get(`/self/${shopId}/listings?pageSize=100`));
   const listingId: number = listings.items.find((l: { group: { id: number } | null }) => l.group?.id === group.id).id;
-  const category = assertOk(await api.post(`/self/${shopId}/categories`, { name: 'Fixture category', listingIds: [listingId] }));
+  const category = assertOk(
+    await api.post(`/self/${shopId}/categories`, { name: 'Fixture category', listingIds: [listingId] }),
+  );
   // Codes and blocked data are unique per shop, and a fixture may be made again in the same shop.
   const unique = `${product.id}`;
-  const coupon = assertOk(await api.post(`/self/${shopId}/coupons`, { name: `FIXTURE-${unique}`, discount: 10, isFixed: false }));
-  const blocked = assertOk(await api.post(`/self/${shopId}/blacklist`, { type: 'email', data: `fixture-${unique}@example.com` }));
-  const webhook = assertOk(await api.post(`/self/${shopId}/webhooks`, { url: 'http://127.0.0.1:9/fixture', events: ['invoice.created', 'invoice.completed'] }));
+  const coupon = assertOk(
+    await api.post(`/self/${shopId}/coupons`, { name: `FIXTURE-${unique}`, discount: 10, isFixed: false }),
+  );
+  const blocked = assertOk(
+    await api.post(`/self/${shopId}/blacklist`, { type: 'email', data: `fixture-${unique}@example.com` }),
+  );
+  const webhook = assertOk(
+    await api.post(`/self/${shopId}/webhooks`, {
+      url: 'http://127.0.0.1:9/fixture',
+      events: ['invoice.created', 'invoice.completed'],
+    }),
+  );
   // Orders: one pending invoice (to process) and one completed (to replace and resend), from a customer with a balance.
   // The shop must be able to sell (an earlier operation may have locked or held it).
   assertOk(await api.put(`/self/${shopId}/settings/password`, { password: null }));
   assertOk(await api.put(`/self/${shopId}/settings/status`, { onHold: false }));
   assertOk(await api.put(`/self/${shopId}/settings/payments/tipjar`, { enabled: true, handle: 'fixture-jar' }));
-  const order = { customerEmail: `buyer-${unique}@example.com`, gateway: 'tipjar', parts: [{ productId: product.id, productVariantId: product.variants[0].id, quantity: 1 }] };
+  const order = {
+    customerEmail: `buyer-${unique}@example.com`,
+    gateway: 'tipjar',
+    parts: [{ productId: product.id, productVariantId: product.variants[0].id, quantity: 1 }],
+  };
   const pending = assertOk(await api.post(`/v2/public/shops/${shopId}/invoices`, order));
   const completed = assertOk(await api.post(`/v2/public/shops/${shopId}/invoices`, order));
   const done = assertOk(await api.post(`/self/${shopId}/invoices/${completed.id}/process`));
   assertOk(await api.post(`/self/${shopId}/customers/${done.customerId}/balance/add`, { amount: 10 }));
   // Support and content. The completed invoice above is new on every call, so its feedback is its first;
   // customer-side objects go through the public routes (the shop has no password at this point).
-  const faq = assertOk(await api.post(`/self/${shopId}/faqs`, { question: `Fixture question ${unique}?`, answer: 'Fixture answer' }));
-  const announcement = assertOk(await api.post(`/self/${shopId}/announcements`, { title: `Fixture announcement ${unique}`, description: 'Fixture news' }));
-  const feedback = assertOk(await api.post(`/v2/public/invoices/${completed.id}/feedback`, { rating: 4, comment: 'Fixture feedback' }));
+  const faq = assertOk(
+    await api.post(`/self/${shopId}/faqs`, { question: `Fixture question ${unique}?`, answer: 'Fixture answer' }),
+  );
+  const announcement = assertOk(
+    await api.post(`/self/${shopId}/announcements`, {
+      title: `Fixture announcement ${unique}`,
+      description: 'Fixture news',
+    }),
+  );
+  const feedback = assertOk(
+    await api.post(`/v2/public/invoices/${completed.id}/feedback`, { rating: 4, comment: 'Fixture feedback' }),
+  );
   const ticket = assertOk(
-    await api.post(`/v2/public/shops/${shopId}/tickets`, { email: `buyer-${unique}@example.com`, title: 'Fixture ticket', message: 'Help', invoiceId: completed.id }),
+    await api.post(`/v2/public/shops/${shopId}/tickets`, {
+      email: `buyer-${unique}@example.com`,
+      title: 'Fixture ticket',
+      message: 'Help',
+      invoiceId: completed.id,
+    }),
   );
   return {
     shopId,
@@ -203,7 +287,9 @@ export async function createFixture(api: Client, shopId: number): Promise<Fixtur
 }
 
 export async function shopOperations(app: FastifyInstance): Promise<Operation[]> {
-  const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
+  const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+    paths: Record<string, Record<string, unknown>>;
+  };
   const operations: Operation[] = [];
   for (const [path, methods] of Object.entries(doc.paths)) {
     if (!path.startsWith('/self/{shopId}')) continue;
@@ -215,16 +301,22 @@ export async function shopOperations(app: FastifyInstance): Promise<Operation[]>
     }
   }
   // Deletions last, so the objects the other operations name still exist.
-  return operations.sort((a, b) => Number(a.method === 'DELETE' || a.path.endsWith('/delete')) - Number(b.method === 'DELETE' || b.path.endsWith('/delete')));
+  return operations.sort(
+    (a, b) =>
+      Number(a.method === 'DELETE' || a.path.endsWith('/delete')) -
+      Number(b.method === 'DELETE' || b.path.endsWith('/delete')),
+  );
 }
 
 export function concretePath(op: Operation, fixture: Fixture): string {
   const params: Record<string, number | string> = { ...fixture, ...op.sample.params?.(fixture) };
-  return op.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new Error(`no fixture value for {${name}} in ${op.path}: extend createFixture`);
-    return String(value);
-  }) + (op.sample.query ? `?${op.sample.query}` : '');
+  return (
+    op.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+      const value = params[name];
+      if (value === undefined) throw new Error(`no fixture value for {${name}} in ${op.path}: extend createFixture`);
+      return String(value);
+    }) + (op.sample.query ? `?${op.sample.query}` : '')
+  );
 }
 
 /** Sends the operation's sample request with this client. */

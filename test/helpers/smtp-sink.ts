@@ -54,14 +54,21 @@ export async function smtpSink(t: TestContext): Promise<SmtpSink> {
 function parseMessage(raw: string): Omit<ReceivedMail, 'envelopeFrom' | 'envelopeTo'> {
   const split = raw.indexOf('\r\n\r\n');
   const headers = new Map<string, string>();
-  for (const line of raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ').split('\r\n')) {
+  for (const line of raw
+    .slice(0, split)
+    .replace(/\r\n[ \t]+/g, ' ')
+    .split('\r\n')) {
     const colon = line.indexOf(':');
     headers.set(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim());
   }
   const body = raw.slice(split + 4);
   const encoding = headers.get('content-transfer-encoding') ?? '7bit';
   const bytes =
-    encoding === 'quoted-printable' ? qpBytes(body.replace(/=\r\n/g, '')) : encoding === 'base64' ? Buffer.from(body, 'base64') : Buffer.from(body, 'latin1');
+    encoding === 'quoted-printable'
+      ? qpBytes(body.replace(/=\r\n/g, ''))
+      : encoding === 'base64'
+        ? Buffer.from(body, 'base64')
+        : Buffer.from(body, 'latin1');
   return {
     from: decodeWords(headers.get('from') ?? ''),
     to: headers.get('to') ?? '',

@@ -1,9 +1,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { revokeApiKey } from '../../src/modules/accounts/service.js';
 import { build, client, owner } from '../helpers/build.js';
 import { assertError, assertOk, createShop } from '../helpers/factories.js';
-import { concretePath, createFixture, send, shopOperations, snapshot, type Fixture } from '../helpers/owner-operations.js';
-import { revokeApiKey } from '../../src/modules/accounts/service.js';
+import {
+  concretePath,
+  createFixture,
+  type Fixture,
+  send,
+  shopOperations,
+  snapshot,
+} from '../helpers/owner-operations.js';
 
 test('a missing or unknown key is a 401 on every owner path', async (t) => {
   // Every path is tried with an unknown key from one address: far more than the failed-key limit
@@ -20,7 +27,10 @@ test('a missing or unknown key is a 401 on every owner path', async (t) => {
     assertError({ status: none.statusCode, body: none.json() }, 401, 'unauthorized');
     assertError(await send(client(app, 'shopd_not-a-real-key'), op, fixture), 401, 'unauthorized');
   }
-  for (const [method, url] of [['GET', '/self/shops'], ['POST', '/self/shops']]) {
+  for (const [method, url] of [
+    ['GET', '/self/shops'],
+    ['POST', '/self/shops'],
+  ]) {
     assertError(await client(app, 'nope').request(method!, url!, { name: 'x' }), 401, 'unauthorized');
   }
   assert.deepEqual(await snapshot(api, ops, fixture), before);
@@ -31,11 +41,19 @@ test('the key is accepted with Bearer and bare, and stops working once revoked',
   const api = await owner(app);
   const bare = await app.inject({ method: 'GET', url: '/self/shops', headers: { authorization: api.key } });
   assert.equal(bare.statusCode, 200);
-  const lower = await app.inject({ method: 'GET', url: '/self/shops', headers: { authorization: `bearer ${api.key}` } });
+  const lower = await app.inject({
+    method: 'GET',
+    url: '/self/shops',
+    headers: { authorization: `bearer ${api.key}` },
+  });
   assert.equal(lower.statusCode, 200);
   assertOk(await api.get('/self/shops'));
 
-  const keyRow = await app.db.kysely.selectFrom('api_keys').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const keyRow = await app.db.kysely
+    .selectFrom('api_keys')
+    .select('id')
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
   await revokeApiKey(app.db.kysely, keyRow.id);
   assertError(await api.get('/self/shops'), 401, 'unauthorized');
 });
@@ -98,14 +116,28 @@ test('every owner operation works for the owning account', async (t) => {
     const res = await send(api, op, fixture);
     assert.equal(res.status, 200, `${op.method} ${op.path}: ${JSON.stringify(res.body)}`);
     // A deletion consumes the fixture's object: make a fresh set for what follows.
-    if (op.method === 'DELETE' || op.path.endsWith('/delete')) Object.assign(fixture, await createFixture(api, shop.id));
+    if (op.method === 'DELETE' || op.path.endsWith('/delete'))
+      Object.assign(fixture, await createFixture(api, shop.id));
   }
 });
 
 test('bad ids in the path are a 400, never a 404 or 500', async (t) => {
   const app = await build(t);
   const api = await owner(app);
-  for (const id of ['abc', '0', '-1', '1.5', '2147483648', '99999999999999999999', '%20', '0x1', '1e0', '1.0', '+1', '%201']) {
+  for (const id of [
+    'abc',
+    '0',
+    '-1',
+    '1.5',
+    '2147483648',
+    '99999999999999999999',
+    '%20',
+    '0x1',
+    '1e0',
+    '1.0',
+    '+1',
+    '%201',
+  ]) {
     const res = await api.get(`/self/${id}/settings`);
     assertError(res, 400, 'validation_error');
     assert.match(res.body.errors[0], /^shopId: /);

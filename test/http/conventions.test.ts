@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { toAppError } from '../../src/http/error-handler.js';
 import { build, owner } from '../helpers/build.js';
 import { assertError, assertOk, createShop } from '../helpers/factories.js';
-import { toAppError } from '../../src/http/error-handler.js';
 
 test('health checks the database and answers in the envelope', async (t) => {
   const app = await build(t);
@@ -45,7 +45,13 @@ test('a known path asked with a method it does not answer is a 405 with Allow; u
   const app = await build(t);
   const api = await owner(app);
   const shop = await createShop(api);
-  const product = assertOk(await api.post(`/self/${shop.id}/v2/products`, { title: 'P', description: 'd', variants: [{ title: 'V', priceDetails: { amount: 1 }, productType: 'service', asService: { text: 't' } }] }));
+  const product = assertOk(
+    await api.post(`/self/${shop.id}/v2/products`, {
+      title: 'P',
+      description: 'd',
+      variants: [{ title: 'V', priceDetails: { amount: 1 }, productType: 'service', asService: { text: 't' } }],
+    }),
+  );
   const cases = [
     { method: 'DELETE', url: '/self/shops', allow: 'GET, HEAD, POST' },
     { method: 'PATCH', url: `/self/${shop.id}/v2/products/${product.id}`, allow: 'GET, HEAD, PUT' },
@@ -59,8 +65,16 @@ test('a known path asked with a method it does not answer is a 405 with Allow; u
     assert.equal(res.headers.allow, allow, `${method} ${url}`);
     assert.ok(res.headers['x-request-id']);
   }
-  assert.equal(assertOk(await api.get(`/self/${shop.id}/v2/products/${product.id}`)).title, 'P', 'the refused calls changed nothing');
-  const head = await app.inject({ method: 'HEAD', url: '/self/shops', headers: { authorization: `Bearer ${api.key}` } });
+  assert.equal(
+    assertOk(await api.get(`/self/${shop.id}/v2/products/${product.id}`)).title,
+    'P',
+    'the refused calls changed nothing',
+  );
+  const head = await app.inject({
+    method: 'HEAD',
+    url: '/self/shops',
+    headers: { authorization: `Bearer ${api.key}` },
+  });
   assert.equal(head.statusCode, 200, 'HEAD of a GET route still works');
   const unknown = await app.inject({ method: 'DELETE', url: '/self/shops/nope/deeper' });
   assertError({ status: unknown.statusCode, body: unknown.json() }, 404, 'not_found');
@@ -69,7 +83,9 @@ test('a known path asked with a method it does not answer is a 405 with Allow; u
 
 test('every documented path answers an undocumented method with 405 and exactly its documented methods in Allow', async (t) => {
   const app = await build(t);
-  const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
+  const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+    paths: Record<string, Record<string, unknown>>;
+  };
   const paths = Object.entries(doc.paths);
   assert.ok(paths.length > 50);
   for (const [path, operations] of paths) {
@@ -101,9 +117,19 @@ test('malformed JSON, wrong media type and oversized bodies get clear 4xx answer
   assertError({ status: malformed.statusCode, body: malformed.json() }, 400, 'validation_error');
   const empty = await app.inject({ method: 'POST', url: '/self/shops', headers, payload: '' });
   assertError({ status: empty.statusCode, body: empty.json() }, 400, 'validation_error');
-  const text = await app.inject({ method: 'POST', url: '/self/shops', headers: { ...headers, 'content-type': 'text/plain' }, payload: 'name=x' });
+  const text = await app.inject({
+    method: 'POST',
+    url: '/self/shops',
+    headers: { ...headers, 'content-type': 'text/plain' },
+    payload: 'name=x',
+  });
   assertError({ status: text.statusCode, body: text.json() }, 415, 'unsupported_media_type');
-  const large = await app.inject({ method: 'POST', url: '/self/shops', headers, payload: JSON.stringify({ name: 'x', pad: 'y'.repeat(4096) }) });
+  const large = await app.inject({
+    method: 'POST',
+    url: '/self/shops',
+    headers,
+    payload: JSON.stringify({ name: 'x', pad: 'y'.repeat(4096) }),
+  });
   assertError({ status: large.statusCode, body: large.json() }, 413, 'payload_too_large');
   assert.deepEqual(assertOk(await api.get('/self/shops')), [], 'none of them created anything');
 });
@@ -112,10 +138,18 @@ test('validation reports every problem as "<field>: <what is wrong>"', async (t)
   const app = await build(t);
   const api = await owner(app);
   const shop = await createShop(api);
-  const res = await api.put(`/self/${shop.id}/settings/payments/mobilecash`, { enabled: 1, cashtag: '', email: 'nope', gatewayRules: { blockVpn: 3 } });
+  const res = await api.put(`/self/${shop.id}/settings/payments/mobilecash`, {
+    enabled: 1,
+    cashtag: '',
+    email: 'nope',
+    gatewayRules: { blockVpn: 3 },
+  });
   assertError(res, 400, 'validation_error');
   for (const field of ['enabled', 'cashtag', 'email', 'gatewayRules.blockVpn']) {
-    assert.ok(res.body.errors.some((e: string) => e.startsWith(`${field}: `)), `${field} in ${JSON.stringify(res.body.errors)}`);
+    assert.ok(
+      res.body.errors.some((e: string) => e.startsWith(`${field}: `)),
+      `${field} in ${JSON.stringify(res.body.errors)}`,
+    );
   }
   const missing = await api.put(`/self/${shop.id}/settings/name`, {});
   assert.deepEqual(missing.body.errors, ['newName: is required']);
@@ -129,7 +163,12 @@ test('server errors hide their details', async (t) => {
   await app.db.kysely.schema.dropTable('payment_settings').execute();
   const res = await api.get(`/self/${shop.id}/settings`);
   assert.equal(res.status, 500);
-  assert.deepEqual(res.body, { data: null, message: 'Internal server error.', errors: ['Internal server error.'], code: 'internal_error' });
+  assert.deepEqual(res.body, {
+    data: null,
+    message: 'Internal server error.',
+    errors: ['Internal server error.'],
+    code: 'internal_error',
+  });
 });
 
 test('OpenAPI document describes what the server accepts; /docs renders it', async (t) => {
@@ -140,7 +179,10 @@ test('OpenAPI document describes what the server accepts; /docs renders it', asy
   assert.ok(put.security.length > 0, 'owner routes declare the key');
   const body = put.requestBody.content['application/json'].schema;
   // The shape and the reserved words are both in the pattern: the document refuses what the server refuses.
-  assert.match(body.properties.newSubDomain.pattern, /^\^\(\?!\(\?:admin\|api\|.*www\)\$\)\[a-z0-9\]\(\?:\[a-z0-9-\]\{1,30\}\[a-z0-9\]\)\$$/);
+  assert.match(
+    body.properties.newSubDomain.pattern,
+    /^\^\(\?!\(\?:admin\|api\|.*www\)\$\)\[a-z0-9\]\(\?:\[a-z0-9-\]\{1,30\}\[a-z0-9\]\)\$$/,
+  );
   assert.ok(put.responses['409'], 'conflicts are documented');
   const tz = doc.paths['/self/{shopId}/settings/timezone'].put.requestBody.content['application/json'].schema;
   assert.equal(tz.properties.utcTimezoneOffset.minimum, -720);
@@ -158,15 +200,29 @@ test('database constraint violations map to the envelope on both engines', async
   const api = await owner(app);
   const shop = await createShop(api);
   const db = app.db.kysely;
-  const caught = async (query: Promise<unknown>) => query.then(() => assert.fail('expected a violation'), (err: Error) => toAppError(err));
+  const caught = async (query: Promise<unknown>) =>
+    query.then(
+      () => assert.fail('expected a violation'),
+      (err: Error) => toAppError(err),
+    );
   const row = await db.selectFrom('shops').selectAll().where('id', '=', shop.id).executeTakeFirstOrThrow();
   const { id: _id, ...copy } = row;
   const unique = await caught(db.insertInto('shops').values(copy).execute());
   assert.equal(unique.statusCode, 409);
   assert.equal(unique.code, 'conflict');
-  const foreign = await caught(db.insertInto('shops').values({ ...copy, subdomain: 'other-one', account_id: 999999 }).execute());
+  const foreign = await caught(
+    db
+      .insertInto('shops')
+      .values({ ...copy, subdomain: 'other-one', account_id: 999999 })
+      .execute(),
+  );
   assert.equal(foreign.statusCode, 409);
-  const check = await caught(db.insertInto('shops').values({ ...copy, subdomain: 'third-one', utc_offset_minutes: 5000 }).execute());
+  const check = await caught(
+    db
+      .insertInto('shops')
+      .values({ ...copy, subdomain: 'third-one', utc_offset_minutes: 5000 })
+      .execute(),
+  );
   assert.equal(check.statusCode, 400);
   assert.equal(check.code, 'validation_error');
 });
@@ -180,12 +236,27 @@ test('router-level errors, empty JSON bodies and key order keep to the conventio
     assertError({ status: res.statusCode, body: res.json() }, 400, 'validation_error');
     assert.ok(res.headers['x-request-id']);
   }
-  const garbage = await app.inject({ method: 'PUT', url: `/self/${shop.id}/settings/name`, headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' }, payload: 'garbage' });
+  const garbage = await app.inject({
+    method: 'PUT',
+    url: `/self/${shop.id}/settings/name`,
+    headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' },
+    payload: 'garbage',
+  });
   assert.deepEqual(garbage.json().errors, ['body: is not valid JSON']);
   // An empty JSON body is no body: optional-only bodies pass, required fields are named.
-  const empty = await app.inject({ method: 'PUT', url: `/self/${shop.id}/settings/name`, headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' }, payload: '' });
+  const empty = await app.inject({
+    method: 'PUT',
+    url: `/self/${shop.id}/settings/name`,
+    headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' },
+    payload: '',
+  });
   assert.deepEqual(empty.json().errors, ['newName: is required']);
-  const poisoned = await app.inject({ method: 'POST', url: '/self/shops', headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' }, payload: '{"name":"x","__proto__":{"admin":true}}' });
+  const poisoned = await app.inject({
+    method: 'POST',
+    url: '/self/shops',
+    headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' },
+    payload: '{"name":"x","__proto__":{"admin":true}}',
+  });
   assertError({ status: poisoned.statusCode, body: poisoned.json() }, 400, 'validation_error');
   // The same body in another key order is the same idempotent request.
   const headers = { 'idempotency-key': 'order-free' };

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { claimLeaseMs, IDEMPOTENCY_TTL_MS, sweepIdempotencyKeys } from '../../src/http/idempotency.js';
+import { MAX_ORDER_PARTS } from '../../src/modules/invoices/schema.js';
 import { build, owner } from '../helpers/build.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
 import { httpsServer } from '../helpers/https-endpoint.js';
-import { claimLeaseMs, IDEMPOTENCY_TTL_MS, sweepIdempotencyKeys } from '../../src/http/idempotency.js';
-import { MAX_ORDER_PARTS } from '../../src/modules/invoices/schema.js';
 
 test('a retry with the same Idempotency-Key and body answers the first response and acts once', async (t) => {
   const app = await build(t);
@@ -35,8 +35,11 @@ test('parallel requests with one key act once: the others are replayed or told i
   const app = await build(t);
   const api = await owner(app);
   const headers = { 'idempotency-key': 'burst' };
-  const results = await Promise.all(Array.from({ length: 8 }, () => api.post('/self/shops', { name: 'Burst' }, headers)));
-  for (const r of results) assert.ok(r.status === 200 || (r.status === 409 && r.body.code === 'conflict'), JSON.stringify(r.body));
+  const results = await Promise.all(
+    Array.from({ length: 8 }, () => api.post('/self/shops', { name: 'Burst' }, headers)),
+  );
+  for (const r of results)
+    assert.ok(r.status === 200 || (r.status === 409 && r.body.code === 'conflict'), JSON.stringify(r.body));
   assert.equal(assertOk(await api.get('/self/shops')).length, 1);
 });
 
@@ -55,7 +58,10 @@ test('a refused request is remembered too, and a key past 24 hours acts again', 
   const api = await owner(app);
   const headers = { 'idempotency-key': 'old' };
   assertOk(await api.post('/self/shops', { name: 'Old' }, headers));
-  await app.db.kysely.updateTable('idempotency_keys').set({ created_at: Date.now() - IDEMPOTENCY_TTL_MS - 1000 }).execute();
+  await app.db.kysely
+    .updateTable('idempotency_keys')
+    .set({ created_at: Date.now() - IDEMPOTENCY_TTL_MS - 1000 })
+    .execute();
   assert.equal(await sweepIdempotencyKeys(app.db.kysely), 1);
   assertOk(await api.post('/self/shops', { name: 'Old' }, headers));
   assert.equal(assertOk(await api.get('/self/shops')).length, 2);
@@ -78,7 +84,10 @@ test('the claim lease outlasts the longest request: every part of an order waiti
   const app = await build(t, { DYNAMIC_DELIVERY_TIMEOUT_MS: '120000' });
   assert.ok(claimLeaseMs(app.config) > MAX_ORDER_PARTS * 120_000);
   assert.ok(claimLeaseMs(app.config) < IDEMPOTENCY_TTL_MS);
-  assert.ok(claimLeaseMs({ invoices: { dynamicTimeoutMs: 10_000, expiryIntervalMs: 1 } }) <= 10 * 60_000, 'minutes, not a day, by default');
+  assert.ok(
+    claimLeaseMs({ invoices: { dynamicTimeoutMs: 10_000, expiryIntervalMs: 1 } }) <= 10 * 60_000,
+    'minutes, not a day, by default',
+  );
 });
 
 test('a key whose request died before answering is free again once its lease lapsed; before that it is in progress', async (t) => {
@@ -91,7 +100,11 @@ test('a key whose request died before answering is free again once its lease lap
   await crashState(app, 'crash', 0);
   const running = await api.post('/self/shops', { name: 'Crash' }, headers);
   assertError(running, 409, 'conflict');
-  assert.equal(running.headers['retry-after'], '1', 'a running request usually answers soon: retry in a second, not after the lease');
+  assert.equal(
+    running.headers['retry-after'],
+    '1',
+    'a running request usually answers soon: retry in a second, not after the lease',
+  );
   await crashState(app, 'crash', lease - 60_000);
   assertError(await api.post('/self/shops', { name: 'Crash' }, headers), 409, 'conflict');
   assert.equal(assertOk(await api.get('/self/shops')).length, 1);
@@ -121,10 +134,20 @@ test('two retries at once after a crash: one runs, the other is told it is in pr
     reached();
   });
   const product = assertOk(
-    await api.post(`/self/${shopId}/v2/products`, { title: 'Account', description: 'd', variants: [{ title: 'One', priceDetails: { amount: 3 }, productType: 'dynamic', asDynamic: { externalUrl: url } }] }),
+    await api.post(`/self/${shopId}/v2/products`, {
+      title: 'Account',
+      description: 'd',
+      variants: [
+        { title: 'One', priceDetails: { amount: 3 }, productType: 'dynamic', asDynamic: { externalUrl: url } },
+      ],
+    }),
   );
   const invoice = assertOk(
-    await api.post(`/v2/public/shops/${shopId}/invoices`, { customerEmail: 'twice@example.com', gateway: 'tipjar', parts: [{ productId: product.id, productVariantId: product.variants[0].id, quantity: 1 }] }),
+    await api.post(`/v2/public/shops/${shopId}/invoices`, {
+      customerEmail: 'twice@example.com',
+      gateway: 'tipjar',
+      parts: [{ productId: product.id, productVariantId: product.variants[0].id, quantity: 1 }],
+    }),
   );
   const process = `/self/${shopId}/invoices/${invoice.id}/process`;
   const headers = { 'idempotency-key': 'process-once' };

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { build, owner, type Client, type Reply } from '../helpers/build.js';
+import { build, type Client, owner, type Reply } from '../helpers/build.js';
 import { assertError, assertOk, createShop } from '../helpers/factories.js';
-import { createFixture, shopOperations, snapshot, type Fixture, type Operation } from '../helpers/owner-operations.js';
 import { pngImage } from '../helpers/multipart.js';
+import { createFixture, type Fixture, type Operation, shopOperations, snapshot } from '../helpers/owner-operations.js';
 
 /**
  * Issue 19, item 3: PostgreSQL cannot store U+0000 in text, SQLite can. A NUL in any string a
@@ -32,12 +32,18 @@ function withNulInEachString(value: unknown, path = ''): { field: string; value:
   if (typeof value === 'string') return [{ field: path, value: `${value}${NUL}x` }];
   if (Array.isArray(value)) {
     return value.flatMap((item, i) =>
-      withNulInEachString(item, `${path}[${i}]`).map((v) => ({ field: v.field, value: value.map((other, j) => (j === i ? v.value : other)) })),
+      withNulInEachString(item, `${path}[${i}]`).map((v) => ({
+        field: v.field,
+        value: value.map((other, j) => (j === i ? v.value : other)),
+      })),
     );
   }
   if (value !== null && typeof value === 'object') {
     return Object.entries(value).flatMap(([key, item]) =>
-      withNulInEachString(item, path ? `${path}.${key}` : key).map((v) => ({ field: v.field, value: { ...value, [key]: v.value } })),
+      withNulInEachString(item, path ? `${path}.${key}` : key).map((v) => ({
+        field: v.field,
+        value: { ...value, [key]: v.value },
+      })),
     );
   }
   return [];
@@ -57,22 +63,40 @@ function otherBodies(f: Fixture): Record<string, unknown> {
       key: 'storefront-password',
     },
     'POST /v2/public/invoices/{invoiceId}/feedback': { rating: 5, comment: 'Great' },
-    'POST /v2/public/shops/{shopId}/tickets': { email: 'buyer@example.com', title: 'Help', message: 'Please', invoiceId: f.completedInvoiceId, key: 'storefront-password' },
+    'POST /v2/public/shops/{shopId}/tickets': {
+      email: 'buyer@example.com',
+      title: 'Help',
+      message: 'Please',
+      invoiceId: f.completedInvoiceId,
+      key: 'storefront-password',
+    },
     'POST /v2/public/tickets/{ticketId}/message': { content: 'More' },
   };
 }
 
-async function refusalsOfNul(app: Awaited<ReturnType<typeof build>>, api: Client, fixture: Fixture, ops: Operation[]): Promise<{ checked: number; wrong: string[] }> {
+async function refusalsOfNul(
+  app: Awaited<ReturnType<typeof build>>,
+  api: Client,
+  fixture: Fixture,
+  ops: Operation[],
+): Promise<{ checked: number; wrong: string[] }> {
   const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as Doc;
   const samples = new Map(ops.map((op) => [`${op.method} ${op.path}`, op.sample]));
   const bodies = otherBodies(fixture);
-  const values: Record<string, string | number> = { ...fixture, listingPath: 'some-listing', announcementPath: 'some-news', name: 'some.png' };
+  const values: Record<string, string | number> = {
+    ...fixture,
+    listingPath: 'some-listing',
+    announcementPath: 'some-news',
+    name: 'some.png',
+  };
   const wrong: string[] = [];
   let checked = 0;
 
   const expectRefused = (what: string, res: Reply, field: string) => {
     checked++;
-    const named = res.body?.errors?.some((e: string) => e === `${field}: must not contain NUL characters` || e.startsWith(`${field}: must be one of`));
+    const named = res.body?.errors?.some(
+      (e: string) => e === `${field}: must not contain NUL characters` || e.startsWith(`${field}: must be one of`),
+    );
     if (res.status !== 400 || res.body.code !== 'validation_error' || res.body.data !== null || !named) {
       wrong.push(`${what} → ${res.status} ${JSON.stringify(res.body)}`);
     }
@@ -89,7 +113,9 @@ async function refusalsOfNul(app: Awaited<ReturnType<typeof build>>, api: Client
       const send = (nul: { in: string; name: string } | null, payload: unknown) => {
         const url = path.replace(/\{(\w+)\}/g, (_, name: string) => {
           const value = String(values[name] ?? 1);
-          return nul?.in === 'path' && nul.name === name ? `${encodeURIComponent(value)}%00` : encodeURIComponent(value);
+          return nul?.in === 'path' && nul.name === name
+            ? `${encodeURIComponent(value)}%00`
+            : encodeURIComponent(value);
         });
         const query = new URLSearchParams(sample?.query ?? '');
         if (nul?.in === 'query') query.set(nul.name, `a${NUL}b`);
@@ -124,8 +150,18 @@ test('a NUL in any string of any route (body, query, path, header) is a 400 nami
   const named: [string, string, unknown, string][] = [
     ['GET', `/v2/public/shops/${shop.id}/feedbacks?searchString=%00`, undefined, 'searchString'],
     ['POST', `/v2/public/tickets/${fixture.ticketId}/message?accessKey=x`, { content: `hi${NUL}` }, 'content'],
-    ['POST', `/v2/public/shops/${shop.id}/invoices`, { ...(otherBodies(fixture)['POST /v2/public/shops/{shopId}/invoices'] as object), coupon: `C${NUL}` }, 'coupon'],
-    ['POST', `/v2/public/shops/${shop.id}/invoices`, { ...(otherBodies(fixture)['POST /v2/public/shops/{shopId}/invoices'] as object), affiliateCode: `R${NUL}` }, 'affiliateCode'],
+    [
+      'POST',
+      `/v2/public/shops/${shop.id}/invoices`,
+      { ...(otherBodies(fixture)['POST /v2/public/shops/{shopId}/invoices'] as object), coupon: `C${NUL}` },
+      'coupon',
+    ],
+    [
+      'POST',
+      `/v2/public/shops/${shop.id}/invoices`,
+      { ...(otherBodies(fixture)['POST /v2/public/shops/{shopId}/invoices'] as object), affiliateCode: `R${NUL}` },
+      'affiliateCode',
+    ],
     ['POST', '/self/shops', { name: `Shop${NUL}` }, 'name'],
     ['PUT', `/self/${shop.id}/settings/name`, { newName: `Shop${NUL}` }, 'newName'],
     ['GET', `/self/${shop.id}/products?searchString=a%00`, undefined, 'searchString'],
@@ -137,13 +173,23 @@ test('a NUL in any string of any route (body, query, path, header) is a 400 nami
   for (const [method, url, body, field] of named) {
     const res = await api.request(method, url, body);
     assertError(res, 400, 'validation_error');
-    assert.ok(res.body.errors.includes(`${field}: must not contain NUL characters`), `${method} ${url}: ${JSON.stringify(res.body.errors)}`);
+    assert.ok(
+      res.body.errors.includes(`${field}: must not contain NUL characters`),
+      `${method} ${url}: ${JSON.stringify(res.body.errors)}`,
+    );
   }
   // The keys of an open map are client strings too.
-  const keyed = await api.post(`/v2/public/shops/${shop.id}/invoices`, { ...(otherBodies(fixture)['POST /v2/public/shops/{shopId}/invoices'] as object), customFields: { [`ni${NUL}ck`]: 'x' } });
+  const keyed = await api.post(`/v2/public/shops/${shop.id}/invoices`, {
+    ...(otherBodies(fixture)['POST /v2/public/shops/{shopId}/invoices'] as object),
+    customFields: { [`ni${NUL}ck`]: 'x' },
+  });
   assertError(keyed, 400, 'validation_error');
   assert.deepEqual(keyed.body.errors, ['customFields: must not have NUL characters in its property names']);
-  const idempotent = await api.post(`/self/${shop.id}/customers/${fixture.customerId}/balance/add`, { amount: 1 }, { 'idempotency-key': `k${NUL}` });
+  const idempotent = await api.post(
+    `/self/${shop.id}/customers/${fixture.customerId}/balance/add`,
+    { amount: 1 },
+    { 'idempotency-key': `k${NUL}` },
+  );
   assert.deepEqual(idempotent.body.errors, ['idempotency-key: must not contain NUL characters']);
 
   assert.deepEqual(await snapshot(api, ops, fixture), before, 'nothing changed');
@@ -154,7 +200,9 @@ test('an upload whose file name holds a NUL is stored under a name of its own; t
   const app = await build(t);
   const api = await owner(app);
   const shop = await createShop(api);
-  const uploaded = assertOk(await api.upload(`/self/${shop.id}/customization/logo`, await pngImage(), `lo${NUL}go.png`));
+  const uploaded = assertOk(
+    await api.upload(`/self/${shop.id}/customization/logo`, await pngImage(), `lo${NUL}go.png`),
+  );
   assert.match(uploaded.url, /^\/uploads\/[\w-]+\.png$/);
   const settings = assertOk(await api.get(`/self/${shop.id}/settings`));
   assert.ok(!JSON.stringify(settings).includes('\\u0000'));
@@ -165,7 +213,9 @@ test('the OpenAPI document shows the NUL rule on every string a request can carr
   const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as Doc;
   const missing: string[] = [];
   let strings = 0;
-  const hasRule = (s: Record<string, unknown>) => s.pattern === NUL_FREE || (Array.isArray(s.allOf) && s.allOf.some((p: { pattern?: string }) => p.pattern === NUL_FREE));
+  const hasRule = (s: Record<string, unknown>) =>
+    s.pattern === NUL_FREE ||
+    (Array.isArray(s.allOf) && s.allOf.some((p: { pattern?: string }) => p.pattern === NUL_FREE));
   const walk = (schema: unknown, at: string): void => {
     if (schema === null || typeof schema !== 'object') return;
     if (Array.isArray(schema)) return schema.forEach((s, i) => walk(s, `${at}[${i}]`));
@@ -174,8 +224,11 @@ test('the OpenAPI document shows the NUL rule on every string a request can carr
       strings++;
       if (!hasRule(s)) missing.push(at);
     }
-    const openMap = (s.patternProperties && typeof s.patternProperties === 'object') || (s.additionalProperties && typeof s.additionalProperties === 'object');
-    if (openMap && !(s.propertyNames && hasRule(s.propertyNames as Record<string, unknown>))) missing.push(`${at} (property names)`);
+    const openMap =
+      (s.patternProperties && typeof s.patternProperties === 'object') ||
+      (s.additionalProperties && typeof s.additionalProperties === 'object');
+    if (openMap && !(s.propertyNames && hasRule(s.propertyNames as Record<string, unknown>)))
+      missing.push(`${at} (property names)`);
     for (const [key, value] of Object.entries(s)) if (key !== 'not' && key !== 'if') walk(value, `${at}.${key}`);
   };
   for (const [path, methods] of Object.entries(doc.paths)) {
@@ -188,5 +241,8 @@ test('the OpenAPI document shows the NUL rule on every string a request can carr
   assert.ok(strings > 200, `only ${strings} strings in the document`);
   assert.deepEqual(missing, []);
   const nulFree = new RegExp(NUL_FREE, 'u');
-  assert.ok(nulFree.test('plain text') && !nulFree.test(`a${NUL}b`), 'the documented pattern refuses NUL and nothing else');
+  assert.ok(
+    nulFree.test('plain text') && !nulFree.test(`a${NUL}b`),
+    'the documented pattern refuses NUL and nothing else',
+  );
 });

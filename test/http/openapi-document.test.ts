@@ -50,26 +50,55 @@ test('the document states the limits and forms the server enforces: names, e-mai
   assert.ok(email.test('Buyer.Name+tag@example.co.uk'));
   assert.ok(!email.test('0@com'));
   const fixture = await createFixture(api, shop.id);
-  const checkout = { gateway: 'tipjar', parts: [{ productId: fixture.productId, productVariantId: fixture.variantId, quantity: 1 }] };
-  assertError(await api.post(`/v2/public/shops/${shop.id}/invoices`, { ...checkout, customerEmail: '0@com' }), 400, 'validation_error');
-  assertError(await api.post(`/v2/public/shops/${shop.id}/tickets`, { email: '0@com', title: 'T', message: 'M' }), 400, 'validation_error');
-  assertError(await api.post(`/self/${shop.id}/invoices/${fixture.completedInvoiceId}/resend`, { email: '0@com' }), 400, 'validation_error');
-  assertError(await api.put(`/self/${shop.id}/settings/payments/walletemail`, { email: '0@com' }), 400, 'validation_error');
+  const checkout = {
+    gateway: 'tipjar',
+    parts: [{ productId: fixture.productId, productVariantId: fixture.variantId, quantity: 1 }],
+  };
+  assertError(
+    await api.post(`/v2/public/shops/${shop.id}/invoices`, { ...checkout, customerEmail: '0@com' }),
+    400,
+    'validation_error',
+  );
+  assertError(
+    await api.post(`/v2/public/shops/${shop.id}/tickets`, { email: '0@com', title: 'T', message: 'M' }),
+    400,
+    'validation_error',
+  );
+  assertError(
+    await api.post(`/self/${shop.id}/invoices/${fixture.completedInvoiceId}/resend`, { email: '0@com' }),
+    400,
+    'validation_error',
+  );
+  assertError(
+    await api.put(`/self/${shop.id}/settings/payments/walletemail`, { email: '0@com' }),
+    400,
+    'validation_error',
+  );
 
   // Dates: real ones only, in the document and on the server.
   const dateFilters = [...requestSchemas(doc)].filter(([at]) => /(fromDate|toDate|startDate|endDate)$/.test(at));
   assert.ok(dateFilters.length >= 10);
   for (const [at, node] of dateFilters) {
     const schema = node.pattern ? node : node.anyOf?.find((n: Node) => n.pattern);
-    assert.ok(schema && !new RegExp(schema.pattern, 'u').test('0000-00-00') && !new RegExp(schema.pattern, 'u').test('2026-02-29'), at);
+    assert.ok(
+      schema &&
+        !new RegExp(schema.pattern, 'u').test('0000-00-00') &&
+        !new RegExp(schema.pattern, 'u').test('2026-02-29'),
+      at,
+    );
   }
   assertError(await api.get(`/self/${shop.id}/invoices?fromDate=0000-00-00`), 400, 'validation_error');
   assertOk(await api.get(`/self/${shop.id}/invoices?fromDate=2028-02-29`));
 
   // The settings object a product type needs is required by the document, per type.
   const variant = body('/self/{shopId}/v2/products', 'post').properties.variants.items;
-  for (const [type, key] of [['service', 'asService'], ['dynamic', 'asDynamic']]) {
-    const rule = variant.allOf.find((r: Node) => (r.if.properties.productType.const ?? r.if.properties.productType.enum?.[0]) === type);
+  for (const [type, key] of [
+    ['service', 'asService'],
+    ['dynamic', 'asDynamic'],
+  ]) {
+    const rule = variant.allOf.find(
+      (r: Node) => (r.if.properties.productType.const ?? r.if.properties.productType.enum?.[0]) === type,
+    );
     assert.deepEqual(rule.then.required, [key], type);
   }
   const dynamic = { title: 'D', priceDetails: { amount: 1 }, productType: 'dynamic' };

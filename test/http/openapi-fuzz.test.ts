@@ -1,22 +1,22 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { pngImage, multipartForm } from '../helpers/multipart.js';
-import { build, owner } from '../helpers/build.js';
 import { seededRandom } from '../../src/modules/seed/demo-data.js';
+import { build, owner } from '../helpers/build.js';
 import { assertOk, createShop } from '../helpers/factories.js';
-import { createFixture, productBody } from '../helpers/owner-operations.js';
+import { multipartForm, pngImage } from '../helpers/multipart.js';
 import {
   announcedByRules,
   documentValidator,
+  type FuzzOperation,
+  type FuzzRequest,
+  type Generator,
   isValid,
   mutations,
   operationsOf,
   toInject,
   validRequest,
-  type FuzzOperation,
-  type FuzzRequest,
-  type Generator,
 } from '../helpers/openapi-fuzz.js';
+import { createFixture, productBody } from '../helpers/owner-operations.js';
 
 /**
  * Issue 19 item 17: the OpenAPI document and the validation agree. For every operation of
@@ -31,7 +31,9 @@ const invalidPerOperation = Number(process.env.FUZZ_INVALID ?? 7);
 /** Writes that would stop later requests from being checked (deletions) run last. */
 const destructive = (op: FuzzOperation) => op.method === 'DELETE' || op.path.endsWith('/bulk/delete');
 
-test('requests valid by the OpenAPI document are accepted, requests invalid by it are a 400', { timeout: 600_000 }, async (t) => {
+test('requests valid by the OpenAPI document are accepted, requests invalid by it are a 400', {
+  timeout: 600_000,
+}, async (t) => {
   const app = await build(t, { RATE_LIMIT_OWNER_MAX: '0', RATE_LIMIT_PUBLIC_MAX: '0' });
   const api = await owner(app);
   const shop = await createShop(api, 'Fuzzed Shop');
@@ -74,11 +76,22 @@ test('requests valid by the OpenAPI document are accepted, requests invalid by i
     const auth = { authorization: `Bearer ${api.key}` };
     if (op.multipart) {
       const form = multipartForm([{ name: 'file', data: await pngImage(), filename: 'image.png', type: 'image/png' }]);
-      return app.inject({ method: op.method as 'POST', url, headers: { ...auth, ...headers, ...form.headers }, payload: form.payload });
+      return app.inject({
+        method: op.method as 'POST',
+        url,
+        headers: { ...auth, ...headers, ...form.headers },
+        payload: form.payload,
+      });
     }
-    return app.inject({ method: op.method as 'GET', url, headers: { ...auth, ...headers }, ...(payload === undefined ? {} : { payload }) });
+    return app.inject({
+      method: op.method as 'GET',
+      url,
+      headers: { ...auth, ...headers },
+      ...(payload === undefined ? {} : { payload }),
+    });
   };
-  const show = (op: FuzzOperation, request: FuzzRequest) => `${op.method} ${toInject(op, request).url} ${JSON.stringify(request.body ?? null).slice(0, 600)}`;
+  const show = (op: FuzzOperation, request: FuzzRequest) =>
+    `${op.method} ${toInject(op, request).url} ${JSON.stringify(request.body ?? null).slice(0, 600)}`;
 
   for (const op of operations) {
     const made: FuzzRequest[] = [];
@@ -93,19 +106,27 @@ test('requests valid by the OpenAPI document are accepted, requests invalid by i
       const res = await send(op, request);
       sentValid++;
       answered.set(res.statusCode, (answered.get(res.statusCode) ?? 0) + 1);
-      if (process.env.FUZZ_TRACE) t.diagnostic(`${res.statusCode} ${op.method} ${op.path} ${res.statusCode === 200 ? '' : res.body.slice(0, 200)}`);
+      if (process.env.FUZZ_TRACE)
+        t.diagnostic(
+          `${res.statusCode} ${op.method} ${op.path} ${res.statusCode === 200 ? '' : res.body.slice(0, 200)}`,
+        );
       // A 400 is a disagreement unless it names only fields whose rule the document states in words (x-rule).
       const refused = res.statusCode === 400 && !announcedByRules(gen, op, request, res.json().errors ?? []);
-      if (refused || res.statusCode >= 500) failures.push(`valid, got ${res.statusCode} ${res.body.slice(0, 400)} for ${show(op, request)}`);
+      if (refused || res.statusCode >= 500)
+        failures.push(`valid, got ${res.statusCode} ${res.body.slice(0, 400)} for ${show(op, request)}`);
       // A product update may have replaced the variants that later requests name.
-      if (res.statusCode === 200 && op.path === '/self/{shopId}/v2/products/{productId}') references.variant = res.json().data.variants.map((v: { id: number }) => v.id);
+      if (res.statusCode === 200 && op.path === '/self/{shopId}/v2/products/{productId}')
+        references.variant = res.json().data.variants.map((v: { id: number }) => v.id);
     }
     if (made.length > 0) {
       for (const m of mutations(gen, op, made[0]!, invalidPerOperation)) {
         const res = await send(op, m.request);
         sentInvalid++;
         const body = res.headers['content-type']?.toString().includes('json') ? res.json() : {};
-        if (res.statusCode !== 400 || body.code !== 'validation_error') failures.push(`invalid (${m.what}), got ${res.statusCode} ${res.body.slice(0, 300)} for ${show(op, m.request)}`);
+        if (res.statusCode !== 400 || body.code !== 'validation_error')
+          failures.push(
+            `invalid (${m.what}), got ${res.statusCode} ${res.body.slice(0, 300)} for ${show(op, m.request)}`,
+          );
       }
     }
     // A request may have locked the shop, held it or changed its currency: restore what the next operations rely on.
@@ -117,8 +138,17 @@ test('requests valid by the OpenAPI document are accepted, requests invalid by i
   }
   for (const failure of failures.slice(0, 200)) t.diagnostic(failure);
   t.diagnostic(`seed ${seed}: ${operations.length} operations, ${sentValid} valid and ${sentInvalid} invalid requests`);
-  t.diagnostic(`valid requests answered: ${[...answered].sort(([a], [b]) => a - b).map(([status, n]) => `${n}× ${status}`).join(', ')}`);
+  t.diagnostic(
+    `valid requests answered: ${[...answered]
+      .sort(([a], [b]) => a - b)
+      .map(([status, n]) => `${n}× ${status}`)
+      .join(', ')}`,
+  );
   assert.ok(operations.length >= 120, `only ${operations.length} operations in the document`);
   assert.ok(sentInvalid >= operations.length * 2, `only ${sentInvalid} invalid requests`);
-  assert.deepEqual(failures, [], `seed ${seed}: ${failures.length} disagreements between the document and the validation`);
+  assert.deepEqual(
+    failures,
+    [],
+    `seed ${seed}: ${failures.length} disagreements between the document and the validation`,
+  );
 });

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import type { LookupAddress } from 'node:dns';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { test, type TestContext } from 'node:test';
-import { OutboundError, postGuarded } from '../../src/http/outbound.js';
+import { type TestContext, test } from 'node:test';
 import type { Resolver } from '../../src/http/address-guard.js';
+import { OutboundError, postGuarded } from '../../src/http/outbound.js';
 
 /** A local HTTP server counting connections and requests; `handle` answers them. */
 async function server(t: TestContext, handle: (req: IncomingMessage, res: ServerResponse) => void) {
@@ -16,10 +16,13 @@ async function server(t: TestContext, handle: (req: IncomingMessage, res: Server
   });
   srv.on('connection', () => seen.connections++);
   await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  t.after(() => new Promise<void>((resolve) => {
-    srv.closeAllConnections();
-    srv.close(() => resolve());
-  }));
+  t.after(
+    () =>
+      new Promise<void>((resolve) => {
+        srv.closeAllConnections();
+        srv.close(() => resolve());
+      }),
+  );
   return { port: (srv.address() as AddressInfo).port, seen };
 }
 
@@ -34,12 +37,20 @@ function fakeDns(...addresses: string[]): Resolver & { asked: string[] } {
 }
 
 const call = (url: string, options: Partial<Parameters<typeof postGuarded>[1]> = {}) =>
-  postGuarded({ url, headers: { 'content-type': 'text/plain' }, body: 'hello' }, { timeoutMs: 60_000, allowPrivate: false, maxResponseBytes: 1024, ...options });
+  postGuarded(
+    { url, headers: { 'content-type': 'text/plain' }, body: 'hello' },
+    { timeoutMs: 60_000, allowPrivate: false, maxResponseBytes: 1024, ...options },
+  );
 
 test('a host name whose DNS answers a private address is refused at connect time, before any byte is sent', async (t) => {
   const { port, seen } = await server(t, (_req, res) => res.end('should not be reached'));
   // Rebinding: the name was public when the URL was saved; now DNS answers loopback.
-  for (const dns of [fakeDns('127.0.0.1'), fakeDns('93.184.216.34', '127.0.0.1'), fakeDns('::1'), fakeDns('::ffff:127.0.0.1')]) {
+  for (const dns of [
+    fakeDns('127.0.0.1'),
+    fakeDns('93.184.216.34', '127.0.0.1'),
+    fakeDns('::1'),
+    fakeDns('::ffff:127.0.0.1'),
+  ]) {
     await assert.rejects(call(`http://rebind.test:${port}/deliver`, { resolve: dns }), (err: Error) => {
       assert.ok(err instanceof OutboundError);
       assert.match(err.message, /^refused: rebind\.test resolves to a non-public address/);
@@ -54,7 +65,14 @@ test('a host name whose DNS answers a private address is refused at connect time
 test('IP literals are checked before connecting, and only http(s) without credentials is called', async (t) => {
   const { port, seen } = await server(t, (_req, res) => res.end('no'));
   const dns = fakeDns('127.0.0.1');
-  for (const url of [`http://127.0.0.1:${port}/`, `http://[::1]:${port}/`, `http://[::ffff:127.0.0.1]:${port}/`, `http://0x7f.1:${port}/`, 'http://169.254.169.254/latest/meta-data', 'http://10.0.0.1/']) {
+  for (const url of [
+    `http://127.0.0.1:${port}/`,
+    `http://[::1]:${port}/`,
+    `http://[::ffff:127.0.0.1]:${port}/`,
+    `http://0x7f.1:${port}/`,
+    'http://169.254.169.254/latest/meta-data',
+    'http://10.0.0.1/',
+  ]) {
     await assert.rejects(call(url, { resolve: dns }), /^OutboundError: refused: /, url);
   }
   for (const url of ['ftp://example.com/', 'file:///etc/passwd', 'not a url', 'http://user:pw@example.com/']) {
@@ -77,7 +95,9 @@ test('with private addresses allowed the call goes through; redirects are answer
 });
 
 // The timeout only bounds a hang (a client that kept reading would never finish); it decides nothing.
-test('an answer longer than the cap is cut there and the connection dropped, even one that never ends', { timeout: 60_000 }, async (t) => {
+test('an answer longer than the cap is cut there and the connection dropped, even one that never ends', {
+  timeout: 60_000,
+}, async (t) => {
   let closed!: () => void;
   const serverSawClose = new Promise<void>((resolve) => (closed = resolve));
   let written = 0;
@@ -102,5 +122,8 @@ test('an answer longer than the cap is cut there and the connection dropped, eve
 test('an endpoint that never answers fails with the deadline, as an error saying so', async (t) => {
   // The server holds every request unanswered (closed when the test ends).
   const { port } = await server(t, () => undefined);
-  await assert.rejects(call(`http://127.0.0.1:${port}/`, { allowPrivate: true, timeoutMs: 200 }), /^OutboundError: no answer within 200 ms$/);
+  await assert.rejects(
+    call(`http://127.0.0.1:${port}/`, { allowPrivate: true, timeoutMs: 200 }),
+    /^OutboundError: no answer within 200 ms$/,
+  );
 });

@@ -1,14 +1,20 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { ValidationError } from '../../src/http/errors.js';
+import { afterKeyset, decodeCursor, encodeCursor, keysetPage, pageWindow, toPage } from '../../src/http/pagination.js';
 import { build, owner } from '../helpers/build.js';
 import { assertError, assertOk, createShop } from '../helpers/factories.js';
 import { createFixture } from '../helpers/owner-operations.js';
-import { afterKeyset, decodeCursor, encodeCursor, keysetPage, pageWindow, toPage } from '../../src/http/pagination.js';
-import { ValidationError } from '../../src/http/errors.js';
 
 test('offset pages', () => {
   assert.deepEqual(pageWindow({ pageNumber: 3, pageSize: 20 }), { limit: 20, offset: 40 });
-  assert.deepEqual(toPage(['a'], 41, { pageNumber: 3, pageSize: 20 }), { items: ['a'], pageNumber: 3, pageSize: 20, totalCount: 41, totalPages: 3 });
+  assert.deepEqual(toPage(['a'], 41, { pageNumber: 3, pageSize: 20 }), {
+    items: ['a'],
+    pageNumber: 3,
+    pageSize: 20,
+    totalCount: 41,
+    totalPages: 3,
+  });
   assert.equal(toPage([], 0, { pageNumber: 1, pageSize: 20 }).totalPages, 0);
 });
 
@@ -17,18 +23,40 @@ test('cursors round-trip and junk cursors are a validation error', () => {
   assert.deepEqual(decodeCursor(cursor), { value: 1795000000000, id: 42 });
   assert.deepEqual(decodeCursor(encodeCursor({ value: 'Kéys', id: 7 }), 'string'), { value: 'Kéys', id: 7 });
   assert.throws(() => decodeCursor(cursor, 'string'), ValidationError);
-  for (const junk of ['', 'abc', Buffer.from('{"a":1}').toString('base64url'), Buffer.from('[1,-2]').toString('base64url'), Buffer.from('[1.5,2]').toString('base64url')]) {
-    assert.throws(() => decodeCursor(junk), (err) => err instanceof ValidationError && err.errors[0]!.startsWith('cursor: '));
+  for (const junk of [
+    '',
+    'abc',
+    Buffer.from('{"a":1}').toString('base64url'),
+    Buffer.from('[1,-2]').toString('base64url'),
+    Buffer.from('[1.5,2]').toString('base64url'),
+  ]) {
+    assert.throws(
+      () => decodeCursor(junk),
+      (err) => err instanceof ValidationError && err.errors[0]!.startsWith('cursor: '),
+    );
   }
 });
 
 test('keyset paging walks a real table newest first, without gaps or repeats, on both engines', async (t) => {
   const app = await build(t);
   const db = app.db.kysely;
-  const account = await db.insertInto('accounts').values({ email: 'k@example.com', created_at: 1 }).returning('id').executeTakeFirstOrThrow();
+  const account = await db
+    .insertInto('accounts')
+    .values({ email: 'k@example.com', created_at: 1 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   // 25 keys over 5 distinct timestamps, so ties on created_at are broken by id.
   for (let i = 0; i < 25; i++) {
-    await db.insertInto('api_keys').values({ account_id: account.id, key_hash: `h${i}`, prefix: 'p', scopes: 'read', created_at: 1000 + Math.floor(i / 5) }).execute();
+    await db
+      .insertInto('api_keys')
+      .values({
+        account_id: account.id,
+        key_hash: `h${i}`,
+        prefix: 'p',
+        scopes: 'read',
+        created_at: 1000 + Math.floor(i / 5),
+      })
+      .execute();
   }
   const seen: number[] = [];
   let cursor: string | null = null;
@@ -36,13 +64,25 @@ test('keyset paging walks a real table newest first, without gaps or repeats, on
   do {
     let query = db.selectFrom('api_keys').select(['id', 'created_at']).where('account_id', '=', account.id);
     if (cursor) query = query.where(afterKeyset('created_at', 'id', decodeCursor(cursor)));
-    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+    const rows = await query
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit + 1)
+      .execute();
     const page = keysetPage(rows, limit, (r) => ({ value: r.created_at, id: r.id }));
     seen.push(...page.items.map((r) => r.id));
     cursor = page.nextCursor;
   } while (cursor);
-  const all = await db.selectFrom('api_keys').select('id').orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
-  assert.deepEqual(seen, all.map((r) => r.id));
+  const all = await db
+    .selectFrom('api_keys')
+    .select('id')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  assert.deepEqual(
+    seen,
+    all.map((r) => r.id),
+  );
   assert.equal(new Set(seen).size, 25);
 });
 
@@ -62,7 +102,9 @@ test('every paged list, as the OpenAPI document lists them, honours PageNumber/P
   const api = await owner(app);
   const shop = await createShop(api);
   const fixture = await createFixture(api, shop.id);
-  const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, any>> };
+  const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+    paths: Record<string, Record<string, any>>;
+  };
   const lists = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).flatMap(([method, op]) => {
       const page = pagePath(op.responses?.['200']?.content?.['application/json']?.schema?.properties?.data);
@@ -75,7 +117,10 @@ test('every paged list, as the OpenAPI document lists them, honours PageNumber/P
   assert.ok(lists.some((l) => l.path === '/self/{shopId}/webhooks/{webhookId}/deliveries'));
   for (const { method, path, op, page } of lists) {
     assert.equal(method, 'GET', path);
-    for (const [alias, canonical] of [['PageNumber', 'pageNumber'], ['PageSize', 'pageSize']]) {
+    for (const [alias, canonical] of [
+      ['PageNumber', 'pageNumber'],
+      ['PageSize', 'pageSize'],
+    ]) {
       const documented = op.parameters.find((p: { name: string }) => p.name === alias);
       assert.ok(documented?.schema.deprecated, `${path} documents ${alias} as a deprecated alias`);
       assert.equal(documented.schema['x-alias-of'], canonical);

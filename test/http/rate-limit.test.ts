@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { redisAvailable, testRedisUrl } from '../helpers/redis.js';
+import { loadConfig } from '../../src/config.js';
 import { build, owner } from '../helpers/build.js';
 import { assertError, assertOk } from '../helpers/factories.js';
-import { loadConfig } from '../../src/config.js';
+import { redisAvailable, testRedisUrl } from '../helpers/redis.js';
 
 const redisUrl = testRedisUrl;
 
 for (const store of ['memory', 'redis'] as const) {
   test(`owner paths are limited per API key (${store} store)`, async (t) => {
-    if (store === 'redis' && !(await redisAvailable())) return t.skip('no Redis at ' + redisUrl);
+    if (store === 'redis' && !(await redisAvailable())) return t.skip(`no Redis at ${redisUrl}`);
     const env: Record<string, string> = { RATE_LIMIT_OWNER_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000' };
     if (store === 'redis') env.REDIS_URL = redisUrl;
     const app = await build(t, env);
@@ -39,14 +39,23 @@ test('a maximum of 0 turns the limit off', async (t) => {
 
 for (const store of ['memory', 'redis'] as const) {
   test(`unknown API keys are limited per client IP: 429 after the limit, other IPs unaffected (${store} store)`, async (t) => {
-    if (store === 'redis' && !(await redisAvailable())) return t.skip('no Redis at ' + redisUrl);
+    if (store === 'redis' && !(await redisAvailable())) return t.skip(`no Redis at ${redisUrl}`);
     // A prefix of its own: the counters are per IP, and other tests use the same addresses.
-    const env: Record<string, string> = { RATE_LIMIT_AUTH_FAILURES_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000', REDIS_KEY_PREFIX: `t${process.pid}${Math.random().toString(36).slice(2, 8)}:` };
+    const env: Record<string, string> = {
+      RATE_LIMIT_AUTH_FAILURES_MAX: '3',
+      RATE_LIMIT_WINDOW_MS: '60000',
+      REDIS_KEY_PREFIX: `t${process.pid}${Math.random().toString(36).slice(2, 8)}:`,
+    };
     if (store === 'redis') env.REDIS_URL = redisUrl;
     const app = await build(t, env);
     const api = await owner(app);
     const from = async (ip: string, key?: string) => {
-      const res = await app.inject({ method: 'GET', url: '/self/shops', remoteAddress: ip, headers: key ? { authorization: `Bearer ${key}` } : {} });
+      const res = await app.inject({
+        method: 'GET',
+        url: '/self/shops',
+        remoteAddress: ip,
+        headers: key ? { authorization: `Bearer ${key}` } : {},
+      });
       return { status: res.statusCode, body: res.json(), headers: res.headers };
     };
     const guess = (n: number) => `shopd_${String(n).padStart(43, 'x')}`;
@@ -70,7 +79,11 @@ for (const store of ['memory', 'redis'] as const) {
     for (let i = 0; i < 5; i++) assertError(await from('198.51.100.10'), 401, 'unauthorized');
     assert.equal((await from('198.51.100.10', api.key)).status, 200, 'a request without a key is not a guess');
     const shop = assertOk(await api.post('/self/shops', { name: 'Open Shop' }));
-    const page = await app.inject({ method: 'GET', url: `/v2/public/shops/${shop.id}/main`, remoteAddress: '198.51.100.7' });
+    const page = await app.inject({
+      method: 'GET',
+      url: `/v2/public/shops/${shop.id}/main`,
+      remoteAddress: '198.51.100.7',
+    });
     assert.equal(page.statusCode, 200, 'public pages need no key and stay open');
   });
 }
@@ -78,7 +91,11 @@ for (const store of ['memory', 'redis'] as const) {
 test('RATE_LIMIT_AUTH_FAILURES_MAX=0 turns the failed-authentication limit off', async (t) => {
   const app = await build(t, { RATE_LIMIT_AUTH_FAILURES_MAX: '0' });
   for (let i = 0; i < 30; i++) {
-    const res = await app.inject({ method: 'GET', url: '/self/shops', headers: { authorization: `Bearer shopd_guess${i}` } });
+    const res = await app.inject({
+      method: 'GET',
+      url: '/self/shops',
+      headers: { authorization: `Bearer shopd_guess${i}` },
+    });
     assert.equal(res.statusCode, 401);
   }
   assert.equal(loadConfig({}).rateLimit.authFailuresMax, 20, 'on by default');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { test, type TestContext } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { redactUrl } from '../../src/http/request-log.js';
 import { freshConfig, onEnd, owner } from '../helpers/build.js';
@@ -15,7 +15,10 @@ async function loggedApp(t: TestContext) {
       callback();
     },
   });
-  const app = await buildApp({ config: await freshConfig(t, { RATE_LIMIT_PUBLIC_MAX: '0' }), logger: { level: 'trace', stream } });
+  const app = await buildApp({
+    config: await freshConfig(t, { RATE_LIMIT_PUBLIC_MAX: '0' }),
+    logger: { level: 'trace', stream },
+  });
   onEnd(t, () => app.close());
   return { app, lines };
 }
@@ -25,7 +28,13 @@ test('secret query parameters are redacted from every request log line', async (
   const api = await owner(app);
   const shop = await createShop(api);
   const ticket = assertOk(
-    await app.inject({ method: 'POST', url: `/v2/public/shops/${shop.id}/tickets`, payload: { email: 'b@example.com', title: 'Help', message: 'Please.' } }).then((r) => ({ status: r.statusCode, body: r.json() })),
+    await app
+      .inject({
+        method: 'POST',
+        url: `/v2/public/shops/${shop.id}/tickets`,
+        payload: { email: 'b@example.com', title: 'Help', message: 'Please.' },
+      })
+      .then((r) => ({ status: r.statusCode, body: r.json() })),
   );
   assertOk(await api.put(`/self/${shop.id}/settings/password`, { password: 'storefront-pass-4711' }));
 
@@ -43,24 +52,41 @@ test('secret query parameters are redacted from every request log line', async (
     `/v2/public/tickets/${'9'.repeat(300)}?accessKey=${ticket.accessKey}`,
   ];
   for (const url of requests) await app.inject({ method: 'GET', url });
-  const message = await app.inject({ method: 'POST', url: `/v2/public/tickets/${ticket.id}/message?accessKey=${ticket.accessKey}`, payload: { content: 'more' } });
+  const message = await app.inject({
+    method: 'POST',
+    url: `/v2/public/tickets/${ticket.id}/message?accessKey=${ticket.accessKey}`,
+    payload: { content: 'more' },
+  });
   assert.equal(message.statusCode, 200);
 
   const log = lines.join('\n');
   for (const secret of [ticket.accessKey, 'storefront-pass-4711', 'tok-secret-0042', 'pw-secret-0043']) {
-    assert.ok(!log.includes(secret), `${secret} appears in the log:\n${lines.filter((l) => l.includes(secret)).join('\n')}`);
+    assert.ok(
+      !log.includes(secret),
+      `${secret} appears in the log:\n${lines.filter((l) => l.includes(secret)).join('\n')}`,
+    );
   }
   const urls = lines.map((l) => JSON.parse(l) as { req?: { url: string } }).flatMap((l) => (l.req ? [l.req.url] : []));
   assert.ok(urls.includes(`/v2/public/tickets/${ticket.id}?accessKey=[REDACTED]`), urls.join('\n'));
-  assert.ok(urls.includes(`/v2/public/shops/${shop.id}/main?pageSize=1&key=[REDACTED]`), 'other parameters stay readable');
+  assert.ok(
+    urls.includes(`/v2/public/shops/${shop.id}/main?pageSize=1&key=[REDACTED]`),
+    'other parameters stay readable',
+  );
 });
 
 test('redactUrl replaces only the values of secret parameters', () => {
   assert.equal(redactUrl('/a/b'), '/a/b');
   assert.equal(redactUrl('/a?pageSize=5&searchString=key'), '/a?pageSize=5&searchString=key');
   assert.equal(redactUrl('/a?key=s3cret&pageNumber=2'), '/a?key=[REDACTED]&pageNumber=2');
-  assert.equal(redactUrl('/a?Key=x&API_KEY=y&secret=z&access_token=w'), '/a?Key=[REDACTED]&API_KEY=[REDACTED]&secret=[REDACTED]&access_token=[REDACTED]');
+  assert.equal(
+    redactUrl('/a?Key=x&API_KEY=y&secret=z&access_token=w'),
+    '/a?Key=[REDACTED]&API_KEY=[REDACTED]&secret=[REDACTED]&access_token=[REDACTED]',
+  );
   assert.equal(redactUrl('/a?%6Bey=x'), '/a?%6Bey=[REDACTED]');
   assert.equal(redactUrl('/a?key'), '/a?key', 'a name without a value has nothing to hide');
-  assert.equal(redactUrl('/a?%E0%A4%A=1&token=t'), '/a?%E0%A4%A=1&token=[REDACTED]', 'a malformed escape does not stop the rest');
+  assert.equal(
+    redactUrl('/a?%E0%A4%A=1&token=t'),
+    '/a?%E0%A4%A=1&token=[REDACTED]',
+    'a malformed escape does not stop the rest',
+  );
 });

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { test, type TestContext } from 'node:test';
-import { build, owner, type Client } from '../helpers/build.js';
+import { type TestContext, test } from 'node:test';
+import { defaultDesign } from '../../src/modules/design/schema.js';
+import { build, type Client, owner } from '../helpers/build.js';
 import { assertOk, createShop } from '../helpers/factories.js';
 import { concretePath, createFixture, type Fixture } from '../helpers/owner-operations.js';
-import { defaultDesign } from '../../src/modules/design/schema.js';
 
 /**
  * Issue 19 item 14: what the owner API answers to a GET can be sent back as the PUT body. For
@@ -51,7 +51,9 @@ const views: Record<string, RoundTrip> = {
   '/self/{shopId}/announcements/{announcementId}': listItem('announcements', 'announcementId'),
   '/self/{shopId}/listings/position': {
     get: '/self/{shopId}/listings?pageSize=100',
-    body: (d) => ({ listings: d.items.map((l: { id: number; position: number }) => ({ listingId: l.id, position: l.position })) }),
+    body: (d) => ({
+      listings: d.items.map((l: { id: number; position: number }) => ({ listingId: l.id, position: l.position })),
+    }),
   },
 };
 
@@ -60,7 +62,17 @@ const excluded: Record<string, string> = {
   '/self/{shopId}/settings/password': 'write-only: the view says only whether a password is set',
   // Payment settings answer masked secrets; their round trip is tested with the payment settings.
   ...Object.fromEntries(
-    ['cryptocommerce', 'virtual-payments', 'tipjar', 'balance', 'cardconnect', 'walletemail', 'mobilecash', 'wallet-ff', 'cardreader'].map((p) => [
+    [
+      'cryptocommerce',
+      'virtual-payments',
+      'tipjar',
+      'balance',
+      'cardconnect',
+      'walletemail',
+      'mobilecash',
+      'wallet-ff',
+      'cardreader',
+    ].map((p) => [
       `/self/{shopId}/settings/payments/${p}`,
       'payment settings (masked secrets) are round-tripped in payment-settings.test.ts',
     ]),
@@ -72,7 +84,11 @@ const isBulk = (path: string) => path.includes('/bulk/update/');
 function withoutUpdatedAt(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutUpdatedAt);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'updatedAt').map(([k, v]) => [k, withoutUpdatedAt(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => k !== 'updatedAt')
+        .map(([k, v]) => [k, withoutUpdatedAt(v)]),
+    );
   }
   return value;
 }
@@ -93,7 +109,12 @@ async function richShop(t: TestContext) {
       customerNote: 'Thanks',
       chatIntegration: { enabled: true, guildId: '42', roleIds: ['7'] },
       variants: [
-        { title: 'Keys', priceDetails: { amount: 4.5 }, productType: 'serials', asSerials: { serials: ['K1', 'K2', 'K2', 'K3'], maxAmount: 3 } },
+        {
+          title: 'Keys',
+          priceDetails: { amount: 4.5 },
+          productType: 'serials',
+          asSerials: { serials: ['K1', 'K2', 'K2', 'K3'], maxAmount: 3 },
+        },
         {
           title: 'Service',
           description: 'Done by hand',
@@ -105,25 +126,61 @@ async function richShop(t: TestContext) {
           warranty: { text: '30 days', durationSeconds: 2_592_000 },
           redirectUrl: 'https://example.com/thanks',
         },
-        { title: 'Dynamic', priceDetails: { amount: 1 }, productType: 'dynamic', asDynamic: { externalUrl: 'https://127.0.0.1:9/deliver', minAmount: 2 } },
+        {
+          title: 'Dynamic',
+          priceDetails: { amount: 1 },
+          productType: 'dynamic',
+          asDynamic: { externalUrl: 'https://127.0.0.1:9/deliver', minAmount: 2 },
+        },
       ],
     }),
   );
   // One of the duplicated serials is sold: the other stays in stock.
   assertOk(await api.put(`${base}/settings/payments/tipjar`, { enabled: true, handle: 'jar' }));
-  const order = { customerEmail: 'buyer@example.com', gateway: 'tipjar', parts: [{ productId: product.id, productVariantId: product.variants[0].id, quantity: 2 }] };
+  const order = {
+    customerEmail: 'buyer@example.com',
+    gateway: 'tipjar',
+    parts: [{ productId: product.id, productVariantId: product.variants[0].id, quantity: 2 }],
+  };
   const invoice = assertOk(await api.post(`/v2/public/shops/${shop.id}/invoices`, order));
   assertOk(await api.post(`${base}/invoices/${invoice.id}/process`));
-  assertOk(await api.put(`${base}/coupons/${fixture.couponId}`, {
-    name: 'ROUND', note: 'n', discount: 2.5, isFixed: true, startDate: '2026-01-01', endDate: '2026-12-31T10:00:00.000Z',
-    restrictToProducts: [product.id], restrictToGateways: ['tipjar'], maxUses: 9,
-  }));
+  assertOk(
+    await api.put(`${base}/coupons/${fixture.couponId}`, {
+      name: 'ROUND',
+      note: 'n',
+      discount: 2.5,
+      isFixed: true,
+      startDate: '2026-01-01',
+      endDate: '2026-12-31T10:00:00.000Z',
+      restrictToProducts: [product.id],
+      restrictToGateways: ['tipjar'],
+      maxUses: 9,
+    }),
+  );
   assertOk(await api.put(`${base}/settings/popup`, { message: 'Hello' }));
   assertOk(await api.put(`${base}/settings/affiliate`, { percentage: 12.5 }));
-  assertOk(await api.put(`${base}/customization/design`, { primaryColor: '#AB12CD', fontLink: 'https://fonts.example.com/f.css' }));
+  assertOk(
+    await api.put(`${base}/customization/design`, {
+      primaryColor: '#AB12CD',
+      fontLink: 'https://fonts.example.com/f.css',
+    }),
+  );
   assertOk(await api.put(`${base}/customization/widgets`, { crispKey: 'crisp-1' }));
-  assertOk(await api.put(`${base}/customization/links`, { socialLinks: [{ platform: 'email', link: 'mailto:me@example.com' }, { platform: 'website', link: 'https://example.com' }] }));
-  assertOk(await api.put(`${base}/announcements/${fixture.announcementId}`, { title: 'News', buttonText: 'Go', buttonLink: 'https://example.com/go' }));
+  assertOk(
+    await api.put(`${base}/customization/links`, {
+      socialLinks: [
+        { platform: 'email', link: 'mailto:me@example.com' },
+        { platform: 'website', link: 'https://example.com' },
+      ],
+    }),
+  );
+  assertOk(
+    await api.put(`${base}/announcements/${fixture.announcementId}`, {
+      title: 'News',
+      buttonText: 'Go',
+      buttonLink: 'https://example.com/go',
+    }),
+  );
   return { app, api, fixture: { ...fixture, productId: product.id, variantId: product.variants[0].id } as Fixture };
 }
 
@@ -133,21 +190,32 @@ async function data(api: Client, url: string) {
 
 test('every owner resource: its GET view sent back as the PUT body is a 200 that changes nothing', async (t) => {
   const { app, api, fixture } = await richShop(t);
-  const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
+  const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+    paths: Record<string, Record<string, unknown>>;
+  };
   const url = (path: string) => concretePath({ method: 'GET', path, sample: {} }, fixture);
-  const puts = Object.entries(doc.paths).filter(([path, ops]) => path.startsWith('/self/{shopId}') && ops.put).map(([path]) => path);
+  const puts = Object.entries(doc.paths)
+    .filter(([path, ops]) => path.startsWith('/self/{shopId}') && ops.put)
+    .map(([path]) => path);
   let tried = 0;
   for (const path of puts) {
     if (excluded[path] || isBulk(path)) continue;
     const roundTrip = views[path] ?? (doc.paths[path]!.get ? {} : undefined);
-    assert.ok(roundTrip, `PUT ${path} has no GET of its own: give it a view in round-trip.test.ts (or an exclusion with its reason)`);
+    assert.ok(
+      roundTrip,
+      `PUT ${path} has no GET of its own: give it a view in round-trip.test.ts (or an exclusion with its reason)`,
+    );
     const getUrl = url(roundTrip.get ?? path);
     const before = await data(api, getUrl);
     const body = roundTrip.body ? roundTrip.body(before, fixture) : before;
     assert.ok(body !== undefined, `PUT ${path}: nothing to send back`);
     const res = await api.put(url(path), body);
     assert.equal(res.status, 200, `PUT ${path} with its own view: ${JSON.stringify(res.body)}`);
-    assert.deepEqual(withoutUpdatedAt(await data(api, getUrl)), withoutUpdatedAt(before), `PUT ${path} with its own view changed it`);
+    assert.deepEqual(
+      withoutUpdatedAt(await data(api, getUrl)),
+      withoutUpdatedAt(before),
+      `PUT ${path} with its own view changed it`,
+    );
     tried++;
   }
   // Products, groups, categories, coupons, blacklist, webhooks, FAQs, announcements, listings,
@@ -168,7 +236,14 @@ test('a product read, one field changed and sent back: only that field changes, 
   assert.deepEqual(assertOk(await api.get(url)).variants[0].asSerials.serials, ['K2', 'K3']);
 
   // Sending the serials back twice neither duplicates nor drops any, and a sold value is never restocked.
-  const again = assertOk(await api.put(url, { ...after, variants: after.variants.map((v: View, i: number) => (i === 0 ? { ...v, asSerials: { ...v.asSerials, serials: ['K1', ...v.asSerials.serials, 'K4'] } } : v)) }));
+  const again = assertOk(
+    await api.put(url, {
+      ...after,
+      variants: after.variants.map((v: View, i: number) =>
+        i === 0 ? { ...v, asSerials: { ...v.asSerials, serials: ['K1', ...v.asSerials.serials, 'K4'] } } : v,
+      ),
+    }),
+  );
   assert.deepEqual(again.variants[0].asSerials.serials, ['K2', 'K3', 'K4']);
   assert.equal(again.variants[0].stock, 3);
 });
@@ -214,16 +289,37 @@ test('optional fields accept null as "not set"', async (t) => {
   assert.equal(product.variants[0].asService.minAmount, 1);
   assert.equal(product.variants[0].customFields[0].id, 'name');
 
-  const coupon = assertOk(await api.put(`${base}/coupons/${fixture.couponId}`, { name: 'C', discount: 5, isFixed: false, restrictToProducts: null, restrictToGateways: null, note: null }));
+  const coupon = assertOk(
+    await api.put(`${base}/coupons/${fixture.couponId}`, {
+      name: 'C',
+      discount: 5,
+      isFixed: false,
+      restrictToProducts: null,
+      restrictToGateways: null,
+      note: null,
+    }),
+  );
   assert.deepEqual([coupon.restrictToProducts, coupon.restrictToGateways], [[], []]);
-  const group = assertOk(await api.put(`${base}/groups/${fixture.groupId}`, { title: 'G', path: null, productIds: null, priority: null, type: null, main: null, description: null }));
+  const group = assertOk(
+    await api.put(`${base}/groups/${fixture.groupId}`, {
+      title: 'G',
+      path: null,
+      productIds: null,
+      priority: null,
+      type: null,
+      main: null,
+      description: null,
+    }),
+  );
   assert.deepEqual([group.productIds, group.priority, group.type, group.main], [[], 0, 'list', false]);
   const category = assertOk(await api.put(`${base}/categories/${fixture.categoryId}`, { name: 'C', listingIds: null }));
   assert.deepEqual(category.listingIds, []);
 
   // A design colour or flag set to null goes back to its default.
   assertOk(await api.put(`${base}/customization/design`, { primaryColor: '#000000', darkMode: false }));
-  const reset = assertOk(await api.put(`${base}/customization/design`, { primaryColor: null, darkMode: null, fontLink: null }));
+  const reset = assertOk(
+    await api.put(`${base}/customization/design`, { primaryColor: null, darkMode: null, fontLink: null }),
+  );
   assert.equal(reset.design.primaryColor, defaultDesign.design.primaryColor);
   assert.equal(reset.design.darkMode, defaultDesign.design.darkMode);
   assert.equal(reset.design.fontLink, null);

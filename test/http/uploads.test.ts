@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test, type TestContext } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { receiveImage, uploadRouteSchema, uploadUrl } from '../../src/http/uploads.js';
@@ -10,7 +10,7 @@ import { ok } from '../../src/schemas/common.js';
 import { createDiskStorage } from '../../src/storage/file-storage.js';
 import { build, owner } from '../helpers/build.js';
 import { assertError, assertOk } from '../helpers/factories.js';
-import { icoImage, multipartForm as form } from '../helpers/multipart.js';
+import { multipartForm as form, icoImage } from '../helpers/multipart.js';
 
 /** No product route exists yet: two test-only upload routes on the production app. */
 async function uploadApp(t: TestContext, env: Record<string, string> = {}): Promise<FastifyInstance> {
@@ -24,8 +24,19 @@ async function uploadApp(t: TestContext, env: Record<string, string> = {}): Prom
   return app;
 }
 
-async function upload(app: FastifyInstance, file: Buffer | string, opts: { url?: string; filename?: string; type?: string } = {}) {
-  const body = form([{ name: 'file', data: file, filename: opts.filename ?? 'upload.bin', type: opts.type ?? 'application/octet-stream' }]);
+async function upload(
+  app: FastifyInstance,
+  file: Buffer | string,
+  opts: { url?: string; filename?: string; type?: string } = {},
+) {
+  const body = form([
+    {
+      name: 'file',
+      data: file,
+      filename: opts.filename ?? 'upload.bin',
+      type: opts.type ?? 'application/octet-stream',
+    },
+  ]);
   const res = await app.inject({ method: 'POST', url: opts.url ?? '/test-upload', ...body });
   return { status: res.statusCode, body: res.json() };
 }
@@ -39,10 +50,10 @@ function solid(width: number, height: number): sharp.Sharp {
 /** Three 4×4 frames stacked; sharp writes them as an animation. */
 function frames(): sharp.Sharp {
   const raw = Buffer.alloc(4 * 4 * 4 * 3);
-  for (let i = 0; i < raw.length; i += 4) raw.set([i < 64 ? 255 : 0, i >= 64 && i < 128 ? 255 : 0, i >= 128 ? 255 : 0, 255], i);
+  for (let i = 0; i < raw.length; i += 4)
+    raw.set([i < 64 ? 255 : 0, i >= 64 && i < 128 ? 255 : 0, i >= 128 ? 255 : 0, 255], i);
   return sharp(raw, { raw: { width: 4, height: 12, channels: 4, pageHeight: 4 } });
 }
-
 
 function uploadedFiles(app: FastifyInstance): string[] {
   return readdirSync(join(app.config.dataDir, 'uploads'));
@@ -53,8 +64,20 @@ test('PNG, JPEG, WebP and animated GIF round-trip, re-encoded without their meta
   const cases = [
     { ext: 'png', type: 'image/png', file: await solid(6, 4).png().withMetadata({ exif: secretExif }).toBuffer() },
     { ext: 'jpg', type: 'image/jpeg', file: await solid(6, 4).jpeg().withMetadata({ exif: secretExif }).toBuffer() },
-    { ext: 'webp', type: 'image/webp', file: await frames().webp().withMetadata({ exif: secretExif }).toBuffer(), pages: 3 },
-    { ext: 'gif', type: 'image/gif', file: await frames().gif({ delay: [100, 100, 100] }).toBuffer(), pages: 3 },
+    {
+      ext: 'webp',
+      type: 'image/webp',
+      file: await frames().webp().withMetadata({ exif: secretExif }).toBuffer(),
+      pages: 3,
+    },
+    {
+      ext: 'gif',
+      type: 'image/gif',
+      file: await frames()
+        .gif({ delay: [100, 100, 100] })
+        .toBuffer(),
+      pages: 3,
+    },
   ];
   for (const c of cases) {
     if (c.ext !== 'gif') assert.ok(c.file.includes('secret-owner'), `the ${c.ext} sent carries EXIF`);
@@ -87,13 +110,19 @@ test('EXIF orientation is applied before the metadata is dropped', async (t) => 
 test('ICO is accepted for favicons only, and stored as sent', async (t) => {
   const app = await uploadApp(t);
   const ico = await icoImage();
-  const { url } = assertOk(await upload(app, ico, { url: '/test-upload/favicon', filename: 'favicon.ico', type: 'image/x-icon' }));
+  const { url } = assertOk(
+    await upload(app, ico, { url: '/test-upload/favicon', filename: 'favicon.ico', type: 'image/x-icon' }),
+  );
   assert.match(url, /^\/uploads\/[A-Za-z0-9_-]{24}\.ico$/);
   const served = await app.inject({ method: 'GET', url });
   assert.equal(served.headers['content-type'], 'image/x-icon');
   assert.deepEqual(served.rawPayload, ico);
   const png = await solid(16, 16).png().toBuffer();
-  assert.match(assertOk(await upload(app, png, { url: '/test-upload/favicon' })).url, /\.png$/, 'favicons may be PNG too');
+  assert.match(
+    assertOk(await upload(app, png, { url: '/test-upload/favicon' })).url,
+    /\.png$/,
+    'favicons may be PNG too',
+  );
 
   const refused = await upload(app, ico, { filename: 'favicon.ico', type: 'image/x-icon' });
   assertError(refused, 415, 'unsupported_media_type');
@@ -105,8 +134,16 @@ test('files that are not accepted images are a 415, whatever they claim to be', 
   const png = await solid(4, 4).png().toBuffer();
   const bad = {
     'text named x.png': { file: 'just some text, honest', filename: 'x.png', type: 'image/png' },
-    svg: { file: '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', filename: 'x.svg', type: 'image/svg+xml' },
-    'PNG magic, garbage after': { file: Buffer.concat([png.subarray(0, 40), Buffer.from('garbage '.repeat(8))]), filename: 'x.png', type: 'image/png' },
+    svg: {
+      file: '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+      filename: 'x.svg',
+      type: 'image/svg+xml',
+    },
+    'PNG magic, garbage after': {
+      file: Buffer.concat([png.subarray(0, 40), Buffer.from('garbage '.repeat(8))]),
+      filename: 'x.png',
+      type: 'image/png',
+    },
     'empty file': { file: '', filename: 'x.png', type: 'image/png' },
     'a PDF': { file: '%PDF-1.4\n%âãÏÓ\n1 0 obj<<>>endobj\n', filename: 'x.png', type: 'image/png' },
   };
@@ -120,7 +157,15 @@ test('files that are not accepted images are a 415, whatever they claim to be', 
 
 test('an upload over the limit is a 413 in the envelope; so is an image of too many pixels', async (t) => {
   const app = await uploadApp(t, { UPLOAD_LIMIT_BYTES: '2048' });
-  const noisy = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+  const noisy = await sharp({
+    create: {
+      width: 64,
+      height: 64,
+      channels: 3,
+      background: '#000',
+      noise: { type: 'gaussian', mean: 128, sigma: 40 },
+    },
+  })
     .png()
     .toBuffer();
   assert.ok(noisy.length > 2048);
@@ -130,7 +175,9 @@ test('an upload over the limit is a 413 in the envelope; so is an image of too m
   assertOk(await upload(app, await solid(4, 4).png().toBuffer()));
 
   const roomy = await uploadApp(t);
-  const huge = await sharp(Buffer.alloc(8000 * 6000), { raw: { width: 8000, height: 6000, channels: 1 } }).png({ compressionLevel: 1 }).toBuffer();
+  const huge = await sharp(Buffer.alloc(8000 * 6000), { raw: { width: 8000, height: 6000, channels: 1 } })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
   assertError(await upload(roomy, huge), 413, 'payload_too_large');
   assert.deepEqual(uploadedFiles(roomy), []);
 });
@@ -138,14 +185,19 @@ test('an upload over the limit is a 413 in the envelope; so is an image of too m
 test('a request without a usable file part is a 4xx in the envelope', async (t) => {
   const app = await uploadApp(t);
   const png = await solid(4, 4).png().toBuffer();
-  const post = (payload: Buffer | string, headers: Record<string, string>) => app.inject({ method: 'POST', url: '/test-upload', payload, headers });
+  const post = (payload: Buffer | string, headers: Record<string, string>) =>
+    app.inject({ method: 'POST', url: '/test-upload', payload, headers });
   const reply = async (p: Promise<{ statusCode: number; json(): any }>) => {
     const res = await p;
     return { status: res.statusCode, body: res.json() };
   };
 
   // A part without a filename is a text field, not a file.
-  for (const parts of [[{ name: 'file', data: 'not a file part' }], [{ name: 'image', data: png, filename: 'x.png', type: 'image/png' }], []]) {
+  for (const parts of [
+    [{ name: 'file', data: 'not a file part' }],
+    [{ name: 'image', data: png, filename: 'x.png', type: 'image/png' }],
+    [],
+  ]) {
     const res = await reply(app.inject({ method: 'POST', url: '/test-upload', ...form(parts) }));
     assertError(res, 400, 'validation_error');
     assert.deepEqual(res.body.errors, ['file: is required']);
@@ -153,7 +205,11 @@ test('a request without a usable file part is a 4xx in the envelope', async (t) 
   const broken = await reply(post('--nope\r\ngarbage', { 'content-type': 'multipart/form-data' }));
   assertError(broken, 400, 'validation_error');
 
-  assertError(await reply(post(JSON.stringify({ file: 'x' }), { 'content-type': 'application/json' })), 415, 'unsupported_media_type');
+  assertError(
+    await reply(post(JSON.stringify({ file: 'x' }), { 'content-type': 'application/json' })),
+    415,
+    'unsupported_media_type',
+  );
   assertError(await reply(app.inject({ method: 'POST', url: '/test-upload' })), 415, 'unsupported_media_type');
   assertError(await reply(post(png, { 'content-type': 'image/png' })), 415, 'unsupported_media_type');
   const extraField = form([
@@ -167,7 +223,12 @@ test('JSON routes still take JSON, and refuse multipart with a 415', async (t) =
   const app = await uploadApp(t);
   const api = await owner(app);
   const body = form([{ name: 'name', data: 'Multipart Shop' }]);
-  const res = await app.inject({ method: 'POST', url: '/self/shops', headers: { ...body.headers, authorization: `Bearer ${api.key}` }, payload: body.payload });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/self/shops',
+    headers: { ...body.headers, authorization: `Bearer ${api.key}` },
+    payload: body.payload,
+  });
   assertError({ status: res.statusCode, body: res.json() }, 415, 'unsupported_media_type');
   assert.equal(assertOk(await api.post('/self/shops', { name: 'JSON Shop' })).name, 'JSON Shop');
   assert.equal(assertOk(await api.get('/self/shops')).length, 1);
@@ -181,7 +242,14 @@ test('GET /uploads/<name> is a 404 for unknown, malformed, escaping and removed 
   assert.equal(served.statusCode, 200);
   assert.ok(served.headers['ratelimit-limit'], 'counted against the public rate limit');
 
-  for (const path of ['/uploads/../../etc/passwd', '/uploads/..%2F..%2Fetc%2Fpasswd', '/uploads/nope.png', '/uploads/%2e%2e', `/uploads/${'a'.repeat(24)}.png`, `/uploads/${name}.svg`]) {
+  for (const path of [
+    '/uploads/../../etc/passwd',
+    '/uploads/..%2F..%2Fetc%2Fpasswd',
+    '/uploads/nope.png',
+    '/uploads/%2e%2e',
+    `/uploads/${'a'.repeat(24)}.png`,
+    `/uploads/${name}.svg`,
+  ]) {
     const res = await app.inject({ method: 'GET', url: path });
     assertError({ status: res.statusCode, body: res.json() }, 404, 'not_found');
   }
@@ -225,7 +293,16 @@ test('disk storage only takes generated names and keeps to its directory', async
   assert.equal(Buffer.concat(chunks).toString(), 'bytes');
   await assert.rejects(storage.put(name, Buffer.from('again')), /EEXIST/, 'names are never reused');
 
-  for (const bad of ['../escape-0123456789.png', '..', 'short.png', `${'a'.repeat(24)}.svg`, `${'a'.repeat(24)}.PNG`, `${'a'.repeat(65)}.png`, `a/${'b'.repeat(24)}.png`, `${'a'.repeat(24)}.png\n`]) {
+  for (const bad of [
+    '../escape-0123456789.png',
+    '..',
+    'short.png',
+    `${'a'.repeat(24)}.svg`,
+    `${'a'.repeat(24)}.PNG`,
+    `${'a'.repeat(65)}.png`,
+    `a/${'b'.repeat(24)}.png`,
+    `${'a'.repeat(24)}.png\n`,
+  ]) {
     await assert.rejects(storage.put(bad, Buffer.from('x')), /invalid upload name/, bad);
     await assert.rejects(storage.remove(bad), /invalid upload name/, bad);
     assert.equal(await storage.open(bad), undefined, bad);

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { test, type TestContext } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import { redisAvailable, testRedisUrl } from '../helpers/redis.js';
-import { build, owner, type Client } from '../helpers/build.js';
-import { assertError, assertOk, createShop } from '../helpers/factories.js';
 import { pruneVisits } from '../../src/modules/analytics/repository.js';
 import { recordVisit, VISIT_RETENTION_MS } from '../../src/modules/analytics/visits.js';
+import { build, type Client, owner } from '../helpers/build.js';
+import { assertError, assertOk, createShop } from '../helpers/factories.js';
+import { redisAvailable, testRedisUrl } from '../helpers/redis.js';
 
 const redisUrl = testRedisUrl;
 
@@ -41,7 +41,13 @@ const T = Date.parse('2025-05-05T12:34:30.000Z');
 
 /** Views around T: visitors at the edges of the 5-minute and 60-minute windows, and pages with distinct counts. */
 function scenario(shopId: number, otherShopId: number): Visit[] {
-  const v = (page: string, ip: string | null, userAgent: string | null, at: number, shop = shopId): Visit => ({ shopId: shop, page, ip, userAgent, at });
+  const v = (page: string, ip: string | null, userAgent: string | null, at: number, shop = shopId): Visit => ({
+    shopId: shop,
+    page,
+    ip,
+    userAgent,
+    at,
+  });
   const visits = [
     v('main', '203.0.113.1', 'UA-1', T - 10_000),
     // Three more views of the same page by the same visitor in the same minute: one stored row.
@@ -59,7 +65,8 @@ function scenario(shopId: number, otherShopId: number): Visit[] {
   ];
   // Twelve pages with 1 … 12 views each, spread over the hour.
   for (let k = 1; k <= 12; k++) {
-    for (let j = 0; j < k; j++) visits.push(v(`listings/p${String(k).padStart(2, '0')}`, `10.0.${k}.${j}`, 'bot', T - (k * 3 + j) * MIN));
+    for (let j = 0; j < k; j++)
+      visits.push(v(`listings/p${String(k).padStart(2, '0')}`, `10.0.${k}.${j}`, 'bot', T - (k * 3 + j) * MIN));
   }
   return visits;
 }
@@ -81,7 +88,10 @@ function expectedAt(visits: Visit[], shopId: number, at: number) {
     visitsLastHour: hour.length,
     series: Array.from({ length: 30 }, (_, i) => {
       const minute = (current - 29 + i) * MIN;
-      return { minute: new Date(minute).toISOString(), visits: mine.filter((v) => v.at >= minute && v.at < minute + MIN).length };
+      return {
+        minute: new Date(minute).toISOString(),
+        visits: mine.filter((v) => v.at >= minute && v.at < minute + MIN).length,
+      };
     }),
     topPages: [...pages]
       .map(([page, count]) => ({ page, visits: count }))
@@ -95,7 +105,11 @@ function expectedAt(visits: Visit[], shopId: number, at: number) {
  * fire-and-forget, and the route flushes the buffer before it counts).
  */
 const realTime = (api: Client, shopId: number, at?: number) => async () =>
-  assertOk(await api.get(`/self/${shopId}/analytics/visits/real-time${at === undefined ? '' : `?at=${encodeURIComponent(new Date(at).toISOString())}`}`));
+  assertOk(
+    await api.get(
+      `/self/${shopId}/analytics/visits/real-time${at === undefined ? '' : `?at=${encodeURIComponent(new Date(at).toISOString())}`}`,
+    ),
+  );
 
 const record = (app: FastifyInstance, visits: Visit[]) => {
   for (const { at, ...visit } of visits) recordVisit(app, visit, at);
@@ -157,18 +171,33 @@ for (const store of ['database', 'redis'] as const) {
       recordVisit(second, { shopId: shop.id, page: 'from-another-instance', ip: '192.0.2.50', userAgent: 'UA-1' }, T);
       // The second instance stores its buffer on its own timer; here, at once.
       await second.visitRecorder.flush();
-      const shared = [...visits, { shopId: shop.id, page: 'from-another-instance', ip: '192.0.2.50', userAgent: 'UA-1', at: T }];
+      const shared = [
+        ...visits,
+        { shopId: shop.id, page: 'from-another-instance', ip: '192.0.2.50', userAgent: 'UA-1', at: T },
+      ];
       assert.deepEqual(await realTime(api, shop.id, T)(), expectedAt(shared, shop.id, T));
     } else {
       // No raw IP is kept: a row holds the hash of shop, IP and user agent. Views of one page by
       // one visitor in one minute are one row with their count.
       const rows = await app.db.kysely.selectFrom('visits').selectAll().where('shop_id', '=', shop.id).execute();
       const own = visits.filter((v) => v.shopId === shop.id);
-      assert.equal(rows.length, new Set(own.map((v) => `${Math.floor(v.at / MIN)} ${v.ip} ${v.userAgent} ${v.page}`)).size);
+      assert.equal(
+        rows.length,
+        new Set(own.map((v) => `${Math.floor(v.at / MIN)} ${v.ip} ${v.userAgent} ${v.page}`)).size,
+      );
       assert.equal(rows.length, own.length - 3);
-      assert.equal(rows.reduce((sum, r) => sum + Number(r.views), 0), own.length);
+      assert.equal(
+        rows.reduce((sum, r) => sum + Number(r.views), 0),
+        own.length,
+      );
       const hash = createHash('sha256').update(`${shop.id}\n203.0.113.1\nUA-1`).digest('hex');
-      assert.deepEqual(rows.filter((r) => r.visitor === hash).map((r) => Number(r.views)).sort(), [1, 4]);
+      assert.deepEqual(
+        rows
+          .filter((r) => r.visitor === hash)
+          .map((r) => Number(r.views))
+          .sort(),
+        [1, 4],
+      );
       assert.ok(rows.every((r) => /^[0-9a-f]{64}$/.test(r.visitor) && !JSON.stringify(r).includes('203.0.113')));
     }
   });
@@ -182,7 +211,8 @@ test('old visit rows are pruned; recordVisit never throws', async (t) => {
   recordVisit(app, { shopId: shop.id, page: 'main', ip: '192.0.2.1', userAgent: 'UA' }, now - 3 * 60 * MIN);
   recordVisit(app, { shopId: shop.id, page: 'main', ip: '192.0.2.1', userAgent: 'UA' }, now - 60 * MIN);
   const db = app.db.kysely;
-  const count = async () => (await db.selectFrom('visits').select('id').where('shop_id', '=', shop.id).execute()).length;
+  const count = async () =>
+    (await db.selectFrom('visits').select('id').where('shop_id', '=', shop.id).execute()).length;
   await app.visitRecorder.flush();
   assert.equal(await count(), 2);
   assert.equal(await pruneVisits(db, Date.now() - VISIT_RETENTION_MS), 1);

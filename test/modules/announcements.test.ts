@@ -16,22 +16,29 @@ const pause = () => new Promise((resolve) => setTimeout(resolve, 3));
 test('announcements: create with a generated path, list newest first, replace and delete', async (t) => {
   const { api, url } = await setup(t);
   const sale = assertOk(await api.post(url, { title: '  Summer Sale!  ', description: 'Everything -20%.' }));
-  assert.deepEqual({ ...sale, createdAt: undefined, updatedAt: undefined }, {
-    id: sale.id,
-    path: 'summer-sale',
-    title: 'Summer Sale!',
-    shortDescription: null,
-    description: 'Everything -20%.',
-    unlisted: false,
-    private: false,
-    buttonText: null,
-    buttonLink: null,
-    createdAt: undefined,
-    updatedAt: undefined,
-  });
+  assert.deepEqual(
+    { ...sale, createdAt: undefined, updatedAt: undefined },
+    {
+      id: sale.id,
+      path: 'summer-sale',
+      title: 'Summer Sale!',
+      shortDescription: null,
+      description: 'Everything -20%.',
+      unlisted: false,
+      private: false,
+      buttonText: null,
+      buttonLink: null,
+      createdAt: undefined,
+      updatedAt: undefined,
+    },
+  );
   await pause();
   const again = assertOk(await api.post(url, { title: 'Summer sale' }));
-  assert.deepEqual([again.path, again.description], ['summer-sale-2', ''], 'a unique path per shop; description defaults to empty');
+  assert.deepEqual(
+    [again.path, again.description],
+    ['summer-sale-2', ''],
+    'a unique path per shop; description defaults to empty',
+  );
   await pause();
   const full = assertOk(
     await api.post(url, {
@@ -59,23 +66,49 @@ test('announcements: create with a generated path, list newest first, replace an
   assert.deepEqual(ids(list), [unicode.id, symbols.id, full.id, again.id, sale.id], 'newest first');
   assert.deepEqual(list.items[2], full);
   assert.deepEqual(ids(assertOk(await api.get(`${url}?searchString=SUMMER`))), [again.id, sale.id]);
-  assert.deepEqual(ids(assertOk(await api.get(`${url}?searchString=short`))), [full.id], 'search matches the short description');
+  assert.deepEqual(
+    ids(assertOk(await api.get(`${url}?searchString=short`))),
+    [full.id],
+    'search matches the short description',
+  );
   const paged = assertOk(await api.get(`${url}?pageSize=2&pageNumber=3`));
   assert.deepEqual([ids(paged), paged.totalCount, paged.totalPages], [[sale.id], 5, 3]);
 
   // Full update: the path stays when the title changes; omitted fields are reset.
   const renamed = assertOk(await api.put(`${url}/${full.id}`, { title: 'Renamed news' }));
   assert.deepEqual(
-    [renamed.path, renamed.title, renamed.shortDescription, renamed.description, renamed.unlisted, renamed.private, renamed.buttonText, renamed.buttonLink, renamed.createdAt],
+    [
+      renamed.path,
+      renamed.title,
+      renamed.shortDescription,
+      renamed.description,
+      renamed.unlisted,
+      renamed.private,
+      renamed.buttonText,
+      renamed.buttonLink,
+      renamed.createdAt,
+    ],
     ['news', 'Renamed news', null, '', false, false, null, null, full.createdAt],
   );
-  assert.equal(assertOk(await api.put(`${url}/${full.id}`, { title: 'Renamed news', path: 'news' })).path, 'news', 'its own path is not taken');
-  assert.equal(assertOk(await api.put(`${url}/${full.id}`, { title: 'Renamed news', path: 'fresh-news', shortDescription: '' })).path, 'fresh-news');
+  assert.equal(
+    assertOk(await api.put(`${url}/${full.id}`, { title: 'Renamed news', path: 'news' })).path,
+    'news',
+    'its own path is not taken',
+  );
+  assert.equal(
+    assertOk(await api.put(`${url}/${full.id}`, { title: 'Renamed news', path: 'fresh-news', shortDescription: '' }))
+      .path,
+    'fresh-news',
+  );
 
   assert.deepEqual(assertOk(await api.delete(`${url}/${sale.id}`)), { id: sale.id, deleted: true });
   assertError(await api.delete(`${url}/${sale.id}`), 404, 'not_found');
   assertError(await api.put(`${url}/${sale.id}`, { title: 'x' }), 404, 'not_found');
-  assert.equal(assertOk(await api.post(url, { title: 'Summer sale' })).path, 'summer-sale', 'a deleted path is free again');
+  assert.equal(
+    assertOk(await api.post(url, { title: 'Summer sale' })).path,
+    'summer-sale',
+    'a deleted path is free again',
+  );
 });
 
 test('announcements: a taken path is a 409 and bad input a 400 naming the field; neither changes anything', async (t) => {
@@ -107,7 +140,10 @@ test('announcements: a taken path is a 409 and bad input a 400 naming the field;
   for (const [body, field] of cases) {
     for (const res of [await api.post(url, body), await api.put(`${url}/${a.id}`, body)]) {
       assertError(res, 400, 'validation_error');
-      assert.ok(res.body.errors.some((e: string) => e.startsWith(`${field}: `)), `${JSON.stringify(body).slice(0, 80)} → ${JSON.stringify(res.body.errors)}`);
+      assert.ok(
+        res.body.errors.some((e: string) => e.startsWith(`${field}: `)),
+        `${JSON.stringify(body).slice(0, 80)} → ${JSON.stringify(res.body.errors)}`,
+      );
     }
   }
   assert.deepEqual(assertOk(await api.get(url)), before);
@@ -126,5 +162,9 @@ test("announcements: another shop's announcement is not found", async (t) => {
   const theirs = assertOk(await api.post(`/self/${other.id}/announcements`, { title: 'Theirs' }));
   assertError(await api.put(`${url}/${theirs.id}`, { title: 'Mine' }), 404, 'not_found');
   assertError(await api.delete(`${url}/${theirs.id}`), 404, 'not_found');
-  assert.equal(assertOk(await api.post(url, { title: 'Theirs' })).path, 'theirs', 'paths are unique per shop, not globally');
+  assert.equal(
+    assertOk(await api.post(url, { title: 'Theirs' })).path,
+    'theirs',
+    'paths are unique per shop, not globally',
+  );
 });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { test, type TestContext } from 'node:test';
+import { type TestContext, test } from 'node:test';
+import { findBlock } from '../../src/modules/blacklist/service.js';
 import { build, owner } from '../helpers/build.js';
 import { assertOk, createShop } from '../helpers/factories.js';
-import { findBlock } from '../../src/modules/blacklist/service.js';
 
 /** A shop with these blocked items; `match(buyer)` answers the data of the item findBlock finds. */
 async function shopBlocking(t: TestContext, items: [type: string, data: string][]) {
@@ -10,9 +10,15 @@ async function shopBlocking(t: TestContext, items: [type: string, data: string][
   const api = await owner(app);
   const shop = await createShop(api);
   const ids: Record<string, number> = {};
-  for (const [type, data] of items) ids[data] = assertOk(await api.post(`/self/${shop.id}/blacklist`, { type, data })).id;
+  for (const [type, data] of items)
+    ids[data] = assertOk(await api.post(`/self/${shop.id}/blacklist`, { type, data })).id;
   const match = async (buyer: { email?: string; ip?: string | null; country?: string | null }) => {
-    const found = await findBlock(app.db.kysely, shop.id, { email: 'buyer@example.com', ip: null, country: null, ...buyer });
+    const found = await findBlock(app.db.kysely, shop.id, {
+      email: 'buyer@example.com',
+      ip: null,
+      country: null,
+      ...buyer,
+    });
     return found?.data;
   };
   return { app, api, shopId: shop.id as number, ids, match };
@@ -20,8 +26,10 @@ async function shopBlocking(t: TestContext, items: [type: string, data: string][
 
 test('email: equality without regard to case', async (t) => {
   const { ids, shopId, app, match } = await shopBlocking(t, [['email', 'Fraud@Example.com']]);
-  for (const email of ['fraud@example.com', 'FRAUD@EXAMPLE.COM', 'Fraud@example.Com', ' fraud@example.com ']) assert.equal(await match({ email }), 'fraud@example.com', email);
-  for (const email of ['fraud@example.co', 'xfraud@example.com', 'fraud+1@example.com', 'fraud@sub.example.com']) assert.equal(await match({ email }), undefined, email);
+  for (const email of ['fraud@example.com', 'FRAUD@EXAMPLE.COM', 'Fraud@example.Com', ' fraud@example.com '])
+    assert.equal(await match({ email }), 'fraud@example.com', email);
+  for (const email of ['fraud@example.co', 'xfraud@example.com', 'fraud+1@example.com', 'fraud@sub.example.com'])
+    assert.equal(await match({ email }), undefined, email);
   const row = await findBlock(app.db.kysely, shopId, { email: 'FRAUD@example.com', ip: null, country: null });
   assert.deepEqual([row?.id, row?.type, row?.shop_id], [ids['Fraud@Example.com'], 'email', shopId]);
 });
@@ -52,7 +60,8 @@ test('ipv6: any spelling of an equal address, or one inside a range', async (t) 
     ['ip', '2001:db8:aa::/48'],
     ['ip', 'fd00::/8'],
   ]);
-  for (const ip of ['2001:db8::1', '2001:DB8::1', '2001:0db8:0000:0000:0000:0000:0000:0001', '2001:db8:0:0::1']) assert.equal(await match({ ip }), '2001:db8::1', ip);
+  for (const ip of ['2001:db8::1', '2001:DB8::1', '2001:0db8:0000:0000:0000:0000:0000:0001', '2001:db8:0:0::1'])
+    assert.equal(await match({ ip }), '2001:db8::1', ip);
   assert.equal(await match({ ip: '2001:db8::2' }), undefined);
   assert.equal(await match({ ip: '2001:db8:aa::' }), '2001:db8:aa::/48');
   assert.equal(await match({ ip: '2001:db8:aa:ffff:ffff:ffff:ffff:ffff' }), '2001:db8:aa::/48');
@@ -77,7 +86,11 @@ test('IPv4-mapped IPv6 counts as its IPv4 address, and the families stay apart',
   assert.equal(await match({ ip: '192.0.2.200' }), '192.0.2.0/24');
   assert.equal(await match({ ip: '::ffff:192.0.2.1' }), '192.0.2.0/24');
   // An IPv4 range never covers a plain IPv6 address, nor an IPv6 range an IPv4 one.
-  assert.equal(await match({ ip: '::198.51.100.7' }), '198.51.100.7', 'the deprecated IPv4-compatible form is read as mapped');
+  assert.equal(
+    await match({ ip: '::198.51.100.7' }),
+    '198.51.100.7',
+    'the deprecated IPv4-compatible form is read as mapped',
+  );
   assert.equal(await match({ ip: '64:ff9b::c633:6407' }), undefined, 'NAT64 is another address');
   assert.equal(await match({ ip: '32.1.13.184' }), undefined, 'the bytes of 2001:db8:: as IPv4');
 });
@@ -86,14 +99,19 @@ test('ip: whole-family ranges and buyers without a usable address', async (t) =>
   const { match } = await shopBlocking(t, [['ip', '::/0']]);
   assert.equal(await match({ ip: '2a00:1450::1' }), '::/0');
   assert.equal(await match({ ip: '8.8.8.8' }), undefined, '::/0 is every IPv6 address, not every address');
-  for (const ip of [null, '', 'unknown', '999.1.1.1', '1.2.3.4/8', '2001:db8::/32']) assert.equal(await match({ ip }), undefined, String(ip));
+  for (const ip of [null, '', 'unknown', '999.1.1.1', '1.2.3.4/8', '2001:db8::/32'])
+    assert.equal(await match({ ip }), undefined, String(ip));
 });
 
 test('country: equality in upper case; unknown markers match nothing', async (t) => {
-  const { match } = await shopBlocking(t, [['country', 'ru'], ['country', 'XK']]);
+  const { match } = await shopBlocking(t, [
+    ['country', 'ru'],
+    ['country', 'XK'],
+  ]);
   for (const country of ['RU', 'ru', 'Ru', ' ru ']) assert.equal(await match({ country }), 'RU', country);
   assert.equal(await match({ country: 'xk' }), 'XK');
-  for (const country of [null, '', 'US', 'RUS', 'XX', 'T1']) assert.equal(await match({ country }), undefined, String(country));
+  for (const country of [null, '', 'US', 'RUS', 'XX', 'T1'])
+    assert.equal(await match({ country }), undefined, String(country));
 });
 
 test('the first match goes email, then IP, then country; oldest first within a type', async (t) => {
@@ -115,11 +133,20 @@ test("another shop's blacklist never matches", async (t) => {
   const { app, match } = await shopBlocking(t, []);
   const other = await owner(app);
   const otherShop = await createShop(other, 'Elsewhere');
-  for (const [type, data] of [['email', 'x@example.com'], ['ip', '0.0.0.0/0'], ['ip', '::/0'], ['country', 'US']]) {
+  for (const [type, data] of [
+    ['email', 'x@example.com'],
+    ['ip', '0.0.0.0/0'],
+    ['ip', '::/0'],
+    ['country', 'US'],
+  ]) {
     assertOk(await other.post(`/self/${otherShop.id}/blacklist`, { type, data }));
   }
   assert.equal(await match({ email: 'x@example.com', ip: '1.2.3.4', country: 'US' }), undefined);
   assert.equal(await match({ email: 'x@example.com', ip: '2001:db8::1', country: 'US' }), undefined);
-  const theirs = await findBlock(app.db.kysely, otherShop.id, { email: 'nobody@example.com', ip: '1.2.3.4', country: null });
+  const theirs = await findBlock(app.db.kysely, otherShop.id, {
+    email: 'nobody@example.com',
+    ip: '1.2.3.4',
+    country: null,
+  });
   assert.equal(theirs?.data, '0.0.0.0/0');
 });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { countryCodes } from '../../src/modules/blacklist/countries.js';
 import { build, owner } from '../helpers/build.js';
 import { assertError, assertOk, createShop } from '../helpers/factories.js';
-import { countryCodes } from '../../src/modules/blacklist/countries.js';
 
 async function setup(t: Parameters<typeof build>[0]) {
   const app = await build(t);
@@ -13,10 +13,20 @@ async function setup(t: Parameters<typeof build>[0]) {
 
 test('blacklist: create, read, list, replace and delete', async (t) => {
   const { api, url } = await setup(t);
-  const email = assertOk(await api.post(url, { type: 'email', data: '  Bad.Guy+Tag@Example.COM ', note: 'chargeback' }));
-  assert.deepEqual({ ...email, createdAt: undefined, updatedAt: undefined }, {
-    id: email.id, type: 'email', data: 'bad.guy+tag@example.com', note: 'chargeback', createdAt: undefined, updatedAt: undefined,
-  });
+  const email = assertOk(
+    await api.post(url, { type: 'email', data: '  Bad.Guy+Tag@Example.COM ', note: 'chargeback' }),
+  );
+  assert.deepEqual(
+    { ...email, createdAt: undefined, updatedAt: undefined },
+    {
+      id: email.id,
+      type: 'email',
+      data: 'bad.guy+tag@example.com',
+      note: 'chargeback',
+      createdAt: undefined,
+      updatedAt: undefined,
+    },
+  );
   assert.match(email.createdAt, /^\d{4}-\d\d-\d\dT.*Z$/);
   assert.deepEqual(assertOk(await api.get(`${url}/${email.id}`)), email);
   const range = assertOk(await api.post(url, { type: 'ip', data: '10.0.0.0/8', note: 'Office VPN exit' }));
@@ -41,9 +51,15 @@ test('blacklist: create, read, list, replace and delete', async (t) => {
 
   // Full update: type and data replaced, an omitted note cleared.
   const replaced = assertOk(await api.put(`${url}/${range.id}`, { type: 'country', data: ' fr ' }));
-  assert.deepEqual({ ...replaced, updatedAt: undefined }, { id: range.id, type: 'country', data: 'FR', note: null, createdAt: range.createdAt, updatedAt: undefined });
+  assert.deepEqual(
+    { ...replaced, updatedAt: undefined },
+    { id: range.id, type: 'country', data: 'FR', note: null, createdAt: range.createdAt, updatedAt: undefined },
+  );
   // Saving an item with its own data is not a duplicate.
-  assert.equal(assertOk(await api.put(`${url}/${email.id}`, { type: 'email', data: 'BAD.GUY+TAG@example.com', note: 'x' })).note, 'x');
+  assert.equal(
+    assertOk(await api.put(`${url}/${email.id}`, { type: 'email', data: 'BAD.GUY+TAG@example.com', note: 'x' })).note,
+    'x',
+  );
 
   assert.deepEqual(assertOk(await api.delete(`${url}/${email.id}`)), { id: email.id, deleted: true });
   assertError(await api.get(`${url}/${email.id}`), 404, 'not_found');
@@ -115,7 +131,10 @@ test('bad data is a 400 naming data and changes nothing', async (t) => {
   for (const [body, error] of cases) {
     for (const res of [await api.post(url, body), await api.put(`${url}/${kept.id}`, body)]) {
       assertError(res, 400, 'validation_error');
-      assert.ok(res.body.errors.some((e: string) => e.startsWith(error)), `${JSON.stringify(body).slice(0, 80)} → ${JSON.stringify(res.body.errors)}`);
+      assert.ok(
+        res.body.errors.some((e: string) => e.startsWith(error)),
+        `${JSON.stringify(body).slice(0, 80)} → ${JSON.stringify(res.body.errors)}`,
+      );
     }
   }
   const list = assertOk(await api.get(url));
@@ -176,6 +195,8 @@ test('the country list is ISO 3166-1 alpha-2 as assigned, plus XK', () => {
   const names = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
   assert.equal(countryCodes.size, 250);
   for (const code of countryCodes) assert.ok(names.of(code), `${code} is a region ICU knows`);
-  for (const code of ['US', 'DE', 'GB', 'JP', 'SS', 'BQ', 'CW', 'SX', 'AX', 'XK', 'TW', 'PS', 'EH', 'AQ', 'UM']) assert.ok(countryCodes.has(code), code);
-  for (const code of ['UK', 'EU', 'UN', 'AN', 'YU', 'CS', 'SU', 'ZZ', 'XX', 'T1', 'QO', 'AC', 'IC', 'FX']) assert.ok(!countryCodes.has(code), code);
+  for (const code of ['US', 'DE', 'GB', 'JP', 'SS', 'BQ', 'CW', 'SX', 'AX', 'XK', 'TW', 'PS', 'EH', 'AQ', 'UM'])
+    assert.ok(countryCodes.has(code), code);
+  for (const code of ['UK', 'EU', 'UN', 'AN', 'YU', 'CS', 'SU', 'ZZ', 'XX', 'T1', 'QO', 'AC', 'IC', 'FX'])
+    assert.ok(!countryCodes.has(code), code);
 });

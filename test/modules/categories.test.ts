@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { build, owner, type Client } from '../helpers/build.js';
+import { build, type Client, owner } from '../helpers/build.js';
 import { assertError, assertOk, createShop } from '../helpers/factories.js';
 import { productBody } from '../helpers/owner-operations.js';
 
@@ -16,7 +16,9 @@ async function setup(t: Parameters<typeof build>[0]) {
 /** Listing id per product id (`p<id>`) and group id (`g<id>`). */
 async function listingIds(api: Client, base: string): Promise<Record<string, number>> {
   const items = assertOk(await api.get(`${base}/listings?pageSize=100`)).items;
-  return Object.fromEntries(items.map((l: any) => [l.type === 'product' ? `p${l.product.id}` : `g${l.group.id}`, l.id]));
+  return Object.fromEntries(
+    items.map((l: any) => [l.type === 'product' ? `p${l.product.id}` : `g${l.group.id}`, l.id]),
+  );
 }
 
 test('categories: create, read, list, replace and delete', async (t) => {
@@ -26,27 +28,53 @@ test('categories: create, read, list, replace and delete', async (t) => {
   const c = await product('Gamma');
   const l = await listingIds(api, base);
 
-  const category = assertOk(await api.post(base + '/categories', { name: '  Game keys ', listingIds: [l[`p${c.id}`], l[`p${a.id}`]] }));
-  assert.deepEqual({ ...category, createdAt: undefined, updatedAt: undefined }, {
-    id: category.id, name: 'Game keys', listingIds: [l[`p${c.id}`], l[`p${a.id}`]], createdAt: undefined, updatedAt: undefined,
-  });
+  const category = assertOk(
+    await api.post(`${base}/categories`, { name: '  Game keys ', listingIds: [l[`p${c.id}`], l[`p${a.id}`]] }),
+  );
+  assert.deepEqual(
+    { ...category, createdAt: undefined, updatedAt: undefined },
+    {
+      id: category.id,
+      name: 'Game keys',
+      listingIds: [l[`p${c.id}`], l[`p${a.id}`]],
+      createdAt: undefined,
+      updatedAt: undefined,
+    },
+  );
   assert.match(category.updatedAt, /^\d{4}-\d\d-\d\dT/);
   assert.deepEqual(assertOk(await api.get(`${base}/categories/${category.id}`)), category);
 
-  const empty = assertOk(await api.post(base + '/categories', { name: 'Software' }));
+  const empty = assertOk(await api.post(`${base}/categories`, { name: 'Software' }));
   assert.deepEqual(empty.listingIds, []);
   // A listing may be in several categories.
-  const shared = assertOk(await api.post(base + '/categories', { name: 'Everything', listingIds: [l[`p${a.id}`], l[`p${b.id}`], l[`p${c.id}`]] }));
+  const shared = assertOk(
+    await api.post(`${base}/categories`, {
+      name: 'Everything',
+      listingIds: [l[`p${a.id}`], l[`p${b.id}`], l[`p${c.id}`]],
+    }),
+  );
 
-  const list = assertOk(await api.get(base + '/categories'));
-  assert.deepEqual(list.items.map((x: { id: number }) => x.id), [shared.id, empty.id, category.id], 'newest first');
+  const list = assertOk(await api.get(`${base}/categories`));
+  assert.deepEqual(
+    list.items.map((x: { id: number }) => x.id),
+    [shared.id, empty.id, category.id],
+    'newest first',
+  );
   assert.deepEqual(list.items[2], category);
-  assert.deepEqual(assertOk(await api.get(`${base}/categories?searchString=KEYS`)).items.map((x: { id: number }) => x.id), [category.id]);
+  assert.deepEqual(
+    assertOk(await api.get(`${base}/categories?searchString=KEYS`)).items.map((x: { id: number }) => x.id),
+    [category.id],
+  );
   const paged = assertOk(await api.get(`${base}/categories?pageSize=2&pageNumber=2`));
   assert.deepEqual([paged.items.length, paged.totalCount, paged.totalPages], [1, 3, 2]);
 
   // Full update: the new order, and an omitted listingIds empties the category.
-  const reordered = assertOk(await api.put(`${base}/categories/${category.id}`, { name: 'Keys', listingIds: [l[`p${a.id}`], l[`p${b.id}`], l[`p${c.id}`]] }));
+  const reordered = assertOk(
+    await api.put(`${base}/categories/${category.id}`, {
+      name: 'Keys',
+      listingIds: [l[`p${a.id}`], l[`p${b.id}`], l[`p${c.id}`]],
+    }),
+  );
   assert.equal(reordered.name, 'Keys');
   assert.deepEqual(reordered.listingIds, [l[`p${a.id}`], l[`p${b.id}`], l[`p${c.id}`]]);
   assert.equal(reordered.createdAt, category.createdAt);
@@ -54,7 +82,7 @@ test('categories: create, read, list, replace and delete', async (t) => {
 
   assert.deepEqual(assertOk(await api.delete(`${base}/categories/${category.id}`)), { id: category.id, deleted: true });
   assertError(await api.get(`${base}/categories/${category.id}`), 404, 'not_found');
-  assert.equal(assertOk(await api.get(base + '/categories')).totalCount, 2);
+  assert.equal(assertOk(await api.get(`${base}/categories`)).totalCount, 2);
   // The listings stay.
   assert.equal(Object.keys(await listingIds(api, base)).length, 3);
   assert.deepEqual(assertOk(await api.get(`${base}/categories/${shared.id}`)).listingIds.length, 3);
@@ -65,9 +93,14 @@ test('categories lose listings that go away', async (t) => {
   const a = await product('Alpha');
   const b = await product('Beta');
   const c = await product('Gamma');
-  const group = assertOk(await api.post(base + '/groups', { title: 'Bundle' }));
+  const group = assertOk(await api.post(`${base}/groups`, { title: 'Bundle' }));
   const l = await listingIds(api, base);
-  const category = assertOk(await api.post(base + '/categories', { name: 'All', listingIds: [l[`g${group.id}`], l[`p${c.id}`], l[`p${b.id}`], l[`p${a.id}`]] }));
+  const category = assertOk(
+    await api.post(`${base}/categories`, {
+      name: 'All',
+      listingIds: [l[`g${group.id}`], l[`p${c.id}`], l[`p${b.id}`], l[`p${a.id}`]],
+    }),
+  );
   const current = async () => assertOk(await api.get(`${base}/categories/${category.id}`)).listingIds;
 
   assertOk(await api.delete(`${base}/products/${b.id}`));
@@ -89,7 +122,7 @@ test('bad category bodies are a 400 naming the field and change nothing', async 
   const otherShop = await createShop(other, 'Elsewhere');
   assertOk(await other.post(`/self/${otherShop.id}/v2/products`, productBody('Foreign')));
   const foreign = assertOk(await other.get(`/self/${otherShop.id}/listings`)).items[0].id;
-  const category = assertOk(await api.post(base + '/categories', { name: 'Kept', listingIds: [own] }));
+  const category = assertOk(await api.post(`${base}/categories`, { name: 'Kept', listingIds: [own] }));
 
   const cases: [unknown, string][] = [
     [{}, 'name: is required'],
@@ -105,12 +138,18 @@ test('bad category bodies are a 400 naming the field and change nothing', async 
     [{ name: 'N', listingIds: Array.from({ length: 1001 }, (_, i) => i + 1) }, 'listingIds: '],
   ];
   for (const [body, error] of cases) {
-    for (const res of [await api.post(base + '/categories', body), await api.put(`${base}/categories/${category.id}`, body)]) {
+    for (const res of [
+      await api.post(`${base}/categories`, body),
+      await api.put(`${base}/categories/${category.id}`, body),
+    ]) {
       assertError(res, 400, 'validation_error');
-      assert.ok(res.body.errors.some((e: string) => e.startsWith(error)), `${JSON.stringify(body).slice(0, 80)} → ${JSON.stringify(res.body.errors)}`);
+      assert.ok(
+        res.body.errors.some((e: string) => e.startsWith(error)),
+        `${JSON.stringify(body).slice(0, 80)} → ${JSON.stringify(res.body.errors)}`,
+      );
     }
   }
-  const list = assertOk(await api.get(base + '/categories'));
+  const list = assertOk(await api.get(`${base}/categories`));
   assert.equal(list.totalCount, 1, 'nothing was created');
   assert.deepEqual(list.items[0], category, 'nothing was changed');
   assert.deepEqual(assertOk(await other.get(`/self/${otherShop.id}/categories`)).items, []);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test, type TestContext } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { build, owner } from '../helpers/build.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
 import { httpsEndpoint } from '../helpers/https-endpoint.js';
@@ -9,7 +9,9 @@ async function setup(t: TestContext, opts: Parameters<typeof sellingShop>[1] = {
   const api = await owner(app);
   const shop = await sellingShop(api, opts);
   const checkout = (body: object, headers: Record<string, string> = {}) =>
-    app.inject({ method: 'POST', url: `/v2/public/shops/${shop.shopId}/invoices`, payload: body, headers }).then((r) => ({ status: r.statusCode, body: r.json(), headers: r.headers }));
+    app
+      .inject({ method: 'POST', url: `/v2/public/shops/${shop.shopId}/invoices`, payload: body, headers })
+      .then((r) => ({ status: r.statusCode, body: r.json(), headers: r.headers }));
   const order = (over: object = {}) => ({
     customerEmail: 'Buyer@Example.com',
     gateway: 'tipjar',
@@ -64,14 +66,27 @@ test('checkout checks run in order and each failure names the part', async (t) =
     ['zero quantity', order(part({ quantity: 0 })), 400, 'parts[0].quantity'],
     ['unknown product', order(part({ productId: 999999 })), 400, 'parts[0].productId'],
     ['variant of another product', order(part({ productVariantId: 999999 })), 400, 'parts[0].productVariantId'],
-    ['repeated variant', order({ parts: [{ productId, productVariantId: keysVariant, quantity: 1 }, { productId, productVariantId: keysVariant, quantity: 1 }] }), 400, 'parts[1].productVariantId'],
+    [
+      'repeated variant',
+      order({
+        parts: [
+          { productId, productVariantId: keysVariant, quantity: 1 },
+          { productId, productVariantId: keysVariant, quantity: 1 },
+        ],
+      }),
+      400,
+      'parts[1].productVariantId',
+    ],
     ['more than stock', order(part({ quantity: 6 })), 422, 'parts[0].quantity'],
     ['gateway disabled', order({ gateway: 'walletemail' }), 422, 'gateway'],
   ];
   for (const [name, body, status, field] of cases) {
     const res = await checkout(body);
     assert.equal(res.status, status, `${name}: ${JSON.stringify(res.body)}`);
-    assert.ok(res.body.errors.some((e: string) => e.startsWith(`${field}: `)), `${name}: ${JSON.stringify(res.body.errors)}`);
+    assert.ok(
+      res.body.errors.some((e: string) => e.startsWith(`${field}: `)),
+      `${name}: ${JSON.stringify(res.body.errors)}`,
+    );
   }
   assert.deepEqual(await stock(), { keys: 5, service: 10 }, 'no failure reserved anything');
   assert.equal(assertOk(await api.get(`/self/${shopId}/invoices`)).totalCount, 0);
@@ -90,7 +105,9 @@ test('visibility, holds, limits, gateways and custom fields are enforced', async
       title: product.title,
       description: product.description,
       ...over,
-      variants: [{ id: keysVariant, title: 'Key', priceDetails: { amount: 9.99 }, productType: 'serials', ...variantOver }],
+      variants: [
+        { id: keysVariant, title: 'Key', priceDetails: { amount: 9.99 }, productType: 'serials', ...variantOver },
+      ],
     });
 
   assertOk(await update({ private: true }));
@@ -107,21 +124,34 @@ test('visibility, holds, limits, gateways and custom fields are enforced', async
   assert.deepEqual((await checkout(order())).body.errors, ['parts[0].productVariantId: does not accept tipjar']);
 
   assertOk(
-    await update({}, {
-      customFields: [
-        { id: 'nick', name: 'Nick', type: 'text', required: true, regex: '^[a-z]+#\\d{4}$' },
-        { id: 'age', name: 'Age', type: 'number' },
-        { id: 'tos', name: 'Accept', type: 'checkbox', required: true },
-      ],
-    }),
+    await update(
+      {},
+      {
+        customFields: [
+          { id: 'nick', name: 'Nick', type: 'text', required: true, regex: '^[a-z]+#\\d{4}$' },
+          { id: 'age', name: 'Age', type: 'number' },
+          { id: 'tos', name: 'Accept', type: 'checkbox', required: true },
+        ],
+      },
+    ),
   );
   const missing = await checkout(order());
   assertError(missing, 400, 'validation_error');
   assert.deepEqual(missing.body.errors, ['customFields.nick: is required', 'customFields.tos: is required']);
   const wrong = await checkout(order({ customFields: { nick: 'Bob', age: 'old', tos: false } }));
-  assert.deepEqual(wrong.body.errors, ['customFields.nick: does not match the required format', 'customFields.age: must be a number', 'customFields.tos: must be checked']);
-  const good = assertOk(await checkout(order({ customFields: { nick: 'bob#1234', age: '42', tos: true, extra: 'dropped' } })));
-  assert.deepEqual(assertOk(await api.get(`/self/${shopId}/invoices/${good.id}`)).customFields, { nick: 'bob#1234', age: 42, tos: true });
+  assert.deepEqual(wrong.body.errors, [
+    'customFields.nick: does not match the required format',
+    'customFields.age: must be a number',
+    'customFields.tos: must be checked',
+  ]);
+  const good = assertOk(
+    await checkout(order({ customFields: { nick: 'bob#1234', age: '42', tos: true, extra: 'dropped' } })),
+  );
+  assert.deepEqual(assertOk(await api.get(`/self/${shopId}/invoices/${good.id}`)).customFields, {
+    nick: 'bob#1234',
+    age: 42,
+    tos: true,
+  });
 
   assertOk(await api.put(`/self/${shopId}/settings/status`, { onHold: true }));
   assert.deepEqual((await checkout(order())).body.errors, ['shop: is on hold']);
@@ -137,7 +167,8 @@ test('a password-protected shop needs the key', async (t) => {
 
 test('the blacklist refuses e-mails, IPs, ranges and countries', async (t) => {
   const { api, shopId, checkout, order } = await setup(t);
-  const block = async (type: string, data: string) => assertOk(await api.post(`/self/${shopId}/blacklist`, { type, data })).id;
+  const block = async (type: string, data: string) =>
+    assertOk(await api.post(`/self/${shopId}/blacklist`, { type, data })).id;
   const emailBlock = await block('email', 'BUYER@example.com');
   assert.deepEqual((await checkout(order())).body.errors, ['customerEmail: is blocked by the shop']);
   assertOk(await api.delete(`/self/${shopId}/blacklist/${emailBlock}`));
@@ -152,7 +183,14 @@ test('the blacklist refuses e-mails, IPs, ranges and countries', async (t) => {
 test('coupons discount the order, respect restrictions and count uses', async (t) => {
   const { api, shopId, productId, checkout, order } = await setup(t);
   assertOk(await api.post(`/self/${shopId}/coupons`, { name: 'TENOFF', discount: 10, isFixed: false, maxUses: 1 }));
-  assertOk(await api.post(`/self/${shopId}/coupons`, { name: 'FIVE', discount: 5, isFixed: true, restrictToGateways: ['balance'] }));
+  assertOk(
+    await api.post(`/self/${shopId}/coupons`, {
+      name: 'FIVE',
+      discount: 5,
+      isFixed: true,
+      restrictToGateways: ['balance'],
+    }),
+  );
   const invoice = assertOk(await checkout(order({ coupon: 'tenoff' })));
   assert.equal(invoice.subtotal, 19.98);
   assert.equal(invoice.discount, 1.99, 'floor of 10 % of 19.98');
@@ -184,7 +222,12 @@ test('the balance gateway completes at once when the balance covers it, else 422
   assert.equal(customer.totalSpent, 39.96);
   assert.equal(customer.ordersCount, 2);
   assertError(await checkout(order({ gateway: 'balance' })), 422, 'unprocessable');
-  const ledger = await app.db.kysely.selectFrom('balance_entries').select(['amount', 'balance_after', 'kind']).where('customer_id', '=', customerId).orderBy('id').execute();
+  const ledger = await app.db.kysely
+    .selectFrom('balance_entries')
+    .select(['amount', 'balance_after', 'kind'])
+    .where('customer_id', '=', customerId)
+    .orderBy('id')
+    .execute();
   assert.deepEqual(ledger, [
     { amount: 2000, balance_after: 2000, kind: 'credit' },
     { amount: -1998, balance_after: 2, kind: 'purchase' },
@@ -209,16 +252,29 @@ test('a balance checkout whose dynamic delivery fails is cancelled in the same r
     await api.post(`/self/${shopId}/v2/products`, {
       title: 'Generated account',
       description: 'd',
-      variants: [{ title: 'One', priceDetails: { amount: 3 }, productType: 'dynamic', asDynamic: { externalUrl: endpoint.url, stock: 5 } }],
+      variants: [
+        {
+          title: 'One',
+          priceDetails: { amount: 3 },
+          productType: 'dynamic',
+          asDynamic: { externalUrl: endpoint.url, stock: 5 },
+        },
+      ],
     }),
   );
-  const dynamicStock = async () => assertOk(await api.get(`/self/${shopId}/v2/products/${product.id}`)).variants[0].stock;
+  const dynamicStock = async () =>
+    assertOk(await api.get(`/self/${shopId}/v2/products/${product.id}`)).variants[0].stock;
   // A first order creates the customer; fund them well beyond the price.
   const first = assertOk(await checkout(order()));
   const customerId = assertOk(await api.get(`/self/${shopId}/invoices/${first.id}`)).customerId;
   assertOk(await api.post(`/self/${shopId}/customers/${customerId}/balance/add`, { amount: 50 }));
 
-  const res = await checkout(order({ gateway: 'balance', parts: [{ productId: product.id, productVariantId: product.variants[0].id, quantity: 2 }] }));
+  const res = await checkout(
+    order({
+      gateway: 'balance',
+      parts: [{ productId: product.id, productVariantId: product.variants[0].id, quantity: 2 }],
+    }),
+  );
   assertError(res, 422, 'unprocessable');
   assert.match(res.body.message, /not placed/);
   assert.ok(!JSON.stringify(res.body).includes(endpoint.url), "the owner's delivery URL is not shown to the buyer");
@@ -231,24 +287,37 @@ test('a balance checkout whose dynamic delivery fails is cancelled in the same r
   assert.equal(assertOk(await api.get(`/self/${shopId}/customers/${customerId}`)).balance, 50, 'nothing was charged');
   assertError(await api.post(`/self/${shopId}/invoices/${failed.id}/process`), 409, 'conflict');
   assert.equal(endpoint.received.length, 1, 'processing did not deliver');
-  const events = await app.db.kysely.selectFrom('events').select('type').where('shop_id', '=', shopId).where('type', '=', 'invoice.cancelled').execute();
+  const events = await app.db.kysely
+    .selectFrom('events')
+    .select('type')
+    .where('shop_id', '=', shopId)
+    .where('type', '=', 'invoice.cancelled')
+    .execute();
   assert.equal(events.length, 1);
 });
 
 test("chat integration: a required chatUserId is enforced at checkout and kept on the invoice for the owner's bot", async (t) => {
   const { api, shopId, productId, keysVariant, checkout, order } = await setup(t);
   const other = assertOk(
-    await api.post(`/self/${shopId}/v2/products`, { title: 'Plain', description: 'd', variants: [{ title: 'One', priceDetails: { amount: 1 }, productType: 'service', asService: { text: 'x' } }] }),
+    await api.post(`/self/${shopId}/v2/products`, {
+      title: 'Plain',
+      description: 'd',
+      variants: [{ title: 'One', priceDetails: { amount: 1 }, productType: 'service', asService: { text: 'x' } }],
+    }),
   );
   const plainPart = { productId: other.id, productVariantId: other.variants[0].id, quantity: 1 };
   const keysPart = { productId, productVariantId: keysVariant, quantity: 1 };
-  const integrate = (chatIntegration: object) => api.put(`/self/${shopId}/products/bulk/update/chat-integration`, { productIds: [productId], chatIntegration });
-  const chatUserOf = async (invoiceId: string) => assertOk(await api.get(`/self/${shopId}/invoices/${invoiceId}`)).chatUserId;
+  const integrate = (chatIntegration: object) =>
+    api.put(`/self/${shopId}/products/bulk/update/chat-integration`, { productIds: [productId], chatIntegration });
+  const chatUserOf = async (invoiceId: string) =>
+    assertOk(await api.get(`/self/${shopId}/invoices/${invoiceId}`)).chatUserId;
 
   assertOk(await integrate({ enabled: true, required: true, guildId: '42', roleIds: ['7'] }));
   const missing = await checkout(order({ parts: [plainPart, keysPart] }));
   assertError(missing, 400, 'validation_error');
-  assert.deepEqual(missing.body.errors, ["chatUserId: is required: parts[1] (Game Key) grants roles in the shop's chat server"]);
+  assert.deepEqual(missing.body.errors, [
+    "chatUserId: is required: parts[1] (Game Key) grants roles in the shop's chat server",
+  ]);
   const notDigits = await checkout(order({ parts: [keysPart], chatUserId: 'buyer#1234' }));
   assertError(notDigits, 400, 'validation_error');
   assert.ok(notDigits.body.errors[0].startsWith('chatUserId: '), JSON.stringify(notDigits.body.errors));

@@ -16,7 +16,11 @@ test('parallel checkouts on a small stock never oversell, and completions never 
     app.inject({
       method: 'POST',
       url: `/v2/public/shops/${shop.shopId}/invoices`,
-      payload: { customerEmail: `buyer${n}@example.com`, gateway: 'tipjar', parts: [{ productId: shop.productId, productVariantId: variant, quantity: 2 }] },
+      payload: {
+        customerEmail: `buyer${n}@example.com`,
+        gateway: 'tipjar',
+        parts: [{ productId: shop.productId, productVariantId: variant, quantity: 2 }],
+      },
     });
   const results = await Promise.all(Array.from({ length: 40 }, (_, n) => buy(shop.keysVariant, n)));
   const created = results.filter((r) => r.statusCode === 200).map((r) => r.json().data.id as string);
@@ -26,14 +30,21 @@ test('parallel checkouts on a small stock never oversell, and completions never 
   assert.ok(refused.every((r) => r.json().code === 'unprocessable'));
 
   const serviceResults = await Promise.all(Array.from({ length: 20 }, (_, n) => buy(shop.serviceVariant, 100 + n)));
-  assert.equal(serviceResults.filter((r) => r.statusCode === 200).length, 7, 'a counted stock of 15 sells 7 orders of 2');
+  assert.equal(
+    serviceResults.filter((r) => r.statusCode === 200).length,
+    7,
+    'a counted stock of 15 sells 7 orders of 2',
+  );
 
   // Every invoice processed twice at once: each completes exactly once.
-  const processed = await Promise.all(created.flatMap((id) => [1, 2].map(() => api.post(`/self/${shop.shopId}/invoices/${id}/process`))));
+  const processed = await Promise.all(
+    created.flatMap((id) => [1, 2].map(() => api.post(`/self/${shop.shopId}/invoices/${id}/process`))),
+  );
   assert.equal(processed.filter((r) => r.status === 200).length, 10);
   assert.ok(processed.filter((r) => r.status !== 200).every((r) => r.status === 409));
   const delivered: string[] = [];
-  for (const id of created) delivered.push(...assertOk(await api.get(`/self/${shop.shopId}/invoices/${id}`)).parts[0].deliverables);
+  for (const id of created)
+    delivered.push(...assertOk(await api.get(`/self/${shop.shopId}/invoices/${id}`)).parts[0].deliverables);
   assert.equal(delivered.length, 20);
   assert.equal(new Set(delivered).size, 20, 'no serial delivered twice');
   assert.deepEqual([...delivered].sort(), [...serials].sort());
@@ -54,34 +65,71 @@ test('parallel orders naming the same two variants in opposite orders all comple
       app.inject({
         method: 'POST',
         url: `/v2/public/shops/${shop.shopId}/invoices`,
-        payload: { customerEmail: `pair${n}@example.com`, gateway: 'tipjar', parts: n % 2 === 0 ? [keys, service] : [service, keys] },
+        payload: {
+          customerEmail: `pair${n}@example.com`,
+          gateway: 'tipjar',
+          parts: n % 2 === 0 ? [keys, service] : [service, keys],
+        },
       }),
     ),
   );
   const statuses = results.map((r) => r.statusCode);
-  assert.ok(statuses.every((s) => s === 200 || s === 422), `only 200 and 422, got ${[...new Set(statuses)].join(', ')}`);
+  assert.ok(
+    statuses.every((s) => s === 200 || s === 422),
+    `only 200 and 422, got ${[...new Set(statuses)].join(', ')}`,
+  );
   assert.equal(statuses.filter((s) => s === 200).length, 30, 'a stock of 30 of each sells 30 orders');
   const product = assertOk(await api.get(`/self/${shop.shopId}/v2/products/${shop.productId}`));
-  assert.deepEqual(product.variants.map((v: { stock: number }) => v.stock), [0, 0]);
+  assert.deepEqual(
+    product.variants.map((v: { stock: number }) => v.stock),
+    [0, 0],
+  );
 });
 
 test('owner saves that list variants out of id order never fail against parallel checkouts and completions', async (t) => {
   const app = await build(t, { RATE_LIMIT_PUBLIC_MAX: '0' });
   const api = await owner(app);
   const shop = await sellingShop(api);
-  const variant = (title: string) => ({ title, priceDetails: { amount: 3 }, productType: 'service', asService: { text: `${title} text`, stock: 1000 } });
-  const product = assertOk(await api.post(`/self/${shop.shopId}/v2/products`, { title: 'Pair', description: 'Two services', variants: [variant('First'), variant('Second')] }));
+  const variant = (title: string) => ({
+    title,
+    priceDetails: { amount: 3 },
+    productType: 'service',
+    asService: { text: `${title} text`, stock: 1000 },
+  });
+  const product = assertOk(
+    await api.post(`/self/${shop.shopId}/v2/products`, {
+      title: 'Pair',
+      description: 'Two services',
+      variants: [variant('First'), variant('Second')],
+    }),
+  );
   const [first, second] = product.variants as [{ id: number; title: string }, { id: number; title: string }];
   // Saved with the higher id listed first, the product's variants are in position order second,
   // first; a checkout of both takes them in id order, first, second.
   const { asService, ...rest } = variant('x');
-  const listed = [second, first].map((v) => ({ ...rest, id: v.id, title: v.title, asService: { text: asService.text } }));
-  const save = () => api.put(`/self/${shop.shopId}/v2/products/${product.id}`, { title: 'Pair', description: 'Two services', variants: listed });
+  const listed = [second, first].map((v) => ({
+    ...rest,
+    id: v.id,
+    title: v.title,
+    asService: { text: asService.text },
+  }));
+  const save = () =>
+    api.put(`/self/${shop.shopId}/v2/products/${product.id}`, {
+      title: 'Pair',
+      description: 'Two services',
+      variants: listed,
+    });
   assertOk(await save());
   const parts = [first, second].map((v) => ({ productId: product.id, productVariantId: v.id, quantity: 1 }));
   const buy = (n: number) =>
-    app.inject({ method: 'POST', url: `/v2/public/shops/${shop.shopId}/invoices`, payload: { customerEmail: `save${n}@example.com`, gateway: 'tipjar', parts } });
-  const pending = (await Promise.all(Array.from({ length: 20 }, (_, n) => buy(100 + n)))).map((r) => r.json().data.id as string);
+    app.inject({
+      method: 'POST',
+      url: `/v2/public/shops/${shop.shopId}/invoices`,
+      payload: { customerEmail: `save${n}@example.com`, gateway: 'tipjar', parts },
+    });
+  const pending = (await Promise.all(Array.from({ length: 20 }, (_, n) => buy(100 + n)))).map(
+    (r) => r.json().data.id as string,
+  );
   // Saves race checkouts (which take both variants' stock) and completions (which count the
   // product's sales): every one of them succeeds.
   const results = await Promise.all(
@@ -95,7 +143,13 @@ test('owner saves that list variants out of id order never fail against parallel
   );
   assert.deepEqual([...new Set(results)], [200], 'every save, checkout and completion succeeds');
   const after = assertOk(await api.get(`/self/${shop.shopId}/v2/products/${product.id}`));
-  assert.deepEqual(after.variants.map((v: { id: number; stock: number }) => [v.id, v.stock]), [[second.id, 960], [first.id, 960]]);
+  assert.deepEqual(
+    after.variants.map((v: { id: number; stock: number }) => [v.id, v.stock]),
+    [
+      [second.id, 960],
+      [first.id, 960],
+    ],
+  );
 });
 
 test('parallel completions of orders naming two products in opposite orders all succeed', async (t) => {
@@ -107,23 +161,47 @@ test('parallel completions of orders naming two products in opposite orders all 
       await api.post(`/self/${shop.shopId}/v2/products`, {
         title,
         description: title,
-        variants: [{ title, priceDetails: { amount: 2 }, productType: 'service', asService: { text: `${title} text`, stock: null } }],
+        variants: [
+          {
+            title,
+            priceDetails: { amount: 2 },
+            productType: 'service',
+            asService: { text: `${title} text`, stock: null },
+          },
+        ],
       }),
     );
   const [a, b] = [await service('Alpha'), await service('Beta')];
-  const part = (p: { id: number; variants: { id: number }[] }) => ({ productId: p.id, productVariantId: p.variants[0]!.id, quantity: 1 });
+  const part = (p: { id: number; variants: { id: number }[] }) => ({
+    productId: p.id,
+    productVariantId: p.variants[0]!.id,
+    quantity: 1,
+  });
   const ids: string[] = [];
   for (let n = 0; n < 30; n++) {
     const parts = n % 2 === 0 ? [part(a), part(b)] : [part(b), part(a)];
-    const res = await app.inject({ method: 'POST', url: `/v2/public/shops/${shop.shopId}/invoices`, payload: { customerEmail: `both${n}@example.com`, gateway: 'tipjar', parts } });
+    const res = await app.inject({
+      method: 'POST',
+      url: `/v2/public/shops/${shop.shopId}/invoices`,
+      payload: { customerEmail: `both${n}@example.com`, gateway: 'tipjar', parts },
+    });
     ids.push(res.json().data.id as string);
   }
   // Each completion counts both products' sales; taken in the order the buyer named them, two
   // completions could each hold one product and wait for the other's.
-  const statuses = (await Promise.all(ids.map((id) => api.post(`/self/${shop.shopId}/invoices/${id}/process`)))).map((r) => r.status);
+  const statuses = (await Promise.all(ids.map((id) => api.post(`/self/${shop.shopId}/invoices/${id}/process`)))).map(
+    (r) => r.status,
+  );
   assert.deepEqual([...new Set(statuses)], [200]);
-  const sold = await app.db.kysely.selectFrom('products').select('sold_count').where('id', 'in', [a.id, b.id]).execute();
-  assert.deepEqual(sold.map((r) => r.sold_count), [30, 30]);
+  const sold = await app.db.kysely
+    .selectFrom('products')
+    .select('sold_count')
+    .where('id', 'in', [a.id, b.id])
+    .execute();
+  assert.deepEqual(
+    sold.map((r) => r.sold_count),
+    [30, 30],
+  );
 });
 
 test('parallel completions of two customers referring each other all succeed and pay every commission', async (t) => {
@@ -135,26 +213,56 @@ test('parallel completions of two customers referring each other all succeed and
     await api.post(`/self/${shop.shopId}/v2/products`, {
       title: 'Other',
       description: 'Other',
-      variants: [{ title: 'Other', priceDetails: { amount: 5 }, productType: 'service', asService: { text: 'Other text', stock: null } }],
+      variants: [
+        {
+          title: 'Other',
+          priceDetails: { amount: 5 },
+          productType: 'service',
+          asService: { text: 'Other text', stock: null },
+        },
+      ],
     }),
   );
   // x and y buy different products, so nothing but their customer rows is common to their completions.
   const buy = async (email: string, affiliateCode?: string) => {
-    const parts = [email.startsWith('x') ? { productId: shop.productId, productVariantId: shop.serviceVariant, quantity: 1 } : { productId: other.id, productVariantId: other.variants[0].id, quantity: 1 }];
-    const res = await app.inject({ method: 'POST', url: `/v2/public/shops/${shop.shopId}/invoices`, payload: { customerEmail: email, gateway: 'tipjar', parts, ...(affiliateCode ? { affiliateCode } : {}) } });
+    const parts = [
+      email.startsWith('x')
+        ? { productId: shop.productId, productVariantId: shop.serviceVariant, quantity: 1 }
+        : { productId: other.id, productVariantId: other.variants[0].id, quantity: 1 },
+    ];
+    const res = await app.inject({
+      method: 'POST',
+      url: `/v2/public/shops/${shop.shopId}/invoices`,
+      payload: { customerEmail: email, gateway: 'tipjar', parts, ...(affiliateCode ? { affiliateCode } : {}) },
+    });
     return res.json().data.id as string;
   };
   await buy('x@example.com');
   await buy('y@example.com');
-  const customers = assertOk(await api.get(`/self/${shop.shopId}/customers`)).items as { id: number; email: string; referralCode: string }[];
-  const [x, y] = ['x@example.com', 'y@example.com'].map((e) => customers.find((c) => c.email === e)!) as [(typeof customers)[0], (typeof customers)[0]];
+  const customers = assertOk(await api.get(`/self/${shop.shopId}/customers`)).items as {
+    id: number;
+    email: string;
+    referralCode: string;
+  }[];
+  const [x, y] = ['x@example.com', 'y@example.com'].map((e) => customers.find((c) => c.email === e)!) as [
+    (typeof customers)[0],
+    (typeof customers)[0],
+  ];
   const ids: string[] = [];
-  for (let n = 0; n < 15; n++) ids.push(await buy('x@example.com', y.referralCode), await buy('y@example.com', x.referralCode));
+  for (let n = 0; n < 15; n++)
+    ids.push(await buy('x@example.com', y.referralCode), await buy('y@example.com', x.referralCode));
   // A completion updates its buyer, then credits the referrer: in the order of their roles, two
   // completions with the roles swapped could each hold one customer and wait for the other.
-  const statuses = (await Promise.all(ids.map((id) => api.post(`/self/${shop.shopId}/invoices/${id}/process`)))).map((r) => r.status);
+  const statuses = (await Promise.all(ids.map((id) => api.post(`/self/${shop.shopId}/invoices/${id}/process`)))).map(
+    (r) => r.status,
+  );
   assert.deepEqual([...new Set(statuses)], [200]);
-  for (const c of [x, y]) assert.equal(assertOk(await api.get(`/self/${shop.shopId}/customers/${c.id}`)).balance, 7.5, '15 commissions of 10 % of 5.00');
+  for (const c of [x, y])
+    assert.equal(
+      assertOk(await api.get(`/self/${shop.shopId}/customers/${c.id}`)).balance,
+      7.5,
+      '15 commissions of 10 % of 5.00',
+    );
 });
 
 test("customers' feedbacks and ticket messages never fail against parallel owner writes that hold the shop", async (t) => {
@@ -170,38 +278,75 @@ test("customers' feedbacks and ticket messages never fail against parallel owner
       }),
     );
     assertOk(await api.post(`/self/${shop.shopId}/invoices/${invoice.id}/process`));
-    return { id: invoice.id as string, customerId: assertOk(await api.get(`/self/${shop.shopId}/invoices/${invoice.id}`)).customerId as number };
+    return {
+      id: invoice.id as string,
+      customerId: assertOk(await api.get(`/self/${shop.shopId}/invoices/${invoice.id}`)).customerId as number,
+    };
   };
   const invoices: { id: string; customerId: number }[] = [];
   for (let n = 0; n < 20; n++) invoices.push(await buy(n));
   const opened = await Promise.all(
     [0, 1, 2].map(async (n) => {
-      const res = await app.inject({ method: 'POST', url: `/v2/public/shops/${shop.shopId}/tickets`, payload: { email: `t${n}@example.com`, title: 'Help', message: 'Hello' } });
+      const res = await app.inject({
+        method: 'POST',
+        url: `/v2/public/shops/${shop.shopId}/tickets`,
+        payload: { email: `t${n}@example.com`, title: 'Help', message: 'Hello' },
+      });
       return res.json().data as { id: number; accessKey: string };
     }),
   );
   // The owner's catalog, announcement and timezone writes hold the shop row exclusively, the
   // timezone change also rebuilding the rollups; the customers' writes insert rows referencing
   // the shop and take the rollup lock. None may wait for the other in a cycle.
-  const variants = (assertOk(await api.get(`/self/${shop.shopId}/v2/products/${shop.productId}`)).variants as Record<string, unknown>[]).map((v) =>
-    Object.fromEntries(Object.entries(v).filter(([, value]) => value !== null)),
-  );
+  const variants = (
+    assertOk(await api.get(`/self/${shop.shopId}/v2/products/${shop.productId}`)).variants as Record<string, unknown>[]
+  ).map((v) => Object.fromEntries(Object.entries(v).filter(([, value]) => value !== null)));
   const product = { title: 'Game Key', description: 'A key', variants };
   const writes = Array.from({ length: 60 }, (_, n): Promise<number> => {
     const i = Math.floor(n / 3);
-    if (n % 3 === 0) return app.inject({ method: 'POST', url: `/v2/public/invoices/${invoices[i]!.id}/feedback`, payload: { rating: 1 + (i % 5), comment: `n${n}` } }).then((r) => r.statusCode);
-    if (n % 6 === 1) return api.put(`/self/${shop.shopId}/settings/timezone`, { utcTimezoneOffset: i % 2 === 0 ? 60 : -120 }).then((r) => r.status);
-    if (n % 6 === 4) return api.post(`/self/${shop.shopId}/announcements`, { title: `News ${n}`, content: 'Restocked' }).then((r) => r.status);
-    if (n % 12 === 2) return api.put(`/self/${shop.shopId}/v2/products/${shop.productId}`, { ...product, title: `Game Key ${n}` }).then((r) => r.status);
-    if (n % 12 === 5) return api.post(`/self/${shop.shopId}/customers/${invoices[i]!.customerId}/balance/add`, { amount: 1 }).then((r) => r.status);
+    if (n % 3 === 0)
+      return app
+        .inject({
+          method: 'POST',
+          url: `/v2/public/invoices/${invoices[i]!.id}/feedback`,
+          payload: { rating: 1 + (i % 5), comment: `n${n}` },
+        })
+        .then((r) => r.statusCode);
+    if (n % 6 === 1)
+      return api
+        .put(`/self/${shop.shopId}/settings/timezone`, { utcTimezoneOffset: i % 2 === 0 ? 60 : -120 })
+        .then((r) => r.status);
+    if (n % 6 === 4)
+      return api
+        .post(`/self/${shop.shopId}/announcements`, { title: `News ${n}`, content: 'Restocked' })
+        .then((r) => r.status);
+    if (n % 12 === 2)
+      return api
+        .put(`/self/${shop.shopId}/v2/products/${shop.productId}`, { ...product, title: `Game Key ${n}` })
+        .then((r) => r.status);
+    if (n % 12 === 5)
+      return api
+        .post(`/self/${shop.shopId}/customers/${invoices[i]!.customerId}/balance/add`, { amount: 1 })
+        .then((r) => r.status);
     const ticket = opened[n % 3]!;
-    if (n % 12 === 8) return api.post(`/self/${shop.shopId}/tickets/${ticket.id}/message`, { content: `Answer ${n}` }).then((r) => r.status);
+    if (n % 12 === 8)
+      return api
+        .post(`/self/${shop.shopId}/tickets/${ticket.id}/message`, { content: `Answer ${n}` })
+        .then((r) => r.status);
     return app
-      .inject({ method: 'POST', url: `/v2/public/tickets/${ticket.id}/message?accessKey=${encodeURIComponent(ticket.accessKey)}`, payload: { content: `More ${n}` } })
+      .inject({
+        method: 'POST',
+        url: `/v2/public/tickets/${ticket.id}/message?accessKey=${encodeURIComponent(ticket.accessKey)}`,
+        payload: { content: `More ${n}` },
+      })
       .then((r) => r.statusCode);
   });
   const statuses = await Promise.all(writes);
-  assert.deepEqual([...new Set(statuses)].sort(), [200, 201].filter((s) => statuses.includes(s)), `only successes, got ${statuses.join(', ')}`);
+  assert.deepEqual(
+    [...new Set(statuses)].sort(),
+    [200, 201].filter((s) => statuses.includes(s)),
+    `only successes, got ${statuses.join(', ')}`,
+  );
   // Every feedback reached the rollups, across the rebuilds of the timezone changes.
   const dashboard = assertOk(await api.get(`/self/${shop.shopId}/dashboard/advanced`));
   assert.equal(dashboard.averageRating, 3, '20 ratings of 1–5, four of each');
@@ -225,7 +370,11 @@ test('parallel balance changes never lose an update and never go negative', asyn
 
   const adds = await Promise.all(Array.from({ length: 50 }, () => api.post(url('add'), { amount: 0.1 })));
   assert.ok(adds.every((r) => r.status === 200));
-  assert.equal(assertOk(await api.get(`/self/${shop.shopId}/customers/${customerId}`)).balance, 5, '50 × 0.10, none lost');
+  assert.equal(
+    assertOk(await api.get(`/self/${shop.shopId}/customers/${customerId}`)).balance,
+    5,
+    '50 × 0.10, none lost',
+  );
 
   const removes = await Promise.all(Array.from({ length: 30 }, () => api.post(url('remove'), { amount: 0.3 })));
   const ok = removes.filter((r) => r.status === 200).length;
@@ -233,9 +382,18 @@ test('parallel balance changes never lose an update and never go negative', asyn
   assert.ok(removes.filter((r) => r.status !== 200).every((r) => r.status === 422));
   const customer = assertOk(await api.get(`/self/${shop.shopId}/customers/${customerId}`));
   assert.equal(customer.balance, 0.2);
-  const ledger = await app.db.kysely.selectFrom('balance_entries').select(['amount', 'balance_after']).where('customer_id', '=', customerId).orderBy('id').execute();
+  const ledger = await app.db.kysely
+    .selectFrom('balance_entries')
+    .select(['amount', 'balance_after'])
+    .where('customer_id', '=', customerId)
+    .orderBy('id')
+    .execute();
   assert.equal(ledger.length, 66);
-  assert.equal(ledger.reduce((sum, e) => sum + e.amount, 0), 20, 'the ledger adds up to the balance');
+  assert.equal(
+    ledger.reduce((sum, e) => sum + e.amount, 0),
+    20,
+    'the ledger adds up to the balance',
+  );
   assert.ok(ledger.every((e) => e.balance_after >= 0));
 });
 

@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import {
+  claimCouponUse,
+  findCouponByCode,
+  releaseCouponUse,
+  rescaleFixedDiscounts,
+} from '../../src/modules/coupons/service.js';
 import { build, owner } from '../helpers/build.js';
 import { assertError, assertOk, createShop } from '../helpers/factories.js';
 import { productBody } from '../helpers/owner-operations.js';
-import { claimCouponUse, findCouponByCode, releaseCouponUse, rescaleFixedDiscounts } from '../../src/modules/coupons/service.js';
 
 async function setup(t: Parameters<typeof build>[0]) {
   const app = await build(t);
@@ -11,7 +16,8 @@ async function setup(t: Parameters<typeof build>[0]) {
   const shop = await createShop(api);
   const base = `/self/${shop.id}`;
   const product = async (title: string) => assertOk(await api.post(`${base}/v2/products`, productBody(title)));
-  const storedRow = (id: number) => app.db.kysely.selectFrom('coupons').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const storedRow = (id: number) =>
+    app.db.kysely.selectFrom('coupons').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   return { app, api, shopId: shop.id as number, base, product, storedRow };
 }
 
@@ -35,22 +41,25 @@ test('coupons: create, read, list, replace and delete', async (t) => {
       maxUses: 100,
     }),
   );
-  assert.deepEqual({ ...summer, createdAt: undefined, updatedAt: undefined }, {
-    id: summer.id,
-    name: 'Summer-2026',
-    note: 'Newsletter',
-    discount: 12.34,
-    isFixed: false,
-    currency: null,
-    startDate: '2026-05-31T22:00:00.000Z',
-    endDate: '2026-08-31T23:59:59.999Z',
-    restrictToProducts: [b.id, a.id],
-    restrictToGateways: ['balance', 'tipjar'],
-    maxUses: 100,
-    uses: 0,
-    createdAt: undefined,
-    updatedAt: undefined,
-  });
+  assert.deepEqual(
+    { ...summer, createdAt: undefined, updatedAt: undefined },
+    {
+      id: summer.id,
+      name: 'Summer-2026',
+      note: 'Newsletter',
+      discount: 12.34,
+      isFixed: false,
+      currency: null,
+      startDate: '2026-05-31T22:00:00.000Z',
+      endDate: '2026-08-31T23:59:59.999Z',
+      restrictToProducts: [b.id, a.id],
+      restrictToGateways: ['balance', 'tipjar'],
+      maxUses: 100,
+      uses: 0,
+      createdAt: undefined,
+      updatedAt: undefined,
+    },
+  );
   assert.match(summer.createdAt, /^\d{4}-\d\d-\d\dT.*Z$/);
   const row = await storedRow(summer.id);
   assert.equal(row.discount, 1234, 'a percentage is stored as basis points');
@@ -58,7 +67,10 @@ test('coupons: create, read, list, replace and delete', async (t) => {
   assert.deepEqual(assertOk(await api.get(`${base}/coupons/${summer.id}`)), summer);
 
   const fixed = assertOk(await api.post(`${base}/coupons`, { name: 'FIVE_OFF', discount: 5.5, isFixed: true }));
-  assert.deepEqual([fixed.discount, fixed.currency, fixed.note, fixed.startDate, fixed.endDate, fixed.maxUses], [5.5, 'USD', null, null, null, null]);
+  assert.deepEqual(
+    [fixed.discount, fixed.currency, fixed.note, fixed.startDate, fixed.endDate, fixed.maxUses],
+    [5.5, 'USD', null, null, null, null],
+  );
   assert.deepEqual([fixed.restrictToProducts, fixed.restrictToGateways], [[], []]);
   assert.equal((await storedRow(fixed.id)).discount, 550, 'a fixed discount is stored in minor units');
   const third = assertOk(await api.post(`${base}/coupons`, percent('welcome', { discount: 0.29 })));
@@ -66,31 +78,50 @@ test('coupons: create, read, list, replace and delete', async (t) => {
   assert.equal((await storedRow(third.id)).discount, 29);
 
   const list = assertOk(await api.get(`${base}/coupons`));
-  assert.deepEqual(list.items.map((c: { id: number }) => c.id), [third.id, fixed.id, summer.id], 'newest first');
+  assert.deepEqual(
+    list.items.map((c: { id: number }) => c.id),
+    [third.id, fixed.id, summer.id],
+    'newest first',
+  );
   assert.deepEqual(list.items[2], summer);
-  assert.deepEqual(assertOk(await api.get(`${base}/coupons?searchString=off`)).items.map((c: { id: number }) => c.id), [fixed.id]);
-  assert.deepEqual(assertOk(await api.get(`${base}/coupons?searchString=newsletter`)).items, [], 'the search is on the code only');
+  assert.deepEqual(
+    assertOk(await api.get(`${base}/coupons?searchString=off`)).items.map((c: { id: number }) => c.id),
+    [fixed.id],
+  );
+  assert.deepEqual(
+    assertOk(await api.get(`${base}/coupons?searchString=newsletter`)).items,
+    [],
+    'the search is on the code only',
+  );
   const paged = assertOk(await api.get(`${base}/coupons?pageSize=2&pageNumber=2`));
-  assert.deepEqual([paged.items.length, paged.totalCount, paged.totalPages, paged.pageNumber, paged.pageSize], [1, 3, 2, 2, 2]);
+  assert.deepEqual(
+    [paged.items.length, paged.totalCount, paged.totalPages, paged.pageNumber, paged.pageSize],
+    [1, 3, 2, 2, 2],
+  );
 
   // Full update: what is omitted goes back to its default; the code may change case.
-  const replaced = assertOk(await api.put(`${base}/coupons/${summer.id}`, { name: 'SUMMER-2026', discount: 3, isFixed: true }));
-  assert.deepEqual({ ...replaced, updatedAt: undefined }, {
-    id: summer.id,
-    name: 'SUMMER-2026',
-    note: null,
-    discount: 3,
-    isFixed: true,
-    currency: 'USD',
-    startDate: null,
-    endDate: null,
-    restrictToProducts: [],
-    restrictToGateways: [],
-    maxUses: null,
-    uses: 0,
-    createdAt: summer.createdAt,
-    updatedAt: undefined,
-  });
+  const replaced = assertOk(
+    await api.put(`${base}/coupons/${summer.id}`, { name: 'SUMMER-2026', discount: 3, isFixed: true }),
+  );
+  assert.deepEqual(
+    { ...replaced, updatedAt: undefined },
+    {
+      id: summer.id,
+      name: 'SUMMER-2026',
+      note: null,
+      discount: 3,
+      isFixed: true,
+      currency: 'USD',
+      startDate: null,
+      endDate: null,
+      restrictToProducts: [],
+      restrictToGateways: [],
+      maxUses: null,
+      uses: 0,
+      createdAt: summer.createdAt,
+      updatedAt: undefined,
+    },
+  );
 
   assert.deepEqual(assertOk(await api.delete(`${base}/coupons/${summer.id}`)), { id: summer.id, deleted: true });
   assertError(await api.get(`${base}/coupons/${summer.id}`), 404, 'not_found');
@@ -129,7 +160,9 @@ test('bad coupon bodies are a 400 naming the field and change nothing', async (t
   const other = await owner(app);
   const otherShop = await createShop(other, 'Elsewhere');
   const foreign = assertOk(await other.post(`/self/${otherShop.id}/v2/products`, productBody('Foreign')));
-  const kept = assertOk(await api.post(`${base}/coupons`, percent('KEPT', { restrictToProducts: [own.id], maxUses: 3 })));
+  const kept = assertOk(
+    await api.post(`${base}/coupons`, percent('KEPT', { restrictToProducts: [own.id], maxUses: 3 })),
+  );
 
   const cases: [unknown, string][] = [
     [{}, 'name: is required'],
@@ -157,7 +190,10 @@ test('bad coupon bodies are a 400 naming the field and change nothing', async (t
     [percent('N', { startDate: '2026-02-29' }), 'startDate: must be a real date'],
     [percent('N', { startDate: '0000-00-00' }), 'startDate: must be a real date'],
     [percent('N', { endDate: 'June 1st' }), 'endDate: '],
-    [percent('N', { startDate: '2026-06-02T00:00:00Z', endDate: '2026-06-01T23:59:59Z' }), 'endDate: must not be before startDate'],
+    [
+      percent('N', { startDate: '2026-06-02T00:00:00Z', endDate: '2026-06-01T23:59:59Z' }),
+      'endDate: must not be before startDate',
+    ],
     [percent('N', { restrictToProducts: 'all' }), 'restrictToProducts: must be array'],
     [percent('N', { restrictToProducts: [0] }), 'restrictToProducts[0]: '],
     [percent('N', { restrictToProducts: [own.id, 999999] }), 'restrictToProducts[1]: is not a product of this shop'],
@@ -172,7 +208,10 @@ test('bad coupon bodies are a 400 naming the field and change nothing', async (t
   for (const [body, error] of cases) {
     for (const res of [await api.post(`${base}/coupons`, body), await api.put(`${base}/coupons/${kept.id}`, body)]) {
       assertError(res, 400, 'validation_error');
-      assert.ok(res.body.errors.some((e: string) => e.startsWith(error)), `${JSON.stringify(body).slice(0, 80)} → ${JSON.stringify(res.body.errors)}`);
+      assert.ok(
+        res.body.errors.some((e: string) => e.startsWith(error)),
+        `${JSON.stringify(body).slice(0, 80)} → ${JSON.stringify(res.body.errors)}`,
+      );
     }
   }
   const list = assertOk(await api.get(`${base}/coupons`));
@@ -213,7 +252,9 @@ test('maxUses may not drop below the uses already taken: 409', async (t) => {
   const current = assertOk(await api.get(`${base}/coupons/${coupon.id}`));
   assert.deepEqual([current.maxUses, current.uses], [10, 3]);
 
-  const lowered = assertOk(await api.put(`${base}/coupons/${coupon.id}`, percent('LIMITED', { maxUses: 3, note: 'full' })));
+  const lowered = assertOk(
+    await api.put(`${base}/coupons/${coupon.id}`, percent('LIMITED', { maxUses: 3, note: 'full' })),
+  );
   assert.deepEqual([lowered.maxUses, lowered.uses, lowered.note], [3, 3, 'full'], 'uses survive a full update');
   assert.equal(await claimCouponUse(app.db.kysely, shopId, coupon.id), false);
   assert.equal(assertOk(await api.put(`${base}/coupons/${coupon.id}`, percent('LIMITED'))).maxUses, null);
@@ -248,7 +289,16 @@ test('a product deleted after it was put on a coupon stays accepted on that coup
   assertOk(await api.delete(`${base}/products/${a.id}`));
   const read = assertOk(await api.get(`${base}/coupons/${coupon.id}`));
   assert.deepEqual(read.restrictToProducts, [a.id, b.id], 'still shown: an empty list would mean every product');
-  assert.deepEqual(assertOk(await api.put(`${base}/coupons/${coupon.id}`, { ...percent('BOTH'), restrictToProducts: read.restrictToProducts, note: 'kept' })).note, 'kept');
+  assert.deepEqual(
+    assertOk(
+      await api.put(`${base}/coupons/${coupon.id}`, {
+        ...percent('BOTH'),
+        restrictToProducts: read.restrictToProducts,
+        note: 'kept',
+      }),
+    ).note,
+    'kept',
+  );
   const res = await api.post(`${base}/coupons`, percent('NEW', { restrictToProducts: [a.id] }));
   assertError(res, 400, 'validation_error');
   assert.deepEqual(res.body.errors, ['restrictToProducts[0]: is not a product of this shop']);
@@ -287,7 +337,10 @@ test('claimCouponUse: 20 parallel claims on maxUses 5 take exactly 5 uses', asyn
 
   // Unlimited coupons always give a use; another shop's id never does.
   const open = assertOk(await api.post(`${base}/coupons`, percent('OPEN')));
-  assert.deepEqual(await Promise.all(Array.from({ length: 12 }, () => claimCouponUse(db, shopId, open.id))), Array(12).fill(true));
+  assert.deepEqual(
+    await Promise.all(Array.from({ length: 12 }, () => claimCouponUse(db, shopId, open.id))),
+    Array(12).fill(true),
+  );
   assert.equal((await storedRow(open.id)).uses, 12);
   const other = await owner(app);
   const otherShop = await createShop(other, 'Elsewhere');
@@ -301,12 +354,33 @@ test('coupon dates take a bare date as a whole day in the shop timezone', async 
   const api = await owner(app);
   const shop = await createShop(api);
   assertOk(await api.put(`/self/${shop.id}/settings/timezone`, { utcTimezoneOffset: 120 }));
-  const coupon = assertOk(await api.post(`/self/${shop.id}/coupons`, { name: 'DAYS', discount: 1, isFixed: true, startDate: '2030-01-01', endDate: '2030-01-31' }));
+  const coupon = assertOk(
+    await api.post(`/self/${shop.id}/coupons`, {
+      name: 'DAYS',
+      discount: 1,
+      isFixed: true,
+      startDate: '2030-01-01',
+      endDate: '2030-01-31',
+    }),
+  );
   assert.equal(coupon.startDate, '2029-12-31T22:00:00.000Z');
   assert.equal(coupon.endDate, '2030-01-31T21:59:59.999Z');
-  const local = assertOk(await api.post(`/self/${shop.id}/coupons`, { name: 'LOCAL', discount: 1, isFixed: true, startDate: '2030-01-01T10:00:00' }));
+  const local = assertOk(
+    await api.post(`/self/${shop.id}/coupons`, {
+      name: 'LOCAL',
+      discount: 1,
+      isFixed: true,
+      startDate: '2030-01-01T10:00:00',
+    }),
+  );
   assert.equal(local.startDate, '2030-01-01T08:00:00.000Z', 'a date-time without offset is shop time');
-  const backwards = await api.post(`/self/${shop.id}/coupons`, { name: 'BACK', discount: 1, isFixed: true, startDate: '2030-01-01', endDate: '2029-01-01' });
+  const backwards = await api.post(`/self/${shop.id}/coupons`, {
+    name: 'BACK',
+    discount: 1,
+    isFixed: true,
+    startDate: '2030-01-01',
+    endDate: '2029-01-01',
+  });
   assertError(backwards, 400, 'validation_error');
   assert.deepEqual(backwards.body.errors, ['endDate: must not be before startDate']);
 });

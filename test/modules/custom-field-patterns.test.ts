@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test, type TestContext } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { build, owner } from '../helpers/build.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
 
@@ -17,13 +17,19 @@ async function setup(t: TestContext) {
     asService: { text: 'Support text', stock: 10 },
     customFields: [{ id: 'code', name: 'Code', type: 'text', required: true, regex }],
   });
-  const setPattern = (regex: string) => api.put(url, { title: 'Game Key', description: 'A key', variants: [variant(regex)] });
+  const setPattern = (regex: string) =>
+    api.put(url, { title: 'Game Key', description: 'A key', variants: [variant(regex)] });
   const checkout = (code: string) =>
     app
       .inject({
         method: 'POST',
         url: `/v2/public/shops/${shop.shopId}/invoices`,
-        payload: { customerEmail: 'buyer@example.com', gateway: 'tipjar', parts: [{ productId: shop.productId, productVariantId: shop.serviceVariant, quantity: 1 }], customFields: { code } },
+        payload: {
+          customerEmail: 'buyer@example.com',
+          gateway: 'tipjar',
+          parts: [{ productId: shop.productId, productVariantId: shop.serviceVariant, quantity: 1 }],
+          customFields: { code },
+        },
       })
       .then((r) => ({ status: r.statusCode, body: r.json() }));
   return { app, api, ...shop, url, setPattern, checkout };
@@ -36,17 +42,34 @@ test('a pattern RE2 cannot run (lookaround, backreference, too large) is a 400 n
   for (const regex of ['^(?=.*\\d)\\w+$', '(?<!x)y', '^(a)\\1$', '\\pL{1000}\\pL{1000}']) {
     const updated = await setPattern(regex);
     assertError(updated, 400, 'validation_error');
-    assert.match(updated.body.errors[0], /^variants\[0\]\.customFields\[0\]\.regex: is (not an RE2 regular expression|too complex)/, regex);
+    assert.match(
+      updated.body.errors[0],
+      /^variants\[0\]\.customFields\[0\]\.regex: is (not an RE2 regular expression|too complex)/,
+      regex,
+    );
 
     const created = await api.post(`/self/${shopId}/v2/products`, {
       title: 'Other',
       description: 'd',
-      variants: [{ title: 'V', priceDetails: { amount: 1 }, productType: 'serials', customFields: [{ name: 'Code', type: 'text', regex }] }],
+      variants: [
+        {
+          title: 'V',
+          priceDetails: { amount: 1 },
+          productType: 'serials',
+          customFields: [{ name: 'Code', type: 'text', regex }],
+        },
+      ],
     });
     assertError(created, 400, 'validation_error');
-    assert.ok(created.body.errors[0].startsWith('variants[0].customFields[0].regex: '), JSON.stringify(created.body.errors));
+    assert.ok(
+      created.body.errors[0].startsWith('variants[0].customFields[0].regex: '),
+      JSON.stringify(created.body.errors),
+    );
 
-    const bulk = await api.put(`/self/${shopId}/products/bulk/update/custom-fields`, { productIds: [productId], customFields: [{ name: 'Code', type: 'text', regex }] });
+    const bulk = await api.put(`/self/${shopId}/products/bulk/update/custom-fields`, {
+      productIds: [productId],
+      customFields: [{ name: 'Code', type: 'text', regex }],
+    });
     assertError(bulk, 400, 'validation_error');
     assert.ok(bulk.body.errors[0].startsWith('customFields[0].regex: '), JSON.stringify(bulk.body.errors));
   }
@@ -73,7 +96,10 @@ test('checkout checks answers with RE2 semantics, and a catastrophic pattern ans
   // Exponential for a backtracking engine (5.5 s for 30 characters, doubling with each more);
   // linear for RE2. /health is answered beside it.
   assertOk(await setPattern('^(a+)+$'));
-  const [refused, health] = await Promise.all([checkout(`${'a'.repeat(30)}!`), app.inject({ method: 'GET', url: '/health' })]);
+  const [refused, health] = await Promise.all([
+    checkout(`${'a'.repeat(30)}!`),
+    app.inject({ method: 'GET', url: '/health' }),
+  ]);
   assertError(refused, 400, 'validation_error');
   assert.deepEqual(refused.body.errors, ['customFields.code: does not match the required format']);
   assert.equal(health.statusCode, 200);
@@ -83,18 +109,30 @@ test('checkout checks answers with RE2 semantics, and a catastrophic pattern ans
   assert.deepEqual(longest.body.errors, ['customFields.code: does not match the required format']);
   const tooLong = await checkout('a'.repeat(2001));
   assertError(tooLong, 400, 'validation_error');
-  assert.ok(tooLong.body.errors.some((e: string) => e.startsWith('customFields.code: ')), JSON.stringify(tooLong.body.errors));
+  assert.ok(
+    tooLong.body.errors.some((e: string) => e.startsWith('customFields.code: ')),
+    JSON.stringify(tooLong.body.errors),
+  );
 });
 
 test('a pattern stored before RE2 that RE2 cannot compile refuses the order with a 422 naming the field until the owner fixes it', async (t) => {
   const { app, shopId, serviceVariant, setPattern, checkout } = await setup(t);
   assertOk(await setPattern('^\\d+$'));
   // As a database written by an earlier version may hold it: a lookahead, valid JavaScript.
-  const legacy = JSON.stringify([{ id: 'code', name: 'Code', type: 'text', required: true, placeholder: null, regex: '^(?=\\d)\\w+$' }]);
-  await app.db.kysely.updateTable('product_variants').set({ custom_fields: legacy }).where('shop_id', '=', shopId).where('id', '=', serviceVariant).execute();
+  const legacy = JSON.stringify([
+    { id: 'code', name: 'Code', type: 'text', required: true, placeholder: null, regex: '^(?=\\d)\\w+$' },
+  ]);
+  await app.db.kysely
+    .updateTable('product_variants')
+    .set({ custom_fields: legacy })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', serviceVariant)
+    .execute();
   const refused = await checkout('123');
   assertError(refused, 422, 'unprocessable');
-  assert.deepEqual(refused.body.errors, ["customFields.code: the shop's format for this field cannot be checked; the shop must correct it"]);
+  assert.deepEqual(refused.body.errors, [
+    "customFields.code: the shop's format for this field cannot be checked; the shop must correct it",
+  ]);
   const invoices = await app.db.kysely.selectFrom('invoices').select('id').where('shop_id', '=', shopId).execute();
   assert.equal(invoices.length, 0, 'no invoice was created');
   assertOk(await setPattern('^\\d\\w*$'));
@@ -108,7 +146,9 @@ test('what one checkout may spend matching patterns is bounded: answers past the
   assertOk(await setPattern('\\pL{990}'));
   const long = await checkout('a'.repeat(2000));
   assertError(long, 400, 'validation_error');
-  assert.deepEqual(long.body.errors, ["customFields.code: is too long to be checked against the shop's format for it; shorten the answers of this order"]);
+  assert.deepEqual(long.body.errors, [
+    "customFields.code: is too long to be checked against the shop's format for it; shorten the answers of this order",
+  ]);
   // Within the budget the pattern decides: 400 letters hold no run of 990.
   const short = await checkout('a'.repeat(400));
   assertError(short, 400, 'validation_error');

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { test, type TestContext } from 'node:test';
-import { CompiledQuery, type Kysely } from 'kysely';
+import { type TestContext, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from '../../src/db/schema.js';
 import { rebuildRollups, rebuildStatements } from '../../src/modules/dashboards/rollups.js';
 import { endUnpaid, expireOverdue } from '../../src/modules/invoices/lifecycle.service.js';
 import { seededRandom } from '../../src/modules/seed/demo-data.js';
-import { build, engine, owner, type Client } from '../helpers/build.js';
+import { build, type Client, engine, owner } from '../helpers/build.js';
 import { assertOk, sellingShop } from '../helpers/factories.js';
 
 /**
@@ -52,7 +52,14 @@ async function createSimShop(api: Client, offset: number): Promise<SimShop> {
     await api.post(`/self/${shop.shopId}/v2/products`, {
       title: 'Gift Card',
       description: 'A card',
-      variants: [{ title: 'Card', priceDetails: { amount: 25.5 }, productType: 'service', asService: { text: 'GIFT', stock: null } }],
+      variants: [
+        {
+          title: 'Card',
+          priceDetails: { amount: 25.5 },
+          productType: 'service',
+          asService: { text: 'GIFT', stock: null },
+        },
+      ],
     }),
   );
   return {
@@ -85,7 +92,11 @@ async function step(sim: Sim, shop: SimShop): Promise<void> {
     if (random() < 0.6) parts.push({ ...shop.items.key, quantity: 1 + Math.floor(random() * 2) });
     if (random() < 0.5) parts.push({ ...shop.items.support, quantity: 1 + Math.floor(random() * 3) });
     if (parts.length === 0 || random() < 0.3) parts.push({ ...shop.items.gift, quantity: 1 });
-    const res = await publicPost(app, `/v2/public/shops/${shop.id}/invoices`, { customerEmail: email, gateway: 'tipjar', parts });
+    const res = await publicPost(app, `/v2/public/shops/${shop.id}/invoices`, {
+      customerEmail: email,
+      gateway: 'tipjar',
+      parts,
+    });
     shop.invoices.push(assertOk(res).id);
     shop.emails.add(email);
   } else if (roll < 0.68) {
@@ -97,18 +108,29 @@ async function step(sim: Sim, shop: SimShop): Promise<void> {
     if (res.status === 200) shop.completed.push(res.body.data.id);
   } else if (roll < 0.75 && shop.emails.size > 0) {
     const email = pick(random, [...shop.emails]);
-    const customer = assertOk(await api.get(`/self/${shop.id}/customers?searchString=${encodeURIComponent(email)}`)).items[0];
+    const customer = assertOk(await api.get(`/self/${shop.id}/customers?searchString=${encodeURIComponent(email)}`))
+      .items[0];
     assertOk(await api.post(`/self/${shop.id}/customers/${customer.id}/balance/add`, { amount: 100 }));
-    const res = await publicPost(app, `/v2/public/shops/${shop.id}/invoices`, { customerEmail: email, gateway: 'balance', parts: [{ ...shop.items.gift, quantity: 1 }] });
+    const res = await publicPost(app, `/v2/public/shops/${shop.id}/invoices`, {
+      customerEmail: email,
+      gateway: 'balance',
+      parts: [{ ...shop.items.gift, quantity: 1 }],
+    });
     shop.invoices.push(assertOk(res).id);
     shop.completed.push(res.body.data.id);
   } else if (roll < 0.86 && shop.completed.length > 0) {
-    const res = await publicPost(app, `/v2/public/invoices/${pick(random, shop.completed)}/feedback`, { rating: 1 + Math.floor(random() * 5) });
+    const res = await publicPost(app, `/v2/public/invoices/${pick(random, shop.completed)}/feedback`, {
+      rating: 1 + Math.floor(random() * 5),
+    });
     assert.ok([200, 409].includes(res.status), JSON.stringify(res.body));
   } else if (roll < 0.92 && shop.completed.length > 0) {
     const invoice = assertOk(await api.get(`/self/${shop.id}/invoices/${pick(random, shop.completed)}`));
-    const part = invoice.parts.find((p: { productId: number }) => p.productId !== shop.items.key.productId) ?? invoice.parts[0];
-    const res = await api.post(`/self/${shop.id}/invoices/${invoice.id}/replacement`, { partInvoiceId: part.id, quantity: 1 });
+    const part =
+      invoice.parts.find((p: { productId: number }) => p.productId !== shop.items.key.productId) ?? invoice.parts[0];
+    const res = await api.post(`/self/${shop.id}/invoices/${invoice.id}/replacement`, {
+      partInvoiceId: part.id,
+      quantity: 1,
+    });
     assert.ok([200, 409].includes(res.status), JSON.stringify(res.body));
   } else if (roll < 0.96) {
     await endUnpaid(db, shop.id, pick(random, shop.invoices), 'cancelled');
@@ -128,21 +150,45 @@ async function simulate(sim: Sim, shops: SimShop[], steps: number): Promise<void
   // fresh unpaid order per shop.
   await expireOverdue(sim.db);
   for (const shop of shops) {
-    const res = await publicPost(sim.app, `/v2/public/shops/${shop.id}/invoices`, { customerEmail: 'late@example.com', gateway: 'tipjar', parts: [{ ...shop.items.support, quantity: 1 }] });
+    const res = await publicPost(sim.app, `/v2/public/shops/${shop.id}/invoices`, {
+      customerEmail: 'late@example.com',
+      gateway: 'tipjar',
+      parts: [{ ...shop.items.support, quantity: 1 }],
+    });
     shop.invoices.push(assertOk(res).id);
   }
 }
 
 async function rawRows(db: Kysely<Database>, shopId: number) {
-  const num = <T extends Record<string, unknown>>(rows: T[]) => rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v])) as T);
+  const num = <T extends Record<string, unknown>>(rows: T[]) =>
+    rows.map(
+      (r) =>
+        Object.fromEntries(
+          Object.entries(r).map(([k, v]) => [k, typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v]),
+        ) as T,
+    );
   const [invoices, parts, customers, feedbacks, replacements] = await Promise.all([
-    db.selectFrom('invoices').select(['id', 'status', 'gateway', 'customer_id', 'total', 'created_at', 'completed_at']).where('shop_id', '=', shopId).execute(),
-    db.selectFrom('invoice_parts').select(['id', 'invoice_id', 'product_id', 'quantity', 'total', 'title']).where('shop_id', '=', shopId).execute(),
+    db
+      .selectFrom('invoices')
+      .select(['id', 'status', 'gateway', 'customer_id', 'total', 'created_at', 'completed_at'])
+      .where('shop_id', '=', shopId)
+      .execute(),
+    db
+      .selectFrom('invoice_parts')
+      .select(['id', 'invoice_id', 'product_id', 'quantity', 'total', 'title'])
+      .where('shop_id', '=', shopId)
+      .execute(),
     db.selectFrom('customers').select(['id', 'created_at']).where('shop_id', '=', shopId).execute(),
     db.selectFrom('feedbacks').select(['rating', 'created_at']).where('shop_id', '=', shopId).execute(),
     db.selectFrom('invoice_replacements').select(['quantity', 'created_at']).where('shop_id', '=', shopId).execute(),
   ]);
-  return { invoices: num(invoices), parts: num(parts), customers: num(customers), feedbacks: num(feedbacks), replacements: num(replacements) };
+  return {
+    invoices: num(invoices),
+    parts: num(parts),
+    customers: num(customers),
+    feedbacks: num(feedbacks),
+    replacements: num(replacements),
+  };
 }
 type Raw = Awaited<ReturnType<typeof rawRows>>;
 
@@ -176,11 +222,20 @@ function expectedFigures(raw: Raw, offset: number, from: number, to: number) {
     products.set(p.product_id, { revenue: e.revenue + p.total, quantity: e.quantity + p.quantity });
   }
   // Titled as sold in the latest order (highest part id) completed by the end of the range.
-  const completedByEnd = new Set(raw.invoices.filter((i) => i.completed_at !== null && i.completed_at <= to).map((i) => i.id));
+  const completedByEnd = new Set(
+    raw.invoices.filter((i) => i.completed_at !== null && i.completed_at <= to).map((i) => i.id),
+  );
   const titleOf = (productId: number) =>
-    raw.parts.filter((p) => p.product_id === productId && completedByEnd.has(p.invoice_id)).sort((a, b) => b.id - a.id)[0]!.title;
+    raw.parts
+      .filter((p) => p.product_id === productId && completedByEnd.has(p.invoice_id))
+      .sort((a, b) => b.id - a.id)[0]!.title;
   // A repeat purchase: the customer had completed another order before this one.
-  const repeats = completed.filter((i) => raw.invoices.some((j) => j.id !== i.id && j.customer_id === i.customer_id && j.completed_at !== null && j.completed_at < i.completed_at!));
+  const repeats = completed.filter((i) =>
+    raw.invoices.some(
+      (j) =>
+        j.id !== i.id && j.customer_id === i.customer_id && j.completed_at !== null && j.completed_at < i.completed_at!,
+    ),
+  );
   const hours = Array.from({ length: 24 }, () => 0);
   for (const i of completed) hours[Math.floor((i.completed_at! + offsetMs) / HOUR) % 24]! += 1;
   const rated = raw.feedbacks.filter((f) => inRange(f.created_at));
@@ -198,7 +253,11 @@ function expectedFigures(raw: Raw, offset: number, from: number, to: number) {
       productsSold: soldParts.reduce((s, p) => s + p.quantity, 0),
       newCustomers: raw.customers.filter((c) => inRange(c.created_at)).length,
       averageOrderValue: n === 0 ? 0 : money(Number((BigInt(revenue) * 2n + BigInt(n)) / (2n * BigInt(n)))),
-      series: [...series].map(([day, v]) => ({ date: new Date(day * DAY).toISOString().slice(0, 10), revenue: money(v.revenue), orders: v.orders })),
+      series: [...series].map(([day, v]) => ({
+        date: new Date(day * DAY).toISOString().slice(0, 10),
+        revenue: money(v.revenue),
+        orders: v.orders,
+      })),
     },
     advanced: {
       fromDate: new Date(from).toISOString(),
@@ -210,10 +269,16 @@ function expectedFigures(raw: Raw, offset: number, from: number, to: number) {
       topProducts: [...products]
         .sort(([pa, a], [pb, b]) => b.revenue - a.revenue || b.quantity - a.quantity || pa - pb)
         .slice(0, 10)
-        .map(([productId, v]) => ({ productId, title: titleOf(productId), revenue: money(v.revenue), quantity: v.quantity })),
+        .map(([productId, v]) => ({
+          productId,
+          title: titleOf(productId),
+          revenue: money(v.revenue),
+          quantity: v.quantity,
+        })),
       conversionRate: rate(created.filter((i) => i.status === 'completed').length, created.length),
       returningCustomerRate: rate(repeats.length, n),
-      averageRating: rated.length === 0 ? null : Math.round((rated.reduce((s, f) => s + f.rating, 0) / rated.length) * 100) / 100,
+      averageRating:
+        rated.length === 0 ? null : Math.round((rated.reduce((s, f) => s + f.rating, 0) / rated.length) * 100) / 100,
       ordersByHour: hours,
       refundsAndReplacements: { count: replaced.length, units: replaced.reduce((s, r) => s + r.quantity, 0) },
     },
@@ -222,14 +287,31 @@ function expectedFigures(raw: Raw, offset: number, from: number, to: number) {
 
 /** Every non-zero rollup row of a shop, in a stable order. */
 async function rollupRows(db: Kysely<Database>, shopId: number) {
-  const tables = ['rollup_days', 'rollup_products', 'rollup_hours', 'rollup_gateways', 'rollup_invoice_counts'] as const;
+  const tables = [
+    'rollup_days',
+    'rollup_products',
+    'rollup_hours',
+    'rollup_gateways',
+    'rollup_invoice_counts',
+  ] as const;
   const result: Record<string, unknown[]> = {};
   for (const table of tables) {
-    const rows = (await db.selectFrom(table).selectAll().where('shop_id', '=', shopId).execute()) as Record<string, unknown>[];
+    const rows = (await db.selectFrom(table).selectAll().where('shop_id', '=', shopId).execute()) as Record<
+      string,
+      unknown
+    >[];
     result[table] = rows
-      .map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'bigint' ? Number(v) : v])))
-      .filter((r) => Object.entries(r).some(([k, v]) => !['shop_id', 'day', 'product_id', 'hour', 'gateway', 'status'].includes(k) && v !== 0))
-      .sort((a, b) => JSON.stringify(a) < JSON.stringify(b) ? -1 : 1);
+      .map((r) =>
+        Object.fromEntries(
+          Object.entries(r).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'bigint' ? Number(v) : v]),
+        ),
+      )
+      .filter((r) =>
+        Object.entries(r).some(
+          ([k, v]) => !['shop_id', 'day', 'product_id', 'hour', 'gateway', 'status'].includes(k) && v !== 0,
+        ),
+      )
+      .sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
   }
   return result;
 }
@@ -254,13 +336,37 @@ async function assertDashboards(sim: Sim, shop: SimShop, when: string) {
     // The default: the last 30 local days ending today.
     { query: '', from: (today - 29) * DAY - offsetMs, to: (today + 1) * DAY - offsetMs - 1 },
     // Whole days.
-    { query: `fromDate=${localDate(start + 2)}&toDate=${localDate(start + 9)}`, from: (start + 2) * DAY - offsetMs, to: (start + 10) * DAY - offsetMs - 1 },
-    { query: `fromDate=${localDate(start + 5)}&toDate=${localDate(start + 5)}`, from: (start + 5) * DAY - offsetMs, to: (start + 6) * DAY - offsetMs - 1 },
+    {
+      query: `fromDate=${localDate(start + 2)}&toDate=${localDate(start + 9)}`,
+      from: (start + 2) * DAY - offsetMs,
+      to: (start + 10) * DAY - offsetMs - 1,
+    },
+    {
+      query: `fromDate=${localDate(start + 5)}&toDate=${localDate(start + 5)}`,
+      from: (start + 5) * DAY - offsetMs,
+      to: (start + 6) * DAY - offsetMs - 1,
+    },
     // Date-times that cut local days in half, in the shop's timezone or in UTC.
-    { query: `fromDate=${local(start + 1, '13:37')}&toDate=${local(start + 8, '08:15')}`, from: localToUtc(local(start + 1, '13:37'), shop.offset), to: localToUtc(local(start + 8, '08:15'), shop.offset) },
-    { query: `fromDate=${local(start + 4, '02:00')}&toDate=${local(start + 4, '20:30')}`, from: localToUtc(local(start + 4, '02:00'), shop.offset), to: localToUtc(local(start + 4, '20:30'), shop.offset) },
-    { query: `fromDate=${local(start + 6, '18:00')}&toDate=${local(start + 7, '06:00')}`, from: localToUtc(local(start + 6, '18:00'), shop.offset), to: localToUtc(local(start + 7, '06:00'), shop.offset) },
-    { query: `fromDate=${local(start + 3, '00:00')}&toDate=${local(start + 11, '12:00')}`, from: localToUtc(local(start + 3, '00:00'), shop.offset), to: localToUtc(local(start + 11, '12:00'), shop.offset) },
+    {
+      query: `fromDate=${local(start + 1, '13:37')}&toDate=${local(start + 8, '08:15')}`,
+      from: localToUtc(local(start + 1, '13:37'), shop.offset),
+      to: localToUtc(local(start + 8, '08:15'), shop.offset),
+    },
+    {
+      query: `fromDate=${local(start + 4, '02:00')}&toDate=${local(start + 4, '20:30')}`,
+      from: localToUtc(local(start + 4, '02:00'), shop.offset),
+      to: localToUtc(local(start + 4, '20:30'), shop.offset),
+    },
+    {
+      query: `fromDate=${local(start + 6, '18:00')}&toDate=${local(start + 7, '06:00')}`,
+      from: localToUtc(local(start + 6, '18:00'), shop.offset),
+      to: localToUtc(local(start + 7, '06:00'), shop.offset),
+    },
+    {
+      query: `fromDate=${local(start + 3, '00:00')}&toDate=${local(start + 11, '12:00')}`,
+      from: localToUtc(local(start + 3, '00:00'), shop.offset),
+      to: localToUtc(local(start + 11, '12:00'), shop.offset),
+    },
     {
       query: `fromDate=${encodeURIComponent(new Date(Date.UTC(2025, 5, 3, 9, 10)).toISOString())}&toDate=${localDate(start + 12)}`,
       from: Date.UTC(2025, 5, 3, 9, 10),
@@ -281,7 +387,10 @@ async function assertVariety(db: Kysely<Database>, shopId: number) {
   const raw = await rawRows(db, shopId);
   const statuses = new Set(raw.invoices.map((i) => i.status));
   assert.deepEqual([...statuses].sort(), ['cancelled', 'completed', 'expired', 'pending'], 'invoices in every status');
-  assert.ok(raw.feedbacks.length > 3 && raw.replacements.length > 1 && raw.invoices.some((i) => i.gateway === 'balance'), 'feedbacks, replacements, balance orders');
+  assert.ok(
+    raw.feedbacks.length > 3 && raw.replacements.length > 1 && raw.invoices.some((i) => i.gateway === 'balance'),
+    'feedbacks, replacements, balance orders',
+  );
 }
 
 async function assertInvoiceCounts(sim: Sim, shop: SimShop, when: string) {
@@ -296,14 +405,33 @@ async function assertInvoiceCounts(sim: Sim, shop: SimShop, when: string) {
     { query: 'status=cancelled', status: 'cancelled' },
     { query: 'gateway=balance', gateway: 'balance' },
     { query: 'status=completed&gateway=tipjar', status: 'completed', gateway: 'tipjar' },
-    { query: `status=completed&gateway=tipjar&fromDate=${localDate(start + 3)}&toDate=${localDate(start + 9)}`, status: 'completed', gateway: 'tipjar', from: (start + 3) * DAY - offsetMs, to: (start + 10) * DAY - offsetMs - 1 },
-    { query: `status=expired&fromDate=${local(start + 2, '07:45')}&toDate=${local(start + 10, '16:20')}`, status: 'expired', from: localToUtc(local(start + 2, '07:45'), shop.offset), to: localToUtc(local(start + 10, '16:20'), shop.offset) },
-    { query: `gateway=tipjar&fromDate=${local(start + 5, '03:00')}&toDate=${local(start + 5, '21:00')}`, gateway: 'tipjar', from: localToUtc(local(start + 5, '03:00'), shop.offset), to: localToUtc(local(start + 5, '21:00'), shop.offset) },
+    {
+      query: `status=completed&gateway=tipjar&fromDate=${localDate(start + 3)}&toDate=${localDate(start + 9)}`,
+      status: 'completed',
+      gateway: 'tipjar',
+      from: (start + 3) * DAY - offsetMs,
+      to: (start + 10) * DAY - offsetMs - 1,
+    },
+    {
+      query: `status=expired&fromDate=${local(start + 2, '07:45')}&toDate=${local(start + 10, '16:20')}`,
+      status: 'expired',
+      from: localToUtc(local(start + 2, '07:45'), shop.offset),
+      to: localToUtc(local(start + 10, '16:20'), shop.offset),
+    },
+    {
+      query: `gateway=tipjar&fromDate=${local(start + 5, '03:00')}&toDate=${local(start + 5, '21:00')}`,
+      gateway: 'tipjar',
+      from: localToUtc(local(start + 5, '03:00'), shop.offset),
+      to: localToUtc(local(start + 5, '21:00'), shop.offset),
+    },
     { query: `fromDate=${local(start + 6, '12:00')}`, from: localToUtc(local(start + 6, '12:00'), shop.offset) },
     { query: `status=pending&toDate=${localDate(start + 8)}`, status: 'pending', to: (start + 9) * DAY - offsetMs - 1 },
   ];
   for (const c of cases) {
-    let count = sim.db.selectFrom('invoices').select((eb) => eb.fn.countAll<number>().as('n')).where('shop_id', '=', shop.id);
+    let count = sim.db
+      .selectFrom('invoices')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('shop_id', '=', shop.id);
     if (c.status) count = count.where('status', '=', c.status as 'pending');
     if (c.gateway) count = count.where('gateway', '=', c.gateway);
     if (c.from !== undefined) count = count.where('created_at', '>=', c.from);
@@ -313,7 +441,9 @@ async function assertInvoiceCounts(sim: Sim, shop: SimShop, when: string) {
     assert.equal(first.totalCount, exact, `${when}: totalCount of ${c.query || 'every invoice'}`);
     assert.equal(first.totalPages, Math.ceil(exact / 3));
     if (first.nextCursor) {
-      const next = assertOk(await sim.api.get(`/self/${shop.id}/invoices?pageSize=3&cursor=${first.nextCursor}&${c.query}`));
+      const next = assertOk(
+        await sim.api.get(`/self/${shop.id}/invoices?pageSize=3&cursor=${first.nextCursor}&${c.query}`),
+      );
       assert.equal(next.totalCount, exact, `${when}: the same totalCount after the cursor`);
       const shown = new Set(first.items.map((i: { id: string }) => i.id));
       assert.ok(next.items.every((i: { id: string }) => !shown.has(i.id)));
@@ -327,7 +457,15 @@ test('rollups kept by the writes give the figures of the raw rows, in two timezo
   const db = app.db.kysely;
   const a = await createSimShop(api, 330);
   const b = await createSimShop(api, -300);
-  const sim: Sim = { app, api, db, t, start: Date.UTC(2025, 5, 1, 2, 0), now: Date.UTC(2025, 5, 1, 2, 0), random: seededRandom(7) };
+  const sim: Sim = {
+    app,
+    api,
+    db,
+    t,
+    start: Date.UTC(2025, 5, 1, 2, 0),
+    now: Date.UTC(2025, 5, 1, 2, 0),
+    random: seededRandom(7),
+  };
   t.mock.timers.enable({ apis: ['Date'], now: sim.now });
 
   await simulate(sim, [a, b], 110);
@@ -351,7 +489,11 @@ test('rollups kept by the writes give the figures of the raw rows, in two timezo
   a.offset = -420;
   // The rebuild reads every invoice of the shop: on SQLite it runs on a thread of its own.
   const rebuiltHere = mainThread.some((s) => s.startsWith('insert into rollup_days'));
-  assert.equal(rebuiltHere, engine === 'postgres', engine === 'sqlite' ? 'rebuilt off the main connection' : 'rebuilt in a PostgreSQL transaction');
+  assert.equal(
+    rebuiltHere,
+    engine === 'postgres',
+    engine === 'sqlite' ? 'rebuilt off the main connection' : 'rebuilt in a PostgreSQL transaction',
+  );
   assert.deepEqual(await rollupRows(db, b.id), otherBefore);
   await assertDashboards(sim, a, 'after the timezone change');
   await assertInvoiceCounts(sim, a, 'after the timezone change');
@@ -369,7 +511,15 @@ test('a shop reads none of another shop’s rollups', async (t) => {
   const db = app.db.kysely;
   const busy = await createSimShop(api, 0);
   const quiet = await createSimShop(api, 0);
-  const sim: Sim = { app, api, db, t, start: Date.UTC(2025, 5, 1, 2, 0), now: Date.UTC(2025, 5, 1, 2, 0), random: seededRandom(11) };
+  const sim: Sim = {
+    app,
+    api,
+    db,
+    t,
+    start: Date.UTC(2025, 5, 1, 2, 0),
+    now: Date.UTC(2025, 5, 1, 2, 0),
+    random: seededRandom(11),
+  };
   t.mock.timers.enable({ apis: ['Date'], now: sim.now });
   await simulate(sim, [busy], 40);
   const general = assertOk(await api.get(`/self/${quiet.id}/dashboard/general`));
@@ -391,13 +541,19 @@ test('concurrent checkouts, completions and feedbacks keep the rollups exact', a
   const emails = ['one@example.com', 'two@example.com', 'three@example.com'];
   const placed = await Promise.all(
     Array.from({ length: 24 }, (_, i) =>
-      publicPost(app, `/v2/public/shops/${shop.id}/invoices`, { customerEmail: emails[i % 3], gateway: 'tipjar', parts: [{ ...shop.items.support, quantity: 1 + (i % 2) }] }),
+      publicPost(app, `/v2/public/shops/${shop.id}/invoices`, {
+        customerEmail: emails[i % 3],
+        gateway: 'tipjar',
+        parts: [{ ...shop.items.support, quantity: 1 + (i % 2) }],
+      }),
     ),
   );
   const ids: string[] = placed.map((res) => assertOk(res).id);
   await Promise.all(ids.slice(0, 20).map((id) => api.post(`/self/${shop.id}/invoices/${id}/process`).then(assertOk)));
   await Promise.all([
-    ...ids.slice(0, 10).map((id, i) => publicPost(app, `/v2/public/invoices/${id}/feedback`, { rating: 1 + (i % 5) }).then(assertOk)),
+    ...ids
+      .slice(0, 10)
+      .map((id, i) => publicPost(app, `/v2/public/invoices/${id}/feedback`, { rating: 1 + (i % 5) }).then(assertOk)),
     ...ids.slice(20, 22).map((id) => endUnpaid(db, shop.id, id, 'cancelled')),
   ]);
   // Exactly one first purchase per customer, however the completions interleaved.
@@ -409,16 +565,24 @@ test('concurrent checkouts, completions and feedbacks keep the rollups exact', a
     .where('repeat_purchase', '=', 0)
     .groupBy('customer_id')
     .execute();
-  assert.deepEqual(firsts.map((f) => Number(f.n)), [1, 1, 1]);
+  assert.deepEqual(
+    firsts.map((f) => Number(f.n)),
+    [1, 1, 1],
+  );
   const advanced = assertOk(await api.get(`/self/${shop.id}/dashboard/advanced`));
   assert.equal(advanced.returningCustomerRate, Math.round((17 / 20) * 10_000) / 10_000);
   const general = assertOk(await api.get(`/self/${shop.id}/dashboard/general`));
-  assert.deepEqual([general.ordersCount, general.completedOrders, general.pendingOrders, general.newCustomers], [24, 20, 2, 3]);
+  assert.deepEqual(
+    [general.ordersCount, general.completedOrders, general.pendingOrders, general.newCustomers],
+    [24, 20, 2, 3],
+  );
   assert.equal(assertOk(await api.get(`/self/${shop.id}/invoices?status=cancelled`)).totalCount, 2);
   await assertRollupsMatchRebuild(db, shop.id, 'after concurrent writes');
 });
 
-test('the rebuild reads each completed invoice’s parts through the invoice index, even without table statistics', { skip: engine !== 'sqlite' }, async (t) => {
+test('the rebuild reads each completed invoice’s parts through the invoice index, even without table statistics', {
+  skip: engine !== 'sqlite',
+}, async (t) => {
   // Right after a bulk load SQLite has no statistics. Planned by guess, the parts of a completed
   // invoice could be read through the shop's index instead: every part of the shop once per
   // invoice, which never finished on the million-invoice bench shop.
@@ -427,7 +591,9 @@ test('the rebuild reads each completed invoice’s parts through the invoice ind
   const plans: string[] = [];
   for (const statement of rebuildStatements(db, 1, 0)) {
     if (!statement.sql.includes('invoice_parts p')) continue;
-    const rows = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${statement.sql}`, [...statement.parameters]));
+    const rows = await db.executeQuery<{ detail: string }>(
+      CompiledQuery.raw(`explain query plan ${statement.sql}`, [...statement.parameters]),
+    );
     plans.push(rows.rows.map((r) => r.detail).join('\n'));
   }
   assert.equal(plans.length, 2, 'rollup_days (units sold) and rollup_products read parts');

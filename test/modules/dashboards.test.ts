@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { test, type TestContext } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { rebuildRollups } from '../../src/modules/dashboards/rollups.js';
-import { build, owner, type Client } from '../helpers/build.js';
+import { build, type Client, owner } from '../helpers/build.js';
 import { assertError, assertOk, createShop, sellingShop } from '../helpers/factories.js';
 
 /**
@@ -28,17 +28,70 @@ interface Spec {
 
 const specs: Spec[] = [
   { name: 'ann-before', email: 'ann@example.com', items: [['key', 1]], created: '2025-02-27T10:00', completeAfter: 30 },
-  { name: 'ann-coupon', email: 'ann@example.com', items: [['key', 2]], created: '2025-03-01T00:05', completeAfter: 10, coupon: true },
-  { name: 'bob-midnight', email: 'bob@example.com', items: [['support', 1]], created: '2025-03-02T23:50', completeAfter: 20 },
-  { name: 'bob-mixed', email: 'bob@example.com', items: [['gift', 1], ['key', 1]], created: '2025-03-03T12:00', completeAfter: 5 },
+  {
+    name: 'ann-coupon',
+    email: 'ann@example.com',
+    items: [['key', 2]],
+    created: '2025-03-01T00:05',
+    completeAfter: 10,
+    coupon: true,
+  },
+  {
+    name: 'bob-midnight',
+    email: 'bob@example.com',
+    items: [['support', 1]],
+    created: '2025-03-02T23:50',
+    completeAfter: 20,
+  },
+  {
+    name: 'bob-mixed',
+    email: 'bob@example.com',
+    items: [
+      ['gift', 1],
+      ['key', 1],
+    ],
+    created: '2025-03-03T12:00',
+    completeAfter: 5,
+  },
   { name: 'cara-pending', email: 'cara@example.com', items: [['key', 1]], created: '2025-03-04T09:00' },
-  { name: 'cara-expired', email: 'cara@example.com', items: [['support', 3]], created: '2025-03-04T09:30', expired: true },
-  { name: 'dora-tipjar', email: 'dora@example.com', items: [['key', 1]], created: '2025-03-05T18:00', completeAfter: 60 },
-  { name: 'dora-balance', email: 'dora@example.com', items: [['gift', 2]], created: '2025-03-06T08:15', completeAfter: 0, gateway: 'balance' },
+  {
+    name: 'cara-expired',
+    email: 'cara@example.com',
+    items: [['support', 3]],
+    created: '2025-03-04T09:30',
+    expired: true,
+  },
+  {
+    name: 'dora-tipjar',
+    email: 'dora@example.com',
+    items: [['key', 1]],
+    created: '2025-03-05T18:00',
+    completeAfter: 60,
+  },
+  {
+    name: 'dora-balance',
+    email: 'dora@example.com',
+    items: [['gift', 2]],
+    created: '2025-03-06T08:15',
+    completeAfter: 0,
+    gateway: 'balance',
+  },
   { name: 'eve-late', email: 'eve@example.com', items: [['key', 1]], created: '2025-03-07T23:59', completeAfter: 2 },
-  { name: 'fay-after', email: 'fay@example.com', items: [['support', 1]], created: '2025-03-08T00:00', completeAfter: 1 },
+  {
+    name: 'fay-after',
+    email: 'fay@example.com',
+    items: [['support', 1]],
+    created: '2025-03-08T00:00',
+    completeAfter: 1,
+  },
   { name: 'gus-early', email: 'gus@example.com', items: [['gift', 1]], created: '2025-02-28T23:59', completeAfter: 2 },
-  { name: 'hal-night', email: 'hal@example.com', items: [['support', 2]], created: '2025-03-03T04:40', completeAfter: 25 },
+  {
+    name: 'hal-night',
+    email: 'hal@example.com',
+    items: [['support', 2]],
+    created: '2025-03-03T04:40',
+    completeAfter: 25,
+  },
 ];
 
 const RANGE = { fromDate: '2025-03-01', toDate: '2025-03-07' };
@@ -70,13 +123,23 @@ function expectedTotals(spec: Spec): { subtotal: number; total: number } {
 async function setup(t: TestContext, offset: number) {
   const app = await build(t, { RATE_LIMIT_PUBLIC_MAX: '0' });
   const api = await owner(app);
-  const shop = await sellingShop(api, { serials: Array.from({ length: 40 }, (_, i) => `SER-${i}`), serviceStock: null });
+  const shop = await sellingShop(api, {
+    serials: Array.from({ length: 40 }, (_, i) => `SER-${i}`),
+    serviceStock: null,
+  });
   assertOk(await api.put(`/self/${shop.shopId}/settings/timezone`, { utcTimezoneOffset: offset }));
   const gift = assertOk(
     await api.post(`/self/${shop.shopId}/v2/products`, {
       title: 'Gift Card',
       description: 'A card',
-      variants: [{ title: 'Card', priceDetails: { amount: 25.5 }, productType: 'service', asService: { text: 'GIFT-CODE', stock: null } }],
+      variants: [
+        {
+          title: 'Card',
+          priceDetails: { amount: 25.5 },
+          productType: 'service',
+          asService: { text: 'GIFT-CODE', stock: null },
+        },
+      ],
     }),
   );
   assertOk(await api.post(`/self/${shop.shopId}/coupons`, { name: 'TENOFF', discount: 10, isFixed: false }));
@@ -107,11 +170,16 @@ async function placeOrders(ctx: Awaited<ReturnType<typeof setup>>, offset: numbe
     const invoice = await checkout(app, shopId, {
       customerEmail: spec.email,
       gateway: spec.gateway ?? 'tipjar',
-      parts: spec.items.map(([item, quantity]) => ({ ...variants[item], productVariantId: variants[item].variantId, quantity })),
+      parts: spec.items.map(([item, quantity]) => ({
+        ...variants[item],
+        productVariantId: variants[item].variantId,
+        quantity,
+      })),
       ...(spec.coupon ? { coupon: 'TENOFF' } : {}),
     });
     let owned = assertOk(await api.get(`/self/${shopId}/invoices/${invoice.id}`));
-    if (spec.completeAfter !== undefined && owned.status === 'pending') owned = assertOk(await api.post(`/self/${shopId}/invoices/${invoice.id}/process`));
+    if (spec.completeAfter !== undefined && owned.status === 'pending')
+      owned = assertOk(await api.post(`/self/${shopId}/invoices/${invoice.id}/process`));
     const { subtotal, total } = expectedTotals(spec);
     assert.equal(owned.total, total / 100, `${spec.name}: the checkout priced it as expected`);
     assert.equal(owned.status, spec.completeAfter === undefined ? 'pending' : 'completed');
@@ -143,7 +211,8 @@ function expectedFigures(placed: Placed[], offset: number, range: { from: number
   const createdIn = placed.filter((p) => inRange(p.created));
   const revenue = completedIn.reduce((s, p) => s + p.total, 0);
   const customersFirstSeen = new Map<number, number>();
-  for (const p of placed) customersFirstSeen.set(p.customerId, Math.min(p.created, customersFirstSeen.get(p.customerId) ?? Infinity));
+  for (const p of placed)
+    customersFirstSeen.set(p.customerId, Math.min(p.created, customersFirstSeen.get(p.customerId) ?? Infinity));
 
   const series = new Map<string, { revenue: number; orders: number }>();
   for (let d = Date.parse(`${RANGE.fromDate}T00:00:00Z`); d <= Date.parse(`${RANGE.toDate}T00:00:00Z`); d += DAY) {
@@ -170,7 +239,9 @@ function expectedFigures(placed: Placed[], offset: number, range: { from: number
     }
   }
   // Repeat purchases: orders whose customer had completed another order before.
-  const repeats = completedIn.filter((p) => placed.some((q) => q !== p && q.customerId === p.customerId && q.completed !== null && q.completed < p.completed!));
+  const repeats = completedIn.filter((p) =>
+    placed.some((q) => q !== p && q.customerId === p.customerId && q.completed !== null && q.completed < p.completed!),
+  );
   const hours = Array.from({ length: 24 }, () => 0);
   for (const p of completedIn) hours[Number(wallClock(p.completed!, offset).slice(11, 13))]! += 1;
   const count = completedIn.length;
@@ -187,8 +258,11 @@ function expectedFigures(placed: Placed[], offset: number, range: { from: number
     revenueByGateway: [...byGateway]
       .map(([gateway, v]) => ({ gateway, revenue: v.revenue / 100, orders: v.orders }))
       .sort((a, b) => b.revenue - a.revenue),
-    topProducts: [...byProduct].map(([title, v]) => ({ title, revenue: v.revenue / 100, quantity: v.quantity })).sort((a, b) => b.revenue - a.revenue),
-    conversionRate: Math.round((createdIn.filter((p) => p.completed !== null).length / createdIn.length) * 10_000) / 10_000,
+    topProducts: [...byProduct]
+      .map(([title, v]) => ({ title, revenue: v.revenue / 100, quantity: v.quantity }))
+      .sort((a, b) => b.revenue - a.revenue),
+    conversionRate:
+      Math.round((createdIn.filter((p) => p.completed !== null).length / createdIn.length) * 10_000) / 10_000,
     returningCustomerRate: Math.round((repeats.length / count) * 10_000) / 10_000,
     ordersByHour: hours,
   };
@@ -211,7 +285,9 @@ for (const offset of [0, 330, -300]) {
 
     if (offset !== 0) {
       // Orders whose UTC day is not their local day: the dashboards must bucket by the local one.
-      const crossing = placed.filter((p) => new Date(p.created).toISOString().slice(0, 10) !== p.spec.created.slice(0, 10));
+      const crossing = placed.filter(
+        (p) => new Date(p.created).toISOString().slice(0, 10) !== p.spec.created.slice(0, 10),
+      );
       assert.ok(crossing.length >= 2, 'some orders fall on another day in UTC');
     }
 
@@ -219,8 +295,14 @@ for (const offset of [0, 330, -300]) {
     const replace = async (name: string, quantity: number, local: string) => {
       const invoice = assertOk(await api.get(`/self/${shopId}/invoices/${byName(name).id}`));
       const part = invoice.parts.find((p: { title: string }) => p.title === 'Game Key');
-      assertOk(await api.post(`/self/${shopId}/invoices/${invoice.id}/replacement`, { partInvoiceId: part.id, quantity }));
-      await db.updateTable('invoice_replacements').set({ created_at: localToUtc(local, offset) }).where('invoice_id', '=', invoice.id).execute();
+      assertOk(
+        await api.post(`/self/${shopId}/invoices/${invoice.id}/replacement`, { partInvoiceId: part.id, quantity }),
+      );
+      await db
+        .updateTable('invoice_replacements')
+        .set({ created_at: localToUtc(local, offset) })
+        .where('invoice_id', '=', invoice.id)
+        .execute();
     };
     await replace('bob-mixed', 1, '2025-03-05T10:00');
     await replace('ann-coupon', 2, '2025-03-09T10:00');
@@ -235,15 +317,34 @@ for (const offset of [0, 330, -300]) {
     for (const [name, rating, local] of feedbacks) {
       const p = byName(name);
       const at = localToUtc(local, offset);
-      await db.insertInto('feedbacks').values({ shop_id: shopId, invoice_id: p.id, customer_id: p.customerId, rating, comment: null, created_at: at, updated_at: at }).execute();
+      await db
+        .insertInto('feedbacks')
+        .values({
+          shop_id: shopId,
+          invoice_id: p.id,
+          customer_id: p.customerId,
+          rating,
+          comment: null,
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
     }
 
     // Another shop's orders in the same days change nothing here.
     const other = await sellingShop(api);
-    const foreign = await checkout(app, other.shopId, { customerEmail: 'zed@example.com', gateway: 'tipjar', parts: [{ productId: other.productId, productVariantId: other.keysVariant, quantity: 1 }] });
+    const foreign = await checkout(app, other.shopId, {
+      customerEmail: 'zed@example.com',
+      gateway: 'tipjar',
+      parts: [{ productId: other.productId, productVariantId: other.keysVariant, quantity: 1 }],
+    });
     assertOk(await api.post(`/self/${other.shopId}/invoices/${foreign.id}/process`));
     const inside = localToUtc('2025-03-03T12:00', offset);
-    await db.updateTable('invoices').set({ created_at: inside, completed_at: inside }).where('id', '=', foreign.id).execute();
+    await db
+      .updateTable('invoices')
+      .set({ created_at: inside, completed_at: inside })
+      .where('id', '=', foreign.id)
+      .execute();
 
     // Rows were moved in time behind the service's back: its rollups are built again from them.
     await rebuildRollups(db, shopId);
@@ -280,13 +381,23 @@ for (const offset of [0, 330, -300]) {
     assert.equal(general.series.length, 7);
     assert.deepEqual(general.series, expected.series);
     // The series adds up to the totals: revenue by completion day, orders by creation day.
-    assert.equal(Math.round(general.series.reduce((s: number, d: { revenue: number }) => s + d.revenue * 100, 0)), Math.round(general.revenue * 100));
-    assert.equal(general.series.reduce((s: number, d: { orders: number }) => s + d.orders, 0), general.ordersCount);
+    assert.equal(
+      Math.round(general.series.reduce((s: number, d: { revenue: number }) => s + d.revenue * 100, 0)),
+      Math.round(general.revenue * 100),
+    );
+    assert.equal(
+      general.series.reduce((s: number, d: { orders: number }) => s + d.orders, 0),
+      general.ordersCount,
+    );
 
     assert.equal(advanced.currency, 'USD');
     assert.deepEqual(advanced.revenueByGateway, expected.revenueByGateway);
     assert.deepEqual(
-      advanced.topProducts.map((p: { productId: number; title: string; revenue: number; quantity: number }) => ({ title: p.title, revenue: p.revenue, quantity: p.quantity })),
+      advanced.topProducts.map((p: { productId: number; title: string; revenue: number; quantity: number }) => ({
+        title: p.title,
+        revenue: p.revenue,
+        quantity: p.quantity,
+      })),
       expected.topProducts,
     );
     assert.deepEqual(
@@ -307,7 +418,11 @@ for (const offset of [0, 330, -300]) {
     assert.equal(assertOk(await api.get(`/self/${shopId}/invoices/${byName('cara-expired').id}`)).status, 'expired');
 
     // One local day with date-times: the same bounds give the same answer.
-    const day = await dashboards(api, shopId, `fromDate=${encodeURIComponent(new Date(localToUtc('2025-03-03T00:00', offset)).toISOString())}&toDate=2025-03-03`);
+    const day = await dashboards(
+      api,
+      shopId,
+      `fromDate=${encodeURIComponent(new Date(localToUtc('2025-03-03T00:00', offset)).toISOString())}&toDate=2025-03-03`,
+    );
     assert.deepEqual(day.general.series, [expected.series.find((s) => s.date === '2025-03-03')]);
   });
 }
@@ -331,7 +446,13 @@ test('the default range is the last 30 local days ending today, and ranges are c
   );
   const advanced = assertOk(await api.get(`${base}/advanced`));
   assert.deepEqual(
-    [advanced.revenueByGateway, advanced.topProducts, advanced.conversionRate, advanced.returningCustomerRate, advanced.averageRating],
+    [
+      advanced.revenueByGateway,
+      advanced.topProducts,
+      advanced.conversionRate,
+      advanced.returningCustomerRate,
+      advanced.averageRating,
+    ],
     [[], [], 0, 0, null],
   );
   assert.deepEqual(advanced.ordersByHour, Array(24).fill(0));

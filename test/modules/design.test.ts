@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { test, type TestContext } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { getDesign } from '../../src/modules/design/service.js';
 import { defaultDesign } from '../../src/modules/design/schema.js';
-import { build, owner, type Client } from '../helpers/build.js';
+import { getDesign } from '../../src/modules/design/service.js';
+import { build, type Client, owner } from '../helpers/build.js';
 import { assertError, assertOk, createShop } from '../helpers/factories.js';
 import { icoImage, pngImage } from '../helpers/multipart.js';
 
@@ -27,7 +27,6 @@ function served(app: FastifyInstance, url: string) {
   return app.inject({ method: 'GET', url });
 }
 
-
 test('GET customization answers the default design, the same as settings.design', async (t) => {
   const { api, base } = await setup(t);
   assert.deepEqual(await designOf(api, base), defaultDesign);
@@ -41,7 +40,12 @@ test('design flags: partial updates through both families keep the other fields'
   assert.equal(first.design.backgroundColor, defaultDesign.design.backgroundColor);
 
   const second = assertOk(
-    await api.put(`${base}/customization/design`, { backgroundColor: '#101010', disableSnow: true, hideProductStock: true, fontLink: 'https://fonts.example.com/css?family=Inter' }),
+    await api.put(`${base}/customization/design`, {
+      backgroundColor: '#101010',
+      disableSnow: true,
+      hideProductStock: true,
+      fontLink: 'https://fonts.example.com/css?family=Inter',
+    }),
   );
   assert.equal(second.design.primaryColor, '#ff00aa', 'the other family kept the first write');
   assert.equal(second.design.darkMode, false);
@@ -64,12 +68,35 @@ test('widgets, storefront and SEO: partial updates, blank or null clears, both f
   const { api, base } = await setup(t);
   assertOk(await api.put(`${base}/customization/widgets`, { crispKey: '4a2f-9c1e', googleAnalyticsKey: 'G-ABC123' }));
   let design = assertOk(await api.put(`${base}/customization/widgets`, { hotjarKey: '1234567', crispKey: '' }));
-  assert.deepEqual(design.widgets, { crispKey: null, googleAnalyticsKey: 'G-ABC123', hotjarKey: '1234567', intercomKey: null });
+  assert.deepEqual(design.widgets, {
+    crispKey: null,
+    googleAnalyticsKey: 'G-ABC123',
+    hotjarKey: '1234567',
+    intercomKey: null,
+  });
 
-  assertOk(await api.put(`${base}/settings/design/storefront`, { title: 'Keys & more', description: 'Fast delivery', disableButton: true }));
-  design = assertOk(await api.put(`${base}/customization/storefront`, { buttonText: 'Shop now', description: null, imageUrl: '/uploads/elsewhere.png' }));
+  assertOk(
+    await api.put(`${base}/settings/design/storefront`, {
+      title: 'Keys & more',
+      description: 'Fast delivery',
+      disableButton: true,
+    }),
+  );
+  design = assertOk(
+    await api.put(`${base}/customization/storefront`, {
+      buttonText: 'Shop now',
+      description: null,
+      imageUrl: '/uploads/elsewhere.png',
+    }),
+  );
   assert.deepEqual(design.storefront, {
-    title: 'Keys & more', description: null, buttonText: 'Shop now', disableButton: true, disableTitle: false, disableDescription: false, imageUrl: null,
+    title: 'Keys & more',
+    description: null,
+    buttonText: 'Shop now',
+    disableButton: true,
+    disableTitle: false,
+    disableDescription: false,
+    imageUrl: null,
   });
 
   assertOk(await api.put(`${base}/customization/seo`, { metaTitle: 'Keys', metaDescription: 'The best keys' }));
@@ -91,7 +118,10 @@ test('social links: the list is replaced, through either family', async (t) => {
     { platform: 'email', link: 'mailto:sales@example.com' },
     { platform: 'website', link: 'https://keys.example.com/' },
   ];
-  assert.deepEqual(assertOk(await api.put(`${base}/settings/design/links`, { socialLinks: links })).links.socialLinks, links);
+  assert.deepEqual(
+    assertOk(await api.put(`${base}/settings/design/links`, { socialLinks: links })).links.socialLinks,
+    links,
+  );
   assert.deepEqual((await designOf(api, base)).links.socialLinks, links);
 
   const replaced = [{ platform: 'telegram', link: 'https://t.me/keys', extra: 'ignored' }];
@@ -100,7 +130,10 @@ test('social links: the list is replaced, through either family', async (t) => {
   assert.deepEqual(assertOk(await api.put(`${base}/customization/links`, { socialLinks: [] })).links.socialLinks, []);
 
   const twenty = Array.from({ length: 20 }, (_, i) => ({ platform: 'other', link: `https://example.com/${i}` }));
-  assert.equal(assertOk(await api.put(`${base}/customization/links`, { socialLinks: twenty })).links.socialLinks.length, 20);
+  assert.equal(
+    assertOk(await api.put(`${base}/customization/links`, { socialLinks: twenty })).links.socialLinks.length,
+    20,
+  );
 });
 
 /** Each bad body: the route, the body, and the field its 400 must name. */
@@ -125,23 +158,53 @@ const badBodies: [string, unknown, string][] = [
   ['customization/seo', { metaDescription: 'x'.repeat(161) }, 'metaDescription'],
   ['settings/design/links', {}, 'socialLinks'],
   ['customization/links', { socialLinks: 'https://x.example' }, 'socialLinks'],
-  ['customization/links', { socialLinks: [{ platform: 'myspace', link: 'https://myspace.com/x' }] }, 'socialLinks[0].platform'],
+  [
+    'customization/links',
+    { socialLinks: [{ platform: 'myspace', link: 'https://myspace.com/x' }] },
+    'socialLinks[0].platform',
+  ],
   ['customization/links', { socialLinks: [{ platform: 'discord' }] }, 'socialLinks[0].link'],
-  ['customization/links', { socialLinks: [{ platform: 'website', link: 'http://keys.example.com' }] }, 'socialLinks[0].link'],
-  ['settings/design/links', { socialLinks: [{ platform: 'twitter', link: 'https://x.com/k' }, { platform: 'youtube', link: 'not a url' }] }, 'socialLinks[1].link'],
+  [
+    'customization/links',
+    { socialLinks: [{ platform: 'website', link: 'http://keys.example.com' }] },
+    'socialLinks[0].link',
+  ],
+  [
+    'settings/design/links',
+    {
+      socialLinks: [
+        { platform: 'twitter', link: 'https://x.com/k' },
+        { platform: 'youtube', link: 'not a url' },
+      ],
+    },
+    'socialLinks[1].link',
+  ],
   ['customization/links', { socialLinks: [{ platform: 'email', link: 'not-an-address' }] }, 'socialLinks[0].link'],
   ['customization/links', { socialLinks: [{ platform: 'email', link: 'https://example.com' }] }, 'socialLinks[0].link'],
-  ['customization/links', { socialLinks: Array.from({ length: 21 }, () => ({ platform: 'other', link: 'https://example.com' })) }, 'socialLinks'],
+  [
+    'customization/links',
+    { socialLinks: Array.from({ length: 21 }, () => ({ platform: 'other', link: 'https://example.com' })) },
+    'socialLinks',
+  ],
 ];
 
 test('bad bodies are a 400 naming the field, and change nothing', async (t) => {
   const { api, base } = await setup(t);
   // A design with something in every section, so "nothing changed" means something.
-  assertOk(await api.put(`${base}/customization/design`, { primaryColor: '#123456', fontLink: 'https://fonts.example.com/x.css' }));
+  assertOk(
+    await api.put(`${base}/customization/design`, {
+      primaryColor: '#123456',
+      fontLink: 'https://fonts.example.com/x.css',
+    }),
+  );
   assertOk(await api.put(`${base}/customization/widgets`, { crispKey: 'crisp-1' }));
   assertOk(await api.put(`${base}/customization/storefront`, { title: 'Title' }));
   assertOk(await api.put(`${base}/customization/seo`, { metaTitle: 'Meta' }));
-  assertOk(await api.put(`${base}/customization/links`, { socialLinks: [{ platform: 'website', link: 'https://keys.example.com' }] }));
+  assertOk(
+    await api.put(`${base}/customization/links`, {
+      socialLinks: [{ platform: 'website', link: 'https://keys.example.com' }],
+    }),
+  );
   const before = await designOf(api, base);
   for (const [path, body, field] of badBodies) {
     const res = await api.put(`${base}/${path}`, body);
@@ -159,7 +222,11 @@ test('bad bodies are a 400 naming the field, and change nothing', async (t) => {
 /** Each upload route, the design field it sets, and a route of the other family writing the same slot. */
 const uploadRoutes: { path: string; alias?: string; read: (d: any) => string | null }[] = [
   { path: 'customization/logo', alias: 'settings/design/logo', read: (d) => d.logoUrl },
-  { path: 'customization/storefront/background', alias: 'settings/design/storefront/logo', read: (d) => d.storefront.imageUrl },
+  {
+    path: 'customization/storefront/background',
+    alias: 'settings/design/storefront/logo',
+    read: (d) => d.storefront.imageUrl,
+  },
   { path: 'customization/seo/image', read: (d) => d.seo.imageUrl },
   { path: 'customization/seo/favicon', read: (d) => d.seo.faviconUrl },
 ];
@@ -199,7 +266,12 @@ test('the favicon accepts ICO; the logo and other images refuse it', async (t) =
   assert.deepEqual(servedIco.rawPayload, ico);
   assert.equal((await designOf(api, base)).seo.faviconUrl, favicon.url);
 
-  for (const path of ['customization/logo', 'settings/design/logo', 'customization/storefront/background', 'customization/seo/image']) {
+  for (const path of [
+    'customization/logo',
+    'settings/design/logo',
+    'customization/storefront/background',
+    'customization/seo/image',
+  ]) {
     assertError(await api.upload(`${base}/${path}`, ico, 'favicon.ico'), 415, 'unsupported_media_type');
   }
   const design = await designOf(api, base);
@@ -213,7 +285,11 @@ test('images are stored by upload name; getDesign gives the URLs; refused upload
   const { app, api, base, shopId } = await setup(t);
   const logo = assertOk(await api.upload(`${base}/settings/design/logo`, await pngImage()));
   const favicon = assertOk(await api.upload(`${base}/customization/seo/favicon`, await icoImage(), 'favicon.ico'));
-  const row = await app.db.kysely.selectFrom('shop_designs').select('data').where('shop_id', '=', shopId).executeTakeFirstOrThrow();
+  const row = await app.db.kysely
+    .selectFrom('shop_designs')
+    .select('data')
+    .where('shop_id', '=', shopId)
+    .executeTakeFirstOrThrow();
   const stored = JSON.parse(row.data);
   assert.equal(stored.images.logo, logo.url.replace('/uploads/', ''));
   assert.equal(stored.images.favicon, favicon.url.replace('/uploads/', ''));
@@ -226,11 +302,15 @@ test('images are stored by upload name; getDesign gives the URLs; refused upload
   const files = () => readdirSync(join(app.config.dataDir, 'uploads')).sort();
   const before = files();
   assert.equal(before.length, 2);
-  assertError(await api.upload(`${base}/customization/logo`, Buffer.from('GIF89a but not really')), 415, 'unsupported_media_type');
+  assertError(
+    await api.upload(`${base}/customization/logo`, Buffer.from('GIF89a but not really')),
+    415,
+    'unsupported_media_type',
+  );
   assert.deepEqual(files(), before);
 });
 
-test('one shop\'s design is its own', async (t) => {
+test("one shop's design is its own", async (t) => {
   const { app, api, base } = await setup(t);
   const other = await createShop(api, 'Other Shop');
   assertOk(await api.put(`${base}/customization/design`, { primaryColor: '#abcdef' }));
@@ -241,7 +321,19 @@ test('one shop\'s design is its own', async (t) => {
 
 test('concurrent partial updates of different fields all land', async (t) => {
   const { api, base } = await setup(t);
-  const flags = ['disableBusinessName', 'disableSearchBar', 'centerProductTitle', 'disableBusinessLogo', 'disableReviews', 'disableProductsSold', 'hideOutOfStockProducts', 'disableShadows', 'disableSupport', 'disableSnow', 'hideProductStock'] as const;
+  const flags = [
+    'disableBusinessName',
+    'disableSearchBar',
+    'centerProductTitle',
+    'disableBusinessLogo',
+    'disableReviews',
+    'disableProductsSold',
+    'hideOutOfStockProducts',
+    'disableShadows',
+    'disableSupport',
+    'disableSnow',
+    'hideProductStock',
+  ] as const;
   const writes = [
     ...flags.map((flag, i) => api.put(`${base}/${i % 2 ? 'settings' : 'customization'}/design`, { [flag]: true })),
     api.put(`${base}/customization/widgets`, { crispKey: 'crisp' }),
@@ -265,7 +357,9 @@ test('concurrent partial updates of different fields all land', async (t) => {
 test('concurrent uploads to one slot leave exactly one file, the one the design shows', async (t) => {
   const { app, api, base } = await setup(t);
   const results = await Promise.all(
-    Array.from({ length: 6 }, async (_, i) => api.upload(`${base}/${i % 2 ? 'settings/design' : 'customization'}/logo`, await pngImage(8, 8, `#0000${10 + i}`))),
+    Array.from({ length: 6 }, async (_, i) =>
+      api.upload(`${base}/${i % 2 ? 'settings/design' : 'customization'}/logo`, await pngImage(8, 8, `#0000${10 + i}`)),
+    ),
   );
   for (const res of results) assertOk(res);
   const files = readdirSync(join(app.config.dataDir, 'uploads'));
@@ -278,8 +372,24 @@ test('the routes are documented under Storefront design', async (t) => {
   const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
   const routes = [
     ['get', 'customization'],
-    ...['settings/design', 'customization/design', 'customization/widgets', 'settings/design/storefront', 'customization/storefront', 'customization/seo', 'settings/design/links', 'customization/links'].map((p) => ['put', p]),
-    ...['customization/logo', 'settings/design/logo', 'customization/storefront/background', 'settings/design/storefront/logo', 'customization/seo/image', 'customization/seo/favicon'].map((p) => ['post', p]),
+    ...[
+      'settings/design',
+      'customization/design',
+      'customization/widgets',
+      'settings/design/storefront',
+      'customization/storefront',
+      'customization/seo',
+      'settings/design/links',
+      'customization/links',
+    ].map((p) => ['put', p]),
+    ...[
+      'customization/logo',
+      'settings/design/logo',
+      'customization/storefront/background',
+      'settings/design/storefront/logo',
+      'customization/seo/image',
+      'customization/seo/favicon',
+    ].map((p) => ['post', p]),
   ];
   for (const [method, path] of routes) {
     const op = doc.paths[`/self/{shopId}/${path}`]?.[method!];

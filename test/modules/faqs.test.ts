@@ -15,9 +15,17 @@ const ids = (page: { items: { id: number }[] }) => page.items.map((i) => i.id);
 test('faqs: create, list in position order, search, replace and delete', async (t) => {
   const { api, url } = await setup(t);
   const first = assertOk(await api.post(url, { question: '  How do I redeem a key?  ', answer: 'Open the launcher.' }));
-  assert.deepEqual({ ...first, createdAt: undefined, updatedAt: undefined }, {
-    id: first.id, question: 'How do I redeem a key?', answer: 'Open the launcher.', position: 0, createdAt: undefined, updatedAt: undefined,
-  });
+  assert.deepEqual(
+    { ...first, createdAt: undefined, updatedAt: undefined },
+    {
+      id: first.id,
+      question: 'How do I redeem a key?',
+      answer: 'Open the launcher.',
+      position: 0,
+      createdAt: undefined,
+      updatedAt: undefined,
+    },
+  );
   assert.match(first.createdAt, /^\d{4}-\d\d-\d\dT.*Z$/);
   const second = assertOk(await api.post(url, { question: 'Refunds?', answer: 'Within 14 days.' }));
   const third = assertOk(await api.post(url, { question: 'Delivery time?', answer: 'Instant.' }));
@@ -31,16 +39,31 @@ test('faqs: create, list in position order, search, replace and delete', async (
   assert.deepEqual(ids(list), [first.id, pinned.id, second.id, third.id, after.id], 'position, then id');
   assert.deepEqual([list.totalCount, list.totalPages, list.pageNumber, list.pageSize], [5, 1, 1, 20]);
   assert.deepEqual(list.items[0], first);
-  assert.deepEqual(ids(assertOk(await api.get(`${url}?searchString=REFUND`))), [second.id], 'search matches the question');
-  assert.deepEqual(ids(assertOk(await api.get(`${url}?searchString=instant`))), [third.id], 'search matches the answer');
+  assert.deepEqual(
+    ids(assertOk(await api.get(`${url}?searchString=REFUND`))),
+    [second.id],
+    'search matches the question',
+  );
+  assert.deepEqual(
+    ids(assertOk(await api.get(`${url}?searchString=instant`))),
+    [third.id],
+    'search matches the answer',
+  );
   assert.deepEqual(ids(assertOk(await api.get(`${url}?searchString=50%25`))), [], 'LIKE wildcards are plain text');
   const paged = assertOk(await api.get(`${url}?pageSize=2&pageNumber=3`));
   assert.deepEqual([ids(paged), paged.totalCount, paged.totalPages], [[after.id], 5, 3]);
 
   // Full update: question and answer replaced; an omitted position keeps the place.
-  const replaced = assertOk(await api.put(`${url}/${third.id}`, { question: 'How fast is delivery?', answer: 'Seconds.' }));
-  assert.deepEqual([replaced.question, replaced.answer, replaced.position, replaced.createdAt], ['How fast is delivery?', 'Seconds.', 2, third.createdAt]);
-  const moved = assertOk(await api.put(`${url}/${third.id}`, { question: 'How fast is delivery?', answer: 'Seconds.', position: 0 }));
+  const replaced = assertOk(
+    await api.put(`${url}/${third.id}`, { question: 'How fast is delivery?', answer: 'Seconds.' }),
+  );
+  assert.deepEqual(
+    [replaced.question, replaced.answer, replaced.position, replaced.createdAt],
+    ['How fast is delivery?', 'Seconds.', 2, third.createdAt],
+  );
+  const moved = assertOk(
+    await api.put(`${url}/${third.id}`, { question: 'How fast is delivery?', answer: 'Seconds.', position: 0 }),
+  );
   assert.equal(moved.position, 0);
   assert.deepEqual(ids(assertOk(await api.get(url))), [first.id, third.id, pinned.id, second.id, after.id]);
 
@@ -69,10 +92,16 @@ test('faqs: bad input is a 400 naming the field and changes nothing', async (t) 
   for (const [body, field] of cases) {
     for (const res of [await api.post(url, body), await api.put(`${url}/${faq.id}`, body)]) {
       assertError(res, 400, 'validation_error');
-      assert.ok(res.body.errors.some((e: string) => e.startsWith(`${field}: `)), `${JSON.stringify(body)} → ${JSON.stringify(res.body.errors)}`);
+      assert.ok(
+        res.body.errors.some((e: string) => e.startsWith(`${field}: `)),
+        `${JSON.stringify(body)} → ${JSON.stringify(res.body.errors)}`,
+      );
     }
   }
-  assert.ok(assertOk(await api.post(url, { question: 'x'.repeat(500), answer: 'y'.repeat(10_000) })), 'the limits themselves are fine');
+  assert.ok(
+    assertOk(await api.post(url, { question: 'x'.repeat(500), answer: 'y'.repeat(10_000) })),
+    'the limits themselves are fine',
+  );
   await api.delete(`${url}/${assertOk(await api.get(url)).items[1].id}`);
   assert.deepEqual(assertOk(await api.get(url)), before);
   assertError(await api.get(`${url}?pageSize=101`), 400, 'validation_error');

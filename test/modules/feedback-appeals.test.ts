@@ -3,13 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { resolveAppeal } from '../../src/modules/feedbacks/service.js';
+import { createApiKey } from '../../src/modules/accounts/service.js';
 import { printable } from '../../src/modules/feedbacks/appeals-command.js';
-import { build, client, onEnd, owner, processEnv, type Client } from '../helpers/build.js';
+import { resolveAppeal } from '../../src/modules/feedbacks/service.js';
+import { build, type Client, client, onEnd, owner, processEnv } from '../helpers/build.js';
+import { cli } from '../helpers/cli.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
 import { redisAvailable, testRedisUrl } from '../helpers/redis.js';
-import { createApiKey } from '../../src/modules/accounts/service.js';
-import { cli } from '../helpers/cli.js';
 
 /** A shop with two rated, completed orders (5 and 1 stars) and an open appeal against the 1. */
 async function ratedShop(app: FastifyInstance, api: Client) {
@@ -23,13 +23,22 @@ async function ratedShop(app: FastifyInstance, api: Client) {
       }),
     );
     assertOk(await api.post(`/self/${shop.shopId}/invoices/${invoice.id}/process`));
-    const res = await app.inject({ method: 'POST', url: `/v2/public/invoices/${invoice.id}/feedback`, payload: { rating, comment } });
+    const res = await app.inject({
+      method: 'POST',
+      url: `/v2/public/invoices/${invoice.id}/feedback`,
+      payload: { rating, comment },
+    });
     assert.equal(res.statusCode, 200, res.body);
     return res.json().data.id as number;
   };
   const good = await rate('happy@example.com', 5, 'Great');
   const bad = await rate('troll@example.com', 1, 'Spam spam spam');
-  assertOk(await api.post(`/self/${shop.shopId}/feedbacks/${bad}/appeal`, { reason: 'spam', description: 'Not a buyer comment' }));
+  assertOk(
+    await api.post(`/self/${shop.shopId}/feedbacks/${bad}/appeal`, {
+      reason: 'spam',
+      description: 'Not a buyer comment',
+    }),
+  );
   const appealId: number = assertOk(await api.get(`/self/${shop.shopId}/feedbacks/appeals`)).items[0].id;
   const page = async (path: string) => {
     const res = await app.inject({ method: 'GET', url: `/v2/public/shops/${shop.shopId}${path}` });
@@ -43,10 +52,19 @@ async function ratedShop(app: FastifyInstance, api: Client) {
     const today = new Date().toISOString().slice(0, 10);
     const advanced = assertOk(await api.get(`/self/${shop.shopId}/dashboard/advanced`));
     // A range given as date-times: its partial days are counted from the raw rows.
-    const partial = assertOk(await api.get(`/self/${shop.shopId}/dashboard/advanced?fromDate=${today}T00:00:01Z&toDate=${today}T23:59:58Z`));
+    const partial = assertOk(
+      await api.get(`/self/${shop.shopId}/dashboard/advanced?fromDate=${today}T00:00:01Z&toDate=${today}T23:59:58Z`),
+    );
     return {
-      main: [main.shop.statistics.rating, main.shop.statistics.totalFeedbacks, main.feedbacks.map((f: { id: number }) => f.id)],
-      feedbacksPage: [[feedbacks.statistics.rating, feedbacks.statistics.totalFeedbacks], feedbacks.feedbacks.items.map((f: { id: number }) => f.id)],
+      main: [
+        main.shop.statistics.rating,
+        main.shop.statistics.totalFeedbacks,
+        main.feedbacks.map((f: { id: number }) => f.id),
+      ],
+      feedbacksPage: [
+        [feedbacks.statistics.rating, feedbacks.statistics.totalFeedbacks],
+        feedbacks.feedbacks.items.map((f: { id: number }) => f.id),
+      ],
       productPage: [product.statistics, product.feedbacks.map((f: { id: number }) => f.id)],
       dashboard: [advanced.averageRating, partial.averageRating],
     };
@@ -61,7 +79,10 @@ test('accepting an appeal hides the feedback from every figure at once; rejectin
   const before = await figures();
   assert.deepEqual(before, {
     main: [3, 2, [bad, good]],
-    feedbacksPage: [[3, 2], [bad, good]],
+    feedbacksPage: [
+      [3, 2],
+      [bad, good],
+    ],
     productPage: [{ rating: 3, totalFeedbacks: 2 }, [bad, good]],
     dashboard: [3, 3],
   });
@@ -86,7 +107,11 @@ test('accepting an appeal hides the feedback from every figure at once; rejectin
   // Resolved once: a second verdict is a 409, a hidden feedback cannot be appealed again.
   await assert.rejects(resolveAppeal(app.db.kysely, appealId, 'rejected'), (err: any) => err.statusCode === 409);
   await assert.rejects(resolveAppeal(app.db.kysely, 999_999, 'accepted'), (err: any) => err.statusCode === 404);
-  assertError(await api.post(`/self/${shopId}/feedbacks/${bad}/appeal`, { reason: 'other', description: 'Again' }), 409, 'conflict');
+  assertError(
+    await api.post(`/self/${shopId}/feedbacks/${bad}/appeal`, { reason: 'other', description: 'Again' }),
+    409,
+    'conflict',
+  );
 
   // The dashboards' rollups rebuilt (a timezone change) agree with what was maintained.
   assertOk(await api.put(`/self/${shopId}/settings/timezone`, { utcTimezoneOffset: 60 }));
@@ -94,7 +119,9 @@ test('accepting an appeal hides the feedback from every figure at once; rejectin
   assert.deepEqual(await figures(), hidden);
 
   // A rejected appeal changes no figure.
-  assertOk(await api.post(`/self/${shopId}/feedbacks/${good}/appeal`, { reason: 'other', description: 'Please review' }));
+  assertOk(
+    await api.post(`/self/${shopId}/feedbacks/${good}/appeal`, { reason: 'other', description: 'Please review' }),
+  );
   const second = assertOk(await api.get(`/self/${shopId}/feedbacks/appeals?status=open`)).items[0].id;
   assert.equal((await resolveAppeal(app.db.kysely, second, 'rejected')).status, 'rejected');
   assert.deepEqual(await figures(), hidden);
@@ -102,7 +129,7 @@ test('accepting an appeal hides the feedback from every figure at once; rejectin
 });
 
 test('shopd appeals list / accept / reject, and a running server sharing Redis shows the verdict at once', async (t) => {
-  if (!(await redisAvailable())) return t.skip('no Redis at ' + testRedisUrl);
+  if (!(await redisAvailable())) return t.skip(`no Redis at ${testRedisUrl}`);
   const { config, env } = await processEnv(t);
   const shared = { redisUrl: testRedisUrl, redisKeyPrefix: `test-appeals-${randomUUID()}:` };
   const app = await buildApp({ config: { ...config, ...shared }, logger: false });
@@ -116,15 +143,27 @@ test('shopd appeals list / accept / reject, and a running server sharing Redis s
   assert.equal(listed.code, 0, listed.stderr);
   const lines = listed.stdout.trim().split('\n');
   assert.equal(lines.length, 1);
-  assert.match(lines[0]!, new RegExp(`^${appealId}\tshop \\d+\tfeedback ${bad}\t1/5\topen\tspam\t\\S+\t-\tNot a buyer comment\tSpam spam spam$`));
+  assert.match(
+    lines[0]!,
+    new RegExp(
+      `^${appealId}\tshop \\d+\tfeedback ${bad}\t1/5\topen\tspam\t\\S+\t-\tNot a buyer comment\tSpam spam spam$`,
+    ),
+  );
   assert.equal((await cli(cliEnv, 'appeals', 'list', '--status', 'accepted')).stdout.trim(), 'no accepted appeals');
 
   const accepted = await cli(cliEnv, 'appeals', 'accept', String(appealId));
   assert.equal(accepted.code, 0, accepted.stderr);
   assert.match(accepted.stdout, new RegExp(`accepted: feedback ${bad} of shop \\d+ is hidden`));
   const main = await page('/main');
-  assert.deepEqual([main.shop.statistics.totalFeedbacks, main.shop.statistics.rating], [1, 5], 'the cached page was invalidated across processes');
-  assert.deepEqual(main.feedbacks.map((f: { id: number }) => f.id), [good]);
+  assert.deepEqual(
+    [main.shop.statistics.totalFeedbacks, main.shop.statistics.rating],
+    [1, 5],
+    'the cached page was invalidated across processes',
+  );
+  assert.deepEqual(
+    main.feedbacks.map((f: { id: number }) => f.id),
+    [good],
+  );
 
   const again = await cli(cliEnv, 'appeals', 'reject', String(appealId));
   assert.equal(again.code, 1);
@@ -141,7 +180,7 @@ test('shopd appeals list / accept / reject, and a running server sharing Redis s
   assert.match((await cli(cliEnv, 'appeals', 'list')).stdout, new RegExp(`^${appealId}\t.*\taccepted\t`, 'm'));
 });
 
-test('appeal texts reach the operator\'s terminal as one line without control characters', () => {
+test("appeal texts reach the operator's terminal as one line without control characters", () => {
   assert.equal(printable('Great\n\tkey,  thanks'), 'Great key, thanks');
   // An escape sequence in a comment must not rewrite the operator's screen or window title.
   assert.equal(printable('ok\u001b]0;pwned\u0007 \u009b2J'), 'ok\\u001b]0;pwned\\u0007 \\u009b2J');

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test, type TestContext } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { build, owner } from '../helpers/build.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
 
@@ -22,9 +22,11 @@ async function setup(t: TestContext) {
     assertOk(await api.post(`/self/${shop.shopId}/invoices/${id}/process`));
     return id;
   };
-  const rate = (invoiceId: string, body: unknown) => app.inject({ method: 'POST', url: `/v2/public/invoices/${invoiceId}/feedback`, payload: body as object });
+  const rate = (invoiceId: string, body: unknown) =>
+    app.inject({ method: 'POST', url: `/v2/public/invoices/${invoiceId}/feedback`, payload: body as object });
   const reply = (res: Awaited<ReturnType<typeof rate>>) => ({ status: res.statusCode, body: res.json() });
-  const feedbackRows = async () => app.db.kysely.selectFrom('feedbacks').select('id').where('shop_id', '=', shop.shopId).execute();
+  const feedbackRows = async () =>
+    app.db.kysely.selectFrom('feedbacks').select('id').where('shop_id', '=', shop.shopId).execute();
   return { app, api, ...shop, buy, completed, rate, reply, feedbackRows, base: `/self/${shop.shopId}/feedbacks` };
 }
 
@@ -35,19 +37,42 @@ test('a customer rates a completed invoice once; the public answer says nothing 
   const invoiceId = await completed();
   const res = await rate(invoiceId, { rating: 5, comment: '  Instant delivery, thanks!  ' });
   const feedback = assertOk(reply(res));
-  assert.deepEqual({ ...feedback, createdAt: undefined }, {
-    id: feedback.id, invoiceId, productIds: [productId], rating: 5, comment: 'Instant delivery, thanks!', answer: null, createdAt: undefined,
-  });
+  assert.deepEqual(
+    { ...feedback, createdAt: undefined },
+    {
+      id: feedback.id,
+      invoiceId,
+      productIds: [productId],
+      rating: 5,
+      comment: 'Instant delivery, thanks!',
+      answer: null,
+      createdAt: undefined,
+    },
+  );
   assert.match(feedback.createdAt, /^\d{4}-\d\d-\d\dT.*Z$/);
-  assert.ok(!res.body.includes(BUYER) && !/customer|email/i.test(res.body), 'no e-mail or customer data in the public answer');
+  assert.ok(
+    !res.body.includes(BUYER) && !/customer|email/i.test(res.body),
+    'no e-mail or customer data in the public answer',
+  );
 
   const again = reply(await rate(invoiceId, { rating: 1 }));
   assertError(again, 409, 'conflict');
   assert.deepEqual(again.body.errors, ['invoiceId: already has feedback']);
 
-  const events = await app.db.kysely.selectFrom('events').selectAll().where('shop_id', '=', shopId).where('type', '=', 'feedback.created').execute();
+  const events = await app.db.kysely
+    .selectFrom('events')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('type', '=', 'feedback.created')
+    .execute();
   assert.equal(events.length, 1);
-  assert.deepEqual(JSON.parse(events[0]!.payload), { feedbackId: feedback.id, invoiceId, productIds: [productId], rating: 5, comment: 'Instant delivery, thanks!' });
+  assert.deepEqual(JSON.parse(events[0]!.payload), {
+    feedbackId: feedback.id,
+    invoiceId,
+    productIds: [productId],
+    rating: 5,
+    comment: 'Instant delivery, thanks!',
+  });
 
   const ownerView = assertOk(await api.get(`${base}/${feedback.id}`));
   assert.equal(ownerView.rating, 5, 'the second post changed nothing');
@@ -67,8 +92,16 @@ test('feedback needs a completed invoice: pending and expired are 409, unknown i
   assert.deepEqual(res.body.errors, ['invoiceId: is pending, not completed']);
 
   const overdue = await buy('late@example.com');
-  await app.db.kysely.updateTable('invoices').set({ expires_at: Date.now() - 1000 }).where('id', '=', overdue).execute();
-  assert.deepEqual(reply(await rate(overdue, { rating: 4 })).body.errors, ['invoiceId: is expired, not completed'], 'an overdue invoice is expired first');
+  await app.db.kysely
+    .updateTable('invoices')
+    .set({ expires_at: Date.now() - 1000 })
+    .where('id', '=', overdue)
+    .execute();
+  assert.deepEqual(
+    reply(await rate(overdue, { rating: 4 })).body.errors,
+    ['invoiceId: is expired, not completed'],
+    'an overdue invoice is expired first',
+  );
 
   assertError(reply(await rate('no-such-invoice', { rating: 4 })), 404, 'not_found');
   assertError(reply(await rate('bad id!', { rating: 4 })), 400, 'validation_error');
@@ -90,7 +123,10 @@ test('bad feedback input is a 400 naming the field and creates nothing', async (
   for (const [body, field] of cases) {
     const res = reply(await rate(invoiceId, body));
     assertError(res, 400, 'validation_error');
-    assert.ok(res.body.errors.some((e: string) => e.startsWith(`${field}: `)), `${JSON.stringify(body).slice(0, 60)} → ${JSON.stringify(res.body.errors)}`);
+    assert.ok(
+      res.body.errors.some((e: string) => e.startsWith(`${field}: `)),
+      `${JSON.stringify(body).slice(0, 60)} → ${JSON.stringify(res.body.errors)}`,
+    );
   }
   assert.equal((await feedbackRows()).length, 0);
   assertOk(reply(await rate(invoiceId, { rating: 5, comment: 'x'.repeat(2000) })));
@@ -102,9 +138,17 @@ test('parallel feedback posts on one invoice: exactly one wins', async (t) => {
   const results = await Promise.all(Array.from({ length: 8 }, (_, i) => rate(invoiceId, { rating: (i % 5) + 1 })));
   assert.equal(results.filter((r) => r.statusCode === 200).length, 1);
   const losers = results.filter((r) => r.statusCode !== 200);
-  assert.ok(losers.every((r) => r.statusCode === 409 && r.json().code === 'conflict'), JSON.stringify(losers.map((r) => r.json())));
+  assert.ok(
+    losers.every((r) => r.statusCode === 409 && r.json().code === 'conflict'),
+    JSON.stringify(losers.map((r) => r.json())),
+  );
   assert.equal((await feedbackRows()).length, 1);
-  const events = await app.db.kysely.selectFrom('events').select('id').where('shop_id', '=', shopId).where('type', '=', 'feedback.created').execute();
+  const events = await app.db.kysely
+    .selectFrom('events')
+    .select('id')
+    .where('shop_id', '=', shopId)
+    .where('type', '=', 'feedback.created')
+    .execute();
   assert.equal(events.length, 1, 'the losers wrote no event');
 });
 
@@ -122,7 +166,11 @@ test('owner: list newest first with rating filter, search and cursor paging; get
   assert.deepEqual(list.items[0].productIds, [productId]);
   assert.deepEqual(ids(assertOk(await api.get(`${base}?rating=5`))), [made[2].id, made[0].id]);
   assert.deepEqual(ids(assertOk(await api.get(`${base}?searchString=COMMENT%201`))), [made[1].id]);
-  assert.deepEqual(ids(assertOk(await api.get(`${base}?searchString=${made[3].invoiceId}`))), [made[3].id], 'search matches the invoice id');
+  assert.deepEqual(
+    ids(assertOk(await api.get(`${base}?searchString=${made[3].invoiceId}`))),
+    [made[3].id],
+    'search matches the invoice id',
+  );
   assertError(await api.get(`${base}?rating=6`), 400, 'validation_error');
   assertError(await api.get(`${base}?cursor=garbage`), 400, 'validation_error');
 
@@ -143,7 +191,12 @@ test('owner: list newest first with rating filter, search and cursor paging; get
   const overwritten = assertOk(await api.post(`${base}/${one.id}/answer`, { answer: 'We sent a replacement.' }));
   assert.equal(overwritten.answer, 'We sent a replacement.');
   assert.deepEqual(assertOk(await api.get(`${base}/${one.id}`)), overwritten);
-  for (const [body, field] of [[{}, 'answer'], [{ answer: '' }, 'answer'], [{ answer: '  ' }, 'answer'], [{ answer: 'x'.repeat(2001) }, 'answer']] as const) {
+  for (const [body, field] of [
+    [{}, 'answer'],
+    [{ answer: '' }, 'answer'],
+    [{ answer: '  ' }, 'answer'],
+    [{ answer: 'x'.repeat(2001) }, 'answer'],
+  ] as const) {
     const res = await api.post(`${base}/${one.id}/answer`, body);
     assertError(res, 400, 'validation_error');
     assert.ok(res.body.errors[0].startsWith(`${field}: `));
@@ -159,8 +212,13 @@ test('owner: appeals — one open appeal per feedback, listed with their feedbac
   await pause();
   const b = assertOk(reply(await rate(await completed('b@example.com'), { rating: 2 })));
 
-  const appealed = assertOk(await api.post(`${base}/${a.id}/appeal`, { reason: 'spam', description: 'Not a real buyer comment.' }));
-  assert.deepEqual({ ...appealed.appeal, createdAt: undefined }, { reason: 'spam', description: 'Not a real buyer comment.', status: 'open', createdAt: undefined });
+  const appealed = assertOk(
+    await api.post(`${base}/${a.id}/appeal`, { reason: 'spam', description: 'Not a real buyer comment.' }),
+  );
+  assert.deepEqual(
+    { ...appealed.appeal, createdAt: undefined },
+    { reason: 'spam', description: 'Not a real buyer comment.', status: 'open', createdAt: undefined },
+  );
   const second = await api.post(`${base}/${a.id}/appeal`, { reason: 'other', description: 'Again' });
   assertError(second, 409, 'conflict');
   assert.deepEqual(second.body.errors, ['feedbackId: already has an open appeal']);
@@ -174,25 +232,48 @@ test('owner: appeals — one open appeal per feedback, listed with their feedbac
   ] as const) {
     const res = await api.post(`${base}/${b.id}/appeal`, body);
     assertError(res, 400, 'validation_error');
-    assert.ok(res.body.errors.some((e: string) => e.startsWith(`${field}: `)), JSON.stringify(res.body.errors));
+    assert.ok(
+      res.body.errors.some((e: string) => e.startsWith(`${field}: `)),
+      JSON.stringify(res.body.errors),
+    );
   }
   assert.equal(assertOk(await api.get(`${base}/${b.id}`)).appeal, null, 'bad appeals changed nothing');
   assertError(await api.post(`${base}/999999/appeal`, { reason: 'spam', description: 'x' }), 404, 'not_found');
 
   // Parallel appeals on one feedback: exactly one is opened.
-  const parallel = await Promise.all(Array.from({ length: 5 }, () => api.post(`${base}/${b.id}/appeal`, { reason: 'wrong_product', description: 'Wrong product' })));
+  const parallel = await Promise.all(
+    Array.from({ length: 5 }, () =>
+      api.post(`${base}/${b.id}/appeal`, { reason: 'wrong_product', description: 'Wrong product' }),
+    ),
+  );
   assert.equal(parallel.filter((r) => r.status === 200).length, 1);
   assert.ok(parallel.filter((r) => r.status !== 200).every((r) => r.status === 409));
 
   const appeals = assertOk(await api.get(`${base}/appeals`));
   assert.equal(appeals.totalCount, 2);
-  assert.deepEqual(appeals.items.map((x: { feedbackId: number }) => x.feedbackId), [b.id, a.id], 'newest first');
-  assert.deepEqual(Object.keys(appeals.items[0]).sort(), ['createdAt', 'description', 'feedbackId', 'id', 'reason', 'resolvedAt', 'status']);
+  assert.deepEqual(
+    appeals.items.map((x: { feedbackId: number }) => x.feedbackId),
+    [b.id, a.id],
+    'newest first',
+  );
+  assert.deepEqual(Object.keys(appeals.items[0]).sort(), [
+    'createdAt',
+    'description',
+    'feedbackId',
+    'id',
+    'reason',
+    'resolvedAt',
+    'status',
+  ]);
   assert.equal(assertOk(await api.get(`${base}/appeals?status=open`)).totalCount, 2);
   assert.equal(assertOk(await api.get(`${base}/appeals?status=accepted`)).totalCount, 0);
   assert.equal(assertOk(await api.get(`${base}/appeals?searchString=wrong`)).items[0].feedbackId, b.id);
   assertError(await api.get(`${base}/appeals?status=pending`), 400, 'validation_error');
-  assert.equal(assertOk(await api.get(base)).items.find((f: { id: number }) => f.id === a.id).appeal.reason, 'spam', 'lists carry the latest appeal');
+  assert.equal(
+    assertOk(await api.get(base)).items.find((f: { id: number }) => f.id === a.id).appeal.reason,
+    'spam',
+    'lists carry the latest appeal',
+  );
 });
 
 test("owner: another shop's feedback is not found", async (t) => {

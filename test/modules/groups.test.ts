@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { build, owner, type Client } from '../helpers/build.js';
+import { build, type Client, owner } from '../helpers/build.js';
 import { assertError, assertOk, createShop } from '../helpers/factories.js';
 import { pngImage } from '../helpers/multipart.js';
 import { productBody } from '../helpers/owner-operations.js';
@@ -11,7 +11,8 @@ async function setup(t: Parameters<typeof build>[0]) {
   const api = await owner(app);
   const shop = await createShop(api);
   const base = `/self/${shop.id}`;
-  const product = async (title: string, overrides: Record<string, unknown> = {}) => assertOk(await api.post(`${base}/v2/products`, productBody(title, overrides)));
+  const product = async (title: string, overrides: Record<string, unknown> = {}) =>
+    assertOk(await api.post(`${base}/v2/products`, productBody(title, overrides)));
   return { app, api, shop, base, product };
 }
 
@@ -22,38 +23,66 @@ test('groups: create, read, list, replace and delete', async (t) => {
   const c = await product('Gamma key');
 
   const group = assertOk(
-    await api.post(base + '/groups', { title: '  Bundle Deals ', description: 'Best bundles', productIds: [b.id, a.id], priority: 5, type: 'dropdown', main: true }),
+    await api.post(`${base}/groups`, {
+      title: '  Bundle Deals ',
+      description: 'Best bundles',
+      productIds: [b.id, a.id],
+      priority: 5,
+      type: 'dropdown',
+      main: true,
+    }),
   );
   assert.deepEqual(
     { ...group, createdAt: undefined, updatedAt: undefined },
     {
-      id: group.id, title: 'Bundle Deals', description: 'Best bundles', path: 'bundle-deals', productIds: [b.id, a.id], priority: 5,
-      type: 'dropdown', main: true, thumbnailUrl: null, createdAt: undefined, updatedAt: undefined,
+      id: group.id,
+      title: 'Bundle Deals',
+      description: 'Best bundles',
+      path: 'bundle-deals',
+      productIds: [b.id, a.id],
+      priority: 5,
+      type: 'dropdown',
+      main: true,
+      thumbnailUrl: null,
+      createdAt: undefined,
+      updatedAt: undefined,
     },
   );
   assert.match(group.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   assert.deepEqual(assertOk(await api.get(`${base}/groups/${group.id}`)), group);
 
   // Defaults, and a product may be in several groups.
-  const plain = assertOk(await api.post(base + '/groups', { title: 'Plain', productIds: [a.id] }));
+  const plain = assertOk(await api.post(`${base}/groups`, { title: 'Plain', productIds: [a.id] }));
   assert.equal(plain.type, 'list');
   assert.equal(plain.main, false);
   assert.equal(plain.priority, 0);
   assert.equal(plain.description, null);
   assert.deepEqual(plain.productIds, [a.id]);
 
-  const list = assertOk(await api.get(base + '/groups'));
-  assert.deepEqual(list.items.map((g: { id: number }) => g.id), [plain.id, group.id], 'newest first');
+  const list = assertOk(await api.get(`${base}/groups`));
+  assert.deepEqual(
+    list.items.map((g: { id: number }) => g.id),
+    [plain.id, group.id],
+    'newest first',
+  );
   assert.equal(list.totalCount, 2);
   assert.deepEqual(list.items[1], group);
   const searched = assertOk(await api.get(`${base}/groups?searchString=BUNDLE`));
-  assert.deepEqual(searched.items.map((g: { id: number }) => g.id), [group.id]);
+  assert.deepEqual(
+    searched.items.map((g: { id: number }) => g.id),
+    [group.id],
+  );
   const paged = assertOk(await api.get(`${base}/groups?pageSize=1&pageNumber=2`));
-  assert.deepEqual({ ids: paged.items.map((g: { id: number }) => g.id), totalCount: paged.totalCount, totalPages: paged.totalPages }, { ids: [group.id], totalCount: 2, totalPages: 2 });
+  assert.deepEqual(
+    { ids: paged.items.map((g: { id: number }) => g.id), totalCount: paged.totalCount, totalPages: paged.totalPages },
+    { ids: [group.id], totalCount: 2, totalPages: 2 },
+  );
   assertError(await api.get(`${base}/groups?pageSize=101`), 400, 'validation_error');
 
   // Full update: omitted optional fields reset, the omitted path stays, the order is the new one.
-  const replaced = assertOk(await api.put(`${base}/groups/${group.id}`, { title: 'Renamed', productIds: [c.id, b.id] }));
+  const replaced = assertOk(
+    await api.put(`${base}/groups/${group.id}`, { title: 'Renamed', productIds: [c.id, b.id] }),
+  );
   assert.equal(replaced.title, 'Renamed');
   assert.equal(replaced.path, 'bundle-deals');
   assert.equal(replaced.description, null);
@@ -68,7 +97,10 @@ test('groups: create, read, list, replace and delete', async (t) => {
 
   assert.deepEqual(assertOk(await api.delete(`${base}/groups/${group.id}`)), { id: group.id, deleted: true });
   assertError(await api.get(`${base}/groups/${group.id}`), 404, 'not_found');
-  assert.deepEqual(assertOk(await api.get(base + '/groups')).items.map((g: { id: number }) => g.id), [plain.id]);
+  assert.deepEqual(
+    assertOk(await api.get(`${base}/groups`)).items.map((g: { id: number }) => g.id),
+    [plain.id],
+  );
   // The products themselves stay.
   assertOk(await api.get(`${base}/v2/products/${b.id}`));
 });
@@ -76,25 +108,32 @@ test('groups: create, read, list, replace and delete', async (t) => {
 test('group paths are unique among the shop’s products and groups', async (t) => {
   const { api, base, product } = await setup(t);
   await product('Some product', { path: 'taken-by-product' });
-  const first = assertOk(await api.post(base + '/groups', { title: 'Keys' }));
-  const second = assertOk(await api.post(base + '/groups', { title: 'Keys' }));
+  const first = assertOk(await api.post(`${base}/groups`, { title: 'Keys' }));
+  const second = assertOk(await api.post(`${base}/groups`, { title: 'Keys' }));
   assert.equal(first.path, 'keys');
   assert.equal(second.path, 'keys-2');
   // A generated path steps around a product's path too.
-  assert.equal(assertOk(await api.post(base + '/groups', { title: 'Taken by product' })).path, 'taken-by-product-2');
+  assert.equal(assertOk(await api.post(`${base}/groups`, { title: 'Taken by product' })).path, 'taken-by-product-2');
 
   for (const path of ['taken-by-product', 'keys']) {
-    const res = await api.post(base + '/groups', { title: 'Other', path });
+    const res = await api.post(`${base}/groups`, { title: 'Other', path });
     assertError(res, 409, 'conflict');
     assert.deepEqual(res.body.errors, ['path: is already taken']);
     const update = await api.put(`${base}/groups/${second.id}`, { title: 'Keys', path });
     assertError(update, 409, 'conflict');
   }
-  assert.equal(assertOk(await api.get(`${base}/groups/${second.id}`)).path, 'keys-2', 'a refused update changes nothing');
+  assert.equal(
+    assertOk(await api.get(`${base}/groups/${second.id}`)).path,
+    'keys-2',
+    'a refused update changes nothing',
+  );
   // Its own path is not a conflict; a product cannot take a group's path either.
-  assert.equal(assertOk(await api.put(`${base}/groups/${second.id}`, { title: 'Keys', path: 'keys-2' })).path, 'keys-2');
+  assert.equal(
+    assertOk(await api.put(`${base}/groups/${second.id}`, { title: 'Keys', path: 'keys-2' })).path,
+    'keys-2',
+  );
   assertError(await api.post(`${base}/v2/products`, productBody('Clash', { path: 'keys' })), 409, 'conflict');
-  assert.equal(assertOk(await api.get(base + '/groups')).totalCount, 3);
+  assert.equal(assertOk(await api.get(`${base}/groups`)).totalCount, 3);
 
   // Another shop may use the same path.
   const otherShop = await createShop(api, 'Other Shop');
@@ -109,8 +148,8 @@ test('bad group bodies are a 400 naming the field and change nothing', async (t)
   const other = await owner(app);
   const otherShop = await createShop(other, 'Elsewhere');
   const foreign = assertOk(await other.post(`/self/${otherShop.id}/v2/products`, productBody('Foreign')));
-  const group = assertOk(await api.post(base + '/groups', { title: 'Kept', productIds: [a.id] }));
-  const listingsBefore = assertOk(await api.get(base + '/listings'));
+  const group = assertOk(await api.post(`${base}/groups`, { title: 'Kept', productIds: [a.id] }));
+  const listingsBefore = assertOk(await api.get(`${base}/listings`));
 
   const cases: [unknown, string][] = [
     [{}, 'title: is required'],
@@ -135,15 +174,18 @@ test('bad group bodies are a 400 naming the field and change nothing', async (t)
     [{ title: 'T', productIds: [foreign.id] }, 'productIds[0]: is not a product of this shop'],
   ];
   for (const [body, error] of cases) {
-    for (const res of [await api.post(base + '/groups', body), await api.put(`${base}/groups/${group.id}`, body)]) {
+    for (const res of [await api.post(`${base}/groups`, body), await api.put(`${base}/groups/${group.id}`, body)]) {
       assertError(res, 400, 'validation_error');
-      assert.ok(res.body.errors.some((e: string) => e.startsWith(error)), `${JSON.stringify(body).slice(0, 80)} → ${JSON.stringify(res.body.errors)}`);
+      assert.ok(
+        res.body.errors.some((e: string) => e.startsWith(error)),
+        `${JSON.stringify(body).slice(0, 80)} → ${JSON.stringify(res.body.errors)}`,
+      );
     }
   }
-  const groups = assertOk(await api.get(base + '/groups'));
+  const groups = assertOk(await api.get(`${base}/groups`));
   assert.equal(groups.totalCount, 1, 'nothing was created');
   assert.deepEqual(groups.items[0], group, 'nothing was changed');
-  assert.deepEqual(assertOk(await api.get(base + '/listings')), listingsBefore);
+  assert.deepEqual(assertOk(await api.get(`${base}/listings`)), listingsBefore);
 });
 
 test('unknown group ids are a 404, bad ones a 400', async (t) => {
@@ -165,9 +207,12 @@ test('a deleted product leaves its groups and gets its listing back when it leav
   const a = await product('Alpha');
   const b = await product('Beta');
   const c = await product('Gamma');
-  const one = assertOk(await api.post(base + '/groups', { title: 'One', productIds: [a.id, b.id] }));
-  const two = assertOk(await api.post(base + '/groups', { title: 'Two', productIds: [b.id, c.id] }));
-  const listed = async () => assertOk(await api.get(base + '/listings')).items.map((l: any) => (l.type === 'product' ? `p${l.product.id}` : `g${l.group.id}`));
+  const one = assertOk(await api.post(`${base}/groups`, { title: 'One', productIds: [a.id, b.id] }));
+  const two = assertOk(await api.post(`${base}/groups`, { title: 'Two', productIds: [b.id, c.id] }));
+  const listed = async () =>
+    assertOk(await api.get(`${base}/listings`)).items.map((l: any) =>
+      l.type === 'product' ? `p${l.product.id}` : `g${l.group.id}`,
+    );
   assert.deepEqual(await listed(), [`g${one.id}`, `g${two.id}`]);
 
   assertOk(await api.delete(`${base}/products/${b.id}`));
@@ -176,7 +221,7 @@ test('a deleted product leaves its groups and gets its listing back when it leav
   assert.deepEqual(await listed(), [`g${one.id}`, `g${two.id}`], 'a deleted product gets no listing');
 
   // Leaving one group of two keeps the product unlisted; leaving the last brings it back, at the end.
-  const three = assertOk(await api.post(base + '/groups', { title: 'Three', productIds: [c.id] }));
+  const three = assertOk(await api.post(`${base}/groups`, { title: 'Three', productIds: [c.id] }));
   assertOk(await api.put(`${base}/groups/${two.id}`, { title: 'Two', productIds: [] }));
   assert.deepEqual(await listed(), [`g${one.id}`, `g${two.id}`, `g${three.id}`]);
   assertOk(await api.delete(`${base}/groups/${three.id}`));
@@ -196,7 +241,7 @@ async function thumbnailOf(api: Client, base: string, groupId: number): Promise<
 
 test('group thumbnails: upload, replace (the old file goes), and removal with the group', async (t) => {
   const { app, api, base } = await setup(t);
-  const group = assertOk(await api.post(base + '/groups', { title: 'Pictured' }));
+  const group = assertOk(await api.post(`${base}/groups`, { title: 'Pictured' }));
   const url = `${base}/groups/${group.id}/thumbnail`;
 
   const first = assertOk(await api.upload(url, await pngImage(8, 8, '#ff0000')));
@@ -206,7 +251,7 @@ test('group thumbnails: upload, replace (the old file goes), and removal with th
   assert.equal(firstServed.statusCode, 200);
   assert.equal(firstServed.headers['content-type'], 'image/png');
   // The listing shows it too.
-  const listing = assertOk(await api.get(base + '/listings')).items.find((l: any) => l.group?.id === group.id);
+  const listing = assertOk(await api.get(`${base}/listings`)).items.find((l: any) => l.group?.id === group.id);
   assert.equal(listing.group.thumbnailUrl, first.url);
 
   const second = assertOk(await api.upload(url, await pngImage(8, 8, '#00ff00')));

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { test, type TestContext } from 'node:test';
-import { build, owner, type Client } from '../helpers/build.js';
+import { type TestContext, test } from 'node:test';
+import { EXPIRY_BATCH, expireOverdue } from '../../src/modules/invoices/lifecycle.service.js';
+import { build, type Client, owner } from '../helpers/build.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
 import { httpsEndpoint, httpsServer } from '../helpers/https-endpoint.js';
 import { smtpSink } from '../helpers/smtp-sink.js';
-import { EXPIRY_BATCH, expireOverdue } from '../../src/modules/invoices/lifecycle.service.js';
 import { waitUntil } from '../helpers/wait.js';
 
 async function setup(t: TestContext, env: Record<string, string> = {}) {
@@ -21,13 +21,19 @@ async function setup(t: TestContext, env: Record<string, string> = {}) {
       }),
     );
   const base = `/self/${shop.shopId}/invoices`;
-  const stock = async () => assertOk(await api.get(`/self/${shop.shopId}/v2/products/${shop.productId}`)).variants.map((v: { stock: number }) => v.stock);
+  const stock = async () =>
+    assertOk(await api.get(`/self/${shop.shopId}/v2/products/${shop.productId}`)).variants.map(
+      (v: { stock: number }) => v.stock,
+    );
   return { app, api, ...shop, buy, base, stock };
 }
 
 test('processing completes, delivers each serial once, counts the sale, and writes mail and events', async (t) => {
   const { app, api, shopId, productId, keysVariant, serviceVariant, buy, base, stock } = await setup(t);
-  const invoice = await buy([{ variant: keysVariant, quantity: 2 }, { variant: serviceVariant, quantity: 3 }]);
+  const invoice = await buy([
+    { variant: keysVariant, quantity: 2 },
+    { variant: serviceVariant, quantity: 3 },
+  ]);
   assert.deepEqual(await stock(), [3, 7]);
   const done = assertOk(await api.post(`${base}/${invoice.id}/process`));
   assert.equal(done.status, 'completed');
@@ -47,8 +53,18 @@ test('processing completes, delivers each serial once, counts the sale, and writ
   assert.equal(mail[0]!.to_address, 'buyer@example.com');
   assert.match(mail[0]!.body_text, /K1/);
   assert.match(mail[0]!.body_text, /K2/);
-  const events = (await app.db.kysely.selectFrom('events').select('type').where('shop_id', '=', shopId).orderBy('created_at').execute()).map((e) => e.type);
-  assert.deepEqual(events.filter((e) => e.startsWith('invoice.')), ['invoice.created', 'invoice.completed']);
+  const events = (
+    await app.db.kysely
+      .selectFrom('events')
+      .select('type')
+      .where('shop_id', '=', shopId)
+      .orderBy('created_at')
+      .execute()
+  ).map((e) => e.type);
+  assert.deepEqual(
+    events.filter((e) => e.startsWith('invoice.')),
+    ['invoice.created', 'invoice.completed'],
+  );
 
   const again = await api.post(`${base}/${invoice.id}/process`);
   assertError(again, 409, 'conflict');
@@ -58,7 +74,13 @@ test('processing completes, delivers each serial once, counts the sale, and writ
 test('unpaid invoices expire: stock and coupon uses return, by the worker or at read time', async (t) => {
   const { app, api, shopId, keysVariant, serviceVariant, buy, base, stock } = await setup(t);
   assertOk(await api.post(`/self/${shopId}/coupons`, { name: 'ONCE', discount: 1, isFixed: true, maxUses: 1 }));
-  const a = await buy([{ variant: keysVariant, quantity: 2 }, { variant: serviceVariant, quantity: 1 }], { coupon: 'ONCE' });
+  const a = await buy(
+    [
+      { variant: keysVariant, quantity: 2 },
+      { variant: serviceVariant, quantity: 1 },
+    ],
+    { coupon: 'ONCE' },
+  );
   const b = await buy([{ variant: keysVariant, quantity: 1 }]);
   assert.deepEqual(await stock(), [2, 9]);
   const past = Date.now() - 1000;
@@ -71,11 +93,21 @@ test('unpaid invoices expire: stock and coupon uses return, by the worker or at 
   assert.deepEqual(await stock(), [5, 10]);
   const coupon = assertOk(await api.get(`/self/${shopId}/coupons`)).items[0];
   assert.equal(coupon.uses, 0);
-  const expired = await app.db.kysely.selectFrom('events').select('type').where('type', '=', 'invoice.expired').execute();
+  const expired = await app.db.kysely
+    .selectFrom('events')
+    .select('type')
+    .where('type', '=', 'invoice.expired')
+    .execute();
   assert.equal(expired.length, 2);
   // The coupon and the serials can be used again.
   const c = await buy([{ variant: keysVariant, quantity: 5 }], { coupon: 'ONCE' });
-  assert.deepEqual(assertOk(await api.post(`${base}/${c.id}/process`)).parts[0].deliverables, ['K1', 'K2', 'K3', 'K4', 'K5']);
+  assert.deepEqual(assertOk(await api.post(`${base}/${c.id}/process`)).parts[0].deliverables, [
+    'K1',
+    'K2',
+    'K3',
+    'K4',
+    'K5',
+  ]);
 });
 
 test("a serial variant's stock is a maintained count that always equals its available serials", async (t) => {
@@ -85,23 +117,55 @@ test("a serial variant's stock is a maintained count that always equals its avai
   // The maintained column against a count of the rows, for every variant of the shop; then the
   // stock the owner's API shows for the serial variants named.
   const check = async (step: string, expected: Record<number, number>) => {
-    const variants = await db.selectFrom('product_variants').select(['id', 'available_serials']).where('shop_id', '=', shopId).execute();
+    const variants = await db
+      .selectFrom('product_variants')
+      .select(['id', 'available_serials'])
+      .where('shop_id', '=', shopId)
+      .execute();
     for (const v of variants) {
-      const counted = await db.selectFrom('serials').select((eb) => eb.fn.countAll<number | string>().as('n')).where('variant_id', '=', v.id).where('status', '=', 'available').executeTakeFirstOrThrow();
+      const counted = await db
+        .selectFrom('serials')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('variant_id', '=', v.id)
+        .where('status', '=', 'available')
+        .executeTakeFirstOrThrow();
       assert.equal(v.available_serials, Number(counted.n), `${step}: variant ${v.id}`);
     }
-    const shown = new Map(assertOk(await api.get(product)).variants.map((v: { id: number; stock: number }) => [v.id, v.stock]));
+    const shown = new Map(
+      assertOk(await api.get(product)).variants.map((v: { id: number; stock: number }) => [v.id, v.stock]),
+    );
     for (const [id, n] of Object.entries(expected)) assert.equal(shown.get(Number(id)), n, `${step}: stock of ${id}`);
   };
   await check('created', { [keysVariant]: 5 });
 
-  const keys = (serials: string[]) => ({ id: keysVariant, title: 'Key', priceDetails: { amount: 9.99 }, productType: 'serials', asSerials: { serials } });
-  const service = { id: serviceVariant, title: 'Support', priceDetails: { amount: 5 }, productType: 'service', asService: { text: 'Support text' } };
+  const keys = (serials: string[]) => ({
+    id: keysVariant,
+    title: 'Key',
+    priceDetails: { amount: 9.99 },
+    productType: 'serials',
+    asSerials: { serials },
+  });
+  const service = {
+    id: serviceVariant,
+    title: 'Support',
+    priceDetails: { amount: 5 },
+    productType: 'service',
+    asService: { text: 'Support text' },
+  };
   const edited = assertOk(
     await api.put(product, {
       title: 'Game Key',
       description: 'A key',
-      variants: [keys(['K1', 'K2', 'K3', 'X1', 'X2', 'X3']), service, { title: 'Gift', priceDetails: { amount: 3 }, productType: 'serials', asSerials: { serials: ['G1', 'G2', 'G3'] } }],
+      variants: [
+        keys(['K1', 'K2', 'K3', 'X1', 'X2', 'X3']),
+        service,
+        {
+          title: 'Gift',
+          priceDetails: { amount: 3 },
+          productType: 'serials',
+          asSerials: { serials: ['G1', 'G2', 'G3'] },
+        },
+      ],
     }),
   );
   const gift = edited.variants[2].id as number;
@@ -109,9 +173,16 @@ test("a serial variant's stock is a maintained count that always equals its avai
   await check('serials removed, added, new variant', { [keysVariant]: 6, [gift]: 3 });
 
   // Parts named in the opposite order of their variants: both are taken off.
-  const unpaid = await buy([{ variant: gift, quantity: 2 }, { variant: keysVariant, quantity: 1 }]);
+  const unpaid = await buy([
+    { variant: gift, quantity: 2 },
+    { variant: keysVariant, quantity: 1 },
+  ]);
   await check('reserved', { [keysVariant]: 5, [gift]: 1 });
-  await db.updateTable('invoices').set({ expires_at: Date.now() - 1000 }).where('id', '=', unpaid.id).execute();
+  await db
+    .updateTable('invoices')
+    .set({ expires_at: Date.now() - 1000 })
+    .where('id', '=', unpaid.id)
+    .execute();
   assert.equal(assertOk(await api.get(`${base}/${unpaid.id}`)).status, 'expired');
   await check('expired: released', { [keysVariant]: 6, [gift]: 3 });
 
@@ -121,45 +192,109 @@ test("a serial variant's stock is a maintained count that always equals its avai
   assertOk(await api.post(`${base}/${paid.id}/replacement`, { partInvoiceId: processed.parts[0].id, quantity: 1 }));
   await check('replacement', { [keysVariant]: 3, [gift]: 3 });
   // A refused replacement (more than is left) takes nothing.
-  assertOk(await api.put(product, { title: 'Game Key', description: 'A key', variants: [keys(['X1']), service, { id: gift, title: 'Gift', priceDetails: { amount: 3 }, productType: 'serials' }] }));
+  assertOk(
+    await api.put(product, {
+      title: 'Game Key',
+      description: 'A key',
+      variants: [
+        keys(['X1']),
+        service,
+        { id: gift, title: 'Gift', priceDetails: { amount: 3 }, productType: 'serials' },
+      ],
+    }),
+  );
   await check('list shortened', { [keysVariant]: 1, [gift]: 3 });
-  assertError(await api.post(`${base}/${paid.id}/replacement`, { partInvoiceId: processed.parts[0].id, quantity: 2 }), 422, 'unprocessable');
+  assertError(
+    await api.post(`${base}/${paid.id}/replacement`, { partInvoiceId: processed.parts[0].id, quantity: 2 }),
+    422,
+    'unprocessable',
+  );
   await check('refused replacement', { [keysVariant]: 1, [gift]: 3 });
 
   // No longer sold as serials: its available serials are gone, and so is the count.
-  assertOk(await api.put(product, { title: 'Game Key', description: 'A key', variants: [keys(['X1']), service, { id: gift, title: 'Gift', priceDetails: { amount: 3 }, productType: 'service', asService: { text: 'x', stock: 4 } }] }));
+  assertOk(
+    await api.put(product, {
+      title: 'Game Key',
+      description: 'A key',
+      variants: [
+        keys(['X1']),
+        service,
+        {
+          id: gift,
+          title: 'Gift',
+          priceDetails: { amount: 3 },
+          productType: 'service',
+          asService: { text: 'x', stock: 4 },
+        },
+      ],
+    }),
+  );
   await check('became a service', { [keysVariant]: 1, [gift]: 4 });
-  const giftRow = await db.selectFrom('product_variants').select('available_serials').where('id', '=', gift).executeTakeFirstOrThrow();
+  const giftRow = await db
+    .selectFrom('product_variants')
+    .select('available_serials')
+    .where('id', '=', gift)
+    .executeTakeFirstOrThrow();
   assert.equal(giftRow.available_serials, 0);
 });
 
 test('the expiry worker runs on its own', async (t) => {
   const { app, keysVariant, buy, stock } = await setup(t, { INVOICE_EXPIRY_INTERVAL_MS: '50' });
   await buy([{ variant: keysVariant, quantity: 3 }]);
-  await app.db.kysely.updateTable('invoices').set({ expires_at: Date.now() - 1 }).execute();
-  const status = async () => (await app.db.kysely.selectFrom('invoices').select('status').executeTakeFirstOrThrow()).status;
+  await app.db.kysely
+    .updateTable('invoices')
+    .set({ expires_at: Date.now() - 1 })
+    .execute();
+  const status = async () =>
+    (await app.db.kysely.selectFrom('invoices').select('status').executeTakeFirstOrThrow()).status;
   await waitUntil(async () => (await status()) === 'expired', 'the expiry worker to expire the invoice');
   assert.deepEqual(await stock(), [5, 10]);
 });
 
 test('replacements deliver fresh items of the same variant, within the part quantity and the stock', async (t) => {
   const { api, keysVariant, serviceVariant, buy, base, stock } = await setup(t);
-  const invoice = await buy([{ variant: keysVariant, quantity: 2 }, { variant: serviceVariant, quantity: 1 }]);
-  const pending = await api.post(`${base}/${invoice.id}/replacement`, { partInvoiceId: invoice.parts[0].id, quantity: 1 });
+  const invoice = await buy([
+    { variant: keysVariant, quantity: 2 },
+    { variant: serviceVariant, quantity: 1 },
+  ]);
+  const pending = await api.post(`${base}/${invoice.id}/replacement`, {
+    partInvoiceId: invoice.parts[0].id,
+    quantity: 1,
+  });
   assertError(pending, 409, 'conflict');
   const done = assertOk(await api.post(`${base}/${invoice.id}/process`));
   const keysPart = done.parts[0].id;
-  const replaced = assertOk(await api.post(`${base}/${invoice.id}/replacement`, { partInvoiceId: keysPart, quantity: 2 }));
+  const replaced = assertOk(
+    await api.post(`${base}/${invoice.id}/replacement`, { partInvoiceId: keysPart, quantity: 2 }),
+  );
   assert.equal(replaced.replacements.length, 1);
   assert.deepEqual(replaced.replacements[0].deliverables, ['K3', 'K4']);
   assert.equal(replaced.replacements[0].partInvoiceId, keysPart);
   assert.deepEqual(replaced.parts[0].deliverables, ['K1', 'K2'], 'the original delivery stays on record');
-  assertError(await api.post(`${base}/${invoice.id}/replacement`, { partInvoiceId: keysPart, quantity: 2 }), 422, 'unprocessable');
+  assertError(
+    await api.post(`${base}/${invoice.id}/replacement`, { partInvoiceId: keysPart, quantity: 2 }),
+    422,
+    'unprocessable',
+  );
   // More than the part holds depends on the invoice, not on the body's shape: a 422.
-  assertError(await api.post(`${base}/${invoice.id}/replacement`, { partInvoiceId: keysPart, quantity: 3 }), 422, 'unprocessable');
-  assertError(await api.post(`${base}/${invoice.id}/replacement`, { partInvoiceId: keysPart, quantity: 0 }), 400, 'validation_error');
-  assertError(await api.post(`${base}/${invoice.id}/replacement`, { partInvoiceId: 999999, quantity: 1 }), 400, 'validation_error');
-  const service = assertOk(await api.post(`${base}/${invoice.id}/replacement`, { partInvoiceId: done.parts[1].id, quantity: 1 }));
+  assertError(
+    await api.post(`${base}/${invoice.id}/replacement`, { partInvoiceId: keysPart, quantity: 3 }),
+    422,
+    'unprocessable',
+  );
+  assertError(
+    await api.post(`${base}/${invoice.id}/replacement`, { partInvoiceId: keysPart, quantity: 0 }),
+    400,
+    'validation_error',
+  );
+  assertError(
+    await api.post(`${base}/${invoice.id}/replacement`, { partInvoiceId: 999999, quantity: 1 }),
+    400,
+    'validation_error',
+  );
+  const service = assertOk(
+    await api.post(`${base}/${invoice.id}/replacement`, { partInvoiceId: done.parts[1].id, quantity: 1 }),
+  );
   assert.deepEqual(service.replacements[1].deliverables, ['Support text']);
   assert.deepEqual(await stock(), [1, 8]);
 });
@@ -167,15 +302,29 @@ test('replacements deliver fresh items of the same variant, within the part quan
 test('product.out_of_stock is recorded when an order or a replacement takes the last unit, not before and not for unlimited stock', async (t) => {
   const { app, api, shopId, productId, keysVariant, serviceVariant, buy, base, stock } = await setup(t);
   const outOfStock = async () =>
-    (await app.db.kysely.selectFrom('events').select('payload').where('shop_id', '=', shopId).where('type', '=', 'product.out_of_stock').orderBy('created_at').orderBy('id').execute()).map(
-      (e) => (JSON.parse(e.payload) as { variantId: number }).variantId,
-    );
-  const first = await buy([{ variant: keysVariant, quantity: 4 }, { variant: serviceVariant, quantity: 9 }]);
+    (
+      await app.db.kysely
+        .selectFrom('events')
+        .select('payload')
+        .where('shop_id', '=', shopId)
+        .where('type', '=', 'product.out_of_stock')
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute()
+    ).map((e) => (JSON.parse(e.payload) as { variantId: number }).variantId);
+  const first = await buy([
+    { variant: keysVariant, quantity: 4 },
+    { variant: serviceVariant, quantity: 9 },
+  ]);
   assert.deepEqual(await stock(), [1, 1]);
   assert.deepEqual(await outOfStock(), [], 'one unit of each left');
   await buy([{ variant: serviceVariant, quantity: 1 }]);
   assert.deepEqual(await outOfStock(), [serviceVariant], 'the counted stock ran out');
-  const refused = await api.post(`/v2/public/shops/${shopId}/invoices`, { customerEmail: 'b@example.com', gateway: 'tipjar', parts: [{ productId, productVariantId: serviceVariant, quantity: 1 }] });
+  const refused = await api.post(`/v2/public/shops/${shopId}/invoices`, {
+    customerEmail: 'b@example.com',
+    gateway: 'tipjar',
+    parts: [{ productId, productVariantId: serviceVariant, quantity: 1 }],
+  });
   assertError(refused, 422, 'unprocessable');
   assert.deepEqual(await outOfStock(), [serviceVariant], 'a refused order records nothing');
   const done = assertOk(await api.post(`${base}/${first.id}/process`));
@@ -187,7 +336,9 @@ test('product.out_of_stock is recorded when an order or a replacement takes the 
     await api.post(`/self/${shopId}/v2/products`, {
       title: 'Unlimited',
       description: 'No stock count',
-      variants: [{ title: 'Any', priceDetails: { amount: 1 }, productType: 'service', asService: { text: 'text', stock: null } }],
+      variants: [
+        { title: 'Any', priceDetails: { amount: 1 }, productType: 'service', asService: { text: 'text', stock: null } },
+      ],
     }),
   );
   const order = await api.post(`/v2/public/shops/${shopId}/invoices`, {
@@ -204,11 +355,22 @@ test('resend writes the delivery e-mail again, to another address when asked', a
   const invoice = await buy([{ variant: keysVariant, quantity: 1 }]);
   assertError(await api.post(`${base}/${invoice.id}/resend`, {}), 409, 'conflict');
   assertOk(await api.post(`${base}/${invoice.id}/process`));
-  assert.deepEqual(assertOk(await api.post(`${base}/${invoice.id}/resend`, {})), { invoiceId: invoice.id, to: 'buyer@example.com' });
+  assert.deepEqual(assertOk(await api.post(`${base}/${invoice.id}/resend`, {})), {
+    invoiceId: invoice.id,
+    to: 'buyer@example.com',
+  });
   assertOk(await api.post(`${base}/${invoice.id}/resend`, { email: 'other@example.com' }));
   assertError(await api.post(`${base}/${invoice.id}/resend`, { email: 'not-an-email' }), 400, 'validation_error');
-  const mail = await app.db.kysely.selectFrom('mail_outbox').select(['to_address', 'body_text']).where('shop_id', '=', shopId).orderBy('id').execute();
-  assert.deepEqual(mail.map((m) => m.to_address), ['buyer@example.com', 'buyer@example.com', 'other@example.com']);
+  const mail = await app.db.kysely
+    .selectFrom('mail_outbox')
+    .select(['to_address', 'body_text'])
+    .where('shop_id', '=', shopId)
+    .orderBy('id')
+    .execute();
+  assert.deepEqual(
+    mail.map((m) => m.to_address),
+    ['buyer@example.com', 'buyer@example.com', 'other@example.com'],
+  );
   assert.ok(mail.every((m) => m.body_text.includes('K1')));
 });
 
@@ -217,12 +379,19 @@ async function dynamicProduct(api: Client, shopId: number, externalUrl: string) 
     await api.post(`/self/${shopId}/v2/products`, {
       title: 'Generated account',
       description: 'd',
-      variants: [{ title: 'One', priceDetails: { amount: 3 }, productType: 'dynamic', asDynamic: { externalUrl, stock: 5 } }],
+      variants: [
+        { title: 'One', priceDetails: { amount: 3 }, productType: 'dynamic', asDynamic: { externalUrl, stock: 5 } },
+      ],
     }),
   );
 }
 
-async function buyDynamic(api: Client, shopId: number, product: { id: number; variants: { id: number }[] }, quantity = 1) {
+async function buyDynamic(
+  api: Client,
+  shopId: number,
+  product: { id: number; variants: { id: number }[] },
+  quantity = 1,
+) {
   return assertOk(
     await api.post(`/v2/public/shops/${shopId}/invoices`, {
       customerEmail: 'dyn@example.com',
@@ -239,7 +408,9 @@ const GENEROUS = { DYNAMIC_DELIVERY_TIMEOUT_MS: '60000' };
 test('dynamic products: the order is POSTed to the owner URL; failures are recorded and processing retries', async (t) => {
   const { api, shopId, base } = await setup(t, GENEROUS);
   let mode: 'ok' | 'fail' = 'fail';
-  const endpoint = await httpsEndpoint(t, (body) => (mode === 'ok' ? { status: 200, body: `ACCOUNT-${body.quantity}-${body.invoiceId}` } : { status: 500, body: 'down' }));
+  const endpoint = await httpsEndpoint(t, (body) =>
+    mode === 'ok' ? { status: 200, body: `ACCOUNT-${body.quantity}-${body.invoiceId}` } : { status: 500, body: 'down' },
+  );
   const product = await dynamicProduct(api, shopId, endpoint.url);
   const invoice = await buyDynamic(api, shopId, product, 2);
   const failed = await api.post(`${base}/${invoice.id}/process`);
@@ -248,7 +419,10 @@ test('dynamic products: the order is POSTed to the owner URL; failures are recor
   const recorded = assertOk(await api.get(`${base}/${invoice.id}`));
   assert.equal(recorded.status, 'pending');
   assert.match(recorded.deliveryError, /HTTP 500/);
-  assert.ok(!recorded.deliveryError.includes('/deliver'), 'errors name the endpoint by origin, never its path or query');
+  assert.ok(
+    !recorded.deliveryError.includes('/deliver'),
+    'errors name the endpoint by origin, never its path or query',
+  );
   mode = 'ok';
   const done = assertOk(await api.post(`${base}/${invoice.id}/process`));
   assert.deepEqual(done.parts[0].deliverables, [`ACCOUNT-2-${invoice.id}`]);
@@ -272,7 +446,9 @@ test('a dynamic endpoint that never answers fails at the delivery timeout, recor
   assert.match(recorded.deliveryError, /no answer within 200 ms/);
 });
 
-test('a dynamic answer over 64 KiB is a delivery failure, and an endless one is not read past the limit', { timeout: 120_000 }, async (t) => {
+test('a dynamic answer over 64 KiB is a delivery failure, and an endless one is not read past the limit', {
+  timeout: 120_000,
+}, async (t) => {
   const { api, shopId, base } = await setup(t, GENEROUS);
   let hungUp!: () => void;
   const clientHungUp = new Promise<void>((resolve) => (hungUp = resolve));
@@ -304,7 +480,8 @@ test('owner invoice list: filters, search, and a cursor walk without gaps', asyn
   const b = await buy([{ variant: serviceVariant, quantity: 1 }], { customerEmail: 'second@example.com' });
   const c = await buy([{ variant: keysVariant, quantity: 1 }]);
   assertOk(await api.post(`${base}/${b.id}/process`));
-  const ids = (query: string) => api.get(`${base}?${query}`).then((r) => assertOk(r).items.map((i: { id: string }) => i.id));
+  const ids = (query: string) =>
+    api.get(`${base}?${query}`).then((r) => assertOk(r).items.map((i: { id: string }) => i.id));
   assert.deepEqual(await ids(''), [c.id, b.id, a.id]);
   assert.deepEqual(await ids('status=completed'), [b.id]);
   assert.deepEqual(await ids('status=pending&gateway=tipjar'), [c.id, a.id]);
@@ -312,7 +489,12 @@ test('owner invoice list: filters, search, and a cursor walk without gaps', asyn
   assert.deepEqual(await ids('searchString=SECOND@'), [b.id]);
   assert.deepEqual(await ids(`searchString=${a.id.slice(2, 12)}`), [a.id]);
   // A search's page and its parts and replacements come from the reader thread: the same view.
-  assertOk(await api.post(`${base}/${b.id}/replacement`, { partInvoiceId: assertOk(await api.get(`${base}/${b.id}`)).parts[0].id, quantity: 1 }));
+  assertOk(
+    await api.post(`${base}/${b.id}/replacement`, {
+      partInvoiceId: assertOk(await api.get(`${base}/${b.id}`)).parts[0].id,
+      quantity: 1,
+    }),
+  );
   const found = assertOk(await api.get(`${base}?searchString=SECOND@`)).items[0];
   assert.deepEqual(found, assertOk(await api.get(`${base}?status=completed`)).items[0]);
   assert.equal(found.parts.length, 1);
@@ -332,7 +514,9 @@ test('owner invoice list: filters, search, and a cursor walk without gaps', asyn
   const walked: string[] = [];
   let cursor: string | null = null;
   do {
-    const page: { items: { id: string }[]; nextCursor: string | null; totalCount: number } = assertOk(await api.get(`${base}?pageSize=1${cursor ? `&cursor=${cursor}` : ''}`));
+    const page: { items: { id: string }[]; nextCursor: string | null; totalCount: number } = assertOk(
+      await api.get(`${base}?pageSize=1${cursor ? `&cursor=${cursor}` : ''}`),
+    );
     assert.equal(page.totalCount, 3);
     walked.push(...page.items.map((i) => i.id));
     cursor = page.nextCursor;
@@ -342,16 +526,26 @@ test('owner invoice list: filters, search, and a cursor walk without gaps', asyn
 
 test('the delivery e-mail reaches the customer through SMTP with what was bought', async (t) => {
   const sink = await smtpSink(t);
-  const { app, api, keysVariant, serviceVariant, buy, base } = await setup(t, { SMTP_URL: sink.url, MAIL_FROM: 'Keys <shop@example.test>' });
-  const invoice = await buy([{ variant: keysVariant, quantity: 2 }, { variant: serviceVariant, quantity: 1 }]);
+  const { app, api, keysVariant, serviceVariant, buy, base } = await setup(t, {
+    SMTP_URL: sink.url,
+    MAIL_FROM: 'Keys <shop@example.test>',
+  });
+  const invoice = await buy([
+    { variant: keysVariant, quantity: 2 },
+    { variant: serviceVariant, quantity: 1 },
+  ]);
   assertOk(await api.post(`${base}/${invoice.id}/process`));
   assert.equal(await app.mailWorker.runOnce(), 1);
   assert.equal(sink.received.length, 1);
   const mail = sink.received[0]!;
   assert.deepEqual(mail.envelopeTo, ['buyer@example.com']);
   assert.equal(mail.subject, `Your order ${invoice.id} from Selling Shop`);
-  for (const expected of ['K1', 'K2', 'Support text', 'Total: 24.98 USD', 'Game Key (Key) × 2']) assert.ok(mail.text.includes(expected), `${expected} in:\n${mail.text}`);
-  assert.ok(!mail.text.split('\n').includes('K3'), 'only what was delivered (one deliverable a line; the random invoice id may contain "K3")');
+  for (const expected of ['K1', 'K2', 'Support text', 'Total: 24.98 USD', 'Game Key (Key) × 2'])
+    assert.ok(mail.text.includes(expected), `${expected} in:\n${mail.text}`);
+  assert.ok(
+    !mail.text.split('\n').includes('K3'),
+    'only what was delivered (one deliverable a line; the random invoice id may contain "K3")',
+  );
   assertOk(await api.post(`${base}/${invoice.id}/resend`, { email: 'copy@example.com' }));
   await app.mailWorker.runOnce();
   assert.deepEqual(sink.received[1]!.envelopeTo, ['copy@example.com']);
@@ -363,7 +557,11 @@ test('a dynamic URL that turned private after it was saved is refused at deliver
   const endpoint = await httpsEndpoint(t, () => ({ status: 200, body: 'SHOULD-NOT-ARRIVE' }));
   // Saved while its name was public; its DNS now answers loopback (the endpoint's own address).
   const product = await dynamicProduct(api, shopId, 'https://shopd-test.invalid/deliver');
-  await app.db.kysely.updateTable('product_variants').set({ dynamic_url: endpoint.url }).where('id', '=', product.variants[0].id).execute();
+  await app.db.kysely
+    .updateTable('product_variants')
+    .set({ dynamic_url: endpoint.url })
+    .where('id', '=', product.variants[0].id)
+    .execute();
   const invoice = await buyDynamic(api, shopId, product);
   const refused = await api.post(`${base}/${invoice.id}/process`);
   assertError(refused, 422, 'unprocessable');
@@ -384,8 +582,20 @@ test('a serial already sold is never stocked again, even from a list saved after
       title: product.title,
       description: product.description,
       variants: [
-        { id: keysVariant, title: 'Key', priceDetails: { amount: 9.99 }, productType: 'serials', asSerials: { serials: ['K1', 'K2', 'K3', 'K4', 'K5', 'K6'] } },
-        { id: product.variants[1].id, title: 'Support', priceDetails: { amount: 5 }, productType: 'service', asService: { text: 'Support text' } },
+        {
+          id: keysVariant,
+          title: 'Key',
+          priceDetails: { amount: 9.99 },
+          productType: 'serials',
+          asSerials: { serials: ['K1', 'K2', 'K3', 'K4', 'K5', 'K6'] },
+        },
+        {
+          id: product.variants[1].id,
+          title: 'Support',
+          priceDetails: { amount: 5 },
+          productType: 'service',
+          asService: { text: 'Support text' },
+        },
       ],
     }),
   );
@@ -393,7 +603,7 @@ test('a serial already sold is never stocked again, even from a list saved after
   assert.deepEqual(assertOk(await api.post(`${base}/${pending.id}/process`)).parts[0].deliverables, ['K3']);
 });
 
-test('a list counts partial days and a customer\'s invoices through the main connection; only a search goes to the heavy reader', async (t) => {
+test("a list counts partial days and a customer's invoices through the main connection; only a search goes to the heavy reader", async (t) => {
   const { app, api, keysVariant, buy, base } = await setup(t);
   const a = await buy([{ variant: keysVariant, quantity: 1 }]);
   await buy([{ variant: keysVariant, quantity: 1 }], { customerEmail: 'other@example.com' });
@@ -430,24 +640,39 @@ test('overdue invoices read as expired everywhere without the worker: list, stat
   const stale: string[] = [];
   for (let i = 0; i < overdue; i++) stale.push(await buy(`late${i}@example.com`));
   // Past their lifetime (the expiry worker is not running: its interval is far away).
-  await app.db.kysely.updateTable('invoices').set({ expires_at: Date.now() - 1000 }).where('id', 'in', stale).execute();
+  await app.db.kysely
+    .updateTable('invoices')
+    .set({ expires_at: Date.now() - 1000 })
+    .where('id', 'in', stale)
+    .execute();
   const fresh = await buy('fresh@example.com');
-  const stock = async () => assertOk(await api.get(`/self/${shop.shopId}/v2/products/${shop.productId}`)).variants[1].stock;
+  const stock = async () =>
+    assertOk(await api.get(`/self/${shop.shopId}/v2/products/${shop.productId}`)).variants[1].stock;
 
   const all = assertOk(await api.get(`${base}?pageSize=100`));
   assert.equal(all.totalCount, overdue + 1);
   assert.deepEqual(all.items[0], { ...all.items[0], id: fresh, status: 'pending' });
-  assert.ok(all.items.slice(1).every((i: { status: string }) => i.status === 'expired'), 'the list shows the true status');
+  assert.ok(
+    all.items.slice(1).every((i: { status: string }) => i.status === 'expired'),
+    'the list shows the true status',
+  );
   const pending = assertOk(await api.get(`${base}?status=pending`));
   assert.equal(pending.totalCount, 1);
-  assert.deepEqual(pending.items.map((i: { id: string }) => i.id), [fresh]);
+  assert.deepEqual(
+    pending.items.map((i: { id: string }) => i.id),
+    [fresh],
+  );
   const expired = assertOk(await api.get(`${base}?status=expired&pageSize=1`));
   assert.equal(expired.totalCount, overdue);
   assert.equal(await stock(), overdue + 9, 'only the fresh invoice holds stock');
   assert.equal(await expireOverdue(app.db.kysely), 0, 'nothing was left for the worker');
 
   // A dashboard read counts an overdue invoice as what it is, too.
-  await app.db.kysely.updateTable('invoices').set({ expires_at: Date.now() - 1000 }).where('id', '=', fresh).execute();
+  await app.db.kysely
+    .updateTable('invoices')
+    .set({ expires_at: Date.now() - 1000 })
+    .where('id', '=', fresh)
+    .execute();
   assert.equal(assertOk(await api.get(`/self/${shop.shopId}/dashboard/general`)).pendingOrders, 0);
   assert.equal(await stock(), overdue + 10);
 });

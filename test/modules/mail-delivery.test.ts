@@ -34,8 +34,17 @@ test('the delivery mail lists every part with its deliverables one per line, the
 });
 
 test('the seller note comes last; a blank note is left out', () => {
-  const base = { shopName: 'S', invoiceId: 'inv_1', total: '5.00 EUR', parts: [{ title: 'Key', quantity: 1, deliverables: ['K1'] }] };
-  assert.ok(deliveryMail({ ...base, note: '  Redeem on the launcher.\r\nThanks!  ' }).text.endsWith('Total: 5.00 EUR\n\nA note from the seller:\nRedeem on the launcher.\nThanks!\n'));
+  const base = {
+    shopName: 'S',
+    invoiceId: 'inv_1',
+    total: '5.00 EUR',
+    parts: [{ title: 'Key', quantity: 1, deliverables: ['K1'] }],
+  };
+  assert.ok(
+    deliveryMail({ ...base, note: '  Redeem on the launcher.\r\nThanks!  ' }).text.endsWith(
+      'Total: 5.00 EUR\n\nA note from the seller:\nRedeem on the launcher.\nThanks!\n',
+    ),
+  );
   for (const note of [undefined, null, '', '   ']) {
     assert.ok(deliveryMail({ ...base, note }).text.endsWith('Total: 5.00 EUR\n'), String(note));
   }

@@ -8,7 +8,14 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
-import { CLAIM_LEASE_MS, deliveryMail, enqueueMail, MAX_ATTEMPTS, retryDelayMs, startMailWorker } from '../../src/modules/mail/service.js';
+import {
+  CLAIM_LEASE_MS,
+  deliveryMail,
+  enqueueMail,
+  MAX_ATTEMPTS,
+  retryDelayMs,
+  startMailWorker,
+} from '../../src/modules/mail/service.js';
 import { build, freshConfig, onEnd, owner } from '../helpers/build.js';
 import { assertOk, createShop, sellingShop } from '../helpers/factories.js';
 import { smtpSink } from '../helpers/smtp-sink.js';
@@ -41,7 +48,11 @@ const order = deliveryMail({
 
 test('outbox mail goes out through SMTP with the configured sender, once', async (t) => {
   const sink = await smtpSink(t);
-  const app = await build(t, { SMTP_URL: sink.url, MAIL_FROM: 'Crème Keys <shop@example.test>', MAIL_WORKER_ENABLED: 'false' });
+  const app = await build(t, {
+    SMTP_URL: sink.url,
+    MAIL_FROM: 'Crème Keys <shop@example.test>',
+    MAIL_WORKER_ENABLED: 'false',
+  });
   const shopId = await shopIn(app);
 
   await app.db.kysely.transaction().execute((trx) => enqueueMail(trx, shopId, { to: 'buyer@example.test', ...order }));
@@ -85,17 +96,30 @@ test('two workers on one database never send the same row', async (t) => {
   const app = await build(t, { SMTP_URL: sink.url, MAIL_WORKER_ENABLED: 'false' });
   const shopId = await shopIn(app);
   const count = 15;
-  for (let i = 0; i < count; i++) await enqueueMail(app.db.kysely, shopId, { to: `buyer${i}@example.test`, subject: `mail ${i}`, text: `body ${i}` });
+  for (let i = 0; i < count; i++)
+    await enqueueMail(app.db.kysely, shopId, { to: `buyer${i}@example.test`, subject: `mail ${i}`, text: `body ${i}` });
 
   // The second worker has its own connection, as another instance would.
   const otherDb = openDatabase(app.config.database);
   const other = startMailWorker(app, { db: otherDb.kysely, schedule: false });
   onEnd(t, () => otherDb.destroy());
-  const results = await Promise.all([app.mailWorker.runOnce(), other.runOnce(), app.mailWorker.runOnce(), other.runOnce()]);
+  const results = await Promise.all([
+    app.mailWorker.runOnce(),
+    other.runOnce(),
+    app.mailWorker.runOnce(),
+    other.runOnce(),
+  ]);
   await other.stop();
 
-  assert.equal(results.reduce((a, b) => a + b, 0), count, `sent counts ${results.join(', ')}`);
-  assert.ok(results[0]! + results[2]! > 0 && results[1]! + results[3]! > 0, `both workers took part: ${results.join(', ')}`);
+  assert.equal(
+    results.reduce((a, b) => a + b, 0),
+    count,
+    `sent counts ${results.join(', ')}`,
+  );
+  assert.ok(
+    results[0]! + results[2]! > 0 && results[1]! + results[3]! > 0,
+    `both workers took part: ${results.join(', ')}`,
+  );
   const subjects = sink.received.map((m) => m.subject).sort();
   assert.deepEqual(subjects, Array.from({ length: count }, (_, i) => `mail ${i}`).sort(), 'each mail exactly once');
   assert.ok((await outbox(app)).every((row) => row.status === 'sent'));
@@ -142,7 +166,10 @@ test('an unreachable server: attempts add up, backoff grows, the row fails after
   assert.equal(row?.attempts, 1);
   assert.match(row?.last_error ?? '', /ECONNREFUSED|connect/i);
 
-  await app.db.kysely.updateTable('mail_outbox').set({ attempts: MAX_ATTEMPTS - 1, next_attempt_at: Date.now() }).execute();
+  await app.db.kysely
+    .updateTable('mail_outbox')
+    .set({ attempts: MAX_ATTEMPTS - 1, next_attempt_at: Date.now() })
+    .execute();
   assert.equal(await app.mailWorker.runOnce(), 0);
   [row] = await outbox(app);
   assert.equal(row?.status, 'failed');
@@ -151,7 +178,10 @@ test('an unreachable server: attempts add up, backoff grows, the row fails after
 });
 
 test('backoff: 30 s doubling per attempt, capped at an hour', () => {
-  assert.deepEqual([1, 2, 3, 4, 5, 6, 7].map(retryDelayMs), [30, 60, 120, 240, 480, 960, 1920].map((s) => s * 1000));
+  assert.deepEqual(
+    [1, 2, 3, 4, 5, 6, 7].map(retryDelayMs),
+    [30, 60, 120, 240, 480, 960, 1920].map((s) => s * 1000),
+  );
   assert.equal(retryDelayMs(12), 60 * 60 * 1000);
 });
 
@@ -185,7 +215,11 @@ test('without SMTP_URL each mail is an .eml file under DATA_DIR/mail; the log ha
   assert.equal(row?.status, 'sent');
 
   const log = lines.join('\n');
-  for (const serial of serials) assert.ok(!log.includes(serial), `a delivered serial is in the log: ${lines.filter((l) => l.includes(serial)).join('\n')}`);
+  for (const serial of serials)
+    assert.ok(
+      !log.includes(serial),
+      `a delivered serial is in the log: ${lines.filter((l) => l.includes(serial)).join('\n')}`,
+    );
   const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.component === 'mail');
   assert.equal(logged.length, 1, JSON.stringify(logged));
   assert.equal(logged[0]?.level, 30, 'info');
@@ -200,8 +234,8 @@ test('without SMTP_URL each mail is an .eml file under DATA_DIR/mail; the log ha
   assert.equal(files.length, 1);
   assert.match(files[0]!, /^\d{4}-\d\d-\d\dT[\d-]+Z-\d+\.eml$/);
   assert.equal(logged[0]?.file, join(dir, files[0]!));
-  assert.equal(statSync(dir).mode & 0o777, 0o700, 'the directory is the service user\'s only');
-  assert.equal(statSync(join(dir, files[0]!)).mode & 0o777, 0o600, 'the file is the service user\'s only');
+  assert.equal(statSync(dir).mode & 0o777, 0o700, "the directory is the service user's only");
+  assert.equal(statSync(join(dir, files[0]!)).mode & 0o777, 0o600, "the file is the service user's only");
   const eml = readFileSync(join(dir, files[0]!), 'utf8');
   assert.match(eml, /^From: Key Shop <shop@example\.test>$/m);
   assert.match(eml, /^To: buyer@example\.test$/m);
@@ -218,42 +252,81 @@ test('rows abandoned mid-send are recovered once their claim lease ends', async 
   const [abandoned, inFlight] = await outbox(app);
   const now = Date.now();
   // A worker crashed 11 minutes into a claim; another claimed a row a minute ago and is still at it.
-  await app.db.kysely.updateTable('mail_outbox').set({ status: 'sending', next_attempt_at: now - 60_000 }).where('id', '=', abandoned!.id).execute();
-  await app.db.kysely.updateTable('mail_outbox').set({ status: 'sending', next_attempt_at: now - 60_000 + CLAIM_LEASE_MS }).where('id', '=', inFlight!.id).execute();
+  await app.db.kysely
+    .updateTable('mail_outbox')
+    .set({ status: 'sending', next_attempt_at: now - 60_000 })
+    .where('id', '=', abandoned!.id)
+    .execute();
+  await app.db.kysely
+    .updateTable('mail_outbox')
+    .set({ status: 'sending', next_attempt_at: now - 60_000 + CLAIM_LEASE_MS })
+    .where('id', '=', inFlight!.id)
+    .execute();
 
   assert.equal(await app.mailWorker.runOnce(), 1);
-  assert.deepEqual(sink.received.map((m) => m.subject), ['abandoned']);
+  assert.deepEqual(
+    sink.received.map((m) => m.subject),
+    ['abandoned'],
+  );
   const rows = await outbox(app);
-  assert.deepEqual(rows.map((r) => r.status), ['sent', 'sending']);
+  assert.deepEqual(
+    rows.map((r) => r.status),
+    ['sent', 'sending'],
+  );
 });
 
 test('the worker sends on its own timer and stops with the app without hanging', { timeout: 60_000 }, async (t) => {
   const sink = await smtpSink(t);
-  const config = await freshConfig(t, { SMTP_URL: sink.url, MAIL_WORKER_INTERVAL_MS: '50', MAIL_WORKER_ENABLED: 'true' });
+  const config = await freshConfig(t, {
+    SMTP_URL: sink.url,
+    MAIL_WORKER_INTERVAL_MS: '50',
+    MAIL_WORKER_ENABLED: 'true',
+  });
   const app = await buildApp({ config, logger: false });
   onEnd(t, () => app.close()); // only if the test failed before closing it
   const shopId = await shopIn(app);
   await enqueueMail(app.db.kysely, shopId, { to: 'buyer@example.test', subject: 'by timer', text: 'x' });
 
-  await waitUntil(() => sink.received.length > 0, 'the mail sent by the worker\'s timer');
-  assert.deepEqual(sink.received.map((m) => m.subject), ['by timer']);
+  await waitUntil(() => sink.received.length > 0, "the mail sent by the worker's timer");
+  assert.deepEqual(
+    sink.received.map((m) => m.subject),
+    ['by timer'],
+  );
   await app.close();
   await assert.rejects(app.mailWorker.runOnce(), /stopped/);
 
   // Close does not wait for the next interval: with a day between passes it still returns (a
   // close that waited would hang the test).
-  const idle = await buildApp({ config: { ...config, mail: { ...config.mail, intervalMs: 24 * 60 * 60 * 1000 } }, logger: false });
+  const idle = await buildApp({
+    config: { ...config, mail: { ...config.mail, intervalMs: 24 * 60 * 60 * 1000 } },
+    logger: false,
+  });
   await idle.close();
   await assert.rejects(idle.mailWorker.runOnce(), /stopped/);
 });
 
 test('mail settings are validated at boot', () => {
   const defaults = loadConfig({});
-  assert.deepEqual(defaults.mail, { smtpUrl: undefined, from: 'shopd <no-reply@localhost>', intervalMs: 2000, workerEnabled: true });
-  assert.equal(loadConfig({ SMTP_URL: 'smtps://user:p%40ss@mail.example.com:465' }).mail.smtpUrl, 'smtps://user:p%40ss@mail.example.com:465');
-  assert.equal(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525?ignoreTLS=true' }).mail.smtpUrl, 'smtp://127.0.0.1:2525?ignoreTLS=true');
+  assert.deepEqual(defaults.mail, {
+    smtpUrl: undefined,
+    from: 'shopd <no-reply@localhost>',
+    intervalMs: 2000,
+    workerEnabled: true,
+  });
+  assert.equal(
+    loadConfig({ SMTP_URL: 'smtps://user:p%40ss@mail.example.com:465' }).mail.smtpUrl,
+    'smtps://user:p%40ss@mail.example.com:465',
+  );
+  assert.equal(
+    loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525?ignoreTLS=true' }).mail.smtpUrl,
+    'smtp://127.0.0.1:2525?ignoreTLS=true',
+  );
   for (const SMTP_URL of ['http://mail.example.com', 'mail.example.com:25', 'smtp://', 'smtp://exa mple.com']) {
-    assert.throws(() => loadConfig({ SMTP_URL }), (err: Error) => err instanceof ConfigError && /SMTP_URL/.test(err.message), SMTP_URL);
+    assert.throws(
+      () => loadConfig({ SMTP_URL }),
+      (err: Error) => err instanceof ConfigError && /SMTP_URL/.test(err.message),
+      SMTP_URL,
+    );
   }
   assert.throws(() => loadConfig({ MAIL_WORKER_INTERVAL_MS: '10' }), /MAIL_WORKER_INTERVAL_MS/);
   assert.equal(loadConfig({ MAIL_WORKER_ENABLED: 'false', MAIL_WORKER_INTERVAL_MS: '50' }).mail.workerEnabled, false);
@@ -267,9 +340,15 @@ test('mail to a .invalid address is recorded as dropped and never sent', async (
     await enqueueMail(app.db.kysely, shopId, { to, subject: `to ${to}`, text: 'x' });
   }
   assert.equal(await app.mailWorker.runOnce(), 1);
-  assert.deepEqual(sink.received.map((m) => m.subject), ['to dave@invalid.example.test']);
+  assert.deepEqual(
+    sink.received.map((m) => m.subject),
+    ['to dave@invalid.example.test'],
+  );
   const rows = await outbox(app);
-  assert.deepEqual(rows.map((r) => r.status), ['dropped', 'dropped', 'dropped', 'sent']);
+  assert.deepEqual(
+    rows.map((r) => r.status),
+    ['dropped', 'dropped', 'dropped', 'sent'],
+  );
   assert.match(rows[0]!.last_error ?? '', /\.invalid addresses never receive mail/);
   await app.db.kysely.updateTable('mail_outbox').set({ next_attempt_at: 0 }).execute();
   assert.equal(await app.mailWorker.runOnce(), 0, 'a dropped row is never claimed');

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { test, type TestContext } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { expireOverdue } from '../../src/modules/invoices/lifecycle.service.js';
 import { PageCache } from '../../src/modules/storefront/page-cache.js';
-import { build, freshConfig, onEnd, owner, type Client } from '../helpers/build.js';
+import { build, type Client, freshConfig, onEnd, owner } from '../helpers/build.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
 import { redisAvailable, testRedisUrl } from '../helpers/redis.js';
 
@@ -32,17 +32,28 @@ function publicGet(app: FastifyInstance, shopId: number) {
   };
 }
 
-async function checkout(app: FastifyInstance, shopId: number, productId: number, variantId: number, email = 'buyer@example.com') {
+async function checkout(
+  app: FastifyInstance,
+  shopId: number,
+  productId: number,
+  variantId: number,
+  email = 'buyer@example.com',
+) {
   const res = await app.inject({
     method: 'POST',
     url: `/v2/public/shops/${shopId}/invoices`,
-    payload: { customerEmail: email, gateway: 'tipjar', parts: [{ productId, productVariantId: variantId, quantity: 1 }] },
+    payload: {
+      customerEmail: email,
+      gateway: 'tipjar',
+      parts: [{ productId, productVariantId: variantId, quantity: 1 }],
+    },
   });
   assert.equal(res.statusCode, 200, res.body);
   return res.json().data.id as string;
 }
 
-const keysStock = (page: any, productId: number) => page.listings.find((l: any) => l.product?.id === productId).product.stock as number;
+const keysStock = (page: any, productId: number) =>
+  page.listings.find((l: any) => l.product?.id === productId).product.stock as number;
 
 async function shopWithStock(t: TestContext, env: Record<string, string> = {}) {
   // The expiry worker's timer would run a select of its own, counted by selectsDuring on a slow
@@ -65,7 +76,13 @@ test('a page read twice is computed once: the second read runs no query and is t
   assert.match(String(second!.headers['content-type']), /^application\/json/);
   // Revalidation from the cache: 304, no body, no query.
   let revalidated: Awaited<ReturnType<typeof page>> | undefined;
-  assert.equal(await selectsDuring(app, async () => (revalidated = await page('/main', { 'if-none-match': String(first.headers.etag) }))), 0);
+  assert.equal(
+    await selectsDuring(
+      app,
+      async () => (revalidated = await page('/main', { 'if-none-match': String(first.headers.etag) })),
+    ),
+    0,
+  );
   assert.equal(revalidated!.status, 304);
   assert.equal(revalidated!.text, '');
   // The same page asked with its parameters in another order is the same entry.
@@ -83,7 +100,11 @@ test('every write empties the shop pages before it is answered: owner edits, che
   assert.equal(keysStock(await main(), productId), 15, 'five keys and ten support units');
 
   assertOk(await api.post(`/self/${shopId}/announcements`, { title: 'Big news' }));
-  assert.deepEqual((await main()).announcements.map((a: any) => a.title), ['Big news'], 'owner edit visible at once');
+  assert.deepEqual(
+    (await main()).announcements.map((a: any) => a.title),
+    ['Big news'],
+    'owner edit visible at once',
+  );
 
   const invoiceId = await checkout(app, shopId, productId, keysVariant);
   assert.equal(keysStock(await main(), productId), 14, 'a checkout reserves a key');
@@ -93,14 +114,22 @@ test('every write empties the shop pages before it is answered: owner edits, che
   assert.equal(paid.shop.statistics.totalProductsSold, 1, 'completion counts the sale');
   assert.equal(paid.shop.statistics.customersCount, 1);
 
-  const rated = await app.inject({ method: 'POST', url: `/v2/public/invoices/${invoiceId}/feedback`, payload: { rating: 5, comment: 'Great' } });
+  const rated = await app.inject({
+    method: 'POST',
+    url: `/v2/public/invoices/${invoiceId}/feedback`,
+    payload: { rating: 5, comment: 'Great' },
+  });
   assert.equal(rated.statusCode, 200, rated.body);
   assert.equal((await main()).shop.statistics.totalFeedbacks, 1, 'a public feedback shows at once');
 
   // An unpaid invoice that expires gives its key back, without any request to the shop.
   const unpaid = await checkout(app, shopId, productId, keysVariant, 'late@example.com');
   assert.equal(keysStock(await main(), productId), 13);
-  await app.db.kysely.updateTable('invoices').set({ expires_at: Date.now() - 1000 }).where('id', '=', unpaid).execute();
+  await app.db.kysely
+    .updateTable('invoices')
+    .set({ expires_at: Date.now() - 1000 })
+    .where('id', '=', unpaid)
+    .execute();
   assert.equal(await expireOverdue(app.db.kysely), 1);
   assert.equal(keysStock(await main(), productId), 14, 'expiry returns the key to the page');
 
@@ -151,7 +180,12 @@ test('PAGE_CACHE_MAX_BYTES=0 turns the cache off', async (t) => {
 
 test('the cache keeps to its memory budget, drops pages of a changed shop and pages past their age', async () => {
   const cache = new PageCache({ maxBytes: 4000, maxAgeMs: 1000 });
-  const page = (body: string) => ({ body: Buffer.from(body), contentType: 'application/json', cacheControl: 'public', passwordHash: null });
+  const page = (body: string) => ({
+    body: Buffer.from(body),
+    contentType: 'application/json',
+    cacheControl: 'public',
+    passwordHash: null,
+  });
   const v1 = (await cache.version(1))!;
   cache.set(1, '/a', v1, page('x'.repeat(900)), 0);
   assert.equal((await cache.get(1, '/a', 10))?.body.length, 900);
@@ -177,7 +211,12 @@ test('requests waiting on a fill get the filled page, even after a later write m
   await cache.invalidate(1);
   const v2 = (await cache.version(1))!;
   assert.ok('done' in cache.claimFill(1, '/main', v2), 'a request after the write does not wait on the older fill');
-  const page = cache.set(1, '/main', v1, { body: Buffer.from('{"v":1}'), contentType: 'application/json', cacheControl: 'public', passwordHash: null });
+  const page = cache.set(1, '/main', v1, {
+    body: Buffer.from('{"v":1}'),
+    contentType: 'application/json',
+    cacheControl: 'public',
+    passwordHash: null,
+  });
   first.done(page);
   assert.equal((await second.wait)?.etag, page.etag);
   assert.equal(await cache.get(1, '/main'), undefined, 'nobody else is served the page of v1');
@@ -190,8 +229,11 @@ test('requests waiting on a fill get the filled page, even after a later write m
 });
 
 test('with Redis, an edit through one instance is seen at once by another instance that cached the page', async (t) => {
-  if (!(await redisAvailable())) return t.skip('no Redis at ' + testRedisUrl);
-  const config = await freshConfig(t, { REDIS_URL: testRedisUrl, REDIS_KEY_PREFIX: `t${process.pid}${Math.random().toString(36).slice(2, 8)}:` });
+  if (!(await redisAvailable())) return t.skip(`no Redis at ${testRedisUrl}`);
+  const config = await freshConfig(t, {
+    REDIS_URL: testRedisUrl,
+    REDIS_KEY_PREFIX: `t${process.pid}${Math.random().toString(36).slice(2, 8)}:`,
+  });
   const first = await buildApp({ config, logger: false });
   onEnd(t, () => first.close());
   const second = await buildApp({ config, logger: false });

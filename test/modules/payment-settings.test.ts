@@ -20,7 +20,13 @@ test('every provider can be configured and enabled; secrets come back masked', a
     cardreader: { terminalId: 'TERM-01', apiKey: 'cr_key_99998888' },
   };
   for (const [provider, body] of Object.entries(bodies)) {
-    const view = assertOk(await api.put(`/self/${shop.id}/settings/payments/${provider}`, { enabled: true, gatewayRules: { blockVpn: true }, ...body }));
+    const view = assertOk(
+      await api.put(`/self/${shop.id}/settings/payments/${provider}`, {
+        enabled: true,
+        gatewayRules: { blockVpn: true },
+        ...body,
+      }),
+    );
     assert.equal(view.enabled, true, provider);
     assert.equal(view.configured, true, provider);
     assert.deepEqual(view.gatewayRules, { blockVpn: true });
@@ -37,7 +43,13 @@ test('every provider can be configured and enabled; secrets come back masked', a
   assert.equal(payments.mobilecash.cashtag, '$shopkeys');
   assert.equal(payments.walletemail.email, 'pay@example.com');
   const text = JSON.stringify(payments);
-  for (const secret of ['cc_live_abcdef1234', 'whsec_zyxw9876', 'priv-abcdefgh-5678', 'sk_test_00001111', 'cr_key_99998888']) {
+  for (const secret of [
+    'cc_live_abcdef1234',
+    'whsec_zyxw9876',
+    'priv-abcdefgh-5678',
+    'sk_test_00001111',
+    'cr_key_99998888',
+  ]) {
     assert.ok(!text.includes(secret), `${secret} must never be returned`);
   }
 });
@@ -46,12 +58,24 @@ test('secret fields are encrypted at rest', async (t) => {
   const app = await build(t);
   const api = await owner(app);
   const shop = await createShop(api);
-  assertOk(await api.put(`/self/${shop.id}/settings/payments/cardconnect`, { secretKey: 'sk_live_supersecret', webhookSecret: 'whsec_alsosecret' }));
-  const row = await app.db.kysely.selectFrom('payment_settings').selectAll().where('shop_id', '=', shop.id).executeTakeFirstOrThrow();
+  assertOk(
+    await api.put(`/self/${shop.id}/settings/payments/cardconnect`, {
+      secretKey: 'sk_live_supersecret',
+      webhookSecret: 'whsec_alsosecret',
+    }),
+  );
+  const row = await app.db.kysely
+    .selectFrom('payment_settings')
+    .selectAll()
+    .where('shop_id', '=', shop.id)
+    .executeTakeFirstOrThrow();
   const stored = JSON.stringify(row);
   assert.ok(!stored.includes('supersecret') && !stored.includes('alsosecret'));
   assert.match(row.secret_fields ?? '', /^v1\./);
-  assert.deepEqual(JSON.parse(app.secrets.open(row.secret_fields!)), { secretKey: 'sk_live_supersecret', webhookSecret: 'whsec_alsosecret' });
+  assert.deepEqual(JSON.parse(app.secrets.open(row.secret_fields!)), {
+    secretKey: 'sk_live_supersecret',
+    webhookSecret: 'whsec_alsosecret',
+  });
 });
 
 test('updates are partial: omitted fields keep their value, null clears one', async (t) => {
@@ -75,11 +99,21 @@ test('a provider cannot be enabled before its required fields are set', async (t
   const app = await build(t);
   const api = await owner(app);
   const shop = await createShop(api);
-  const res = await api.put(`/self/${shop.id}/settings/payments/cryptocommerce`, { enabled: true, apiKey: 'only-the-key' });
+  const res = await api.put(`/self/${shop.id}/settings/payments/cryptocommerce`, {
+    enabled: true,
+    apiKey: 'only-the-key',
+  });
   assertError(res, 422, 'unprocessable');
   assert.deepEqual(res.body.errors, ['webhookSecret: is required to enable cryptocommerce']);
   const { payments } = assertOk(await api.get(`/self/${shop.id}/settings`));
-  assert.deepEqual(payments.cryptocommerce, { enabled: false, configured: false, secretsUnreadable: false, gatewayRules: { blockVpn: false }, apiKey: null, webhookSecret: null });
+  assert.deepEqual(payments.cryptocommerce, {
+    enabled: false,
+    configured: false,
+    secretsUnreadable: false,
+    gatewayRules: { blockVpn: false },
+    apiKey: null,
+    webhookSecret: null,
+  });
 
   // Clearing a required field of an enabled provider is refused too.
   assertOk(await api.put(`/self/${shop.id}/settings/payments/tipjar`, { enabled: true, handle: 'jar' }));
@@ -106,12 +140,15 @@ test('payment fields are validated; bad bodies change nothing', async (t) => {
   for (const [provider, body, field] of bad) {
     const res = await api.put(`/self/${shop.id}/settings/payments/${provider}`, body);
     assertError(res, 400, 'validation_error');
-    assert.ok(res.body.errors.some((e: string) => e.startsWith(`${field}: `)), `${provider}: ${res.body.errors}`);
+    assert.ok(
+      res.body.errors.some((e: string) => e.startsWith(`${field}: `)),
+      `${provider}: ${res.body.errors}`,
+    );
   }
   assert.deepEqual(assertOk(await api.get(`/self/${shop.id}/settings`)), before);
 });
 
-test('GET → PUT round trip: every provider\'s view sent back unchanged is a 200 that changes nothing', async (t) => {
+test("GET → PUT round trip: every provider's view sent back unchanged is a 200 that changes nothing", async (t) => {
   const app = await build(t);
   const api = await owner(app);
   const shop = await createShop(api);
@@ -126,11 +163,23 @@ test('GET → PUT round trip: every provider\'s view sent back unchanged is a 20
     'wallet-ff': { email: 'ff@example.com' },
     cardreader: { terminalId: 'TERM-01', apiKey: 'cr_key_99998888' },
   };
-  for (const [provider, body] of Object.entries(bodies)) assertOk(await api.put(`/self/${shop.id}/settings/payments/${provider}`, { enabled: true, ...body }));
+  for (const [provider, body] of Object.entries(bodies))
+    assertOk(await api.put(`/self/${shop.id}/settings/payments/${provider}`, { enabled: true, ...body }));
   // One provider left unconfigured: its view (nulls) goes back too.
   assertOk(await api.put(`/self/${shop.id}/settings/payments/wallet-ff`, { enabled: false, email: null }));
-  const rows = () => app.db.kysely.selectFrom('payment_settings').selectAll().where('shop_id', '=', shop.id).orderBy('provider').execute();
-  const opened = async () => (await rows()).map((r) => ({ ...r, updated_at: 0, secret_fields: r.secret_fields && JSON.parse(app.secrets.open(r.secret_fields)) }));
+  const rows = () =>
+    app.db.kysely
+      .selectFrom('payment_settings')
+      .selectAll()
+      .where('shop_id', '=', shop.id)
+      .orderBy('provider')
+      .execute();
+  const opened = async () =>
+    (await rows()).map((r) => ({
+      ...r,
+      updated_at: 0,
+      secret_fields: r.secret_fields && JSON.parse(app.secrets.open(r.secret_fields)),
+    }));
   const before = await rows();
   const secretsBefore = await opened();
   const { payments } = assertOk(await api.get(`/self/${shop.id}/settings`));
@@ -141,12 +190,23 @@ test('GET → PUT round trip: every provider\'s view sent back unchanged is a 20
     assert.deepEqual(assertOk(answer), payments[provider], provider);
   }
   assert.deepEqual(await opened(), secretsBefore, 'every stored secret is what it was');
-  assert.deepEqual((await rows()).map((r) => r.secret_fields), before.map((r) => r.secret_fields), 'and stays sealed as it was');
+  assert.deepEqual(
+    (await rows()).map((r) => r.secret_fields),
+    before.map((r) => r.secret_fields),
+    'and stays sealed as it was',
+  );
   // null for the switches means what leaving them out means: keep them.
   for (const provider of Object.keys(bodies)) {
-    assert.deepEqual(assertOk(await api.put(`/self/${shop.id}/settings/payments/${provider}`, { enabled: null, gatewayRules: null })), payments[provider], provider);
+    assert.deepEqual(
+      assertOk(await api.put(`/self/${shop.id}/settings/payments/${provider}`, { enabled: null, gatewayRules: null })),
+      payments[provider],
+      provider,
+    );
   }
-  assert.deepEqual(assertOk(await api.put(`/self/${shop.id}/settings/payments/tipjar`, { gatewayRules: { blockVpn: null } })), payments.tipjar);
+  assert.deepEqual(
+    assertOk(await api.put(`/self/${shop.id}/settings/payments/tipjar`, { gatewayRules: { blockVpn: null } })),
+    payments.tipjar,
+  );
   assert.deepEqual(assertOk(await api.get(`/self/${shop.id}/settings`)).payments, payments);
 });
 
@@ -157,16 +217,38 @@ test('a masked value that is not the current mask is a 400 naming the field, and
   const url = `/self/${shop.id}/settings/payments/cryptocommerce`;
   assertOk(await api.put(url, { apiKey: 'cc_live_abcdef1234', webhookSecret: 'whsec_zyxw9876' }));
   const before = assertOk(await api.get(`/self/${shop.id}/settings`)).payments;
-  for (const body of [{ apiKey: '••••9999' }, { apiKey: '••••' }, { apiKey: '•x', webhookSecret: '••••9876' }, { webhookSecret: '••••unreadable' }]) {
+  for (const body of [
+    { apiKey: '••••9999' },
+    { apiKey: '••••' },
+    { apiKey: '•x', webhookSecret: '••••9876' },
+    { webhookSecret: '••••unreadable' },
+  ]) {
     const res = await api.put(url, body);
     assertError(res, 400, 'validation_error');
     const field = Object.keys(body).find((k) => (body as Record<string, string>)[k] !== before.cryptocommerce[k])!;
-    assert.deepEqual(res.body.errors.map((e: string) => e.split(':')[0]), [field], JSON.stringify(body));
+    assert.deepEqual(
+      res.body.errors.map((e: string) => e.split(':')[0]),
+      [field],
+      JSON.stringify(body),
+    );
   }
   // A value that does not start with the mask character is a secret like any other.
   assert.equal(assertOk(await api.put(url, { apiKey: 'x••••1234' })).apiKey, '••••1234');
-  assert.deepEqual(JSON.parse(app.secrets.open((await app.db.kysely.selectFrom('payment_settings').select('secret_fields').where('shop_id', '=', shop.id).executeTakeFirstOrThrow()).secret_fields!)), {
-    apiKey: 'x••••1234',
-    webhookSecret: 'whsec_zyxw9876',
-  });
+  assert.deepEqual(
+    JSON.parse(
+      app.secrets.open(
+        (
+          await app.db.kysely
+            .selectFrom('payment_settings')
+            .select('secret_fields')
+            .where('shop_id', '=', shop.id)
+            .executeTakeFirstOrThrow()
+        ).secret_fields!,
+      ),
+    ),
+    {
+      apiKey: 'x••••1234',
+      webhookSecret: 'whsec_zyxw9876',
+    },
+  );
 });

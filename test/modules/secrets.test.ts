@@ -4,17 +4,17 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { test, type TestContext } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import { buildApp } from '../../src/app.js';
-import { ConfigError, type Config } from '../../src/config.js';
+import { type Config, ConfigError } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
 import { UNREADABLE_SIGNING_SECRET } from '../../src/modules/webhooks/service.js';
 import { secretBoxFromKey } from '../../src/security/secret-box.js';
 import { client, freshConfig, onEnd, owner, processEnv } from '../helpers/build.js';
-import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
 import { cli } from '../helpers/cli.js';
+import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
 
 const OLD = 'test-secret-key-0123456789'; // what processEnv gives the CLI
 const NEW = 'a-brand-new-secret-key-42';
@@ -31,14 +31,22 @@ async function receiver(t: TestContext) {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onEnd(t, () => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  }));
+  onEnd(
+    t,
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received };
 }
 
-async function start(t: TestContext, config: Config, logger: false | { level: string; stream: Writable } = false): Promise<FastifyInstance> {
+async function start(
+  t: TestContext,
+  config: Config,
+  logger: false | { level: string; stream: Writable } = false,
+): Promise<FastifyInstance> {
   const app = await buildApp({ config, logger });
   onEnd(t, () => app.close());
   return app;
@@ -48,7 +56,11 @@ async function start(t: TestContext, config: Config, logger: false | { level: st
 async function sealedRows(config: Config) {
   const db = openDatabase(config.database);
   try {
-    const payments = await db.kysely.selectFrom('payment_settings').select(['shop_id', 'provider', 'secret_fields']).orderBy('provider').execute();
+    const payments = await db.kysely
+      .selectFrom('payment_settings')
+      .select(['shop_id', 'provider', 'secret_fields'])
+      .orderBy('provider')
+      .execute();
     const webhooks = await db.kysely.selectFrom('webhook_endpoints').select(['id', 'secret']).orderBy('id').execute();
     return { payments, webhooks };
   } finally {
@@ -65,10 +77,24 @@ async function sealedDatabase(t: TestContext, config: Config) {
   const app = await buildApp({ config, logger: false });
   const api = await owner(app);
   const shop = await sellingShop(api);
-  assertOk(await api.put(`/self/${shop.shopId}/settings/payments/cryptocommerce`, { enabled: true, apiKey: 'cc_live_key_1234', webhookSecret: 'whsec_old_5678' }));
-  const hook = assertOk(await api.post(`/self/${shop.shopId}/webhooks`, { url: sink.url, events: ['invoice.created'] }));
+  assertOk(
+    await api.put(`/self/${shop.shopId}/settings/payments/cryptocommerce`, {
+      enabled: true,
+      apiKey: 'cc_live_key_1234',
+      webhookSecret: 'whsec_old_5678',
+    }),
+  );
+  const hook = assertOk(
+    await api.post(`/self/${shop.shopId}/webhooks`, { url: sink.url, events: ['invoice.created'] }),
+  );
   await app.close();
-  return { key: api.key, ...shop, hook: hook as { id: number; secret: string }, sink, sealed: await sealedRows(config) };
+  return {
+    key: api.key,
+    ...shop,
+    hook: hook as { id: number; secret: string },
+    sink,
+    sealed: await sealedRows(config),
+  };
 }
 
 test('a server whose key cannot open the stored secrets refuses to start, naming the key, the secrets and the way out', async (t) => {
@@ -93,7 +119,10 @@ test('a server whose key cannot open the stored secrets refuses to start, naming
     (app) => app.close().then(() => undefined),
     (err: unknown) => err,
   );
-  assert.match(String((generated as Error).message), /The key in use \(DATA_DIR\/secret\.key \(.*secret\.key, generated now\)\) cannot open 2 of the 2/);
+  assert.match(
+    String((generated as Error).message),
+    /The key in use \(DATA_DIR\/secret\.key \(.*secret\.key, generated now\)\) cannot open 2 of the 2/,
+  );
 
   // The key that sealed them starts as before.
   const app = await start(t, config);
@@ -111,7 +140,9 @@ test('ALLOW_UNREADABLE_SECRETS=true starts with an error in the log; reads show 
     },
   });
   const app = await start(t, { ...config, secretKey: NEW, allowUnreadableSecrets: true }, { level: 'info', stream });
-  const errors = lines.map((l) => JSON.parse(l) as { level: number; msg: string; unreadable?: number }).filter((l) => l.level === 50);
+  const errors = lines
+    .map((l) => JSON.parse(l) as { level: number; msg: string; unreadable?: number })
+    .filter((l) => l.level === 50);
   assert.equal(errors.length, 1, lines.join('\n'));
   assert.equal(errors[0]!.unreadable, 2);
   assert.match(errors[0]!.msg, /cannot open 2 of the 2 secrets/);
@@ -134,7 +165,8 @@ test('unreadable payment secrets: kept sealed as they are, replaced all at once,
   const config = await freshConfig(t, { SECRET_KEY: OLD });
   const { key, shopId, sealed } = await sealedDatabase(t, config);
   const url = `/self/${shopId}/settings/payments/cryptocommerce`;
-  const stored = async () => (await sealedRows(config)).payments.find((p) => p.provider === 'cryptocommerce')!.secret_fields;
+  const stored = async () =>
+    (await sealedRows(config)).payments.find((p) => p.provider === 'cryptocommerce')!.secret_fields;
   const original = await stored();
   let app = await start(t, { ...config, secretKey: NEW, allowUnreadableSecrets: true });
   let api = client(app, key);
@@ -151,10 +183,16 @@ test('unreadable payment secrets: kept sealed as they are, replaced all at once,
   // Part of them cannot be replaced (the rest cannot be read), nor can the provider be enabled on them.
   const partial = await api.put(url, { apiKey: 'cc_new_key_9999' });
   assertError(partial, 409, 'conflict');
-  assert.deepEqual(partial.body.errors.map((e: string) => e.split(':')[0]), ['webhookSecret']);
+  assert.deepEqual(
+    partial.body.errors.map((e: string) => e.split(':')[0]),
+    ['webhookSecret'],
+  );
   const enabling = await api.put(url, { enabled: true });
   assertError(enabling, 409, 'conflict');
-  assert.deepEqual(enabling.body.errors.map((e: string) => e.split(':')[0]), ['apiKey', 'webhookSecret']);
+  assert.deepEqual(
+    enabling.body.errors.map((e: string) => e.split(':')[0]),
+    ['apiKey', 'webhookSecret'],
+  );
   const masked = await api.put(url, { apiKey: '••••1234' });
   assertError(masked, 400, 'validation_error');
   assert.match(masked.body.errors[0], /^apiKey: is a masked value/);
@@ -163,18 +201,34 @@ test('unreadable payment secrets: kept sealed as they are, replaced all at once,
   // With the old key back, the kept secrets work again.
   await app.close();
   app = await start(t, config);
-  assert.deepEqual(
-    assertOk(await client(app, key).get(`/self/${shopId}/settings`)).payments.cryptocommerce,
-    { enabled: false, configured: true, secretsUnreadable: false, gatewayRules: { blockVpn: false }, apiKey: '••••1234', webhookSecret: '••••5678' },
-  );
+  assert.deepEqual(assertOk(await client(app, key).get(`/self/${shopId}/settings`)).payments.cryptocommerce, {
+    enabled: false,
+    configured: true,
+    secretsUnreadable: false,
+    gatewayRules: { blockVpn: false },
+    apiKey: '••••1234',
+    webhookSecret: '••••5678',
+  });
   await app.close();
 
   // Given anew, all of them, they are sealed with the server's key.
   app = await start(t, { ...config, secretKey: NEW, allowUnreadableSecrets: true });
   api = client(app, key);
-  const replaced = assertOk(await api.put(url, { enabled: true, apiKey: 'cc_new_key_9999', webhookSecret: 'whsec_new_0000' }));
-  assert.deepEqual(replaced, { enabled: true, configured: true, secretsUnreadable: false, gatewayRules: { blockVpn: false }, apiKey: '••••9999', webhookSecret: '••••0000' });
-  assert.deepEqual(JSON.parse(secretBoxFromKey(Buffer.from(NEW), 'test').open((await stored())!)), { apiKey: 'cc_new_key_9999', webhookSecret: 'whsec_new_0000' });
+  const replaced = assertOk(
+    await api.put(url, { enabled: true, apiKey: 'cc_new_key_9999', webhookSecret: 'whsec_new_0000' }),
+  );
+  assert.deepEqual(replaced, {
+    enabled: true,
+    configured: true,
+    secretsUnreadable: false,
+    gatewayRules: { blockVpn: false },
+    apiKey: '••••9999',
+    webhookSecret: '••••0000',
+  });
+  assert.deepEqual(JSON.parse(secretBoxFromKey(Buffer.from(NEW), 'test').open((await stored())!)), {
+    apiKey: 'cc_new_key_9999',
+    webhookSecret: 'whsec_new_0000',
+  });
   assert.deepEqual((await sealedRows(config)).webhooks, sealed.webhooks, 'other secrets are untouched');
 });
 
@@ -199,11 +253,19 @@ test('a webhook whose signing secret cannot be opened: the test and deliveries f
   assert.equal(await app.webhookWorker.runOnce(now), 0, 'the pass ends normally, nothing delivered');
   assert.equal(sink.received.length, 0, 'nothing unsigned ever leaves');
   const attempts = assertOk(await api.get(`/self/${shopId}/webhooks/${hook.id}/deliveries`)).items;
-  assert.deepEqual(attempts.map((a: { eventType: string; error: string }) => [a.eventType, a.error]), [
-    ['invoice.created', UNREADABLE_SIGNING_SECRET],
-    ['ping', UNREADABLE_SIGNING_SECRET],
-  ]);
-  const delivery = await app.db.kysely.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', hook.id).where('status', '!=', 'failed').executeTakeFirstOrThrow();
+  assert.deepEqual(
+    attempts.map((a: { eventType: string; error: string }) => [a.eventType, a.error]),
+    [
+      ['invoice.created', UNREADABLE_SIGNING_SECRET],
+      ['ping', UNREADABLE_SIGNING_SECRET],
+    ],
+  );
+  const delivery = await app.db.kysely
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('webhook_id', '=', hook.id)
+    .where('status', '!=', 'failed')
+    .executeTakeFirstOrThrow();
   assert.equal(delivery.status, 'pending', 'retried later, when the key may be back');
   assert.ok(delivery.next_attempt_at > now);
 });
@@ -221,10 +283,22 @@ test('shopd secrets rotate re-encrypts every secret from the old key to the conf
   assert.match(unset.stderr, /SHOPD_TEST_UNSET_KEY is not set/);
   const same = await cli({ ...env, OLD_KEY: OLD }, 'secrets', 'rotate', '--from-env', 'OLD_KEY');
   assert.equal(same.code, 1);
-  assert.match(same.stderr, /Nothing was changed: the old key \(--from-env OLD_KEY\) is the configured key \(SECRET_KEY\)/);
-  const wrong = await cli({ ...env, SECRET_KEY: NEW, OLD_KEY: 'not-the-key-that-sealed-them' }, 'secrets', 'rotate', '--from-env', 'OLD_KEY');
+  assert.match(
+    same.stderr,
+    /Nothing was changed: the old key \(--from-env OLD_KEY\) is the configured key \(SECRET_KEY\)/,
+  );
+  const wrong = await cli(
+    { ...env, SECRET_KEY: NEW, OLD_KEY: 'not-the-key-that-sealed-them' },
+    'secrets',
+    'rotate',
+    '--from-env',
+    'OLD_KEY',
+  );
   assert.equal(wrong.code, 1);
-  assert.match(wrong.stderr, /Nothing was changed: the old key \(--from-env OLD_KEY\) cannot open 2 of the 2 stored secrets/);
+  assert.match(
+    wrong.stderr,
+    /Nothing was changed: the old key \(--from-env OLD_KEY\) cannot open 2 of the 2 stored secrets/,
+  );
   assert.deepEqual(await sealedRows(config), sealed);
 
   // One secret sealed with a third key: the old key opens all but it, and nothing is changed.
@@ -235,12 +309,19 @@ test('shopd secrets rotate re-encrypts every secret from the old key to the conf
   assert.equal(mixed.code, 1);
   assert.match(mixed.stderr, /cannot open 1 of the 2 stored secrets:\n {2}- shop \d+: webhook \d+ signing secret/);
   assert.deepEqual((await sealedRows(config)).payments, sealed.payments, 'not even the secrets it could open');
-  await db.kysely.updateTable('webhook_endpoints').set({ secret: sealed.webhooks[0]!.secret }).where('id', '=', hook.id).execute();
+  await db.kysely
+    .updateTable('webhook_endpoints')
+    .set({ secret: sealed.webhooks[0]!.secret })
+    .where('id', '=', hook.id)
+    .execute();
   await db.destroy();
 
   const rotated = await cli({ ...env, SECRET_KEY: NEW, OLD_KEY: OLD }, 'secrets', 'rotate', '--from-env', 'OLD_KEY');
   assert.equal(rotated.code, 0, rotated.stderr);
-  assert.match(rotated.stdout, /^Re-encrypted 2 secrets \(1 payment settings, 1 webhook signing secrets\) from the old key \(--from-env OLD_KEY\) to the configured key \(SECRET_KEY\)/);
+  assert.match(
+    rotated.stdout,
+    /^Re-encrypted 2 secrets \(1 payment settings, 1 webhook signing secrets\) from the old key \(--from-env OLD_KEY\) to the configured key \(SECRET_KEY\)/,
+  );
 
   // The new key opens everything: the server starts, reads them, and signs with the same secret.
   const app = await start(t, { ...config, secretKey: NEW });
@@ -265,13 +346,25 @@ test('shopd secrets rotate --from-key-file moves a generated secret.key to a fre
 
   const rotated = await cli({ ...env, SECRET_KEY: '' }, 'secrets', 'rotate', '--from-key-file', oldFile);
   assert.equal(rotated.code, 0, rotated.stderr);
-  assert.match(rotated.stdout, /Re-encrypted 2 secrets .* from the old key \(--from-key-file .*secret\.key\.old\) to the configured key \(DATA_DIR\/secret\.key \(.*, generated now\)\)/);
+  assert.match(
+    rotated.stdout,
+    /Re-encrypted 2 secrets .* from the old key \(--from-key-file .*secret\.key\.old\) to the configured key \(DATA_DIR\/secret\.key \(.*, generated now\)\)/,
+  );
   assert.ok(existsSync(keyFile));
   assert.notEqual(readFileSync(keyFile, 'utf8'), readFileSync(oldFile, 'utf8'));
   const app = await start(t, generatedConfig);
-  assert.equal(assertOk(await client(app, key).get(`/self/${shopId}/settings`)).payments.cryptocommerce.webhookSecret, '••••5678');
+  assert.equal(
+    assertOk(await client(app, key).get(`/self/${shopId}/settings`)).payments.cryptocommerce.webhookSecret,
+    '••••5678',
+  );
 
-  const missing = await cli({ ...env, SECRET_KEY: '' }, 'secrets', 'rotate', '--from-key-file', join(config.dataDir, 'nope.key'));
+  const missing = await cli(
+    { ...env, SECRET_KEY: '' },
+    'secrets',
+    'rotate',
+    '--from-key-file',
+    join(config.dataDir, 'nope.key'),
+  );
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /--from-key-file: cannot read .*nope\.key/);
 });

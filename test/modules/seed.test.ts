@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { client, onEnd, processEnv } from '../helpers/build.js';
-import { assertOk } from '../helpers/factories.js';
 import { cli } from '../helpers/cli.js';
+import { assertOk } from '../helpers/factories.js';
 
 const DAY = 86_400_000;
 
@@ -30,17 +30,27 @@ test('seed --demo fills a demo shop through the API, and a second run makes anot
   assert.ok(JSON.stringify(settings.payments).includes('tipjar'));
   const products = assertOk(await api.get(`${self}/v2/products?pageSize=100`));
   assert.equal(products.totalCount, 5);
-  const types = new Set(products.items.flatMap((p: { variants: { productType: string }[] }) => p.variants.map((v) => v.productType)));
+  const types = new Set(
+    products.items.flatMap((p: { variants: { productType: string }[] }) => p.variants.map((v) => v.productType)),
+  );
   assert.deepEqual([...types].sort(), ['dynamic', 'serials', 'service']);
   assert.equal(assertOk(await api.get(`${self}/groups`)).totalCount, 1);
   assert.ok(assertOk(await api.get(`${self}/categories`)).totalCount >= 1);
   assert.equal(assertOk(await api.get(`${self}/coupons`)).totalCount, 2);
 
   // Every invoice, to check the dashboards against the stored orders.
-  const invoices: { status: string; total: number; createdAt: string; completedAt: string | null; parts: { productId: number }[] }[] = [];
+  const invoices: {
+    status: string;
+    total: number;
+    createdAt: string;
+    completedAt: string | null;
+    parts: { productId: number }[];
+  }[] = [];
   let cursor: string | null = null;
   do {
-    const page = assertOk(await api.get(`${self}/invoices?pageSize=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`));
+    const page = assertOk(
+      await api.get(`${self}/invoices?pageSize=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
+    );
     invoices.push(...page.items);
     cursor = page.nextCursor;
   } while (cursor);
@@ -48,9 +58,17 @@ test('seed --demo fills a demo shop through the API, and a second run makes anot
   const days = new Set(invoices.map((i) => i.createdAt.slice(0, 10)));
   assert.ok(days.size >= 50, `orders over about 60 days, got ${days.size}`);
   assert.ok(invoices.every((i) => Date.parse(i.createdAt) > Date.now() - 61 * DAY));
-  const dynamic = products.items.find((p: { variants: { productType: string }[] }) => p.variants[0]!.productType === 'dynamic').id;
-  assert.ok(invoices.some((i) => i.parts[0]!.productId === dynamic), 'dynamic products are ordered');
-  assert.ok(invoices.filter((i) => i.parts[0]!.productId === dynamic).every((i) => i.status !== 'completed'), '… but never delivered');
+  const dynamic = products.items.find(
+    (p: { variants: { productType: string }[] }) => p.variants[0]!.productType === 'dynamic',
+  ).id;
+  assert.ok(
+    invoices.some((i) => i.parts[0]!.productId === dynamic),
+    'dynamic products are ordered',
+  );
+  assert.ok(
+    invoices.filter((i) => i.parts[0]!.productId === dynamic).every((i) => i.status !== 'completed'),
+    '… but never delivered',
+  );
 
   const fromDate = new Date(Date.now() - 59 * DAY).toISOString().slice(0, 10);
   const general = assertOk(await api.get(`${self}/dashboard/general?fromDate=${fromDate}`));
@@ -71,7 +89,10 @@ test('seed --demo fills a demo shop through the API, and a second run makes anot
   assert.ok(advanced.topProducts.length >= 4);
   assert.ok(advanced.conversionRate > 0.5 && advanced.conversionRate < 1);
   assert.ok(advanced.returningCustomerRate > 0);
-  assert.equal(advanced.ordersByHour.reduce((s: number, n: number) => s + n, 0), general.completedOrders);
+  assert.equal(
+    advanced.ordersByHour.reduce((s: number, n: number) => s + n, 0),
+    general.completedOrders,
+  );
   assert.ok(advanced.refundsAndReplacements.count >= 1);
   if (!/feedbacks skipped/.test(seeded.stderr)) assert.ok(advanced.averageRating >= 1 && advanced.averageRating <= 5);
   const live = assertOk(await api.get(`${self}/analytics/visits/real-time`));

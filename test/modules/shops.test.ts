@@ -23,7 +23,10 @@ test('creating and listing shops', async (t) => {
   const second = assertOk(await api.post('/self/shops', { name: 'Creme Brulee Keys' }));
   assert.equal(second.subdomain, 'creme-brulee-keys-2', 'subdomains stay unique');
   const list = assertOk(await api.get('/self/shops'));
-  assert.deepEqual(list.map((s: { id: number }) => s.id), [second.id, shop.id]);
+  assert.deepEqual(
+    list.map((s: { id: number }) => s.id),
+    [second.id, shop.id],
+  );
 
   // Another account sees none of them.
   const other = await owner(app);
@@ -61,10 +64,23 @@ test('GET settings answers the shop with payments and design', async (t) => {
   assert.equal(settings.id, shop.id);
   assert.equal(settings.name, 'Test Shop');
   assert.deepEqual(Object.keys(settings.payments).sort(), [
-    'balance', 'cardconnect', 'cardreader', 'cryptocommerce', 'mobilecash', 'tipjar', 'virtual-payments', 'wallet-ff', 'walletemail',
+    'balance',
+    'cardconnect',
+    'cardreader',
+    'cryptocommerce',
+    'mobilecash',
+    'tipjar',
+    'virtual-payments',
+    'wallet-ff',
+    'walletemail',
   ]);
   assert.deepEqual(settings.payments.cryptocommerce, {
-    enabled: false, configured: false, secretsUnreadable: false, gatewayRules: { blockVpn: false }, apiKey: null, webhookSecret: null,
+    enabled: false,
+    configured: false,
+    secretsUnreadable: false,
+    gatewayRules: { blockVpn: false },
+    apiKey: null,
+    webhookSecret: null,
   });
   assert.equal(settings.design.design.disableSnow, false);
   assert.equal(settings.design.design.hideProductStock, false);
@@ -73,19 +89,82 @@ test('GET settings answers the shop with payments and design', async (t) => {
 
 /** Each general setting: a good body, what it changes, and bad bodies that must change nothing. */
 const cases: { path: string; good: object; check: (shop: any) => void; bad: unknown[] }[] = [
-  { path: 'name', good: { newName: '  Renamed  ' }, check: (s) => assert.equal(s.name, 'Renamed'), bad: [{}, { newName: '' }, { newName: '  ' }, { newName: 'x'.repeat(65) }, { newName: 1 }] },
   {
-    path: 'subdomain', good: { newSubDomain: 'keys-4-you' }, check: (s) => assert.equal(s.subdomain, 'keys-4-you'),
-    bad: [{}, { newSubDomain: 'ab' }, { newSubDomain: 'Upper' }, { newSubDomain: '-abc' }, { newSubDomain: 'abc-' }, { newSubDomain: 'a'.repeat(33) }, { newSubDomain: 'has space' }, { newSubDomain: 'www' }, { newSubDomain: 'admin' }],
+    path: 'name',
+    good: { newName: '  Renamed  ' },
+    check: (s) => assert.equal(s.name, 'Renamed'),
+    bad: [{}, { newName: '' }, { newName: '  ' }, { newName: 'x'.repeat(65) }, { newName: 1 }],
   },
-  { path: 'currency', good: { currency: 'EUR' }, check: (s) => assert.equal(s.currency, 'EUR'), bad: [{}, { currency: 'eur' }, { currency: 'ZZZ' }, { currency: 'XAU' }, { currency: 'EURO' }, { currency: 978 }] },
-  { path: 'password', good: { password: 'open sesame' }, check: (s) => assert.equal(s.passwordProtected, true), bad: [{}, { password: 'abc' }, { password: 'x'.repeat(129) }, { password: 1234 }] },
-  { path: 'timezone', good: { utcTimezoneOffset: 330 }, check: (s) => assert.equal(s.utcTimezoneOffset, 330), bad: [{}, { utcTimezoneOffset: -721 }, { utcTimezoneOffset: 841 }, { utcTimezoneOffset: 1.5 }, { utcTimezoneOffset: '60' }] },
-  { path: 'status', good: { onHold: true }, check: (s) => assert.equal(s.onHold, true), bad: [{}, { onHold: 'yes' }, { onHold: 1 }, { onHold: null }] },
-  { path: 'popup', good: { message: 'Sale today!' }, check: (s) => assert.equal(s.popup, 'Sale today!'), bad: [{}, { message: 'x'.repeat(2001) }, { message: 5 }] },
-  { path: 'terms', good: { terms: 'No refunds.' }, check: (s) => assert.equal(s.terms, 'No refunds.'), bad: [{}, { terms: 'x'.repeat(50001) }, { terms: false }] },
-  { path: 'affiliate', good: { percentage: 12.5 }, check: (s) => assert.equal(s.affiliatePercentage, 12.5), bad: [{}, { percentage: -1 }, { percentage: 100.01 }, { percentage: 1.234 }, { percentage: '5' }] },
-  { path: 'invoices', good: { lifetimeMinutes: 30 }, check: (s) => assert.equal(s.invoiceLifetimeMinutes, 30), bad: [{}, { lifetimeMinutes: 4 }, { lifetimeMinutes: 10081 }, { lifetimeMinutes: 5.5 }] },
+  {
+    path: 'subdomain',
+    good: { newSubDomain: 'keys-4-you' },
+    check: (s) => assert.equal(s.subdomain, 'keys-4-you'),
+    bad: [
+      {},
+      { newSubDomain: 'ab' },
+      { newSubDomain: 'Upper' },
+      { newSubDomain: '-abc' },
+      { newSubDomain: 'abc-' },
+      { newSubDomain: 'a'.repeat(33) },
+      { newSubDomain: 'has space' },
+      { newSubDomain: 'www' },
+      { newSubDomain: 'admin' },
+    ],
+  },
+  {
+    path: 'currency',
+    good: { currency: 'EUR' },
+    check: (s) => assert.equal(s.currency, 'EUR'),
+    bad: [{}, { currency: 'eur' }, { currency: 'ZZZ' }, { currency: 'XAU' }, { currency: 'EURO' }, { currency: 978 }],
+  },
+  {
+    path: 'password',
+    good: { password: 'open sesame' },
+    check: (s) => assert.equal(s.passwordProtected, true),
+    bad: [{}, { password: 'abc' }, { password: 'x'.repeat(129) }, { password: 1234 }],
+  },
+  {
+    path: 'timezone',
+    good: { utcTimezoneOffset: 330 },
+    check: (s) => assert.equal(s.utcTimezoneOffset, 330),
+    bad: [
+      {},
+      { utcTimezoneOffset: -721 },
+      { utcTimezoneOffset: 841 },
+      { utcTimezoneOffset: 1.5 },
+      { utcTimezoneOffset: '60' },
+    ],
+  },
+  {
+    path: 'status',
+    good: { onHold: true },
+    check: (s) => assert.equal(s.onHold, true),
+    bad: [{}, { onHold: 'yes' }, { onHold: 1 }, { onHold: null }],
+  },
+  {
+    path: 'popup',
+    good: { message: 'Sale today!' },
+    check: (s) => assert.equal(s.popup, 'Sale today!'),
+    bad: [{}, { message: 'x'.repeat(2001) }, { message: 5 }],
+  },
+  {
+    path: 'terms',
+    good: { terms: 'No refunds.' },
+    check: (s) => assert.equal(s.terms, 'No refunds.'),
+    bad: [{}, { terms: 'x'.repeat(50001) }, { terms: false }],
+  },
+  {
+    path: 'affiliate',
+    good: { percentage: 12.5 },
+    check: (s) => assert.equal(s.affiliatePercentage, 12.5),
+    bad: [{}, { percentage: -1 }, { percentage: 100.01 }, { percentage: 1.234 }, { percentage: '5' }],
+  },
+  {
+    path: 'invoices',
+    good: { lifetimeMinutes: 30 },
+    check: (s) => assert.equal(s.invoiceLifetimeMinutes, 30),
+    bad: [{}, { lifetimeMinutes: 4 }, { lifetimeMinutes: 10081 }, { lifetimeMinutes: 5.5 }],
+  },
 ];
 
 for (const c of cases) {
@@ -126,13 +205,20 @@ test('storefront password is stored hashed and can be removed', async (t) => {
   const api = await owner(app);
   const shop = await createShop(api);
   assertOk(await api.put(`/self/${shop.id}/settings/password`, { password: 'hunter2-secret' }));
-  const row = await app.db.kysely.selectFrom('shops').select('password_hash').where('id', '=', shop.id).executeTakeFirstOrThrow();
+  const row = await app.db.kysely
+    .selectFrom('shops')
+    .select('password_hash')
+    .where('id', '=', shop.id)
+    .executeTakeFirstOrThrow();
   assert.ok(row.password_hash?.startsWith('scrypt$'));
   assert.ok(!row.password_hash!.includes('hunter2-secret'));
   const settings = assertOk(await api.get(`/self/${shop.id}/settings`));
   assert.equal(settings.passwordProtected, true);
   assert.ok(!JSON.stringify(settings).includes('scrypt'), 'the hash is never returned');
-  assert.equal(assertOk(await api.put(`/self/${shop.id}/settings/password`, { password: null })).passwordProtected, false);
+  assert.equal(
+    assertOk(await api.put(`/self/${shop.id}/settings/password`, { password: null })).passwordProtected,
+    false,
+  );
 });
 
 test('popup and terms are cleared by null or empty text', async (t) => {
@@ -152,6 +238,9 @@ test('currencies follow ISO 4217, with unknown fields ignored', async (t) => {
   const api = await owner(app);
   const shop = await createShop(api);
   for (const currency of ['JPY', 'KWD', 'GBP', 'XOF']) {
-    assert.equal(assertOk(await api.put(`/self/${shop.id}/settings/currency`, { currency, extra: 'ignored' })).currency, currency);
+    assert.equal(
+      assertOk(await api.put(`/self/${shop.id}/settings/currency`, { currency, extra: 'ignored' })).currency,
+      currency,
+    );
   }
 });

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { test, type TestContext } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { UnlockedKeys } from '../../src/modules/storefront/storefront-lock.js';
 import { matchesIfNoneMatch } from '../../src/modules/storefront/http-cache.js';
 import { rebuildStorefrontTotals } from '../../src/modules/storefront/repository.js';
-import { build, owner, type Client } from '../helpers/build.js';
+import { UnlockedKeys } from '../../src/modules/storefront/storefront-lock.js';
+import { build, type Client, owner } from '../helpers/build.js';
 import { assertError, assertOk, createShop } from '../helpers/factories.js';
 import { waitUntil } from '../helpers/wait.js';
 
@@ -49,17 +49,30 @@ const serviceVariant = (title: string, stock: number | null = 10, extra: object 
 });
 
 /** Checks out, pays (owner process) and rates one order; answers the invoice id. */
-async function ratedOrder(app: FastifyInstance, api: Client, shopId: number, order: { productId: number; variantId: number; email: string; rating?: number; comment?: string }) {
+async function ratedOrder(
+  app: FastifyInstance,
+  api: Client,
+  shopId: number,
+  order: { productId: number; variantId: number; email: string; rating?: number; comment?: string },
+) {
   const res = await app.inject({
     method: 'POST',
     url: `/v2/public/shops/${shopId}/invoices`,
-    payload: { customerEmail: order.email, gateway: 'tipjar', parts: [{ productId: order.productId, productVariantId: order.variantId, quantity: 1 }] },
+    payload: {
+      customerEmail: order.email,
+      gateway: 'tipjar',
+      parts: [{ productId: order.productId, productVariantId: order.variantId, quantity: 1 }],
+    },
   });
   assert.equal(res.statusCode, 200, res.body);
   const invoiceId: string = res.json().data.id;
   assertOk(await api.post(`/self/${shopId}/invoices/${invoiceId}/process`));
   if (order.rating !== undefined) {
-    const fb = await app.inject({ method: 'POST', url: `/v2/public/invoices/${invoiceId}/feedback`, payload: { rating: order.rating, comment: order.comment ?? null } });
+    const fb = await app.inject({
+      method: 'POST',
+      url: `/v2/public/invoices/${invoiceId}/feedback`,
+      payload: { rating: order.rating, comment: order.comment ?? null },
+    });
     assert.equal(fb.statusCode, 200, fb.body);
   }
   return invoiceId;
@@ -78,7 +91,13 @@ async function storefrontShop(t: TestContext) {
   const shopId = shop.id;
   assertOk(await api.put(`/self/${shopId}/settings/payments/tipjar`, { enabled: true, handle: 'jar' }));
   assertOk(await api.put(`/self/${shopId}/settings/payments/balance`, { enabled: true }));
-  assertOk(await api.put(`/self/${shopId}/settings/payments/cryptocommerce`, { enabled: true, apiKey: `${MARKERS.secret}-api`, webhookSecret: `${MARKERS.secret}-hook` }));
+  assertOk(
+    await api.put(`/self/${shopId}/settings/payments/cryptocommerce`, {
+      enabled: true,
+      apiKey: `${MARKERS.secret}-api`,
+      webhookSecret: `${MARKERS.secret}-hook`,
+    }),
+  );
 
   const key = await product(api, shopId, {
     title: 'Game Key',
@@ -92,7 +111,9 @@ async function storefrontShop(t: TestContext) {
         priceDetails: { amount: 9.99 },
         productType: 'serials',
         asSerials: { serials: [`${MARKERS.serial}-1`, `${MARKERS.serial}-2`, `${MARKERS.serial}-3`], maxAmount: 2 },
-        customFields: [{ id: 'nick', name: 'Nickname', type: 'text', required: true, placeholder: 'you#1234', regex: '^.+#\\d{4}$' }],
+        customFields: [
+          { id: 'nick', name: 'Nickname', type: 'text', required: true, placeholder: 'you#1234', regex: '^.+#\\d{4}$' },
+        ],
         warranty: { text: '24h warranty', durationSeconds: 86400 },
         customerNote: MARKERS.customerNote,
       },
@@ -102,43 +123,156 @@ async function storefrontShop(t: TestContext) {
   const dynamic = await product(api, shopId, {
     title: 'Account',
     description: 'An account',
-    variants: [{ title: 'One', priceDetails: { amount: 3 }, productType: 'dynamic', asDynamic: { externalUrl: `https://${MARKERS.dynamicUrl}.example/deliver`, stock: null } }],
+    variants: [
+      {
+        title: 'One',
+        priceDetails: { amount: 3 },
+        productType: 'dynamic',
+        asDynamic: { externalUrl: `https://${MARKERS.dynamicUrl}.example/deliver`, stock: null },
+      },
+    ],
   });
-  const unlisted = await product(api, shopId, { title: 'Secret Sale', path: 'secret-sale', description: 'Only by link', unlisted: true, variants: [serviceVariant('Only')] });
-  const onHold = await product(api, shopId, { title: 'Coming Soon', path: 'coming-soon', description: 'Soon', onHold: true, variants: [serviceVariant('Pre', 0)] });
-  const internal = await product(api, shopId, { title: `${MARKERS.internal} Tool`, path: 'internal-tool', description: MARKERS.internal, isInternal: true, variants: [serviceVariant('Int')] });
-  const privateProduct = await product(api, shopId, { title: `${MARKERS.private} Thing`, path: 'private-thing', description: MARKERS.private, private: true, variants: [serviceVariant('Priv')] });
-  const hiddenLater = await product(api, shopId, { title: `${MARKERS.hiddenLater} Gift`, path: 'hidden-later', description: 'x', variants: [serviceVariant('Gift')] });
-  const memberA = await product(api, shopId, { title: 'Bundle Part A', path: 'part-a', description: 'A', variants: [serviceVariant('A', null)] });
-  const memberB = await product(api, shopId, { title: 'Bundle Part B', path: 'part-b', description: 'B', variants: [serviceVariant('B', 3)] });
+  const unlisted = await product(api, shopId, {
+    title: 'Secret Sale',
+    path: 'secret-sale',
+    description: 'Only by link',
+    unlisted: true,
+    variants: [serviceVariant('Only')],
+  });
+  const onHold = await product(api, shopId, {
+    title: 'Coming Soon',
+    path: 'coming-soon',
+    description: 'Soon',
+    onHold: true,
+    variants: [serviceVariant('Pre', 0)],
+  });
+  const internal = await product(api, shopId, {
+    title: `${MARKERS.internal} Tool`,
+    path: 'internal-tool',
+    description: MARKERS.internal,
+    isInternal: true,
+    variants: [serviceVariant('Int')],
+  });
+  const privateProduct = await product(api, shopId, {
+    title: `${MARKERS.private} Thing`,
+    path: 'private-thing',
+    description: MARKERS.private,
+    private: true,
+    variants: [serviceVariant('Priv')],
+  });
+  const hiddenLater = await product(api, shopId, {
+    title: `${MARKERS.hiddenLater} Gift`,
+    path: 'hidden-later',
+    description: 'x',
+    variants: [serviceVariant('Gift')],
+  });
+  const memberA = await product(api, shopId, {
+    title: 'Bundle Part A',
+    path: 'part-a',
+    description: 'A',
+    variants: [serviceVariant('A', null)],
+  });
+  const memberB = await product(api, shopId, {
+    title: 'Bundle Part B',
+    path: 'part-b',
+    description: 'B',
+    variants: [serviceVariant('B', 3)],
+  });
 
-  const bundle = assertOk(await api.post(`/self/${shopId}/groups`, { title: 'Bundle', path: 'bundle', productIds: [memberA.id, privateProduct.id, memberB.id] }));
-  const internalGroup = assertOk(await api.post(`/self/${shopId}/groups`, { title: 'Staff Only', path: 'staff-only', productIds: [internal.id] }));
+  const bundle = assertOk(
+    await api.post(`/self/${shopId}/groups`, {
+      title: 'Bundle',
+      path: 'bundle',
+      productIds: [memberA.id, privateProduct.id, memberB.id],
+    }),
+  );
+  const internalGroup = assertOk(
+    await api.post(`/self/${shopId}/groups`, { title: 'Staff Only', path: 'staff-only', productIds: [internal.id] }),
+  );
   const listings = assertOk(await api.get(`/self/${shopId}/listings?pageSize=100`)).items as any[];
-  const listingOf = (type: 'product' | 'group', id: number) => listings.find((l) => (type === 'product' ? l.product?.id === id : l.group?.id === id))?.id as number;
+  const listingOf = (type: 'product' | 'group', id: number) =>
+    listings.find((l) => (type === 'product' ? l.product?.id === id : l.group?.id === id))?.id as number;
   const category = assertOk(
-    await api.post(`/self/${shopId}/categories`, { name: 'Games', listingIds: [listingOf('group', internalGroup.id), listingOf('product', key.id), listingOf('group', bundle.id), listingOf('product', unlisted.id)] }),
+    await api.post(`/self/${shopId}/categories`, {
+      name: 'Games',
+      listingIds: [
+        listingOf('group', internalGroup.id),
+        listingOf('product', key.id),
+        listingOf('group', bundle.id),
+        listingOf('product', unlisted.id),
+      ],
+    }),
   );
 
-  for (const [question, position] of [['Second?', 2], ['First?', 1], ['Also first?', 1]] as const) {
+  for (const [question, position] of [
+    ['Second?', 2],
+    ['First?', 1],
+    ['Also first?', 1],
+  ] as const) {
     assertOk(await api.post(`/self/${shopId}/faqs`, { question, answer: `Answer to ${question}`, position }));
   }
-  const news = assertOk(await api.post(`/self/${shopId}/announcements`, { title: 'Big news', path: 'big-news', shortDescription: 'Short', description: 'Long text', buttonText: 'Go', buttonLink: 'https://example.com' }));
-  const quiet = assertOk(await api.post(`/self/${shopId}/announcements`, { title: 'Quiet news', path: 'quiet-news', description: 'By link', unlisted: true }));
-  const hidden = assertOk(await api.post(`/self/${shopId}/announcements`, { title: MARKERS.privateAnnouncement, path: 'private-news', description: MARKERS.privateAnnouncement, private: true }));
+  const news = assertOk(
+    await api.post(`/self/${shopId}/announcements`, {
+      title: 'Big news',
+      path: 'big-news',
+      shortDescription: 'Short',
+      description: 'Long text',
+      buttonText: 'Go',
+      buttonLink: 'https://example.com',
+    }),
+  );
+  const quiet = assertOk(
+    await api.post(`/self/${shopId}/announcements`, {
+      title: 'Quiet news',
+      path: 'quiet-news',
+      description: 'By link',
+      unlisted: true,
+    }),
+  );
+  const hidden = assertOk(
+    await api.post(`/self/${shopId}/announcements`, {
+      title: MARKERS.privateAnnouncement,
+      path: 'private-news',
+      description: MARKERS.privateAnnouncement,
+      private: true,
+    }),
+  );
 
   const invoices = [
-    await ratedOrder(app, api, shopId, { productId: key.id, variantId: key.variants[1].id, email: MARKERS.email, rating: 5, comment: 'Great' }),
-    await ratedOrder(app, api, shopId, { productId: memberA.id, variantId: memberA.variants[0].id, email: 'second@example.com', rating: 4, comment: 'Good part' }),
-    await ratedOrder(app, api, shopId, { productId: hiddenLater.id, variantId: hiddenLater.variants[0].id, email: MARKERS.email, rating: 4 }),
+    await ratedOrder(app, api, shopId, {
+      productId: key.id,
+      variantId: key.variants[1].id,
+      email: MARKERS.email,
+      rating: 5,
+      comment: 'Great',
+    }),
+    await ratedOrder(app, api, shopId, {
+      productId: memberA.id,
+      variantId: memberA.variants[0].id,
+      email: 'second@example.com',
+      rating: 4,
+      comment: 'Good part',
+    }),
+    await ratedOrder(app, api, shopId, {
+      productId: hiddenLater.id,
+      variantId: hiddenLater.variants[0].id,
+      email: MARKERS.email,
+      rating: 4,
+    }),
   ];
   // Sold while public, private now: the feedback stays, the product must not show through it.
-  assertOk(await api.put(`/self/${shopId}/products/bulk/update/visibility`, { productIds: [hiddenLater.id], private: true }));
+  assertOk(
+    await api.put(`/self/${shopId}/products/bulk/update/visibility`, { productIds: [hiddenLater.id], private: true }),
+  );
   // A pending order: its customer has no completed order yet.
   const pending = await app.inject({
     method: 'POST',
     url: `/v2/public/shops/${shopId}/invoices`,
-    payload: { customerEmail: 'pending@example.com', gateway: 'tipjar', parts: [{ productId: memberB.id, productVariantId: memberB.variants[0].id, quantity: 1 }] },
+    payload: {
+      customerEmail: 'pending@example.com',
+      gateway: 'tipjar',
+      parts: [{ productId: memberB.id, productVariantId: memberB.variants[0].id, quantity: 1 }],
+    },
   });
   assert.equal(pending.statusCode, 200, pending.body);
   invoices.push(pending.json().data.id);
@@ -162,9 +296,21 @@ const paths = (listings: any[]) => listings.map((l) => l.path);
 test('main and products pages list only what the storefront may show', async (t) => {
   const { page, shopId, products, groups, category } = await storefrontShop(t);
   const main = ok(await page('/main'));
-  assert.deepEqual(Object.keys(main).sort(), ['announcements', 'categories', 'feedbacks', 'listings', 'mainDetails', 'shop']);
+  assert.deepEqual(Object.keys(main).sort(), [
+    'announcements',
+    'categories',
+    'feedbacks',
+    'listings',
+    'mainDetails',
+    'shop',
+  ]);
   assert.equal(main.shop.name, 'Pixel Store');
-  assert.deepEqual(Object.keys(main.shop.statistics).sort(), ['customersCount', 'rating', 'totalFeedbacks', 'totalProductsSold']);
+  assert.deepEqual(Object.keys(main.shop.statistics).sort(), [
+    'customersCount',
+    'rating',
+    'totalFeedbacks',
+    'totalProductsSold',
+  ]);
 
   // Listed: the key, the dynamic product, the on-hold one and the bundle (with its public members only).
   assert.deepEqual(paths(main.listings).sort(), ['account', 'bundle', 'coming-soon', 'game-key']);
@@ -191,20 +337,42 @@ test('main and products pages list only what the storefront may show', async (t)
   assert.equal(bundle.type, 'group');
   assert.equal(bundle.product, null);
   assert.equal(bundle.group.id, groups.bundle.id);
-  assert.deepEqual(bundle.group.products.map((p: any) => p.id), [products.memberA.id, products.memberB.id], 'private member left out, order kept');
-  assert.deepEqual(bundle.group.products.map((p: any) => p.stock), [null, 3 - 1], 'unlimited, and one unit held by the pending order');
+  assert.deepEqual(
+    bundle.group.products.map((p: any) => p.id),
+    [products.memberA.id, products.memberB.id],
+    'private member left out, order kept',
+  );
+  assert.deepEqual(
+    bundle.group.products.map((p: any) => p.stock),
+    [null, 3 - 1],
+    'unlimited, and one unit held by the pending order',
+  );
 
   // The category keeps only the listings shown, in its order.
   assert.deepEqual(main.categories, [{ id: category.id, name: 'Games', listingIds: [keyListing.id, bundle.id] }]);
 
   // Announcements: the listed one only, without its body.
-  assert.deepEqual(main.announcements.map((a: any) => a.path), ['big-news']);
+  assert.deepEqual(
+    main.announcements.map((a: any) => a.path),
+    ['big-news'],
+  );
   assert.equal(main.announcements[0].description, undefined);
   assert.equal(main.announcements[0].buttonLink, 'https://example.com');
 
   // Latest feedbacks, newest first.
-  assert.deepEqual(main.feedbacks.map((f: any) => f.rating), [4, 4, 5]);
-  assert.deepEqual(Object.keys(main.feedbacks[1]).sort(), ['answer', 'answeredAt', 'comment', 'createdAt', 'id', 'products', 'rating']);
+  assert.deepEqual(
+    main.feedbacks.map((f: any) => f.rating),
+    [4, 4, 5],
+  );
+  assert.deepEqual(Object.keys(main.feedbacks[1]).sort(), [
+    'answer',
+    'answeredAt',
+    'comment',
+    'createdAt',
+    'id',
+    'products',
+    'rating',
+  ]);
   assert.deepEqual(main.feedbacks[1].products, [{ id: products.memberA.id, title: 'Bundle Part A' }]);
   assert.deepEqual(main.feedbacks[0].products, [], 'the product made private is not named');
 
@@ -220,15 +388,39 @@ test('mainDetails carries the shop and its design on every page', async (t) => {
   assertOk(await api.put(`/self/${shopId}/settings/popup`, { message: 'Welcome!' }));
   assertOk(await api.put(`/self/${shopId}/settings/terms`, { terms: 'Be nice.' }));
   assertOk(await api.put(`/self/${shopId}/settings/design`, { primaryColor: '#112233', disableSnow: true }));
-  assertOk(await api.put(`/self/${shopId}/settings/design/storefront`, { title: 'Welcome in', description: 'Keys and more', buttonText: 'Shop now', disableTitle: true }));
+  assertOk(
+    await api.put(`/self/${shopId}/settings/design/storefront`, {
+      title: 'Welcome in',
+      description: 'Keys and more',
+      buttonText: 'Shop now',
+      disableTitle: true,
+    }),
+  );
   assertOk(await api.put(`/self/${shopId}/customization/widgets`, { crispKey: 'crisp-1' }));
   assertOk(await api.put(`/self/${shopId}/customization/seo`, { metaTitle: 'Pixel', metaDescription: 'Keys' }));
-  assertOk(await api.put(`/self/${shopId}/settings/design/links`, { socialLinks: [{ platform: 'discord', link: 'https://discord.gg/x' }] }));
+  assertOk(
+    await api.put(`/self/${shopId}/settings/design/links`, {
+      socialLinks: [{ platform: 'discord', link: 'https://discord.gg/x' }],
+    }),
+  );
 
   const main = ok(await page('/main'));
   const details = main.mainDetails;
   assert.deepEqual(Object.keys(details).sort(), [
-    'backgroundUrl', 'currency', 'design', 'faviconUrl', 'id', 'logoUrl', 'name', 'onHold', 'popup', 'seo', 'socialLinks', 'storefront', 'terms', 'widgets',
+    'backgroundUrl',
+    'currency',
+    'design',
+    'faviconUrl',
+    'id',
+    'logoUrl',
+    'name',
+    'onHold',
+    'popup',
+    'seo',
+    'socialLinks',
+    'storefront',
+    'terms',
+    'widgets',
   ]);
   assert.equal(details.id, shopId);
   assert.equal(details.name, 'Pixel Store');
@@ -239,7 +431,14 @@ test('mainDetails carries the shop and its design on every page', async (t) => {
   assert.equal(details.design.primaryColor, '#112233');
   assert.equal(details.design.disableSnow, true);
   assert.equal(details.design.hideProductStock, false);
-  assert.deepEqual(details.storefront, { title: 'Welcome in', description: 'Keys and more', buttonText: 'Shop now', disableButton: false, disableTitle: true, disableDescription: false });
+  assert.deepEqual(details.storefront, {
+    title: 'Welcome in',
+    description: 'Keys and more',
+    buttonText: 'Shop now',
+    disableButton: false,
+    disableTitle: true,
+    disableDescription: false,
+  });
   assert.equal(details.widgets.crispKey, 'crisp-1');
   assert.deepEqual(details.seo, { metaTitle: 'Pixel', metaDescription: 'Keys', imageUrl: null });
   assert.deepEqual(details.socialLinks, [{ platform: 'discord', link: 'https://discord.gg/x' }]);
@@ -262,7 +461,18 @@ test('the product page shows variants with effective gateways, custom fields and
   assert.equal(typeof listing.id, 'number');
   assert.equal(listing.group, null);
   const p = listing.product;
-  assert.deepEqual(Object.keys(p).sort(), ['description', 'id', 'onHold', 'path', 'seo', 'shortDescription', 'soldCount', 'thumbnailUrl', 'title', 'variants']);
+  assert.deepEqual(Object.keys(p).sort(), [
+    'description',
+    'id',
+    'onHold',
+    'path',
+    'seo',
+    'shortDescription',
+    'soldCount',
+    'thumbnailUrl',
+    'title',
+    'variants',
+  ]);
   assert.equal(p.id, products.key.id);
   const [standard, support] = p.variants;
   assert.deepEqual(standard, {
@@ -280,22 +490,33 @@ test('the product page shows variants with effective gateways, custom fields and
       { gateway: 'tipjar', price: { amount: 9.99, currency: 'USD' } },
       { gateway: 'balance', price: { amount: 9.99, currency: 'USD' } },
     ],
-    customFields: [{ id: 'nick', name: 'Nickname', type: 'text', required: true, placeholder: 'you#1234', regex: '^.+#\\d{4}$' }],
+    customFields: [
+      { id: 'nick', name: 'Nickname', type: 'text', required: true, placeholder: 'you#1234', regex: '^.+#\\d{4}$' },
+    ],
     warranty: { text: '24h warranty', durationSeconds: 86400 },
   });
   // Named gateways: only the enabled ones, with their own price.
   assert.deepEqual(support.gateways, [{ gateway: 'tipjar', price: { amount: 4, currency: 'USD' } }]);
   assert.equal(support.stock, 6);
-  assert.deepEqual(res.feedbacks.map((f: any) => f.comment), ['Great']);
+  assert.deepEqual(
+    res.feedbacks.map((f: any) => f.comment),
+    ['Great'],
+  );
   assert.deepEqual(res.statistics, { rating: 5, totalFeedbacks: 1 });
 
   // A group page: the group with its listed products in full, and its products' feedbacks.
   const group = ok(await page('/listings/bundle'));
   assert.equal(group.listing.type, 'group');
   assert.equal(group.listing.product, null);
-  assert.deepEqual(group.listing.group.products.map((x: any) => x.title), ['Bundle Part A', 'Bundle Part B']);
+  assert.deepEqual(
+    group.listing.group.products.map((x: any) => x.title),
+    ['Bundle Part A', 'Bundle Part B'],
+  );
   assert.equal(group.listing.group.products[0].variants[0].productType, 'service');
-  assert.deepEqual(group.feedbacks.map((f: any) => f.comment), ['Good part']);
+  assert.deepEqual(
+    group.feedbacks.map((f: any) => f.comment),
+    ['Good part'],
+  );
 
   // A grouped product is reachable by its own path too (it has no listing of its own).
   const member = ok(await page('/listings/part-b'));
@@ -326,7 +547,9 @@ test('hideProductStock removes stock figures everywhere public', async (t) => {
   assert.equal(before.listing.product.variants[0].stock, 3);
   assertOk(await api.put(`/self/${shopId}/settings/design`, { hideProductStock: true }));
 
-  const responses = await Promise.all(['/main', '/listings', '/listings/game-key', '/listings/bundle', '/listings/coming-soon'].map((p) => page(p)));
+  const responses = await Promise.all(
+    ['/main', '/listings', '/listings/game-key', '/listings/bundle', '/listings/coming-soon'].map((p) => page(p)),
+  );
   for (const res of responses) {
     ok(res);
     assert.ok(!/"stock"/.test(res.text), `no stock figure in ${res.text.slice(0, 200)}`);
@@ -369,19 +592,44 @@ test('statistics and the feedbacks page match the stored data', async (t) => {
   assert.equal(second.feedbacks.nextCursor, null);
   const byCursor = ok(await page(`/feedbacks?pageSize=2&cursor=${first.feedbacks.nextCursor}`));
   assert.deepEqual(byCursor.feedbacks.items, second.feedbacks.items);
-  assert.deepEqual([...first.feedbacks.items, ...second.feedbacks.items].map((f: any) => f.rating), [4, 4, 5], 'newest first');
+  assert.deepEqual(
+    [...first.feedbacks.items, ...second.feedbacks.items].map((f: any) => f.rating),
+    [4, 4, 5],
+    'newest first',
+  );
   const search = ok(await page('/feedbacks?searchString=GOOD'));
-  assert.deepEqual(search.feedbacks.items.map((f: any) => f.comment), ['Good part']);
+  assert.deepEqual(
+    search.feedbacks.items.map((f: any) => f.comment),
+    ['Good part'],
+  );
   assertError(await page('/feedbacks?pageSize=101'), 400, 'validation_error');
   assertError(await page('/feedbacks?cursor=nope'), 400, 'validation_error');
 
   // An answer shows; a feedback whose appeal was accepted is neither shown nor counted.
-  const target = await db.selectFrom('feedbacks').select(['id', 'created_at']).where('invoice_id', '=', invoices[1]!).executeTakeFirstOrThrow();
-  await db.updateTable('feedbacks').set({ answer: 'Thanks!', answered_at: Date.now() }).where('id', '=', target.id).execute();
+  const target = await db
+    .selectFrom('feedbacks')
+    .select(['id', 'created_at'])
+    .where('invoice_id', '=', invoices[1]!)
+    .executeTakeFirstOrThrow();
+  await db
+    .updateTable('feedbacks')
+    .set({ answer: 'Thanks!', answered_at: Date.now() })
+    .where('id', '=', target.id)
+    .execute();
   await app.pageCache.invalidate(shopId);
   const answered = ok(await page('/feedbacks')).feedbacks.items.find((f: any) => f.id === target.id);
   assert.equal(answered.answer, 'Thanks!');
-  await db.insertInto('feedback_appeals').values({ shop_id: shopId, feedback_id: target.id, reason: 'spam', description: 'x', status: 'accepted', created_at: Date.now() }).execute();
+  await db
+    .insertInto('feedback_appeals')
+    .values({
+      shop_id: shopId,
+      feedback_id: target.id,
+      reason: 'spam',
+      description: 'x',
+      status: 'accepted',
+      created_at: Date.now(),
+    })
+    .execute();
   // No route accepts an appeal: the row is written directly, past the API writes that empty the page cache.
   await app.pageCache.invalidate(shopId);
   const after = ok(await page('/feedbacks'));
@@ -395,7 +643,13 @@ test('a product page shows its ten newest public feedbacks and counts them all, 
   const db = app.db.kysely;
   const { memberA } = products;
   for (let i = 0; i < 11; i++) {
-    await ratedOrder(app, api, shopId, { productId: memberA.id, variantId: memberA.variants[0].id, email: `fan${i}@example.com`, rating: 1 + (i % 5), comment: `Review ${i}` });
+    await ratedOrder(app, api, shopId, {
+      productId: memberA.id,
+      variantId: memberA.variants[0].id,
+      email: `fan${i}@example.com`,
+      rating: 1 + (i % 5),
+      comment: `Review ${i}`,
+    });
   }
   // The feedbacks about the product, from the rows: those whose invoice had a part of it.
   const about = await db
@@ -407,20 +661,37 @@ test('a product page shows its ten newest public feedbacks and counts them all, 
     .where('p.product_id', '=', memberA.id)
     .execute();
   assert.equal(about.length, 12);
-  const newestFirst = (rows: typeof about) => [...rows].sort((a, b) => Number(b.created_at) - Number(a.created_at) || b.id - a.id);
+  const newestFirst = (rows: typeof about) =>
+    [...rows].sort((a, b) => Number(b.created_at) - Number(a.created_at) || b.id - a.id);
   // One of them withdrawn by an accepted appeal (written directly: no route accepts appeals).
   const withdrawn = newestFirst(about)[3]!;
-  await db.insertInto('feedback_appeals').values({ shop_id: shopId, feedback_id: withdrawn.id, reason: 'spam', description: 'x', status: 'accepted', created_at: Date.now() }).execute();
+  await db
+    .insertInto('feedback_appeals')
+    .values({
+      shop_id: shopId,
+      feedback_id: withdrawn.id,
+      reason: 'spam',
+      description: 'x',
+      status: 'accepted',
+      created_at: Date.now(),
+    })
+    .execute();
   await app.pageCache.invalidate(shopId);
 
   const visible = newestFirst(about.filter((f) => f.id !== withdrawn.id));
   const res = ok(await page('/listings/part-a'));
-  assert.deepEqual(res.feedbacks.map((f: any) => f.id), visible.slice(0, 10).map((f) => f.id));
+  assert.deepEqual(
+    res.feedbacks.map((f: any) => f.id),
+    visible.slice(0, 10).map((f) => f.id),
+  );
   const sum = visible.reduce((total, f) => total + f.rating, 0);
   assert.deepEqual(res.statistics, { rating: Math.round((sum * 100) / visible.length) / 100, totalFeedbacks: 11 });
   // The group page (several products) reads the same feedbacks another way: it agrees.
   const group = ok(await page('/listings/bundle'));
-  assert.deepEqual(group.feedbacks.map((f: any) => f.id), res.feedbacks.map((f: any) => f.id));
+  assert.deepEqual(
+    group.feedbacks.map((f: any) => f.id),
+    res.feedbacks.map((f: any) => f.id),
+  );
 });
 
 test('maintained storefront totals, the feedback index and serial stock counts equal a rebuild from the rows', async (t) => {
@@ -428,15 +699,29 @@ test('maintained storefront totals, the feedback index and serial stock counts e
   const db = app.db.kysely;
   const snapshot = async () => ({
     totals: await db.selectFrom('shop_totals').selectAll().where('shop_id', '=', shopId).execute(),
-    index: await db.selectFrom('feedback_products').selectAll().where('shop_id', '=', shopId).orderBy('feedback_id').orderBy('product_id').execute(),
-    serialStock: await db.selectFrom('product_variants').select(['id', 'available_serials']).where('shop_id', '=', shopId).orderBy('id').execute(),
+    index: await db
+      .selectFrom('feedback_products')
+      .selectAll()
+      .where('shop_id', '=', shopId)
+      .orderBy('feedback_id')
+      .orderBy('product_id')
+      .execute(),
+    serialStock: await db
+      .selectFrom('product_variants')
+      .select(['id', 'available_serials'])
+      .where('shop_id', '=', shopId)
+      .orderBy('id')
+      .execute(),
   });
   const maintained = await snapshot();
   assert.equal(maintained.totals.length, 1);
   assert.equal(Number(maintained.totals[0]!.feedbacks), 3);
   assert.equal(Number(maintained.totals[0]!.buyers), 2);
   assert.ok(maintained.index.length >= 3, 'every feedback is indexed under its products');
-  assert.ok(maintained.serialStock.some((v) => v.available_serials > 0), 'the shop has serial stock');
+  assert.ok(
+    maintained.serialStock.some((v) => v.available_serials > 0),
+    'the shop has serial stock',
+  );
   await rebuildStorefrontTotals(db, shopId);
   assert.deepEqual(await snapshot(), maintained);
 });
@@ -445,7 +730,10 @@ test('FAQs by position then id; announcements by path: unlisted reachable, priva
   const { page, announcements } = await storefrontShop(t);
   const faqs = ok(await page('/faqs'));
   assert.deepEqual(Object.keys(faqs).sort(), ['faqs', 'mainDetails']);
-  assert.deepEqual(faqs.faqs.map((f: any) => f.question), ['First?', 'Also first?', 'Second?']);
+  assert.deepEqual(
+    faqs.faqs.map((f: any) => f.question),
+    ['First?', 'Also first?', 'Second?'],
+  );
   assert.deepEqual(Object.keys(faqs.faqs[0]).sort(), ['answer', 'id', 'position', 'question']);
 
   const news = ok(await page('/announcements/big-news'));
@@ -537,7 +825,8 @@ test('answers carry a strong ETag and answer 304 to a matching If-None-Match', a
 
 test('unknown shops are a 404, malformed ids a 400', async (t) => {
   const { app } = await storefrontShop(t);
-  const get = (url: string) => app.inject({ method: 'GET', url }).then((r) => ({ status: r.statusCode, body: r.json() }));
+  const get = (url: string) =>
+    app.inject({ method: 'GET', url }).then((r) => ({ status: r.statusCode, body: r.json() }));
   for (const path of ['main', 'listings', 'listings/game-key', 'feedbacks', 'faqs', 'announcements/big-news']) {
     assertError(await get(`/v2/public/shops/999999/${path}`), 404, 'not_found');
     assertError(await get(`/v2/public/shops/abc/${path}`), 400, 'validation_error');
@@ -547,7 +836,8 @@ test('unknown shops are a 404, malformed ids a 400', async (t) => {
 test('served pages are recorded as visits; revalidations and errors are not', async (t) => {
   const { app, page, shopId } = await storefrontShop(t);
   const db = app.db.kysely;
-  const visits = () => db.selectFrom('visits').select(['page', 'visitor']).where('shop_id', '=', shopId).orderBy('id').execute();
+  const visits = () =>
+    db.selectFrom('visits').select(['page', 'visitor']).where('shop_id', '=', shopId).orderBy('id').execute();
   const first = await page('/main', { 'user-agent': 'agent-1' });
   await page('/listings/game-key', { 'user-agent': 'agent-1' });
   await page('/main', { 'user-agent': 'agent-1', 'if-none-match': first.headers.etag as string });
@@ -560,7 +850,10 @@ test('served pages are recorded as visits; revalidations and errors are not', as
     return (await visits()).some((r) => r.page === '/faqs');
   }, 'the visit of the last page');
   const rows = await visits();
-  assert.deepEqual(rows.map((r) => r.page), ['/main', '/listings/game-key', '/faqs']);
+  assert.deepEqual(
+    rows.map((r) => r.page),
+    ['/main', '/listings/game-key', '/faqs'],
+  );
   assert.equal(rows[0]!.visitor, rows[1]!.visitor, 'same IP and agent, same visitor');
   assert.ok(!rows[0]!.visitor.includes('127.0.0.1'));
 });
@@ -569,7 +862,9 @@ test('no public page leaks serials, service texts, URLs, e-mails, IPs, credentia
   const { api, shopId, page, invoices, products } = await storefrontShop(t);
   // Control: the markers are really stored, and the owner sees them.
   const owned = JSON.stringify(assertOk(await api.get(`/self/${shopId}/v2/products/${products.key.id}`)));
-  assert.ok(owned.includes(MARKERS.serial) && owned.includes(MARKERS.serviceText) && owned.includes(MARKERS.customerNote));
+  assert.ok(
+    owned.includes(MARKERS.serial) && owned.includes(MARKERS.serviceText) && owned.includes(MARKERS.customerNote),
+  );
   assert.ok(JSON.stringify(assertOk(await api.get(`/self/${shopId}/invoices/${invoices[0]}`))).includes(MARKERS.email));
   const bodies = await Promise.all(
     [
@@ -591,7 +886,13 @@ test('no public page leaks serials, service texts, URLs, e-mails, IPs, credentia
   );
   const forbidden = [...Object.values(MARKERS), 'second@example.com', 'pending@example.com', '127.0.0.1', ...invoices];
   for (const { path, text } of bodies) {
-    for (const marker of forbidden) assert.ok(!text.toLowerCase().includes(marker.toLowerCase()), `${path} leaks ${marker}: ${text.slice(0, 300)}`);
-    assert.ok(!/"(private|isInternal|unlisted|serials|asSerials|asService|asDynamic|customerNote|customerEmail|email|ip|invoiceId|customerId)":/.test(text), `${path} carries an owner-only field`);
+    for (const marker of forbidden)
+      assert.ok(!text.toLowerCase().includes(marker.toLowerCase()), `${path} leaks ${marker}: ${text.slice(0, 300)}`);
+    assert.ok(
+      !/"(private|isInternal|unlisted|serials|asSerials|asService|asDynamic|customerNote|customerEmail|email|ip|invoiceId|customerId)":/.test(
+        text,
+      ),
+      `${path} carries an owner-only field`,
+    );
   }
 });

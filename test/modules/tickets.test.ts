@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { test, type TestContext } from 'node:test';
+import { type TestContext, test } from 'node:test';
+import { nextTicketStatus, ticketTransitions } from '../../src/modules/tickets/state.js';
 import { build, owner } from '../helpers/build.js';
 import { assertError, assertOk, createShop, sellingShop } from '../helpers/factories.js';
-import { nextTicketStatus, ticketTransitions } from '../../src/modules/tickets/state.js';
 
 const EMAIL = 'ticket.buyer@example.com';
 
@@ -17,9 +17,16 @@ async function setup(t: TestContext) {
     return { status: res.statusCode, body: res.json(), raw: res.body };
   };
   const open = (body: Record<string, unknown> = {}, id = shopId) =>
-    call('POST', `/v2/public/shops/${id}/tickets`, { email: EMAIL, title: 'Key does not work', message: 'It says already redeemed.', ...body });
-  const view = (id: number, key: string) => call('GET', `/v2/public/tickets/${id}?accessKey=${encodeURIComponent(key)}`);
-  const write = (id: number, key: string, content: unknown) => call('POST', `/v2/public/tickets/${id}/message?accessKey=${encodeURIComponent(key)}`, { content });
+    call('POST', `/v2/public/shops/${id}/tickets`, {
+      email: EMAIL,
+      title: 'Key does not work',
+      message: 'It says already redeemed.',
+      ...body,
+    });
+  const view = (id: number, key: string) =>
+    call('GET', `/v2/public/tickets/${id}?accessKey=${encodeURIComponent(key)}`);
+  const write = (id: number, key: string, content: unknown) =>
+    call('POST', `/v2/public/tickets/${id}/message?accessKey=${encodeURIComponent(key)}`, { content });
   const base = `/self/${shopId}/tickets`;
   const ticketCount = async () => (await app.db.kysely.selectFrom('tickets').select('id').execute()).length;
   return { app, api, ...shop, call, open, view, write, base, ticketCount };
@@ -36,7 +43,10 @@ test('the transition table: shop message answers, customer message opens, close 
   assert.equal(nextTicketStatus('open', 'shop_message'), 'answered');
   assert.equal(nextTicketStatus('answered', 'customer_message'), 'open');
   for (const action of ['shop_message', 'customer_message', 'close'] as const) {
-    assert.throws(() => nextTicketStatus('closed', action), (err: { statusCode: number; code: string }) => err.statusCode === 409 && err.code === 'conflict');
+    assert.throws(
+      () => nextTicketStatus('closed', action),
+      (err: { statusCode: number; code: string }) => err.statusCode === 409 && err.code === 'conflict',
+    );
   }
 });
 
@@ -45,16 +55,37 @@ test('a customer opens a ticket, reads it with the access key, and the conversat
   const created = assertOk(await open({ title: '  Key does not work  ', message: '  It says already redeemed.  ' }));
   assert.deepEqual(Object.keys(created).sort(), ['accessKey', 'id']);
   assert.match(created.accessKey, /^[A-Za-z0-9_-]{32}$/);
-  const row = await app.db.kysely.selectFrom('tickets').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
-  assert.equal(row.access_key_hash, createHash('sha256').update(created.accessKey).digest('hex'), 'only the SHA-256 is stored');
+  const row = await app.db.kysely
+    .selectFrom('tickets')
+    .selectAll()
+    .where('id', '=', created.id)
+    .executeTakeFirstOrThrow();
+  assert.equal(
+    row.access_key_hash,
+    createHash('sha256').update(created.accessKey).digest('hex'),
+    'only the SHA-256 is stored',
+  );
   assert.ok(!JSON.stringify(row).includes(created.accessKey));
 
   const first = await view(created.id, created.accessKey);
   const page = assertOk(first);
-  assert.deepEqual({ ...page, createdAt: undefined, updatedAt: undefined, messages: undefined }, {
-    id: created.id, shopId, title: 'Key does not work', invoiceId: null, status: 'open', createdAt: undefined, updatedAt: undefined, messages: undefined,
-  });
-  assert.deepEqual(page.messages.map((m: { author: string; content: string }) => [m.author, m.content]), [['customer', 'It says already redeemed.']]);
+  assert.deepEqual(
+    { ...page, createdAt: undefined, updatedAt: undefined, messages: undefined },
+    {
+      id: created.id,
+      shopId,
+      title: 'Key does not work',
+      invoiceId: null,
+      status: 'open',
+      createdAt: undefined,
+      updatedAt: undefined,
+      messages: undefined,
+    },
+  );
+  assert.deepEqual(
+    page.messages.map((m: { author: string; content: string }) => [m.author, m.content]),
+    [['customer', 'It says already redeemed.']],
+  );
   assert.ok(!first.raw.includes(EMAIL) && !/email/i.test(first.raw), 'the public view carries no e-mail');
 
   // The owner sees it, answers: answered, and the customer is mailed.
@@ -64,7 +95,12 @@ test('a customer opens a ticket, reads it with the access key, and the conversat
   const answered = assertOk(await api.post(`${base}/${created.id}/message`, { content: 'We sent a new key.' }));
   assert.equal(answered.status, 'answered');
   assert.ok(answered.updatedAt > ownerView.updatedAt);
-  const mail = await app.db.kysely.selectFrom('mail_outbox').selectAll().where('shop_id', '=', shopId).where('to_address', '=', EMAIL).execute();
+  const mail = await app.db.kysely
+    .selectFrom('mail_outbox')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('to_address', '=', EMAIL)
+    .execute();
   assert.equal(mail.length, 1);
   assert.match(mail[0]!.body_text, /We sent a new key\./);
   assert.ok(!mail[0]!.body_text.includes(created.accessKey), 'the access key is never mailed');
@@ -72,7 +108,10 @@ test('a customer opens a ticket, reads it with the access key, and the conversat
   // The customer writes again: open. The shop again: answered.
   const reopened = assertOk(await write(created.id, created.accessKey, 'Thanks, works now!'));
   assert.equal(reopened.status, 'open');
-  assert.deepEqual(reopened.messages.map((m: { author: string }) => m.author), ['customer', 'shop', 'customer']);
+  assert.deepEqual(
+    reopened.messages.map((m: { author: string }) => m.author),
+    ['customer', 'shop', 'customer'],
+  );
   assert.ok(!JSON.stringify(reopened).includes(EMAIL));
   assert.equal(assertOk(await api.post(`${base}/${created.id}/message`, { content: 'Great.' })).status, 'answered');
   assert.equal(assertOk(await write(created.id, created.accessKey, 'One more question')).status, 'open');
@@ -89,9 +128,22 @@ test('a customer opens a ticket, reads it with the access key, and the conversat
   assert.equal(final.status, 'closed');
   assert.equal(final.messages.length, 5, 'refused messages were not kept');
 
-  const events = await app.db.kysely.selectFrom('events').selectAll().where('shop_id', '=', shopId).where('type', 'like', 'ticket.%').orderBy('created_at').orderBy('id').execute();
-  assert.deepEqual(events.map((e) => e.type), ['ticket.created', 'ticket.message', 'ticket.message', 'ticket.message', 'ticket.message']);
-  const authors = events.slice(1).map((e) => JSON.parse(e.payload).author).sort();
+  const events = await app.db.kysely
+    .selectFrom('events')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('type', 'like', 'ticket.%')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  assert.deepEqual(
+    events.map((e) => e.type),
+    ['ticket.created', 'ticket.message', 'ticket.message', 'ticket.message', 'ticket.message'],
+  );
+  const authors = events
+    .slice(1)
+    .map((e) => JSON.parse(e.payload).author)
+    .sort();
   assert.deepEqual(authors, ['customer', 'customer', 'shop', 'shop'], 'messages of both authors are events');
   assert.equal(JSON.parse(events[0]!.payload).ticketId, created.id);
 });
@@ -99,7 +151,10 @@ test('a customer opens a ticket, reads it with the access key, and the conversat
 test('a wrong access key and an unknown ticket are the same 404', async (t) => {
   const { open, view, write, ticketCount } = await setup(t);
   const created = assertOk(await open());
-  const wrong = await view(created.id, `${created.accessKey.slice(0, -1)}${created.accessKey.endsWith('A') ? 'B' : 'A'}`);
+  const wrong = await view(
+    created.id,
+    `${created.accessKey.slice(0, -1)}${created.accessKey.endsWith('A') ? 'B' : 'A'}`,
+  );
   assertError(wrong, 404, 'not_found');
   const unknown = await view(999999, created.accessKey);
   assert.deepEqual(wrong.body, unknown.body);
@@ -132,7 +187,10 @@ test('bad ticket input is a 400 naming the field and creates nothing', async (t)
   for (const [body, field] of cases) {
     const res = await open(body);
     assertError(res, 400, 'validation_error');
-    assert.ok(res.body.errors.some((e: string) => e.startsWith(`${field}: `)), `${JSON.stringify(body).slice(0, 60)} → ${JSON.stringify(res.body.errors)}`);
+    assert.ok(
+      res.body.errors.some((e: string) => e.startsWith(`${field}: `)),
+      `${JSON.stringify(body).slice(0, 60)} → ${JSON.stringify(res.body.errors)}`,
+    );
   }
   assert.equal(await ticketCount(), 0);
 
@@ -198,7 +256,10 @@ test('owner: list by latest activity with status filter, search and cursor pagin
   const ids = (page: { items: { id: number }[] }) => page.items.map((i) => i.id);
   const list = assertOk(await api.get(base));
   assert.deepEqual(ids(list), [b.id, a.id, c.id], 'latest activity first');
-  assert.deepEqual(list.items[1].messages.map((m: { author: string }) => m.author), ['customer', 'shop']);
+  assert.deepEqual(
+    list.items[1].messages.map((m: { author: string }) => m.author),
+    ['customer', 'shop'],
+  );
   assert.equal(list.nextCursor, null);
   assert.deepEqual(ids(assertOk(await api.get(`${base}?status=open`))), [c.id]);
   assert.deepEqual(ids(assertOk(await api.get(`${base}?status=answered`))), [a.id]);
@@ -242,7 +303,10 @@ test('parallel closes and messages apply one after the other: one close wins, no
   ]);
   const closes = results.slice(0, 4);
   assert.equal(closes.filter((r) => r.status === 200).length, 1);
-  assert.ok(results.every((r) => r.status === 200 || r.status === 409), JSON.stringify(results.map((r) => r.status)));
+  assert.ok(
+    results.every((r) => r.status === 200 || r.status === 409),
+    JSON.stringify(results.map((r) => r.status)),
+  );
   const final = assertOk(await view(created.id, created.accessKey));
   assert.equal(final.status, 'closed');
   const accepted = results.slice(4).filter((r) => r.status === 200).length;

@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { test, type TestContext } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { ConfigError } from '../../src/config.js';
-import { build, freshConfig, onEnd, owner, type Client } from '../helpers/build.js';
+import { build, type Client, freshConfig, onEnd, owner } from '../helpers/build.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
 
 const RANGES = `# VPN exits, one address or CIDR range per line
@@ -34,14 +34,20 @@ async function setup(t: TestContext, ranges?: string) {
         method: 'POST',
         url: `/v2/public/shops/${shop.shopId}/invoices`,
         remoteAddress: ip,
-        payload: { customerEmail: 'buyer@example.com', gateway: 'tipjar', parts: [{ productId: shop.productId, productVariantId: shop.serviceVariant, quantity: 1 }], ...over },
+        payload: {
+          customerEmail: 'buyer@example.com',
+          gateway: 'tipjar',
+          parts: [{ productId: shop.productId, productVariantId: shop.serviceVariant, quantity: 1 }],
+          ...over,
+        },
       })
       .then((r) => ({ status: r.statusCode, body: r.json() }));
   const invoiceCount = async () => assertOk(await api.get(`/self/${shop.shopId}/invoices`)).totalCount;
   return { app, api, ...shop, checkout, invoiceCount };
 }
 
-const tipjar = (api: Client, shopId: number, blockVpn: boolean) => api.put(`/self/${shopId}/settings/payments/tipjar`, { gatewayRules: { blockVpn } });
+const tipjar = (api: Client, shopId: number, blockVpn: boolean) =>
+  api.put(`/self/${shopId}/settings/payments/tipjar`, { gatewayRules: { blockVpn } });
 
 test('with VPN ranges, a gateway that blocks VPNs refuses buyers in them with a 422 naming the gateway', async (t) => {
   const { api, shopId, checkout, invoiceCount } = await setup(t, RANGES);
@@ -69,13 +75,22 @@ test("a variant's blockVpn rule refuses VPN buyers through that gateway for that
     title: v.title,
     priceDetails: { amount: v.priceDetails.amount },
     productType: v.productType,
-    ...(v.productType === 'service' ? { asService: { text: v.asService.text }, gateways: [{ gateway: 'tipjar', rules: { blockVpn: true } }] } : {}),
+    ...(v.productType === 'service'
+      ? { asService: { text: v.asService.text }, gateways: [{ gateway: 'tipjar', rules: { blockVpn: true } }] }
+      : {}),
   }));
   const saved = assertOk(await api.put(url, { title: product.title, description: product.description, variants }));
   assert.deepEqual(saved.variants[1].gateways, [{ gateway: 'tipjar', rules: { blockVpn: true }, price: null }]);
-  const refused = await checkout('203.0.113.9', { parts: [{ productId, productVariantId: keysVariant, quantity: 1 }, { productId, productVariantId: serviceVariant, quantity: 1 }] });
+  const refused = await checkout('203.0.113.9', {
+    parts: [
+      { productId, productVariantId: keysVariant, quantity: 1 },
+      { productId, productVariantId: serviceVariant, quantity: 1 },
+    ],
+  });
   assertError(refused, 422, 'unprocessable');
-  assert.deepEqual(refused.body.errors, ['parts[1].productVariantId: tipjar refuses VPN and proxy addresses for this product']);
+  assert.deepEqual(refused.body.errors, [
+    'parts[1].productVariantId: tipjar refuses VPN and proxy addresses for this product',
+  ]);
   assertOk(await checkout('203.0.113.9', { parts: [{ productId, productVariantId: keysVariant, quantity: 1 }] }));
   assertOk(await checkout('192.0.2.1'));
 });
@@ -97,22 +112,42 @@ test('without VPN ranges blockVpn cannot be turned on (422); rules stored before
 
   const shopRule = await tipjar(api, shopId, true);
   assertError(shopRule, 422, 'unprocessable');
-  assert.deepEqual(shopRule.body.errors, ['gatewayRules.blockVpn: cannot be true: the server has no VPN ranges configured (VPN_RANGES_FILE)']);
+  assert.deepEqual(shopRule.body.errors, [
+    'gatewayRules.blockVpn: cannot be true: the server has no VPN ranges configured (VPN_RANGES_FILE)',
+  ]);
   assert.equal(assertOk(await api.get(`/self/${shopId}/settings`)).payments.tipjar.gatewayRules.blockVpn, false);
   const variantRule = await api.post(`/self/${shopId}/v2/products`, {
     title: 'Other',
     description: 'd',
-    variants: [{ title: 'V', priceDetails: { amount: 1 }, productType: 'serials', gateways: [{ gateway: 'balance' }, { gateway: 'tipjar', rules: { blockVpn: true } }] }],
+    variants: [
+      {
+        title: 'V',
+        priceDetails: { amount: 1 },
+        productType: 'serials',
+        gateways: [{ gateway: 'balance' }, { gateway: 'tipjar', rules: { blockVpn: true } }],
+      },
+    ],
   });
   assertError(variantRule, 422, 'unprocessable');
-  assert.deepEqual(variantRule.body.errors, ['variants[0].gateways[1].rules.blockVpn: cannot be true: the server has no VPN ranges configured (VPN_RANGES_FILE)']);
+  assert.deepEqual(variantRule.body.errors, [
+    'variants[0].gateways[1].rules.blockVpn: cannot be true: the server has no VPN ranges configured (VPN_RANGES_FILE)',
+  ]);
   assert.equal(assertOk(await api.get(`/self/${shopId}/v2/products`)).totalCount, 1);
   assertOk(await tipjar(api, shopId, false));
 
   // Rules an earlier version stored (when the switch did nothing).
   const db = app.db.kysely;
-  await db.updateTable('payment_settings').set({ block_vpn: 1 }).where('shop_id', '=', shopId).where('provider', '=', 'tipjar').execute();
-  await db.updateTable('product_variants').set({ gateways: JSON.stringify([{ gateway: 'tipjar', rules: { blockVpn: true }, price: null }]) }).where('id', '=', serviceVariant).execute();
+  await db
+    .updateTable('payment_settings')
+    .set({ block_vpn: 1 })
+    .where('shop_id', '=', shopId)
+    .where('provider', '=', 'tipjar')
+    .execute();
+  await db
+    .updateTable('product_variants')
+    .set({ gateways: JSON.stringify([{ gateway: 'tipjar', rules: { blockVpn: true }, price: null }]) })
+    .where('id', '=', serviceVariant)
+    .execute();
   const again = await buildApp({ config, logger: { level: 'warn', stream } });
   onEnd(t, () => again.close());
   const warning = warnings.find((w) => /VPN_RANGES_FILE is not set/.test(w.msg));
@@ -130,12 +165,22 @@ test('without VPN ranges blockVpn cannot be turned on (422); rules stored before
     gateways: v.gateways.map((g: any) => ({ gateway: g.gateway, rules: g.rules })),
     ...(v.asService ? { asService: { text: v.asService.text } } : {}),
   }));
-  assertOk(await api.put(`/self/${shopId}/v2/products/${productId}`, { title: product.title, description: product.description, variants }));
+  assertOk(
+    await api.put(`/self/${shopId}/v2/products/${productId}`, {
+      title: product.title,
+      description: product.description,
+      variants,
+    }),
+  );
   const bought = await app.inject({
     method: 'POST',
     url: `/v2/public/shops/${shopId}/invoices`,
     remoteAddress: '203.0.113.9',
-    payload: { customerEmail: 'b@example.com', gateway: 'tipjar', parts: [{ productId, productVariantId: serviceVariant, quantity: 1 }] },
+    payload: {
+      customerEmail: 'b@example.com',
+      gateway: 'tipjar',
+      parts: [{ productId, productVariantId: serviceVariant, quantity: 1 }],
+    },
   });
   assert.equal(bought.statusCode, 200, bought.body);
 });
@@ -144,7 +189,10 @@ test('a VPN ranges file that cannot be read or has a bad line stops the start, n
   const config = await freshConfig(t);
   const file = join(config.dataDir, 'vpn.txt');
   const start = () => buildApp({ config: { ...config, vpnRangesFile: file }, logger: false });
-  await assert.rejects(start(), (err: Error) => err instanceof ConfigError && err.message.includes(`cannot read ${file}`));
+  await assert.rejects(
+    start(),
+    (err: Error) => err instanceof ConfigError && err.message.includes(`cannot read ${file}`),
+  );
   writeFileSync(file, '# ranges\n203.0.113.0/24\n10.0.0.1/8\nnot-an-ip\n2001:db8::/32\n');
   await assert.rejects(start(), (err: Error) => {
     assert.ok(err instanceof ConfigError);
@@ -154,5 +202,8 @@ test('a VPN ranges file that cannot be read or has a bad line stops the start, n
     return true;
   });
   writeFileSync(file, '# nothing but comments\n\n');
-  await assert.rejects(start(), (err: Error) => err instanceof ConfigError && /lists no address or range/.test(err.message));
+  await assert.rejects(
+    start(),
+    (err: Error) => err instanceof ConfigError && /lists no address or range/.test(err.message),
+  );
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { test, type TestContext } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { buildApp } from '../../src/app.js';
 import { isPublicAddress } from '../../src/http/address-guard.js';
@@ -27,10 +27,14 @@ async function receiver(t: TestContext, status: (body: any) => number = () => 20
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onEnd(t, () => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  }));
+  onEnd(
+    t,
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received };
 }
 
@@ -67,10 +71,14 @@ async function gatedReceiver(t: TestContext, bound: number, objectOf: (body: any
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onEnd(t, () => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  }));
+  onEnd(
+    t,
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   const expect = (object: string, n: number) => left.set(object, (left.get(object) ?? 0) + n);
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, seen, expect };
 }
@@ -93,27 +101,45 @@ async function setup(t: TestContext, env: Record<string, string> = {}) {
 test('events are signed per Standard Webhooks and verify with the reference library', async (t) => {
   const { app, api, shopId, buy, base } = await setup(t);
   const sink = await receiver(t);
-  const created = assertOk(await api.post(base, { url: sink.url, events: ['invoice.created', 'invoice.completed', 'customer.balance_changed'] }));
+  const created = assertOk(
+    await api.post(base, {
+      url: sink.url,
+      events: ['invoice.created', 'invoice.completed', 'customer.balance_changed'],
+    }),
+  );
   assert.match(created.secret, /^whsec_[A-Za-z0-9+/]+=*$/);
   assert.equal(assertOk(await api.get(`${base}/${created.id}`)).secret, undefined, 'the secret is shown once');
   const invoice = await buy();
   assertOk(await api.post(`/self/${shopId}/invoices/${invoice.id}/process`));
   assert.equal(await app.webhookWorker.runOnce(), 2, 'one pass: created, and once it is through, completed');
-  assert.deepEqual(sink.received.map((r) => JSON.parse(r.body).type), ['invoice.created', 'invoice.completed']);
+  assert.deepEqual(
+    sink.received.map((r) => JSON.parse(r.body).type),
+    ['invoice.created', 'invoice.completed'],
+  );
   const verifier = new Webhook(created.secret);
   for (const r of sink.received) {
-    const payload = verifier.verify(r.body, { 'webhook-id': r.headers['webhook-id'] as string, 'webhook-timestamp': r.headers['webhook-timestamp'] as string, 'webhook-signature': r.headers['webhook-signature'] as string }) as { id: string; shopId: number; data: { invoiceId: string } };
+    const payload = verifier.verify(r.body, {
+      'webhook-id': r.headers['webhook-id'] as string,
+      'webhook-timestamp': r.headers['webhook-timestamp'] as string,
+      'webhook-signature': r.headers['webhook-signature'] as string,
+    }) as { id: string; shopId: number; data: { invoiceId: string } };
     assert.equal(payload.id, r.headers['webhook-id']);
     assert.equal(payload.shopId, shopId);
     assert.equal(payload.data.invoiceId, invoice.id);
   }
-  assert.throws(() => verifier.verify(sink.received[0]!.body + ' ', sink.received[0]!.headers as Record<string, string>), 'a changed body fails');
+  assert.throws(
+    () => verifier.verify(`${sink.received[0]!.body} `, sink.received[0]!.headers as Record<string, string>),
+    'a changed body fails',
+  );
   const log = assertOk(await api.get(`${base}/${created.id}/deliveries`));
   assert.equal(log.totalCount, 2);
-  assert.deepEqual(log.items.map((a: { eventType: string; statusCode: number; error: null }) => [a.eventType, a.statusCode, a.error]), [
-    ['invoice.completed', 200, null],
-    ['invoice.created', 200, null],
-  ]);
+  assert.deepEqual(
+    log.items.map((a: { eventType: string; statusCode: number; error: null }) => [a.eventType, a.statusCode, a.error]),
+    [
+      ['invoice.completed', 200, null],
+      ['invoice.created', 200, null],
+    ],
+  );
 });
 
 test('a failing delivery is retried with backoff; later events of its invoice wait their turn, other invoices go on; 410 turns it off', async (t) => {
@@ -126,19 +152,38 @@ test('a failing delivery is retried with backoff; later events of its invoice wa
   failing = first.id;
   assertOk(await api.post(`/self/${shopId}/invoices/${first.id}/process`));
   const second = await buy();
-  const seen = () => sink.received.map((r) => { const b = JSON.parse(r.body); return `${b.type} ${b.data.invoiceId === first.id ? 'first' : 'second'}`; });
+  const seen = () =>
+    sink.received.map((r) => {
+      const b = JSON.parse(r.body);
+      return `${b.type} ${b.data.invoiceId === first.id ? 'first' : 'second'}`;
+    });
   const now = Date.now();
   assert.equal(await app.webhookWorker.runOnce(now), 1);
-  assert.deepEqual(seen().sort(), ['invoice.created first', 'invoice.created second'], 'the first invoice\'s completion waits behind its failed creation; the second invoice is not held up');
+  assert.deepEqual(
+    seen().sort(),
+    ['invoice.created first', 'invoice.created second'],
+    "the first invoice's completion waits behind its failed creation; the second invoice is not held up",
+  );
   assert.equal(await app.webhookWorker.runOnce(now + 1000), 0, 'not due yet');
   assert.equal(sink.received.length, 2);
   failing = null;
   assert.equal(await app.webhookWorker.runOnce(now + 10_000), 2);
-  assert.deepEqual(seen().slice(2), ['invoice.created first', 'invoice.completed first'], 'the retry, then what waited behind it');
-  const retried = sink.received.filter((r) => JSON.parse(r.body).type === 'invoice.created' && JSON.parse(r.body).data.invoiceId === first.id);
+  assert.deepEqual(
+    seen().slice(2),
+    ['invoice.created first', 'invoice.completed first'],
+    'the retry, then what waited behind it',
+  );
+  const retried = sink.received.filter(
+    (r) => JSON.parse(r.body).type === 'invoice.created' && JSON.parse(r.body).data.invoiceId === first.id,
+  );
   assert.equal(retried[1]!.headers['webhook-id'], retried[0]!.headers['webhook-id'], 'a retry keeps the event id');
   const attempts = assertOk(await api.get(`${base}/${hook.id}/deliveries`)).items;
-  assert.deepEqual(attempts.map((a: { statusCode: number; attempt: number }) => [a.statusCode, a.attempt]).sort(), [[200, 1], [200, 1], [200, 2], [500, 1]]);
+  assert.deepEqual(attempts.map((a: { statusCode: number; attempt: number }) => [a.statusCode, a.attempt]).sort(), [
+    [200, 1],
+    [200, 1],
+    [200, 2],
+    [500, 1],
+  ]);
   assert.ok(second.id);
 
   gone = true;
@@ -150,16 +195,37 @@ test('a failing delivery is retried with backoff; later events of its invoice wa
   await buy();
   await app.webhookWorker.runOnce(now + 30_000);
   assert.equal(sink.received.length, 5, 'nothing more goes to a disabled endpoint');
-  assert.equal(await app.db.kysely.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', hook.id).where('status', '=', 'pending').execute().then((r) => r.length), 0);
+  assert.equal(
+    await app.db.kysely
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('webhook_id', '=', hook.id)
+      .where('status', '=', 'pending')
+      .execute()
+      .then((r) => r.length),
+    0,
+  );
 });
 
 test('backoff: about three days of retries with jitter', () => {
   const total = RETRY_DELAYS_MS.reduce((a, b) => a + b, 0);
   assert.ok(total > 2.5 * 86_400_000 && total < 3.5 * 86_400_000, `${total / 3_600_000} h`);
-  assert.equal(retryDelayMs(1, () => 0.5), 5_000);
-  assert.equal(retryDelayMs(1, () => 0), 4_000);
-  assert.equal(retryDelayMs(1, () => 1), 6_000);
-  assert.equal(retryDelayMs(99, () => 0.5), RETRY_DELAYS_MS.at(-1));
+  assert.equal(
+    retryDelayMs(1, () => 0.5),
+    5_000,
+  );
+  assert.equal(
+    retryDelayMs(1, () => 0),
+    4_000,
+  );
+  assert.equal(
+    retryDelayMs(1, () => 1),
+    6_000,
+  );
+  assert.equal(
+    retryDelayMs(99, () => 0.5),
+    RETRY_DELAYS_MS.at(-1),
+  );
 });
 
 test('pending deliveries survive a restart, and a delivery claimed by a crashed worker is sent again', async (t) => {
@@ -168,23 +234,54 @@ test('pending deliveries survive a restart, and a delivery claimed by a crashed 
   const first = await buildApp({ config, logger: false });
   const api = await owner(first);
   const shop = await sellingShop(api);
-  assertOk(await api.post(`/self/${shop.shopId}/webhooks`, { url: sink.url, events: ['invoice.created', 'invoice.completed'] }));
+  assertOk(
+    await api.post(`/self/${shop.shopId}/webhooks`, {
+      url: sink.url,
+      events: ['invoice.created', 'invoice.completed'],
+    }),
+  );
   const invoices: { id: string }[] = [];
   for (let i = 0; i < 3; i++) {
-    invoices.push(assertOk(await api.post(`/v2/public/shops/${shop.shopId}/invoices`, { customerEmail: `r${i}@example.com`, gateway: 'tipjar', parts: [{ productId: shop.productId, productVariantId: shop.keysVariant, quantity: 1 }] })));
+    invoices.push(
+      assertOk(
+        await api.post(`/v2/public/shops/${shop.shopId}/invoices`, {
+          customerEmail: `r${i}@example.com`,
+          gateway: 'tipjar',
+          parts: [{ productId: shop.productId, productVariantId: shop.keysVariant, quantity: 1 }],
+        }),
+      ),
+    );
   }
   assertOk(await api.post(`/self/${shop.shopId}/invoices/${invoices[0]!.id}/process`));
   // The first delivery (invoice 0 created) was claimed when the process died: its lease is still running.
-  const claimed = (await first.db.kysely.selectFrom('webhook_deliveries').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
-  await first.db.kysely.updateTable('webhook_deliveries').set({ status: 'delivering', attempts: 1, next_attempt_at: Date.now() + 60_000 }).where('id', '=', claimed).execute();
+  const claimed = (
+    await first.db.kysely.selectFrom('webhook_deliveries').select('id').orderBy('id').executeTakeFirstOrThrow()
+  ).id;
+  await first.db.kysely
+    .updateTable('webhook_deliveries')
+    .set({ status: 'delivering', attempts: 1, next_attempt_at: Date.now() + 60_000 })
+    .where('id', '=', claimed)
+    .execute();
   await first.close();
 
   const second = await buildApp({ config, logger: false });
   onEnd(t, () => second.close());
-  const sent = () => sink.received.map((r) => { const b = JSON.parse(r.body); return `${b.type} ${invoices.findIndex((i) => i.id === b.data.invoiceId)}`; });
-  assert.equal(await second.webhookWorker.runOnce(), 2, 'other invoices go out; nothing of invoice 0 overtakes its claimed delivery');
+  const sent = () =>
+    sink.received.map((r) => {
+      const b = JSON.parse(r.body);
+      return `${b.type} ${invoices.findIndex((i) => i.id === b.data.invoiceId)}`;
+    });
+  assert.equal(
+    await second.webhookWorker.runOnce(),
+    2,
+    'other invoices go out; nothing of invoice 0 overtakes its claimed delivery',
+  );
   assert.deepEqual(sent().sort(), ['invoice.created 1', 'invoice.created 2']);
-  assert.equal(await second.webhookWorker.runOnce(Date.now() + 3 * 60_000), 2, 'the lapsed claim is sent again, then what waited behind it');
+  assert.equal(
+    await second.webhookWorker.runOnce(Date.now() + 3 * 60_000),
+    2,
+    'the lapsed claim is sent again, then what waited behind it',
+  );
   assert.deepEqual(sent().slice(2), ['invoice.created 0', 'invoice.completed 0']);
   assert.equal(await second.webhookWorker.runOnce(Date.now() + 4 * 60_000), 0);
   assert.equal(new Set(sink.received.map((r) => r.headers['webhook-id'])).size, 4);
@@ -197,7 +294,12 @@ test('a backlog to one endpoint goes out in one pass, WEBHOOK_CONCURRENCY at a t
   const ticketMessages = async (from: number, count: number) => {
     for (let i = from; i < from + count; i++) {
       sink.expect(`ticket:${i}`, 1);
-      await recordEvent(app.db.kysely, shopId, 'ticket.message', { ticketId: i, messageId: 1, author: 'customer', status: 'open' });
+      await recordEvent(app.db.kysely, shopId, 'ticket.message', {
+        ticketId: i,
+        messageId: 1,
+        author: 'customer',
+        status: 'open',
+      });
     }
   };
   assertOk(await api.post(base, { url: sink.url, events: ['ticket.message'] }));
@@ -231,7 +333,13 @@ test('events of one object reach an endpoint in order and one at a time; other o
   assertOk(await api.post(base, { url: sink.url, events: ['ticket.message'] }));
   // Interleaved, as a busy shop writes them.
   for (let m = 1; m <= messages; m++) {
-    for (let ticket = 1; ticket <= tickets; ticket++) await recordEvent(app.db.kysely, shopId, 'ticket.message', { ticketId: ticket, messageId: m, author: 'customer', status: 'open' });
+    for (let ticket = 1; ticket <= tickets; ticket++)
+      await recordEvent(app.db.kysely, shopId, 'ticket.message', {
+        ticketId: ticket,
+        messageId: m,
+        author: 'customer',
+        status: 'open',
+      });
   }
   assert.equal(await app.webhookWorker.runOnce(), tickets * messages, 'one pass');
   for (let ticket = 1; ticket <= tickets; ticket++) {
@@ -245,21 +353,31 @@ test('events of one object reach an endpoint in order and one at a time; other o
 test('invoice events carry the invoice as the owner API shows it right after the change', async (t) => {
   const { app, api, shopId, buy, base } = await setup(t);
   const sink = await receiver(t);
-  assertOk(await api.post(base, { url: sink.url, events: ['invoice.created', 'invoice.completed', 'invoice.replaced', 'invoice.expired', 'invoice.cancelled'] }));
+  assertOk(
+    await api.post(base, {
+      url: sink.url,
+      events: ['invoice.created', 'invoice.completed', 'invoice.replaced', 'invoice.expired', 'invoice.cancelled'],
+    }),
+  );
   const invoices = `/self/${shopId}/invoices`;
   const views = new Map<string, unknown>();
-  const snapshot = async (type: string, id: string) => views.set(`${type} ${id}`, assertOk(await api.get(`${invoices}/${id}`)));
+  const snapshot = async (type: string, id: string) =>
+    views.set(`${type} ${id}`, assertOk(await api.get(`${invoices}/${id}`)));
 
   const sold = await buy();
   await snapshot('invoice.created', sold.id);
   const done = assertOk(await api.post(`${invoices}/${sold.id}/process`));
   await snapshot('invoice.completed', sold.id);
-  assert.deepEqual(views.get(`invoice.completed ${sold.id}`), done, "the process answer is that view too");
+  assert.deepEqual(views.get(`invoice.completed ${sold.id}`), done, 'the process answer is that view too');
   assertOk(await api.post(`${invoices}/${sold.id}/replacement`, { partInvoiceId: done.parts[0].id, quantity: 1 }));
   await snapshot('invoice.replaced', sold.id);
   const lapsed = await buy();
   await snapshot('invoice.created', lapsed.id);
-  await app.db.kysely.updateTable('invoices').set({ expires_at: Date.now() - 1 }).where('id', '=', lapsed.id).execute();
+  await app.db.kysely
+    .updateTable('invoices')
+    .set({ expires_at: Date.now() - 1 })
+    .where('id', '=', lapsed.id)
+    .execute();
   await snapshot('invoice.expired', lapsed.id); // this read expires it
   const dropped = await buy();
   await snapshot('invoice.created', dropped.id);
@@ -271,13 +389,23 @@ test('invoice events carry the invoice as the owner API shows it right after the
   const events = sink.received.map((r) => JSON.parse(r.body));
   assert.equal(events.length, views.size);
   for (const event of events) {
-    assert.deepEqual(event.data.invoice, views.get(`${event.type} ${event.data.invoiceId}`), `${event.type} ${event.data.invoiceId}`);
+    assert.deepEqual(
+      event.data.invoice,
+      views.get(`${event.type} ${event.data.invoiceId}`),
+      `${event.type} ${event.data.invoiceId}`,
+    );
   }
   const byType = (type: string) => events.find((e) => e.type === type).data;
   // The fields receivers had before stay beside the invoice.
-  assert.deepEqual([byType('invoice.created').total, byType('invoice.created').currency, byType('invoice.created').gateway], [9.99, 'USD', 'tipjar']);
+  assert.deepEqual(
+    [byType('invoice.created').total, byType('invoice.created').currency, byType('invoice.created').gateway],
+    [9.99, 'USD', 'tipjar'],
+  );
   assert.equal(byType('invoice.completed').commission, 0);
-  assert.deepEqual([byType('invoice.replaced').partInvoiceId, byType('invoice.replaced').quantity], [done.parts[0].id, 1]);
+  assert.deepEqual(
+    [byType('invoice.replaced').partInvoiceId, byType('invoice.replaced').quantity],
+    [done.parts[0].id, 1],
+  );
   assert.equal(byType('invoice.completed').invoice.status, 'completed');
   assert.deepEqual(byType('invoice.completed').invoice.parts[0].deliverables, ['K1']);
   assert.equal(byType('invoice.replaced').invoice.replacements.length, 1);
@@ -304,28 +432,72 @@ test('two workers never send the same delivery', async (t) => {
 
 test('private addresses are refused at registration and at delivery unless allowed', async (t) => {
   const { app, api, buy, base } = await setup(t, { ALLOW_PRIVATE_WEBHOOKS: 'false' });
-  for (const url of ['http://127.0.0.1/x', 'http://localhost:8080/x', 'http://10.1.2.3/x', 'http://192.168.0.1/', 'http://169.254.169.254/latest/meta-data', 'http://[::1]/x', 'http://[fd00::1]/', 'http://[::ffff:127.0.0.1]/', 'ftp://example.com/', 'not a url', 'http://user:pw@example.com/']) {
+  for (const url of [
+    'http://127.0.0.1/x',
+    'http://localhost:8080/x',
+    'http://10.1.2.3/x',
+    'http://192.168.0.1/',
+    'http://169.254.169.254/latest/meta-data',
+    'http://[::1]/x',
+    'http://[fd00::1]/',
+    'http://[::ffff:127.0.0.1]/',
+    'ftp://example.com/',
+    'not a url',
+    'http://user:pw@example.com/',
+  ]) {
     const res = await api.post(base, { url, events: ['invoice.created'] });
     assertError(res, 400, 'validation_error');
     assert.match(res.body.errors[0], /^url: /);
   }
   assertError(await api.post(base, { url: 'https://example.com/hook', events: [] }), 400, 'validation_error');
-  assertError(await api.post(base, { url: 'https://example.com/hook', events: ['invoice.paid'] }), 400, 'validation_error');
+  assertError(
+    await api.post(base, { url: 'https://example.com/hook', events: ['invoice.paid'] }),
+    400,
+    'validation_error',
+  );
   // An endpoint that turns private after registration (DNS change) is refused at delivery.
   const sink = await receiver(t);
   const row = await app.db.kysely
     .insertInto('webhook_endpoints')
-    .values({ shop_id: (await app.db.kysely.selectFrom('shops').select('id').executeTakeFirstOrThrow()).id, url: sink.url, events: '["invoice.created"]', secret: app.secrets.seal('whsec_dGVzdA=='), created_at: Date.now(), updated_at: Date.now() })
+    .values({
+      shop_id: (await app.db.kysely.selectFrom('shops').select('id').executeTakeFirstOrThrow()).id,
+      url: sink.url,
+      events: '["invoice.created"]',
+      secret: app.secrets.seal('whsec_dGVzdA=='),
+      created_at: Date.now(),
+      updated_at: Date.now(),
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   await buy();
   await app.webhookWorker.runOnce();
   assert.equal(sink.received.length, 0);
-  const attempt = await app.db.kysely.selectFrom('webhook_attempts').selectAll().where('webhook_id', '=', row.id).executeTakeFirstOrThrow();
+  const attempt = await app.db.kysely
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where('webhook_id', '=', row.id)
+    .executeTakeFirstOrThrow();
   assert.match(attempt.error ?? '', /^refused: /);
 
   for (const address of ['8.8.8.8', '2606:4700:4700::1111']) assert.equal(isPublicAddress(address), true, address);
-  for (const address of ['127.0.0.1', '10.0.0.1', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '::1', 'fe80::1', 'fd00::1', '::ffff:10.0.0.1', '::', '::7f00:1', '::a00:1', '::127.0.0.1']) {
+  for (const address of [
+    '127.0.0.1',
+    '10.0.0.1',
+    '172.16.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '224.0.0.1',
+    '::1',
+    'fe80::1',
+    'fd00::1',
+    '::ffff:10.0.0.1',
+    '::',
+    '::7f00:1',
+    '::a00:1',
+    '::127.0.0.1',
+  ]) {
     assert.equal(isPublicAddress(address), false, address);
   }
 });
@@ -341,8 +513,14 @@ test('webhook CRUD, test ping and validation', async (t) => {
   assert.equal(ping.statusCode, 200);
   const body = JSON.parse(sink.received[0]!.body);
   assert.equal(body.type, 'ping');
-  assert.equal(new Webhook(hook.secret).verify(sink.received[0]!.body, sink.received[0]!.headers as Record<string, string>) !== undefined, true);
-  const updated = assertOk(await api.put(`${base}/${hook.id}`, { url: sink.url, events: ['invoice.completed'], enabled: false }));
+  assert.equal(
+    new Webhook(hook.secret).verify(sink.received[0]!.body, sink.received[0]!.headers as Record<string, string>) !==
+      undefined,
+    true,
+  );
+  const updated = assertOk(
+    await api.put(`${base}/${hook.id}`, { url: sink.url, events: ['invoice.completed'], enabled: false }),
+  );
   assert.deepEqual([updated.events, updated.enabled], [['invoice.completed'], false]);
   assert.equal(assertOk(await api.get(base)).totalCount, 1);
   assert.deepEqual(assertOk(await api.delete(`${base}/${hook.id}`)), { id: hook.id, deleted: true });
@@ -356,33 +534,58 @@ test('a local receiver gets every event type of the contract', async (t) => {
   const { eventTypes } = await import('../../src/modules/events/service.js');
   const hook = assertOk(await api.post(base, { url: sink.url, events: [...eventTypes] }));
   const order = (variant: number, quantity: number, email = 'all@example.com') =>
-    api.post(`/v2/public/shops/${shopId}/invoices`, { customerEmail: email, gateway: 'tipjar', parts: [{ productId, productVariantId: variant, quantity }] }).then(assertOk);
+    api
+      .post(`/v2/public/shops/${shopId}/invoices`, {
+        customerEmail: email,
+        gateway: 'tipjar',
+        parts: [{ productId, productVariantId: variant, quantity }],
+      })
+      .then(assertOk);
   const sold = await order(keysVariant, 1); // invoice.created
   const done = assertOk(await api.post(`/self/${shopId}/invoices/${sold.id}/process`)); // invoice.completed
-  assertOk(await api.post(`/self/${shopId}/invoices/${sold.id}/replacement`, { partInvoiceId: done.parts[0].id, quantity: 1 })); // invoice.replaced
+  assertOk(
+    await api.post(`/self/${shopId}/invoices/${sold.id}/replacement`, { partInvoiceId: done.parts[0].id, quantity: 1 }),
+  ); // invoice.replaced
   const lapsed = await order(serviceVariant, 1);
-  await app.db.kysely.updateTable('invoices').set({ expires_at: Date.now() - 1 }).where('id', '=', lapsed.id).execute();
+  await app.db.kysely
+    .updateTable('invoices')
+    .set({ expires_at: Date.now() - 1 })
+    .where('id', '=', lapsed.id)
+    .execute();
   assert.equal(assertOk(await api.get(`/self/${shopId}/invoices/${lapsed.id}`)).status, 'expired'); // invoice.expired
   const { endUnpaid } = await import('../../src/modules/invoices/lifecycle.service.js');
   const dropped = await order(serviceVariant, 1);
   assert.equal(await endUnpaid(app.db.kysely, shopId, dropped.id, 'cancelled'), true); // invoice.cancelled
   await order(keysVariant, 3); // the last three keys: product.out_of_stock
   assertOk(await api.post(`/self/${shopId}/customers/${done.customerId}/balance/add`, { amount: 1 })); // customer.balance_changed
-  const ticket = assertOk(await api.post(`/v2/public/shops/${shopId}/tickets`, { email: 'all@example.com', title: 'Help', message: 'Hi' })); // ticket.created
+  const ticket = assertOk(
+    await api.post(`/v2/public/shops/${shopId}/tickets`, { email: 'all@example.com', title: 'Help', message: 'Hi' }),
+  ); // ticket.created
   assertOk(await api.post(`/self/${shopId}/tickets/${ticket.id}/message`, { content: 'Hello' })); // ticket.message
   assertOk(await api.post(`/v2/public/invoices/${sold.id}/feedback`, { rating: 5, comment: 'Great' })); // feedback.created
   assert.deepEqual(
-    (({ rating, comment }) => ({ rating, comment }))(assertOk(await api.get(`/self/${shopId}/invoices/${sold.id}`)).feedback),
+    (({ rating, comment }) => ({ rating, comment }))(
+      assertOk(await api.get(`/self/${shopId}/invoices/${sold.id}`)).feedback,
+    ),
     { rating: 5, comment: 'Great' },
     'the invoice shows its feedback',
   );
 
   for (let pass = 0; pass < 30 && (await app.webhookWorker.runOnce()) > 0; pass++);
   const types = sink.received.map((r) => JSON.parse(r.body).type as string);
-  const keys = await app.db.kysely.selectFrom('webhook_deliveries as d').innerJoin('events as e', 'e.id', 'd.event_id').select(['e.type', 'd.ordering_key']).execute();
-  for (const { type, ordering_key } of keys) assert.match(ordering_key ?? '', /^(invoice|ticket|product|customer):[\w-]+$/, `${type} has an ordering key`);
+  const keys = await app.db.kysely
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('events as e', 'e.id', 'd.event_id')
+    .select(['e.type', 'd.ordering_key'])
+    .execute();
+  for (const { type, ordering_key } of keys)
+    assert.match(ordering_key ?? '', /^(invoice|ticket|product|customer):[\w-]+$/, `${type} has an ordering key`);
   // Events of different invoices are not ordered against each other: pick the first invoice's.
-  const created = JSON.parse(sink.received.find((r) => JSON.parse(r.body).type === 'invoice.created' && JSON.parse(r.body).data.invoiceId === sold.id)!.body);
+  const created = JSON.parse(
+    sink.received.find(
+      (r) => JSON.parse(r.body).type === 'invoice.created' && JSON.parse(r.body).data.invoiceId === sold.id,
+    )!.body,
+  );
   assert.equal(created.data.total, 9.99, 'money in events is a decimal in the major unit');
   const balance = JSON.parse(sink.received.find((r) => JSON.parse(r.body).type === 'customer.balance_changed')!.body);
   assert.deepEqual([balance.data.amount, balance.data.balance, balance.data.currency], [1, 1, 'USD']);
@@ -398,7 +601,11 @@ test('an invoice event no endpoint receives keeps no snapshot of the invoice: no
   assertOk(await api.post(base, { url: sink.url, events: ['invoice.completed'] }));
   const sold = await buy();
   assertOk(await api.post(`/self/${shopId}/invoices/${sold.id}/process`));
-  const events = await app.db.kysely.selectFrom('events').select(['type', 'payload']).where('shop_id', '=', shopId).execute();
+  const events = await app.db.kysely
+    .selectFrom('events')
+    .select(['type', 'payload'])
+    .where('shop_id', '=', shopId)
+    .execute();
   const created = JSON.parse(events.find((e) => e.type === 'invoice.created')!.payload);
   const completed = JSON.parse(events.find((e) => e.type === 'invoice.completed')!.payload);
   assert.equal(created.invoiceId, sold.id);

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { test, type TestContext } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import SqliteDatabase from 'better-sqlite3';
 import { buildApp } from '../../src/app.js';
 import type { Config } from '../../src/config.js';
@@ -17,7 +17,10 @@ const modeOf = (path: string) => (statSync(path).mode & 0o777).toString(8);
 async function firstStartConfig(t: TestContext): Promise<Config> {
   const base = await freshConfig(t);
   const dataDir = join(base.dataDir, 'data');
-  const database = base.database.dialect === 'sqlite' ? { dialect: 'sqlite' as const, file: join(dataDir, 'shopd.sqlite') } : base.database;
+  const database =
+    base.database.dialect === 'sqlite'
+      ? { dialect: 'sqlite' as const, file: join(dataDir, 'shopd.sqlite') }
+      : base.database;
   return { ...base, dataDir, secretKey: undefined, database };
 }
 
@@ -31,11 +34,14 @@ test('a first start creates DATA_DIR 0700, secret.key 0600 and, on SQLite, the d
   assert.equal(modeOf(join(config.dataDir, 'secret.key')), '600');
   assert.equal(modeOf(join(config.dataDir, 'uploads')), '700');
   if (engine === 'sqlite') {
-    for (const suffix of ['', '-wal', '-shm']) assert.equal(modeOf(`${join(config.dataDir, 'shopd.sqlite')}${suffix}`), '600', `shopd.sqlite${suffix}`);
+    for (const suffix of ['', '-wal', '-shm'])
+      assert.equal(modeOf(`${join(config.dataDir, 'shopd.sqlite')}${suffix}`), '600', `shopd.sqlite${suffix}`);
   }
 });
 
-test('the CLI\'s connection creates a new SQLite database 0600 in a directory 0700', { skip: engine !== 'sqlite' && 'SQLite only' }, async (t) => {
+test("the CLI's connection creates a new SQLite database 0600 in a directory 0700", {
+  skip: engine !== 'sqlite' && 'SQLite only',
+}, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'shopd-modes-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'elsewhere', 'db.sqlite');
@@ -46,7 +52,9 @@ test('the CLI\'s connection creates a new SQLite database 0600 in a directory 07
   await db.destroy();
 });
 
-test('an install made world-readable is tightened at start, and each change is logged', { skip: engine !== 'sqlite' && 'SQLite only' }, async (t) => {
+test('an install made world-readable is tightened at start, and each change is logged', {
+  skip: engine !== 'sqlite' && 'SQLite only',
+}, async (t) => {
   const config = await firstStartConfig(t);
   const file = config.database.dialect === 'sqlite' ? config.database.file : '';
   // As an older version left it: everything readable by every user of the machine.
@@ -71,8 +79,18 @@ test('an install made world-readable is tightened at start, and each change is l
   onEnd(t, () => app.close());
 
   assert.equal(modeOf(config.dataDir), '700');
-  for (const name of ['secret.key', 'shopd.sqlite', 'shopd.sqlite-wal', 'shopd.sqlite-shm']) assert.equal(modeOf(join(config.dataDir, name)), '600', name);
+  for (const name of ['secret.key', 'shopd.sqlite', 'shopd.sqlite-wal', 'shopd.sqlite-shm'])
+    assert.equal(modeOf(join(config.dataDir, name)), '600', name);
   const logged = lines.filter((l) => /file mode tightened/.test(l.msg)).map((l) => l.path);
-  assert.deepEqual(logged.sort(), [config.dataDir, ...['secret.key', 'shopd.sqlite', 'shopd.sqlite-shm', 'shopd.sqlite-wal'].map((n) => join(config.dataDir, n))].sort());
-  assert.ok(lines.every((l) => l.level === 40 || !/file mode/.test(l.msg)), 'logged as warnings');
+  assert.deepEqual(
+    logged.sort(),
+    [
+      config.dataDir,
+      ...['secret.key', 'shopd.sqlite', 'shopd.sqlite-shm', 'shopd.sqlite-wal'].map((n) => join(config.dataDir, n)),
+    ].sort(),
+  );
+  assert.ok(
+    lines.every((l) => l.level === 40 || !/file mode/.test(l.msg)),
+    'logged as warnings',
+  );
 });

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { withId } from '../migration-helpers.js';
 
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { withId } from '../migration-helpers.js';
 
 /**
@@ -29,7 +29,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .addColumn('deleted_at', 'bigint')
     .execute();
-  await db.schema.createIndex('products_shop_created_idx').on('products').columns(['shop_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('products_shop_created_idx')
+    .on('products')
+    .columns(['shop_id', 'created_at', 'id'])
+    .execute();
   await db.schema
     .createIndex('products_shop_path_live_idx')
     .on('products')
@@ -67,7 +71,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addCheckConstraint('product_variants_price', sql`price > 0`)
     .addCheckConstraint('product_variants_stock', sql`stock is null or stock >= 0`)
     .execute();
-  await db.schema.createIndex('product_variants_product_idx').on('product_variants').columns(['shop_id', 'product_id', 'position']).execute();
+  await db.schema
+    .createIndex('product_variants_product_idx')
+    .on('product_variants')
+    .columns(['shop_id', 'product_id', 'position'])
+    .execute();
 
   await withId(db, db.schema.createTable('serials'))
     .addColumn('shop_id', 'integer', (c) => c.notNull().references('shops.id').onDelete('cascade'))
@@ -80,7 +88,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('delivered_at', 'bigint')
     .addCheckConstraint('serials_status', sql`status in ('available', 'reserved', 'delivered')`)
     .execute();
-  await db.schema.createIndex('serials_variant_status_idx').on('serials').columns(['shop_id', 'variant_id', 'status', 'id']).execute();
+  await db.schema
+    .createIndex('serials_variant_status_idx')
+    .on('serials')
+    .columns(['shop_id', 'variant_id', 'status', 'id'])
+    .execute();
 
   await withId(db, db.schema.createTable('product_groups'))
     .addColumn('shop_id', 'integer', (c) => c.notNull().references('shops.id').onDelete('cascade'))
@@ -105,7 +117,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('position', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('group_products_pk', ['group_id', 'product_id'])
     .execute();
-  await db.schema.createIndex('group_products_product_idx').on('group_products').columns(['shop_id', 'product_id']).execute();
+  await db.schema
+    .createIndex('group_products_product_idx')
+    .on('group_products')
+    .columns(['shop_id', 'product_id'])
+    .execute();
 
   await withId(db, db.schema.createTable('listings'))
     .addColumn('shop_id', 'integer', (c) => c.notNull().references('shops.id').onDelete('cascade'))
@@ -121,7 +137,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint('listings_product', ['product_id'])
     .addUniqueConstraint('listings_group', ['group_id'])
     .execute();
-  await db.schema.createIndex('listings_shop_position_idx').on('listings').columns(['shop_id', 'position', 'id']).execute();
+  await db.schema
+    .createIndex('listings_shop_position_idx')
+    .on('listings')
+    .columns(['shop_id', 'position', 'id'])
+    .execute();
 
   await withId(db, db.schema.createTable('categories'))
     .addColumn('shop_id', 'integer', (c) => c.notNull().references('shops.id').onDelete('cascade'))
@@ -129,7 +149,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('categories_shop_idx').on('categories').columns(['shop_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('categories_shop_idx')
+    .on('categories')
+    .columns(['shop_id', 'created_at', 'id'])
+    .execute();
 
   await db.schema
     .createTable('category_listings')
@@ -142,7 +166,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['category_listings', 'categories', 'listings', 'group_products', 'product_groups', 'serials', 'product_variants', 'products']) {
+  for (const table of [
+    'category_listings',
+    'categories',
+    'listings',
+    'group_products',
+    'product_groups',
+    'serials',
+    'product_variants',
+    'products',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { withId } from '../migration-helpers.js';
 
 /**
@@ -21,7 +21,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint('customers_shop_email', ['shop_id', 'email'])
     .addCheckConstraint('customers_balance_non_negative', sql`balance >= 0`)
     .execute();
-  await db.schema.createIndex('customers_shop_created_idx').on('customers').columns(['shop_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('customers_shop_created_idx')
+    .on('customers')
+    .columns(['shop_id', 'created_at', 'id'])
+    .execute();
 
   await db.schema
     .createTable('customer_ips')
@@ -45,7 +49,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('invoice_id', 'text')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('balance_entries_customer_idx').on('balance_entries').columns(['shop_id', 'customer_id', 'id']).execute();
+  await db.schema
+    .createIndex('balance_entries_customer_idx')
+    .on('balance_entries')
+    .columns(['shop_id', 'customer_id', 'id'])
+    .execute();
 
   await withId(db, db.schema.createTable('coupons'))
     .addColumn('shop_id', 'integer', (c) => c.notNull().references('shops.id').onDelete('cascade'))
@@ -107,13 +115,32 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .addColumn('completed_at', 'bigint')
     .addCheckConstraint('invoices_status', sql`status in ('pending', 'completed', 'expired', 'cancelled')`)
-    .addCheckConstraint('invoices_amounts', sql`subtotal >= 0 and discount >= 0 and total >= 0 and total = subtotal - discount`)
+    .addCheckConstraint(
+      'invoices_amounts',
+      sql`subtotal >= 0 and discount >= 0 and total >= 0 and total = subtotal - discount`,
+    )
     .execute();
-  await db.schema.createIndex('invoices_shop_created_idx').on('invoices').columns(['shop_id', 'created_at', 'id']).execute();
-  await db.schema.createIndex('invoices_shop_status_created_idx').on('invoices').columns(['shop_id', 'status', 'created_at', 'id']).execute();
-  await db.schema.createIndex('invoices_shop_customer_idx').on('invoices').columns(['shop_id', 'customer_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('invoices_shop_created_idx')
+    .on('invoices')
+    .columns(['shop_id', 'created_at', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('invoices_shop_status_created_idx')
+    .on('invoices')
+    .columns(['shop_id', 'status', 'created_at', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('invoices_shop_customer_idx')
+    .on('invoices')
+    .columns(['shop_id', 'customer_id', 'created_at'])
+    .execute();
   await db.schema.createIndex('invoices_pending_expiry_idx').on('invoices').columns(['status', 'expires_at']).execute();
-  await db.schema.createIndex('invoices_affiliate_idx').on('invoices').columns(['shop_id', 'affiliate_customer_id']).execute();
+  await db.schema
+    .createIndex('invoices_affiliate_idx')
+    .on('invoices')
+    .columns(['shop_id', 'affiliate_customer_id'])
+    .execute();
 
   await withId(db, db.schema.createTable('invoice_parts'))
     .addColumn('shop_id', 'integer', (c) => c.notNull().references('shops.id').onDelete('cascade'))
@@ -132,7 +159,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addCheckConstraint('invoice_parts_quantity', sql`quantity > 0`)
     .execute();
   await db.schema.createIndex('invoice_parts_invoice_idx').on('invoice_parts').columns(['invoice_id', 'id']).execute();
-  await db.schema.createIndex('invoice_parts_product_idx').on('invoice_parts').columns(['shop_id', 'product_id']).execute();
+  await db.schema
+    .createIndex('invoice_parts_product_idx')
+    .on('invoice_parts')
+    .columns(['shop_id', 'product_id'])
+    .execute();
 
   await withId(db, db.schema.createTable('invoice_replacements'))
     .addColumn('shop_id', 'integer', (c) => c.notNull().references('shops.id').onDelete('cascade'))
@@ -142,7 +173,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('deliverables', 'text', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('invoice_replacements_invoice_idx').on('invoice_replacements').columns(['invoice_id', 'id']).execute();
+  await db.schema
+    .createIndex('invoice_replacements_invoice_idx')
+    .on('invoice_replacements')
+    .columns(['invoice_id', 'id'])
+    .execute();
 
   await withId(db, db.schema.createTable('mail_outbox'))
     .addColumn('shop_id', 'integer', (c) => c.notNull().references('shops.id').onDelete('cascade'))
@@ -171,7 +206,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['events', 'mail_outbox', 'invoice_replacements', 'invoice_parts', 'invoices', 'blacklist', 'coupons', 'balance_entries', 'customer_ips', 'customers']) {
+  for (const table of [
+    'events',
+    'mail_outbox',
+    'invoice_replacements',
+    'invoice_parts',
+    'invoices',
+    'blacklist',
+    'coupons',
+    'balance_entries',
+    'customer_ips',
+    'customers',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { withId } from '../migration-helpers.js';
 
 /**
@@ -30,7 +30,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .addUniqueConstraint('announcements_shop_path', ['shop_id', 'path'])
     .execute();
-  await db.schema.createIndex('announcements_shop_created_idx').on('announcements').columns(['shop_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('announcements_shop_created_idx')
+    .on('announcements')
+    .columns(['shop_id', 'created_at', 'id'])
+    .execute();
 
   await withId(db, db.schema.createTable('feedbacks'))
     .addColumn('shop_id', 'integer', (c) => c.notNull().references('shops.id').onDelete('cascade'))
@@ -44,7 +48,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .addCheckConstraint('feedbacks_rating', sql`rating between 1 and 5`)
     .execute();
-  await db.schema.createIndex('feedbacks_shop_created_idx').on('feedbacks').columns(['shop_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('feedbacks_shop_created_idx')
+    .on('feedbacks')
+    .columns(['shop_id', 'created_at', 'id'])
+    .execute();
 
   await withId(db, db.schema.createTable('feedback_appeals'))
     .addColumn('shop_id', 'integer', (c) => c.notNull().references('shops.id').onDelete('cascade'))
@@ -64,7 +72,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .unique()
     .where(sql.ref('status'), '=', 'open')
     .execute();
-  await db.schema.createIndex('feedback_appeals_shop_idx').on('feedback_appeals').columns(['shop_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('feedback_appeals_shop_idx')
+    .on('feedback_appeals')
+    .columns(['shop_id', 'created_at', 'id'])
+    .execute();
 
   await withId(db, db.schema.createTable('tickets'))
     .addColumn('shop_id', 'integer', (c) => c.notNull().references('shops.id').onDelete('cascade'))
@@ -78,8 +90,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .addCheckConstraint('tickets_status', sql`status in ('open', 'answered', 'closed')`)
     .execute();
-  await db.schema.createIndex('tickets_shop_status_idx').on('tickets').columns(['shop_id', 'status', 'updated_at', 'id']).execute();
-  await db.schema.createIndex('tickets_shop_created_idx').on('tickets').columns(['shop_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('tickets_shop_status_idx')
+    .on('tickets')
+    .columns(['shop_id', 'status', 'updated_at', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('tickets_shop_created_idx')
+    .on('tickets')
+    .columns(['shop_id', 'created_at', 'id'])
+    .execute();
 
   await withId(db, db.schema.createTable('ticket_messages'))
     .addColumn('shop_id', 'integer', (c) => c.notNull().references('shops.id').onDelete('cascade'))
@@ -89,7 +109,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addCheckConstraint('ticket_messages_author', sql`author in ('customer', 'shop')`)
     .execute();
-  await db.schema.createIndex('ticket_messages_ticket_idx').on('ticket_messages').columns(['ticket_id', 'id']).execute();
+  await db.schema
+    .createIndex('ticket_messages_ticket_idx')
+    .on('ticket_messages')
+    .columns(['ticket_id', 'id'])
+    .execute();
 
   await withId(db, db.schema.createTable('visits'))
     .addColumn('shop_id', 'integer', (c) => c.notNull().references('shops.id').onDelete('cascade'))
@@ -102,7 +126,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['visits', 'ticket_messages', 'tickets', 'feedback_appeals', 'feedbacks', 'announcements', 'faqs']) {
+  for (const table of [
+    'visits',
+    'ticket_messages',
+    'tickets',
+    'feedback_appeals',
+    'feedbacks',
+    'announcements',
+    'faqs',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { withId } from '../migration-helpers.js';
 
 /**
@@ -17,7 +17,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhook_endpoints_shop_idx').on('webhook_endpoints').columns(['shop_id', 'id']).execute();
+  await db.schema
+    .createIndex('webhook_endpoints_shop_idx')
+    .on('webhook_endpoints')
+    .columns(['shop_id', 'id'])
+    .execute();
 
   await withId(db, db.schema.createTable('webhook_deliveries'))
     .addColumn('shop_id', 'integer', (c) => c.notNull().references('shops.id').onDelete('cascade'))
@@ -32,8 +36,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addCheckConstraint('webhook_deliveries_status', sql`status in ('pending', 'delivering', 'succeeded', 'failed')`)
     .addUniqueConstraint('webhook_deliveries_once', ['webhook_id', 'event_id'])
     .execute();
-  await db.schema.createIndex('webhook_deliveries_due_idx').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
-  await db.schema.createIndex('webhook_deliveries_endpoint_idx').on('webhook_deliveries').columns(['webhook_id', 'status', 'id']).execute();
+  await db.schema
+    .createIndex('webhook_deliveries_due_idx')
+    .on('webhook_deliveries')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
+  await db.schema
+    .createIndex('webhook_deliveries_endpoint_idx')
+    .on('webhook_deliveries')
+    .columns(['webhook_id', 'status', 'id'])
+    .execute();
 
   await withId(db, db.schema.createTable('webhook_attempts'))
     .addColumn('shop_id', 'integer', (c) => c.notNull().references('shops.id').onDelete('cascade'))
@@ -47,9 +59,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('error', 'text')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhook_attempts_endpoint_idx').on('webhook_attempts').columns(['shop_id', 'webhook_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('webhook_attempts_endpoint_idx')
+    .on('webhook_attempts')
+    .columns(['shop_id', 'webhook_id', 'created_at', 'id'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['webhook_attempts', 'webhook_deliveries', 'webhook_endpoints']) await db.schema.dropTable(table).execute();
+  for (const table of ['webhook_attempts', 'webhook_deliveries', 'webhook_endpoints'])
+    await db.schema.dropTable(table).execute();
 }

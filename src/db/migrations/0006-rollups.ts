@@ -1,6 +1,6 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../schema.js';
+import { type Kysely, sql } from 'kysely';
 import { rebuildRollups } from '../../modules/dashboards/rollups.js';
+import type { Database } from '../schema.js';
 
 /**
  * Dashboard rollups (issue 7, T5/T6): cumulative snapshots per shop-local day, maintained in the
@@ -81,12 +81,24 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('invoices').addColumn('repeat_purchase', 'integer').execute();
 
   // The owner list filtered by status and gateway, newest first: one index range scan.
-  await db.schema.createIndex('invoices_shop_status_gateway_created_idx').on('invoices').columns(['shop_id', 'status', 'gateway', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('invoices_shop_status_gateway_created_idx')
+    .on('invoices')
+    .columns(['shop_id', 'status', 'gateway', 'created_at', 'id'])
+    .execute();
   // The partial first and last days of a dashboard range are read from the raw rows.
-  await db.schema.createIndex('invoices_shop_completed_idx').on('invoices').columns(['shop_id', 'completed_at']).execute();
+  await db.schema
+    .createIndex('invoices_shop_completed_idx')
+    .on('invoices')
+    .columns(['shop_id', 'completed_at'])
+    .execute();
   // Time first: SQLite (without statistics) would otherwise prefer a (shop_id, …) index to the
   // invoice_id one when listing an invoice's replacements.
-  await db.schema.createIndex('invoice_replacements_created_idx').on('invoice_replacements').columns(['created_at', 'shop_id']).execute();
+  await db.schema
+    .createIndex('invoice_replacements_created_idx')
+    .on('invoice_replacements')
+    .columns(['created_at', 'shop_id'])
+    .execute();
 
   // Existing shops: repeat flags from their order history, then their rollups.
   const shops = await sql<{ id: number }>`select id from shops order by id`.execute(db);
@@ -98,7 +110,14 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('invoices_shop_completed_idx').execute();
   await db.schema.dropIndex('invoices_shop_status_gateway_created_idx').execute();
   await db.schema.alterTable('invoices').dropColumn('repeat_purchase').execute();
-  for (const table of ['rollup_invoice_counts', 'rollup_gateways', 'rollup_hours', 'rollup_products', 'rollup_days', 'rollup_state']) {
+  for (const table of [
+    'rollup_invoice_counts',
+    'rollup_gateways',
+    'rollup_hours',
+    'rollup_products',
+    'rollup_days',
+    'rollup_state',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

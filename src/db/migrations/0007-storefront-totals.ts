@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * What the storefront shows on every page without counting it each time (issue 7): per-shop
@@ -29,7 +29,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('product_id', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('feedback_products_pk', ['feedback_id', 'product_id'])
     .execute();
-  await db.schema.createIndex('feedback_products_product_idx').on('feedback_products').columns(['shop_id', 'product_id', 'feedback_id']).execute();
+  await db.schema
+    .createIndex('feedback_products_product_idx')
+    .on('feedback_products')
+    .columns(['shop_id', 'product_id', 'feedback_id'])
+    .execute();
   await sql`
     insert into feedback_products (shop_id, feedback_id, product_id)
     select distinct f.shop_id, f.id, p.product_id
@@ -40,7 +44,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('serials_invoice_idx').on('serials').columns(['invoice_id']).execute();
 
   // Feedbacks hidden by an accepted appeal are subtracted from the totals when they are read.
-  await db.schema.createIndex('feedback_appeals_status_idx').on('feedback_appeals').columns(['shop_id', 'status', 'feedback_id']).execute();
+  await db.schema
+    .createIndex('feedback_appeals_status_idx')
+    .on('feedback_appeals')
+    .columns(['shop_id', 'status', 'feedback_id'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * A product page reads its newest feedbacks and their totals (issue 7). Through
@@ -31,7 +31,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('feedback_products_product_created_idx').execute();
-  await db.schema.createIndex('feedback_products_product_idx').on('feedback_products').columns(['shop_id', 'product_id', 'feedback_id']).execute();
+  await db.schema
+    .createIndex('feedback_products_product_idx')
+    .on('feedback_products')
+    .columns(['shop_id', 'product_id', 'feedback_id'])
+    .execute();
   await db.schema.alterTable('feedback_products').dropColumn('rating').execute();
   await db.schema.alterTable('feedback_products').dropColumn('created_at').execute();
 }

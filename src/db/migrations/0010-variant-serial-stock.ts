@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * A serial variant's stock as a maintained number (issue 7). Stock was counted from the serials
@@ -15,7 +15,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     update product_variants set available_serials = (
       select count(*) from serials s
-      where s.shop_id = product_variants.shop_id and s.variant_id = product_variants.id and s.status = 'available')`.execute(db);
+      where s.shop_id = product_variants.shop_id and s.variant_id = product_variants.id and s.status = 'available')`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

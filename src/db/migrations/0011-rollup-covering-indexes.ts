@@ -9,13 +9,20 @@ import type { Kysely } from 'kysely';
  * the rollups (completions, replacements) update a few of these rows per invoice.
  */
 const COVERING = {
-  rollup_products_covering_idx: { table: 'rollup_products', columns: ['shop_id', 'day', 'product_id', 'revenue', 'quantity', 'last_part_id'] },
+  rollup_products_covering_idx: {
+    table: 'rollup_products',
+    columns: ['shop_id', 'day', 'product_id', 'revenue', 'quantity', 'last_part_id'],
+  },
   rollup_hours_covering_idx: { table: 'rollup_hours', columns: ['shop_id', 'day', 'hour', 'orders'] },
-  rollup_gateways_covering_idx: { table: 'rollup_gateways', columns: ['shop_id', 'day', 'gateway', 'revenue', 'orders'] },
+  rollup_gateways_covering_idx: {
+    table: 'rollup_gateways',
+    columns: ['shop_id', 'day', 'gateway', 'revenue', 'orders'],
+  },
 };
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const [name, { table, columns }] of Object.entries(COVERING)) await db.schema.createIndex(name).on(table).columns(columns).execute();
+  for (const [name, { table, columns }] of Object.entries(COVERING))
+    await db.schema.createIndex(name).on(table).columns(columns).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

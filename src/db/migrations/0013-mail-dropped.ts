@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { isPostgres } from '../database.js';
 import { withId } from '../migration-helpers.js';
 
@@ -13,7 +13,9 @@ const STATUSES = (list: string[]) => sql.raw(list.map((s) => `'${s}'`).join(', '
 async function setStatuses(db: Kysely<any>, statuses: string[]): Promise<void> {
   if (isPostgres(db)) {
     await sql`alter table mail_outbox drop constraint mail_outbox_status`.execute(db);
-    await sql`alter table mail_outbox add constraint mail_outbox_status check (status in (${STATUSES(statuses)}))`.execute(db);
+    await sql`alter table mail_outbox add constraint mail_outbox_status check (status in (${STATUSES(statuses)}))`.execute(
+      db,
+    );
     return;
   }
   await withId(db, db.schema.createTable('mail_outbox_next'))
@@ -29,7 +31,9 @@ async function setStatuses(db: Kysely<any>, statuses: string[]): Promise<void> {
     .addColumn('sent_at', 'bigint')
     .addCheckConstraint('mail_outbox_status', sql`status in (${STATUSES(statuses)})`)
     .execute();
-  const columns = sql.raw('id, shop_id, to_address, subject, body_text, status, attempts, last_error, next_attempt_at, created_at, sent_at');
+  const columns = sql.raw(
+    'id, shop_id, to_address, subject, body_text, status, attempts, last_error, next_attempt_at, created_at, sent_at',
+  );
   await sql`insert into mail_outbox_next (${columns}) select ${columns} from mail_outbox`.execute(db);
   // AUTOINCREMENT never reuses an id: the new table carries on from the old one's counter.
   const { rows } = await sql<{ seq: number }>`select seq from sqlite_sequence where name = 'mail_outbox'`.execute(db);

@@ -11,7 +11,11 @@ import type { Kysely } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('webhook_deliveries').addColumn('ordering_key', 'text').execute();
-  await db.schema.createIndex('webhook_deliveries_order_idx').on('webhook_deliveries').columns(['webhook_id', 'ordering_key', 'status', 'id']).execute();
+  await db.schema
+    .createIndex('webhook_deliveries_order_idx')
+    .on('webhook_deliveries')
+    .columns(['webhook_id', 'ordering_key', 'status', 'id'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -14,7 +14,10 @@ export async function insertAccount(db: Conn, email: string, now: number): Promi
 }
 
 export async function countAccounts(db: Conn): Promise<number> {
-  const row = await db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('accounts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -24,7 +27,13 @@ export function insertApiKey(
 ): Promise<ApiKeyRow> {
   return db
     .insertInto('api_keys')
-    .values({ account_id: key.accountId, key_hash: key.keyHash, prefix: key.prefix, scopes: key.scopes, created_at: key.now })
+    .values({
+      account_id: key.accountId,
+      key_hash: key.keyHash,
+      prefix: key.prefix,
+      scopes: key.scopes,
+      created_at: key.now,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -34,7 +43,9 @@ export function listApiKeys(db: Conn, accountId: number): Promise<ApiKeyRow[]> {
 }
 
 /** An active (not revoked) key by its hash. */
-const activeApiKey = prepared((db, p: { keyHash: string }) => db.selectFrom('api_keys').selectAll().where('key_hash', '=', p.keyHash).where('revoked_at', 'is', null));
+const activeApiKey = prepared((db, p: { keyHash: string }) =>
+  db.selectFrom('api_keys').selectAll().where('key_hash', '=', p.keyHash).where('revoked_at', 'is', null),
+);
 
 /** Every owner request starts here. */
 export async function findActiveApiKey(db: Conn, keyHash: string): Promise<ApiKeyRow | undefined> {

@@ -48,7 +48,8 @@ function toView(row: ApiKeyRow): ApiKeyView {
 
 function normaliseEmail(email: string): string {
   const normalised = email.trim().toLowerCase();
-  if (!EMAIL.test(normalised) || normalised.length > 254) throw ValidationError.field('email', 'must be an e-mail address');
+  if (!EMAIL.test(normalised) || normalised.length > 254)
+    throw ValidationError.field('email', 'must be an e-mail address');
   return normalised;
 }
 

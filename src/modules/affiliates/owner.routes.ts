@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import { currentShop } from '../../http/auth.js';
 import { ok, ownerResponses, Page, PageQuery, ShopParams, Timestamp } from '../../schemas/common.js';
 import { Customer, CustomerParams, StatsQuery } from '../customers/schema.js';
@@ -33,17 +33,34 @@ export const affiliateOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.db.kysely;
 
   app.get('/:shopId/affiliates/stats', {
-    schema: { tags, summary: 'Referral figures over a date range (default: last 30 days)', params: ShopParams, querystring: StatsQuery, response: ownerResponses(AffiliateStats) },
+    schema: {
+      tags,
+      summary: 'Referral figures over a date range (default: last 30 days)',
+      params: ShopParams,
+      querystring: StatsQuery,
+      response: ownerResponses(AffiliateStats),
+    },
     handler: async (request) => ok(await service.affiliateStats(db, currentShop(request), request.query)),
   });
 
   app.get('/:shopId/affiliates', {
-    schema: { tags, summary: 'Customers whose referral code brought orders', params: ShopParams, querystring: PageQuery, response: ownerResponses(Page(Affiliate)) },
+    schema: {
+      tags,
+      summary: 'Customers whose referral code brought orders',
+      params: ShopParams,
+      querystring: PageQuery,
+      response: ownerResponses(Page(Affiliate)),
+    },
     handler: async (request) => ok(await service.listAffiliates(db, currentShop(request), request.query)),
   });
 
   app.post('/:shopId/affiliates/:customerId/referral/disable', {
-    schema: { tags, summary: "Stop paying commission on this customer's referrals", params: CustomerParams, response: ownerResponses(Customer) },
+    schema: {
+      tags,
+      summary: "Stop paying commission on this customer's referrals",
+      params: CustomerParams,
+      response: ownerResponses(Customer),
+    },
     handler: async (request) => ok(await service.disableReferral(db, currentShop(request), request.params.customerId)),
   });
 };

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import { containsText } from '../../db/sql-helpers.js';
-import type { Database } from '../../db/schema.js';
 import { heavyRead } from '../../db/reader-pool.js';
+import type { Database } from '../../db/schema.js';
+import { containsText } from '../../db/sql-helpers.js';
 
 type Conn = Kysely<Database>;
 
@@ -9,14 +9,21 @@ type Conn = Kysely<Database>;
 function referrers(db: Conn, shopId: number, search: string | undefined) {
   let query = db
     .selectFrom('customers as c')
-    .innerJoin('invoices as i', (join) => join.onRef('i.affiliate_customer_id', '=', 'c.id').on('i.shop_id', '=', shopId))
+    .innerJoin('invoices as i', (join) =>
+      join.onRef('i.affiliate_customer_id', '=', 'c.id').on('i.shop_id', '=', shopId),
+    )
     .where('c.shop_id', '=', shopId);
   if (search) query = query.where(containsText('c.email', search));
   return query;
 }
 
 /** Joins customers with the invoices they referred: heavy reads (off the event loop on SQLite). */
-export function listAffiliates(db: Conn, shopId: number, search: string | undefined, page: { limit: number; offset: number }) {
+export function listAffiliates(
+  db: Conn,
+  shopId: number,
+  search: string | undefined,
+  page: { limit: number; offset: number },
+) {
   const query = referrers(db, shopId, search)
     .select((eb) => [
       'c.id',
@@ -24,7 +31,9 @@ export function listAffiliates(db: Conn, shopId: number, search: string | undefi
       'c.referral_code',
       'c.referral_disabled',
       eb.fn.sum<number>(eb.case().when('i.status', '=', 'completed').then(1).else(0).end()).as('orders'),
-      eb.fn.sum<number>(eb.case().when('i.status', '=', 'completed').then(eb.ref('i.total')).else(0).end()).as('revenue'),
+      eb.fn
+        .sum<number>(eb.case().when('i.status', '=', 'completed').then(eb.ref('i.total')).else(0).end())
+        .as('revenue'),
       eb.fn.sum<number>('i.commission').as('earned'),
     ])
     .groupBy(['c.id', 'c.email', 'c.referral_code', 'c.referral_disabled'])
@@ -36,7 +45,10 @@ export function listAffiliates(db: Conn, shopId: number, search: string | undefi
 }
 
 export async function countAffiliates(db: Conn, shopId: number, search: string | undefined): Promise<number> {
-  const [row] = await heavyRead(db, referrers(db, shopId, search).select((eb) => eb.fn.count<number>('c.id').distinct().as('n')));
+  const [row] = await heavyRead(
+    db,
+    referrers(db, shopId, search).select((eb) => eb.fn.count<number>('c.id').distinct().as('n')),
+  );
   return Number(row!.n);
 }
 
@@ -56,5 +68,10 @@ export async function affiliateTotals(db: Conn, shopId: number, range: { from: n
     .where('completed_at', '<=', range.to);
   const [row] = await heavyRead(db, query);
   if (!row) throw new Error('an aggregate query answers one row');
-  return { affiliates: Number(row.affiliates), orders: Number(row.orders), revenue: Number(row.revenue), commission: Number(row.commission) };
+  return {
+    affiliates: Number(row.affiliates),
+    orders: Number(row.orders),
+    revenue: Number(row.revenue),
+    commission: Number(row.commission),
+  };
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { pageWindow, toPage } from '../../http/pagination.js';
-import { toIso, type PageQuery } from '../../schemas/common.js';
+import { type PageQuery, toIso } from '../../schemas/common.js';
 import { parseDateRange } from '../../schemas/dates.js';
 import { fromMinorUnits } from '../../schemas/money.js';
 import * as customers from '../customers/repository.js';
@@ -14,7 +14,10 @@ const DAY = 86_400_000;
 
 /** Customers with referrals: completed referred orders, their revenue, the commission earned. */
 export async function listAffiliates(db: Conn, shop: ShopRow, query: PageQuery) {
-  const [rows, total] = await Promise.all([repo.listAffiliates(db, shop.id, query.searchString, pageWindow(query)), repo.countAffiliates(db, shop.id, query.searchString)]);
+  const [rows, total] = await Promise.all([
+    repo.listAffiliates(db, shop.id, query.searchString, pageWindow(query)),
+    repo.countAffiliates(db, shop.id, query.searchString),
+  ]);
   const items = rows.map((r) => ({
     customerId: r.id,
     email: r.email,
@@ -28,7 +31,11 @@ export async function listAffiliates(db: Conn, shop: ShopRow, query: PageQuery) 
   return toPage(items, total, query);
 }
 
-export async function affiliateStats(db: Conn, shop: ShopRow, query: { fromDate?: string | undefined; toDate?: string | undefined }) {
+export async function affiliateStats(
+  db: Conn,
+  shop: ShopRow,
+  query: { fromDate?: string | undefined; toDate?: string | undefined },
+) {
   const parsed = parseDateRange(query, shop.utc_offset_minutes);
   const to = parsed.to ?? Date.now();
   const from = parsed.from ?? to - 30 * DAY;

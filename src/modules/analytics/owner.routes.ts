@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { currentShop } from '../../http/auth.js';
-import { parseInstant } from '../../schemas/dates.js';
 import { ok, ownerResponses, ShopParams } from '../../schemas/common.js';
+import { parseInstant } from '../../schemas/dates.js';
 import * as schema from './schema.js';
 import { realTimeVisits, startVisitPruner, visitStoreOf } from './visits.js';
 

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
 type Conn = Kysely<Database>;
@@ -15,11 +15,16 @@ export interface Span {
 const VISITS_PER_INSERT = 1000;
 
 /** A batch of aggregated views in one transaction. */
-export async function insertVisits(db: Conn, visits: { shopId: number; visitor: string; page: string; at: number; views: number }[]): Promise<void> {
+export async function insertVisits(
+  db: Conn,
+  visits: { shopId: number; visitor: string; page: string; at: number; views: number }[],
+): Promise<void> {
   if (visits.length === 0) return;
   await db.transaction().execute(async (trx) => {
     for (let i = 0; i < visits.length; i += VISITS_PER_INSERT) {
-      const rows = visits.slice(i, i + VISITS_PER_INSERT).map((v) => ({ shop_id: v.shopId, visitor: v.visitor, page: v.page, views: v.views, created_at: v.at }));
+      const rows = visits
+        .slice(i, i + VISITS_PER_INSERT)
+        .map((v) => ({ shop_id: v.shopId, visitor: v.visitor, page: v.page, views: v.views, created_at: v.at }));
       await trx.insertInto('visits').values(rows).execute();
     }
   });
@@ -32,14 +37,22 @@ export async function pruneVisits(db: Conn, before: number): Promise<number> {
 }
 
 function visitsIn(db: Conn, shopId: number, span: Span) {
-  return db.selectFrom('visits').where('shop_id', '=', shopId).where('created_at', '>=', span.from).where('created_at', '<', span.until);
+  return db
+    .selectFrom('visits')
+    .where('shop_id', '=', shopId)
+    .where('created_at', '>=', span.from)
+    .where('created_at', '<', span.until);
 }
 
 /**
  * Visits per minute since the epoch. Integer division on both engines; the divisor is a literal
  * because better-sqlite3 binds JS numbers as REAL, which would make it a fraction.
  */
-export async function visitsPerMinute(db: Conn, shopId: number, span: Span): Promise<{ minute: number; visits: number }[]> {
+export async function visitsPerMinute(
+  db: Conn,
+  shopId: number,
+  span: Span,
+): Promise<{ minute: number; visits: number }[]> {
   const minute = sql<number>`(${sql.ref('created_at')} / ${sql.lit(MINUTE_MS)})`;
   const rows = await visitsIn(db, shopId, span)
     .select((eb) => [minute.as('minute'), eb.fn.sum<number>('views').as('visits')])
@@ -55,7 +68,12 @@ export async function distinctVisitors(db: Conn, shopId: number, span: Span): Pr
   return Number(row.n);
 }
 
-export async function topPages(db: Conn, shopId: number, span: Span, limit: number): Promise<{ page: string; visits: number }[]> {
+export async function topPages(
+  db: Conn,
+  shopId: number,
+  span: Span,
+  limit: number,
+): Promise<{ page: string; visits: number }[]> {
   const rows = await visitsIn(db, shopId, span)
     .select((eb) => ['page', eb.fn.sum<number>('views').as('visits')])
     .groupBy('page')

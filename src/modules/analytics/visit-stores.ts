@@ -39,7 +39,8 @@ const span = (w: MinuteWindow): repo.Span => ({ from: w.first * MINUTE_MS, until
 export function databaseVisitStore(db: Kysely<Database>): VisitStore {
   return {
     addMany: (visits) => repo.insertVisits(db, visits),
-    perMinute: async (shopId, window) => new Map((await repo.visitsPerMinute(db, shopId, span(window))).map((r) => [r.minute, r.visits])),
+    perMinute: async (shopId, window) =>
+      new Map((await repo.visitsPerMinute(db, shopId, span(window))).map((r) => [r.minute, r.visits])),
     distinctVisitors: (shopId, window) => repo.distinctVisitors(db, shopId, span(window)),
     topPages: (shopId, window, limit) => repo.topPages(db, shopId, span(window), limit),
   };
@@ -66,7 +67,8 @@ function repliesOf(results: [Error | null, unknown][] | null): unknown[] {
  * so multi-key reads work on Redis Cluster too.
  */
 export function redisVisitStore(redis: Redis, prefix: string): VisitStore {
-  const key = (shopId: number, minute: number, kind: 'count' | 'visitors' | 'pages') => `${prefix}visits:{${shopId}}:${minute}:${kind}`;
+  const key = (shopId: number, minute: number, kind: 'count' | 'visitors' | 'pages') =>
+    `${prefix}visits:{${shopId}}:${minute}:${kind}`;
   return {
     async addMany(visits) {
       // One pipeline per batch; each key's counters are summed first and its expiry set once.
@@ -107,7 +109,8 @@ export function redisVisitStore(redis: Redis, prefix: string): VisitStore {
       for (const m of minutesOf(window)) pipeline.zrange(key(shopId, m, 'pages'), 0, -1, 'WITHSCORES');
       const totals = new Map<string, number>();
       for (const reply of repliesOf(await pipeline.exec()) as string[][]) {
-        for (let i = 0; i < reply.length; i += 2) totals.set(reply[i]!, (totals.get(reply[i]!) ?? 0) + Number(reply[i + 1]));
+        for (let i = 0; i < reply.length; i += 2)
+          totals.set(reply[i]!, (totals.get(reply[i]!) ?? 0) + Number(reply[i + 1]));
       }
       return [...totals]
         .map(([page, visits]) => ({ page, visits }))

@@ -102,7 +102,12 @@ export function recordVisit(
   now: number = Date.now(),
 ): void {
   try {
-    app.visitRecorder.add({ shopId: visit.shopId, visitor: visitorHash(visit.shopId, visit.ip, visit.userAgent), page: visit.page.slice(0, MAX_PAGE_LENGTH), at: now });
+    app.visitRecorder.add({
+      shopId: visit.shopId,
+      visitor: visitorHash(visit.shopId, visit.ip, visit.userAgent),
+      page: visit.page.slice(0, MAX_PAGE_LENGTH),
+      at: now,
+    });
   } catch (err) {
     app.log.warn({ err, shopId: visit.shopId }, 'recording a visit failed');
   }
@@ -142,7 +147,9 @@ export async function realTimeVisits(store: VisitStore, shopId: number, at: numb
 export function startVisitPruner(app: FastifyInstance): { stop(): void } {
   if (app.redis) return { stop: () => {} };
   const timer = setInterval(() => {
-    pruneVisits(app.db.kysely, Date.now() - VISIT_RETENTION_MS).catch((err: unknown) => app.log.warn({ err }, 'pruning visits failed'));
+    pruneVisits(app.db.kysely, Date.now() - VISIT_RETENTION_MS).catch((err: unknown) =>
+      app.log.warn({ err }, 'pruning visits failed'),
+    );
   }, PRUNE_INTERVAL_MS);
   timer.unref();
   return { stop: () => clearInterval(timer) };

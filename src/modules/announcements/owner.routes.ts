@@ -47,11 +47,19 @@ export const announcementOwnerRoutes: FastifyPluginAsyncTypebox = async (app) =>
       body: schema.AnnouncementInput,
       response: ownerResponses(schema.Announcement, [409]),
     },
-    handler: async (request) => ok(await service.updateAnnouncement(db, currentShop(request), request.params.announcementId, request.body)),
+    handler: async (request) =>
+      ok(await service.updateAnnouncement(db, currentShop(request), request.params.announcementId, request.body)),
   });
 
   app.delete('/:shopId/announcements/:announcementId', {
-    schema: { tags, summary: 'Delete an announcement', description: 'Its path becomes free again.', params: schema.AnnouncementParams, response: ownerResponses(Deleted) },
-    handler: async (request) => ok(await service.deleteAnnouncement(db, currentShop(request), request.params.announcementId)),
+    schema: {
+      tags,
+      summary: 'Delete an announcement',
+      description: 'Its path becomes free again.',
+      params: schema.AnnouncementParams,
+      response: ownerResponses(Deleted),
+    },
+    handler: async (request) =>
+      ok(await service.deleteAnnouncement(db, currentShop(request), request.params.announcementId)),
   });
 };

@@ -31,7 +31,12 @@ function fieldsOf(input: AnnouncementInput) {
  * it) or one derived from the title, made unique with a numeric suffix. Call it with the shop
  * locked, so two writers cannot pick the same one (the unique index backs this up).
  */
-async function claimAnnouncementPath(db: Conn, shopId: number, input: { path?: string | undefined; title: string }, exceptId?: number): Promise<string> {
+async function claimAnnouncementPath(
+  db: Conn,
+  shopId: number,
+  input: { path?: string | undefined; title: string },
+  exceptId?: number,
+): Promise<string> {
   if (input.path !== undefined) {
     if (await repo.announcementPathTaken(db, shopId, input.path, exceptId)) {
       throw new ConflictError('This path is already used by another announcement.', ['path: is already taken']);
@@ -72,7 +77,10 @@ export async function updateAnnouncement(db: Conn, shop: ShopRow, announcementId
     await lockShop(trx, shop.id);
     const current = await repo.findAnnouncement(trx, shop.id, announcementId);
     if (!current) throw new NotFoundError('Announcement');
-    const path = input.path == null ? current.path : await claimAnnouncementPath(trx, shop.id, { path: input.path, title: fields.title }, announcementId);
+    const path =
+      input.path == null
+        ? current.path
+        : await claimAnnouncementPath(trx, shop.id, { path: input.path, title: fields.title }, announcementId);
     return repo.updateAnnouncement(trx, shop.id, announcementId, { path, ...fields, updated_at: Date.now() });
   });
   if (!row) throw new NotFoundError('Announcement');

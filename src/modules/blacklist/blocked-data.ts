@@ -1,8 +1,8 @@
 import ipaddr from 'ipaddr.js';
 import { ValidationError } from '../../http/errors.js';
+import { EMAIL } from '../../schemas/common.js';
 import type { BlockedItemType } from './blacklist.table.js';
 import { countryCodes } from './countries.js';
-import { EMAIL } from '../../schemas/common.js';
 
 /**
  * What a blocked item's `data` may be, in the one form it is stored and compared in:
@@ -22,7 +22,8 @@ function parseWritten(text: string): Address | undefined {
   return addr.zoneId ? undefined : addr;
 }
 
-const isMapped = (addr: Address): addr is ipaddr.IPv6 => addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress();
+const isMapped = (addr: Address): addr is ipaddr.IPv6 =>
+  addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress();
 const bitsOf = (addr: Address) => (addr.kind() === 'ipv4' ? 32 : 128);
 
 /** The address with every bit past `prefix` cleared. */
@@ -48,7 +49,8 @@ function normaliseIp(text: string): string {
   let prefix = prefixText === undefined ? bitsOf(written) : Number(prefixText);
   if (prefix > bitsOf(written)) throw invalid(problem);
   const network = networkOf(written, prefix);
-  if (network.toString() !== written.toString()) throw invalid(`has bits set past the /${prefix} prefix; the range is ${network.toString()}/${prefix}`);
+  if (network.toString() !== written.toString())
+    throw invalid(`has bits set past the /${prefix} prefix; the range is ${network.toString()}/${prefix}`);
   let addr = written;
   if (isMapped(written) && prefix >= 96) {
     addr = written.toIPv4Address();

@@ -26,13 +26,26 @@ export const blacklistOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/:shopId/blacklist', {
-    schema: { tags, summary: 'Block an e-mail, IP or country', description: rules, params: ShopParams, body: schema.BlockedItemInput, response: ownerResponses(schema.BlockedItem, [409]) },
+    schema: {
+      tags,
+      summary: 'Block an e-mail, IP or country',
+      description: rules,
+      params: ShopParams,
+      body: schema.BlockedItemInput,
+      response: ownerResponses(schema.BlockedItem, [409]),
+    },
     handler: async (request) => ok(await service.createBlockedItem(db, currentShop(request), request.body)),
   });
 
   app.get('/:shopId/blacklist/:blockedItemId', {
-    schema: { tags, summary: 'Get one blocked item', params: schema.BlockedItemParams, response: ownerResponses(schema.BlockedItem) },
-    handler: async (request) => ok(await service.getBlockedItem(db, currentShop(request), request.params.blockedItemId)),
+    schema: {
+      tags,
+      summary: 'Get one blocked item',
+      params: schema.BlockedItemParams,
+      response: ownerResponses(schema.BlockedItem),
+    },
+    handler: async (request) =>
+      ok(await service.getBlockedItem(db, currentShop(request), request.params.blockedItemId)),
   });
 
   app.put('/:shopId/blacklist/:blockedItemId', {
@@ -44,11 +57,18 @@ export const blacklistOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: schema.BlockedItemInput,
       response: ownerResponses(schema.BlockedItem, [409]),
     },
-    handler: async (request) => ok(await service.updateBlockedItem(db, currentShop(request), request.params.blockedItemId, request.body)),
+    handler: async (request) =>
+      ok(await service.updateBlockedItem(db, currentShop(request), request.params.blockedItemId, request.body)),
   });
 
   app.delete('/:shopId/blacklist/:blockedItemId', {
-    schema: { tags, summary: 'Unblock: delete a blocked item', params: schema.BlockedItemParams, response: ownerResponses(Deleted) },
-    handler: async (request) => ok(await service.deleteBlockedItem(db, currentShop(request), request.params.blockedItemId)),
+    schema: {
+      tags,
+      summary: 'Unblock: delete a blocked item',
+      params: schema.BlockedItemParams,
+      response: ownerResponses(Deleted),
+    },
+    handler: async (request) =>
+      ok(await service.deleteBlockedItem(db, currentShop(request), request.params.blockedItemId)),
   });
 };

@@ -1,16 +1,26 @@
 import type { Insertable, Kysely } from 'kysely';
-import { containsText } from '../../db/sql-helpers.js';
 import type { Database } from '../../db/schema.js';
+import { containsText } from '../../db/sql-helpers.js';
 import type { BlacklistTable, BlockedItemRow, BlockedItemType } from './blacklist.table.js';
 
 type Conn = Kysely<Database>;
 
 export function findBlockedItem(db: Conn, shopId: number, blockedItemId: number): Promise<BlockedItemRow | undefined> {
-  return db.selectFrom('blacklist').selectAll().where('shop_id', '=', shopId).where('id', '=', blockedItemId).executeTakeFirst();
+  return db
+    .selectFrom('blacklist')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('id', '=', blockedItemId)
+    .executeTakeFirst();
 }
 
 /** The oldest item of this type with exactly this (normalised) data. */
-export function findBlockedData(db: Conn, shopId: number, type: BlockedItemType, data: string): Promise<BlockedItemRow | undefined> {
+export function findBlockedData(
+  db: Conn,
+  shopId: number,
+  type: BlockedItemType,
+  data: string,
+): Promise<BlockedItemRow | undefined> {
   return db
     .selectFrom('blacklist')
     .selectAll()
@@ -23,7 +33,13 @@ export function findBlockedData(db: Conn, shopId: number, type: BlockedItemType,
 
 /** Every ip item of the shop, oldest first: ranges are matched in code, not in SQL. */
 export function listIpItems(db: Conn, shopId: number): Promise<BlockedItemRow[]> {
-  return db.selectFrom('blacklist').selectAll().where('shop_id', '=', shopId).where('type', '=', 'ip').orderBy('id').execute();
+  return db
+    .selectFrom('blacklist')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('type', '=', 'ip')
+    .orderBy('id')
+    .execute();
 }
 
 export function insertBlockedItem(db: Conn, row: Insertable<BlacklistTable>): Promise<BlockedItemRow> {
@@ -46,7 +62,11 @@ export function updateBlockedItem(
 }
 
 export async function deleteBlockedItem(db: Conn, shopId: number, blockedItemId: number): Promise<number> {
-  const result = await db.deleteFrom('blacklist').where('shop_id', '=', shopId).where('id', '=', blockedItemId).executeTakeFirst();
+  const result = await db
+    .deleteFrom('blacklist')
+    .where('shop_id', '=', shopId)
+    .where('id', '=', blockedItemId)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 
@@ -64,8 +84,18 @@ function filtered(db: Conn, shopId: number, filter: ListFilter) {
 }
 
 /** One page of the shop's blocked items, newest first. */
-export function listBlockedItems(db: Conn, shopId: number, options: ListFilter & { limit: number; offset: number }): Promise<BlockedItemRow[]> {
-  return filtered(db, shopId, options).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).offset(options.offset).execute();
+export function listBlockedItems(
+  db: Conn,
+  shopId: number,
+  options: ListFilter & { limit: number; offset: number },
+): Promise<BlockedItemRow[]> {
+  return filtered(db, shopId, options)
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(options.limit)
+    .offset(options.offset)
+    .execute();
 }
 
 export async function countBlockedItems(db: Conn, shopId: number, filter: ListFilter): Promise<number> {

@@ -1,5 +1,15 @@
-import { Type, type Static } from '@sinclair/typebox';
-import { EMAIL_PATTERN, Id, IPV4_PATTERN, IPV6_PATTERN, Nullable, OptionalNullable, PageQuery, StringEnum, Timestamp } from '../../schemas/common.js';
+import { type Static, Type } from '@sinclair/typebox';
+import {
+  EMAIL_PATTERN,
+  Id,
+  IPV4_PATTERN,
+  IPV6_PATTERN,
+  Nullable,
+  OptionalNullable,
+  PageQuery,
+  StringEnum,
+  Timestamp,
+} from '../../schemas/common.js';
 import { rule } from '../../schemas/rules.js';
 import { COUNTRY_CODE_PATTERN } from './countries.js';
 
@@ -13,10 +23,15 @@ const dataByType = {
   email: { pattern: padded(EMAIL_PATTERN.slice(1, -1)), errorMessage: { pattern: 'must be an e-mail address' } },
   ip: {
     pattern: padded(`${IPV4_PATTERN}(?:/(?:3[0-2]|[12]?\\d))?|(?:${IPV6_PATTERN})(?:/(?:12[0-8]|1[01]\\d|[1-9]?\\d))?`),
-    errorMessage: { pattern: 'must be an IPv4 or IPv6 address or CIDR range, e.g. 203.0.113.7, 10.0.0.0/8, 2001:db8::/32' },
+    errorMessage: {
+      pattern: 'must be an IPv4 or IPv6 address or CIDR range, e.g. 203.0.113.7, 10.0.0.0/8, 2001:db8::/32',
+    },
     ...rule('a range has no bits set past its prefix: 10.0.0.1/8 is refused, 10.0.0.0/8 is not'),
   },
-  country: { pattern: padded(COUNTRY_CODE_PATTERN), errorMessage: { pattern: 'must be an ISO 3166-1 alpha-2 country code, e.g. DE' } },
+  country: {
+    pattern: padded(COUNTRY_CODE_PATTERN),
+    errorMessage: { pattern: 'must be an ISO 3166-1 alpha-2 country code, e.g. DE' },
+  },
 } as const;
 
 export const BlockedItemInput = Type.Object(
@@ -51,8 +66,10 @@ export const BlockedItem = Type.Object({
   updatedAt: Timestamp,
 });
 
-export const BlacklistQuery = Type.Composite([PageQuery, Type.Object({ type: Type.Optional(StringEnum(blockedItemTypes, { description: 'Only items of this type.' })) })]);
+export const BlacklistQuery = Type.Composite([
+  PageQuery,
+  Type.Object({ type: Type.Optional(StringEnum(blockedItemTypes, { description: 'Only items of this type.' })) }),
+]);
 export type BlacklistQuery = Static<typeof BlacklistQuery>;
 
 export const BlockedItemParams = Type.Object({ shopId: Id, blockedItemId: Id });
-

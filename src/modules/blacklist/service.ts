@@ -19,10 +19,18 @@ async function requireBlockedItem(db: Conn, shopId: number, blockedItemId: numbe
 }
 
 /** 409 when another item of the shop already blocks the same type and data. */
-async function checkNotBlocked(db: Conn, shopId: number, type: BlockedItemRow['type'], data: string, blockedItemId?: number): Promise<void> {
+async function checkNotBlocked(
+  db: Conn,
+  shopId: number,
+  type: BlockedItemRow['type'],
+  data: string,
+  blockedItemId?: number,
+): Promise<void> {
   const holder = await repo.findBlockedData(db, shopId, type, data);
   if (holder && holder.id !== blockedItemId) {
-    throw new ConflictError(`This ${type} is already blocked.`, [`data: is already blocked (blocked item ${holder.id})`]);
+    throw new ConflictError(`This ${type} is already blocked.`, [
+      `data: is already blocked (blocked item ${holder.id})`,
+    ]);
   }
 }
 
@@ -33,7 +41,10 @@ export async function getBlockedItem(db: Conn, shop: ShopRow, blockedItemId: num
 export async function listBlockedItems(db: Conn, shop: ShopRow, query: BlacklistQuery) {
   const { limit, offset } = pageWindow(query);
   const filter = { search: query.searchString, type: query.type };
-  const [rows, totalCount] = await Promise.all([repo.listBlockedItems(db, shop.id, { ...filter, limit, offset }), repo.countBlockedItems(db, shop.id, filter)]);
+  const [rows, totalCount] = await Promise.all([
+    repo.listBlockedItems(db, shop.id, { ...filter, limit, offset }),
+    repo.countBlockedItems(db, shop.id, filter),
+  ]);
   return toPage(rows.map(toBlockedItem), totalCount, query);
 }
 
@@ -44,7 +55,14 @@ export async function createBlockedItem(db: Conn, shop: ShopRow, input: BlockedI
     await lockShop(trx, shop.id);
     await checkNotBlocked(trx, shop.id, input.type, data);
     const now = Date.now();
-    return repo.insertBlockedItem(trx, { shop_id: shop.id, type: input.type, data, note: input.note ?? null, created_at: now, updated_at: now });
+    return repo.insertBlockedItem(trx, {
+      shop_id: shop.id,
+      type: input.type,
+      data,
+      note: input.note ?? null,
+      created_at: now,
+      updated_at: now,
+    });
   });
   return toBlockedItem(item);
 }
@@ -72,7 +90,11 @@ export async function deleteBlockedItem(db: Conn, shop: ShopRow, blockedItemId: 
  * 1.2.3.4); country: equality (upper-case). Checked in that order, the oldest item first
  * within a type; an IP or country that is not one (empty, `XX`, garbage) matches nothing.
  */
-export async function findBlock(db: Conn, shopId: number, buyer: { email: string; ip: string | null; country: string | null }): Promise<BlockedItemRow | undefined> {
+export async function findBlock(
+  db: Conn,
+  shopId: number,
+  buyer: { email: string; ip: string | null; country: string | null },
+): Promise<BlockedItemRow | undefined> {
   const byEmail = await repo.findBlockedData(db, shopId, 'email', buyerEmailKey(buyer.email));
   if (byEmail) return byEmail;
   const ip = parseBuyerIp(buyer.ip);

@@ -54,7 +54,8 @@ export function loadVpnRanges(file: string | undefined): VpnRanges | null {
     }
   });
   if (problems.length > 0) {
-    const shown = problems.slice(0, 10).join('\n  ') + (problems.length > 10 ? `\n  … and ${problems.length - 10} more` : '');
+    const shown =
+      problems.slice(0, 10).join('\n  ') + (problems.length > 10 ? `\n  … and ${problems.length - 10} more` : '');
     throw new ConfigError(`VPN_RANGES_FILE: ${file} has lines that are not an IP address or CIDR range:\n  ${shown}`);
   }
   if (ranges.size === 0) throw new ConfigError(`VPN_RANGES_FILE: ${file} lists no address or range`);
@@ -67,9 +68,10 @@ export function loadVpnRanges(file: string | undefined): VpnRanges | null {
  */
 export function assertVpnBlockingAvailable(vpn: VpnRanges | null, field: string): void {
   if (!vpn) {
-    throw new UnprocessableError('This server has no VPN ranges configured, so blockVpn cannot be turned on; the operator sets VPN_RANGES_FILE.', [
-      `${field}: cannot be true: the server has no VPN ranges configured (VPN_RANGES_FILE)`,
-    ]);
+    throw new UnprocessableError(
+      'This server has no VPN ranges configured, so blockVpn cannot be turned on; the operator sets VPN_RANGES_FILE.',
+      [`${field}: cannot be true: the server has no VPN ranges configured (VPN_RANGES_FILE)`],
+    );
   }
 }
 
@@ -78,7 +80,10 @@ export function assertVpnBlockingAvailable(vpn: VpnRanges | null, field: string)
  * nothing) are kept, so that configuring VPN_RANGES_FILE later enforces them, but are not
  * enforced meanwhile. Said at start, with how many there are, so the operator can decide.
  */
-export async function warnOfUnenforcedVpnRules(db: Kysely<Database>, log: { warn(obj: object, msg: string): void }): Promise<void> {
+export async function warnOfUnenforcedVpnRules(
+  db: Kysely<Database>,
+  log: { warn(obj: object, msg: string): void },
+): Promise<void> {
   const [gatewaySettings, variants] = await Promise.all([countBlockVpnSettings(db), countBlockVpnVariants(db)]);
   if (gatewaySettings + variants === 0) return;
   log.warn(

@@ -22,12 +22,23 @@ export const categoryOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/:shopId/categories', {
-    schema: { tags, summary: 'Create a category', params: ShopParams, body: schema.CategoryInput, response: ownerResponses(schema.Category) },
+    schema: {
+      tags,
+      summary: 'Create a category',
+      params: ShopParams,
+      body: schema.CategoryInput,
+      response: ownerResponses(schema.Category),
+    },
     handler: async (request) => ok(await service.createCategory(db, currentShop(request), request.body)),
   });
 
   app.get('/:shopId/categories/:categoryId', {
-    schema: { tags, summary: 'Get one category', params: schema.CategoryParams, response: ownerResponses(schema.Category) },
+    schema: {
+      tags,
+      summary: 'Get one category',
+      params: schema.CategoryParams,
+      response: ownerResponses(schema.Category),
+    },
     handler: async (request) => ok(await service.getCategory(db, currentShop(request), request.params.categoryId)),
   });
 
@@ -40,11 +51,17 @@ export const categoryOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: schema.CategoryInput,
       response: ownerResponses(schema.Category),
     },
-    handler: async (request) => ok(await service.updateCategory(db, currentShop(request), request.params.categoryId, request.body)),
+    handler: async (request) =>
+      ok(await service.updateCategory(db, currentShop(request), request.params.categoryId, request.body)),
   });
 
   app.delete('/:shopId/categories/:categoryId', {
-    schema: { tags, summary: 'Delete a category (its listings stay)', params: schema.CategoryParams, response: ownerResponses(Deleted) },
+    schema: {
+      tags,
+      summary: 'Delete a category (its listings stay)',
+      params: schema.CategoryParams,
+      response: ownerResponses(Deleted),
+    },
     handler: async (request) => ok(await service.deleteCategory(db, currentShop(request), request.params.categoryId)),
   });
 };

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { Id, NonBlankText, OptionalNullable, Timestamp } from '../../schemas/common.js';
 import { references } from '../../schemas/rules.js';
 
@@ -14,7 +14,8 @@ export const CategoryInput = Type.Object({
         uniqueItems: true,
         errorMessage: { uniqueItems: 'must not list an id twice' },
         default: [],
-        description: '0–1000 distinct listing ids of this shop, in display order (any other id is a 400 naming it); null or omitted: none. A listing may be in several categories.',
+        description:
+          '0–1000 distinct listing ids of this shop, in display order (any other id is a 400 naming it); null or omitted: none. A listing may be in several categories.',
       },
     ),
   ),
@@ -24,10 +25,12 @@ export type CategoryInput = Static<typeof CategoryInput>;
 export const Category = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
-  listingIds: Type.Array(Type.Integer(), { description: 'In display order; a listing that goes away (its product grouped or deleted, its group deleted) leaves.' }),
+  listingIds: Type.Array(Type.Integer(), {
+    description:
+      'In display order; a listing that goes away (its product grouped or deleted, its group deleted) leaves.',
+  }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
 
 export const CategoryParams = Type.Object({ shopId: Id, categoryId: Id });
-

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import { pageWindow, toPage } from '../../http/pagination.js';
-import { toIso, type PageQuery } from '../../schemas/common.js';
+import { type PageQuery, toIso } from '../../schemas/common.js';
 import { existingListingIds } from '../listings/repository.js';
 import { lockShop } from '../shops/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';
@@ -20,7 +20,9 @@ function toCategory(c: CategoryRow, listingIds: number[]) {
 async function checkListingIds(db: Conn, shopId: number, listingIds: number[]): Promise<void> {
   if (listingIds.length === 0) return;
   const found = await existingListingIds(db, shopId, listingIds);
-  const problems = listingIds.flatMap((id, i) => (found.has(id) ? [] : [`listingIds[${i}]: is not a listing of this shop`]));
+  const problems = listingIds.flatMap((id, i) =>
+    found.has(id) ? [] : [`listingIds[${i}]: is not a listing of this shop`],
+  );
   if (problems.length > 0) throw new ValidationError(problems);
 }
 
@@ -42,8 +44,16 @@ export async function listCategories(db: Conn, shop: ShopRow, query: PageQuery) 
     repo.listCategories(db, shop.id, { search: query.searchString, limit, offset }),
     repo.countCategories(db, shop.id, query.searchString),
   ]);
-  const listingIds = await repo.listingIdsOfCategories(db, shop.id, rows.map((c) => c.id));
-  return toPage(rows.map((c) => toCategory(c, listingIds.get(c.id) ?? [])), totalCount, query);
+  const listingIds = await repo.listingIdsOfCategories(
+    db,
+    shop.id,
+    rows.map((c) => c.id),
+  );
+  return toPage(
+    rows.map((c) => toCategory(c, listingIds.get(c.id) ?? [])),
+    totalCount,
+    query,
+  );
 }
 
 export async function createCategory(db: Conn, shop: ShopRow, input: CategoryInput) {

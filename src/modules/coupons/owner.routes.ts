@@ -27,7 +27,14 @@ export const couponOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/:shopId/coupons', {
-    schema: { tags, summary: 'Create a coupon', description: rules, params: ShopParams, body: schema.CouponInput, response: ownerResponses(schema.Coupon, [409]) },
+    schema: {
+      tags,
+      summary: 'Create a coupon',
+      description: rules,
+      params: ShopParams,
+      body: schema.CouponInput,
+      response: ownerResponses(schema.Coupon, [409]),
+    },
     handler: async (request) => ok(await service.createCoupon(db, currentShop(request), request.body)),
   });
 
@@ -45,7 +52,8 @@ export const couponOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: schema.CouponInput,
       response: ownerResponses(schema.Coupon, [409]),
     },
-    handler: async (request) => ok(await service.updateCoupon(db, currentShop(request), request.params.couponId, request.body)),
+    handler: async (request) =>
+      ok(await service.updateCoupon(db, currentShop(request), request.params.couponId, request.body)),
   });
 
   app.delete('/:shopId/coupons/:couponId', {

@@ -1,18 +1,28 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
-import { containsText } from '../../db/sql-helpers.js';
 import type { Database } from '../../db/schema.js';
+import { containsText } from '../../db/sql-helpers.js';
 import type { CouponRow, CouponsTable } from './coupons.table.js';
 
 type Conn = Kysely<Database>;
 type CouponPatch = Omit<Updateable<CouponsTable>, 'id' | 'shop_id' | 'uses' | 'created_at' | 'updated_at'>;
 
 export function findCoupon(db: Conn, shopId: number, couponId: number): Promise<CouponRow | undefined> {
-  return db.selectFrom('coupons').selectAll().where('shop_id', '=', shopId).where('id', '=', couponId).executeTakeFirst();
+  return db
+    .selectFrom('coupons')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('id', '=', couponId)
+    .executeTakeFirst();
 }
 
 /** The coupon whose lower-cased code is `nameKey`. */
 export function findCouponByNameKey(db: Conn, shopId: number, nameKey: string): Promise<CouponRow | undefined> {
-  return db.selectFrom('coupons').selectAll().where('shop_id', '=', shopId).where('name_key', '=', nameKey).executeTakeFirst();
+  return db
+    .selectFrom('coupons')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('name_key', '=', nameKey)
+    .executeTakeFirst();
 }
 
 export function insertCoupon(db: Conn, row: Insertable<CouponsTable>): Promise<CouponRow> {
@@ -24,7 +34,12 @@ export function insertCoupon(db: Conn, row: Insertable<CouponsTable>): Promise<C
  * condition is part of the update, so a use claimed meanwhile cannot slip past it.
  * Undefined when the row was left alone (gone, or too many uses).
  */
-export function updateCoupon(db: Conn, shopId: number, couponId: number, patch: CouponPatch & { max_uses: number | null }): Promise<CouponRow | undefined> {
+export function updateCoupon(
+  db: Conn,
+  shopId: number,
+  couponId: number,
+  patch: CouponPatch & { max_uses: number | null },
+): Promise<CouponRow | undefined> {
   let query = db
     .updateTable('coupons')
     .set({ ...patch, updated_at: Date.now() })
@@ -35,19 +50,35 @@ export function updateCoupon(db: Conn, shopId: number, couponId: number, patch: 
 }
 
 export async function deleteCoupon(db: Conn, shopId: number, couponId: number): Promise<number> {
-  const result = await db.deleteFrom('coupons').where('shop_id', '=', shopId).where('id', '=', couponId).executeTakeFirst();
+  const result = await db
+    .deleteFrom('coupons')
+    .where('shop_id', '=', shopId)
+    .where('id', '=', couponId)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 
 /** One page of the shop's coupons, newest first. */
-export function listCoupons(db: Conn, shopId: number, options: { search?: string | undefined; limit: number; offset: number }): Promise<CouponRow[]> {
+export function listCoupons(
+  db: Conn,
+  shopId: number,
+  options: { search?: string | undefined; limit: number; offset: number },
+): Promise<CouponRow[]> {
   let query = db.selectFrom('coupons').selectAll().where('shop_id', '=', shopId);
   if (options.search) query = query.where(containsText('name', options.search));
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).offset(options.offset).execute();
+  return query
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(options.limit)
+    .offset(options.offset)
+    .execute();
 }
 
 export async function countCoupons(db: Conn, shopId: number, search?: string): Promise<number> {
-  let query = db.selectFrom('coupons').select((eb) => eb.fn.countAll<number>().as('n')).where('shop_id', '=', shopId);
+  let query = db
+    .selectFrom('coupons')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('shop_id', '=', shopId);
   if (search) query = query.where(containsText('name', search));
   return Number((await query.executeTakeFirstOrThrow()).n);
 }
@@ -77,9 +108,19 @@ export async function decrementUses(db: Conn, shopId: number, couponId: number):
 
 /** Fixed-discount coupons of the shop, for re-expressing them in a new currency. */
 export function listFixedCoupons(db: Conn, shopId: number): Promise<Pick<CouponRow, 'id' | 'discount'>[]> {
-  return db.selectFrom('coupons').select(['id', 'discount']).where('shop_id', '=', shopId).where('is_fixed', '=', 1).execute();
+  return db
+    .selectFrom('coupons')
+    .select(['id', 'discount'])
+    .where('shop_id', '=', shopId)
+    .where('is_fixed', '=', 1)
+    .execute();
 }
 
 export async function setDiscount(db: Conn, shopId: number, couponId: number, discount: number): Promise<void> {
-  await db.updateTable('coupons').set({ discount, updated_at: Date.now() }).where('shop_id', '=', shopId).where('id', '=', couponId).execute();
+  await db
+    .updateTable('coupons')
+    .set({ discount, updated_at: Date.now() })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', couponId)
+    .execute();
 }

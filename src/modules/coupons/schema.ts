@@ -1,8 +1,8 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { Id, Nullable, NullableTimestamp, OptionalNullable, StringEnum, Timestamp } from '../../schemas/common.js';
-import { atLeast, minorUnits, references } from '../../schemas/rules.js';
 import { DateFilter } from '../../schemas/dates.js';
 import { MAX_AMOUNT_MAJOR } from '../../schemas/money.js';
+import { atLeast, minorUnits, references } from '../../schemas/rules.js';
 import { paymentProviderNames } from '../shops/payments.js';
 
 export const COUPON_CODE_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
@@ -13,7 +13,8 @@ export const CouponInput = Type.Object(
   {
     name: Type.String({
       pattern: COUPON_CODE_PATTERN,
-      description: 'The code buyers enter: 1–64 of A–Z, a–z, 0–9, `_` and `-`. Unique per shop without regard to case (409).',
+      description:
+        'The code buyers enter: 1–64 of A–Z, a–z, 0–9, `_` and `-`. Unique per shop without regard to case (409).',
     }),
     note: OptionalNullable(Type.String({ maxLength: 500, description: 'For the owner only; null or omitted clears.' })),
     discount: Type.Number({
@@ -23,7 +24,10 @@ export const CouponInput = Type.Object(
         'With `isFixed`: an amount in the major unit of the shop currency, with at most its minor-unit digits. ' +
         'Otherwise a percentage: more than 0, at most 100, at most 2 decimals.',
     }),
-    isFixed: Type.Boolean({ description: 'true: a fixed amount off the eligible subtotal (never more than it); false: a percentage of it, rounded down to the minor unit.' }),
+    isFixed: Type.Boolean({
+      description:
+        'true: a fixed amount off the eligible subtotal (never more than it); false: a percentage of it, rounded down to the minor unit.',
+    }),
     startDate: OptionalNullable({
       ...DateFilter,
       description: `From when the coupon is valid (a bare date: from the start of that day in the shop's timezone). null or omitted: at once. ${DateFilter.description}`,
@@ -59,7 +63,8 @@ export const CouponInput = Type.Object(
       Type.Integer({
         minimum: 1,
         maximum: MAX_COUPON_USES,
-        description: 'How many orders may hold the coupon; null or omitted: unlimited. On update, lower than the current `uses` is a 409.',
+        description:
+          'How many orders may hold the coupon; null or omitted: unlimited. On update, lower than the current `uses` is a 409.',
       }),
     ),
   },
@@ -67,12 +72,17 @@ export const CouponInput = Type.Object(
     // A percentage has its bounds in the schema; a fixed amount's decimals depend on the shop currency.
     if: { type: 'object', properties: { isFixed: { const: true } }, required: ['isFixed'] },
     then: { type: 'object', properties: { discount: minorUnits() } },
-    else: { type: 'object', properties: {
+    else: {
+      type: 'object',
+      properties: {
         discount: {
           type: 'number',
           maximum: 100,
           multipleOf: 0.01,
-          errorMessage: { maximum: 'must be at most 100 for a percentage', multipleOf: 'must have at most 2 decimals for a percentage' },
+          errorMessage: {
+            maximum: 'must be at most 100 for a percentage',
+            multipleOf: 'must have at most 2 decimals for a percentage',
+          },
         },
       },
     },
@@ -93,11 +103,11 @@ export const Coupon = Type.Object({
   restrictToGateways: Type.Array(Type.String()),
   maxUses: Nullable(Type.Integer()),
   uses: Type.Integer({
-    description: 'Orders holding the coupon: pending and completed invoices. An invoice that expires or is cancelled gives its use back. Read-only.',
+    description:
+      'Orders holding the coupon: pending and completed invoices. An invoice that expires or is cancelled gives its use back. Read-only.',
   }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
 
 export const CouponParams = Type.Object({ shopId: Id, couponId: Id });
-

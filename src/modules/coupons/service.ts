@@ -28,7 +28,12 @@ function toBasisPoints(percentage: number): number {
   return bps;
 }
 
-function parseDate(value: string | null | undefined, field: string, offsetMinutes: number, end: boolean): number | null {
+function parseDate(
+  value: string | null | undefined,
+  field: string,
+  offsetMinutes: number,
+  end: boolean,
+): number | null {
   return value === null || value === undefined ? null : parseDateBound(value, field, offsetMinutes, end);
 }
 
@@ -37,7 +42,8 @@ function couponColumns(input: CouponInput, shop: ShopRow) {
   const currency = shop.currency;
   const startAt = parseDate(input.startDate, 'startDate', shop.utc_offset_minutes, false);
   const endAt = parseDate(input.endDate, 'endDate', shop.utc_offset_minutes, true);
-  if (startAt !== null && endAt !== null && startAt > endAt) throw ValidationError.field('endDate', 'must not be before startDate');
+  if (startAt !== null && endAt !== null && startAt > endAt)
+    throw ValidationError.field('endDate', 'must not be before startDate');
   return {
     name: input.name,
     name_key: input.name.toLowerCase(),
@@ -57,11 +63,18 @@ function couponColumns(input: CouponInput, shop: ShopRow) {
  * refuses repeats). Ids already on the coupon stay accepted, so a coupon whose product was
  * deleted can still be saved as read.
  */
-async function checkProductIds(db: Conn, shopId: number, productIds: number[], alreadyOnCoupon: number[] = []): Promise<void> {
+async function checkProductIds(
+  db: Conn,
+  shopId: number,
+  productIds: number[],
+  alreadyOnCoupon: number[] = [],
+): Promise<void> {
   const kept = new Set(alreadyOnCoupon);
   const toCheck = productIds.filter((id) => !kept.has(id));
   const found = toCheck.length === 0 ? new Set<number>() : await existingProductIds(db, shopId, toCheck);
-  const problems = productIds.flatMap((id, i) => (kept.has(id) || found.has(id) ? [] : [`restrictToProducts[${i}]: is not a product of this shop`]));
+  const problems = productIds.flatMap((id, i) =>
+    kept.has(id) || found.has(id) ? [] : [`restrictToProducts[${i}]: is not a product of this shop`],
+  );
   if (problems.length > 0) throw new ValidationError(problems);
 }
 
@@ -96,7 +109,11 @@ export async function listCoupons(db: Conn, shop: ShopRow, query: PageQuery) {
     repo.listCoupons(db, shop.id, { search: query.searchString, limit, offset }),
     repo.countCoupons(db, shop.id, query.searchString),
   ]);
-  return toPage(rows.map((c) => toCoupon(c, shop.currency)), totalCount, query);
+  return toPage(
+    rows.map((c) => toCoupon(c, shop.currency)),
+    totalCount,
+    query,
+  );
 }
 
 export async function createCoupon(db: Conn, shop: ShopRow, input: CouponInput) {
@@ -118,12 +135,19 @@ export async function updateCoupon(db: Conn, shop: ShopRow, couponId: number, in
   const coupon = await withUniqueName(() =>
     db.transaction().execute(async (trx) => {
       const current = await requireCoupon(trx, shop.id, couponId);
-      await checkProductIds(trx, shop.id, input.restrictToProducts ?? [], JSON.parse(current.restrict_products) as number[]);
+      await checkProductIds(
+        trx,
+        shop.id,
+        input.restrictToProducts ?? [],
+        JSON.parse(current.restrict_products) as number[],
+      );
       await checkNameFree(trx, shop.id, columns.name_key, couponId);
       const updated = await repo.updateCoupon(trx, shop.id, couponId, columns);
       if (updated) return updated;
       const { uses } = await requireCoupon(trx, shop.id, couponId);
-      throw new ConflictError('maxUses is below the uses the coupon already has.', [`maxUses: must not be below the current uses (${uses})`]);
+      throw new ConflictError('maxUses is below the uses the coupon already has.', [
+        `maxUses: must not be below the current uses (${uses})`,
+      ]);
     }),
   );
   return toCoupon(coupon, shop.currency);
@@ -139,7 +163,12 @@ export async function deleteCoupon(db: Conn, shop: ShopRow, couponId: number) {
  * Re-expresses fixed discounts when the shop changes currency, by the rule prices follow
  * (rescaleMinorUnits: the major-unit number stays). Part of the currency change transaction.
  */
-export async function rescaleFixedDiscounts(db: Conn, shopId: number, fromCurrency: string, toCurrency: string): Promise<void> {
+export async function rescaleFixedDiscounts(
+  db: Conn,
+  shopId: number,
+  fromCurrency: string,
+  toCurrency: string,
+): Promise<void> {
   if (currencyDigits(fromCurrency) === currencyDigits(toCurrency)) return;
   for (const coupon of await repo.listFixedCoupons(db, shopId)) {
     await repo.setDiscount(db, shopId, coupon.id, rescaleMinorUnits(coupon.discount, fromCurrency, toCurrency));
@@ -162,7 +191,10 @@ const refused = (reason: string) => new UnprocessableError(`The coupon ${reason}
  * discount applies only to the subtotal of the matching parts), not valid for this gateway.
  * Percentage: floor(eligibleSubtotal * bps / 10000). Fixed: min(discount, eligibleSubtotal).
  */
-export function couponDiscount(coupon: CouponRow, order: { parts: { productId: number; total: number }[]; gateway: string; now: number }): number {
+export function couponDiscount(
+  coupon: CouponRow,
+  order: { parts: { productId: number; total: number }[]; gateway: string; now: number },
+): number {
   if (coupon.start_at !== null && order.now < coupon.start_at) throw refused('is not valid yet');
   if (coupon.end_at !== null && order.now > coupon.end_at) throw refused('has expired');
   if (coupon.max_uses !== null && coupon.uses >= coupon.max_uses) throw refused('has been used up');

@@ -11,7 +11,13 @@ export const customerOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.db.kysely;
 
   app.get('/:shopId/customers/stats', {
-    schema: { tags, summary: 'Customer figures over a date range (default: last 30 days)', params: ShopParams, querystring: schema.StatsQuery, response: ownerResponses(schema.CustomerStats) },
+    schema: {
+      tags,
+      summary: 'Customer figures over a date range (default: last 30 days)',
+      params: ShopParams,
+      querystring: schema.StatsQuery,
+      response: ownerResponses(schema.CustomerStats),
+    },
     handler: async (request) => ok(await service.customerStats(db, currentShop(request), request.query)),
   });
 
@@ -28,13 +34,25 @@ export const customerOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/:shopId/customers/:customerId', {
-    schema: { tags, summary: 'Get one customer', params: schema.CustomerParams, response: ownerResponses(schema.Customer) },
+    schema: {
+      tags,
+      summary: 'Get one customer',
+      params: schema.CustomerParams,
+      response: ownerResponses(schema.Customer),
+    },
     handler: async (request) => ok(await service.getCustomer(db, currentShop(request), request.params.customerId)),
   });
 
   app.get('/:shopId/customers/:customerId/ips', {
-    schema: { tags, summary: 'IP addresses the customer bought from', params: schema.CustomerParams, querystring: PageQuery, response: ownerResponses(Page(schema.CustomerIp)) },
-    handler: async (request) => ok(await service.listCustomerIps(db, currentShop(request), request.params.customerId, request.query)),
+    schema: {
+      tags,
+      summary: 'IP addresses the customer bought from',
+      params: schema.CustomerParams,
+      querystring: PageQuery,
+      response: ownerResponses(Page(schema.CustomerIp)),
+    },
+    handler: async (request) =>
+      ok(await service.listCustomerIps(db, currentShop(request), request.params.customerId, request.query)),
   });
 
   for (const direction of ['add', 'remove'] as const) {
@@ -52,7 +70,8 @@ export const customerOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: ownerResponses(schema.BalanceResult, [409, 422]),
       },
       ...idempotent,
-      handler: async (request) => ok(await service.moveBalance(db, currentShop(request), request.params.customerId, direction, request.body)),
+      handler: async (request) =>
+        ok(await service.moveBalance(db, currentShop(request), request.params.customerId, direction, request.body)),
     });
   }
 };

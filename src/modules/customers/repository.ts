@@ -1,31 +1,52 @@
 import { randomBytes } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { isPostgres } from '../../db/database.js';
-import { containsText } from '../../db/sql-helpers.js';
-import type { Database } from '../../db/schema.js';
-import { pageOf, type KeysetPosition } from '../../http/pagination.js';
-import type { BalanceEntryKind, CustomerRow } from './customers.table.js';
 import { heavyRead } from '../../db/reader-pool.js';
+import type { Database } from '../../db/schema.js';
+import { containsText } from '../../db/sql-helpers.js';
+import { type KeysetPosition, pageOf } from '../../http/pagination.js';
+import type { BalanceEntryKind, CustomerRow } from './customers.table.js';
 
 type Conn = Kysely<Database>;
 
 export function findCustomer(db: Conn, shopId: number, customerId: number): Promise<CustomerRow | undefined> {
-  return db.selectFrom('customers').selectAll().where('shop_id', '=', shopId).where('id', '=', customerId).executeTakeFirst();
+  return db
+    .selectFrom('customers')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('id', '=', customerId)
+    .executeTakeFirst();
 }
 
 export function findCustomerByEmail(db: Conn, shopId: number, email: string): Promise<CustomerRow | undefined> {
-  return db.selectFrom('customers').selectAll().where('shop_id', '=', shopId).where('email', '=', email).executeTakeFirst();
+  return db
+    .selectFrom('customers')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('email', '=', email)
+    .executeTakeFirst();
 }
 
 export function findCustomerByReferralCode(db: Conn, shopId: number, code: string): Promise<CustomerRow | undefined> {
-  return db.selectFrom('customers').selectAll().where('shop_id', '=', shopId).where('referral_code', '=', code).executeTakeFirst();
+  return db
+    .selectFrom('customers')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('referral_code', '=', code)
+    .executeTakeFirst();
 }
 
 /** Inserts the customer unless one with this e-mail exists (a concurrent checkout may win the race); true when it did. */
 export async function insertCustomerIfAbsent(db: Conn, shopId: number, email: string, now: number): Promise<boolean> {
   const result = await db
     .insertInto('customers')
-    .values({ shop_id: shopId, email, referral_code: randomBytes(6).toString('base64url'), created_at: now, updated_at: now })
+    .values({
+      shop_id: shopId,
+      email,
+      referral_code: randomBytes(6).toString('base64url'),
+      created_at: now,
+      updated_at: now,
+    })
     .onConflict((oc) => oc.columns(['shop_id', 'email']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
@@ -48,12 +69,23 @@ function filtered(db: Conn, shopId: number, filter: CustomerFilter) {
 // Lists, counts and stats below may read every customer or invoice of a large shop: they run as
 // heavy reads (off the event loop on SQLite, see src/db/reader-pool.ts).
 
-export function listCustomers(db: Conn, shopId: number, filter: CustomerFilter, page: { limit: number; offset: number; after?: KeysetPosition | undefined }): Promise<CustomerRow[]> {
-  return heavyRead(db, pageOf(filtered(db, shopId, filter).selectAll(), { sortColumn: 'created_at', idColumn: 'id' }, page));
+export function listCustomers(
+  db: Conn,
+  shopId: number,
+  filter: CustomerFilter,
+  page: { limit: number; offset: number; after?: KeysetPosition | undefined },
+): Promise<CustomerRow[]> {
+  return heavyRead(
+    db,
+    pageOf(filtered(db, shopId, filter).selectAll(), { sortColumn: 'created_at', idColumn: 'id' }, page),
+  );
 }
 
 export async function countCustomers(db: Conn, shopId: number, filter: CustomerFilter): Promise<number> {
-  const [row] = await heavyRead(db, filtered(db, shopId, filter).select((eb) => eb.fn.countAll<number>().as('n')));
+  const [row] = await heavyRead(
+    db,
+    filtered(db, shopId, filter).select((eb) => eb.fn.countAll<number>().as('n')),
+  );
   return Number(row!.n);
 }
 
@@ -62,7 +94,13 @@ export async function countCustomers(db: Conn, shopId: number, filter: CustomerF
  * changes never lose an update and a balance never goes below zero. Undefined when the customer
  * does not exist or the balance would go negative.
  */
-export async function adjustBalance(db: Conn, shopId: number, customerId: number, delta: number, now: number): Promise<number | undefined> {
+export async function adjustBalance(
+  db: Conn,
+  shopId: number,
+  customerId: number,
+  delta: number,
+  now: number,
+): Promise<number | undefined> {
   const row = await db
     .updateTable('customers')
     .set({ balance: sql`balance + ${delta}`, updated_at: now })
@@ -76,7 +114,16 @@ export async function adjustBalance(db: Conn, shopId: number, customerId: number
 
 export async function insertBalanceEntry(
   db: Conn,
-  entry: { shopId: number; customerId: number; amount: number; balanceAfter: number; kind: BalanceEntryKind; note: string | null; invoiceId: string | null; now: number },
+  entry: {
+    shopId: number;
+    customerId: number;
+    amount: number;
+    balanceAfter: number;
+    kind: BalanceEntryKind;
+    note: string | null;
+    invoiceId: string | null;
+    now: number;
+  },
 ): Promise<void> {
   await db
     .insertInto('balance_entries')
@@ -94,11 +141,19 @@ export async function insertBalanceEntry(
 }
 
 /** Counts an IP for the customer: first/last seen and how often. */
-export async function recordCustomerIp(db: Conn, shopId: number, customerId: number, ip: string, now: number): Promise<void> {
+export async function recordCustomerIp(
+  db: Conn,
+  shopId: number,
+  customerId: number,
+  ip: string,
+  now: number,
+): Promise<void> {
   await db
     .insertInto('customer_ips')
     .values({ shop_id: shopId, customer_id: customerId, ip, first_seen_at: now, last_seen_at: now })
-    .onConflict((oc) => oc.columns(['customer_id', 'ip']).doUpdateSet({ last_seen_at: now, count: sql`customer_ips.count + 1` }))
+    .onConflict((oc) =>
+      oc.columns(['customer_id', 'ip']).doUpdateSet({ last_seen_at: now, count: sql`customer_ips.count + 1` }),
+    )
     .execute();
 }
 
@@ -116,7 +171,12 @@ export function listCustomerIps(db: Conn, shopId: number, customerId: number, pa
 }
 
 export async function countCustomerIps(db: Conn, shopId: number, customerId: number): Promise<number> {
-  const row = await db.selectFrom('customer_ips').select((eb) => eb.fn.countAll<number>().as('n')).where('shop_id', '=', shopId).where('customer_id', '=', customerId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('customer_ips')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('shop_id', '=', shopId)
+    .where('customer_id', '=', customerId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -126,14 +186,33 @@ export async function countCustomerIps(db: Conn, shopId: number, customerId: num
  * completions whose buyer and referrer are swapped would otherwise each hold one and wait.
  */
 export async function lockCustomers(db: Conn, shopId: number, customerIds: number[]): Promise<void> {
-  if (isPostgres(db)) await db.selectFrom('customers').select('id').where('shop_id', '=', shopId).where('id', 'in', customerIds).orderBy('id').forUpdate().execute();
+  if (isPostgres(db))
+    await db
+      .selectFrom('customers')
+      .select('id')
+      .where('shop_id', '=', shopId)
+      .where('id', 'in', customerIds)
+      .orderBy('id')
+      .forUpdate()
+      .execute();
 }
 
 /** After a completed order: lifetime totals of the buyer. */
-export async function recordPurchase(db: Conn, shopId: number, customerId: number, total: number, now: number): Promise<void> {
+export async function recordPurchase(
+  db: Conn,
+  shopId: number,
+  customerId: number,
+  total: number,
+  now: number,
+): Promise<void> {
   await db
     .updateTable('customers')
-    .set({ total_spent: sql`total_spent + ${total}`, orders_count: sql`orders_count + 1`, last_order_at: now, updated_at: now })
+    .set({
+      total_spent: sql`total_spent + ${total}`,
+      orders_count: sql`orders_count + 1`,
+      last_order_at: now,
+      updated_at: now,
+    })
     .where('shop_id', '=', shopId)
     .where('id', '=', customerId)
     .execute();
@@ -150,10 +229,19 @@ export async function rescaleMoney(db: Conn, shopId: number, shift: number): Pro
   const half = sql.lit(10 ** Math.abs(shift) / 2);
   const rescale = (column: 'balance' | 'total_spent') =>
     shift >= 0 ? sql<number>`${sql.ref(column)} * ${scale}` : sql<number>`(${sql.ref(column)} + ${half}) / ${scale}`;
-  await db.updateTable('customers').set({ balance: rescale('balance'), total_spent: rescale('total_spent') }).where('shop_id', '=', shopId).execute();
+  await db
+    .updateTable('customers')
+    .set({ balance: rescale('balance'), total_spent: rescale('total_spent') })
+    .where('shop_id', '=', shopId)
+    .execute();
 }
 
-export async function setReferralDisabled(db: Conn, shopId: number, customerId: number, now: number): Promise<CustomerRow | undefined> {
+export async function setReferralDisabled(
+  db: Conn,
+  shopId: number,
+  customerId: number,
+  now: number,
+): Promise<CustomerRow | undefined> {
   return db
     .updateTable('customers')
     .set({ referral_disabled: 1, updated_at: now })
@@ -169,7 +257,16 @@ export async function customerStats(db: Conn, shopId: number, range: { from: num
     .select((eb) => [
       eb.fn.countAll<number>().as('total'),
       eb.fn.coalesce(eb.fn.sum<number>('balance'), eb.val(0)).as('balance'),
-      eb.fn.sum<number>(eb.case().when(eb.and([eb('created_at', '>=', range.from), eb('created_at', '<=', range.to)])).then(1).else(0).end()).as('new_customers'),
+      eb.fn
+        .sum<number>(
+          eb
+            .case()
+            .when(eb.and([eb('created_at', '>=', range.from), eb('created_at', '<=', range.to)]))
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as('new_customers'),
     ])
     .where('shop_id', '=', shopId);
   // Returning: bought in the range, and had bought before (earlier in the range or before it).
@@ -190,7 +287,12 @@ export async function customerStats(db: Conn, shopId: number, range: { from: num
   const topQuery = db
     .selectFrom('invoices')
     .innerJoin('customers', 'customers.id', 'invoices.customer_id')
-    .select((eb) => ['customers.id', 'customers.email', eb.fn.sum<number>('invoices.total').as('spent'), eb.fn.countAll<number>().as('orders')])
+    .select((eb) => [
+      'customers.id',
+      'customers.email',
+      eb.fn.sum<number>('invoices.total').as('spent'),
+      eb.fn.countAll<number>().as('orders'),
+    ])
     .where('invoices.shop_id', '=', shopId)
     .where('invoices.status', '=', 'completed')
     .where('invoices.completed_at', '>=', range.from)
@@ -199,7 +301,11 @@ export async function customerStats(db: Conn, shopId: number, range: { from: num
     .orderBy('spent', 'desc')
     .orderBy('customers.id')
     .limit(10);
-  const [[totals], [returning], top] = await Promise.all([heavyRead(db, totalsQuery), heavyRead(db, returningQuery), heavyRead(db, topQuery)]);
+  const [[totals], [returning], top] = await Promise.all([
+    heavyRead(db, totalsQuery),
+    heavyRead(db, returningQuery),
+    heavyRead(db, topQuery),
+  ]);
   if (!totals || !returning) throw new Error('aggregate queries answer one row');
   return {
     total: Number(totals.total),

@@ -24,12 +24,23 @@ export const StatsQuery = Type.Object(DateRangeQuery);
 
 export const BalanceBody = Type.Object({
   amount: Amount,
-  note: OptionalNullable(Type.String({ maxLength: 500, description: 'Kept with the ledger entry; null or omitted: none.' })),
+  note: OptionalNullable(
+    Type.String({ maxLength: 500, description: 'Kept with the ledger entry; null or omitted: none.' }),
+  ),
 });
 
-export const BalanceResult = Type.Object({ customerId: Type.Integer(), balance: Type.Number(), currency: Type.String() });
+export const BalanceResult = Type.Object({
+  customerId: Type.Integer(),
+  balance: Type.Number(),
+  currency: Type.String(),
+});
 
-export const CustomerIp = Type.Object({ ip: Type.String(), firstSeenAt: Timestamp, lastSeenAt: Timestamp, count: Type.Integer() });
+export const CustomerIp = Type.Object({
+  ip: Type.String(),
+  firstSeenAt: Timestamp,
+  lastSeenAt: Timestamp,
+  count: Type.Integer(),
+});
 
 export const CustomerStats = Type.Object({
   fromDate: Timestamp,
@@ -37,9 +48,19 @@ export const CustomerStats = Type.Object({
   currency: Type.String(),
   totalCustomers: Type.Integer(),
   newCustomers: Type.Integer({ description: 'Created in the range.' }),
-  returningCustomers: Type.Integer({ description: 'Completed an order in the range after an earlier completed order.' }),
-  totalBalance: Type.Number({ description: 'Sum of all balances now.' }),
-  topCustomers: Type.Array(Type.Object({ customerId: Type.Integer(), email: Type.String(), totalSpent: Type.Number(), orders: Type.Integer() }), {
-    description: 'Up to 10, by amount spent in the range.',
+  returningCustomers: Type.Integer({
+    description: 'Completed an order in the range after an earlier completed order.',
   }),
+  totalBalance: Type.Number({ description: 'Sum of all balances now.' }),
+  topCustomers: Type.Array(
+    Type.Object({
+      customerId: Type.Integer(),
+      email: Type.String(),
+      totalSpent: Type.Number(),
+      orders: Type.Integer(),
+    }),
+    {
+      description: 'Up to 10, by amount spent in the range.',
+    },
+  ),
 });

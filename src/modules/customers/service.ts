@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { NotFoundError, UnprocessableError } from '../../http/errors.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
-import { toIso, type PageQuery } from '../../schemas/common.js';
+import { type PageQuery, toIso } from '../../schemas/common.js';
 import { parseDateRange } from '../../schemas/dates.js';
 import { fromMinorUnits, toMinorUnits } from '../../schemas/money.js';
 import { recordEvent } from '../events/service.js';
@@ -42,7 +42,12 @@ export async function requireCustomer(db: Conn, shopId: number, customerId: numb
 }
 
 /** The shop's customer with this e-mail, created on first sight (per shop, race-safe); `isNew` when created here. */
-export async function customerForEmail(db: Conn, shopId: number, email: string, now: number): Promise<CustomerRow & { isNew: boolean }> {
+export async function customerForEmail(
+  db: Conn,
+  shopId: number,
+  email: string,
+  now: number,
+): Promise<CustomerRow & { isNew: boolean }> {
   const normalised = email.trim().toLowerCase();
   const existing = await repo.findCustomerByEmail(db, shopId, normalised);
   if (existing) return { ...existing, isNew: false };
@@ -81,18 +86,35 @@ export async function changeBalance(
     db,
     shopId,
     'customer.balance_changed',
-    { customerId, amount: fromMinorUnits(change.delta, currency), balance: fromMinorUnits(balance, currency), currency, kind: change.kind, invoiceId: change.invoiceId ?? null },
+    {
+      customerId,
+      amount: fromMinorUnits(change.delta, currency),
+      balance: fromMinorUnits(balance, currency),
+      currency,
+      kind: change.kind,
+      invoiceId: change.invoiceId ?? null,
+    },
     now,
   );
   return balance;
 }
 
 /** Owner credit (`add`) or debit (`remove`); answers the new balance. */
-export async function moveBalance(db: Conn, shop: ShopRow, customerId: number, direction: 'add' | 'remove', input: { amount: number; note?: string | null | undefined }) {
+export async function moveBalance(
+  db: Conn,
+  shop: ShopRow,
+  customerId: number,
+  direction: 'add' | 'remove',
+  input: { amount: number; note?: string | null | undefined },
+) {
   const minor = toMinorUnits(input.amount, shop.currency, 'amount');
   const delta = direction === 'add' ? minor : -minor;
   const balance = await db.transaction().execute((trx) =>
-    changeBalance(trx, shop.id, customerId, { delta, kind: direction === 'add' ? 'credit' : 'debit', note: input.note ?? null }),
+    changeBalance(trx, shop.id, customerId, {
+      delta,
+      kind: direction === 'add' ? 'credit' : 'debit',
+      note: input.note ?? null,
+    }),
   );
   return { customerId, balance: fromMinorUnits(balance, shop.currency), currency: shop.currency };
 }
@@ -115,20 +137,39 @@ export async function listCustomers(
     repo.countCustomers(db, shop.id, filter),
   ]);
   const { items, nextCursor } = keysetPage(rows, limit, (c) => ({ value: c.created_at, id: c.id }));
-  return { ...toPage(items.map((c) => toCustomer(c, shop.currency)), totalCount, query), nextCursor };
+  return {
+    ...toPage(
+      items.map((c) => toCustomer(c, shop.currency)),
+      totalCount,
+      query,
+    ),
+    nextCursor,
+  };
 }
 
 export async function listCustomerIps(db: Conn, shop: ShopRow, customerId: number, query: PageQuery) {
   await requireCustomer(db, shop.id, customerId);
-  const [rows, total] = await Promise.all([repo.listCustomerIps(db, shop.id, customerId, pageWindow(query)), repo.countCustomerIps(db, shop.id, customerId)]);
-  const items = rows.map((r) => ({ ip: r.ip, firstSeenAt: toIso(r.first_seen_at), lastSeenAt: toIso(r.last_seen_at), count: r.count }));
+  const [rows, total] = await Promise.all([
+    repo.listCustomerIps(db, shop.id, customerId, pageWindow(query)),
+    repo.countCustomerIps(db, shop.id, customerId),
+  ]);
+  const items = rows.map((r) => ({
+    ip: r.ip,
+    firstSeenAt: toIso(r.first_seen_at),
+    lastSeenAt: toIso(r.last_seen_at),
+    count: r.count,
+  }));
   return toPage(items, total, query);
 }
 
 const DAY = 86_400_000;
 
 /** Figures over `fromDate`/`toDate` (default: the last 30 days). */
-export async function customerStats(db: Conn, shop: ShopRow, query: { fromDate?: string | undefined; toDate?: string | undefined }) {
+export async function customerStats(
+  db: Conn,
+  shop: ShopRow,
+  query: { fromDate?: string | undefined; toDate?: string | undefined },
+) {
   const parsed = parseDateRange(query, shop.utc_offset_minutes);
   const to = parsed.to ?? Date.now();
   const from = parsed.from ?? to - 30 * DAY;
@@ -141,6 +182,11 @@ export async function customerStats(db: Conn, shop: ShopRow, query: { fromDate?:
     newCustomers: stats.newCustomers,
     returningCustomers: stats.returning,
     totalBalance: fromMinorUnits(stats.balance, shop.currency),
-    topCustomers: stats.top.map((t) => ({ customerId: t.id, email: t.email, totalSpent: fromMinorUnits(t.spent, shop.currency), orders: t.orders })),
+    topCustomers: stats.top.map((t) => ({
+      customerId: t.id,
+      email: t.email,
+      totalSpent: fromMinorUnits(t.spent, shop.currency),
+      orders: t.orders,
+    })),
   };
 }

@@ -25,7 +25,11 @@ export interface LocalDaySplit {
 }
 
 /** Splits inclusive epoch-millisecond bounds (either may be open) at the shop's local midnights. */
-export function splitAtLocalMidnights(from: number | undefined, to: number | undefined, offsetMs: number): LocalDaySplit {
+export function splitAtLocalMidnights(
+  from: number | undefined,
+  to: number | undefined,
+  offsetMs: number,
+): LocalDaySplit {
   let first: number | null = null;
   let last: number | null = null;
   let head: { from: number; to: number } | undefined;

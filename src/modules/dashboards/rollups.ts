@@ -1,11 +1,11 @@
-import { sql, type CompiledQuery, type Kysely, type RawBuilder } from 'kysely';
+import { type CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely';
 import { isPostgres } from '../../db/database.js';
 import { heavyWrite } from '../../db/heavy-write.js';
 import { prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { fillRepeatPurchases } from '../invoices/repository.js';
 import { findShop } from '../shops/repository.js';
-import { DAY_MS, HOUR_MS, localDayOf, localHourOf, type DaySpan } from './local-days.js';
+import { DAY_MS, type DaySpan, HOUR_MS, localDayOf, localHourOf } from './local-days.js';
 
 type Conn = Kysely<Database>;
 
@@ -58,9 +58,11 @@ const KEYED_TABLES = Object.keys(KEYED) as KeyedTable[];
 const TEXT_COLUMNS: ReadonlySet<string> = new Set(['gateway', 'status']);
 
 const columnsOf = (table: KeyedTable): string[] => [...KEYED[table].keys, ...KEYED[table].sums, ...KEYED[table].maxima];
-const ids = (names: readonly string[], prefix?: string) => sql.join(names.map((n) => (prefix ? sql.ref(`${prefix}.${n}`) : sql.id(n))));
+const ids = (names: readonly string[], prefix?: string) =>
+  sql.join(names.map((n) => (prefix ? sql.ref(`${prefix}.${n}`) : sql.id(n))));
 /** A bound value typed for both engines (PostgreSQL cannot infer a bare parameter's type in a select list). */
-const typed = (column: string, value: string | number) => (TEXT_COLUMNS.has(column) ? sql`cast(${value} as text)` : sql`cast(${value} as bigint)`);
+const typed = (column: string, value: string | number) =>
+  TEXT_COLUMNS.has(column) ? sql`cast(${value} as text)` : sql`cast(${value} as bigint)`;
 
 /**
  * Takes the shop's rollup lock for the rest of the transaction and answers the UTC offset (ms) the
@@ -79,7 +81,10 @@ async function lockRollups(db: Conn, shopId: number): Promise<number> {
 
 /** The latest snapshot day at or before `day` (any, when null), as a scalar subquery. */
 export function snapshotAt(db: Conn, shopId: number, day: number | null) {
-  let query = db.selectFrom('rollup_days').select((eb) => eb.fn.max('day').as('day')).where('shop_id', '=', shopId);
+  let query = db
+    .selectFrom('rollup_days')
+    .select((eb) => eb.fn.max('day').as('day'))
+    .where('shop_id', '=', shopId);
   if (day !== null) query = query.where('day', '<=', day);
   return query;
 }
@@ -90,12 +95,20 @@ async function ensureSnapshots(db: Conn, shopId: number, days: number[]): Promis
     const floor = (await snapshotAt(db, shopId, day).executeTakeFirst())?.day ?? null;
     if (floor === day) continue;
     if (floor === null) {
-      await db.insertInto('rollup_days').values({ shop_id: shopId, day, ...Object.fromEntries(DAY_COLUMNS.map((c) => [c, 0])) } as DayTotals & { shop_id: number; day: number }).execute();
+      await db
+        .insertInto('rollup_days')
+        .values({ shop_id: shopId, day, ...Object.fromEntries(DAY_COLUMNS.map((c) => [c, 0])) } as DayTotals & {
+          shop_id: number;
+          day: number;
+        })
+        .execute();
       continue;
     }
     const copy = async (table: string, columns: readonly string[]) => {
       await sql`insert into ${sql.table(table)} (shop_id, day, ${ids(columns)})
-        select shop_id, cast(${day} as integer), ${ids(columns)} from ${sql.table(table)} where shop_id = ${shopId} and day = ${floor}`.execute(db);
+        select shop_id, cast(${day} as integer), ${ids(columns)} from ${sql.table(table)} where shop_id = ${shopId} and day = ${floor}`.execute(
+        db,
+      );
     };
     await copy('rollup_days', DAY_COLUMNS);
     for (const table of KEYED_TABLES) await copy(table, columnsOf(table));
@@ -103,13 +116,21 @@ async function ensureSnapshots(db: Conn, shopId: number, days: number[]): Promis
 }
 
 /** Adds deltas to `rollup_days` from each entry's day on (one statement). */
-async function addToDays(db: Conn, shopId: number, entries: { from: number; deltas: Partial<DayTotals> }[]): Promise<void> {
+async function addToDays(
+  db: Conn,
+  shopId: number,
+  entries: { from: number; deltas: Partial<DayTotals> }[],
+): Promise<void> {
   const start = Math.min(...entries.map((e) => e.from));
   const set: Record<string, RawBuilder<number>> = {};
   for (const column of DAY_COLUMNS) {
     const terms = entries
       .filter((e) => e.deltas[column])
-      .map((e) => (e.from === start ? sql`cast(${e.deltas[column]} as bigint)` : sql`case when day >= ${e.from} then cast(${e.deltas[column]} as bigint) else 0 end`));
+      .map((e) =>
+        e.from === start
+          ? sql`cast(${e.deltas[column]} as bigint)`
+          : sql`case when day >= ${e.from} then cast(${e.deltas[column]} as bigint) else 0 end`,
+      );
     if (terms.length > 0) set[column] = sql<number>`${sql.ref(column)} + ${sql.join(terms, sql` + `)}`;
   }
   if (Object.keys(set).length === 0) return;
@@ -117,7 +138,13 @@ async function addToDays(db: Conn, shopId: number, entries: { from: number; delt
 }
 
 /** Adds keyed deltas to every snapshot from `from` on, creating the keys' rows where missing. */
-async function addToKeyed(db: Conn, shopId: number, table: KeyedTable, from: number, rows: Record<string, string | number>[]): Promise<void> {
+async function addToKeyed(
+  db: Conn,
+  shopId: number,
+  table: KeyedTable,
+  from: number,
+  rows: Record<string, string | number>[],
+): Promise<void> {
   if (rows.length === 0) return;
   const { keys, sums, maxima } = KEYED[table];
   const columns = columnsOf(table);
@@ -127,7 +154,10 @@ async function addToKeyed(db: Conn, shopId: number, table: KeyedTable, from: num
   );
   const updates = [
     ...sums.map((c) => sql`${sql.id(c)} = ${sql.ref(`${table}.${c}`)} + excluded.${sql.id(c)}`),
-    ...maxima.map((c) => sql`${sql.id(c)} = case when excluded.${sql.id(c)} > ${sql.ref(`${table}.${c}`)} then excluded.${sql.id(c)} else ${sql.ref(`${table}.${c}`)} end`),
+    ...maxima.map(
+      (c) =>
+        sql`${sql.id(c)} = case when excluded.${sql.id(c)} > ${sql.ref(`${table}.${c}`)} then excluded.${sql.id(c)} else ${sql.ref(`${table}.${c}`)} end`,
+    ),
   ];
   await sql`insert into ${sql.table(table)} (shop_id, day, ${ids(columns)})
     select d.shop_id, d.day, ${ids(columns, 'x')} from rollup_days d cross join (${deltas}) x
@@ -136,12 +166,20 @@ async function addToKeyed(db: Conn, shopId: number, table: KeyedTable, from: num
 }
 
 /** A new pending invoice (and, on first sight, its customer), in the checkout transaction. */
-export async function recordCheckout(db: Conn, shopId: number, invoice: { createdAt: number; gateway: string; newCustomer: boolean }): Promise<void> {
+export async function recordCheckout(
+  db: Conn,
+  shopId: number,
+  invoice: { createdAt: number; gateway: string; newCustomer: boolean },
+): Promise<void> {
   const offsetMs = await lockRollups(db, shopId);
   const day = localDayOf(invoice.createdAt, offsetMs);
   await ensureSnapshots(db, shopId, [day]);
-  await addToDays(db, shopId, [{ from: day, deltas: { created_orders: 1, created_pending: 1, new_customers: invoice.newCustomer ? 1 : 0 } }]);
-  await addToKeyed(db, shopId, 'rollup_invoice_counts', day, [{ status: 'pending', gateway: invoice.gateway, invoices: 1 }]);
+  await addToDays(db, shopId, [
+    { from: day, deltas: { created_orders: 1, created_pending: 1, new_customers: invoice.newCustomer ? 1 : 0 } },
+  ]);
+  await addToKeyed(db, shopId, 'rollup_invoice_counts', day, [
+    { status: 'pending', gateway: invoice.gateway, invoices: 1 },
+  ]);
 }
 
 /** A completion, in the completion transaction: by creation day the status counts, by completion day the sales. */
@@ -158,7 +196,15 @@ export async function recordCompletion(
   const units = parts.reduce((sum, p) => sum + p.quantity, 0);
   await addToDays(db, shopId, [
     { from: created, deltas: { created_pending: -1, created_completed: 1 } },
-    { from: completed, deltas: { completed_orders: 1, revenue: invoice.total, units_sold: units, repeat_orders: invoice.repeatPurchase ? 1 : 0 } },
+    {
+      from: completed,
+      deltas: {
+        completed_orders: 1,
+        revenue: invoice.total,
+        units_sold: units,
+        repeat_orders: invoice.repeatPurchase ? 1 : 0,
+      },
+    },
   ]);
   await addToKeyed(db, shopId, 'rollup_invoice_counts', created, [
     { status: 'pending', gateway: invoice.gateway, invoices: -1 },
@@ -166,19 +212,33 @@ export async function recordCompletion(
   ]);
   const products = new Map<number, { product_id: number; revenue: number; quantity: number; last_part_id: number }>();
   for (const part of parts) {
-    const sold = products.get(part.product_id) ?? { product_id: part.product_id, revenue: 0, quantity: 0, last_part_id: 0 };
+    const sold = products.get(part.product_id) ?? {
+      product_id: part.product_id,
+      revenue: 0,
+      quantity: 0,
+      last_part_id: 0,
+    };
     sold.revenue += part.total;
     sold.quantity += part.quantity;
     sold.last_part_id = Math.max(sold.last_part_id, part.id);
     products.set(part.product_id, sold);
   }
   await addToKeyed(db, shopId, 'rollup_products', completed, [...products.values()]);
-  await addToKeyed(db, shopId, 'rollup_hours', completed, [{ hour: localHourOf(invoice.completedAt, offsetMs), orders: 1 }]);
-  await addToKeyed(db, shopId, 'rollup_gateways', completed, [{ gateway: invoice.gateway, revenue: invoice.total, orders: 1 }]);
+  await addToKeyed(db, shopId, 'rollup_hours', completed, [
+    { hour: localHourOf(invoice.completedAt, offsetMs), orders: 1 },
+  ]);
+  await addToKeyed(db, shopId, 'rollup_gateways', completed, [
+    { gateway: invoice.gateway, revenue: invoice.total, orders: 1 },
+  ]);
 }
 
 /** A pending invoice that expired or was cancelled, in the transaction that ends it. */
-export async function recordUnpaidEnd(db: Conn, shopId: number, invoice: { createdAt: number; gateway: string }, status: 'expired' | 'cancelled'): Promise<void> {
+export async function recordUnpaidEnd(
+  db: Conn,
+  shopId: number,
+  invoice: { createdAt: number; gateway: string },
+  status: 'expired' | 'cancelled',
+): Promise<void> {
   const offsetMs = await lockRollups(db, shopId);
   const created = localDayOf(invoice.createdAt, offsetMs);
   await ensureSnapshots(db, shopId, [created]);
@@ -196,16 +256,28 @@ async function addOnDay(db: Conn, shopId: number, at: number, deltas: Partial<Da
   await addToDays(db, shopId, [{ from: day, deltas }]);
 }
 
-export function recordFeedback(db: Conn, shopId: number, feedback: { rating: number; createdAt: number }): Promise<void> {
+export function recordFeedback(
+  db: Conn,
+  shopId: number,
+  feedback: { rating: number; createdAt: number },
+): Promise<void> {
   return addOnDay(db, shopId, feedback.createdAt, { feedbacks: 1, rating_sum: feedback.rating });
 }
 
 /** A feedback hidden by an accepted appeal: it no longer counts, from the day it was left. */
-export function recordFeedbackWithdrawn(db: Conn, shopId: number, feedback: { rating: number; createdAt: number }): Promise<void> {
+export function recordFeedbackWithdrawn(
+  db: Conn,
+  shopId: number,
+  feedback: { rating: number; createdAt: number },
+): Promise<void> {
   return addOnDay(db, shopId, feedback.createdAt, { feedbacks: -1, rating_sum: -feedback.rating });
 }
 
-export function recordReplacement(db: Conn, shopId: number, replacement: { quantity: number; createdAt: number }): Promise<void> {
+export function recordReplacement(
+  db: Conn,
+  shopId: number,
+  replacement: { quantity: number; createdAt: number },
+): Promise<void> {
   return addOnDay(db, shopId, replacement.createdAt, { replacements: 1, replaced_units: replacement.quantity });
 }
 
@@ -231,7 +303,11 @@ function countQuery(shape: { from: boolean; to: boolean; status: boolean; gatewa
       let q = db
         .selectFrom('rollup_invoice_counts as h')
         .leftJoin('rollup_invoice_counts as l', (join) =>
-          join.onRef('l.shop_id', '=', 'h.shop_id').onRef('l.status', '=', 'h.status').onRef('l.gateway', '=', 'h.gateway').on('l.day', '=', lo),
+          join
+            .onRef('l.shop_id', '=', 'h.shop_id')
+            .onRef('l.status', '=', 'h.status')
+            .onRef('l.gateway', '=', 'h.gateway')
+            .on('l.day', '=', lo),
         )
         .select(sql<number>`coalesce(sum(h.invoices - coalesce(l.invoices, 0)), 0)`.as('n'))
         .where('h.shop_id', '=', p.shopId)
@@ -249,8 +325,18 @@ function countQuery(shape: { from: boolean; to: boolean; status: boolean; gatewa
  * Invoices created on the whole local days of `days` (created-day snapshots), optionally of one
  * status and gateway: the owner list's totalCount without counting the invoices.
  */
-export async function countCreatedInvoices(db: Conn, shopId: number, days: DaySpan, filter: { status?: string | undefined; gateway?: string | undefined }): Promise<number> {
-  const shape = { from: days.first !== null, to: days.last !== null, status: Boolean(filter.status), gateway: Boolean(filter.gateway) };
+export async function countCreatedInvoices(
+  db: Conn,
+  shopId: number,
+  days: DaySpan,
+  filter: { status?: string | undefined; gateway?: string | undefined },
+): Promise<number> {
+  const shape = {
+    from: days.first !== null,
+    to: days.last !== null,
+    status: Boolean(filter.status),
+    gateway: Boolean(filter.gateway),
+  };
   const [row] = await countQuery(shape)(db, {
     shopId,
     last: days.last,
@@ -265,8 +351,10 @@ export async function countCreatedInvoices(db: Conn, shopId: number, days: DaySp
  * Rebuilding from the raw rows. Integer division on both engines needs integer operands: the
  * offset and divisors are literals (better-sqlite3 binds every JS number as REAL).
  */
-const localDay = (column: string, offsetMs: number) => sql<number>`((${sql.ref(column)} + ${sql.lit(offsetMs)}) / ${sql.lit(DAY_MS)})`;
-const localHour = (column: string, offsetMs: number) => sql<number>`(((${sql.ref(column)} + ${sql.lit(offsetMs)}) / ${sql.lit(HOUR_MS)}) % 24)`;
+const localDay = (column: string, offsetMs: number) =>
+  sql<number>`((${sql.ref(column)} + ${sql.lit(offsetMs)}) / ${sql.lit(DAY_MS)})`;
+const localHour = (column: string, offsetMs: number) =>
+  sql<number>`(((${sql.ref(column)} + ${sql.lit(offsetMs)}) / ${sql.lit(HOUR_MS)}) % 24)`;
 
 /**
  * The parts of the shop's completed invoices, `i` and `p`. SQLite takes a CROSS JOIN's tables in
@@ -282,7 +370,11 @@ const completedParts = (shopId: number) =>
   sql`from invoices i cross join invoice_parts p where p.invoice_id = i.id and +p.shop_id = ${shopId} and i.shop_id = ${shopId} and i.status = 'completed'`;
 
 /** One source of day totals: the given measures (others 0) grouped by `day`. */
-function daySource(day: RawBuilder<number>, measures: Partial<Record<DayColumn, RawBuilder<unknown>>>, from: RawBuilder<unknown>) {
+function daySource(
+  day: RawBuilder<number>,
+  measures: Partial<Record<DayColumn, RawBuilder<unknown>>>,
+  from: RawBuilder<unknown>,
+) {
   const select = DAY_COLUMNS.map((c) => sql`${measures[c] ?? sql`0`} as ${sql.id(c)}`);
   return sql`select ${day} as day, ${sql.join(select)} ${from} group by ${day}`;
 }
@@ -302,7 +394,11 @@ function rebuildDays(db: Conn, shopId: number, offsetMs: number): CompiledQuery 
     ),
     daySource(
       completed,
-      { completed_orders: sql`count(*)`, revenue: sql`sum(total)`, repeat_orders: sql`sum(coalesce(repeat_purchase, 0))` },
+      {
+        completed_orders: sql`count(*)`,
+        revenue: sql`sum(total)`,
+        repeat_orders: sql`sum(coalesce(repeat_purchase, 0))`,
+      },
       sql`from invoices where shop_id = ${shopId} and status = 'completed'`,
     ),
     daySource(localDay('i.completed_at', offsetMs), { units_sold: sql`sum(p.quantity)` }, completedParts(shopId)),
@@ -313,7 +409,11 @@ function rebuildDays(db: Conn, shopId: number, offsetMs: number): CompiledQuery 
       // A feedback hidden by an accepted appeal is not counted (recordFeedbackWithdrawn).
       sql`from feedbacks where shop_id = ${shopId} and id not in (select feedback_id from feedback_appeals where shop_id = ${shopId} and status = 'accepted')`,
     ),
-    daySource(created, { replacements: sql`count(*)`, replaced_units: sql`sum(quantity)` }, sql`from invoice_replacements where shop_id = ${shopId}`),
+    daySource(
+      created,
+      { replacements: sql`count(*)`, replaced_units: sql`sum(quantity)` },
+      sql`from invoice_replacements where shop_id = ${shopId}`,
+    ),
   ];
   return sql`insert into rollup_days (shop_id, day, ${ids(DAY_COLUMNS)})
     select cast(${shopId} as integer), e.day, ${sql.join(DAY_COLUMNS.map((c) => sql`sum(sum(${sql.ref(`e.${c}`)})) over w`))}
@@ -365,7 +465,9 @@ function rebuildKeyed(db: Conn, shopId: number, table: KeyedTable, offsetMs: num
     join firsts f on d.day >= f.first_day
     left join deltas x on x.day = d.day and ${sameKey}
     where d.shop_id = ${shopId}
-    window w as (partition by ${ids(keys, 'f')} order by d.day rows between unbounded preceding and current row)`.compile(db);
+    window w as (partition by ${ids(keys, 'f')} order by d.day rows between unbounded preceding and current row)`.compile(
+    db,
+  );
 }
 
 /**
@@ -382,12 +484,16 @@ export function rebuildStatements(db: Conn, shopId: number, offsetMinutes: numbe
     db
       .insertInto('rollup_state')
       .values({ shop_id: shopId, utc_offset_minutes: offsetMinutes })
-      .onConflict((oc) => oc.column('shop_id').doUpdateSet({ utc_offset_minutes: (eb) => eb.ref('excluded.utc_offset_minutes') }))
+      .onConflict((oc) =>
+        oc.column('shop_id').doUpdateSet({ utc_offset_minutes: (eb) => eb.ref('excluded.utc_offset_minutes') }),
+      )
       .compile(),
     // These statements read whole shops: hash joins, never a nested loop per invoice, which
     // PostgreSQL would pick on tables without statistics yet (right after a bulk load).
     ...(isPostgres(db) ? [sql`set local enable_nestloop = off`.compile(db)] : []),
-    ...[...KEYED_TABLES, 'rollup_days' as const].map((table) => db.deleteFrom(table).where('shop_id', '=', shopId).compile()),
+    ...[...KEYED_TABLES, 'rollup_days' as const].map((table) =>
+      db.deleteFrom(table).where('shop_id', '=', shopId).compile(),
+    ),
     rebuildDays(db, shopId, offsetMs),
     ...KEYED_TABLES.map((table) => rebuildKeyed(db, shopId, table, offsetMs)),
   ];
@@ -405,7 +511,9 @@ export async function rebuildRollups(db: Kysely<Database>, shopId: number): Prom
   const statements = rebuildStatements(db, shopId, (await findShop(db, shopId)).utc_offset_minutes);
   // `set local` lasts to the end of the transaction: a caller's transaction gets its setting back.
   if (isPostgres(db) && db.isTransaction) {
-    const { setting } = (await sql<{ setting: string }>`select current_setting('enable_nestloop') as setting`.execute(db)).rows[0]!;
+    const { setting } = (
+      await sql<{ setting: string }>`select current_setting('enable_nestloop') as setting`.execute(db)
+    ).rows[0]!;
     statements.push(sql`select set_config('enable_nestloop', ${setting}, true)`.compile(db));
   }
   await heavyWrite(db, statements);

@@ -6,9 +6,9 @@ import { parseDateRange } from '../../schemas/dates.js';
 import { fromMinorUnits } from '../../schemas/money.js';
 import { expireOverdue } from '../invoices/lifecycle.service.js';
 import type { ShopRow } from '../shops/shops.table.js';
-import { DAY_MS, dayStart, localDayOf, splitAtLocalMidnights, type LocalDaySplit } from './local-days.js';
-import * as repo from './repository.js';
+import { DAY_MS, dayStart, type LocalDaySplit, localDayOf, splitAtLocalMidnights } from './local-days.js';
 import type { ProductSales, Range } from './repository.js';
+import * as repo from './repository.js';
 import { DAY_COLUMNS, type DayTotals } from './rollups.js';
 
 type Conn = Kysely<Database>;
@@ -40,7 +40,8 @@ export function dashboardRange(shop: ShopRow, query: RangeQuery, now = Date.now(
   if (from > to) throw ValidationError.field('fromDate', 'must not be after toDate');
   const firstDay = localDayOf(from, offsetMs);
   const lastDay = localDayOf(to, offsetMs);
-  if (lastDay - firstDay + 1 > MAX_RANGE_DAYS) throw ValidationError.field('toDate', `the range must cover at most ${MAX_RANGE_DAYS} days`);
+  if (lastDay - firstDay + 1 > MAX_RANGE_DAYS)
+    throw ValidationError.field('toDate', `the range must cover at most ${MAX_RANGE_DAYS} days`);
   return { from, to, offsetMs, firstDay, lastDay };
 }
 
@@ -65,16 +66,23 @@ function isoDay(day: number): string {
 /** A dashboard range's whole local days (bounded on both sides) and partial edge days. */
 function splitRange(range: DayRange): { whole?: { first: number; last: number }; edges: Range[] } {
   const split: LocalDaySplit = splitAtLocalMidnights(range.from, range.to, range.offsetMs);
-  return split.whole ? { whole: { first: split.whole.first!, last: split.whole.last! }, edges: split.edges } : { edges: split.edges };
+  return split.whole
+    ? { whole: { first: split.whole.first!, last: split.whole.last! }, edges: split.edges }
+    : { edges: split.edges };
 }
 
-const addTotals = (a: DayTotals, b: DayTotals): DayTotals => Object.fromEntries(DAY_COLUMNS.map((c) => [c, a[c] + b[c]])) as DayTotals;
+const addTotals = (a: DayTotals, b: DayTotals): DayTotals =>
+  Object.fromEntries(DAY_COLUMNS.map((c) => [c, a[c] + b[c]])) as DayTotals;
 
 /**
  * The figures of a range: whole local days from the rollups (two snapshots), the partial first
  * and last days (date-time bounds) from the raw rows; both exact, so their sum is too.
  */
-async function rangeTotals(db: Conn, shopId: number, split: ReturnType<typeof splitRange>): Promise<{ total: DayTotals; edges: DayTotals[] }> {
+async function rangeTotals(
+  db: Conn,
+  shopId: number,
+  split: ReturnType<typeof splitRange>,
+): Promise<{ total: DayTotals; edges: DayTotals[] }> {
   const [whole, edges] = await Promise.all([
     split.whole ? repo.rollupTotals(db, shopId, split.whole) : repo.zeroTotals(),
     Promise.all(split.edges.map((edge) => repo.rawTotals(db, shopId, edge))),
@@ -101,7 +109,11 @@ export async function generalDashboard(db: Conn, shop: ShopRow, query: RangeQuer
   const series = [];
   for (let day = range.firstDay; day <= range.lastDay; day++) {
     const point = days.get(day);
-    series.push(point ? { date: isoDay(day), revenue: money(point.revenue), orders: point.orders } : { date: isoDay(day), revenue: 0, orders: 0 });
+    series.push(
+      point
+        ? { date: isoDay(day), revenue: money(point.revenue), orders: point.orders }
+        : { date: isoDay(day), revenue: 0, orders: 0 },
+    );
   }
   return {
     fromDate: toIso(range.from),
@@ -145,7 +157,11 @@ async function topProducts(db: Conn, shopId: number, range: DayRange, split: Ret
       split.whole ? repo.rollupProducts(db, shopId, split.whole) : [],
       Promise.all(split.edges.map((edge) => repo.rawProducts(db, shopId, edge))),
     ]);
-    top = mergeBy([...whole, ...edges.flat()], (p) => p.productId, (a, b) => ({ ...a, revenue: a.revenue + b.revenue, quantity: a.quantity + b.quantity }))
+    top = mergeBy(
+      [...whole, ...edges.flat()],
+      (p) => p.productId,
+      (a, b) => ({ ...a, revenue: a.revenue + b.revenue, quantity: a.quantity + b.quantity }),
+    )
       .sort((a, b) => b.revenue - a.revenue || b.quantity - a.quantity || a.productId - b.productId)
       .slice(0, TOP_PRODUCTS);
     const ids = top.map((p) => p.productId);
@@ -158,8 +174,17 @@ async function topProducts(db: Conn, shopId: number, range: DayRange, split: Ret
     const lastDay = new Map(soldLastDay.map((p) => [p.productId, p.lastPartId]));
     top = top.map((p) => ({ ...p, lastPartId: Math.max(sold.get(p.productId) ?? 0, lastDay.get(p.productId) ?? 0) }));
   }
-  const titles = await repo.partTitles(db, shopId, top.map((p) => p.lastPartId));
-  return top.map((p) => ({ productId: p.productId, title: titles.get(p.lastPartId) ?? '', revenue: p.revenue, quantity: p.quantity }));
+  const titles = await repo.partTitles(
+    db,
+    shopId,
+    top.map((p) => p.lastPartId),
+  );
+  return top.map((p) => ({
+    productId: p.productId,
+    title: titles.get(p.lastPartId) ?? '',
+    revenue: p.revenue,
+    quantity: p.quantity,
+  }));
 }
 
 /** Where the money comes from, what sells, who comes back, and when they buy. */
@@ -182,9 +207,11 @@ export async function advancedDashboard(db: Conn, shop: ShopRow, query: RangeQue
   const money = (minor: number) => fromMinorUnits(minor, shop.currency);
   const ordersByHour = Array.from({ length: 24 }, () => 0);
   for (const h of hours.flat()) ordersByHour[h.hour]! += h.orders;
-  const byGateway = mergeBy(gateways.flat(), (g) => g.gateway, (a, b) => ({ gateway: a.gateway, revenue: a.revenue + b.revenue, orders: a.orders + b.orders })).sort(
-    (a, b) => b.revenue - a.revenue || (a.gateway < b.gateway ? -1 : a.gateway > b.gateway ? 1 : 0),
-  );
+  const byGateway = mergeBy(
+    gateways.flat(),
+    (g) => g.gateway,
+    (a, b) => ({ gateway: a.gateway, revenue: a.revenue + b.revenue, orders: a.orders + b.orders }),
+  ).sort((a, b) => b.revenue - a.revenue || (a.gateway < b.gateway ? -1 : a.gateway > b.gateway ? 1 : 0));
   return {
     fromDate: toIso(range.from),
     toDate: toIso(range.to),

@@ -3,8 +3,8 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { currentShop } from '../../http/auth.js';
-import { receiveImage, uploadRouteSchema, uploadUrl, type ImageKind } from '../../http/uploads.js';
-import { ShopParams, ok, ownerResponses } from '../../schemas/common.js';
+import { type ImageKind, receiveImage, uploadRouteSchema, uploadUrl } from '../../http/uploads.js';
+import { ok, ownerResponses, ShopParams } from '../../schemas/common.js';
 import type { ImageSlot } from './design.table.js';
 import * as schema from './schema.js';
 import * as service from './service.js';
@@ -46,21 +46,24 @@ const sections = [
   section({
     paths: ['settings/design/storefront', 'customization/storefront'],
     summary: 'Update the storefront texts and switches',
-    description: 'Title, description, button text and the switches that hide them. `imageUrl` is set by uploading the storefront image.',
+    description:
+      'Title, description, button text and the switches that hide them. `imageUrl` is set by uploading the storefront image.',
     body: schema.StorefrontBody,
     apply: service.updateStorefront,
   }),
   section({
     paths: ['customization/seo'],
     summary: 'Update the SEO title and description',
-    description: '`metaTitle` up to 70 characters, `metaDescription` up to 160; null or empty clears. The image and favicon are uploads.',
+    description:
+      '`metaTitle` up to 70 characters, `metaDescription` up to 160; null or empty clears. The image and favicon are uploads.',
     body: schema.SeoBody,
     apply: service.updateSeo,
   }),
   section({
     paths: ['settings/design/links', 'customization/links'],
     summary: 'Replace the social links',
-    description: 'The list replaces the stored one (0–20 links). Each link is an https URL, except `email`: an e-mail address or a `mailto:` link.',
+    description:
+      'The list replaces the stored one (0–20 links). Each link is an https URL, except `email`: an e-mail address or a `mailto:` link.',
     body: schema.LinksBody,
     apply: service.setSocialLinks,
   }),
@@ -68,7 +71,13 @@ const sections = [
 
 /** POST upload routes: each sets one image of the design; the previous file is removed. */
 const images: { paths: string[]; slot: ImageSlot; kind: ImageKind; summary: string; field: string }[] = [
-  { paths: ['customization/logo', 'settings/design/logo'], slot: 'logo', kind: 'image', summary: 'Upload the logo', field: 'logoUrl' },
+  {
+    paths: ['customization/logo', 'settings/design/logo'],
+    slot: 'logo',
+    kind: 'image',
+    summary: 'Upload the logo',
+    field: 'logoUrl',
+  },
   {
     paths: ['customization/storefront/background', 'settings/design/storefront/logo'],
     slot: 'storefrontImage',
@@ -76,8 +85,20 @@ const images: { paths: string[]; slot: ImageSlot; kind: ImageKind; summary: stri
     summary: 'Upload the storefront image',
     field: 'storefront.imageUrl',
   },
-  { paths: ['customization/seo/image'], slot: 'seoImage', kind: 'image', summary: 'Upload the SEO image', field: 'seo.imageUrl' },
-  { paths: ['customization/seo/favicon'], slot: 'favicon', kind: 'favicon', summary: 'Upload the favicon', field: 'seo.faviconUrl' },
+  {
+    paths: ['customization/seo/image'],
+    slot: 'seoImage',
+    kind: 'image',
+    summary: 'Upload the SEO image',
+    field: 'seo.imageUrl',
+  },
+  {
+    paths: ['customization/seo/favicon'],
+    slot: 'favicon',
+    kind: 'favicon',
+    summary: 'Upload the favicon',
+    field: 'seo.faviconUrl',
+  },
 ];
 
 export const designOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -122,7 +143,9 @@ export const designOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
           description: `Sets \`${i.field}\`; the previous image is removed. ${oneDesign(i.paths)}\n\n${upload.description}`,
         },
         handler: async (request) => {
-          const name = await service.setDesignImage(db, app.storage, currentShop(request).id, i.slot, () => receiveImage(request, i.kind));
+          const name = await service.setDesignImage(db, app.storage, currentShop(request).id, i.slot, () =>
+            receiveImage(request, i.kind),
+          );
           return ok({ url: uploadUrl(name) });
         },
       });

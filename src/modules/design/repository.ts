@@ -9,7 +9,11 @@ export async function findDesignOverrides(db: Kysely<Database>, shopId: number):
 }
 
 /** Writes the whole overrides object of a shop, creating its row on the first write. */
-export async function saveDesignOverrides(db: Kysely<Database>, shopId: number, overrides: DesignOverrides): Promise<void> {
+export async function saveDesignOverrides(
+  db: Kysely<Database>,
+  shopId: number,
+  overrides: DesignOverrides,
+): Promise<void> {
   const data = JSON.stringify(overrides);
   const now = Date.now();
   await db

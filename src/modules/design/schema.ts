@@ -1,15 +1,31 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { EMAIL_PATTERN, HttpsUrl, Nullable, Patch, StringEnum } from '../../schemas/common.js';
 
 /**
  * The one stored storefront design behind both `settings/design/*` and `customization/*`
  * (contract section 4).
  */
-export const socialPlatforms = ['discord', 'telegram', 'youtube', 'twitter', 'instagram', 'tiktok', 'website', 'email', 'other'] as const;
+export const socialPlatforms = [
+  'discord',
+  'telegram',
+  'youtube',
+  'twitter',
+  'instagram',
+  'tiktok',
+  'website',
+  'email',
+  'other',
+] as const;
 
 const HexColor = Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: 'Hex colour #rrggbb (stored lower-case).' });
 /** Widget ids are pasted into third-party script snippets by the storefront: ids only, no markup. */
-const WidgetKey = Nullable(Type.String({ maxLength: 200, pattern: '^[A-Za-z0-9._:-]*$', description: 'Letters, digits and . _ : - only; null or empty clears.' }));
+const WidgetKey = Nullable(
+  Type.String({
+    maxLength: 200,
+    pattern: '^[A-Za-z0-9._:-]*$',
+    description: 'Letters, digits and . _ : - only; null or empty clears.',
+  }),
+);
 
 const designFlagFields = {
   primaryColor: HexColor,
@@ -78,7 +94,16 @@ export const SocialLink = Type.Object(
   },
   {
     if: { type: 'object', properties: { platform: { const: 'email' } }, required: ['platform'] },
-    then: { type: 'object', properties: { link: { type: 'string', pattern: MAILTO_PATTERN, errorMessage: { pattern: 'must be an e-mail address or a mailto: link' } } } },
+    then: {
+      type: 'object',
+      properties: {
+        link: {
+          type: 'string',
+          pattern: MAILTO_PATTERN,
+          errorMessage: { pattern: 'must be an e-mail address or a mailto: link' },
+        },
+      },
+    },
     else: { type: 'object', properties: { link: HttpsUrl() } },
   },
 );
@@ -116,7 +141,15 @@ export const defaultDesign: Design = {
     fontLink: null,
   },
   widgets: { crispKey: null, googleAnalyticsKey: null, hotjarKey: null, intercomKey: null },
-  storefront: { title: null, description: null, buttonText: null, disableButton: false, disableTitle: false, disableDescription: false, imageUrl: null },
+  storefront: {
+    title: null,
+    description: null,
+    buttonText: null,
+    disableButton: false,
+    disableTitle: false,
+    disableDescription: false,
+    imageUrl: null,
+  },
   seo: { metaTitle: null, metaDescription: null, imageUrl: null, faviconUrl: null },
   logoUrl: null,
   links: { socialLinks: [] },
@@ -125,7 +158,9 @@ export const defaultDesign: Design = {
 /** Partial updates: every field optional and nullable (Patch). */
 const partial = 'Partial update: an omitted field keeps its value, null sets it back to its default.';
 
-export const DesignFlagsBody = Patch(designFlagFields, { description: `${partial} Colours are hex #rrggbb; fontLink an https URL or null.` });
+export const DesignFlagsBody = Patch(designFlagFields, {
+  description: `${partial} Colours are hex #rrggbb; fontLink an https URL or null.`,
+});
 export type DesignFlagsBody = Static<typeof DesignFlagsBody>;
 
 export const WidgetsBody = Patch(widgetFields, { description: `${partial} null or empty clears a key.` });
@@ -142,6 +177,11 @@ export const SeoBody = Patch(seoFields, {
 export type SeoBody = Static<typeof SeoBody>;
 
 export const LinksBody = Type.Object({
-  socialLinks: Nullable(Type.Array(SocialLink, { maxItems: 20, description: 'Replaces the whole list (0–20 links, in display order); null clears it.' })),
+  socialLinks: Nullable(
+    Type.Array(SocialLink, {
+      maxItems: 20,
+      description: 'Replaces the whole list (0–20 links, in display order); null clears it.',
+    }),
+  ),
 });
 export type LinksBody = Static<typeof LinksBody>;

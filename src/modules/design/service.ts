@@ -1,11 +1,19 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { uploadUrl } from '../../http/uploads.js';
-import { replaceStoredFile, type FileStorage } from '../../storage/file-storage.js';
+import { type FileStorage, replaceStoredFile } from '../../storage/file-storage.js';
 import { lockShop } from '../shops/repository.js';
 import type { DesignOverrides, ImageSlot } from './design.table.js';
 import * as repo from './repository.js';
-import { DesignFlagsBody, SeoBody, StorefrontBody, WidgetsBody, defaultDesign, type Design, type LinksBody } from './schema.js';
+import {
+  type Design,
+  DesignFlagsBody,
+  defaultDesign,
+  type LinksBody,
+  SeoBody,
+  StorefrontBody,
+  WidgetsBody,
+} from './schema.js';
 
 /**
  * One stored design behind both path families (`settings/design/*`, `customization/*`):
@@ -15,7 +23,8 @@ import { DesignFlagsBody, SeoBody, StorefrontBody, WidgetsBody, defaultDesign, t
  */
 type Conn = Kysely<Database>;
 
-const image = (overrides: DesignOverrides, slot: ImageSlot): string | null => uploadUrl(overrides.images?.[slot] ?? null);
+const image = (overrides: DesignOverrides, slot: ImageSlot): string | null =>
+  uploadUrl(overrides.images?.[slot] ?? null);
 
 /** The stored overrides laid section by section over the defaults, image names as URLs. */
 export function toDesign(stored: DesignOverrides): Design {
@@ -23,7 +32,12 @@ export function toDesign(stored: DesignOverrides): Design {
     design: { ...defaultDesign.design, ...stored.design },
     widgets: { ...defaultDesign.widgets, ...stored.widgets },
     storefront: { ...defaultDesign.storefront, ...stored.storefront, imageUrl: image(stored, 'storefrontImage') },
-    seo: { ...defaultDesign.seo, ...stored.seo, imageUrl: image(stored, 'seoImage'), faviconUrl: image(stored, 'favicon') },
+    seo: {
+      ...defaultDesign.seo,
+      ...stored.seo,
+      imageUrl: image(stored, 'seoImage'),
+      faviconUrl: image(stored, 'favicon'),
+    },
     logoUrl: image(stored, 'logo'),
     links: { socialLinks: stored.links?.socialLinks ?? defaultDesign.links.socialLinks },
   };
@@ -34,7 +48,11 @@ export async function getDesign(db: Conn, shopId: number): Promise<Design> {
   return toDesign(await repo.findDesignOverrides(db, shopId));
 }
 
-async function updateOverrides(db: Conn, shopId: number, change: (current: DesignOverrides) => DesignOverrides): Promise<Design> {
+async function updateOverrides(
+  db: Conn,
+  shopId: number,
+  change: (current: DesignOverrides) => DesignOverrides,
+): Promise<Design> {
   return db.transaction().execute(async (trx) => {
     await lockShop(trx, shopId);
     const next = change(await repo.findDesignOverrides(trx, shopId));
@@ -57,7 +75,10 @@ function clearBlank<T extends Record<string, unknown>>(patch: T, fields: readonl
  * A section's overrides with a partial update laid over them: an omitted field keeps its
  * value, a null one is no longer overridden (it reads as its default, null for free texts).
  */
-function applyPatch(current: Record<string, unknown> | undefined, patch: Record<string, unknown>): Record<string, unknown> {
+function applyPatch(
+  current: Record<string, unknown> | undefined,
+  patch: Record<string, unknown>,
+): Record<string, unknown> {
   const next: Record<string, unknown> = { ...current };
   for (const [field, value] of Object.entries(patch)) {
     if (value === undefined) continue;
@@ -67,7 +88,14 @@ function applyPatch(current: Record<string, unknown> | undefined, patch: Record<
   return next;
 }
 
-const colourFields = ['primaryColor', 'primaryColorAccent', 'backgroundColor', 'secondaryColor', 'primaryTextColor', 'secondaryTextColor'] as const;
+const colourFields = [
+  'primaryColor',
+  'primaryColorAccent',
+  'backgroundColor',
+  'secondaryColor',
+  'primaryTextColor',
+  'secondaryTextColor',
+] as const;
 
 /** Colours and display flags; colours are stored lower-case. */
 export async function updateDesignFlags(db: Conn, shopId: number, patch: DesignFlagsBody): Promise<Design> {
@@ -77,7 +105,12 @@ export async function updateDesignFlags(db: Conn, shopId: number, patch: DesignF
 }
 
 export async function updateWidgets(db: Conn, shopId: number, patch: WidgetsBody): Promise<Design> {
-  const next = clearBlank(ownFields(patch, WidgetsBody), ['crispKey', 'googleAnalyticsKey', 'hotjarKey', 'intercomKey']);
+  const next = clearBlank(ownFields(patch, WidgetsBody), [
+    'crispKey',
+    'googleAnalyticsKey',
+    'hotjarKey',
+    'intercomKey',
+  ]);
   return updateOverrides(db, shopId, (current) => ({ ...current, widgets: applyPatch(current.widgets, next) }));
 }
 
@@ -96,7 +129,9 @@ export async function updateSeo(db: Conn, shopId: number, patch: SeoBody): Promi
  * view sent back carries read-only ones (imageUrl) that are not set here.
  */
 function ownFields<T extends object>(body: T, schema: { properties: object }): T {
-  return Object.fromEntries(Object.keys(schema.properties).flatMap((f) => (f in body ? [[f, body[f as keyof T]]] : []))) as T;
+  return Object.fromEntries(
+    Object.keys(schema.properties).flatMap((f) => (f in body ? [[f, body[f as keyof T]]] : [])),
+  ) as T;
 }
 
 /** Replaces the list (null clears it); the schema checks each link against its platform. */
@@ -110,7 +145,13 @@ export async function setSocialLinks(db: Conn, shopId: number, body: LinksBody):
  * removes the previous file once that has committed (the new one if it did not). Both path
  * families write the same slot, so a replacement through either removes the other's file.
  */
-export async function setDesignImage(db: Conn, storage: FileStorage, shopId: number, slot: ImageSlot, receive: () => Promise<string>): Promise<string> {
+export async function setDesignImage(
+  db: Conn,
+  storage: FileStorage,
+  shopId: number,
+  slot: ImageSlot,
+  receive: () => Promise<string>,
+): Promise<string> {
   return replaceStoredFile(storage, receive, (name) =>
     db.transaction().execute(async (trx) => {
       await lockShop(trx, shopId);

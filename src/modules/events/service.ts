@@ -64,7 +64,10 @@ export async function recordEvent(
   const id = `evt_${randomBytes(16).toString('base64url')}`;
   const targets = await subscribedEndpoints(db, shopId, type);
   const payload = detail && targets.length > 0 ? { ...data, ...(await detail()) } : data;
-  await db.insertInto('events').values({ id, shop_id: shopId, type, payload: JSON.stringify(payload), created_at: now }).execute();
+  await db
+    .insertInto('events')
+    .values({ id, shop_id: shopId, type, payload: JSON.stringify(payload), created_at: now })
+    .execute();
   await queueDeliveries(db, shopId, id, orderingKey(type, data), targets, now);
   return id;
 }

@@ -46,7 +46,8 @@ export const faqOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: schema.FaqInput,
       response: ownerResponses(schema.Faq),
     },
-    handler: async (request) => ok(await service.updateFaq(db, currentShop(request), request.params.faqId, request.body)),
+    handler: async (request) =>
+      ok(await service.updateFaq(db, currentShop(request), request.params.faqId, request.body)),
   });
 
   app.delete('/:shopId/faqs/:faqId', {

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
-import { containsText } from '../../db/sql-helpers.js';
 import type { Database } from '../../db/schema.js';
+import { containsText } from '../../db/sql-helpers.js';
 import type { FaqRow, FaqsTable } from './faqs.table.js';
 
 type Conn = Kysely<Database>;
@@ -24,7 +24,13 @@ export function insertFaq(db: Conn, row: Insertable<FaqsTable>): Promise<FaqRow>
   return db.insertInto('faqs').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export function updateFaq(db: Conn, shopId: number, faqId: number, patch: { question: string; answer: string; position: number }, now: number): Promise<FaqRow | undefined> {
+export function updateFaq(
+  db: Conn,
+  shopId: number,
+  faqId: number,
+  patch: { question: string; answer: string; position: number },
+  now: number,
+): Promise<FaqRow | undefined> {
   return db
     .updateTable('faqs')
     .set({ ...patch, updated_at: now })
@@ -46,8 +52,18 @@ function filtered(db: Conn, shopId: number, search: string | undefined) {
 }
 
 /** One page of the shop's FAQs in storefront order: position, then id. */
-export function listFaqs(db: Conn, shopId: number, options: { search?: string | undefined; limit: number; offset: number }): Promise<FaqRow[]> {
-  return filtered(db, shopId, options.search).selectAll().orderBy('position').orderBy('id').limit(options.limit).offset(options.offset).execute();
+export function listFaqs(
+  db: Conn,
+  shopId: number,
+  options: { search?: string | undefined; limit: number; offset: number },
+): Promise<FaqRow[]> {
+  return filtered(db, shopId, options.search)
+    .selectAll()
+    .orderBy('position')
+    .orderBy('id')
+    .limit(options.limit)
+    .offset(options.offset)
+    .execute();
 }
 
 export async function countFaqs(db: Conn, shopId: number, search: string | undefined): Promise<number> {

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { Id, NonBlankText, OptionalNullable, PageQuery, Timestamp } from '../../schemas/common.js';
 
 export const FaqInput = Type.Object({
@@ -8,7 +8,8 @@ export const FaqInput = Type.Object({
     Type.Integer({
       minimum: 0,
       maximum: 1_000_000,
-      description: 'Storefront order, ascending (id breaks ties). On create, null or omitted puts the FAQ after the last one; on PUT, null or omitted keeps its place.',
+      description:
+        'Storefront order, ascending (id breaks ties). On create, null or omitted puts the FAQ after the last one; on PUT, null or omitted keeps its place.',
     }),
   ),
 });

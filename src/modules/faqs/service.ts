@@ -18,7 +18,10 @@ function cleanTexts(input: FaqInput): { question: string; answer: string } {
 /** A page of the shop's FAQs in storefront order (position, then id). */
 export async function listFaqs(db: Conn, shop: ShopRow, query: FaqListQuery) {
   const { limit, offset } = pageWindow(query);
-  const [rows, totalCount] = await Promise.all([repo.listFaqs(db, shop.id, { search: query.searchString, limit, offset }), repo.countFaqs(db, shop.id, query.searchString)]);
+  const [rows, totalCount] = await Promise.all([
+    repo.listFaqs(db, shop.id, { search: query.searchString, limit, offset }),
+    repo.countFaqs(db, shop.id, query.searchString),
+  ]);
   return toPage(rows.map(toFaq), totalCount, query);
 }
 
@@ -40,7 +43,13 @@ export async function updateFaq(db: Conn, shop: ShopRow, faqId: number, input: F
   const texts = cleanTexts(input);
   const current = await repo.findFaq(db, shop.id, faqId);
   if (!current) throw new NotFoundError('FAQ');
-  const faq = await repo.updateFaq(db, shop.id, faqId, { ...texts, position: input.position ?? current.position }, Date.now());
+  const faq = await repo.updateFaq(
+    db,
+    shop.id,
+    faqId,
+    { ...texts, position: input.position ?? current.position },
+    Date.now(),
+  );
   if (!faq) throw new NotFoundError('FAQ');
   return toFaq(faq);
 }

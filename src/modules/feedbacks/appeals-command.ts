@@ -5,7 +5,7 @@ import { migrateToLatest } from '../../db/migrate.js';
 import { ValidationError } from '../../http/errors.js';
 import { PageCache, registerPageCache } from '../storefront/page-cache.js';
 import type { AppealStatus } from './feedbacks.table.js';
-import { listAppealsForReview, resolveAppeal, type OperatorAppeal } from './service.js';
+import { listAppealsForReview, type OperatorAppeal, resolveAppeal } from './service.js';
 
 const statuses: readonly AppealStatus[] = ['open', 'accepted', 'rejected'];
 
@@ -23,7 +23,18 @@ export function printable(text: string | null): string {
 
 /** One tab-separated line per appeal: id, shop, feedback, rating, status, reason, dates, description and comment on one line each. */
 function line(a: OperatorAppeal): string {
-  return [a.id, `shop ${a.shopId}`, `feedback ${a.feedbackId}`, `${a.rating}/5`, a.status, a.reason, a.createdAt, a.resolvedAt ?? '-', printable(a.description), printable(a.comment)].join('\t');
+  return [
+    a.id,
+    `shop ${a.shopId}`,
+    `feedback ${a.feedbackId}`,
+    `${a.rating}/5`,
+    a.status,
+    a.reason,
+    a.createdAt,
+    a.resolvedAt ?? '-',
+    printable(a.description),
+    printable(a.comment),
+  ].join('\t');
 }
 
 /**
@@ -33,15 +44,24 @@ function line(a: OperatorAppeal): string {
  * versions through Redis); without it, a running server shows the change once its cached pages
  * age out (at most a minute).
  */
-export async function appealsCommand(config: Config, action: string, arg: string | undefined, options: { status?: string | undefined }, print: (line: string) => void): Promise<void> {
+export async function appealsCommand(
+  config: Config,
+  action: string,
+  arg: string | undefined,
+  options: { status?: string | undefined },
+  print: (line: string) => void,
+): Promise<void> {
   if (options.status !== undefined && !(statuses as readonly string[]).includes(options.status)) {
     throw ValidationError.field('--status', `must be one of: ${statuses.join(', ')}`);
   }
   const appealId = Number(arg);
-  if (action !== 'list' && (!/^\d{1,15}$/.test(arg ?? '') || appealId < 1)) throw ValidationError.field('appealId', `appeals ${action} needs a numeric appeal id`);
+  if (action !== 'list' && (!/^\d{1,15}$/.test(arg ?? '') || appealId < 1))
+    throw ValidationError.field('appealId', `appeals ${action} needs a numeric appeal id`);
   const db = openDatabase(config.database);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : null;
-  const unregister = redis ? registerPageCache(new PageCache({ maxBytes: 0, redis: { client: redis, prefix: config.redisKeyPrefix } })) : () => undefined;
+  const unregister = redis
+    ? registerPageCache(new PageCache({ maxBytes: 0, redis: { client: redis, prefix: config.redisKeyPrefix } }))
+    : () => undefined;
   try {
     await migrateToLatest(db.kysely);
     if (action === 'list') {

@@ -27,7 +27,8 @@ export const feedbackOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'List appeals',
-      description: "The shop's appeals against feedbacks, newest first, each with its feedbackId. `status` keeps one status; `searchString` matches the description.",
+      description:
+        "The shop's appeals against feedbacks, newest first, each with its feedbackId. `status` keeps one status; `searchString` matches the description.",
       params: ShopParams,
       querystring: schema.AppealListQuery,
       response: ownerResponses(Page(schema.AppealListItem)),
@@ -36,20 +37,26 @@ export const feedbackOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/:shopId/feedbacks/:feedbackId', {
-    schema: { tags, summary: 'Get one feedback', params: schema.FeedbackParams, response: ownerResponses(schema.OwnerFeedback) },
+    schema: {
+      tags,
+      summary: 'Get one feedback',
+      params: schema.FeedbackParams,
+      response: ownerResponses(schema.OwnerFeedback),
+    },
     handler: async (request) => ok(await service.getFeedback(db, currentShop(request), request.params.feedbackId)),
   });
 
   app.post('/:shopId/feedbacks/:feedbackId/answer', {
     schema: {
       tags,
-      summary: "Answer a feedback publicly",
+      summary: 'Answer a feedback publicly',
       description: 'answer 1–2,000 characters, trimmed (blank is a 400); replaces an earlier answer.',
       params: schema.FeedbackParams,
       body: schema.AnswerBody,
       response: ownerResponses(schema.OwnerFeedback),
     },
-    handler: async (request) => ok(await service.answerFeedback(db, currentShop(request), request.params.feedbackId, request.body)),
+    handler: async (request) =>
+      ok(await service.answerFeedback(db, currentShop(request), request.params.feedbackId, request.body)),
   });
 
   app.post('/:shopId/feedbacks/:feedbackId/appeal', {
@@ -65,6 +72,7 @@ export const feedbackOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: schema.AppealBody,
       response: ownerResponses(schema.OwnerFeedback, [409]),
     },
-    handler: async (request) => ok(await service.appealFeedback(db, currentShop(request), request.params.feedbackId, request.body)),
+    handler: async (request) =>
+      ok(await service.appealFeedback(db, currentShop(request), request.params.feedbackId, request.body)),
   });
 };

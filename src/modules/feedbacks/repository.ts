@@ -1,24 +1,49 @@
 import type { Insertable, Kysely } from 'kysely';
-import { containsText } from '../../db/sql-helpers.js';
-import type { Database } from '../../db/schema.js';
-import { pageOf, type KeysetPosition } from '../../http/pagination.js';
-import type { AppealStatus, FeedbackAppealRow, FeedbackAppealsTable, FeedbackRow, FeedbacksTable } from './feedbacks.table.js';
 import { heavyRead, readRows } from '../../db/reader-pool.js';
+import type { Database } from '../../db/schema.js';
+import { containsText } from '../../db/sql-helpers.js';
+import { type KeysetPosition, pageOf } from '../../http/pagination.js';
+import type {
+  AppealStatus,
+  FeedbackAppealRow,
+  FeedbackAppealsTable,
+  FeedbackRow,
+  FeedbacksTable,
+} from './feedbacks.table.js';
 
 type Conn = Kysely<Database>;
 
 export function findFeedback(db: Conn, shopId: number, feedbackId: number): Promise<FeedbackRow | undefined> {
-  return db.selectFrom('feedbacks').selectAll().where('shop_id', '=', shopId).where('id', '=', feedbackId).executeTakeFirst();
+  return db
+    .selectFrom('feedbacks')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('id', '=', feedbackId)
+    .executeTakeFirst();
 }
 
 export function findFeedbackOfInvoice(db: Conn, shopId: number, invoiceId: string): Promise<FeedbackRow | undefined> {
-  return db.selectFrom('feedbacks').selectAll().where('shop_id', '=', shopId).where('invoice_id', '=', invoiceId).executeTakeFirst();
+  return db
+    .selectFrom('feedbacks')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('invoice_id', '=', invoiceId)
+    .executeTakeFirst();
 }
 
 /** The feedbacks left on these invoices (at most one each); `offLoop` as for `listParts` (invoices/repository.ts). */
-export function feedbacksOfInvoices(db: Conn, shopId: number, invoiceIds: string[], offLoop = false): Promise<FeedbackRow[]> {
+export function feedbacksOfInvoices(
+  db: Conn,
+  shopId: number,
+  invoiceIds: string[],
+  offLoop = false,
+): Promise<FeedbackRow[]> {
   if (invoiceIds.length === 0) return Promise.resolve([]);
-  return readRows(db, db.selectFrom('feedbacks').selectAll().where('shop_id', '=', shopId).where('invoice_id', 'in', invoiceIds), offLoop);
+  return readRows(
+    db,
+    db.selectFrom('feedbacks').selectAll().where('shop_id', '=', shopId).where('invoice_id', 'in', invoiceIds),
+    offLoop,
+  );
 }
 
 /** Inserts a feedback; the unique index on invoice_id refuses a second one for the same invoice. */
@@ -26,7 +51,13 @@ export function insertFeedback(db: Conn, row: Insertable<FeedbacksTable>): Promi
   return db.insertInto('feedbacks').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export function setFeedbackAnswer(db: Conn, shopId: number, feedbackId: number, answer: string, now: number): Promise<FeedbackRow | undefined> {
+export function setFeedbackAnswer(
+  db: Conn,
+  shopId: number,
+  feedbackId: number,
+  answer: string,
+  now: number,
+): Promise<FeedbackRow | undefined> {
   return db
     .updateTable('feedbacks')
     .set({ answer, answered_at: now, updated_at: now })
@@ -45,28 +76,54 @@ function filteredFeedbacks(db: Conn, shopId: number, f: FeedbackFilter) {
   let query = db.selectFrom('feedbacks').where('shop_id', '=', shopId);
   if (f.rating !== undefined) query = query.where('rating', '=', f.rating);
   const search = f.search;
-  if (search) query = query.where((eb) => eb.or([containsText('comment', search), containsText('answer', search), containsText('invoice_id', search)]));
+  if (search)
+    query = query.where((eb) =>
+      eb.or([containsText('comment', search), containsText('answer', search), containsText('invoice_id', search)]),
+    );
   return query;
 }
 
 /** Newest first; after a keyset position when given, else from the offset. A heavy read: it may scan every feedback. */
-export function listFeedbacks(db: Conn, shopId: number, filter: FeedbackFilter, page: { limit: number; offset: number; after?: KeysetPosition | undefined }): Promise<FeedbackRow[]> {
-  return heavyRead(db, pageOf(filteredFeedbacks(db, shopId, filter).selectAll(), { sortColumn: 'created_at', idColumn: 'id' }, page));
+export function listFeedbacks(
+  db: Conn,
+  shopId: number,
+  filter: FeedbackFilter,
+  page: { limit: number; offset: number; after?: KeysetPosition | undefined },
+): Promise<FeedbackRow[]> {
+  return heavyRead(
+    db,
+    pageOf(filteredFeedbacks(db, shopId, filter).selectAll(), { sortColumn: 'created_at', idColumn: 'id' }, page),
+  );
 }
 
 export async function countFeedbacks(db: Conn, shopId: number, filter: FeedbackFilter): Promise<number> {
-  const [row] = await heavyRead(db, filteredFeedbacks(db, shopId, filter).select((eb) => eb.fn.countAll<number>().as('n')));
+  const [row] = await heavyRead(
+    db,
+    filteredFeedbacks(db, shopId, filter).select((eb) => eb.fn.countAll<number>().as('n')),
+  );
   return Number(row!.n);
 }
 
 /** The appeals of these feedbacks, newest first (the first one per feedback is its latest). */
 export function listAppealsOfFeedbacks(db: Conn, shopId: number, feedbackIds: number[]): Promise<FeedbackAppealRow[]> {
   if (feedbackIds.length === 0) return Promise.resolve([]);
-  return db.selectFrom('feedback_appeals').selectAll().where('shop_id', '=', shopId).where('feedback_id', 'in', feedbackIds).orderBy('id', 'desc').execute();
+  return db
+    .selectFrom('feedback_appeals')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('feedback_id', 'in', feedbackIds)
+    .orderBy('id', 'desc')
+    .execute();
 }
 
 export function findOpenAppeal(db: Conn, shopId: number, feedbackId: number): Promise<FeedbackAppealRow | undefined> {
-  return db.selectFrom('feedback_appeals').selectAll().where('shop_id', '=', shopId).where('feedback_id', '=', feedbackId).where('status', '=', 'open').executeTakeFirst();
+  return db
+    .selectFrom('feedback_appeals')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('feedback_id', '=', feedbackId)
+    .where('status', '=', 'open')
+    .executeTakeFirst();
 }
 
 /** Inserts an appeal; the partial unique index refuses a second open one for the same feedback. */
@@ -87,8 +144,19 @@ function filteredAppeals(db: Conn, shopId: number, f: AppealFilter) {
 }
 
 /** One page of the shop's appeals, newest first. */
-export function listAppeals(db: Conn, shopId: number, filter: AppealFilter, page: { limit: number; offset: number }): Promise<FeedbackAppealRow[]> {
-  return filteredAppeals(db, shopId, filter).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+export function listAppeals(
+  db: Conn,
+  shopId: number,
+  filter: AppealFilter,
+  page: { limit: number; offset: number },
+): Promise<FeedbackAppealRow[]> {
+  return filteredAppeals(db, shopId, filter)
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
 }
 
 export async function countAppeals(db: Conn, shopId: number, filter: AppealFilter): Promise<number> {
@@ -118,12 +186,32 @@ export function listAppealsOfAllShops(db: Conn, status: AppealStatus | undefined
 function appealsWithFeedback(db: Conn) {
   return db
     .selectFrom('feedback_appeals as a')
-    .innerJoin('feedbacks as f', (join) => join.onRef('f.id', '=', 'a.feedback_id').onRef('f.shop_id', '=', 'a.shop_id'))
-    .select(['a.id', 'a.shop_id', 'a.feedback_id', 'a.reason', 'a.description', 'a.status', 'a.created_at', 'a.resolved_at', 'f.rating', 'f.comment', 'f.created_at as feedback_created_at']);
+    .innerJoin('feedbacks as f', (join) =>
+      join.onRef('f.id', '=', 'a.feedback_id').onRef('f.shop_id', '=', 'a.shop_id'),
+    )
+    .select([
+      'a.id',
+      'a.shop_id',
+      'a.feedback_id',
+      'a.reason',
+      'a.description',
+      'a.status',
+      'a.created_at',
+      'a.resolved_at',
+      'f.rating',
+      'f.comment',
+      'f.created_at as feedback_created_at',
+    ]);
 }
 
 /** Moves an open appeal to its outcome; false when it was no longer open (resolved meanwhile). */
-export async function resolveOpenAppeal(db: Conn, shopId: number, appealId: number, outcome: Exclude<AppealStatus, 'open'>, now: number): Promise<boolean> {
+export async function resolveOpenAppeal(
+  db: Conn,
+  shopId: number,
+  appealId: number,
+  outcome: Exclude<AppealStatus, 'open'>,
+  now: number,
+): Promise<boolean> {
   const result = await db
     .updateTable('feedback_appeals')
     .set({ status: outcome, resolved_at: now })
@@ -135,8 +223,18 @@ export async function resolveOpenAppeal(db: Conn, shopId: number, appealId: numb
 }
 
 /** Whether an accepted appeal (other than `exceptAppealId`) already hides the feedback. */
-export async function isWithdrawn(db: Conn, shopId: number, feedbackId: number, exceptAppealId?: number): Promise<boolean> {
-  let query = db.selectFrom('feedback_appeals').select('id').where('shop_id', '=', shopId).where('feedback_id', '=', feedbackId).where('status', '=', 'accepted');
+export async function isWithdrawn(
+  db: Conn,
+  shopId: number,
+  feedbackId: number,
+  exceptAppealId?: number,
+): Promise<boolean> {
+  let query = db
+    .selectFrom('feedback_appeals')
+    .select('id')
+    .where('shop_id', '=', shopId)
+    .where('feedback_id', '=', feedbackId)
+    .where('status', '=', 'accepted');
   if (exceptAppealId !== undefined) query = query.where('id', '<>', exceptAppealId);
   return (await query.executeTakeFirst()) !== undefined;
 }

@@ -1,5 +1,14 @@
-import { Type, type Static } from '@sinclair/typebox';
-import { CursorPageQuery, Id, NonBlankText, Nullable, OptionalNullable, PageQuery, StringEnum, Timestamp } from '../../schemas/common.js';
+import { type Static, Type } from '@sinclair/typebox';
+import {
+  CursorPageQuery,
+  Id,
+  NonBlankText,
+  Nullable,
+  OptionalNullable,
+  PageQuery,
+  StringEnum,
+  Timestamp,
+} from '../../schemas/common.js';
 import { InvoiceId } from '../invoices/schema.js';
 
 export const appealReasons = ['spam', 'abusive', 'wrong_product', 'resolved', 'other'] as const;
@@ -9,7 +18,9 @@ const Rating = Type.Integer({ minimum: 1, maximum: 5, description: 'Whole stars,
 
 export const FeedbackBody = Type.Object({
   rating: Rating,
-  comment: OptionalNullable(Type.String({ maxLength: 2000, description: 'Trimmed; null, blank or omitted means no comment.' })),
+  comment: OptionalNullable(
+    Type.String({ maxLength: 2000, description: 'Trimmed; null, blank or omitted means no comment.' }),
+  ),
 });
 export type FeedbackBody = Static<typeof FeedbackBody>;
 
@@ -58,10 +69,18 @@ export const AppealListItem = Type.Object({
   resolvedAt: Nullable(Timestamp),
 });
 
-export const FeedbackListQuery = Type.Composite([CursorPageQuery, Type.Object({ rating: Type.Optional(Type.Integer({ minimum: 1, maximum: 5, description: 'Only feedbacks with this rating.' })) })]);
+export const FeedbackListQuery = Type.Composite([
+  CursorPageQuery,
+  Type.Object({
+    rating: Type.Optional(Type.Integer({ minimum: 1, maximum: 5, description: 'Only feedbacks with this rating.' })),
+  }),
+]);
 export type FeedbackListQuery = Static<typeof FeedbackListQuery>;
 
-export const AppealListQuery = Type.Composite([PageQuery, Type.Object({ status: Type.Optional(StringEnum(appealStatuses, { description: 'Only appeals in this status.' })) })]);
+export const AppealListQuery = Type.Composite([
+  PageQuery,
+  Type.Object({ status: Type.Optional(StringEnum(appealStatuses, { description: 'Only appeals in this status.' })) }),
+]);
 export type AppealListQuery = Static<typeof AppealListQuery>;
 
 export const AnswerBody = Type.Object({

@@ -8,16 +8,15 @@ import { recordFeedback, recordFeedbackWithdrawn } from '../dashboards/rollups.j
 import { recordEvent } from '../events/service.js';
 import { withExpiryApplied } from '../invoices/lifecycle.service.js';
 import * as invoices from '../invoices/repository.js';
+import type { ShopRow } from '../shops/shops.table.js';
 import { shopContentChanged } from '../storefront/page-cache.js';
 import { addFeedbackToTotals } from '../storefront/repository.js';
-import type { ShopRow } from '../shops/shops.table.js';
 import type { AppealStatus, FeedbackAppealRow, FeedbackRow } from './feedbacks.table.js';
 import * as repo from './repository.js';
 import type { AnswerBody, AppealBody, AppealListQuery, FeedbackBody, FeedbackListQuery } from './schema.js';
 import { toAppealListItem, toOwnerFeedback, toPublicFeedback } from './views.js';
 
 type Conn = Kysely<Database>;
-
 
 /** The distinct products of each invoice, in the order of its parts. */
 async function productIdsOf(db: Conn, shopId: number, invoiceIds: string[]): Promise<Map<string, number[]>> {
@@ -33,8 +32,16 @@ async function productIdsOf(db: Conn, shopId: number, invoiceIds: string[]): Pro
 /** Owner views of feedbacks of one shop, each with its products and latest appeal. */
 async function ownerViews(db: Conn, shopId: number, rows: FeedbackRow[]) {
   const [products, appeals] = await Promise.all([
-    productIdsOf(db, shopId, rows.map((f) => f.invoice_id)),
-    repo.listAppealsOfFeedbacks(db, shopId, rows.map((f) => f.id)),
+    productIdsOf(
+      db,
+      shopId,
+      rows.map((f) => f.invoice_id),
+    ),
+    repo.listAppealsOfFeedbacks(
+      db,
+      shopId,
+      rows.map((f) => f.id),
+    ),
   ]);
   const latest = new Map<number, FeedbackAppealRow>();
   for (const appeal of appeals) if (!latest.has(appeal.feedback_id)) latest.set(appeal.feedback_id, appeal);
@@ -61,7 +68,9 @@ export async function postFeedback(db: Conn, invoiceId: string, body: FeedbackBo
   const invoice = await withExpiryApplied(db, found);
   const shopId = invoice.shop_id;
   if (invoice.status !== 'completed') {
-    throw new ConflictError(`The invoice is ${invoice.status}; only completed invoices can be rated.`, [`invoiceId: is ${invoice.status}, not completed`]);
+    throw new ConflictError(`The invoice is ${invoice.status}; only completed invoices can be rated.`, [
+      `invoiceId: is ${invoice.status}, not completed`,
+    ]);
   }
   if (await repo.findFeedbackOfInvoice(db, shopId, invoice.id)) throw alreadyRated();
   const productIds = (await productIdsOf(db, shopId, [invoice.id])).get(invoice.id) ?? [];
@@ -79,8 +88,19 @@ export async function postFeedback(db: Conn, invoiceId: string, body: FeedbackBo
         created_at: now,
         updated_at: now,
       });
-      await addFeedbackToTotals(trx, shopId, { id: row.id, invoiceId: invoice.id, rating: row.rating, createdAt: row.created_at });
-      await recordEvent(trx, shopId, 'feedback.created', { feedbackId: row.id, invoiceId: invoice.id, productIds, rating: row.rating, comment }, now);
+      await addFeedbackToTotals(trx, shopId, {
+        id: row.id,
+        invoiceId: invoice.id,
+        rating: row.rating,
+        createdAt: row.created_at,
+      });
+      await recordEvent(
+        trx,
+        shopId,
+        'feedback.created',
+        { feedbackId: row.id, invoiceId: invoice.id, productIds, rating: row.rating, comment },
+        now,
+      );
       // Last: the rollup lock is the final one a transaction takes (see dashboards/rollups.ts).
       await recordFeedback(trx, shopId, { rating: row.rating, createdAt: now });
       return row;
@@ -98,7 +118,10 @@ export async function listFeedbacks(db: Conn, shop: ShopRow, query: FeedbackList
   const filter = { rating: query.rating, search: query.searchString };
   const { limit, offset } = pageWindow(query);
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-  const [rows, totalCount] = await Promise.all([repo.listFeedbacks(db, shop.id, filter, { limit: limit + 1, offset, after }), repo.countFeedbacks(db, shop.id, filter)]);
+  const [rows, totalCount] = await Promise.all([
+    repo.listFeedbacks(db, shop.id, filter, { limit: limit + 1, offset, after }),
+    repo.countFeedbacks(db, shop.id, filter),
+  ]);
   const { items, nextCursor } = keysetPage(rows, limit, (f) => ({ value: f.created_at, id: f.id }));
   return { ...toPage(await ownerViews(db, shop.id, items), totalCount, query), nextCursor };
 }
@@ -121,12 +144,21 @@ export async function appealFeedback(db: Conn, shop: ShopRow, feedbackId: number
   const description = body.description.trim();
   await requireFeedback(db, shop.id, feedbackId);
   if (await repo.isWithdrawn(db, shop.id, feedbackId)) {
-    throw new ConflictError('An accepted appeal already hides this feedback.', ['feedbackId: is already hidden by an accepted appeal']);
+    throw new ConflictError('An accepted appeal already hides this feedback.', [
+      'feedbackId: is already hidden by an accepted appeal',
+    ]);
   }
-  const alreadyOpen = () => new ConflictError('This feedback already has an open appeal.', ['feedbackId: already has an open appeal']);
+  const alreadyOpen = () =>
+    new ConflictError('This feedback already has an open appeal.', ['feedbackId: already has an open appeal']);
   if (await repo.findOpenAppeal(db, shop.id, feedbackId)) throw alreadyOpen();
   try {
-    await repo.insertAppeal(db, { shop_id: shop.id, feedback_id: feedbackId, reason: body.reason, description, created_at: Date.now() });
+    await repo.insertAppeal(db, {
+      shop_id: shop.id,
+      feedback_id: feedbackId,
+      reason: body.reason,
+      description,
+      created_at: Date.now(),
+    });
   } catch (err) {
     if (constraintViolation(err) === 'unique') throw alreadyOpen();
     throw err;
@@ -137,7 +169,10 @@ export async function appealFeedback(db: Conn, shop: ShopRow, feedbackId: number
 /** The shop's appeals, newest first, optionally in one status. */
 export async function listAppeals(db: Conn, shop: ShopRow, query: AppealListQuery) {
   const filter = { status: query.status, search: query.searchString };
-  const [rows, totalCount] = await Promise.all([repo.listAppeals(db, shop.id, filter, pageWindow(query)), repo.countAppeals(db, shop.id, filter)]);
+  const [rows, totalCount] = await Promise.all([
+    repo.listAppeals(db, shop.id, filter, pageWindow(query)),
+    repo.countAppeals(db, shop.id, filter),
+  ]);
   return toPage(rows.map(toAppealListItem), totalCount, query);
 }
 
@@ -170,10 +205,15 @@ export async function listAppealsForReview(db: Conn, status: AppealStatus | unde
  * read, and the dashboard rollups take its rating out here. The shop's cached public pages are
  * then invalidated (in this process, and in every server sharing Redis with it).
  */
-export async function resolveAppeal(db: Conn, appealId: number, outcome: Exclude<AppealStatus, 'open'>): Promise<OperatorAppeal> {
+export async function resolveAppeal(
+  db: Conn,
+  appealId: number,
+  outcome: Exclude<AppealStatus, 'open'>,
+): Promise<OperatorAppeal> {
   const appeal = await repo.findAppealById(db, appealId);
   if (!appeal) throw new NotFoundError('Appeal');
-  const notOpen = (status: string) => new ConflictError(`The appeal is ${status}; only open appeals can be resolved.`, [`appealId: is ${status}`]);
+  const notOpen = (status: string) =>
+    new ConflictError(`The appeal is ${status}; only open appeals can be resolved.`, [`appealId: is ${status}`]);
   if (appeal.status !== 'open') throw notOpen(appeal.status);
   const shopId = appeal.shop_id;
   await db.transaction().execute(async (trx) => {

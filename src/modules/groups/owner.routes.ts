@@ -8,7 +8,7 @@ import * as service from './service.js';
 const tags = ['Groups'];
 
 const writeDescription =
-  "Every write keeps the listings in step: the group has one listing, and products in any group lose their own. `productIds` keeps its order. A `path` another product or group of the shop has is a 409.";
+  'Every write keeps the listings in step: the group has one listing, and products in any group lose their own. `productIds` keeps its order. A `path` another product or group of the shop has is a 409.';
 
 export const groupOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.db.kysely;
@@ -26,7 +26,14 @@ export const groupOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/:shopId/groups', {
-    schema: { tags, summary: 'Create a group', description: writeDescription, params: ShopParams, body: schema.GroupInput, response: ownerResponses(schema.Group, [409]) },
+    schema: {
+      tags,
+      summary: 'Create a group',
+      description: writeDescription,
+      params: ShopParams,
+      body: schema.GroupInput,
+      response: ownerResponses(schema.Group, [409]),
+    },
     handler: async (request) => ok(await service.createGroup(db, currentShop(request), request.body)),
   });
 
@@ -44,24 +51,29 @@ export const groupOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: schema.GroupInput,
       response: ownerResponses(schema.Group, [409]),
     },
-    handler: async (request) => ok(await service.updateGroup(db, currentShop(request), request.params.groupId, request.body)),
+    handler: async (request) =>
+      ok(await service.updateGroup(db, currentShop(request), request.params.groupId, request.body)),
   });
 
   app.delete('/:shopId/groups/:groupId', {
     schema: {
       tags,
       summary: 'Delete a group',
-      description: 'Removes the group, its listing (and that listing from categories) and its thumbnail; its products keep existing and get their own listings back.',
+      description:
+        'Removes the group, its listing (and that listing from categories) and its thumbnail; its products keep existing and get their own listings back.',
       params: schema.GroupParams,
       response: ownerResponses(Deleted),
     },
-    handler: async (request) => ok(await service.deleteGroup(db, app.storage, currentShop(request), request.params.groupId)),
+    handler: async (request) =>
+      ok(await service.deleteGroup(db, app.storage, currentShop(request), request.params.groupId)),
   });
 
   app.post('/:shopId/groups/:groupId/thumbnail', {
     schema: { tags, summary: 'Upload the group thumbnail', params: schema.GroupParams, ...uploadRouteSchema() },
     handler: async (request) => {
-      const name = await service.setGroupThumbnail(db, app.storage, currentShop(request), request.params.groupId, () => receiveImage(request));
+      const name = await service.setGroupThumbnail(db, app.storage, currentShop(request), request.params.groupId, () =>
+        receiveImage(request),
+      );
       return ok({ url: uploadUrl(name) });
     },
   });

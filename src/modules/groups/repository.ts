@@ -1,13 +1,18 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
-import { containsText } from '../../db/sql-helpers.js';
 import type { Database } from '../../db/schema.js';
+import { containsText } from '../../db/sql-helpers.js';
 import type { GroupRow, ProductGroupsTable } from './groups.table.js';
 
 type Conn = Kysely<Database>;
 type GroupPatch = Omit<Updateable<ProductGroupsTable>, 'id' | 'shop_id' | 'created_at'>;
 
 export function findGroup(db: Conn, shopId: number, groupId: number): Promise<GroupRow | undefined> {
-  return db.selectFrom('product_groups').selectAll().where('shop_id', '=', shopId).where('id', '=', groupId).executeTakeFirst();
+  return db
+    .selectFrom('product_groups')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('id', '=', groupId)
+    .executeTakeFirst();
 }
 
 export function insertGroup(db: Conn, row: Insertable<ProductGroupsTable>): Promise<GroupRow> {
@@ -15,7 +20,12 @@ export function insertGroup(db: Conn, row: Insertable<ProductGroupsTable>): Prom
 }
 
 export async function updateGroup(db: Conn, shopId: number, groupId: number, patch: GroupPatch): Promise<void> {
-  await db.updateTable('product_groups').set({ ...patch, updated_at: Date.now() }).where('shop_id', '=', shopId).where('id', '=', groupId).execute();
+  await db
+    .updateTable('product_groups')
+    .set({ ...patch, updated_at: Date.now() })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', groupId)
+    .execute();
 }
 
 /** Deletes the group with its memberships; its listing (and that listing's category places) cascade. */
@@ -25,14 +35,26 @@ export async function deleteGroup(db: Conn, shopId: number, groupId: number): Pr
 }
 
 /** One page of the shop's groups, newest first. */
-export function listGroups(db: Conn, shopId: number, options: { search?: string | undefined; limit: number; offset: number }): Promise<GroupRow[]> {
+export function listGroups(
+  db: Conn,
+  shopId: number,
+  options: { search?: string | undefined; limit: number; offset: number },
+): Promise<GroupRow[]> {
   let query = db.selectFrom('product_groups').selectAll().where('shop_id', '=', shopId);
   if (options.search) query = query.where(containsText('title', options.search));
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).offset(options.offset).execute();
+  return query
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(options.limit)
+    .offset(options.offset)
+    .execute();
 }
 
 export async function countGroups(db: Conn, shopId: number, search?: string): Promise<number> {
-  let query = db.selectFrom('product_groups').select((eb) => eb.fn.countAll<number>().as('n')).where('shop_id', '=', shopId);
+  let query = db
+    .selectFrom('product_groups')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('shop_id', '=', shopId);
   if (search) query = query.where(containsText('title', search));
   return Number((await query.executeTakeFirstOrThrow()).n);
 }
@@ -54,11 +76,23 @@ export async function productIdsOfGroups(db: Conn, shopId: number, groupIds: num
 }
 
 /** Makes the group's products exactly these, in this order. */
-export async function replaceGroupProducts(db: Conn, shopId: number, groupId: number, productIds: number[]): Promise<void> {
+export async function replaceGroupProducts(
+  db: Conn,
+  shopId: number,
+  groupId: number,
+  productIds: number[],
+): Promise<void> {
   await db.deleteFrom('group_products').where('shop_id', '=', shopId).where('group_id', '=', groupId).execute();
   if (productIds.length === 0) return;
   await db
     .insertInto('group_products')
-    .values(productIds.map((productId, position) => ({ shop_id: shopId, group_id: groupId, product_id: productId, position })))
+    .values(
+      productIds.map((productId, position) => ({
+        shop_id: shopId,
+        group_id: groupId,
+        product_id: productId,
+        position,
+      })),
+    )
     .execute();
 }

@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import { pageWindow, toPage } from '../../http/pagination.js';
 import type { PageQuery } from '../../schemas/common.js';
-import { replaceStoredFile, type FileStorage } from '../../storage/file-storage.js';
+import { type FileStorage, replaceStoredFile } from '../../storage/file-storage.js';
 import { claimListingPath, syncListings } from '../listings/service.js';
 import { existingProductIds } from '../products/repository.js';
 import { lockShop } from '../shops/repository.js';
@@ -19,7 +19,10 @@ type Conn = Kysely<Database>;
 function groupColumns(input: GroupInput) {
   return {
     title: input.title.trim(),
-    description: input.description === undefined || input.description === null || input.description.trim() === '' ? null : input.description,
+    description:
+      input.description === undefined || input.description === null || input.description.trim() === ''
+        ? null
+        : input.description,
     priority: input.priority ?? 0,
     type: input.type ?? 'list',
     main: input.main ? 1 : 0,
@@ -30,7 +33,9 @@ function groupColumns(input: GroupInput) {
 async function checkProductIds(db: Conn, shopId: number, productIds: number[]): Promise<void> {
   if (productIds.length === 0) return;
   const live = await existingProductIds(db, shopId, productIds);
-  const problems = productIds.flatMap((id, i) => (live.has(id) ? [] : [`productIds[${i}]: is not a product of this shop`]));
+  const problems = productIds.flatMap((id, i) =>
+    live.has(id) ? [] : [`productIds[${i}]: is not a product of this shop`],
+  );
   if (problems.length > 0) throw new ValidationError(problems);
 }
 
@@ -52,8 +57,16 @@ export async function listGroups(db: Conn, shop: ShopRow, query: PageQuery) {
     repo.listGroups(db, shop.id, { search: query.searchString, limit, offset }),
     repo.countGroups(db, shop.id, query.searchString),
   ]);
-  const productIds = await repo.productIdsOfGroups(db, shop.id, rows.map((g) => g.id));
-  return toPage(rows.map((g) => toGroup(g, productIds.get(g.id) ?? [])), totalCount, query);
+  const productIds = await repo.productIdsOfGroups(
+    db,
+    shop.id,
+    rows.map((g) => g.id),
+  );
+  return toPage(
+    rows.map((g) => toGroup(g, productIds.get(g.id) ?? [])),
+    totalCount,
+    query,
+  );
 }
 
 /** Creates the group and gives it a listing; its products lose their own listings. */
@@ -63,7 +76,11 @@ export async function createGroup(db: Conn, shop: ShopRow, input: GroupInput) {
   return db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);
     await checkProductIds(trx, shop.id, productIds);
-    const path = await claimListingPath(trx, shop.id, { path: input.path ?? undefined, title: columns.title, field: 'path' });
+    const path = await claimListingPath(trx, shop.id, {
+      path: input.path ?? undefined,
+      title: columns.title,
+      field: 'path',
+    });
     const now = Date.now();
     const group = await repo.insertGroup(trx, { ...columns, shop_id: shop.id, path, created_at: now, updated_at: now });
     await repo.replaceGroupProducts(trx, shop.id, group.id, productIds);
@@ -84,7 +101,10 @@ export async function updateGroup(db: Conn, shop: ShopRow, groupId: number, inpu
     await lockShop(trx, shop.id);
     const group = await requireGroup(trx, shop.id, groupId);
     await checkProductIds(trx, shop.id, productIds);
-    const path = input.path == null ? group.path : await claimListingPath(trx, shop.id, { path: input.path, title: columns.title, field: 'path' }, { groupId });
+    const path =
+      input.path == null
+        ? group.path
+        : await claimListingPath(trx, shop.id, { path: input.path, title: columns.title, field: 'path' }, { groupId });
     await repo.updateGroup(trx, shop.id, groupId, { ...columns, path });
     await repo.replaceGroupProducts(trx, shop.id, groupId, productIds);
     await syncListings(trx, shop.id);
@@ -109,7 +129,13 @@ export async function deleteGroup(db: Conn, storage: FileStorage, shop: ShopRow,
  * Replaces the thumbnail: checks the group first (404 before reading any upload), stores the
  * new file, points the group at it, and removes the old file once that has committed.
  */
-export async function setGroupThumbnail(db: Conn, storage: FileStorage, shop: ShopRow, groupId: number, receive: () => Promise<string>): Promise<string> {
+export async function setGroupThumbnail(
+  db: Conn,
+  storage: FileStorage,
+  shop: ShopRow,
+  groupId: number,
+  receive: () => Promise<string>,
+): Promise<string> {
   await requireGroup(db, shop.id, groupId);
   return replaceStoredFile(storage, receive, (name) =>
     db.transaction().execute(async (trx) => {

@@ -7,12 +7,18 @@ import { fromMinorUnits } from '../../schemas/money.js';
 import { verifyPassword } from '../../security/passwords.js';
 import { findBlock } from '../blacklist/service.js';
 import type { VpnRanges } from '../blacklist/vpn-ranges.js';
-import { claimCouponUse, couponDiscount, findCouponByCode } from '../coupons/service.js';
 import type { CouponRow } from '../coupons/coupons.table.js';
+import { claimCouponUse, couponDiscount, findCouponByCode } from '../coupons/service.js';
 import * as customerRepo from '../customers/repository.js';
 import { customerForEmail, InsufficientBalanceError } from '../customers/service.js';
 import { recordCheckout } from '../dashboards/rollups.js';
-import { fieldPatternProblem, MAX_ANSWER_LENGTH, MAX_MATCH_WORK, matchesFieldPattern, matchWork } from '../products/field-pattern.js';
+import {
+  fieldPatternProblem,
+  MAX_ANSWER_LENGTH,
+  MAX_MATCH_WORK,
+  matchesFieldPattern,
+  matchWork,
+} from '../products/field-pattern.js';
 import type { ProductRow, VariantRow } from '../products/products.table.js';
 import * as products from '../products/repository.js';
 import type { StoredCustomField, StoredGateway } from '../products/variant-input.js';
@@ -20,8 +26,14 @@ import { enabledGateway, gatewayBlocksVpn } from '../shops/payment-settings.js';
 import { findShopById, shareShop } from '../shops/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';
 import type { DeliveryOptions } from './dynamic-delivery.js';
-import { completeInvoice, DeliveryFailedError, endUnpaid, expireOverdue, noteIfOutOfStock } from './lifecycle.service.js';
 import { recordInvoiceEvent } from './invoice-events.js';
+import {
+  completeInvoice,
+  DeliveryFailedError,
+  endUnpaid,
+  expireOverdue,
+  noteIfOutOfStock,
+} from './lifecycle.service.js';
 import * as repo from './repository.js';
 import type { CheckoutBody } from './schema.js';
 
@@ -68,28 +80,48 @@ async function priceParts(db: Conn, shop: ShopRow, body: CheckoutBody): Promise<
   const seen = new Set<number>();
   const priced: PricedPart[] = [];
   for (const [index, part] of body.parts.entries()) {
-    if (seen.has(part.productVariantId)) throw ValidationError.field(`parts[${index}].productVariantId`, 'repeats an earlier part');
+    if (seen.has(part.productVariantId))
+      throw ValidationError.field(`parts[${index}].productVariantId`, 'repeats an earlier part');
     seen.add(part.productVariantId);
     const product = await products.findProduct(db, shop.id, part.productId);
     // Private and internal products appear nowhere public: to a buyer they do not exist.
-    if (!product || product.private === 1 || product.is_internal === 1) throw ValidationError.field(`parts[${index}].productId`, 'no such product');
+    if (!product || product.private === 1 || product.is_internal === 1)
+      throw ValidationError.field(`parts[${index}].productId`, 'no such product');
     const variant = await products.findVariant(db, shop.id, part.productVariantId);
     if (!variant || variant.deleted_at !== null || variant.product_id !== product.id) {
       throw ValidationError.field(`parts[${index}].productVariantId`, 'no such variant of this product');
     }
-    if (product.on_hold === 1) throw new UnprocessableError('This product cannot be bought right now.', [partError(index, 'productId', 'is on hold')]);
+    if (product.on_hold === 1)
+      throw new UnprocessableError('This product cannot be bought right now.', [
+        partError(index, 'productId', 'is on hold'),
+      ]);
     const max = variant.max_amount ?? Number.MAX_SAFE_INTEGER;
     if (part.quantity < variant.min_amount || part.quantity > max) {
-      const range = variant.max_amount === null ? `at least ${variant.min_amount}` : `between ${variant.min_amount} and ${variant.max_amount}`;
-      throw new UnprocessableError('The quantity is outside what this product allows.', [partError(index, 'quantity', `must be ${range}`)]);
+      const range =
+        variant.max_amount === null
+          ? `at least ${variant.min_amount}`
+          : `between ${variant.min_amount} and ${variant.max_amount}`;
+      throw new UnprocessableError('The quantity is outside what this product allows.', [
+        partError(index, 'quantity', `must be ${range}`),
+      ]);
     }
     const gateways = JSON.parse(variant.gateways) as StoredGateway[];
     const entry = gateways.find((g) => g.gateway === body.gateway);
     if (gateways.length > 0 && !entry) {
-      throw new UnprocessableError(`This product cannot be paid with ${body.gateway}.`, [partError(index, 'productVariantId', `does not accept ${body.gateway}`)]);
+      throw new UnprocessableError(`This product cannot be paid with ${body.gateway}.`, [
+        partError(index, 'productVariantId', `does not accept ${body.gateway}`),
+      ]);
     }
     const unitPrice = entry?.price ?? variant.price;
-    priced.push({ index, product, variant, quantity: part.quantity, unitPrice, total: unitPrice * part.quantity, blockVpn: entry?.rules.blockVpn ?? false });
+    priced.push({
+      index,
+      product,
+      variant,
+      quantity: part.quantity,
+      unitPrice,
+      total: unitPrice * part.quantity,
+      blockVpn: entry?.rules.blockVpn ?? false,
+    });
   }
   return priced;
 }
@@ -101,7 +133,10 @@ async function priceParts(db: Conn, shop: ShopRow, body: CheckoutBody): Promise<
  * shop's misconfiguration, not the buyer's: the order is refused (422 naming the field) rather
  * than the answer accepted unchecked or the pattern run on a backtracking engine.
  */
-function checkCustomFields(parts: PricedPart[], answers: Record<string, unknown>): Record<string, string | number | boolean> {
+function checkCustomFields(
+  parts: PricedPart[],
+  answers: Record<string, unknown>,
+): Record<string, string | number | boolean> {
   const accepted: Record<string, string | number | boolean> = {};
   const problems: string[] = [];
   const unusable: string[] = [];
@@ -132,14 +167,19 @@ function checkCustomFields(parts: PricedPart[], answers: Record<string, unknown>
       }
       if (field.type === 'number' && !Number.isFinite(Number(text))) problems.push(`${at}: must be a number`);
       else if (field.type === 'email' && !EMAIL.test(text)) problems.push(`${at}: must be an e-mail address`);
-      else if (field.regex && fieldPatternProblem(field.regex)) unusable.push(`${at}: the shop's format for this field cannot be checked; the shop must correct it`);
+      else if (field.regex && fieldPatternProblem(field.regex))
+        unusable.push(`${at}: the shop's format for this field cannot be checked; the shop must correct it`);
       else if (field.regex && (work += matchWork(field.regex, text)) > MAX_MATCH_WORK) {
-        problems.push(`${at}: is too long to be checked against the shop's format for it; shorten the answers of this order`);
-      } else if (field.regex && !matchesFieldPattern(field.regex, text)) problems.push(`${at}: does not match the required format`);
+        problems.push(
+          `${at}: is too long to be checked against the shop's format for it; shorten the answers of this order`,
+        );
+      } else if (field.regex && !matchesFieldPattern(field.regex, text))
+        problems.push(`${at}: does not match the required format`);
       else accepted[field.id] = field.type === 'number' ? Number(text) : text;
     }
   }
-  if (unusable.length > 0) throw new UnprocessableError('This order cannot be placed until the shop corrects a custom field.', unusable);
+  if (unusable.length > 0)
+    throw new UnprocessableError('This order cannot be placed until the shop corrects a custom field.', unusable);
   if (problems.length > 0) throw new ValidationError(problems, 'Some custom fields are missing or invalid.');
   return accepted;
 }
@@ -151,12 +191,19 @@ function checkCustomFields(parts: PricedPart[], answers: Record<string, unknown>
  */
 function chatUserFor(parts: PricedPart[], chatUserId: string | null | undefined): string | null {
   const integrated = parts
-    .map((part) => ({ part, chat: part.product.chat_integration === null ? null : (JSON.parse(part.product.chat_integration) as ChatIntegration) }))
+    .map((part) => ({
+      part,
+      chat:
+        part.product.chat_integration === null ? null : (JSON.parse(part.product.chat_integration) as ChatIntegration),
+    }))
     .filter((p) => p.chat?.enabled);
   if (integrated.length === 0) return null;
   const requiring = integrated.find((p) => p.chat!.required)?.part;
   if (requiring && chatUserId == null) {
-    throw ValidationError.field('chatUserId', `is required: parts[${requiring.index}] (${requiring.product.title}) grants roles in the shop's chat server`);
+    throw ValidationError.field(
+      'chatUserId',
+      `is required: parts[${requiring.index}] (${requiring.product.title}) grants roles in the shop's chat server`,
+    );
   }
   return chatUserId ?? null;
 }
@@ -167,18 +214,39 @@ function chatUserFor(parts: PricedPart[], chatUserId: string | null | undefined)
  * ranges nothing can be checked: rules stored before turning one on needed them are kept but not
  * enforced, and the server says how many at start (blacklist/vpn-ranges.ts).
  */
-async function refuseVpn(db: Conn, shopId: number, gateway: string, parts: PricedPart[], buyer: Buyer, vpn: VpnRanges | null): Promise<void> {
+async function refuseVpn(
+  db: Conn,
+  shopId: number,
+  gateway: string,
+  parts: PricedPart[],
+  buyer: Buyer,
+  vpn: VpnRanges | null,
+): Promise<void> {
   if (!vpn?.covers(buyer.ip)) return;
   const message = `${gateway} does not accept payments from VPN or proxy addresses.`;
-  if (await gatewayBlocksVpn(db, shopId, gateway)) throw new UnprocessableError(message, [`gateway: ${gateway} refuses VPN and proxy addresses`]);
+  if (await gatewayBlocksVpn(db, shopId, gateway))
+    throw new UnprocessableError(message, [`gateway: ${gateway} refuses VPN and proxy addresses`]);
   const part = parts.find((p) => p.blockVpn);
-  if (part) throw new UnprocessableError(message, [partError(part.index, 'productVariantId', `${gateway} refuses VPN and proxy addresses for this product`)]);
+  if (part)
+    throw new UnprocessableError(message, [
+      partError(part.index, 'productVariantId', `${gateway} refuses VPN and proxy addresses for this product`),
+    ]);
 }
 
-async function couponFor(db: Conn, shopId: number, code: string, parts: PricedPart[], gateway: string): Promise<{ coupon: CouponRow; discount: number }> {
+async function couponFor(
+  db: Conn,
+  shopId: number,
+  code: string,
+  parts: PricedPart[],
+  gateway: string,
+): Promise<{ coupon: CouponRow; discount: number }> {
   const coupon = await findCouponByCode(db, shopId, code);
   if (!coupon) throw new UnprocessableError('This coupon is not valid.', ['coupon: is not valid']);
-  const discount = couponDiscount(coupon, { parts: parts.map((p) => ({ productId: p.product.id, total: p.total })), gateway, now: Date.now() });
+  const discount = couponDiscount(coupon, {
+    parts: parts.map((p) => ({ productId: p.product.id, total: p.total })),
+    gateway,
+    now: Date.now(),
+  });
   return { coupon, discount };
 }
 
@@ -187,10 +255,19 @@ async function couponFor(db: Conn, shopId: number, code: string, parts: PricedPa
  * are taken in variant order, the order every writer of several variants' stock follows: two
  * concurrent orders of the same variants never hold one each and wait for the other's.
  */
-async function reserveStock(db: Conn, shopId: number, invoiceId: string, parts: PricedPart[], now: number): Promise<void> {
+async function reserveStock(
+  db: Conn,
+  shopId: number,
+  invoiceId: string,
+  parts: PricedPart[],
+  now: number,
+): Promise<void> {
   for (const part of [...parts].sort((a, b) => a.variant.id - b.variant.id)) {
     const units = await repo.takeUnits(db, shopId, part.variant, invoiceId, part.quantity);
-    if (!units.taken) throw new UnprocessableError('Not enough stock for this order.', [partError(part.index, 'quantity', 'is more than the stock left')]);
+    if (!units.taken)
+      throw new UnprocessableError('Not enough stock for this order.', [
+        partError(part.index, 'quantity', 'is more than the stock left'),
+      ]);
     await noteIfOutOfStock(db, shopId, part.product.id, part.variant.id, units.left, now);
   }
 }
@@ -203,25 +280,39 @@ async function reserveStock(db: Conn, shopId: number, invoiceId: string, parts: 
  * `invoice.created` event. The `balance` gateway completes at once when the balance covers the
  * total (else 422, nothing kept; see completeBalanceOrder).
  */
-export async function checkout(db: Conn, shopId: number, body: CheckoutBody, buyer: Buyer, delivery: DeliveryOptions, vpn: VpnRanges | null): Promise<string> {
+export async function checkout(
+  db: Conn,
+  shopId: number,
+  body: CheckoutBody,
+  buyer: Buyer,
+  delivery: DeliveryOptions,
+  vpn: VpnRanges | null,
+): Promise<string> {
   const shop = await openShop(db, shopId, body.key);
-  if (shop.on_hold === 1) throw new UnprocessableError('The shop is on hold and takes no orders right now.', ['shop: is on hold']);
+  if (shop.on_hold === 1)
+    throw new UnprocessableError('The shop is on hold and takes no orders right now.', ['shop: is on hold']);
   const parts = await priceParts(db, shop, body);
   const customFields = checkCustomFields(parts, body.customFields ?? {});
   const chatUserId = chatUserFor(parts, body.chatUserId);
   if (!(await enabledGateway(db, shop.id, body.gateway))) {
-    throw new UnprocessableError(`${body.gateway} is not available in this shop.`, [`gateway: ${body.gateway} is not enabled`]);
+    throw new UnprocessableError(`${body.gateway} is not available in this shop.`, [
+      `gateway: ${body.gateway} is not enabled`,
+    ]);
   }
   await refuseVpn(db, shop.id, body.gateway, parts, buyer, vpn);
   const email = body.customerEmail.trim().toLowerCase();
   const block = await findBlock(db, shop.id, { email, ip: buyer.ip, country: buyer.country });
-  if (block) throw new UnprocessableError('This order cannot be placed.', [`${block.type === 'email' ? 'customerEmail' : block.type}: is blocked by the shop`]);
+  if (block)
+    throw new UnprocessableError('This order cannot be placed.', [
+      `${block.type === 'email' ? 'customerEmail' : block.type}: is blocked by the shop`,
+    ]);
   const subtotal = parts.reduce((sum, p) => sum + p.total, 0);
   const coupon = body.coupon ? await couponFor(db, shop.id, body.coupon, parts, body.gateway) : undefined;
   const total = subtotal - (coupon?.discount ?? 0);
   if (body.gateway === 'balance') {
     const existing = await customerRepo.findCustomerByEmail(db, shop.id, email);
-    if ((existing?.balance ?? 0) < total) throw new UnprocessableError('The balance does not cover this order.', ['gateway: the balance is too low']);
+    if ((existing?.balance ?? 0) < total)
+      throw new UnprocessableError('The balance does not cover this order.', ['gateway: the balance is too low']);
   }
 
   // Stock held by invoices that expired while no worker ran is returned before reserving.
@@ -234,9 +325,12 @@ export async function checkout(db: Conn, shopId: number, body: CheckoutBody, buy
       throw new UnprocessableError('This coupon has been used up.', ['coupon: has no uses left']);
     }
     const customer = await customerForEmail(trx, shop.id, email, now);
-    const referrer = body.affiliateCode ? await customerRepo.findCustomerByReferralCode(trx, shop.id, body.affiliateCode) : undefined;
+    const referrer = body.affiliateCode
+      ? await customerRepo.findCustomerByReferralCode(trx, shop.id, body.affiliateCode)
+      : undefined;
     // An unknown, disabled or own referral code is ignored rather than refused: a stale link must not block a sale.
-    const affiliate = referrer && referrer.referral_disabled === 0 && referrer.id !== customer.id ? referrer : undefined;
+    const affiliate =
+      referrer && referrer.referral_disabled === 0 && referrer.id !== customer.id ? referrer : undefined;
     await repo.insertInvoice(trx, {
       id: invoiceId,
       shop_id: shop.id,
@@ -276,7 +370,14 @@ export async function checkout(db: Conn, shopId: number, body: CheckoutBody, buy
         created_at: now,
       });
     }
-    await recordInvoiceEvent(trx, shop.id, 'invoice.created', invoiceId, { total: fromMinorUnits(total, shop.currency), currency: shop.currency, gateway: body.gateway }, now);
+    await recordInvoiceEvent(
+      trx,
+      shop.id,
+      'invoice.created',
+      invoiceId,
+      { total: fromMinorUnits(total, shop.currency), currency: shop.currency, gateway: body.gateway },
+      now,
+    );
     await reserveStock(trx, shop.id, invoiceId, parts, now);
     if (buyer.ip) await customerRepo.recordCustomerIp(trx, shop.id, customer.id, buyer.ip, now);
     // Last: the rollup lock is the final one a transaction takes (see dashboards/rollups.ts).
@@ -295,15 +396,23 @@ export async function checkout(db: Conn, shopId: number, body: CheckoutBody, buy
  * that the owner could later process. If another writer ended the invoice first (the owner
  * processed it meanwhile), its outcome stands and the original error is answered.
  */
-async function completeBalanceOrder(db: Conn, shopId: number, invoiceId: string, delivery: DeliveryOptions): Promise<void> {
+async function completeBalanceOrder(
+  db: Conn,
+  shopId: number,
+  invoiceId: string,
+  delivery: DeliveryOptions,
+): Promise<void> {
   try {
     await completeInvoice(db, shopId, invoiceId, delivery);
   } catch (err) {
     if (!(await endUnpaid(db, shopId, invoiceId, 'cancelled'))) throw err;
-    if (err instanceof InsufficientBalanceError) throw new UnprocessableError('The balance does not cover this order.', ['gateway: the balance is too low']);
+    if (err instanceof InsufficientBalanceError)
+      throw new UnprocessableError('The balance does not cover this order.', ['gateway: the balance is too low']);
     // The owner's delivery URL and its answer are the owner's business: the invoice records them.
     if (err instanceof DeliveryFailedError) {
-      throw new UnprocessableError('The delivery failed, so the order was not placed and nothing was charged.', ['delivery: failed; the order was not placed']);
+      throw new UnprocessableError('The delivery failed, so the order was not placed and nothing was charged.', [
+        'delivery: failed; the order was not placed',
+      ]);
     }
     throw err;
   }

@@ -39,19 +39,28 @@ function origin(url: string): string {
   }
 }
 
-export async function fetchDynamicDeliverable(url: string, order: DynamicOrder, options: DeliveryOptions): Promise<string> {
+export async function fetchDynamicDeliverable(
+  url: string,
+  order: DynamicOrder,
+  options: DeliveryOptions,
+): Promise<string> {
   const at = origin(url);
   let answer;
   try {
     answer = await postGuarded(
-      { url, headers: { 'content-type': 'application/json', 'user-agent': 'shopd-dynamic-delivery' }, body: JSON.stringify(order) },
+      {
+        url,
+        headers: { 'content-type': 'application/json', 'user-agent': 'shopd-dynamic-delivery' },
+        body: JSON.stringify(order),
+      },
       { ...options, maxResponseBytes: MAX_ANSWER_BYTES },
     );
   } catch (err) {
     if (err instanceof OutboundError) throw new DynamicDeliveryError(`${at}: ${err.message}`);
     throw err;
   }
-  if (answer.status < 200 || answer.status >= 300) throw new DynamicDeliveryError(`${at}: answered HTTP ${answer.status}`);
+  if (answer.status < 200 || answer.status >= 300)
+    throw new DynamicDeliveryError(`${at}: answered HTTP ${answer.status}`);
   if (answer.truncated) throw new DynamicDeliveryError(`${at}: answered more than ${MAX_ANSWER_BYTES} bytes`);
   const text = answer.body.toString('utf8').trim();
   if (text === '') throw new DynamicDeliveryError(`${at}: answered an empty body`);

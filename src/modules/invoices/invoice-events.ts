@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { recordEvent, type EventType } from '../events/service.js';
+import { type EventType, recordEvent } from '../events/service.js';
 import { ownerInvoiceView } from './owner-view.js';
 import * as repo from './repository.js';
 
@@ -14,7 +14,14 @@ type InvoiceEventType = Extract<EventType, `invoice.${string}`>;
  * moment, read in the same transaction, so a receiver needs no follow-up call and never sees a
  * later state under an earlier event.
  */
-export async function recordInvoiceEvent(db: Kysely<Database>, shopId: number, type: InvoiceEventType, invoiceId: string, extra: Record<string, unknown>, now: number): Promise<string> {
+export async function recordInvoiceEvent(
+  db: Kysely<Database>,
+  shopId: number,
+  type: InvoiceEventType,
+  invoiceId: string,
+  extra: Record<string, unknown>,
+  now: number,
+): Promise<string> {
   return recordEvent(db, shopId, type, { invoiceId, ...extra }, now, async () => {
     const row = await repo.findInvoice(db, shopId, invoiceId);
     if (!row) throw new Error(`invoice ${invoiceId} of shop ${shopId} vanished inside its own transaction`);

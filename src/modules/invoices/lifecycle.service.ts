@@ -13,9 +13,9 @@ import { findVariant } from '../products/repository.js';
 import { findShop, shareShop } from '../shops/repository.js';
 import { shopContentChanged } from '../storefront/page-cache.js';
 import { countFirstPurchase } from '../storefront/repository.js';
-import { DynamicDeliveryError, fetchDynamicDeliverable, type DeliveryOptions } from './dynamic-delivery.js';
-import type { InvoicePartRow, InvoiceRow, InvoiceStatus } from './invoices.table.js';
+import { type DeliveryOptions, DynamicDeliveryError, fetchDynamicDeliverable } from './dynamic-delivery.js';
 import { recordInvoiceEvent } from './invoice-events.js';
+import type { InvoicePartRow, InvoiceRow, InvoiceStatus } from './invoices.table.js';
 import * as repo from './repository.js';
 import { assertTransition } from './state.js';
 
@@ -32,14 +32,27 @@ export async function requireInvoice(db: Conn, shopId: number, invoiceId: string
  * serials and counted stock and its coupon use, in one transaction. False when the invoice was
  * no longer pending (another writer ended it first).
  */
-export async function endUnpaid(db: Conn, shopId: number, invoiceId: string, to: Extract<InvoiceStatus, 'expired' | 'cancelled'>, now = Date.now()): Promise<boolean> {
+export async function endUnpaid(
+  db: Conn,
+  shopId: number,
+  invoiceId: string,
+  to: Extract<InvoiceStatus, 'expired' | 'cancelled'>,
+  now = Date.now(),
+): Promise<boolean> {
   const ended = await db.transaction().execute(async (trx) => {
     await shareShop(trx, shopId);
     if (!(await repo.moveStatus(trx, shopId, invoiceId, 'pending', to, now))) return false;
     await repo.returnInvoiceStock(trx, shopId, invoiceId, await repo.listParts(trx, shopId, [invoiceId]));
     const invoice = await requireInvoice(trx, shopId, invoiceId);
     if (invoice.coupon_id !== null) await releaseCouponUse(trx, shopId, invoice.coupon_id);
-    await recordInvoiceEvent(trx, shopId, to === 'expired' ? 'invoice.expired' : 'invoice.cancelled', invoiceId, {}, now);
+    await recordInvoiceEvent(
+      trx,
+      shopId,
+      to === 'expired' ? 'invoice.expired' : 'invoice.cancelled',
+      invoiceId,
+      {},
+      now,
+    );
     // Last: the rollup lock is the final one a transaction takes (see dashboards/rollups.ts).
     await recordUnpaidEnd(trx, shopId, { createdAt: invoice.created_at, gateway: invoice.gateway }, to);
     return true;
@@ -96,12 +109,26 @@ export function startExpiryWorker(app: FastifyInstance): { stop(): void } {
 }
 
 /** Records `product.out_of_stock` when taking units left a variant none (`left`, from takeUnits). */
-export async function noteIfOutOfStock(db: Conn, shopId: number, productId: number, variantId: number, left: number | null, now: number): Promise<void> {
+export async function noteIfOutOfStock(
+  db: Conn,
+  shopId: number,
+  productId: number,
+  variantId: number,
+  left: number | null,
+  now: number,
+): Promise<void> {
   if (left === 0) await recordEvent(db, shopId, 'product.out_of_stock', { productId, variantId }, now);
 }
 
 /** What a dynamic part delivers, asked of the owner's URL outside any transaction. */
-export async function dynamicDeliverable(db: Conn, invoice: InvoiceRow, part: InvoicePartRow, quantity: number, replacement: boolean, delivery: DeliveryOptions): Promise<string> {
+export async function dynamicDeliverable(
+  db: Conn,
+  invoice: InvoiceRow,
+  part: InvoicePartRow,
+  quantity: number,
+  replacement: boolean,
+  delivery: DeliveryOptions,
+): Promise<string> {
   const variant = await findVariant(db, invoice.shop_id, part.variant_id);
   if (!variant?.dynamic_url) throw new DynamicDeliveryError(`variant ${part.variant_id} has no delivery URL`);
   return fetchDynamicDeliverable(
@@ -121,10 +148,19 @@ export async function dynamicDeliverable(db: Conn, invoice: InvoiceRow, part: In
 }
 
 /** The delivery e-mail of a completed invoice, written to the outbox in the caller's transaction. */
-export async function queueDeliveryMail(db: Conn, invoice: InvoiceRow, to: string, parts: { title: string; quantity: number; deliverables: string[] }[], note?: string) {
+export async function queueDeliveryMail(
+  db: Conn,
+  invoice: InvoiceRow,
+  to: string,
+  parts: { title: string; quantity: number; deliverables: string[] }[],
+  note?: string,
+) {
   const shop = await findShop(db, invoice.shop_id);
   const total = `${fromMinorUnits(invoice.total, invoice.currency)} ${invoice.currency}`;
-  await enqueueMail(db, invoice.shop_id, { to, ...deliveryMail({ shopName: shop.name, invoiceId: invoice.id, total, parts, note: note ?? null }) });
+  await enqueueMail(db, invoice.shop_id, {
+    to,
+    ...deliveryMail({ shopName: shop.name, invoiceId: invoice.id, total, parts, note: note ?? null }),
+  });
 }
 
 /** How a part is named in mail: the product title, with the variant's when it differs. */
@@ -135,7 +171,9 @@ export function partTitle(part: InvoicePartRow): string {
 /** A dynamic part's delivery failed (422); the failure is recorded on the invoice, which stays pending. */
 export class DeliveryFailedError extends UnprocessableError {
   constructor(reason: string) {
-    super('The dynamic delivery failed; the invoice stays pending. Process it again to retry.', [`delivery: ${reason}`]);
+    super('The dynamic delivery failed; the invoice stays pending. Process it again to retry.', [
+      `delivery: ${reason}`,
+    ]);
   }
 }
 
@@ -145,7 +183,12 @@ export class DeliveryFailedError extends UnprocessableError {
  * totals, units sold, affiliate commission, the delivery e-mail and the event. Dynamic parts are
  * asked for first; a failure is recorded on the invoice (422) and processing again retries.
  */
-export async function completeInvoice(db: Conn, shopId: number, invoiceId: string, delivery: DeliveryOptions): Promise<void> {
+export async function completeInvoice(
+  db: Conn,
+  shopId: number,
+  invoiceId: string,
+  delivery: DeliveryOptions,
+): Promise<void> {
   const invoice = await withExpiryApplied(db, await requireInvoice(db, shopId, invoiceId));
   assertTransition(invoice.status, 'completed');
   const parts = await repo.listParts(db, shopId, [invoiceId]);
@@ -166,16 +209,26 @@ export async function completeInvoice(db: Conn, shopId: number, invoiceId: strin
     if (!(await repo.moveStatus(trx, shopId, invoiceId, 'pending', 'completed', now, { notExpiredAt: now }))) {
       throw new ConflictError('The invoice is no longer pending.', ['status: is not pending']);
     }
-    if (invoice.affiliate_customer_id !== null) await customers.lockCustomers(trx, shopId, [invoice.customer_id, invoice.affiliate_customer_id]);
+    if (invoice.affiliate_customer_id !== null)
+      await customers.lockCustomers(trx, shopId, [invoice.customer_id, invoice.affiliate_customer_id]);
     if (invoice.gateway === 'balance' && invoice.total > 0) {
-      await changeBalance(trx, shopId, invoice.customer_id, { delta: -invoice.total, kind: 'purchase', invoiceId }, now);
+      await changeBalance(
+        trx,
+        shopId,
+        invoice.customer_id,
+        { delta: -invoice.total, kind: 'purchase', invoiceId },
+        now,
+      );
     }
     const delivered: { title: string; quantity: number; deliverables: string[] }[] = [];
     for (const part of parts) {
       let deliverables: string[];
       if (part.product_type === 'serials') {
         deliverables = await repo.deliverReservedSerials(trx, shopId, part.variant_id, invoiceId, now);
-        if (deliverables.length !== part.quantity) throw new Error(`invoice ${invoiceId} part ${part.id}: ${deliverables.length} reserved serials for ${part.quantity} units`);
+        if (deliverables.length !== part.quantity)
+          throw new Error(
+            `invoice ${invoiceId} part ${part.id}: ${deliverables.length} reserved serials for ${part.quantity} units`,
+          );
       } else if (part.product_type === 'service') {
         deliverables = [(await findVariant(trx, shopId, part.variant_id))?.service_text ?? ''];
       } else {
@@ -190,20 +243,47 @@ export async function completeInvoice(db: Conn, shopId: number, invoiceId: strin
     await countFirstPurchase(trx, shopId, invoice.customer_id);
     const commission = await payCommission(trx, invoice, now);
     await queueDeliveryMail(trx, invoice, invoice.customer_email, delivered);
-    await recordInvoiceEvent(trx, shopId, 'invoice.completed', invoiceId, { total: fromMinorUnits(invoice.total, invoice.currency), currency: invoice.currency, commission }, now);
+    await recordInvoiceEvent(
+      trx,
+      shopId,
+      'invoice.completed',
+      invoiceId,
+      { total: fromMinorUnits(invoice.total, invoice.currency), currency: invoice.currency, commission },
+      now,
+    );
     // Last: the rollup lock is the final one a transaction takes (see dashboards/rollups.ts).
-    await recordCompletion(trx, shopId, { createdAt: invoice.created_at, completedAt: now, gateway: invoice.gateway, total: invoice.total, repeatPurchase }, parts);
+    await recordCompletion(
+      trx,
+      shopId,
+      {
+        createdAt: invoice.created_at,
+        completedAt: now,
+        gateway: invoice.gateway,
+        total: invoice.total,
+        repeatPurchase,
+      },
+      parts,
+    );
   });
 }
 
 /** The shop's affiliate percentage of the total, credited to the referrer unless disabled. */
 async function payCommission(db: Conn, invoice: InvoiceRow, now: number): Promise<number> {
   if (invoice.affiliate_customer_id === null) return 0;
-  const [shop, referrer] = await Promise.all([findShop(db, invoice.shop_id), customers.findCustomer(db, invoice.shop_id, invoice.affiliate_customer_id)]);
+  const [shop, referrer] = await Promise.all([
+    findShop(db, invoice.shop_id),
+    customers.findCustomer(db, invoice.shop_id, invoice.affiliate_customer_id),
+  ]);
   if (!referrer || referrer.referral_disabled === 1 || shop.affiliate_bps === 0) return 0;
   const commission = Math.floor((invoice.total * shop.affiliate_bps) / 10_000);
   if (commission === 0) return 0;
-  await changeBalance(db, invoice.shop_id, referrer.id, { delta: commission, kind: 'commission', invoiceId: invoice.id, note: `Referral commission for ${invoice.id}` }, now);
+  await changeBalance(
+    db,
+    invoice.shop_id,
+    referrer.id,
+    { delta: commission, kind: 'commission', invoiceId: invoice.id, note: `Referral commission for ${invoice.id}` },
+    now,
+  );
   await repo.setCommission(db, invoice.shop_id, invoice.id, commission);
   return fromMinorUnits(commission, invoice.currency);
 }

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { currentShop } from '../../http/auth.js';
 import { IdempotencyHeaders, idempotent } from '../../http/idempotency.js';
 import { CursorPage, ok, ownerResponses, ShopParams } from '../../schemas/common.js';
-import * as schema from './schema.js';
 import * as service from './owner.service.js';
+import * as schema from './schema.js';
 
 const tags = ['Invoices'];
 
@@ -29,7 +29,12 @@ export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/:shopId/invoices/:invoiceId', {
-    schema: { tags, summary: 'Get one invoice with its deliverables', params: schema.InvoiceParams, response: ownerResponses(schema.OwnerInvoice) },
+    schema: {
+      tags,
+      summary: 'Get one invoice with its deliverables',
+      params: schema.InvoiceParams,
+      response: ownerResponses(schema.OwnerInvoice),
+    },
     handler: async (request) => ok(await service.getInvoice(db, currentShop(request), request.params.invoiceId)),
   });
 
@@ -37,27 +42,31 @@ export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'Mark a pending invoice paid: complete and deliver it',
-      description: 'Any status but pending is a 409. A failed dynamic delivery is a 422 recorded on the invoice; processing again retries. Honours Idempotency-Key.',
+      description:
+        'Any status but pending is a 409. A failed dynamic delivery is a 422 recorded on the invoice; processing again retries. Honours Idempotency-Key.',
       params: schema.InvoiceParams,
       headers: IdempotencyHeaders,
       response: ownerResponses(schema.OwnerInvoice, [409, 422]),
     },
     ...idempotent,
-    handler: async (request) => ok(await service.processInvoice(db, currentShop(request), request.params.invoiceId, delivery)),
+    handler: async (request) =>
+      ok(await service.processInvoice(db, currentShop(request), request.params.invoiceId, delivery)),
   });
 
   app.post('/:shopId/invoices/:invoiceId/replacement', {
     schema: {
       tags,
       summary: 'Deliver fresh items for a part of a completed invoice',
-      description: 'quantity is 1 … the part quantity; out of stock is a 422; not completed is a 409. Honours Idempotency-Key.',
+      description:
+        'quantity is 1 … the part quantity; out of stock is a 422; not completed is a 409. Honours Idempotency-Key.',
       params: schema.InvoiceParams,
       headers: IdempotencyHeaders,
       body: schema.ReplacementBody,
       response: ownerResponses(schema.OwnerInvoice, [409, 422]),
     },
     ...idempotent,
-    handler: async (request) => ok(await service.replaceItems(db, currentShop(request), request.params.invoiceId, request.body, delivery)),
+    handler: async (request) =>
+      ok(await service.replaceItems(db, currentShop(request), request.params.invoiceId, request.body, delivery)),
   });
 
   app.post('/:shopId/invoices/:invoiceId/resend', {
@@ -69,6 +78,7 @@ export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: schema.ResendBody,
       response: ownerResponses(schema.ResendResult, [409]),
     },
-    handler: async (request) => ok(await service.resendDelivery(db, currentShop(request), request.params.invoiceId, request.body.email)),
+    handler: async (request) =>
+      ok(await service.resendDelivery(db, currentShop(request), request.params.invoiceId, request.body.email)),
   });
 };

@@ -10,9 +10,18 @@ import { findVariant } from '../products/repository.js';
 import { enabledGateway } from '../shops/payment-settings.js';
 import { shareShop } from '../shops/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';
-import { DynamicDeliveryError, type DeliveryOptions } from './dynamic-delivery.js';
+import { type DeliveryOptions, DynamicDeliveryError } from './dynamic-delivery.js';
 import { recordInvoiceEvent } from './invoice-events.js';
-import { completeInvoice, dynamicDeliverable, expireOverdue, noteIfOutOfStock, partTitle, queueDeliveryMail, requireInvoice, withExpiryApplied } from './lifecycle.service.js';
+import {
+  completeInvoice,
+  dynamicDeliverable,
+  expireOverdue,
+  noteIfOutOfStock,
+  partTitle,
+  queueDeliveryMail,
+  requireInvoice,
+  withExpiryApplied,
+} from './lifecycle.service.js';
 import { ownerInvoiceView } from './owner-view.js';
 import * as repo from './repository.js';
 import type { InvoiceListQuery } from './schema.js';
@@ -29,10 +38,21 @@ export async function listInvoices(db: Conn, shop: ShopRow, query: InvoiceListQu
   const { from, to } = parseDateRange(query, shop.utc_offset_minutes);
   // The status filter, the counts (from rollups) and the rows must all see overdue invoices as expired.
   await expireOverdue(db, { shopId: shop.id });
-  const filter = { status: query.status, gateway: query.gateway, from, to, search: query.searchString, customerId: query.customerId, productId: query.productId };
+  const filter = {
+    status: query.status,
+    gateway: query.gateway,
+    from,
+    to,
+    search: query.searchString,
+    customerId: query.customerId,
+    productId: query.productId,
+  };
   const { limit, offset } = pageWindow(query);
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'number', 'string');
-  const [rows, totalCount] = await Promise.all([repo.listInvoices(db, shop.id, filter, { limit: limit + 1, offset, after }), totalCountOf(db, shop, filter)]);
+  const [rows, totalCount] = await Promise.all([
+    repo.listInvoices(db, shop.id, filter, { limit: limit + 1, offset, after }),
+    totalCountOf(db, shop, filter),
+  ]);
   const { items, nextCursor } = keysetPage(rows, limit, (i) => ({ value: i.created_at, id: i.id }));
   const ids = items.map((i) => i.id);
   // A search's invoices may come from anywhere in the history, their rows' pages cold: their
@@ -61,7 +81,8 @@ export async function listInvoices(db: Conn, shop: ShopRow, query: InvoiceListQu
  * customer, product) fall back to an exact count.
  */
 async function totalCountOf(db: Conn, shop: ShopRow, filter: repo.InvoiceFilter): Promise<number> {
-  if (filter.search || filter.customerId !== undefined || filter.productId !== undefined) return repo.countInvoices(db, shop.id, filter);
+  if (filter.search || filter.customerId !== undefined || filter.productId !== undefined)
+    return repo.countInvoices(db, shop.id, filter);
   const split = splitAtLocalMidnights(filter.from, filter.to, shop.utc_offset_minutes * 60_000);
   const byStatus = { status: filter.status, gateway: filter.gateway };
   const counts = await Promise.all([
@@ -81,26 +102,46 @@ export async function processInvoice(db: Conn, shop: ShopRow, invoiceId: string,
  * Delivers `quantity` fresh items of a completed part's variant at no charge: new serials,
  * the service text again, or a new dynamic answer. Out of stock is a 422 and changes nothing.
  */
-export async function replaceItems(db: Conn, shop: ShopRow, invoiceId: string, input: { partInvoiceId: number; quantity: number }, delivery: DeliveryOptions) {
+export async function replaceItems(
+  db: Conn,
+  shop: ShopRow,
+  invoiceId: string,
+  input: { partInvoiceId: number; quantity: number },
+  delivery: DeliveryOptions,
+) {
   const invoice = await requireInvoice(db, shop.id, invoiceId);
-  if (invoice.status !== 'completed') throw new ConflictError(`The invoice is ${invoice.status}; only completed invoices get replacements.`, [`status: is ${invoice.status}`]);
+  if (invoice.status !== 'completed')
+    throw new ConflictError(`The invoice is ${invoice.status}; only completed invoices get replacements.`, [
+      `status: is ${invoice.status}`,
+    ]);
   const part = (await repo.listParts(db, shop.id, [invoiceId])).find((p) => p.id === input.partInvoiceId);
   if (!part) throw ValidationError.field('partInvoiceId', 'is not a part of this invoice');
-  if (input.quantity > part.quantity) throw new UnprocessableError('More items than the part holds.', [`quantity: must be at most ${part.quantity}, the part quantity`]);
+  if (input.quantity > part.quantity)
+    throw new UnprocessableError('More items than the part holds.', [
+      `quantity: must be at most ${part.quantity}, the part quantity`,
+    ]);
   let answer: string | undefined;
   if (part.product_type === 'dynamic') {
     try {
       answer = await dynamicDeliverable(db, invoice, part, input.quantity, true, delivery);
     } catch (err) {
-      if (err instanceof DynamicDeliveryError) throw new UnprocessableError('The dynamic delivery failed.', [`delivery: ${err.message}`]);
+      if (err instanceof DynamicDeliveryError)
+        throw new UnprocessableError('The dynamic delivery failed.', [`delivery: ${err.message}`]);
       throw err;
     }
   }
   await db.transaction().execute(async (trx) => {
     await shareShop(trx, shop.id);
     const now = Date.now();
-    const units = await repo.takeUnits(trx, shop.id, { id: part.variant_id, product_type: part.product_type }, invoiceId, input.quantity);
-    if (!units.taken) throw new UnprocessableError('Not enough stock for this replacement.', ['quantity: is more than the stock left']);
+    const units = await repo.takeUnits(
+      trx,
+      shop.id,
+      { id: part.variant_id, product_type: part.product_type },
+      invoiceId,
+      input.quantity,
+    );
+    if (!units.taken)
+      throw new UnprocessableError('Not enough stock for this replacement.', ['quantity: is more than the stock left']);
     const deliverables =
       part.product_type === 'serials'
         ? await repo.deliverReservedSerials(trx, shop.id, part.variant_id, invoiceId, now)
@@ -108,9 +149,29 @@ export async function replaceItems(db: Conn, shop: ShopRow, invoiceId: string, i
           ? [(await findVariant(trx, shop.id, part.variant_id))?.service_text ?? '']
           : [answer!];
     await noteIfOutOfStock(trx, shop.id, part.product_id, part.variant_id, units.left, now);
-    await repo.insertReplacement(trx, { shopId: shop.id, invoiceId, partId: part.id, quantity: input.quantity, deliverables, now });
-    await queueDeliveryMail(trx, invoice, invoice.customer_email, [{ title: partTitle(part), quantity: input.quantity, deliverables }], 'Replacement for your order.');
-    await recordInvoiceEvent(trx, shop.id, 'invoice.replaced', invoiceId, { partInvoiceId: part.id, quantity: input.quantity }, now);
+    await repo.insertReplacement(trx, {
+      shopId: shop.id,
+      invoiceId,
+      partId: part.id,
+      quantity: input.quantity,
+      deliverables,
+      now,
+    });
+    await queueDeliveryMail(
+      trx,
+      invoice,
+      invoice.customer_email,
+      [{ title: partTitle(part), quantity: input.quantity, deliverables }],
+      'Replacement for your order.',
+    );
+    await recordInvoiceEvent(
+      trx,
+      shop.id,
+      'invoice.replaced',
+      invoiceId,
+      { partInvoiceId: part.id, quantity: input.quantity },
+      now,
+    );
     // Last: the rollup lock is the final one a transaction takes (see dashboards/rollups.ts).
     await recordReplacement(trx, shop.id, { quantity: input.quantity, createdAt: now });
   });
@@ -120,14 +181,21 @@ export async function replaceItems(db: Conn, shop: ShopRow, invoiceId: string, i
 /** Sends the delivery e-mail of a completed invoice again, to `email` when given. */
 export async function resendDelivery(db: Conn, shop: ShopRow, invoiceId: string, email: string | null | undefined) {
   const invoice = await requireInvoice(db, shop.id, invoiceId);
-  if (invoice.status !== 'completed') throw new ConflictError(`The invoice is ${invoice.status}; only completed invoices have a delivery to resend.`, [`status: is ${invoice.status}`]);
+  if (invoice.status !== 'completed')
+    throw new ConflictError(`The invoice is ${invoice.status}; only completed invoices have a delivery to resend.`, [
+      `status: is ${invoice.status}`,
+    ]);
   const to = email ?? invoice.customer_email;
   const parts = await repo.listParts(db, shop.id, [invoiceId]);
   await queueDeliveryMail(
     db,
     invoice,
     to,
-    parts.map((p) => ({ title: partTitle(p), quantity: p.quantity, deliverables: JSON.parse(p.deliverables) as string[] })),
+    parts.map((p) => ({
+      title: partTitle(p),
+      quantity: p.quantity,
+      deliverables: JSON.parse(p.deliverables) as string[],
+    })),
   );
   return { invoiceId, to };
 }

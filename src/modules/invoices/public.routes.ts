@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../http/errors.js';
 import { IdempotencyHeaders, idempotent } from '../../http/idempotency.js';
 import { ok, publicResponses, ShopParams } from '../../schemas/common.js';
-import { checkout, type Buyer } from './checkout.service.js';
+import { type Buyer, checkout } from './checkout.service.js';
 import { getPublicInvoice } from './owner.service.js';
 import * as schema from './schema.js';
 
@@ -33,7 +33,7 @@ export const invoicePublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'VPN ranges with a 422 naming the gateway; ' +
         'each failure is a 400 or 422 naming the part. Stock is reserved for the shop invoice lifetime. The balance gateway ' +
         'completes at once when the balance covers the total (else 422, nothing kept); when that completion fails (a dynamic ' +
-        "delivery that fails is a 422 saying the order was not placed) the invoice is cancelled in the same request, stock and coupon " +
+        'delivery that fails is a 422 saying the order was not placed) the invoice is cancelled in the same request, stock and coupon ' +
         'use returned and nothing charged. A password-protected shop needs `key` ' +
         '(403 shop_locked). Honours Idempotency-Key.',
       params: ShopParams,
@@ -43,10 +43,17 @@ export const invoicePublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     ...idempotent,
     handler: async (request) => {
-      const invoiceId = await checkout(db, request.params.shopId, request.body, buyerOf(request), {
-        timeoutMs: app.config.invoices.dynamicTimeoutMs,
-        allowPrivate: app.config.webhooks.allowPrivate,
-      }, app.vpnRanges);
+      const invoiceId = await checkout(
+        db,
+        request.params.shopId,
+        request.body,
+        buyerOf(request),
+        {
+          timeoutMs: app.config.invoices.dynamicTimeoutMs,
+          allowPrivate: app.config.webhooks.allowPrivate,
+        },
+        app.vpnRanges,
+      );
       return ok((await getPublicInvoice(db, invoiceId))!);
     },
   });
@@ -56,7 +63,8 @@ export const invoicePublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: "The customer's view of an invoice",
-      description: 'Status, parts and totals; deliverables once completed. Never the e-mail, IP or payment credentials.',
+      description:
+        'Status, parts and totals; deliverables once completed. Never the e-mail, IP or payment credentials.',
       params: schema.PublicInvoiceParams,
       response: publicResponses(schema.PublicInvoice),
     },

@@ -1,17 +1,29 @@
-import { sql, type Insertable, type Kysely } from 'kysely';
+import { type Insertable, type Kysely, sql } from 'kysely';
 import { isPostgres } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import { readRows } from '../../db/reader-pool.js';
-import { containsText } from '../../db/sql-helpers.js';
 import type { Database } from '../../db/schema.js';
-import { pageOf, type KeysetPosition } from '../../http/pagination.js';
+import { containsText } from '../../db/sql-helpers.js';
+import { type KeysetPosition, pageOf } from '../../http/pagination.js';
 import { changeAvailableSerials } from '../products/repository.js';
-import type { InvoicePartRow, InvoicePartsTable, InvoiceReplacementRow, InvoiceRow, InvoicesTable, InvoiceStatus } from './invoices.table.js';
+import type {
+  InvoicePartRow,
+  InvoicePartsTable,
+  InvoiceReplacementRow,
+  InvoiceRow,
+  InvoiceStatus,
+  InvoicesTable,
+} from './invoices.table.js';
 
 type Conn = Kysely<Database>;
 
 export function findInvoice(db: Conn, shopId: number, invoiceId: string): Promise<InvoiceRow | undefined> {
-  return db.selectFrom('invoices').selectAll().where('shop_id', '=', shopId).where('id', '=', invoiceId).executeTakeFirst();
+  return db
+    .selectFrom('invoices')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('id', '=', invoiceId)
+    .executeTakeFirst();
 }
 
 /** For public invoice pages, where the unguessable id is the only key a customer has. */
@@ -34,22 +46,65 @@ export function insertPart(db: Conn, row: Insertable<InvoicePartsTable>): Promis
  */
 export function listParts(db: Conn, shopId: number, invoiceIds: string[], offLoop = false): Promise<InvoicePartRow[]> {
   if (invoiceIds.length === 0) return Promise.resolve([]);
-  return readRows(db, db.selectFrom('invoice_parts').selectAll().where('shop_id', '=', shopId).where('invoice_id', 'in', invoiceIds).orderBy('id'), offLoop);
+  return readRows(
+    db,
+    db
+      .selectFrom('invoice_parts')
+      .selectAll()
+      .where('shop_id', '=', shopId)
+      .where('invoice_id', 'in', invoiceIds)
+      .orderBy('id'),
+    offLoop,
+  );
 }
 
-export function listReplacements(db: Conn, shopId: number, invoiceIds: string[], offLoop = false): Promise<InvoiceReplacementRow[]> {
+export function listReplacements(
+  db: Conn,
+  shopId: number,
+  invoiceIds: string[],
+  offLoop = false,
+): Promise<InvoiceReplacementRow[]> {
   if (invoiceIds.length === 0) return Promise.resolve([]);
-  return readRows(db, db.selectFrom('invoice_replacements').selectAll().where('shop_id', '=', shopId).where('invoice_id', 'in', invoiceIds).orderBy('id'), offLoop);
+  return readRows(
+    db,
+    db
+      .selectFrom('invoice_replacements')
+      .selectAll()
+      .where('shop_id', '=', shopId)
+      .where('invoice_id', 'in', invoiceIds)
+      .orderBy('id'),
+    offLoop,
+  );
 }
 
-export async function setPartDeliverables(db: Conn, shopId: number, partId: number, deliverables: string[]): Promise<void> {
-  await db.updateTable('invoice_parts').set({ deliverables: JSON.stringify(deliverables) }).where('shop_id', '=', shopId).where('id', '=', partId).execute();
+export async function setPartDeliverables(
+  db: Conn,
+  shopId: number,
+  partId: number,
+  deliverables: string[],
+): Promise<void> {
+  await db
+    .updateTable('invoice_parts')
+    .set({ deliverables: JSON.stringify(deliverables) })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', partId)
+    .execute();
 }
 
-export async function insertReplacement(db: Conn, row: { shopId: number; invoiceId: string; partId: number; quantity: number; deliverables: string[]; now: number }): Promise<void> {
+export async function insertReplacement(
+  db: Conn,
+  row: { shopId: number; invoiceId: string; partId: number; quantity: number; deliverables: string[]; now: number },
+): Promise<void> {
   await db
     .insertInto('invoice_replacements')
-    .values({ shop_id: row.shopId, invoice_id: row.invoiceId, part_id: row.partId, quantity: row.quantity, deliverables: JSON.stringify(row.deliverables), created_at: row.now })
+    .values({
+      shop_id: row.shopId,
+      invoice_id: row.invoiceId,
+      part_id: row.partId,
+      quantity: row.quantity,
+      deliverables: JSON.stringify(row.deliverables),
+      created_at: row.now,
+    })
     .execute();
 }
 
@@ -69,7 +124,12 @@ export async function moveStatus(
 ): Promise<boolean> {
   let query = db
     .updateTable('invoices')
-    .set({ status: to, updated_at: now, ...(to === 'completed' ? { completed_at: now, delivery_error: null } : {}), ...(extra.commission === undefined ? {} : { commission: extra.commission }) })
+    .set({
+      status: to,
+      updated_at: now,
+      ...(to === 'completed' ? { completed_at: now, delivery_error: null } : {}),
+      ...(extra.commission === undefined ? {} : { commission: extra.commission }),
+    })
     .where('shop_id', '=', shopId)
     .where('id', '=', invoiceId)
     .where('status', '=', from);
@@ -83,7 +143,12 @@ export async function moveStatus(
  * update, so two completions of one customer cannot both count as a first), whether the
  * customer had completed another invoice before this one, and stores it. Answers the flag.
  */
-export async function markRepeatPurchase(db: Conn, shopId: number, invoiceId: string, customerId: number): Promise<boolean> {
+export async function markRepeatPurchase(
+  db: Conn,
+  shopId: number,
+  invoiceId: string,
+  customerId: number,
+): Promise<boolean> {
   const row = await db
     .updateTable('invoices')
     .set((eb) => ({
@@ -129,7 +194,12 @@ export async function fillRepeatPurchases(db: Conn, shopId: number): Promise<voi
   if (!missing) return;
   const ranked = db
     .selectFrom('invoices')
-    .select(['id', sql<number>`case when row_number() over (partition by customer_id order by completed_at, id) > 1 then 1 else 0 end`.as('repeat')])
+    .select([
+      'id',
+      sql<number>`case when row_number() over (partition by customer_id order by completed_at, id) > 1 then 1 else 0 end`.as(
+        'repeat',
+      ),
+    ])
     .where('shop_id', '=', shopId)
     .where('status', '=', 'completed')
     .as('r');
@@ -144,21 +214,49 @@ export async function fillRepeatPurchases(db: Conn, shopId: number): Promise<voi
 }
 
 export async function setCommission(db: Conn, shopId: number, invoiceId: string, commission: number): Promise<void> {
-  await db.updateTable('invoices').set({ commission }).where('shop_id', '=', shopId).where('id', '=', invoiceId).execute();
+  await db
+    .updateTable('invoices')
+    .set({ commission })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', invoiceId)
+    .execute();
 }
 
-export async function setDeliveryError(db: Conn, shopId: number, invoiceId: string, error: string | null): Promise<void> {
-  await db.updateTable('invoices').set({ delivery_error: error, updated_at: Date.now() }).where('shop_id', '=', shopId).where('id', '=', invoiceId).execute();
+export async function setDeliveryError(
+  db: Conn,
+  shopId: number,
+  invoiceId: string,
+  error: string | null,
+): Promise<void> {
+  await db
+    .updateTable('invoices')
+    .set({ delivery_error: error, updated_at: Date.now() })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', invoiceId)
+    .execute();
 }
 
 /** Pending invoices past their expiry, oldest first (for the expiry worker and read-time checks). */
 const overdueQuery = (db: Conn, p: { now: number; limit: number }) =>
-  db.selectFrom('invoices').select(['id', 'shop_id']).where('status', '=', 'pending').where('expires_at', '<=', p.now).orderBy('expires_at').limit(p.limit);
+  db
+    .selectFrom('invoices')
+    .select(['id', 'shop_id'])
+    .where('status', '=', 'pending')
+    .where('expires_at', '<=', p.now)
+    .orderBy('expires_at')
+    .limit(p.limit);
 const overdueOfAllShops = prepared(overdueQuery);
 // Every read of a shop's invoices (the owner's list, dashboards) and every checkout asks this first (expireOverdue).
-const overdueOfShop = prepared((db, p: { now: number; limit: number; shopId: number }) => overdueQuery(db, p).where('shop_id', '=', p.shopId));
+const overdueOfShop = prepared((db, p: { now: number; limit: number; shopId: number }) =>
+  overdueQuery(db, p).where('shop_id', '=', p.shopId),
+);
 
-export function overdueInvoices(db: Conn, now: number, limit: number, shopId?: number): Promise<{ id: string; shop_id: number }[]> {
+export function overdueInvoices(
+  db: Conn,
+  now: number,
+  limit: number,
+  shopId?: number,
+): Promise<{ id: string; shop_id: number }[]> {
   return shopId === undefined ? overdueOfAllShops(db, { now, limit }) : overdueOfShop(db, { now, limit, shopId });
 }
 
@@ -168,7 +266,13 @@ export function overdueInvoices(db: Conn, now: number, limit: number, shopId?: n
  * concurrent checkout are skipped, never waited on or taken twice; SQLite runs one write
  * transaction at a time.
  */
-async function reserveSerials(db: Conn, shopId: number, variantId: number, invoiceId: string, quantity: number): Promise<TakenUnits> {
+async function reserveSerials(
+  db: Conn,
+  shopId: number,
+  variantId: number,
+  invoiceId: string,
+  quantity: number,
+): Promise<TakenUnits> {
   const candidates = db
     .selectFrom('serials')
     .select('id')
@@ -190,7 +294,13 @@ async function reserveSerials(db: Conn, shopId: number, variantId: number, invoi
 }
 
 /** Marks a part's reserved serials delivered and answers their values, oldest first. */
-export async function deliverReservedSerials(db: Conn, shopId: number, variantId: number, invoiceId: string, now: number): Promise<string[]> {
+export async function deliverReservedSerials(
+  db: Conn,
+  shopId: number,
+  variantId: number,
+  invoiceId: string,
+  now: number,
+): Promise<string[]> {
   const rows = await db
     .updateTable('serials')
     .set({ status: 'delivered', delivered_at: now })
@@ -216,7 +326,12 @@ function totalsBy<T>(rows: T[], key: (row: T) => number, amount: (row: T) => num
  * Variants are changed in id order, as checkouts take them (see reserveStock): two transactions
  * never each hold a variant the other waits for.
  */
-export async function returnInvoiceStock(db: Conn, shopId: number, invoiceId: string, parts: InvoicePartRow[]): Promise<void> {
+export async function returnInvoiceStock(
+  db: Conn,
+  shopId: number,
+  invoiceId: string,
+  parts: InvoicePartRow[],
+): Promise<void> {
   const released = await db
     .updateTable('serials')
     .set({ status: 'available', invoice_id: null })
@@ -225,8 +340,16 @@ export async function returnInvoiceStock(db: Conn, shopId: number, invoiceId: st
     .where('status', '=', 'reserved')
     .returning('variant_id')
     .execute();
-  const serials = totalsBy(released, (r) => r.variant_id, () => 1);
-  const counted = totalsBy(parts.filter((p) => p.product_type !== 'serials'), (p) => p.variant_id, (p) => p.quantity);
+  const serials = totalsBy(
+    released,
+    (r) => r.variant_id,
+    () => 1,
+  );
+  const counted = totalsBy(
+    parts.filter((p) => p.product_type !== 'serials'),
+    (p) => p.variant_id,
+    (p) => p.quantity,
+  );
   for (const variantId of [...new Set([...serials.keys(), ...counted.keys()])].sort((a, b) => a - b)) {
     await changeAvailableSerials(db, shopId, variantId, serials.get(variantId) ?? 0);
     if (counted.has(variantId)) await returnStock(db, shopId, variantId, counted.get(variantId)!);
@@ -247,7 +370,12 @@ async function takeStock(db: Conn, shopId: number, variantId: number, quantity: 
     .returning('stock')
     .executeTakeFirst();
   if (taken) return { taken: true, left: taken.stock };
-  const variant = await db.selectFrom('product_variants').select('stock').where('shop_id', '=', shopId).where('id', '=', variantId).executeTakeFirstOrThrow();
+  const variant = await db
+    .selectFrom('product_variants')
+    .select('stock')
+    .where('shop_id', '=', shopId)
+    .where('id', '=', variantId)
+    .executeTakeFirstOrThrow();
   return variant.stock === null ? { taken: true, left: null } : { taken: false, left: variant.stock };
 }
 
@@ -262,8 +390,16 @@ export interface TakenUnits {
  * goes down, an unlimited one is untouched. A caller whose units were not all taken throws,
  * rolling back whatever was.
  */
-export function takeUnits(db: Conn, shopId: number, variant: { id: number; product_type: string }, invoiceId: string, quantity: number): Promise<TakenUnits> {
-  return variant.product_type === 'serials' ? reserveSerials(db, shopId, variant.id, invoiceId, quantity) : takeStock(db, shopId, variant.id, quantity);
+export function takeUnits(
+  db: Conn,
+  shopId: number,
+  variant: { id: number; product_type: string },
+  invoiceId: string,
+  quantity: number,
+): Promise<TakenUnits> {
+  return variant.product_type === 'serials'
+    ? reserveSerials(db, shopId, variant.id, invoiceId, quantity)
+    : takeStock(db, shopId, variant.id, quantity);
 }
 
 export async function returnStock(db: Conn, shopId: number, variantId: number, quantity: number): Promise<void> {
@@ -280,10 +416,23 @@ export async function returnStock(db: Conn, shopId: number, variantId: number, q
  * Counts a completed invoice's units sold on its products, one update per product in product-id
  * order: two completions naming the same products in different orders never hold one each.
  */
-export async function addSoldCounts(db: Conn, shopId: number, parts: { product_id: number; quantity: number }[]): Promise<void> {
-  const sold = totalsBy(parts, (p) => p.product_id, (p) => p.quantity);
+export async function addSoldCounts(
+  db: Conn,
+  shopId: number,
+  parts: { product_id: number; quantity: number }[],
+): Promise<void> {
+  const sold = totalsBy(
+    parts,
+    (p) => p.product_id,
+    (p) => p.quantity,
+  );
   for (const [productId, quantity] of [...sold].sort(([a], [b]) => a - b)) {
-    await db.updateTable('products').set({ sold_count: sql`sold_count + ${quantity}` }).where('shop_id', '=', shopId).where('id', '=', productId).execute();
+    await db
+      .updateTable('products')
+      .set({ sold_count: sql`sold_count + ${quantity}` })
+      .where('shop_id', '=', shopId)
+      .where('id', '=', productId)
+      .execute();
   }
 }
 
@@ -304,11 +453,20 @@ function filtered(db: Conn, shopId: number, f: InvoiceFilter) {
   if (f.from !== undefined) query = query.where('invoices.created_at', '>=', f.from);
   if (f.to !== undefined) query = query.where('invoices.created_at', '<=', f.to);
   if (f.customerId !== undefined) query = query.where('invoices.customer_id', '=', f.customerId);
-  if (f.search) query = query.where((eb) => eb.or([containsText('invoices.id', f.search!), containsText('invoices.customer_email', f.search!)]));
+  if (f.search)
+    query = query.where((eb) =>
+      eb.or([containsText('invoices.id', f.search!), containsText('invoices.customer_email', f.search!)]),
+    );
   if (f.productId !== undefined) {
     const productId = f.productId;
     query = query.where(({ exists, selectFrom }) =>
-      exists(selectFrom('invoice_parts as p').select('p.id').whereRef('p.invoice_id', '=', 'invoices.id').where('p.shop_id', '=', shopId).where('p.product_id', '=', productId)),
+      exists(
+        selectFrom('invoice_parts as p')
+          .select('p.id')
+          .whereRef('p.invoice_id', '=', 'invoices.id')
+          .where('p.shop_id', '=', shopId)
+          .where('p.product_id', '=', productId),
+      ),
     );
   }
   return query;
@@ -320,10 +478,22 @@ function filtered(db: Conn, shopId: number, f: InvoiceFilter) {
  * `toDate` later than the cursor is dropped (kept beside the cursor, it leads SQLite's planner,
  * which has no statistics, to a (shop_id, created_at) index that ignores status and gateway).
  */
-export function listInvoices(db: Conn, shopId: number, filter: InvoiceFilter, page: { limit: number; offset: number; after?: KeysetPosition | undefined }): Promise<InvoiceRow[]> {
+export function listInvoices(
+  db: Conn,
+  shopId: number,
+  filter: InvoiceFilter,
+  page: { limit: number; offset: number; after?: KeysetPosition | undefined },
+): Promise<InvoiceRow[]> {
   const after = page.after;
-  const bounded = after && typeof after.value === 'number' && filter.to !== undefined && after.value <= filter.to ? { ...filter, to: undefined } : filter;
-  const query = pageOf(filtered(db, shopId, bounded).selectAll('invoices'), { sortColumn: 'invoices.created_at', idColumn: 'invoices.id' }, page);
+  const bounded =
+    after && typeof after.value === 'number' && filter.to !== undefined && after.value <= filter.to
+      ? { ...filter, to: undefined }
+      : filter;
+  const query = pageOf(
+    filtered(db, shopId, bounded).selectAll('invoices'),
+    { sortColumn: 'invoices.created_at', idColumn: 'invoices.id' },
+    page,
+  );
   // A text search (or a product filter) has no index to follow: it may scan every invoice.
   return readRows(db, query, needsScan(filter));
 }
@@ -339,6 +509,10 @@ export function needsScan(filter: InvoiceFilter): boolean {
  * and must not wait behind a running search for the one heavy-read connection.
  */
 export async function countInvoices(db: Conn, shopId: number, filter: InvoiceFilter): Promise<number> {
-  const [row] = await readRows(db, filtered(db, shopId, filter).select((eb) => eb.fn.countAll<number>().as('n')), needsScan(filter));
+  const [row] = await readRows(
+    db,
+    filtered(db, shopId, filter).select((eb) => eb.fn.countAll<number>().as('n')),
+    needsScan(filter),
+  );
   return Number(row!.n);
 }

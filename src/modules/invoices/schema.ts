@@ -1,13 +1,16 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { CursorPageQuery, Email, Id, Nullable, OptionalNullable, StringEnum, Timestamp } from '../../schemas/common.js';
-import { references, rule, uniqueBy } from '../../schemas/rules.js';
 import { DateRangeQuery } from '../../schemas/dates.js';
+import { references, rule, uniqueBy } from '../../schemas/rules.js';
 import { MAX_ANSWER_LENGTH } from '../products/field-pattern.js';
 import { Gateway } from '../products/schema.js';
 
 export const invoiceStatuses = ['pending', 'completed', 'expired', 'cancelled'] as const;
 
-export const InvoiceId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Public invoice id (24 url-safe characters).' });
+export const InvoiceId = Type.String({
+  pattern: '^[A-Za-z0-9_-]{1,64}$',
+  description: 'Public invoice id (24 url-safe characters).',
+});
 export const InvoiceParams = Type.Object({ shopId: Id, invoiceId: InvoiceId });
 export const PublicInvoiceParams = Type.Object({ invoiceId: InvoiceId });
 
@@ -19,28 +22,63 @@ export const CheckoutBody = Type.Object({
   gateway: Gateway,
   parts: Type.Array(
     Type.Object({
-      productId: { ...Id, description: 'A product of this shop that is not private or internal (400 otherwise).', ...references('publicProduct') },
-      productVariantId: { ...Id, description: 'A variant of that product (400 otherwise).', ...references('publicVariant') },
-      quantity: Type.Integer({ minimum: 1, maximum: 1_000_000, description: "Within the variant's minAmount and maxAmount (422 otherwise)." }),
+      productId: {
+        ...Id,
+        description: 'A product of this shop that is not private or internal (400 otherwise).',
+        ...references('publicProduct'),
+      },
+      productVariantId: {
+        ...Id,
+        description: 'A variant of that product (400 otherwise).',
+        ...references('publicVariant'),
+      },
+      quantity: Type.Integer({
+        minimum: 1,
+        maximum: 1_000_000,
+        description: "Within the variant's minAmount and maxAmount (422 otherwise).",
+      }),
     }),
-    { minItems: 1, maxItems: MAX_ORDER_PARTS, description: 'Each variant at most once.', ...uniqueBy('productVariantId') },
+    {
+      minItems: 1,
+      maxItems: MAX_ORDER_PARTS,
+      description: 'Each variant at most once.',
+      ...uniqueBy('productVariantId'),
+    },
   ),
-  coupon: OptionalNullable(Type.String({ minLength: 1, maxLength: 64, description: 'A coupon code; one that is not valid for this order is a 422.' })),
+  coupon: OptionalNullable(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'A coupon code; one that is not valid for this order is a 422.',
+    }),
+  ),
   customFields: OptionalNullable(
-    Type.Record(Type.String(), Type.Union([Type.String({ maxLength: MAX_ANSWER_LENGTH }), Type.Number(), Type.Boolean()]), {
-      maxProperties: 50,
-      description:
-        `Answers by custom field id, each at most ${MAX_ANSWER_LENGTH} characters, checked against the variants' custom fields ` +
-        '(patterns with RE2, in linear time); answers to no field are ignored.',
-      ...rule(
-        "each of the variants' custom fields: answered when required, of its type (a number, an e-mail address, true or false) and matching " +
-          "its regex; the order's patterned answers together may cost at most 500,000 pattern instructions × characters to match (a 400 " +
-          'naming the field past it)',
-      ),
+    Type.Record(
+      Type.String(),
+      Type.Union([Type.String({ maxLength: MAX_ANSWER_LENGTH }), Type.Number(), Type.Boolean()]),
+      {
+        maxProperties: 50,
+        description:
+          `Answers by custom field id, each at most ${MAX_ANSWER_LENGTH} characters, checked against the variants' custom fields ` +
+          '(patterns with RE2, in linear time); answers to no field are ignored.',
+        ...rule(
+          "each of the variants' custom fields: answered when required, of its type (a number, an e-mail address, true or false) and matching " +
+            "its regex; the order's patterned answers together may cost at most 500,000 pattern instructions × characters to match (a 400 " +
+            'naming the field past it)',
+        ),
+      },
+    ),
+  ),
+  affiliateCode: OptionalNullable(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: "A customer's referral code; unknown or disabled codes are ignored.",
     }),
   ),
-  affiliateCode: OptionalNullable(Type.String({ minLength: 1, maxLength: 64, description: "A customer's referral code; unknown or disabled codes are ignored." })),
-  key: OptionalNullable(Type.String({ maxLength: 128, description: 'The storefront password, when the shop has one.' })),
+  key: OptionalNullable(
+    Type.String({ maxLength: 128, description: 'The storefront password, when the shop has one.' }),
+  ),
   chatUserId: OptionalNullable(
     Type.String({
       pattern: '^[0-9]{1,32}$',
@@ -48,7 +86,9 @@ export const CheckoutBody = Type.Object({
         "The buyer's user id in the shop's chat server (digits, like the products' guildId and roleIds). Kept on the invoice (owner view " +
         "`chatUserId`, and so in `invoice.*` webhooks) when a product of the order has chat integration enabled, so the owner's bot can " +
         'grant the roles; ignored otherwise.',
-      ...rule('required (400 naming it and the part) when a product of the order has chat integration enabled and required'),
+      ...rule(
+        'required (400 naming it and the part) when a product of the order has chat integration enabled and required',
+      ),
     }),
   ),
 });
@@ -79,10 +119,17 @@ const InvoicePart = Type.Object({
   quantity: Type.Integer(),
   unitPrice: Money,
   total: Money,
-  deliverables: Type.Array(Type.String(), { description: 'One serial per unit, the service text or the dynamic answer; empty until the invoice completes.' }),
+  deliverables: Type.Array(Type.String(), {
+    description: 'One serial per unit, the service text or the dynamic answer; empty until the invoice completes.',
+  }),
 });
 
-const Replacement = Type.Object({ partInvoiceId: Type.Integer(), quantity: Type.Integer(), deliverables: Type.Array(Type.String()), createdAt: Timestamp });
+const Replacement = Type.Object({
+  partInvoiceId: Type.Integer(),
+  quantity: Type.Integer(),
+  deliverables: Type.Array(Type.String()),
+  createdAt: Timestamp,
+});
 
 export const OwnerInvoice = Type.Object({
   id: Type.String(),
@@ -102,14 +149,25 @@ export const OwnerInvoice = Type.Object({
   country: Nullable(Type.String()),
   affiliateCode: Nullable(Type.String()),
   chatUserId: Nullable(
-    Type.String({ description: "The buyer's chat user id, given at checkout for a product with chat integration enabled: whom the owner's bot grants the product's roles." }),
+    Type.String({
+      description:
+        "The buyer's chat user id, given at checkout for a product with chat integration enabled: whom the owner's bot grants the product's roles.",
+    }),
   ),
   commission: Money,
   replacements: Type.Array(Replacement),
   feedback: Nullable(
-    Type.Object({ id: Type.Integer(), rating: Type.Integer(), comment: Nullable(Type.String()), answer: Nullable(Type.String()), createdAt: Timestamp }),
+    Type.Object({
+      id: Type.Integer(),
+      rating: Type.Integer(),
+      comment: Nullable(Type.String()),
+      answer: Nullable(Type.String()),
+      createdAt: Timestamp,
+    }),
   ),
-  deliveryError: Nullable(Type.String({ description: 'Why the last dynamic delivery failed; processing again retries.' })),
+  deliveryError: Nullable(
+    Type.String({ description: 'Why the last dynamic delivery failed; processing again retries.' }),
+  ),
   createdAt: Timestamp,
   completedAt: Nullable(Timestamp),
   expiresAt: Timestamp,

@@ -23,10 +23,20 @@ function parts(invoice: InvoiceRow, rows: InvoicePartRow[], withDeliverables: bo
 }
 
 function replacements(rows: InvoiceReplacementRow[]) {
-  return rows.map((r) => ({ partInvoiceId: r.part_id, quantity: r.quantity, deliverables: JSON.parse(r.deliverables) as string[], createdAt: toIso(r.created_at) }));
+  return rows.map((r) => ({
+    partInvoiceId: r.part_id,
+    quantity: r.quantity,
+    deliverables: JSON.parse(r.deliverables) as string[],
+    createdAt: toIso(r.created_at),
+  }));
 }
 
-export function toOwnerInvoice(invoice: InvoiceRow, partRows: InvoicePartRow[], replacementRows: InvoiceReplacementRow[], feedback: FeedbackRow | undefined) {
+export function toOwnerInvoice(
+  invoice: InvoiceRow,
+  partRows: InvoicePartRow[],
+  replacementRows: InvoiceReplacementRow[],
+  feedback: FeedbackRow | undefined,
+) {
   const c = invoice.currency;
   return {
     id: invoice.id,
@@ -49,7 +59,13 @@ export function toOwnerInvoice(invoice: InvoiceRow, partRows: InvoicePartRow[], 
     commission: money(invoice.commission, c),
     replacements: replacements(replacementRows),
     feedback: feedback
-      ? { id: feedback.id, rating: feedback.rating, comment: feedback.comment, answer: feedback.answer, createdAt: toIso(feedback.created_at) }
+      ? {
+          id: feedback.id,
+          rating: feedback.rating,
+          comment: feedback.comment,
+          answer: feedback.answer,
+          createdAt: toIso(feedback.created_at),
+        }
       : null,
     deliveryError: invoice.delivery_error,
     createdAt: toIso(invoice.created_at),
@@ -58,32 +74,54 @@ export function toOwnerInvoice(invoice: InvoiceRow, partRows: InvoicePartRow[], 
   };
 }
 
-const instructionText: Record<string, (p: { amount: string; ref: string; fields: Record<string, string> }) => string> = {
-  balance: () => 'Paid from your balance in this shop.',
-  tipjar: ({ amount, ref, fields }) => `Send ${amount} to the tip jar "${fields.handle}" with the note ${ref}.`,
-  walletemail: ({ amount, ref, fields }) => `Send ${amount} to ${fields.email} with the reference ${ref}.`,
-  'wallet-ff': ({ amount, ref, fields }) => `Send ${amount} to ${fields.email} with the reference ${ref}.`,
-  mobilecash: ({ amount, ref, fields }) => `Send ${amount} to ${fields.cashtag} with the note ${ref}.`,
-  'virtual-payments': ({ amount, ref, fields }) => `Pay ${amount} in ${fields.receiveCurrency} quoting ${ref}; the shop confirms the payment.`,
-  cardreader: ({ amount, ref, fields }) => `Pay ${amount} at terminal ${fields.terminalId} quoting ${ref}.`,
-};
+const instructionText: Record<string, (p: { amount: string; ref: string; fields: Record<string, string> }) => string> =
+  {
+    balance: () => 'Paid from your balance in this shop.',
+    tipjar: ({ amount, ref, fields }) => `Send ${amount} to the tip jar "${fields.handle}" with the note ${ref}.`,
+    walletemail: ({ amount, ref, fields }) => `Send ${amount} to ${fields.email} with the reference ${ref}.`,
+    'wallet-ff': ({ amount, ref, fields }) => `Send ${amount} to ${fields.email} with the reference ${ref}.`,
+    mobilecash: ({ amount, ref, fields }) => `Send ${amount} to ${fields.cashtag} with the note ${ref}.`,
+    'virtual-payments': ({ amount, ref, fields }) =>
+      `Pay ${amount} in ${fields.receiveCurrency} quoting ${ref}; the shop confirms the payment.`,
+    cardreader: ({ amount, ref, fields }) => `Pay ${amount} at terminal ${fields.terminalId} quoting ${ref}.`,
+  };
 
 /** How the customer pays, from the gateway's public settings (never its secrets). */
 export function paymentInstructions(invoice: InvoiceRow, fields: Record<string, string> | undefined) {
   if (invoice.status !== 'pending' && invoice.gateway !== 'balance') return null;
   const amount = money(invoice.total, invoice.currency);
-  const text = fields === undefined
-    ? `The shop has turned ${invoice.gateway} off; contact the shop about ${invoice.id}.`
-    : (instructionText[invoice.gateway] ?? (({ amount: a, ref }) => `Pay ${a} through ${invoice.gateway} quoting ${ref}; the shop confirms the payment.`))({
-        amount: `${amount} ${invoice.currency}`,
-        ref: invoice.id,
-        fields,
-      });
-  const publicFields = Object.fromEntries(Object.entries(fields ?? {}).filter(([k]) => ['handle', 'email', 'cashtag', 'receiveCurrency', 'terminalId'].includes(k)));
-  return { gateway: invoice.gateway, amount, currency: invoice.currency, reference: invoice.id, instructions: text, ...publicFields };
+  const text =
+    fields === undefined
+      ? `The shop has turned ${invoice.gateway} off; contact the shop about ${invoice.id}.`
+      : (
+          instructionText[invoice.gateway] ??
+          (({ amount: a, ref }) => `Pay ${a} through ${invoice.gateway} quoting ${ref}; the shop confirms the payment.`)
+        )({
+          amount: `${amount} ${invoice.currency}`,
+          ref: invoice.id,
+          fields,
+        });
+  const publicFields = Object.fromEntries(
+    Object.entries(fields ?? {}).filter(([k]) =>
+      ['handle', 'email', 'cashtag', 'receiveCurrency', 'terminalId'].includes(k),
+    ),
+  );
+  return {
+    gateway: invoice.gateway,
+    amount,
+    currency: invoice.currency,
+    reference: invoice.id,
+    instructions: text,
+    ...publicFields,
+  };
 }
 
-export function toPublicInvoice(invoice: InvoiceRow, partRows: InvoicePartRow[], replacementRows: InvoiceReplacementRow[], gatewayFields: Record<string, string> | undefined) {
+export function toPublicInvoice(
+  invoice: InvoiceRow,
+  partRows: InvoicePartRow[],
+  replacementRows: InvoiceReplacementRow[],
+  gatewayFields: Record<string, string> | undefined,
+) {
   const c = invoice.currency;
   const completed = invoice.status === 'completed';
   return {

@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import { currentShop } from '../../http/auth.js';
 import { ok, ownerResponses, Page, PageQuery, ShopParams } from '../../schemas/common.js';
 import * as schema from './schema.js';

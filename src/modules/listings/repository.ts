@@ -1,13 +1,22 @@
-import { sql, type Kysely } from 'kysely';
-import { containsText } from '../../db/sql-helpers.js';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { containsText } from '../../db/sql-helpers.js';
 import type { ListingRow } from './listings.table.js';
 
 type Conn = Kysely<Database>;
 
 /** What each listing shows and where, in storefront order (the columns a storefront and a sync need, no more). */
-export function listListingRows(db: Conn, shopId: number): Promise<Pick<ListingRow, 'id' | 'type' | 'product_id' | 'group_id' | 'position'>[]> {
-  return db.selectFrom('listings').select(['id', 'type', 'product_id', 'group_id', 'position']).where('shop_id', '=', shopId).orderBy('position').orderBy('id').execute();
+export function listListingRows(
+  db: Conn,
+  shopId: number,
+): Promise<Pick<ListingRow, 'id' | 'type' | 'product_id' | 'group_id' | 'position'>[]> {
+  return db
+    .selectFrom('listings')
+    .select(['id', 'type', 'product_id', 'group_id', 'position'])
+    .where('shop_id', '=', shopId)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
 }
 
 /** Live products of the shop that belong to no group: each gets a listing of its own. */
@@ -18,7 +27,14 @@ export async function ungroupedProductIds(db: Conn, shopId: number): Promise<num
     .where('p.shop_id', '=', shopId)
     .where('p.deleted_at', 'is', null)
     .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('group_products as gp').select('gp.product_id').where('gp.shop_id', '=', shopId).whereRef('gp.product_id', '=', 'p.id'))),
+      not(
+        exists(
+          selectFrom('group_products as gp')
+            .select('gp.product_id')
+            .where('gp.shop_id', '=', shopId)
+            .whereRef('gp.product_id', '=', 'p.id'),
+        ),
+      ),
     )
     .orderBy('p.id')
     .execute();
@@ -58,8 +74,18 @@ export async function insertListings(
 }
 
 /** Whether a live product or a group of the shop already uses this path (listing paths are shared). */
-export async function listingPathTaken(db: Conn, shopId: number, path: string, except: { productId?: number; groupId?: number } = {}): Promise<boolean> {
-  let products = db.selectFrom('products').select('id').where('shop_id', '=', shopId).where('path', '=', path).where('deleted_at', 'is', null);
+export async function listingPathTaken(
+  db: Conn,
+  shopId: number,
+  path: string,
+  except: { productId?: number; groupId?: number } = {},
+): Promise<boolean> {
+  let products = db
+    .selectFrom('products')
+    .select('id')
+    .where('shop_id', '=', shopId)
+    .where('path', '=', path)
+    .where('deleted_at', 'is', null);
   if (except.productId !== undefined) products = products.where('id', '!=', except.productId);
   let groups = db.selectFrom('product_groups').select('id').where('shop_id', '=', shopId).where('path', '=', path);
   if (except.groupId !== undefined) groups = groups.where('id', '!=', except.groupId);
@@ -78,7 +104,11 @@ function listingsWithTargets(db: Conn, shopId: number, search: string | undefine
   return query;
 }
 
-export function listListings(db: Conn, shopId: number, options: { search?: string | undefined; limit?: number; offset?: number } = {}) {
+export function listListings(
+  db: Conn,
+  shopId: number,
+  options: { search?: string | undefined; limit?: number; offset?: number } = {},
+) {
   let query = listingsWithTargets(db, shopId, options.search)
     .select([
       'l.id',
@@ -107,19 +137,30 @@ export function listListings(db: Conn, shopId: number, options: { search?: strin
 export type ListingWithTarget = Awaited<ReturnType<typeof listListings>>[number];
 
 export async function countListings(db: Conn, shopId: number, search?: string): Promise<number> {
-  const row = await listingsWithTargets(db, shopId, search).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await listingsWithTargets(db, shopId, search)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 /** Which of these ids are listings of the shop. */
 export async function existingListingIds(db: Conn, shopId: number, listingIds: number[]): Promise<Set<number>> {
   if (listingIds.length === 0) return new Set();
-  const rows = await db.selectFrom('listings').select('id').where('shop_id', '=', shopId).where('id', 'in', listingIds).execute();
+  const rows = await db
+    .selectFrom('listings')
+    .select('id')
+    .where('shop_id', '=', shopId)
+    .where('id', 'in', listingIds)
+    .execute();
   return new Set(rows.map((r) => r.id));
 }
 
 /** Sets the positions of these listings in one statement. */
-export async function setListingPositions(db: Conn, shopId: number, positions: { listingId: number; position: number }[]): Promise<void> {
+export async function setListingPositions(
+  db: Conn,
+  shopId: number,
+  positions: { listingId: number; position: number }[],
+): Promise<void> {
   if (positions.length === 0) return;
   const cases = sql.join(
     positions.map((p) => sql`when ${p.listingId} then cast(${p.position} as integer)`),
@@ -129,6 +170,10 @@ export async function setListingPositions(db: Conn, shopId: number, positions: {
     .updateTable('listings')
     .set({ position: sql<number>`case id ${cases} end` })
     .where('shop_id', '=', shopId)
-    .where('id', 'in', positions.map((p) => p.listingId))
+    .where(
+      'id',
+      'in',
+      positions.map((p) => p.listingId),
+    )
     .execute();
 }

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { Id, Nullable, StringEnum } from '../../schemas/common.js';
 import { references, uniqueBy } from '../../schemas/rules.js';
 import { GroupSummary } from '../groups/schema.js';
@@ -34,7 +34,12 @@ export const PositionsBody = Type.Object({
       listingId: { ...Id, description: 'A listing of this shop (404 otherwise).', ...references('listing') },
       position: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
     }),
-    { minItems: 1, maxItems: MAX_POSITION_CHANGES, description: '1–1000 distinct listings of this shop; listings left out keep their position.', ...uniqueBy('listingId') },
+    {
+      minItems: 1,
+      maxItems: MAX_POSITION_CHANGES,
+      description: '1–1000 distinct listings of this shop; listings left out keep their position.',
+      ...uniqueBy('listingId'),
+    },
   ),
 });
 export type PositionsBody = Static<typeof PositionsBody>;

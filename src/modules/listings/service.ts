@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { slugify } from '../../http/slug.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { pageWindow, toPage } from '../../http/pagination.js';
+import { slugify } from '../../http/slug.js';
 import type { PageQuery } from '../../schemas/common.js';
 import { lockShop } from '../shops/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';
@@ -25,9 +25,16 @@ export async function syncListings(db: Conn, shopId: number): Promise<void> {
   ]);
   const wantedProducts = new Set(productIds);
   const wantedGroups = new Set(groupIds);
-  const stale = existing.filter((l) => (l.type === 'product' ? !wantedProducts.has(l.product_id!) : !wantedGroups.has(l.group_id!)));
-  await repo.deleteListings(db, shopId, stale.map((l) => l.id));
-  for (const l of existing) (l.type === 'product' ? wantedProducts : wantedGroups).delete((l.type === 'product' ? l.product_id : l.group_id)!);
+  const stale = existing.filter((l) =>
+    l.type === 'product' ? !wantedProducts.has(l.product_id!) : !wantedGroups.has(l.group_id!),
+  );
+  await repo.deleteListings(
+    db,
+    shopId,
+    stale.map((l) => l.id),
+  );
+  for (const l of existing)
+    (l.type === 'product' ? wantedProducts : wantedGroups).delete((l.type === 'product' ? l.product_id : l.group_id)!);
   let next = existing.reduce((max, l) => Math.max(max, l.position + 1), 0);
   const added = [
     ...[...wantedProducts].map((targetId) => ({ type: 'product' as const, targetId })),
@@ -48,7 +55,9 @@ export async function claimListingPath(
 ): Promise<string> {
   if (input.path !== undefined) {
     if (await repo.listingPathTaken(db, shopId, input.path, except)) {
-      throw new ConflictError('This path is already used by another product or group.', [`${input.field}: is already taken`]);
+      throw new ConflictError('This path is already used by another product or group.', [
+        `${input.field}: is already taken`,
+      ]);
     }
     return input.path;
   }
@@ -66,7 +75,11 @@ export async function listListings(db: Conn, shop: ShopRow, query: PageQuery) {
     repo.listListings(db, shop.id, { search: query.searchString, limit, offset }),
     repo.countListings(db, shop.id, query.searchString),
   ]);
-  return toPage(rows.map((l) => toListing(l, shop.currency)), totalCount, query);
+  return toPage(
+    rows.map((l) => toListing(l, shop.currency)),
+    totalCount,
+    query,
+  );
 }
 
 /** Every listing of the shop in storefront order. */
@@ -89,7 +102,9 @@ export async function setListingPositions(db: Conn, shop: ShopRow, body: Positio
   return db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);
     const found = await repo.existingListingIds(trx, shop.id, [...seen]);
-    const missing = body.listings.flatMap((l, i) => (found.has(l.listingId) ? [] : [`listings[${i}].listingId: no listing ${l.listingId} in this shop`]));
+    const missing = body.listings.flatMap((l, i) =>
+      found.has(l.listingId) ? [] : [`listings[${i}].listingId: no listing ${l.listingId} in this shop`],
+    );
     if (missing.length > 0) throw new NotFoundError('Listing', missing);
     await repo.setListingPositions(trx, shop.id, body.listings);
     return allListings(trx, shop);

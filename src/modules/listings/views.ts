@@ -20,7 +20,13 @@ export function toListing(l: ListingWithTarget, currency: string) {
       : null;
   const group =
     l.type === 'group' && l.group_id !== null
-      ? { id: l.group_id, title: l.group_title ?? '', path: l.group_path ?? '', type: l.group_type ?? 'list', thumbnailUrl: uploadUrl(l.group_thumbnail) }
+      ? {
+          id: l.group_id,
+          title: l.group_title ?? '',
+          path: l.group_path ?? '',
+          type: l.group_type ?? 'list',
+          thumbnailUrl: uploadUrl(l.group_thumbnail),
+        }
       : null;
   return { id: l.id, type: l.type, path: (product ?? group)?.path ?? '', position: l.position, product, group };
 }

@@ -37,7 +37,9 @@ export function neverReceivesMail(address: string): boolean {
  * address that can never receive it is recorded as `dropped` instead, which no worker sends.
  */
 export function enqueueMail(db: Conn, shopId: number, mail: OutgoingMail): Promise<void> {
-  const dropped = neverReceivesMail(mail.to) ? { reason: 'not sent: .invalid addresses never receive mail (RFC 6761)' } : undefined;
+  const dropped = neverReceivesMail(mail.to)
+    ? { reason: 'not sent: .invalid addresses never receive mail (RFC 6761)' }
+    : undefined;
   return insertMail(db, shopId, mail, Date.now(), dropped);
 }
 
@@ -95,7 +97,10 @@ export function startMailWorker(app: FastifyInstance, options: MailWorkerOptions
     } else {
       // Never the body: it holds what was bought (licence keys, service texts).
       const file = await files!.write(row, message);
-      log.info({ mailId: row.id, shopId: row.shop_id, to: row.to_address, subject: row.subject, file }, 'mail written to a file (SMTP_URL unset)');
+      log.info(
+        { mailId: row.id, shopId: row.shop_id, to: row.to_address, subject: row.subject, file },
+        'mail written to a file (SMTP_URL unset)',
+      );
     }
   };
 
@@ -179,13 +184,23 @@ class MailFiles {
 function createSmtpTransport(url: string): Transporter {
   // Options in the URL's query (e.g. ?ignoreTLS=true, ?tls.rejectUnauthorized=false) win over
   // these. Short timeouts keep one send well inside the claim lease.
-  return nodemailer.createTransport({ url, connectionTimeout: 15 * SECOND, greetingTimeout: 15 * SECOND, socketTimeout: 30 * SECOND });
+  return nodemailer.createTransport({
+    url,
+    connectionTimeout: 15 * SECOND,
+    greetingTimeout: 15 * SECOND,
+    socketTimeout: 30 * SECOND,
+  });
 }
 
 type Log = FastifyInstance['log'];
 
 /** One pass: recovers abandoned claims, then claims and sends due mail batch by batch. */
-async function sendDueMail(db: Conn, deliver: (row: MailRow) => Promise<void>, log: Log, stopping: () => boolean): Promise<number> {
+async function sendDueMail(
+  db: Conn,
+  deliver: (row: MailRow) => Promise<void>,
+  log: Log,
+  stopping: () => boolean,
+): Promise<number> {
   const started = Date.now();
   const recovered = await recoverExpiredMailClaims(db, started);
   if (recovered > 0) log.warn({ recovered }, 'mail rows abandoned mid-send were queued again');
@@ -196,7 +211,11 @@ async function sendDueMail(db: Conn, deliver: (row: MailRow) => Promise<void>, l
     const rows = await claimDueMail(db, now, now + CLAIM_LEASE_MS, BATCH_SIZE);
     for (const [index, row] of rows.entries()) {
       if (stopping() || Date.now() - now > PASS_DEADLINE_MS) {
-        await releaseMailClaims(db, rows.slice(index).map((r) => r.id), Date.now());
+        await releaseMailClaims(
+          db,
+          rows.slice(index).map((r) => r.id),
+          Date.now(),
+        );
         return sent;
       }
       if (await sendOne(db, row, deliver, log)) sent++;
@@ -213,7 +232,12 @@ async function sendOne(db: Conn, row: MailRow, deliver: (row: MailRow) => Promis
     const attempts = row.attempts + 1;
     const giveUp = attempts >= MAX_ATTEMPTS;
     const lastError = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
-    await markMailAttemptFailed(db, row.id, { attempts, lastError, nextAttemptAt: Date.now() + retryDelayMs(attempts), giveUp });
+    await markMailAttemptFailed(db, row.id, {
+      attempts,
+      lastError,
+      nextAttemptAt: Date.now() + retryDelayMs(attempts),
+      giveUp,
+    });
     if (giveUp) log.error({ err, mailId: row.id, attempts }, 'mail failed for good');
     else log.warn({ err, mailId: row.id, attempts }, 'mail not sent; will retry');
     return false;

@@ -2,11 +2,11 @@ import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { NotFoundError, UnprocessableError } from '../../http/errors.js';
-import { lockShop } from '../shops/repository.js';
+import type { FileStorage } from '../../storage/file-storage.js';
 import { paymentProviderNames } from '../shops/payments.js';
+import { lockShop } from '../shops/repository.js';
 import * as repo from './repository.js';
 import type { BulkBodies } from './schema.js';
-import type { FileStorage } from '../../storage/file-storage.js';
 import { chatIntegrationOf, deleteProducts, removeFiles } from './service.js';
 import { prepareCustomFields, type StoredGateway } from './variant-input.js';
 
@@ -16,13 +16,19 @@ type Conn = Kysely<Database>;
  * Bulk edits over 1–500 products. All or nothing: one transaction, and when any id is not a
  * live product of this shop the call is a 404 that changes nothing.
  */
-async function inBulk<T>(db: Conn, shopId: number, productIds: number[], apply: (trx: Conn, ids: number[]) => Promise<T>): Promise<T> {
+async function inBulk<T>(
+  db: Conn,
+  shopId: number,
+  productIds: number[],
+  apply: (trx: Conn, ids: number[]) => Promise<T>,
+): Promise<T> {
   const ids = [...new Set(productIds)];
   return db.transaction().execute(async (trx) => {
     await lockShop(trx, shopId);
     const found = await repo.existingProductIds(trx, shopId, ids);
     const missing = ids.filter((id) => !found.has(id));
-    if (missing.length > 0) throw new NotFoundError('Product', [`productIds: no product ${missing.join(', ')} in this shop`]);
+    if (missing.length > 0)
+      throw new NotFoundError('Product', [`productIds: no product ${missing.join(', ')} in this shop`]);
     return apply(trx, ids);
   });
 }
@@ -50,17 +56,24 @@ export function setVisibility(db: Conn, shopId: number, body: Body<'visibility'>
     ...(body.private == null ? {} : { private: body.private ? 1 : 0 }),
     ...(body.onHold == null ? {} : { on_hold: body.onHold ? 1 : 0 }),
   };
-  return inBulk(db, shopId, body.productIds, async (trx, ids) => ({ updated: await repo.updateProducts(trx, shopId, ids, patch) }));
+  return inBulk(db, shopId, body.productIds, async (trx, ids) => ({
+    updated: await repo.updateProducts(trx, shopId, ids, patch),
+  }));
 }
 
 export function setChatIntegration(db: Conn, shopId: number, body: Body<'chatIntegration'>) {
   const value = JSON.stringify(chatIntegrationOf(body.chatIntegration));
-  return inBulk(db, shopId, body.productIds, async (trx, ids) => ({ updated: await repo.updateProducts(trx, shopId, ids, { chat_integration: value }) }));
+  return inBulk(db, shopId, body.productIds, async (trx, ids) => ({
+    updated: await repo.updateProducts(trx, shopId, ids, { chat_integration: value }),
+  }));
 }
 
 /** Deletes the products, then their image files once that has committed. */
 export async function deleteMany(db: Conn, storage: FileStorage, shopId: number, body: Body<'delete'>) {
-  const { ids, images } = await inBulk(db, shopId, body.productIds, async (trx, ids) => ({ ids, images: await deleteProducts(trx, shopId, ids) }));
+  const { ids, images } = await inBulk(db, shopId, body.productIds, async (trx, ids) => ({
+    ids,
+    images: await deleteProducts(trx, shopId, ids),
+  }));
   await removeFiles(storage, images);
   return { updated: ids.length };
 }
@@ -75,13 +88,19 @@ export function setPaymentMethods(db: Conn, shopId: number, body: Body<'paymentM
   return inBulk(db, shopId, body.productIds, async (trx, ids) => {
     for (const variant of await repo.listVariants(trx, shopId, ids)) {
       const stored = JSON.parse(variant.gateways) as StoredGateway[];
-      let list = stored.length > 0 ? stored : paymentProviderNames.map((gateway) => ({ gateway, rules: { blockVpn: false }, price: null }));
+      let list =
+        stored.length > 0
+          ? stored
+          : paymentProviderNames.map((gateway) => ({ gateway, rules: { blockVpn: false }, price: null }));
       for (const [gateway, allowed] of toggles) {
         const present = list.some((g) => g.gateway === gateway);
         if (allowed && !present) list = [...list, { gateway, rules: { blockVpn: false }, price: null }];
         if (!allowed) list = list.filter((g) => g.gateway !== gateway);
       }
-      if (list.length === 0) throw new UnprocessableError('A variant would be left with no gateway.', [`gatewaysList: would leave variant ${variant.id} with no gateway`]);
+      if (list.length === 0)
+        throw new UnprocessableError('A variant would be left with no gateway.', [
+          `gatewaysList: would leave variant ${variant.id} with no gateway`,
+        ]);
       await repo.updateVariant(trx, shopId, variant.id, { gateways: JSON.stringify(list) });
     }
     return { updated: ids.length };

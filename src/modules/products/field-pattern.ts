@@ -49,7 +49,10 @@ function compile(pattern: string): RE2JS | string {
   let result: RE2JS | string;
   try {
     const re = RE2JS.compile(pattern);
-    result = re.programSize() > MAX_PATTERN_PROGRAM ? `is too complex for RE2 (${re.programSize()} instructions, at most ${MAX_PATTERN_PROGRAM}): use smaller repetition counts` : re;
+    result =
+      re.programSize() > MAX_PATTERN_PROGRAM
+        ? `is too complex for RE2 (${re.programSize()} instructions, at most ${MAX_PATTERN_PROGRAM}): use smaller repetition counts`
+        : re;
   } catch (err) {
     const detail = err instanceof Error ? err.message.replace(/^error parsing regexp: /, '') : String(err);
     result = `is not an RE2 regular expression (${detail}); lookarounds and backreferences are not supported`;

@@ -1,5 +1,5 @@
-import type { TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { TSchema } from '@sinclair/typebox';
 import { currentShop } from '../../http/auth.js';
 import { receiveImage, uploadRouteSchema, uploadUrl } from '../../http/uploads.js';
 import { CursorPage, Deleted, ok, ownerResponses, ShopParams } from '../../schemas/common.js';
@@ -23,7 +23,13 @@ export const productOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/:shopId/v2/products', {
-    schema: { tags, summary: 'Create a product', params: ShopParams, body: schema.NewProduct, response: ownerResponses(schema.Product, [409, 422]) },
+    schema: {
+      tags,
+      summary: 'Create a product',
+      params: ShopParams,
+      body: schema.NewProduct,
+      response: ownerResponses(schema.Product, [409, 422]),
+    },
     handler: async (request) => ok(await service.createProduct(db, currentShop(request), request.body, saving)),
   });
 
@@ -39,7 +45,12 @@ export const productOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/:shopId/v2/products/:productId', {
-    schema: { tags, summary: 'Get one product, serial contents included', params: schema.ProductParams, response: ownerResponses(schema.Product) },
+    schema: {
+      tags,
+      summary: 'Get one product, serial contents included',
+      params: schema.ProductParams,
+      response: ownerResponses(schema.Product),
+    },
     handler: async (request) => ok(await service.getProduct(db, currentShop(request), request.params.productId)),
   });
 
@@ -54,7 +65,8 @@ export const productOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: schema.ProductUpdate,
       response: ownerResponses(schema.Product, [409, 422]),
     },
-    handler: async (request) => ok(await service.updateProduct(db, currentShop(request), request.params.productId, request.body, saving)),
+    handler: async (request) =>
+      ok(await service.updateProduct(db, currentShop(request), request.params.productId, request.body, saving)),
   });
 
   for (const [segment, column, summary] of [
@@ -64,7 +76,14 @@ export const productOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     app.post(`/:shopId/v2/products/:productId/${segment}`, {
       schema: { tags, summary, params: schema.ProductParams, ...uploadRouteSchema() },
       handler: async (request) => {
-        const name = await service.setProductImage(db, app.storage, currentShop(request), request.params.productId, column, () => receiveImage(request));
+        const name = await service.setProductImage(
+          db,
+          app.storage,
+          currentShop(request),
+          request.params.productId,
+          column,
+          () => receiveImage(request),
+        );
         return ok({ url: uploadUrl(name) });
       },
     });
@@ -88,7 +107,12 @@ export const productOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.delete('/:shopId/products/:productId', {
-    schema: { tags, summary: 'Delete a product (orders keep their copy)', params: schema.ProductParams, response: ownerResponses(Deleted) },
+    schema: {
+      tags,
+      summary: 'Delete a product (orders keep their copy)',
+      params: schema.ProductParams,
+      response: ownerResponses(Deleted),
+    },
     handler: async (request) => {
       await service.deleteProduct(db, app.storage, currentShop(request), request.params.productId);
       return ok({ id: request.params.productId, deleted: true as const });

@@ -1,8 +1,8 @@
-import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Updateable } from 'kysely';
-import { pageOf, type KeysetPosition } from '../../http/pagination.js';
-import { containsText } from '../../db/sql-helpers.js';
+import { type ExpressionBuilder, type Insertable, type Kysely, sql, type Updateable } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { ProductRow, ProductVariantsTable, ProductsTable, VariantRow } from './products.table.js';
+import { containsText } from '../../db/sql-helpers.js';
+import { type KeysetPosition, pageOf } from '../../http/pagination.js';
+import type { ProductRow, ProductsTable, ProductVariantsTable, VariantRow } from './products.table.js';
 import type { VariantStockFields } from './views.js';
 
 type Conn = Kysely<Database>;
@@ -18,7 +18,13 @@ function matchesSearch(text: string) {
 }
 
 export function findProduct(db: Conn, shopId: number, productId: number): Promise<ProductRow | undefined> {
-  return db.selectFrom('products').selectAll().where('shop_id', '=', shopId).where('id', '=', productId).where('deleted_at', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('products')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('id', '=', productId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }
 
 export function insertProduct(db: Conn, row: Insertable<ProductsTable>): Promise<ProductRow> {
@@ -26,11 +32,21 @@ export function insertProduct(db: Conn, row: Insertable<ProductsTable>): Promise
 }
 
 export async function updateProduct(db: Conn, shopId: number, productId: number, patch: ProductPatch): Promise<void> {
-  await db.updateTable('products').set({ ...patch, updated_at: Date.now() }).where('shop_id', '=', shopId).where('id', '=', productId).execute();
+  await db
+    .updateTable('products')
+    .set({ ...patch, updated_at: Date.now() })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', productId)
+    .execute();
 }
 
 /** Updates these live products at once; returns how many rows changed. */
-export async function updateProducts(db: Conn, shopId: number, productIds: number[], patch: ProductPatch): Promise<number> {
+export async function updateProducts(
+  db: Conn,
+  shopId: number,
+  productIds: number[],
+  patch: ProductPatch,
+): Promise<number> {
   const result = await db
     .updateTable('products')
     .set({ ...patch, updated_at: Date.now() })
@@ -43,7 +59,13 @@ export async function updateProducts(db: Conn, shopId: number, productIds: numbe
 
 /** Which of these ids are live products of the shop. */
 export async function existingProductIds(db: Conn, shopId: number, productIds: number[]): Promise<Set<number>> {
-  const rows = await db.selectFrom('products').select('id').where('shop_id', '=', shopId).where('id', 'in', productIds).where('deleted_at', 'is', null).execute();
+  const rows = await db
+    .selectFrom('products')
+    .select('id')
+    .where('shop_id', '=', shopId)
+    .where('id', 'in', productIds)
+    .where('deleted_at', 'is', null)
+    .execute();
   return new Set(rows.map((r) => r.id));
 }
 
@@ -53,7 +75,13 @@ export type ProductOrder = { column: 'created_at' | 'title' | 'min_price'; direc
 export function listProducts(
   db: Conn,
   shopId: number,
-  options: { order: ProductOrder; search?: string | undefined; limit: number; offset?: number; after?: KeysetPosition | undefined },
+  options: {
+    order: ProductOrder;
+    search?: string | undefined;
+    limit: number;
+    offset?: number;
+    after?: KeysetPosition | undefined;
+  },
 ): Promise<ProductRow[]> {
   const { column, direction } = options.order;
   let query = db.selectFrom('products').selectAll().where('shop_id', '=', shopId).where('deleted_at', 'is', null);
@@ -62,7 +90,11 @@ export function listProducts(
 }
 
 export async function countProducts(db: Conn, shopId: number, search?: string): Promise<number> {
-  let query = db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('n')).where('shop_id', '=', shopId).where('deleted_at', 'is', null);
+  let query = db
+    .selectFrom('products')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('shop_id', '=', shopId)
+    .where('deleted_at', 'is', null);
   if (search) query = query.where(matchesSearch(search));
   return Number((await query.executeTakeFirstOrThrow()).n);
 }
@@ -102,13 +134,23 @@ export function listAllVariants(db: Conn, shopId: number): Promise<VariantRow[]>
 }
 
 export async function liveProductIds(db: Conn, shopId: number): Promise<number[]> {
-  const rows = await db.selectFrom('products').select('id').where('shop_id', '=', shopId).where('deleted_at', 'is', null).execute();
+  const rows = await db
+    .selectFrom('products')
+    .select('id')
+    .where('shop_id', '=', shopId)
+    .where('deleted_at', 'is', null)
+    .execute();
   return rows.map((r) => r.id);
 }
 
 /** A variant by id, removed or not (orders and replacements still deliver from it). */
 export function findVariant(db: Conn, shopId: number, variantId: number): Promise<VariantRow | undefined> {
-  return db.selectFrom('product_variants').selectAll().where('shop_id', '=', shopId).where('id', '=', variantId).executeTakeFirst();
+  return db
+    .selectFrom('product_variants')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('id', '=', variantId)
+    .executeTakeFirst();
 }
 
 export function insertVariant(db: Conn, row: Insertable<ProductVariantsTable>): Promise<VariantRow> {
@@ -116,10 +158,20 @@ export function insertVariant(db: Conn, row: Insertable<ProductVariantsTable>): 
 }
 
 export async function updateVariant(db: Conn, shopId: number, variantId: number, patch: VariantPatch): Promise<void> {
-  await db.updateTable('product_variants').set({ ...patch, updated_at: Date.now() }).where('shop_id', '=', shopId).where('id', '=', variantId).execute();
+  await db
+    .updateTable('product_variants')
+    .set({ ...patch, updated_at: Date.now() })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', variantId)
+    .execute();
 }
 
-export async function updateVariantsOfProducts(db: Conn, shopId: number, productIds: number[], patch: VariantPatch): Promise<void> {
+export async function updateVariantsOfProducts(
+  db: Conn,
+  shopId: number,
+  productIds: number[],
+  patch: VariantPatch,
+): Promise<void> {
   await db
     .updateTable('product_variants')
     .set({ ...patch, updated_at: Date.now() })
@@ -132,7 +184,12 @@ export async function updateVariantsOfProducts(db: Conn, shopId: number, product
 /** Removed variants stay as rows (their sold history and reserved serials point at them). */
 export async function softDeleteVariants(db: Conn, shopId: number, variantIds: number[], now: number): Promise<void> {
   if (variantIds.length === 0) return;
-  await db.updateTable('product_variants').set({ deleted_at: now, updated_at: now }).where('shop_id', '=', shopId).where('id', 'in', variantIds).execute();
+  await db
+    .updateTable('product_variants')
+    .set({ deleted_at: now, updated_at: now })
+    .where('shop_id', '=', shopId)
+    .where('id', 'in', variantIds)
+    .execute();
 }
 
 export async function softDeleteProducts(db: Conn, shopId: number, productIds: number[], now: number): Promise<number> {
@@ -143,7 +200,13 @@ export async function softDeleteProducts(db: Conn, shopId: number, productIds: n
     .where('id', 'in', productIds)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
-  await db.updateTable('product_variants').set({ deleted_at: now, updated_at: now }).where('shop_id', '=', shopId).where('product_id', 'in', productIds).where('deleted_at', 'is', null).execute();
+  await db
+    .updateTable('product_variants')
+    .set({ deleted_at: now, updated_at: now })
+    .where('shop_id', '=', shopId)
+    .where('product_id', 'in', productIds)
+    .where('deleted_at', 'is', null)
+    .execute();
   await db.deleteFrom('group_products').where('shop_id', '=', shopId).where('product_id', 'in', productIds).execute();
   return Number(result.numUpdatedRows);
 }
@@ -173,7 +236,12 @@ export async function refreshMinPrices(db: Conn, shopId: number, productIds: num
  * Called by every write that makes serials available or takes them away, in its transaction.
  * Answers the new count; undefined when `delta` is 0 (nothing written, nothing read).
  */
-export async function changeAvailableSerials(db: Conn, shopId: number, variantId: number, delta: number): Promise<number | undefined> {
+export async function changeAvailableSerials(
+  db: Conn,
+  shopId: number,
+  variantId: number,
+  delta: number,
+): Promise<number | undefined> {
   if (delta === 0) return undefined;
   const row = await db
     .updateTable('product_variants')
@@ -186,7 +254,11 @@ export async function changeAvailableSerials(db: Conn, shopId: number, variantId
 }
 
 /** Available serials of these variants, oldest first, with their ids. */
-export function availableSerials(db: Conn, shopId: number, variantIds: number[]): Promise<{ id: number; variant_id: number; value: string }[]> {
+export function availableSerials(
+  db: Conn,
+  shopId: number,
+  variantIds: number[],
+): Promise<{ id: number; variant_id: number; value: string }[]> {
   if (variantIds.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('serials')
@@ -210,16 +282,29 @@ export async function soldSerialValues(db: Conn, shopId: number, variantId: numb
   return rows.map((r) => r.value);
 }
 
-export async function insertSerials(db: Conn, shopId: number, variantId: number, values: string[], now: number): Promise<void> {
+export async function insertSerials(
+  db: Conn,
+  shopId: number,
+  variantId: number,
+  values: string[],
+  now: number,
+): Promise<void> {
   for (let i = 0; i < values.length; i += SERIAL_BATCH) {
-    const batch = values.slice(i, i + SERIAL_BATCH).map((value) => ({ shop_id: shopId, variant_id: variantId, value, created_at: now }));
+    const batch = values
+      .slice(i, i + SERIAL_BATCH)
+      .map((value) => ({ shop_id: shopId, variant_id: variantId, value, created_at: now }));
     await db.insertInto('serials').values(batch).execute();
   }
   await changeAvailableSerials(db, shopId, variantId, values.length);
 }
 
 /** Deletes a variant's available serials by id; reserved and delivered ones are history and stay. */
-export async function deleteAvailableSerials(db: Conn, shopId: number, variantId: number, serialIds: number[]): Promise<void> {
+export async function deleteAvailableSerials(
+  db: Conn,
+  shopId: number,
+  variantId: number,
+  serialIds: number[],
+): Promise<void> {
   let deleted = 0;
   for (let i = 0; i < serialIds.length; i += SERIAL_BATCH) {
     const result = await db
@@ -235,13 +320,23 @@ export async function deleteAvailableSerials(db: Conn, shopId: number, variantId
 }
 
 export async function deleteAllAvailableSerials(db: Conn, shopId: number, variantId: number): Promise<void> {
-  const result = await db.deleteFrom('serials').where('shop_id', '=', shopId).where('variant_id', '=', variantId).where('status', '=', 'available').executeTakeFirst();
+  const result = await db
+    .deleteFrom('serials')
+    .where('shop_id', '=', shopId)
+    .where('variant_id', '=', variantId)
+    .where('status', '=', 'available')
+    .executeTakeFirst();
   await changeAvailableSerials(db, shopId, variantId, -Number(result.numDeletedRows));
 }
 
 /** Stored image names of these products (for removing files after a delete). */
 export async function productImages(db: Conn, shopId: number, productIds: number[]): Promise<string[]> {
-  const rows = await db.selectFrom('products').select(['thumbnail', 'seo_image']).where('shop_id', '=', shopId).where('id', 'in', productIds).execute();
+  const rows = await db
+    .selectFrom('products')
+    .select(['thumbnail', 'seo_image'])
+    .where('shop_id', '=', shopId)
+    .where('id', 'in', productIds)
+    .execute();
   return rows.flatMap((r) => [r.thumbnail, r.seo_image]).filter((n): n is string => n !== null);
 }
 

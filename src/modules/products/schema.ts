@@ -1,28 +1,52 @@
-import { Type, type Static, type TBoolean, type TOptional, type TSchema } from '@sinclair/typebox';
+import { type Static, type TBoolean, type TOptional, type TSchema, Type } from '@sinclair/typebox';
 import { SLUG_PATTERN } from '../../http/slug.js';
-import { CursorPageQuery, HttpsUrl, Id, Nullable, OptionalNullable, StringEnum, Timestamp } from '../../schemas/common.js';
+import {
+  CursorPageQuery,
+  HttpsUrl,
+  Id,
+  Nullable,
+  OptionalNullable,
+  StringEnum,
+  Timestamp,
+} from '../../schemas/common.js';
 import { Amount, PriceDetails } from '../../schemas/money.js';
-import { MAX_PATTERN_LENGTH, MAX_PATTERN_PROGRAM } from './field-pattern.js';
 import { atLeast, references, rule, uniqueBy } from '../../schemas/rules.js';
 import { paymentProviderNames } from '../shops/payments.js';
 import { BLOCK_VPN_DESCRIPTION } from '../shops/schema.js';
+import { MAX_PATTERN_LENGTH, MAX_PATTERN_PROGRAM } from './field-pattern.js';
 
 export const productTypes = ['serials', 'service', 'dynamic'] as const;
 export const customFieldTypes = ['text', 'number', 'email', 'checkbox', 'textarea'] as const;
 export const productOrders = ['createdAt', '-createdAt', 'title', '-title', 'price', '-price'] as const;
 
-export const Gateway = StringEnum(paymentProviderNames, { description: 'A payment provider word of the shop settings.' });
+export const Gateway = StringEnum(paymentProviderNames, {
+  description: 'A payment provider word of the shop settings.',
+});
 const Stock = Nullable(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'null = unlimited.' }));
 
 const amountLimits = {
-  minAmount: OptionalNullable(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'Smallest quantity per order; null or omitted: 1.' })),
+  minAmount: OptionalNullable(
+    Type.Integer({
+      minimum: 1,
+      maximum: 1_000_000,
+      default: 1,
+      description: 'Smallest quantity per order; null or omitted: 1.',
+    }),
+  ),
   maxAmount: OptionalNullable(
-    Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Largest quantity per order, not below minAmount (400); null or omitted: no limit.', ...atLeast('minAmount') }),
+    Type.Integer({
+      minimum: 1,
+      maximum: 1_000_000,
+      description: 'Largest quantity per order, not below minAmount (400); null or omitted: no limit.',
+      ...atLeast('minAmount'),
+    }),
   ),
 };
 
 export const CustomField = Type.Object({
-  id: OptionalNullable(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Generated from the name when null or omitted.' })),
+  id: OptionalNullable(
+    Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Generated from the name when null or omitted.' }),
+  ),
   name: Type.String({ minLength: 1, maxLength: 100 }),
   type: StringEnum(customFieldTypes),
   required: OptionalNullable(Type.Boolean({ default: false })),
@@ -34,7 +58,9 @@ export const CustomField = Type.Object({
         'A regular expression in RE2 syntax (github.com/google/re2/wiki/Syntax) the answer must contain a match of (anchor it with ^…$). ' +
         'Run in linear time. A pattern stored before RE2 was used that RE2 cannot compile makes checkouts of the variant a 422 naming ' +
         'the field until the owner saves a valid one.',
-      ...rule(`must compile in RE2: no lookarounds or backreferences, at most ${MAX_PATTERN_PROGRAM} RE2 instructions (large repetition counts)`),
+      ...rule(
+        `must compile in RE2: no lookarounds or backreferences, at most ${MAX_PATTERN_PROGRAM} RE2 instructions (large repetition counts)`,
+      ),
     }),
   ),
 });
@@ -48,8 +74,16 @@ export const CustomFields = Type.Array(CustomField, {
 });
 
 export const ChatIntegration = Type.Object({
-  enabled: Type.Boolean({ description: "When true, a checkout's `chatUserId` is kept on the invoice for the owner's bot to grant `roleIds` in `guildId`." }),
-  required: OptionalNullable(Type.Boolean({ default: false, description: 'With enabled: a checkout of this product without `chatUserId` is a 400.' })),
+  enabled: Type.Boolean({
+    description:
+      "When true, a checkout's `chatUserId` is kept on the invoice for the owner's bot to grant `roleIds` in `guildId`.",
+  }),
+  required: OptionalNullable(
+    Type.Boolean({
+      default: false,
+      description: 'With enabled: a checkout of this product without `chatUserId` is a 400.',
+    }),
+  ),
   guildId: OptionalNullable(Type.String({ pattern: '^[0-9]{1,32}$' })),
   roleIds: OptionalNullable(Type.Array(Type.String({ pattern: '^[0-9]{1,32}$' }), { maxItems: 50 })),
 });
@@ -70,13 +104,26 @@ const variantFields = {
     Type.Array(
       Type.Object({
         gateway: Gateway,
-        rules: OptionalNullable(Type.Object({ blockVpn: OptionalNullable(Type.Boolean({ default: false, description: BLOCK_VPN_DESCRIPTION })) })),
-        price: OptionalNullable({ ...Amount, description: `${Amount.description} null or omitted: the variant price.` }),
+        rules: OptionalNullable(
+          Type.Object({
+            blockVpn: OptionalNullable(Type.Boolean({ default: false, description: BLOCK_VPN_DESCRIPTION })),
+          }),
+        ),
+        price: OptionalNullable({
+          ...Amount,
+          description: `${Amount.description} null or omitted: the variant price.`,
+        }),
       }),
-      { maxItems: paymentProviderNames.length, description: 'Each gateway at most once. Empty, null or omitted: every enabled gateway, at the variant price.', ...uniqueBy('gateway') },
+      {
+        maxItems: paymentProviderNames.length,
+        description: 'Each gateway at most once. Empty, null or omitted: every enabled gateway, at the variant price.',
+        ...uniqueBy('gateway'),
+      },
     ),
   ),
-  productType: StringEnum(productTypes, { description: 'Which settings object applies: asSerials, asService or asDynamic (required for service and dynamic).' }),
+  productType: StringEnum(productTypes, {
+    description: 'Which settings object applies: asSerials, asService or asDynamic (required for service and dynamic).',
+  }),
   asSerials: OptionalNullable(
     Type.Object({
       serials: OptionalNullable(
@@ -91,17 +138,29 @@ const variantFields = {
       ...amountLimits,
     }),
   ),
-  asService: OptionalNullable(Type.Object({ stock: Type.Optional(Stock), text: Type.String({ minLength: 1, maxLength: 20_000 }), ...amountLimits })),
-  asDynamic: OptionalNullable(Type.Object({ stock: Type.Optional(Stock), externalUrl: {
-      ...HttpsUrl(
-        'Called with a POST of the order at delivery; its answer (up to 64 KiB, trimmed) is delivered. No redirects are followed; a timeout, ' +
-          'a non-2xx answer, an empty answer or one over 64 KiB is a delivery failure recorded on the invoice.',
-      ),
-      ...rule(
-        'resolves to public addresses only, unless the server allows private ones: a loopback, private or link-local address is a 400 when ' +
-          'saved (a name that does not resolve yet is accepted) and is refused again at every delivery',
-      ),
-    }, ...amountLimits })),
+  asService: OptionalNullable(
+    Type.Object({
+      stock: Type.Optional(Stock),
+      text: Type.String({ minLength: 1, maxLength: 20_000 }),
+      ...amountLimits,
+    }),
+  ),
+  asDynamic: OptionalNullable(
+    Type.Object({
+      stock: Type.Optional(Stock),
+      externalUrl: {
+        ...HttpsUrl(
+          'Called with a POST of the order at delivery; its answer (up to 64 KiB, trimmed) is delivered. No redirects are followed; a timeout, ' +
+            'a non-2xx answer, an empty answer or one over 64 KiB is a delivery failure recorded on the invoice.',
+        ),
+        ...rule(
+          'resolves to public addresses only, unless the server allows private ones: a loopback, private or link-local address is a 400 when ' +
+            'saved (a name that does not resolve yet is accepted) and is refused again at every delivery',
+        ),
+      },
+      ...amountLimits,
+    }),
+  ),
   customerNote: OptionalNullable(Type.String({ maxLength: 5000 })),
   redirectUrl: OptionalNullable(HttpsUrl()),
   customFields: OptionalNullable(CustomFields),
@@ -119,7 +178,11 @@ const settingsForType = {
 const NewVariant = Type.Object(variantFields, settingsForType);
 const VariantUpdate = Type.Object(
   {
-    id: OptionalNullable({ ...Id, description: 'A variant of this product, edited; null or omitted adds a new variant.', ...references('variant') }),
+    id: OptionalNullable({
+      ...Id,
+      description: 'A variant of this product, edited; null or omitted adds a new variant.',
+      ...references('variant'),
+    }),
     ...variantFields,
   },
   settingsForType,
@@ -131,7 +194,11 @@ const productFields = {
   description: Type.String({ maxLength: 50_000 }),
   shortDescription: OptionalNullable(Type.String({ maxLength: 500 })),
   path: OptionalNullable(
-    Type.String({ pattern: SLUG_PATTERN, maxLength: 100, description: 'Unique per shop (409). null or omitted: generated from the title on create, kept on update.' }),
+    Type.String({
+      pattern: SLUG_PATTERN,
+      maxLength: 100,
+      description: 'Unique per shop (409). null or omitted: generated from the title on create, kept on update.',
+    }),
   ),
   seo: OptionalNullable(
     Type.Object({
@@ -148,7 +215,10 @@ const productFields = {
 };
 
 /** POST: a new product; variant ids are not read (a product read elsewhere can be posted as a copy). */
-export const NewProduct = Type.Object({ ...productFields, variants: Type.Array(NewVariant, { minItems: 1, maxItems: 50 }) });
+export const NewProduct = Type.Object({
+  ...productFields,
+  variants: Type.Array(NewVariant, { minItems: 1, maxItems: 50 }),
+});
 export type NewProduct = Static<typeof NewProduct>;
 
 /** PUT: the whole product; what GET answers can be sent back, with or without changes. */
@@ -171,12 +241,20 @@ function variantSchema(withSerials: boolean): TSchema {
     title: Type.String(),
     description: Nullable(Type.String()),
     priceDetails: Type.Object({ amount: Type.Number(), currency: Type.String() }),
-    gateways: Type.Array(Type.Object({ gateway: Type.String(), rules: Type.Object({ blockVpn: Type.Boolean() }), price: Nullable(Type.Number()) })),
+    gateways: Type.Array(
+      Type.Object({
+        gateway: Type.String(),
+        rules: Type.Object({ blockVpn: Type.Boolean() }),
+        price: Nullable(Type.Number()),
+      }),
+    ),
     productType: StringEnum(productTypes),
     stock: Nullable(Type.Integer({ description: 'Units available now; null = unlimited.' })),
     asSerials: Nullable(
       Type.Object({
-        ...(withSerials ? { serials: Type.Array(Type.String(), { description: 'Undelivered serials (owner only).' }) } : {}),
+        ...(withSerials
+          ? { serials: Type.Array(Type.String(), { description: 'Undelivered serials (owner only).' }) }
+          : {}),
         delimiter: Type.String(),
         removeDuplicates: Type.Boolean(),
         ...limitsOut,
@@ -207,7 +285,11 @@ function productSchema(withSerials: boolean) {
     shortDescription: Nullable(Type.String()),
     description: Type.String(),
     path: Type.String(),
-    seo: Type.Object({ metaTitle: Nullable(Type.String()), metaDescription: Nullable(Type.String()), imageUrl: Nullable(Type.String()) }),
+    seo: Type.Object({
+      metaTitle: Nullable(Type.String()),
+      metaDescription: Nullable(Type.String()),
+      imageUrl: Nullable(Type.String()),
+    }),
     thumbnailUrl: Nullable(Type.String()),
     unlisted: Type.Boolean(),
     private: Type.Boolean(),
@@ -215,7 +297,12 @@ function productSchema(withSerials: boolean) {
     isInternal: Type.Boolean(),
     customerNote: Nullable(Type.String()),
     chatIntegration: Nullable(
-      Type.Object({ enabled: Type.Boolean(), required: Type.Boolean(), guildId: Nullable(Type.String()), roleIds: Type.Array(Type.String()) }),
+      Type.Object({
+        enabled: Type.Boolean(),
+        required: Type.Boolean(),
+        guildId: Nullable(Type.String()),
+        roleIds: Type.Array(Type.String()),
+      }),
     ),
     variants: Type.Array(variantSchema(withSerials)),
     createdAt: Timestamp,
@@ -230,7 +317,14 @@ export const ProductListItem = productSchema(false);
 
 export const ProductListQuery = Type.Composite([
   CursorPageQuery,
-  Type.Object({ orderBy: Type.Optional(StringEnum(productOrders, { default: '-createdAt', description: '"-" sorts descending; price is the lowest variant price.' })) }),
+  Type.Object({
+    orderBy: Type.Optional(
+      StringEnum(productOrders, {
+        default: '-createdAt',
+        description: '"-" sorts descending; price is the lowest variant price.',
+      }),
+    ),
+  }),
 ]);
 export type ProductListQuery = Static<typeof ProductListQuery>;
 
@@ -254,14 +348,21 @@ export const ProductSummary = Type.Object({
 
 const ProductIds = Type.Array(
   { ...Id, ...references('product') },
-  { minItems: 1, maxItems: 500, description: '1–500 product ids of this shop (a repeated id counts once); any other id makes the whole call a 404.' },
+  {
+    minItems: 1,
+    maxItems: 500,
+    description: '1–500 product ids of this shop (a repeated id counts once); any other id makes the whole call a 404.',
+  },
 );
 
 const visibilityFlags = ['unlisted', 'private', 'onHold'] as const;
 
 export const BulkBodies = {
   customFields: Type.Object({ productIds: ProductIds, customFields: CustomFields }),
-  customerNote: Type.Object({ productIds: ProductIds, note: Nullable(Type.String({ maxLength: 5000, description: 'null or empty clears.' })) }),
+  customerNote: Type.Object({
+    productIds: ProductIds,
+    note: Nullable(Type.String({ maxLength: 5000, description: 'null or empty clears.' })),
+  }),
   visibility: Type.Object(
     {
       productIds: ProductIds,
@@ -271,7 +372,11 @@ export const BulkBodies = {
     },
     {
       description: 'Sets the flags given; null or omitted keeps a flag. At least one must be given.',
-      anyOf: visibilityFlags.map((flag) => ({ type: 'object', required: [flag], properties: { [flag]: { type: 'boolean' } } })),
+      anyOf: visibilityFlags.map((flag) => ({
+        type: 'object',
+        required: [flag],
+        properties: { [flag]: { type: 'boolean' } },
+      })),
       errorMessage: { anyOf: 'must set at least one of unlisted, private, onHold' },
     },
   ),
@@ -279,15 +384,21 @@ export const BulkBodies = {
   delete: Type.Object({ productIds: ProductIds }),
   paymentMethods: Type.Object({
     productIds: ProductIds,
-    gatewaysList: Type.Object(Object.fromEntries(paymentProviderNames.map((gateway) => [gateway, Type.Optional(Type.Boolean())])) as Record<string, TOptional<TBoolean>>, {
-      minProperties: 1,
-      // Not `false`: ajv would drop an unknown gateway silently (removeAdditional) instead of refusing it.
-      additionalProperties: Type.Unsafe({ not: {}, errorMessage: 'is not a gateway' }),
-      description:
-        'Gateway → true to allow it on every variant, false to remove it; at least one gateway, and no other name (400). ' +
-        'Removing the last gateway of a variant is a 422 that changes nothing.',
-      errorMessage: { minProperties: 'must name at least one gateway' },
-    }),
+    gatewaysList: Type.Object(
+      Object.fromEntries(paymentProviderNames.map((gateway) => [gateway, Type.Optional(Type.Boolean())])) as Record<
+        string,
+        TOptional<TBoolean>
+      >,
+      {
+        minProperties: 1,
+        // Not `false`: ajv would drop an unknown gateway silently (removeAdditional) instead of refusing it.
+        additionalProperties: Type.Unsafe({ not: {}, errorMessage: 'is not a gateway' }),
+        description:
+          'Gateway → true to allow it on every variant, false to remove it; at least one gateway, and no other name (400). ' +
+          'Removing the last gateway of a variant is a 422 that changes nothing.',
+        errorMessage: { minProperties: 'must name at least one gateway' },
+      },
+    ),
   }),
 };
 export const BulkResult = Type.Object({ updated: Type.Integer() });

@@ -2,18 +2,18 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
+import { rescaleMinorUnits } from '../../schemas/money.js';
+import { type FileStorage, replaceStoredFile } from '../../storage/file-storage.js';
 import { assertVpnBlockingAvailable, type VpnRanges } from '../blacklist/vpn-ranges.js';
 import { claimListingPath, syncListings } from '../listings/service.js';
+import { currencyDigits } from '../shops/currencies.js';
 import { lockShop } from '../shops/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';
-import { replaceStoredFile, type FileStorage } from '../../storage/file-storage.js';
 import type { ProductRow, VariantRow } from './products.table.js';
 import * as repo from './repository.js';
 import type { NewProduct, ProductInput, ProductListQuery } from './schema.js';
-import { checkDeliveryUrls, prepareVariant, type PreparedVariant, type StoredGateway } from './variant-input.js';
-import { rescaleMinorUnits } from '../../schemas/money.js';
-import { currencyDigits } from '../shops/currencies.js';
-import { toProduct, toProductSummary, type SerialValues } from './views.js';
+import { checkDeliveryUrls, type PreparedVariant, prepareVariant, type StoredGateway } from './variant-input.js';
+import { type SerialValues, toProduct, toProductSummary } from './views.js';
 
 type Conn = Kysely<Database>;
 
@@ -56,18 +56,41 @@ async function replaceAvailableSerials(db: Conn, shopId: number, variantId: numb
   }
   await repo.deleteAvailableSerials(db, shopId, variantId, stale);
   const sold = new Set(await repo.soldSerialValues(db, shopId, variantId));
-  const added = [...remaining].filter(([value]) => !sold.has(value)).flatMap(([value, count]) => Array<string>(count).fill(value));
+  const added = [...remaining]
+    .filter(([value]) => !sold.has(value))
+    .flatMap(([value, count]) => Array<string>(count).fill(value));
   await repo.insertSerials(db, shopId, variantId, added, now);
 }
 
-async function saveVariant(db: Conn, shopId: number, productId: number, position: number, v: PreparedVariant, existing: VariantRow | undefined, now: number) {
+async function saveVariant(
+  db: Conn,
+  shopId: number,
+  productId: number,
+  position: number,
+  v: PreparedVariant,
+  existing: VariantRow | undefined,
+  now: number,
+) {
   let variantId: number;
   if (existing) {
     variantId = existing.id;
-    await repo.updateVariant(db, shopId, variantId, { ...v.columns, position, ...(v.stock !== undefined ? { stock: v.stock } : {}) });
-    if (existing.product_type === 'serials' && v.columns.product_type !== 'serials') await repo.deleteAllAvailableSerials(db, shopId, variantId);
+    await repo.updateVariant(db, shopId, variantId, {
+      ...v.columns,
+      position,
+      ...(v.stock !== undefined ? { stock: v.stock } : {}),
+    });
+    if (existing.product_type === 'serials' && v.columns.product_type !== 'serials')
+      await repo.deleteAllAvailableSerials(db, shopId, variantId);
   } else {
-    const row = await repo.insertVariant(db, { ...v.columns, shop_id: shopId, product_id: productId, position, stock: v.stock ?? null, created_at: now, updated_at: now });
+    const row = await repo.insertVariant(db, {
+      ...v.columns,
+      shop_id: shopId,
+      product_id: productId,
+      position,
+      stock: v.stock ?? null,
+      created_at: now,
+      updated_at: now,
+    });
     variantId = row.id;
   }
   if (v.serials !== undefined) await replaceAvailableSerials(db, shopId, variantId, v.serials, now);
@@ -76,7 +99,11 @@ async function saveVariant(db: Conn, shopId: number, productId: number, position
 /** The serial contents of these variants (stock figures are on the variant rows themselves). */
 async function serialValuesOf(db: Conn, shopId: number, variants: VariantRow[]): Promise<SerialValues> {
   const serialValues = new Map<number, string[]>();
-  for (const s of await repo.availableSerials(db, shopId, variants.filter((v) => v.product_type === 'serials').map((v) => v.id))) {
+  for (const s of await repo.availableSerials(
+    db,
+    shopId,
+    variants.filter((v) => v.product_type === 'serials').map((v) => v.id),
+  )) {
     const list = serialValues.get(s.variant_id) ?? [];
     list.push(s.value);
     serialValues.set(s.variant_id, list);
@@ -127,9 +154,19 @@ export async function createProduct(db: Conn, shop: ShopRow, input: NewProduct, 
   await checkDeliveryUrls(input.variants, options.allowPrivate);
   return db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);
-    const path = await claimListingPath(trx, shop.id, { path: input.path ?? undefined, title: input.title, field: 'path' });
+    const path = await claimListingPath(trx, shop.id, {
+      path: input.path ?? undefined,
+      title: input.title,
+      field: 'path',
+    });
     const now = Date.now();
-    const product = await repo.insertProduct(trx, { ...productColumns(input), shop_id: shop.id, path, created_at: now, updated_at: now });
+    const product = await repo.insertProduct(trx, {
+      ...productColumns(input),
+      shop_id: shop.id,
+      path,
+      created_at: now,
+      updated_at: now,
+    });
     for (const [i, v] of variants.entries()) await saveVariant(trx, shop.id, product.id, i, v, undefined, now);
     await repo.refreshMinPrices(trx, shop.id, [product.id]);
     await syncListings(trx, shop.id);
@@ -142,7 +179,13 @@ export async function createProduct(db: Conn, shop: ShopRow, input: NewProduct, 
  * added, and a variant left out is removed (its row stays for the orders that sold it).
  * Omitted serials or stock keep the current stock; omitted path keeps the current path.
  */
-export async function updateProduct(db: Conn, shop: ShopRow, productId: number, input: ProductInput, options: SaveOptions) {
+export async function updateProduct(
+  db: Conn,
+  shop: ShopRow,
+  productId: number,
+  input: ProductInput,
+  options: SaveOptions,
+) {
   const variants = input.variants.map((v, i) => prepareVariant(v, i, shop.currency));
   await checkDeliveryUrls(input.variants, options.allowPrivate);
   return db.transaction().execute(async (trx) => {
@@ -157,11 +200,20 @@ export async function updateProduct(db: Conn, shop: ShopRow, productId: number, 
       kept.add(v.id);
     });
     checkVpnRules(variants, current, options.vpn);
-    const path = input.path == null ? product.path : await claimListingPath(trx, shop.id, { path: input.path, title: input.title, field: 'path' }, { productId });
+    const path =
+      input.path == null
+        ? product.path
+        : await claimListingPath(trx, shop.id, { path: input.path, title: input.title, field: 'path' }, { productId });
     const now = Date.now();
     await repo.updateProduct(trx, shop.id, productId, { ...productColumns(input), path });
-    await repo.softDeleteVariants(trx, shop.id, [...current.keys()].filter((id) => !kept.has(id)), now);
-    for (const [i, v] of variants.entries()) await saveVariant(trx, shop.id, productId, i, v, v.id === undefined ? undefined : current.get(v.id), now);
+    await repo.softDeleteVariants(
+      trx,
+      shop.id,
+      [...current.keys()].filter((id) => !kept.has(id)),
+      now,
+    );
+    for (const [i, v] of variants.entries())
+      await saveVariant(trx, shop.id, productId, i, v, v.id === undefined ? undefined : current.get(v.id), now);
     await repo.refreshMinPrices(trx, shop.id, [productId]);
     return getProduct(trx, shop, productId);
   });
@@ -183,13 +235,23 @@ const orders = {
 async function pageOfProducts(db: Conn, shop: ShopRow, query: ProductListQuery) {
   const order = orders[query.orderBy ?? '-createdAt'];
   const { limit, offset } = pageWindow(query);
-  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, order.column === 'title' ? 'string' : 'number');
+  const after =
+    query.cursor === undefined ? undefined : decodeCursor(query.cursor, order.column === 'title' ? 'string' : 'number');
   const [rows, totalCount] = await Promise.all([
-    repo.listProducts(db, shop.id, { order, search: query.searchString, limit: limit + 1, ...(after ? { after } : { offset }) }),
+    repo.listProducts(db, shop.id, {
+      order,
+      search: query.searchString,
+      limit: limit + 1,
+      ...(after ? { after } : { offset }),
+    }),
     repo.countProducts(db, shop.id, query.searchString),
   ]);
   const { items, nextCursor } = keysetPage(rows, limit, (p) => ({ value: p[order.column], id: p.id }));
-  const variants = await repo.listVariants(db, shop.id, items.map((p) => p.id));
+  const variants = await repo.listVariants(
+    db,
+    shop.id,
+    items.map((p) => p.id),
+  );
   const variantsOf = (productId: number) => variants.filter((v) => v.product_id === productId);
   return { items, variantsOf, totalCount, nextCursor };
 }
@@ -263,8 +325,14 @@ export async function rescalePrices(db: Conn, shopId: number, fromCurrency: stri
   if (currencyDigits(fromCurrency) === currencyDigits(toCurrency)) return;
   const rescale = (minor: number) => rescaleMinorUnits(minor, fromCurrency, toCurrency);
   for (const variant of await repo.listAllVariants(db, shopId)) {
-    const gateways = (JSON.parse(variant.gateways) as StoredGateway[]).map((g) => ({ ...g, price: g.price === null ? null : rescale(g.price) }));
-    await repo.updateVariant(db, shopId, variant.id, { price: rescale(variant.price), gateways: JSON.stringify(gateways) });
+    const gateways = (JSON.parse(variant.gateways) as StoredGateway[]).map((g) => ({
+      ...g,
+      price: g.price === null ? null : rescale(g.price),
+    }));
+    await repo.updateVariant(db, shopId, variant.id, {
+      price: rescale(variant.price),
+      gateways: JSON.stringify(gateways),
+    });
   }
   await repo.refreshMinPrices(db, shopId, await repo.liveProductIds(db, shopId));
 }

@@ -4,8 +4,8 @@ import { ValidationError } from '../../http/errors.js';
 import { slugify } from '../../http/slug.js';
 import { toMinorUnits } from '../../schemas/money.js';
 import { fieldPatternProblem } from './field-pattern.js';
-import { settingsKey, type CustomFieldInput, type VariantInput } from './schema.js';
 import type { ProductType, ProductVariantsTable } from './products.table.js';
+import { type CustomFieldInput, settingsKey, type VariantInput } from './schema.js';
 
 /**
  * Turns a variant of a request body into column values, checking what a schema cannot (the
@@ -30,7 +30,20 @@ export interface StoredCustomField {
   regex: string | null;
 }
 
-type VariantColumns = Required<Omit<Insertable<ProductVariantsTable>, 'id' | 'shop_id' | 'product_id' | 'position' | 'created_at' | 'updated_at' | 'deleted_at' | 'stock' | 'available_serials'>>;
+type VariantColumns = Required<
+  Omit<
+    Insertable<ProductVariantsTable>,
+    | 'id'
+    | 'shop_id'
+    | 'product_id'
+    | 'position'
+    | 'created_at'
+    | 'updated_at'
+    | 'deleted_at'
+    | 'stock'
+    | 'available_serials'
+  >
+>;
 
 export interface PreparedVariant {
   id: number | undefined;
@@ -49,7 +62,14 @@ export function prepareCustomFields(fields: CustomFieldInput[], at: string): Sto
     ids.add(id);
     const problem = field.regex ? fieldPatternProblem(field.regex) : undefined;
     if (problem) throw ValidationError.field(`${at}[${i}].regex`, problem);
-    return { id, name: field.name, type: field.type, required: field.required ?? false, placeholder: field.placeholder ?? null, regex: field.regex ?? null };
+    return {
+      id,
+      name: field.name,
+      type: field.type,
+      required: field.required ?? false,
+      placeholder: field.placeholder ?? null,
+      regex: field.regex ?? null,
+    };
   });
 }
 
@@ -72,11 +92,13 @@ export function prepareVariant(variant: VariantInput, index: number, currency: s
   const settings = variant[key];
   const minAmount = settings?.minAmount ?? 1;
   const maxAmount = settings?.maxAmount ?? null;
-  if (maxAmount !== null && maxAmount < minAmount) throw ValidationError.field(`${at}.${key}.maxAmount`, 'must be at least minAmount');
+  if (maxAmount !== null && maxAmount < minAmount)
+    throw ValidationError.field(`${at}.${key}.maxAmount`, 'must be at least minAmount');
 
   const gateways: StoredGateway[] = [];
   for (const [i, g] of (variant.gateways ?? []).entries()) {
-    if (gateways.some((x) => x.gateway === g.gateway)) throw ValidationError.field(`${at}.gateways[${i}].gateway`, `lists ${g.gateway} twice`);
+    if (gateways.some((x) => x.gateway === g.gateway))
+      throw ValidationError.field(`${at}.gateways[${i}].gateway`, `lists ${g.gateway} twice`);
     const override = g.price == null ? null : toMinorUnits(g.price, currency, `${at}.gateways[${i}].price`);
     gateways.push({ gateway: g.gateway, rules: { blockVpn: g.rules?.blockVpn ?? false }, price: override });
   }
@@ -105,7 +127,10 @@ export function prepareVariant(variant: VariantInput, index: number, currency: s
       warranty_seconds: variant.warranty?.durationSeconds ?? null,
     },
     stock: type === 'service' ? variant.asService!.stock : type === 'dynamic' ? variant.asDynamic!.stock : undefined,
-    serials: type === 'serials' && asSerials?.serials != null ? parseSerials(asSerials.serials, delimiter, removeDuplicates) : undefined,
+    serials:
+      type === 'serials' && asSerials?.serials != null
+        ? parseSerials(asSerials.serials, delimiter, removeDuplicates)
+        : undefined,
   };
 }
 
@@ -122,7 +147,8 @@ export async function checkDeliveryUrls(variants: VariantInput[], allowPrivate: 
       try {
         await assertPublicUrl(variant.asDynamic.externalUrl, allowPrivate, { acceptUnresolvable: true });
       } catch (err) {
-        if (err instanceof UnsafeUrlError) throw ValidationError.field(`variants[${index}].asDynamic.externalUrl`, err.message);
+        if (err instanceof UnsafeUrlError)
+          throw ValidationError.field(`variants[${index}].asDynamic.externalUrl`, err.message);
         throw err;
       }
     }),

@@ -53,7 +53,10 @@ export function toVariant(v: VariantRow, currency: string, serialValues?: Serial
     customerNote: v.customer_note,
     redirectUrl: v.redirect_url,
     customFields: JSON.parse(v.custom_fields) as StoredCustomField[],
-    warranty: v.warranty_text === null && v.warranty_seconds === null ? null : { text: v.warranty_text ?? '', durationSeconds: v.warranty_seconds ?? 0 },
+    warranty:
+      v.warranty_text === null && v.warranty_seconds === null
+        ? null
+        : { text: v.warranty_text ?? '', durationSeconds: v.warranty_seconds ?? 0 },
   };
 }
 

@@ -1,8 +1,14 @@
 import type { Kysely } from 'kysely';
-import { ConfigError, type Config } from '../../config.js';
+import { type Config, ConfigError } from '../../config.js';
 import type { Database } from '../../db/schema.js';
-import { createSecretBox, readKeyFile, secretBoxFromKey, type SecretBox } from '../../security/secret-box.js';
-import { listForHumans, listSealedSecrets, rotateSecrets, SecretsNotOpenedError, type SealedSecret } from './service.js';
+import { createSecretBox, readKeyFile, type SecretBox, secretBoxFromKey } from '../../security/secret-box.js';
+import {
+  listForHumans,
+  listSealedSecrets,
+  rotateSecrets,
+  type SealedSecret,
+  SecretsNotOpenedError,
+} from './service.js';
 
 /**
  * `shopd secrets rotate --from-key-file <file> | --from-env <VARIABLE>`: seals every stored secret
@@ -28,17 +34,26 @@ function oldKey(options: RotateOptions, env: NodeJS.ProcessEnv): SecretBox {
     } catch (err) {
       throw new ConfigError(`--from-key-file: cannot read ${options.fromKeyFile}: ${(err as Error).message}`);
     }
-    if (material.length < 16) throw new ConfigError(`--from-key-file: ${options.fromKeyFile} does not hold a key (base64 of 32 bytes, as shopd writes secret.key)`);
+    if (material.length < 16)
+      throw new ConfigError(
+        `--from-key-file: ${options.fromKeyFile} does not hold a key (base64 of 32 bytes, as shopd writes secret.key)`,
+      );
     return secretBoxFromKey(material, `--from-key-file ${options.fromKeyFile}`);
   }
   const name = options.fromEnv!;
   const value = env[name];
-  if (!value) throw new ConfigError(`--from-env: the environment variable ${name} is not set (it must hold the old SECRET_KEY)`);
+  if (!value)
+    throw new ConfigError(`--from-env: the environment variable ${name} is not set (it must hold the old SECRET_KEY)`);
   return secretBoxFromKey(Buffer.from(value, 'utf8'), `--from-env ${name}`);
 }
 
 /** Runs the rotation; answers what to print. Refusals are ConfigErrors, printed as they are. */
-export async function rotateSecretsCommand(db: Kysely<Database>, config: Config, options: RotateOptions, env: NodeJS.ProcessEnv): Promise<string> {
+export async function rotateSecretsCommand(
+  db: Kysely<Database>,
+  config: Config,
+  options: RotateOptions,
+  env: NodeJS.ProcessEnv,
+): Promise<string> {
   const from = oldKey(options, env);
   // Checked before the configured key is looked at, which may create DATA_DIR/secret.key.
   const stored = await listSealedSecrets(db);
@@ -47,7 +62,9 @@ export async function rotateSecretsCommand(db: Kysely<Database>, config: Config,
   if (unreadable.length > 0) throw notOpened(from, unreadable, stored.length);
   const to = createSecretBox(config.secretKey, config.dataDir);
   if (to.tryOpen(from.seal('same key?')) !== undefined) {
-    throw new ConfigError(`Nothing was changed: the old key (${from.keySource}) is the configured key (${to.keySource}).`);
+    throw new ConfigError(
+      `Nothing was changed: the old key (${from.keySource}) is the configured key (${to.keySource}).`,
+    );
   }
   let done;
   try {

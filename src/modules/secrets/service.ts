@@ -20,17 +20,27 @@ export type SealedSecret =
 export async function listSealedSecrets(db: Conn): Promise<SealedSecret[]> {
   const [payments, webhooks] = [await listSealedPaymentSecrets(db), await listSealedWebhookSecrets(db)];
   return [
-    ...payments.map((p) => ({ kind: 'payment' as const, shopId: p.shop_id, provider: p.provider, sealed: p.secret_fields! })),
+    ...payments.map((p) => ({
+      kind: 'payment' as const,
+      shopId: p.shop_id,
+      provider: p.provider,
+      sealed: p.secret_fields!,
+    })),
     ...webhooks.map((w) => ({ kind: 'webhook' as const, shopId: w.shop_id, webhookId: w.id, sealed: w.secret })),
   ];
 }
 
 export function describeSecret(secret: SealedSecret): string {
-  return secret.kind === 'payment' ? `shop ${secret.shopId}: ${secret.provider} payment settings` : `shop ${secret.shopId}: webhook ${secret.webhookId} signing secret`;
+  return secret.kind === 'payment'
+    ? `shop ${secret.shopId}: ${secret.provider} payment settings`
+    : `shop ${secret.shopId}: webhook ${secret.webhookId} signing secret`;
 }
 
 /** The sealed secrets `box` cannot open, out of how many. */
-export async function findUnreadableSecrets(db: Conn, box: SecretBox): Promise<{ total: number; unreadable: SealedSecret[] }> {
+export async function findUnreadableSecrets(
+  db: Conn,
+  box: SecretBox,
+): Promise<{ total: number; unreadable: SealedSecret[] }> {
   const all = await listSealedSecrets(db);
   return { total: all.length, unreadable: all.filter((s) => box.tryOpen(s.sealed) === undefined) };
 }
@@ -89,7 +99,11 @@ export async function rotateSecrets(db: Conn, from: SecretBox, to: SecretBox): P
  * which neither key, nor `shopd secrets rotate`, can then fully open. Refusing costs the time to
  * restore the key, and the message says how; the override is for a key that is truly lost.
  */
-export async function checkStoredSecrets(db: Conn, box: SecretBox, options: { allowUnreadable: boolean; log: { error(obj: object, msg: string): void } }): Promise<void> {
+export async function checkStoredSecrets(
+  db: Conn,
+  box: SecretBox,
+  options: { allowUnreadable: boolean; log: { error(obj: object, msg: string): void } },
+): Promise<void> {
   const { total, unreadable } = await findUnreadableSecrets(db, box);
   if (unreadable.length === 0) return;
   const found = `The key in use (${box.keySource}) cannot open ${unreadable.length} of the ${total} secrets stored in the database:\n${listForHumans(unreadable)}`;

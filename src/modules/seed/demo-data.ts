@@ -41,15 +41,32 @@ export function demoProducts(random: () => number) {
       description: 'An open-world space adventure. Redeem the key on Steam; region free.',
       shortDescription: 'Open-world space adventure (Steam)',
       variants: [
-        { title: 'Standard Edition', priceDetails: { amount: 19.99 }, productType: 'serials', asSerials: { serials: serialKeys(random, 'STAR', 260) } },
-        { title: 'Deluxe Edition', priceDetails: { amount: 34.99 }, productType: 'serials', asSerials: { serials: serialKeys(random, 'STDX', 90), maxAmount: 3 } },
+        {
+          title: 'Standard Edition',
+          priceDetails: { amount: 19.99 },
+          productType: 'serials',
+          asSerials: { serials: serialKeys(random, 'STAR', 260) },
+        },
+        {
+          title: 'Deluxe Edition',
+          priceDetails: { amount: 34.99 },
+          productType: 'serials',
+          asSerials: { serials: serialKeys(random, 'STDX', 90), maxAmount: 3 },
+        },
       ],
     },
     pixel: {
       title: 'Pixel Dungeon — Steam Key',
       description: 'A retro roguelike. Redeem the key on Steam.',
       shortDescription: 'Retro roguelike (Steam)',
-      variants: [{ title: 'Key', priceDetails: { amount: 4.99 }, productType: 'serials', asSerials: { serials: serialKeys(random, 'PIXL', 220) } }],
+      variants: [
+        {
+          title: 'Key',
+          priceDetails: { amount: 4.99 },
+          productType: 'serials',
+          asSerials: { serials: serialKeys(random, 'PIXL', 220) },
+        },
+      ],
     },
     vpn: {
       title: 'SecureNet VPN — 1 Year',
@@ -72,7 +89,10 @@ export function demoProducts(random: () => number) {
           title: 'One hour',
           priceDetails: { amount: 15 },
           productType: 'service',
-          asService: { text: 'Thank you! Reply to this e-mail with two time slots that suit you and we will call you.', stock: null },
+          asService: {
+            text: 'Thank you! Reply to this e-mail with two time slots that suit you and we will call you.',
+            stock: null,
+          },
           customFields: [{ name: 'Discord name', type: 'text', required: false }],
         },
       ],
@@ -80,7 +100,14 @@ export function demoProducts(random: () => number) {
     avatar: {
       title: 'Custom Avatar',
       description: 'A hand-drawn avatar, delivered by our artist service.',
-      variants: [{ title: 'Avatar', priceDetails: { amount: 9.5 }, productType: 'dynamic', asDynamic: { externalUrl: 'https://example.com/shopd-demo/avatar', stock: null } }],
+      variants: [
+        {
+          title: 'Avatar',
+          priceDetails: { amount: 9.5 },
+          productType: 'dynamic',
+          asDynamic: { externalUrl: 'https://example.com/shopd-demo/avatar', stock: null },
+        },
+      ],
     },
   } as const;
 }
@@ -98,8 +125,34 @@ export const orderMix: readonly (readonly [readonly [DemoProductKey, number], nu
 ];
 
 export const customerNames = [
-  'alex', 'bianca', 'chen', 'dmitri', 'emma', 'farah', 'gabriel', 'hana', 'ivan', 'julia', 'kofi', 'lena', 'mateo', 'nadia',
-  'oscar', 'priya', 'quinn', 'rosa', 'sven', 'tomoko', 'umar', 'vera', 'wen', 'ximena', 'yusuf', 'zoe', 'noah', 'mila',
+  'alex',
+  'bianca',
+  'chen',
+  'dmitri',
+  'emma',
+  'farah',
+  'gabriel',
+  'hana',
+  'ivan',
+  'julia',
+  'kofi',
+  'lena',
+  'mateo',
+  'nadia',
+  'oscar',
+  'priya',
+  'quinn',
+  'rosa',
+  'sven',
+  'tomoko',
+  'umar',
+  'vera',
+  'wen',
+  'ximena',
+  'yusuf',
+  'zoe',
+  'noah',
+  'mila',
 ] as const;
 
 export const userAgents = [
@@ -110,7 +163,12 @@ export const userAgents = [
 ] as const;
 
 export const feedbackComments: Record<number, readonly string[]> = {
-  5: ['Instant delivery, key worked right away.', 'Great price and super fast.', 'Third purchase here, always smooth.', 'Perfect, thanks!'],
+  5: [
+    'Instant delivery, key worked right away.',
+    'Great price and super fast.',
+    'Third purchase here, always smooth.',
+    'Perfect, thanks!',
+  ],
   4: ['Worked fine, took a few minutes to arrive.', 'Good deal, would buy again.', 'All good.'],
   3: ['Key worked but the e-mail landed in spam.', 'OK experience.'],
   2: ['Had to ask support for a replacement, but they sorted it.'],
@@ -126,9 +184,18 @@ export const ratingMix: readonly (readonly [number, number])[] = [
 ];
 
 export const faqs = [
-  { question: 'How fast is delivery?', answer: 'Keys and services are delivered by e-mail as soon as the payment is confirmed, usually within minutes.' },
-  { question: 'Which payment methods do you accept?', answer: 'Tip jar transfers, and your shop balance for returning customers.' },
-  { question: 'My key does not work. What now?', answer: 'Open a support ticket with your invoice id and we will send a replacement.' },
+  {
+    question: 'How fast is delivery?',
+    answer: 'Keys and services are delivered by e-mail as soon as the payment is confirmed, usually within minutes.',
+  },
+  {
+    question: 'Which payment methods do you accept?',
+    answer: 'Tip jar transfers, and your shop balance for returning customers.',
+  },
+  {
+    question: 'My key does not work. What now?',
+    answer: 'Open a support ticket with your invoice id and we will send a replacement.',
+  },
 ];
 
 export const announcements = [
@@ -139,11 +206,18 @@ export const announcements = [
     buttonText: 'Shop now',
     buttonLink: 'https://example.com/',
   },
-  { title: 'New: PC Setup Sessions', shortDescription: 'Let us tune your gaming PC.', description: 'Book a one-hour remote session with our technicians.' },
+  {
+    title: 'New: PC Setup Sessions',
+    shortDescription: 'Let us tune your gaming PC.',
+    description: 'Book a one-hour remote session with our technicians.',
+  },
 ];
 
 export const tickets = [
-  { title: 'Key shows as already redeemed', message: 'Hi, Steam says my Starfall key was already used. Can you check?' },
+  {
+    title: 'Key shows as already redeemed',
+    message: 'Hi, Steam says my Starfall key was already used. Can you check?',
+  },
   { title: 'Invoice for my company', message: 'Could you send an invoice with my company name on it?' },
   { title: 'When is my setup session?', message: 'I bought a PC Setup Session yesterday; when can we schedule it?' },
 ];

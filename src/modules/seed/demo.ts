@@ -51,14 +51,22 @@ interface Reply {
   body: { data: any; message?: string; errors?: string[] } | undefined;
 }
 
-type Call = (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown, from?: { ip: string; userAgent: string }) => Promise<Reply>;
+type Call = (
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  body?: unknown,
+  from?: { ip: string; userAgent: string },
+) => Promise<Reply>;
 
 function apiClient(app: FastifyInstance, key: string): Call {
   return async (method, url, body, from) => {
     const res = await app.inject({
       method,
       url,
-      headers: { ...(url.startsWith('/self') ? { authorization: `Bearer ${key}` } : {}), ...(from ? { 'user-agent': from.userAgent } : {}) },
+      headers: {
+        ...(url.startsWith('/self') ? { authorization: `Bearer ${key}` } : {}),
+        ...(from ? { 'user-agent': from.userAgent } : {}),
+      },
       ...(from ? { remoteAddress: from.ip } : {}),
       ...(body === undefined ? {} : { payload: body as object }),
     });
@@ -66,7 +74,8 @@ function apiClient(app: FastifyInstance, key: string): Call {
   };
 }
 
-const describe = (reply: Reply) => [reply.body?.message ?? '', ...(reply.body?.errors ?? [])].filter(Boolean).join('; ');
+const describe = (reply: Reply) =>
+  [reply.body?.message ?? '', ...(reply.body?.errors ?? [])].filter(Boolean).join('; ');
 
 /** The answer's data, or an error naming the step: the seed cannot go on without it. */
 function must(reply: Reply, step: string): any {
@@ -85,7 +94,11 @@ interface PlacedOrder {
 export async function seedDemo(config: Config, log: SeedLog): Promise<DemoSummary> {
   // The seed talks to its own in-process app: no rate limits, and no mail sent from here.
   const app = await buildApp({
-    config: { ...config, rateLimit: { ...config.rateLimit, ownerMax: 0, publicMax: 0 }, mail: { ...config.mail, workerEnabled: false } },
+    config: {
+      ...config,
+      rateLimit: { ...config.rateLimit, ownerMax: 0, publicMax: 0 },
+      mail: { ...config.mail, workerEnabled: false },
+    },
     logger: false,
   });
   try {
@@ -110,9 +123,15 @@ async function fill(app: FastifyInstance, log: SeedLog): Promise<DemoSummary> {
   const shop = must(await call('POST', '/self/shops', { name: 'Demo Shop' }), 'creating the shop');
   const self = `/self/${shop.id}`;
   log.info(`Demo shop ${shop.id} (${shop.subdomain}) for ${DEMO_EMAIL}`);
-  must(await call('PUT', `${self}/settings/payments/tipjar`, { enabled: true, handle: 'demo-shop' }), 'enabling tipjar');
+  must(
+    await call('PUT', `${self}/settings/payments/tipjar`, { enabled: true, handle: 'demo-shop' }),
+    'enabling tipjar',
+  );
   must(await call('PUT', `${self}/settings/payments/balance`, { enabled: true }), 'enabling balance');
-  await optional(call('PUT', `${self}/settings/popup`, { message: 'Spring sale: WELCOME10 takes 10 % off.' }), 'the popup');
+  await optional(
+    call('PUT', `${self}/settings/popup`, { message: 'Spring sale: WELCOME10 takes 10 % off.' }),
+    'the popup',
+  );
 
   // Catalog: every product type, a group, categories.
   const bodies = data.demoProducts(random);
@@ -120,18 +139,44 @@ async function fill(app: FastifyInstance, log: SeedLog): Promise<DemoSummary> {
   for (const [name, body] of Object.entries(bodies) as [data.DemoProductKey, unknown][]) {
     products[name] = must(await call('POST', `${self}/v2/products`, body), `creating product ${name}`);
   }
-  const group = must(await call('POST', `${self}/groups`, { title: 'Steam Keys', productIds: [products.starfall.id, products.pixel.id] }), 'creating the group');
-  const listings = must(await call('GET', `${self}/listings?pageSize=100`), 'listing the listings').items as { id: number; group: { id: number } | null; product: { id: number } | null }[];
+  const group = must(
+    await call('POST', `${self}/groups`, {
+      title: 'Steam Keys',
+      productIds: [products.starfall.id, products.pixel.id],
+    }),
+    'creating the group',
+  );
+  const listings = must(await call('GET', `${self}/listings?pageSize=100`), 'listing the listings').items as {
+    id: number;
+    group: { id: number } | null;
+    product: { id: number } | null;
+  }[];
   const gameListings = listings.filter((l) => l.group?.id === group.id).map((l) => l.id);
   const otherListings = listings.filter((l) => l.group === null).map((l) => l.id);
   must(await call('POST', `${self}/categories`, { name: 'Games', listingIds: gameListings }), 'creating a category');
-  must(await call('POST', `${self}/categories`, { name: 'Software & Services', listingIds: otherListings }), 'creating a category');
-  must(await call('POST', `${self}/coupons`, { name: 'WELCOME10', discount: 10, isFixed: false, note: 'Spring sale' }), 'creating a coupon');
-  must(await call('POST', `${self}/coupons`, { name: 'VPN5', discount: 5, isFixed: true, restrictToProducts: [products.vpn.id], maxUses: 100 }), 'creating a coupon');
+  must(
+    await call('POST', `${self}/categories`, { name: 'Software & Services', listingIds: otherListings }),
+    'creating a category',
+  );
+  must(
+    await call('POST', `${self}/coupons`, { name: 'WELCOME10', discount: 10, isFixed: false, note: 'Spring sale' }),
+    'creating a coupon',
+  );
+  must(
+    await call('POST', `${self}/coupons`, {
+      name: 'VPN5',
+      discount: 5,
+      isFixed: true,
+      restrictToProducts: [products.vpn.id],
+      maxUses: 100,
+    }),
+    'creating a coupon',
+  );
 
   // Content: being written alongside this seed, so a missing route only warns.
   for (const faq of data.faqs) await optional(call('POST', `${self}/faqs`, faq), 'an FAQ');
-  for (const announcement of data.announcements) await optional(call('POST', `${self}/announcements`, announcement), 'an announcement');
+  for (const announcement of data.announcements)
+    await optional(call('POST', `${self}/announcements`, announcement), 'an announcement');
 
   const orders = await placeOrders(call, shop.id, products, random, log);
   await topUpAndPayWithBalance(call, shop.id, products, orders);
@@ -143,7 +188,10 @@ async function fill(app: FastifyInstance, log: SeedLog): Promise<DemoSummary> {
   // Storefront views, for the real-time analytics of the next two hours.
   for (let i = 0; i < 30; i++) {
     const page = data.pick(random, ['main', 'main', 'listings', 'faqs', 'feedbacks'] as const);
-    await call('GET', `/v2/public/shops/${shop.id}/${page}`, undefined, { ip: `198.51.100.${1 + Math.floor(random() * 12)}`, userAgent: data.pick(random, data.userAgents) });
+    await call('GET', `/v2/public/shops/${shop.id}/${page}`, undefined, {
+      ip: `198.51.100.${1 + Math.floor(random() * 12)}`,
+      userAgent: data.pick(random, data.userAgents),
+    });
   }
 
   const from = new Date(Date.now() - (DEMO_DAYS - 1) * DAY).toISOString().slice(0, 10);
@@ -170,7 +218,13 @@ function dayStart(daysAgo: number, now: number): number {
 }
 
 /** About 140 orders over 60 days, busier lately and in the evenings; most paid, dynamic ones never. */
-async function placeOrders(call: Call, shopId: number, products: Record<data.DemoProductKey, { id: number; variants: { id: number }[] }>, random: () => number, log: SeedLog) {
+async function placeOrders(
+  call: Call,
+  shopId: number,
+  products: Record<data.DemoProductKey, { id: number; variants: { id: number }[] }>,
+  random: () => number,
+  log: SeedLog,
+) {
   const now = Date.now();
   const orders: PlacedOrder[] = [];
   for (let daysAgo = DEMO_DAYS - 1; daysAgo >= 0; daysAgo--) {
@@ -180,8 +234,18 @@ async function placeOrders(call: Call, shopId: number, products: Record<data.Dem
       const buyer = Math.floor(random() ** 2 * data.customerNames.length);
       const email = customerEmail(data.customerNames[buyer]!);
       const [product, variantIndex] = data.pickWeighted(random, data.orderMix);
-      const quantity = product === 'avatar' ? 1 : data.pickWeighted(random, [[1, 80], [2, 15], [3, 5]] as const);
-      const hour = data.pickWeighted(random, Array.from({ length: 24 }, (_, h) => [h, h >= 17 && h <= 23 ? 4 : h >= 9 ? 2 : 1] as const));
+      const quantity =
+        product === 'avatar'
+          ? 1
+          : data.pickWeighted(random, [
+              [1, 80],
+              [2, 15],
+              [3, 5],
+            ] as const);
+      const hour = data.pickWeighted(
+        random,
+        Array.from({ length: 24 }, (_, h) => [h, h >= 17 && h <= 23 ? 4 : h >= 9 ? 2 : 1] as const),
+      );
       let createdAt = dayStart(daysAgo, now) + hour * HOUR + Math.floor(random() * 60) * MIN;
       if (createdAt > now - 5 * MIN) createdAt = now - (5 + Math.floor(random() * 120)) * MIN;
       const invoice = await call(
@@ -190,7 +254,13 @@ async function placeOrders(call: Call, shopId: number, products: Record<data.Dem
         {
           customerEmail: email,
           gateway: 'tipjar',
-          parts: [{ productId: products[product].id, productVariantId: products[product].variants[variantIndex]!.id, quantity }],
+          parts: [
+            {
+              productId: products[product].id,
+              productVariantId: products[product].variants[variantIndex]!.id,
+              quantity,
+            },
+          ],
           ...(random() < 0.12 ? { coupon: 'WELCOME10' } : {}),
         },
         { ip: `203.0.113.${10 + buyer}`, userAgent: data.userAgents[buyer % data.userAgents.length]! },
@@ -214,11 +284,22 @@ async function placeOrders(call: Call, shopId: number, products: Record<data.Dem
 }
 
 /** The most loyal customer gets store credit and spends some of it. */
-async function topUpAndPayWithBalance(call: Call, shopId: number, products: Record<data.DemoProductKey, { id: number; variants: { id: number }[] }>, orders: PlacedOrder[]) {
+async function topUpAndPayWithBalance(
+  call: Call,
+  shopId: number,
+  products: Record<data.DemoProductKey, { id: number; variants: { id: number }[] }>,
+  orders: PlacedOrder[],
+) {
   const email = customerEmail(data.customerNames[0]!);
-  const customer = must(await call('GET', `/self/${shopId}/customers?searchString=${encodeURIComponent(email)}`), 'finding a customer').items[0];
+  const customer = must(
+    await call('GET', `/self/${shopId}/customers?searchString=${encodeURIComponent(email)}`),
+    'finding a customer',
+  ).items[0];
   if (!customer) return;
-  must(await call('POST', `/self/${shopId}/customers/${customer.id}/balance/add`, { amount: 50, note: 'Goodwill credit' }), 'a balance top-up');
+  must(
+    await call('POST', `/self/${shopId}/customers/${customer.id}/balance/add`, { amount: 50, note: 'Goodwill credit' }),
+    'a balance top-up',
+  );
   const invoice = must(
     await call('POST', `/v2/public/shops/${shopId}/invoices`, {
       customerEmail: email,
@@ -233,19 +314,35 @@ async function topUpAndPayWithBalance(call: Call, shopId: number, products: Reco
 
 /** One key "did not work": the owner sends a fresh one. */
 async function replaceOne(call: Call, shopId: number, orders: PlacedOrder[]) {
-  const order = orders.find((o) => o.product === 'starfall' && o.completedAt !== null && o.completedAt > Date.now() - 20 * DAY);
+  const order = orders.find(
+    (o) => o.product === 'starfall' && o.completedAt !== null && o.completedAt > Date.now() - 20 * DAY,
+  );
   if (!order) return;
   const invoice = must(await call('GET', `/self/${shopId}/invoices/${order.id}`), 'reading an order');
-  must(await call('POST', `/self/${shopId}/invoices/${order.id}/replacement`, { partInvoiceId: invoice.parts[0].id, quantity: 1 }), 'a replacement');
+  must(
+    await call('POST', `/self/${shopId}/invoices/${order.id}/replacement`, {
+      partInvoiceId: invoice.parts[0].id,
+      quantity: 1,
+    }),
+    'a replacement',
+  );
 }
 
 /** Ratings on about 45 % of the paid orders; answers the invoice ids that got one. */
-async function leaveFeedbacks(call: Call, orders: PlacedOrder[], random: () => number, log: SeedLog): Promise<Set<string>> {
+async function leaveFeedbacks(
+  call: Call,
+  orders: PlacedOrder[],
+  random: () => number,
+  log: SeedLog,
+): Promise<Set<string>> {
   const rated = new Set<string>();
   for (const order of orders) {
     if (order.completedAt === null || random() >= 0.45) continue;
     const rating = data.pickWeighted(random, data.ratingMix);
-    const reply = await call('POST', `/v2/public/invoices/${order.id}/feedback`, { rating, comment: data.pick(random, data.feedbackComments[rating]!) });
+    const reply = await call('POST', `/v2/public/invoices/${order.id}/feedback`, {
+      rating,
+      comment: data.pick(random, data.feedbackComments[rating]!),
+    });
     if (reply.status !== 200) {
       log.warn(`demo seed: feedbacks skipped (${reply.status}): ${describe(reply)}`);
       break;
@@ -259,15 +356,22 @@ async function openTickets(call: Call, shopId: number, orders: PlacedOrder[], lo
   const paid = orders.filter((o) => o.completedAt !== null).slice(-data.tickets.length);
   for (const [i, ticket] of data.tickets.entries()) {
     const order = paid[i];
-    const body = { ...ticket, email: order?.email ?? customerEmail('visitor'), ...(order ? { invoiceId: order.id } : {}) };
+    const body = {
+      ...ticket,
+      email: order?.email ?? customerEmail('visitor'),
+      ...(order ? { invoiceId: order.id } : {}),
+    };
     const reply = await call('POST', `/v2/public/shops/${shopId}/tickets`, body);
     if (reply.status !== 200) {
       log.warn(`demo seed: tickets skipped (${reply.status}): ${describe(reply)}`);
       return;
     }
     if (i === 0) {
-      const answer = await call('POST', `/self/${shopId}/tickets/${reply.body!.data.id}/message`, { content: 'Sorry about that! A replacement key is on its way.' });
-      if (answer.status !== 200) log.warn(`demo seed: answering a ticket skipped (${answer.status}): ${describe(answer)}`);
+      const answer = await call('POST', `/self/${shopId}/tickets/${reply.body!.data.id}/message`, {
+        content: 'Sorry about that! A replacement key is on its way.',
+      });
+      if (answer.status !== 200)
+        log.warn(`demo seed: answering a ticket skipped (${answer.status}): ${describe(answer)}`);
     }
   }
 }
@@ -276,7 +380,13 @@ async function openTickets(call: Call, shopId: number, orders: PlacedOrder[], lo
  * Moves every order to its planned time. Unpaid orders of past days become overdue, so the
  * service expires them (returning their stock) at the next read; today's stay pending.
  */
-async function spreadOverTime(app: FastifyInstance, shopId: number, orders: PlacedOrder[], feedbacks: Set<string>, random: () => number) {
+async function spreadOverTime(
+  app: FastifyInstance,
+  shopId: number,
+  orders: PlacedOrder[],
+  feedbacks: Set<string>,
+  random: () => number,
+) {
   const db = app.db.kysely;
   const now = Date.now();
   for (const order of orders) {
@@ -287,7 +397,8 @@ async function spreadOverTime(app: FastifyInstance, shopId: number, orders: Plac
       expiresAt: overdue ? order.createdAt + INVOICE_LIFETIME : undefined,
     });
     if (order.completedAt === null) continue;
-    const later = (maxHours: number) => Math.min(order.completedAt! + (1 + Math.floor(random() * maxHours)) * HOUR, now - MIN);
+    const later = (maxHours: number) =>
+      Math.min(order.completedAt! + (1 + Math.floor(random() * maxHours)) * HOUR, now - MIN);
     await repo.moveReplacementsInTime(db, shopId, order.id, later(6));
     if (feedbacks.has(order.id)) await repo.moveFeedbackInTime(db, shopId, order.id, later(48));
   }

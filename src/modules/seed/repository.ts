@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
 type Conn = Kysely<Database>;
@@ -24,7 +24,12 @@ export async function moveInvoiceInTime(
     .where('shop_id', '=', shopId)
     .where('id', '=', invoiceId)
     .execute();
-  await db.updateTable('invoice_parts').set({ created_at: times.createdAt }).where('shop_id', '=', shopId).where('invoice_id', '=', invoiceId).execute();
+  await db
+    .updateTable('invoice_parts')
+    .set({ created_at: times.createdAt })
+    .where('shop_id', '=', shopId)
+    .where('invoice_id', '=', invoiceId)
+    .execute();
   if (times.completedAt !== null) {
     await db
       .updateTable('serials')
@@ -37,13 +42,34 @@ export async function moveInvoiceInTime(
 }
 
 export async function moveReplacementsInTime(db: Conn, shopId: number, invoiceId: string, at: number): Promise<void> {
-  await db.updateTable('invoice_replacements').set({ created_at: at }).where('shop_id', '=', shopId).where('invoice_id', '=', invoiceId).execute();
+  await db
+    .updateTable('invoice_replacements')
+    .set({ created_at: at })
+    .where('shop_id', '=', shopId)
+    .where('invoice_id', '=', invoiceId)
+    .execute();
 }
 
 export async function moveFeedbackInTime(db: Conn, shopId: number, invoiceId: string, at: number): Promise<void> {
-  const moved = await db.updateTable('feedbacks').set({ created_at: at, updated_at: at }).where('shop_id', '=', shopId).where('invoice_id', '=', invoiceId).returning('id').execute();
+  const moved = await db
+    .updateTable('feedbacks')
+    .set({ created_at: at, updated_at: at })
+    .where('shop_id', '=', shopId)
+    .where('invoice_id', '=', invoiceId)
+    .returning('id')
+    .execute();
   // feedback_products keeps each feedback's created_at for the product pages' order.
-  if (moved.length > 0) await db.updateTable('feedback_products').set({ created_at: at }).where('shop_id', '=', shopId).where('feedback_id', 'in', moved.map((f) => f.id)).execute();
+  if (moved.length > 0)
+    await db
+      .updateTable('feedback_products')
+      .set({ created_at: at })
+      .where('shop_id', '=', shopId)
+      .where(
+        'feedback_id',
+        'in',
+        moved.map((f) => f.id),
+      )
+      .execute();
 }
 
 /** A customer appears with their first order and last bought with their latest completed one. */
@@ -52,7 +78,9 @@ export async function alignCustomerDates(db: Conn, shopId: number): Promise<void
     .updateTable('customers')
     .set({
       created_at: sql<number>`coalesce((select min(i.created_at) from invoices i where i.shop_id = ${shopId} and i.customer_id = customers.id), customers.created_at)`,
-      last_order_at: sql<number | null>`(select max(i.completed_at) from invoices i where i.shop_id = ${shopId} and i.customer_id = customers.id and i.status = 'completed')`,
+      last_order_at: sql<
+        number | null
+      >`(select max(i.completed_at) from invoices i where i.shop_id = ${shopId} and i.customer_id = customers.id and i.status = 'completed')`,
     })
     .where('shop_id', '=', shopId)
     .execute();

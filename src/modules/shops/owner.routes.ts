@@ -1,15 +1,15 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { currentAccountId, currentShop } from '../../http/auth.js';
 import { IdempotencyHeaders, idempotent } from '../../http/idempotency.js';
-import { ShopParams, ok, ownerResponses } from '../../schemas/common.js';
-import type { ShopRow } from './shops.table.js';
-import { paymentProviderNames } from './payments.js';
+import { ok, ownerResponses, ShopParams } from '../../schemas/common.js';
 import * as payments from './payment-settings.js';
+import { paymentProviderNames } from './payments.js';
 import * as schema from './schema.js';
 import * as service from './service.js';
+import type { ShopRow } from './shops.table.js';
 
 const tags = ['Shops and settings'];
 
@@ -25,7 +25,12 @@ const setting = <B extends TSchema>(s: GeneralSetting<B>) => s as unknown as Gen
 
 /** PUT /self/{shopId}/settings/<path>: each answers the updated shop. */
 const generalSettings = [
-  setting({ path: 'name', summary: 'Set the shop name', body: schema.NameBody, apply: (db, shop, b) => service.renameShop(db, shop, b.newName) }),
+  setting({
+    path: 'name',
+    summary: 'Set the shop name',
+    body: schema.NameBody,
+    apply: (db, shop, b) => service.renameShop(db, shop, b.newName),
+  }),
   setting({
     path: 'subdomain',
     summary: 'Set the subdomain',
@@ -33,12 +38,42 @@ const generalSettings = [
     extraErrors: [409],
     apply: (db, shop, b) => service.changeSubdomain(db, shop, b.newSubDomain),
   }),
-  setting({ path: 'currency', summary: 'Set the currency', body: schema.CurrencyBody, apply: (db, shop, b) => service.changeCurrency(db, shop, b.currency) }),
-  setting({ path: 'password', summary: 'Set or remove the storefront password', body: schema.PasswordBody, apply: (db, shop, b) => service.setPassword(db, shop, b.password) }),
-  setting({ path: 'timezone', summary: 'Set the UTC offset', body: schema.TimezoneBody, apply: (db, shop, b) => service.setTimezone(db, shop, b.utcTimezoneOffset) }),
-  setting({ path: 'status', summary: 'Put the shop on hold or open it', body: schema.StatusBody, apply: (db, shop, b) => service.setOnHold(db, shop, b.onHold) }),
-  setting({ path: 'popup', summary: 'Set the storefront popup', body: schema.PopupBody, apply: (db, shop, b) => service.setPopup(db, shop, b.message) }),
-  setting({ path: 'terms', summary: 'Set the terms of service', body: schema.TermsBody, apply: (db, shop, b) => service.setTerms(db, shop, b.terms) }),
+  setting({
+    path: 'currency',
+    summary: 'Set the currency',
+    body: schema.CurrencyBody,
+    apply: (db, shop, b) => service.changeCurrency(db, shop, b.currency),
+  }),
+  setting({
+    path: 'password',
+    summary: 'Set or remove the storefront password',
+    body: schema.PasswordBody,
+    apply: (db, shop, b) => service.setPassword(db, shop, b.password),
+  }),
+  setting({
+    path: 'timezone',
+    summary: 'Set the UTC offset',
+    body: schema.TimezoneBody,
+    apply: (db, shop, b) => service.setTimezone(db, shop, b.utcTimezoneOffset),
+  }),
+  setting({
+    path: 'status',
+    summary: 'Put the shop on hold or open it',
+    body: schema.StatusBody,
+    apply: (db, shop, b) => service.setOnHold(db, shop, b.onHold),
+  }),
+  setting({
+    path: 'popup',
+    summary: 'Set the storefront popup',
+    body: schema.PopupBody,
+    apply: (db, shop, b) => service.setPopup(db, shop, b.message),
+  }),
+  setting({
+    path: 'terms',
+    summary: 'Set the terms of service',
+    body: schema.TermsBody,
+    apply: (db, shop, b) => service.setTerms(db, shop, b.terms),
+  }),
   setting({
     path: 'affiliate',
     summary: 'Set the affiliate commission percentage',
@@ -55,7 +90,11 @@ const generalSettings = [
 
 export const shopOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/shops', {
-    schema: { tags, summary: "List the account's shops (not paginated)", response: ownerResponses(Type.Array(schema.Shop)) },
+    schema: {
+      tags,
+      summary: "List the account's shops (not paginated)",
+      response: ownerResponses(Type.Array(schema.Shop)),
+    },
     handler: async (request) => ok(await service.listShops(app.db.kysely, currentAccountId(request))),
   });
 
@@ -73,13 +112,24 @@ export const shopOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/:shopId/settings', {
-    schema: { tags, summary: 'Read every setting: the shop, payments (secrets masked) and design', params: ShopParams, response: ownerResponses(schema.Settings) },
+    schema: {
+      tags,
+      summary: 'Read every setting: the shop, payments (secrets masked) and design',
+      params: ShopParams,
+      response: ownerResponses(schema.Settings),
+    },
     handler: async (request) => ok(await service.getSettings(app.db.kysely, app.secrets, currentShop(request))),
   });
 
   for (const s of generalSettings) {
     app.put(`/:shopId/settings/${s.path}`, {
-      schema: { tags, summary: s.summary, params: ShopParams, body: s.body, response: ownerResponses(schema.Shop, s.extraErrors) },
+      schema: {
+        tags,
+        summary: s.summary,
+        params: ShopParams,
+        body: s.body,
+        response: ownerResponses(schema.Shop, s.extraErrors),
+      },
       handler: async (request) => ok(await s.apply(app.db.kysely, currentShop(request), request.body)),
     });
   }
@@ -97,7 +147,16 @@ export const shopOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: ownerResponses(schema.paymentViewSchema(provider), [409, 422]),
       },
       handler: async (request) =>
-        ok(await payments.updatePaymentSettings(app.db.kysely, app.secrets, currentShop(request).id, provider, request.body as payments.PaymentUpdate, app.vpnRanges)),
+        ok(
+          await payments.updatePaymentSettings(
+            app.db.kysely,
+            app.secrets,
+            currentShop(request).id,
+            provider,
+            request.body as payments.PaymentUpdate,
+            app.vpnRanges,
+          ),
+        ),
     });
   }
 };

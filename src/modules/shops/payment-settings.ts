@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { ConflictError, UnprocessableError, ValidationError } from '../../http/errors.js';
+import { MASK, maskSecret, type SecretBox, UNREADABLE_MASK } from '../../security/secret-box.js';
 import { assertVpnBlockingAvailable, type VpnRanges } from '../blacklist/vpn-ranges.js';
-import { MASK, maskSecret, UNREADABLE_MASK, type SecretBox } from '../../security/secret-box.js';
-import { paymentProviderNames, providerFields, type PaymentProvider } from './payments.js';
+import { type PaymentProvider, paymentProviderNames, providerFields } from './payments.js';
 import * as repo from './repository.js';
 import type { PaymentSettingsRow } from './shops.table.js';
 
@@ -39,10 +39,19 @@ function unseal(secrets: SecretBox, row: PaymentSettingsRow | undefined): Stored
   const values: Fields = { ...(JSON.parse(row.public_fields) as Fields) };
   const opened = row.secret_fields === null ? null : secrets.tryOpen(row.secret_fields);
   if (opened) Object.assign(values, JSON.parse(opened) as Fields);
-  return { enabled: row.enabled === 1, blockVpn: row.block_vpn === 1, values, sealed: row.secret_fields, unreadable: opened === undefined };
+  return {
+    enabled: row.enabled === 1,
+    blockVpn: row.block_vpn === 1,
+    values,
+    sealed: row.secret_fields,
+    unreadable: opened === undefined,
+  };
 }
 
-const secretFieldsOf = (provider: PaymentProvider) => providerFields(provider).filter(([, spec]) => spec.secret).map(([name]) => name);
+const secretFieldsOf = (provider: PaymentProvider) =>
+  providerFields(provider)
+    .filter(([, spec]) => spec.secret)
+    .map(([name]) => name);
 
 /** What a read shows for a secret field: its mask, the unreadable mark, or null when unset. */
 function shownSecret(stored: Stored, name: string): string | null {
@@ -52,7 +61,9 @@ function shownSecret(stored: Stored, name: string): string | null {
 }
 
 function missingFields(provider: PaymentProvider, values: Fields): string[] {
-  return providerFields(provider).filter(([name, spec]) => spec.required && !values[name]).map(([name]) => name);
+  return providerFields(provider)
+    .filter(([name, spec]) => spec.required && !values[name])
+    .map(([name]) => name);
 }
 
 function toView(provider: PaymentProvider, stored: Stored): PaymentView {
@@ -80,7 +91,10 @@ function givenSecrets(provider: PaymentProvider, stored: Stored, update: Payment
   for (const name of secretFieldsOf(provider)) {
     const value = update[name];
     if (typeof value === 'string' && value.startsWith(MASK)) {
-      if (value !== shownSecret(stored, name)) problems.push(`${name}: is a masked value that does not match the stored secret; send the secret itself, or the value as read to keep it`);
+      if (value !== shownSecret(stored, name))
+        problems.push(
+          `${name}: is a masked value that does not match the stored secret; send the secret itself, or the value as read to keep it`,
+        );
     } else if (value === null || typeof value === 'string') {
       given.set(name, value);
     }
@@ -94,7 +108,12 @@ function givenSecrets(provider: PaymentProvider, stored: Stored, update: Payment
  * them alone, so that they work again once the right key is back) or replaced all at once; a
  * part cannot be changed, since the rest cannot be read to be sealed again with it.
  */
-function checkUnreadableUpdate(provider: PaymentProvider, current: Stored, given: Map<string, string | null>, enabling: boolean): void {
+function checkUnreadableUpdate(
+  provider: PaymentProvider,
+  current: Stored,
+  given: Map<string, string | null>,
+  enabling: boolean,
+): void {
   if (!current.unreadable) return;
   const secretNames = secretFieldsOf(provider);
   const missing = secretNames.filter((name) => !given.has(name));
@@ -129,9 +148,16 @@ export async function gatewayBlocksVpn(db: Conn, shopId: number, provider: strin
 }
 
 /** Every provider's masked settings, unconfigured ones included (disabled, fields null). */
-export async function getPaymentViews(db: Conn, secrets: SecretBox, shopId: number): Promise<Record<PaymentProvider, PaymentView>> {
+export async function getPaymentViews(
+  db: Conn,
+  secrets: SecretBox,
+  shopId: number,
+): Promise<Record<PaymentProvider, PaymentView>> {
   const rows = new Map((await repo.listPaymentSettings(db, shopId)).map((r) => [r.provider, r]));
-  return Object.fromEntries(paymentProviderNames.map((p) => [p, toView(p, unseal(secrets, rows.get(p)))])) as Record<PaymentProvider, PaymentView>;
+  return Object.fromEntries(paymentProviderNames.map((p) => [p, toView(p, unseal(secrets, rows.get(p)))])) as Record<
+    PaymentProvider,
+    PaymentView
+  >;
 }
 
 /**
@@ -149,7 +175,8 @@ export async function updatePaymentSettings(
   return db.transaction().execute(async (trx) => {
     const current = unseal(secrets, await repo.findPaymentSettings(trx, shopId, provider));
     // Turning blockVpn on needs ranges to check it against; one stored before that was checked may stay.
-    if (update.gatewayRules?.blockVpn === true && !current.blockVpn) assertVpnBlockingAvailable(vpn, 'gatewayRules.blockVpn');
+    if (update.gatewayRules?.blockVpn === true && !current.blockVpn)
+      assertVpnBlockingAvailable(vpn, 'gatewayRules.blockVpn');
     const given = givenSecrets(provider, current, update);
     const enabled = update.enabled ?? current.enabled;
     checkUnreadableUpdate(provider, current, given, enabled && !current.enabled);
@@ -168,10 +195,15 @@ export async function updatePaymentSettings(
       else if (typeof value === 'string') next.values[name] = value;
     }
     // Unreadable secrets kept as they are count as set: the provider was complete when it was enabled.
-    const missing = missingFields(provider, next.values).filter((name) => !(next.unreadable && secretFieldsOf(provider).includes(name)));
+    const missing = missingFields(provider, next.values).filter(
+      (name) => !(next.unreadable && secretFieldsOf(provider).includes(name)),
+    );
     if (next.enabled && missing.length > 0) {
       // Depends on what is stored, not on the body alone: a business rule (422), not a malformed request.
-      throw new UnprocessableError(`${provider} cannot be enabled until it is configured.`, missing.map((m) => `${m}: is required to enable ${provider}`));
+      throw new UnprocessableError(
+        `${provider} cannot be enabled until it is configured.`,
+        missing.map((m) => `${m}: is required to enable ${provider}`),
+      );
     }
     const publicFields: Fields = {};
     const secretFields: Fields = {};
@@ -179,7 +211,8 @@ export async function updatePaymentSettings(
       const value = next.values[name];
       if (value !== undefined) (spec.secret ? secretFields : publicFields)[name] = value;
     }
-    if (!keepSealed) next.sealed = Object.keys(secretFields).length > 0 ? secrets.seal(JSON.stringify(secretFields)) : null;
+    if (!keepSealed)
+      next.sealed = Object.keys(secretFields).length > 0 ? secrets.seal(JSON.stringify(secretFields)) : null;
     await repo.upsertPaymentSettings(trx, {
       shop_id: shopId,
       provider,

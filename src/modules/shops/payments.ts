@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { type TSchema, Type } from '@sinclair/typebox';
 import { Email } from '../../schemas/common.js';
 
 /**
@@ -13,7 +13,11 @@ interface FieldSpec {
   required: boolean;
 }
 
-const secretText = (max: number): FieldSpec => ({ schema: Type.String({ minLength: 1, maxLength: max }), secret: true, required: true });
+const secretText = (max: number): FieldSpec => ({
+  schema: Type.String({ minLength: 1, maxLength: max }),
+  secret: true,
+  required: true,
+});
 const email = (required: boolean): FieldSpec => ({ schema: Email(), secret: false, required });
 
 export const paymentProviders = {
@@ -21,7 +25,11 @@ export const paymentProviders = {
   'virtual-payments': {
     privateKey: secretText(4096),
     publicKey: { schema: Type.String({ minLength: 1, maxLength: 4096 }), secret: false, required: true },
-    receiveCurrency: { schema: Type.String({ pattern: '^[A-Z0-9]{2,10}$', description: 'Ticker, e.g. BTC or USDT.' }), secret: false, required: true },
+    receiveCurrency: {
+      schema: Type.String({ pattern: '^[A-Z0-9]{2,10}$', description: 'Ticker, e.g. BTC or USDT.' }),
+      secret: false,
+      required: true,
+    },
   },
   tipjar: { handle: { schema: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' }), secret: false, required: true } },
   balance: {},

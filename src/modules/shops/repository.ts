@@ -7,7 +7,9 @@ import type { PaymentSettingsRow, ShopRow, ShopsTable } from './shops.table.js';
 type Conn = Kysely<Database>;
 
 /** The shop with this id if this account owns it. The only way a request reaches a shop. */
-const shopOfAccount = prepared((db, p: { accountId: number; shopId: number }) => db.selectFrom('shops').selectAll().where('id', '=', p.shopId).where('account_id', '=', p.accountId));
+const shopOfAccount = prepared((db, p: { accountId: number; shopId: number }) =>
+  db.selectFrom('shops').selectAll().where('id', '=', p.shopId).where('account_id', '=', p.accountId),
+);
 
 /** Every owner request for a shop asks this. */
 export async function findShopOfAccount(db: Conn, accountId: number, shopId: number): Promise<ShopRow | undefined> {
@@ -76,7 +78,11 @@ export async function subdomainTaken(db: Conn, subdomain: string): Promise<boole
 
 type ShopPatch = Omit<Updateable<ShopsTable>, 'id' | 'account_id' | 'created_at'>;
 
-const updateShopQuery = (db: Conn, shopId: number, patch: ShopPatch) => db.updateTable('shops').set({ ...patch, updated_at: Date.now() }).where('id', '=', shopId);
+const updateShopQuery = (db: Conn, shopId: number, patch: ShopPatch) =>
+  db
+    .updateTable('shops')
+    .set({ ...patch, updated_at: Date.now() })
+    .where('id', '=', shopId);
 
 export function updateShop(db: Conn, shopId: number, patch: ShopPatch): Promise<ShopRow> {
   return updateShopQuery(db, shopId, patch).returningAll().executeTakeFirstOrThrow();
@@ -91,13 +97,26 @@ export function listPaymentSettings(db: Conn, shopId: number): Promise<PaymentSe
   return db.selectFrom('payment_settings').selectAll().where('shop_id', '=', shopId).execute();
 }
 
-export function findPaymentSettings(db: Conn, shopId: number, provider: string): Promise<PaymentSettingsRow | undefined> {
-  return db.selectFrom('payment_settings').selectAll().where('shop_id', '=', shopId).where('provider', '=', provider).executeTakeFirst();
+export function findPaymentSettings(
+  db: Conn,
+  shopId: number,
+  provider: string,
+): Promise<PaymentSettingsRow | undefined> {
+  return db
+    .selectFrom('payment_settings')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('provider', '=', provider)
+    .executeTakeFirst();
 }
 
 /** Gateway settings of every shop with the `blockVpn` rule on (the start-up check of VPN ranges). */
 export async function countBlockVpnSettings(db: Conn): Promise<number> {
-  const row = await db.selectFrom('payment_settings').select((eb) => eb.fn.countAll<number>().as('n')).where('block_vpn', '=', 1).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('payment_settings')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('block_vpn', '=', 1)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -121,10 +140,28 @@ export async function upsertPaymentSettings(db: Conn, row: PaymentSettingsRow): 
 // handles the sealed secrets of every shop at once; they never answer a request.
 
 /** Every shop's sealed payment secrets. */
-export function listSealedPaymentSecrets(db: Conn): Promise<{ shop_id: number; provider: string; secret_fields: string | null }[]> {
-  return db.selectFrom('payment_settings').select(['shop_id', 'provider', 'secret_fields']).where('secret_fields', 'is not', null).orderBy('shop_id').orderBy('provider').execute();
+export function listSealedPaymentSecrets(
+  db: Conn,
+): Promise<{ shop_id: number; provider: string; secret_fields: string | null }[]> {
+  return db
+    .selectFrom('payment_settings')
+    .select(['shop_id', 'provider', 'secret_fields'])
+    .where('secret_fields', 'is not', null)
+    .orderBy('shop_id')
+    .orderBy('provider')
+    .execute();
 }
 
-export async function replaceSealedPaymentSecrets(db: Conn, shopId: number, provider: string, sealed: string): Promise<void> {
-  await db.updateTable('payment_settings').set({ secret_fields: sealed }).where('shop_id', '=', shopId).where('provider', '=', provider).execute();
+export async function replaceSealedPaymentSecrets(
+  db: Conn,
+  shopId: number,
+  provider: string,
+  sealed: string,
+): Promise<void> {
+  await db
+    .updateTable('payment_settings')
+    .set({ secret_fields: sealed })
+    .where('shop_id', '=', shopId)
+    .where('provider', '=', provider)
+    .execute();
 }

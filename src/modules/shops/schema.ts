@@ -1,9 +1,9 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { NonBlankText, Nullable, OptionalNullable, StringEnum, Timestamp } from '../../schemas/common.js';
-import { currencyCodes } from './currencies.js';
-import { reservedSubdomains, SUBDOMAIN_PATTERN } from './subdomains.js';
 import { Design } from '../design/schema.js';
-import { paymentProviderNames, providerFields, type PaymentProvider } from './payments.js';
+import { currencyCodes } from './currencies.js';
+import { type PaymentProvider, paymentProviderNames, providerFields } from './payments.js';
+import { reservedSubdomains, SUBDOMAIN_PATTERN } from './subdomains.js';
 
 export const Shop = Type.Object({
   id: Type.Integer(),
@@ -33,10 +33,18 @@ export const SubdomainBody = Type.Object({
   }),
 });
 export const CurrencyBody = Type.Object({
-  currency: StringEnum(currencyCodes as [string, ...string[]], { description: 'An ISO 4217 code of money a shop can price in. Prices keep their major-unit numbers.' }),
+  currency: StringEnum(currencyCodes as [string, ...string[]], {
+    description: 'An ISO 4217 code of money a shop can price in. Prices keep their major-unit numbers.',
+  }),
 });
 export const PasswordBody = Type.Object({
-  password: Nullable(Type.String({ minLength: 4, maxLength: 128, description: 'Storefront password; null removes it. Stored as a scrypt hash.' })),
+  password: Nullable(
+    Type.String({
+      minLength: 4,
+      maxLength: 128,
+      description: 'Storefront password; null removes it. Stored as a scrypt hash.',
+    }),
+  ),
 });
 export const TimezoneBody = Type.Object(
   { utcTimezoneOffset: Type.Integer({ minimum: -720, maximum: 840, description: 'Minutes.' }) },
@@ -47,8 +55,12 @@ export const TimezoneBody = Type.Object(
   },
 );
 export const StatusBody = Type.Object({ onHold: Type.Boolean() });
-export const PopupBody = Type.Object({ message: Nullable(Type.String({ maxLength: 2000, description: 'null or empty clears.' })) });
-export const TermsBody = Type.Object({ terms: Nullable(Type.String({ maxLength: 50000, description: 'null or empty clears.' })) });
+export const PopupBody = Type.Object({
+  message: Nullable(Type.String({ maxLength: 2000, description: 'null or empty clears.' })),
+});
+export const TermsBody = Type.Object({
+  terms: Nullable(Type.String({ maxLength: 50000, description: 'null or empty clears.' })),
+});
 export const AffiliateBody = Type.Object({
   percentage: Type.Number({
     minimum: 0,
@@ -58,7 +70,9 @@ export const AffiliateBody = Type.Object({
     errorMessage: { multipleOf: 'must have at most 2 decimals' },
   }),
 });
-export const InvoicesBody = Type.Object({ lifetimeMinutes: Type.Integer({ minimum: 5, maximum: 10080, description: 'Default 60.' }) });
+export const InvoicesBody = Type.Object({
+  lifetimeMinutes: Type.Integer({ minimum: 5, maximum: 10080, description: 'Default 60.' }),
+});
 
 /** What blockVpn does, for every place it is set (shop gateway rules, variant gateway rules). */
 export const BLOCK_VPN_DESCRIPTION =
@@ -77,7 +91,9 @@ export function paymentBodySchema(provider: PaymentProvider): TSchema {
   const props: Record<string, TSchema> = {
     enabled: OptionalNullable(Type.Boolean({ description: 'null or omitted keeps the current value.' })),
     gatewayRules: OptionalNullable(
-      Type.Object({ blockVpn: OptionalNullable(Type.Boolean({ description: `${BLOCK_VPN_DESCRIPTION} null or omitted keeps it.` })) }),
+      Type.Object({
+        blockVpn: OptionalNullable(Type.Boolean({ description: `${BLOCK_VPN_DESCRIPTION} null or omitted keeps it.` })),
+      }),
     ),
   };
   for (const [name, spec] of providerFields(provider)) {
@@ -107,7 +123,14 @@ export function paymentViewSchema(provider: PaymentProvider): TSchema {
   };
   for (const [name, spec] of providerFields(provider)) {
     props[name] = Nullable(
-      Type.String(spec.secret ? { description: 'Masked: `••••` and the last four characters (none of a short secret); `••••unreadable` when `secretsUnreadable`.' } : {}),
+      Type.String(
+        spec.secret
+          ? {
+              description:
+                'Masked: `••••` and the last four characters (none of a short secret); `••••unreadable` when `secretsUnreadable`.',
+            }
+          : {},
+      ),
     );
   }
   return Type.Object(props);

@@ -9,10 +9,10 @@ import { toIso } from '../../schemas/common.js';
 import { toScaledInteger } from '../../schemas/money.js';
 import { hashPassword } from '../../security/passwords.js';
 import type { SecretBox } from '../../security/secret-box.js';
-import { getDesign } from '../design/service.js';
 import { rescaleFixedDiscounts } from '../coupons/service.js';
 import { rescaleMoney } from '../customers/repository.js';
 import { rebuildStatements } from '../dashboards/rollups.js';
+import { getDesign } from '../design/service.js';
 import { rescalePrices } from '../products/service.js';
 import { currencyDigits } from './currencies.js';
 import * as payments from './payment-settings.js';
@@ -22,7 +22,6 @@ import type { ShopRow } from './shops.table.js';
 import { reservedSubdomains, SUBDOMAIN } from './subdomains.js';
 
 type Conn = Kysely<Database>;
-
 
 export function toShop(row: ShopRow): Shop {
   return {
@@ -44,7 +43,6 @@ export function toShop(row: ShopRow): Shop {
 export async function listShops(db: Conn, accountId: number): Promise<Shop[]> {
   return (await repo.listShopsOfAccount(db, accountId)).map(toShop);
 }
-
 
 /** A valid, non-reserved subdomain derived from the shop name. */
 function subdomainBase(name: string): string {
@@ -77,7 +75,10 @@ export async function createShop(db: Conn, accountId: number, input: { name: str
 }
 
 export async function getSettings(db: Conn, secrets: SecretBox, shop: ShopRow) {
-  const [paymentViews, design] = await Promise.all([payments.getPaymentViews(db, secrets, shop.id), getDesign(db, shop.id)]);
+  const [paymentViews, design] = await Promise.all([
+    payments.getPaymentViews(db, secrets, shop.id),
+    getDesign(db, shop.id),
+  ]);
   return { ...toShop(shop), payments: paymentViews, design };
 }
 
@@ -114,7 +115,9 @@ export async function changeCurrency(db: Conn, shop: ShopRow, currency: string):
 }
 
 export async function setPassword(db: Conn, shop: ShopRow, password: string | null): Promise<Shop> {
-  return toShop(await repo.updateShop(db, shop.id, { password_hash: password === null ? null : await hashPassword(password) }));
+  return toShop(
+    await repo.updateShop(db, shop.id, { password_hash: password === null ? null : await hashPassword(password) }),
+  );
 }
 
 /**
@@ -128,7 +131,10 @@ export async function setPassword(db: Conn, shop: ShopRow, password: string | nu
  * event loop; the process's other statements wait for it.
  */
 export async function setTimezone(db: Conn, shop: ShopRow, utcTimezoneOffset: number): Promise<Shop> {
-  await heavyWrite(db, [repo.updateShopStatement(db, shop.id, { utc_offset_minutes: utcTimezoneOffset }), ...rebuildStatements(db, shop.id, utcTimezoneOffset)]);
+  await heavyWrite(db, [
+    repo.updateShopStatement(db, shop.id, { utc_offset_minutes: utcTimezoneOffset }),
+    ...rebuildStatements(db, shop.id, utcTimezoneOffset),
+  ]);
   return toShop(await repo.findShop(db, shop.id));
 }
 

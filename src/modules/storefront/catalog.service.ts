@@ -5,10 +5,10 @@ import { listingIdsOfCategories } from '../categories/repository.js';
 import { productIdsOfGroups } from '../groups/repository.js';
 import { listListingRows } from '../listings/repository.js';
 import type { ProductRow, VariantRow } from '../products/products.table.js';
-import { listVariants, listVariantStocks } from '../products/repository.js';
+import { listVariantStocks, listVariants } from '../products/repository.js';
 import * as repo from './repository.js';
 import type { PublicListing } from './schema.js';
-import { toGroupHeader, toListedProduct, toPublicProduct, type ListedProductView, type Storefront } from './views.js';
+import { type ListedProductView, type Storefront, toGroupHeader, toListedProduct, toPublicProduct } from './views.js';
 
 /**
  * What the storefront shows of the catalog. Listings leave out private, internal and unlisted
@@ -28,15 +28,37 @@ function groupBy<T>(rows: T[], key: (row: T) => number): Map<number, T[]> {
 }
 
 /** The live variants of these products, by product. */
-async function variantsOf(db: Conn, shopId: number, products: ProductRow[]): Promise<(productId: number) => VariantRow[]> {
-  const byProduct = groupBy(await listVariants(db, shopId, products.map((p) => p.id)), (v) => v.product_id);
+async function variantsOf(
+  db: Conn,
+  shopId: number,
+  products: ProductRow[],
+): Promise<(productId: number) => VariantRow[]> {
+  const byProduct = groupBy(
+    await listVariants(
+      db,
+      shopId,
+      products.map((p) => p.id),
+    ),
+    (v) => v.product_id,
+  );
   return (productId) => byProduct.get(productId) ?? [];
 }
 
 /** The listed ones among these products, by id, as listings show them. */
-async function listedProductViews(db: Conn, store: Storefront, productIds: number[]): Promise<Map<number, ListedProductView>> {
+async function listedProductViews(
+  db: Conn,
+  store: Storefront,
+  productIds: number[],
+): Promise<Map<number, ListedProductView>> {
   const products = await repo.listedProductCards(db, store.shop.id, productIds);
-  const stocks = groupBy(await listVariantStocks(db, store.shop.id, products.map((p) => p.id)), (v) => v.product_id);
+  const stocks = groupBy(
+    await listVariantStocks(
+      db,
+      store.shop.id,
+      products.map((p) => p.id),
+    ),
+    (v) => v.product_id,
+  );
   return new Map(products.map((p) => [p.id, toListedProduct(store, p, stocks.get(p.id) ?? [])]));
 }
 
@@ -45,8 +67,13 @@ export async function publicListings(db: Conn, store: Storefront) {
   const shopId = store.shop.id;
   const rows = await listListingRows(db, shopId);
   const groupIds = rows.flatMap((l) => (l.type === 'group' && l.group_id !== null ? [l.group_id] : []));
-  const [groups, members] = await Promise.all([repo.groupsByIds(db, shopId, groupIds), productIdsOfGroups(db, shopId, groupIds)]);
-  const productIds = new Set(rows.flatMap((l) => (l.type === 'product' && l.product_id !== null ? [l.product_id] : [])));
+  const [groups, members] = await Promise.all([
+    repo.groupsByIds(db, shopId, groupIds),
+    productIdsOfGroups(db, shopId, groupIds),
+  ]);
+  const productIds = new Set(
+    rows.flatMap((l) => (l.type === 'product' && l.product_id !== null ? [l.product_id] : [])),
+  );
   for (const ids of members.values()) for (const id of ids) productIds.add(id);
   const products = await listedProductViews(db, store, [...productIds]);
   const groupById = new Map(groups.map((g) => [g.id, g]));
@@ -54,20 +81,39 @@ export async function publicListings(db: Conn, store: Storefront) {
   return rows.flatMap((l): PublicListing[] => {
     if (l.type === 'product') {
       const product = products.get(l.product_id!);
-      return product ? [{ id: l.id, type: l.type, path: product.path, position: l.position, product, group: null }] : [];
+      return product
+        ? [{ id: l.id, type: l.type, path: product.path, position: l.position, product, group: null }]
+        : [];
     }
     const group = groupById.get(l.group_id!);
     const shown = (members.get(l.group_id!) ?? []).flatMap((id) => products.get(id) ?? []);
     if (!group || shown.length === 0) return [];
-    return [{ id: l.id, type: l.type, path: group.path, position: l.position, product: null, group: { ...toGroupHeader(group), products: shown } }];
+    return [
+      {
+        id: l.id,
+        type: l.type,
+        path: group.path,
+        position: l.position,
+        product: null,
+        group: { ...toGroupHeader(group), products: shown },
+      },
+    ];
   });
 }
 
 /** Categories in creation order, each with only the listings these pages show. */
 export async function publicCategories(db: Conn, shopId: number, shownListingIds: Set<number>) {
   const categories = await repo.listCategories(db, shopId);
-  const listingIds = await listingIdsOfCategories(db, shopId, categories.map((c) => c.id));
-  return categories.map((c) => ({ id: c.id, name: c.name, listingIds: (listingIds.get(c.id) ?? []).filter((id) => shownListingIds.has(id)) }));
+  const listingIds = await listingIdsOfCategories(
+    db,
+    shopId,
+    categories.map((c) => c.id),
+  );
+  return categories.map((c) => ({
+    id: c.id,
+    name: c.name,
+    listingIds: (listingIds.get(c.id) ?? []).filter((id) => shownListingIds.has(id)),
+  }));
 }
 
 /** Full public views (variants, prices per gateway, custom fields) of these products, in this order. */
@@ -87,7 +133,10 @@ export async function listingAtPath(db: Conn, store: Storefront, path: string) {
   if (product) {
     const [view] = await publicProducts(db, store, [product]);
     const id = await repo.listingIdOf(db, shopId, { productId: product.id });
-    return { listing: { id, type: 'product' as const, path: product.path, product: view!, group: null }, productIds: [product.id] };
+    return {
+      listing: { id, type: 'product' as const, path: product.path, product: view!, group: null },
+      productIds: [product.id],
+    };
   }
   const group = await repo.findGroupByPath(db, shopId, path);
   if (!group) throw new NotFoundError('Listing');
@@ -98,7 +147,13 @@ export async function listingAtPath(db: Conn, store: Storefront, path: string) {
   const id = await repo.listingIdOf(db, shopId, { groupId: group.id });
   const products = await publicProducts(db, store, members);
   return {
-    listing: { id, type: 'group' as const, path: group.path, product: null, group: { ...toGroupHeader(group), products } },
+    listing: {
+      id,
+      type: 'group' as const,
+      path: group.path,
+      product: null,
+      group: { ...toGroupHeader(group), products },
+    },
     productIds: members.map((p) => p.id),
   };
 }

@@ -102,7 +102,13 @@ export class PageCache {
   }
 
   /** Stores a page computed under `version` (read before its data was). */
-  set(shopId: number, key: string, version: string, page: Omit<CachedPage, 'etag'> & { etag?: string }, now = Date.now()): CachedPage {
+  set(
+    shopId: number,
+    key: string,
+    version: string,
+    page: Omit<CachedPage, 'etag'> & { etag?: string },
+    now = Date.now(),
+  ): CachedPage {
     const entry: Entry = { ...page, etag: page.etag ?? etagOf(page.body), version, storedAt: now };
     const size = entry.body.length + key.length;
     if (size > this.maxBytes / 4) return entry;
@@ -135,10 +141,21 @@ export class PageCache {
    * it was computed from data read after the waiter read the version, so it holds every write
    * answered before the waiter arrived.
    */
-  claimFill(shopId: number, key: string, version: string, maxWaitMs = 5000): { done: (page?: CachedPage) => void } | { wait: Promise<CachedPage | undefined> } {
+  claimFill(
+    shopId: number,
+    key: string,
+    version: string,
+    maxWaitMs = 5000,
+  ): { done: (page?: CachedPage) => void } | { wait: Promise<CachedPage | undefined> } {
     const id = `${shopId}\n${version}\n${key}`;
     const running = this.fills.get(id);
-    if (running) return { wait: Promise.race([running, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), maxWaitMs).unref())]) };
+    if (running)
+      return {
+        wait: Promise.race([
+          running,
+          new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), maxWaitMs).unref()),
+        ]),
+      };
     let done!: (page?: CachedPage) => void;
     this.fills.set(id, new Promise<CachedPage | undefined>((resolve) => (done = resolve)));
     return {
@@ -196,9 +213,15 @@ export async function shopContentChanged(shopId: number): Promise<void> {
  * Owner requests name the shop they were authorised for; public ones (checkout, tickets) the
  * shop in their path. A failed write changed nothing and leaves the cache alone.
  */
-export async function invalidateAfterWrite(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+export async function invalidateAfterWrite(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+): Promise<unknown> {
   if (request.method === 'GET' || request.method === 'HEAD' || reply.statusCode >= 400) return payload;
-  const shopId = request.principal ? request.shop?.id : Number((request.params as { shopId?: unknown } | undefined)?.shopId);
+  const shopId = request.principal
+    ? request.shop?.id
+    : Number((request.params as { shopId?: unknown } | undefined)?.shopId);
   if (shopId !== undefined && Number.isSafeInteger(shopId)) await shopContentChanged(shopId);
   return payload;
 }

@@ -69,7 +69,10 @@ export const storefrontPublicRoutes: FastifyPluginAsyncTypebox = async (app) => 
         if (!page) return;
       }
       const password = (request.query as { key?: unknown }).key;
-      if (page.passwordHash !== null && !(await keyOpens(page.passwordHash, typeof password === 'string' ? password : undefined, shopId, unlocked))) {
+      if (
+        page.passwordHash !== null &&
+        !(await keyOpens(page.passwordHash, typeof password === 'string' ? password : undefined, shopId, unlocked))
+      ) {
         return; // the handler answers 403 shop_locked, as without the cache
       }
       void reply.header('etag', page.etag).header('cache-control', page.cacheControl);
@@ -111,7 +114,10 @@ export const storefrontPublicRoutes: FastifyPluginAsyncTypebox = async (app) => 
   });
 
   /** The shop opened with the page's `key`, with the caching policy its password implies. */
-  async function open(request: { params: { shopId: number }; query: { key?: string | undefined }; pageFill: FastifyRequest['pageFill'] }, reply: FastifyReply) {
+  async function open(
+    request: { params: { shopId: number }; query: { key?: string | undefined }; pageFill: FastifyRequest['pageFill'] },
+    reply: FastifyReply,
+  ) {
     const shop = await openStorefront(db, request.params.shopId, request.query.key, unlocked);
     void reply.header('cache-control', cacheControlFor(shop));
     if (request.pageFill) request.pageFill.passwordHash = shop.password_hash;
@@ -141,7 +147,9 @@ export const storefrontPublicRoutes: FastifyPluginAsyncTypebox = async (app) => 
     schema: {
       tags,
       summary: 'Storefront products page',
-      description: 'Listings in storefront order (position, then id) and categories (each with the ids of listings shown here). ' + common,
+      description:
+        'Listings in storefront order (position, then id) and categories (each with the ids of listings shown here). ' +
+        common,
       params: ShopParams,
       querystring: schema.KeyQuery,
       response: publicResponses(schema.ListingsPage, [403]),
@@ -164,7 +172,8 @@ export const storefrontPublicRoutes: FastifyPluginAsyncTypebox = async (app) => 
       querystring: schema.KeyQuery,
       response: publicResponses(schema.ListingPage, [403]),
     },
-    handler: async (request, reply) => ok(await service.listingPage(db, await open(request, reply), request.params.listingPath)),
+    handler: async (request, reply) =>
+      ok(await service.listingPage(db, await open(request, reply), request.params.listingPath)),
   });
 
   app.get('/shops/:shopId/feedbacks', {
@@ -189,7 +198,7 @@ export const storefrontPublicRoutes: FastifyPluginAsyncTypebox = async (app) => 
     schema: {
       tags,
       summary: 'Storefront FAQs page',
-      description: 'Every FAQ of the shop, by position, then id. ' + common,
+      description: `Every FAQ of the shop, by position, then id. ${common}`,
       params: ShopParams,
       querystring: schema.KeyQuery,
       response: publicResponses(schema.FaqsPage, [403]),
@@ -202,11 +211,14 @@ export const storefrontPublicRoutes: FastifyPluginAsyncTypebox = async (app) => 
     schema: {
       tags,
       summary: 'Storefront announcement page',
-      description: 'The announcement at this path; unlisted ones are reachable, private ones are a 404 like an unknown path. ' + common,
+      description:
+        'The announcement at this path; unlisted ones are reachable, private ones are a 404 like an unknown path. ' +
+        common,
       params: schema.AnnouncementParams,
       querystring: schema.KeyQuery,
       response: publicResponses(schema.AnnouncementPage, [403]),
     },
-    handler: async (request, reply) => ok(await service.announcementPage(db, await open(request, reply), request.params.announcementPath)),
+    handler: async (request, reply) =>
+      ok(await service.announcementPage(db, await open(request, reply), request.params.announcementPath)),
   });
 };

@@ -1,7 +1,7 @@
-import { sql, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
-import { containsText } from '../../db/sql-helpers.js';
+import { type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { pageOf, type KeysetPosition } from '../../http/pagination.js';
+import { containsText } from '../../db/sql-helpers.js';
+import { type KeysetPosition, pageOf } from '../../http/pagination.js';
 import type { AnnouncementRow } from '../announcements/announcements.table.js';
 import type { CategoryRow } from '../categories/categories.table.js';
 import type { FaqRow } from '../faqs/faqs.table.js';
@@ -41,7 +41,16 @@ export function listedProducts(db: Conn, shopId: number, productIds: number[]): 
 }
 
 /** What a listing card shows of a product (no descriptions, SEO or settings). */
-const CARD_COLUMNS = ['id', 'title', 'short_description', 'path', 'thumbnail', 'on_hold', 'min_price', 'sold_count'] as const;
+const CARD_COLUMNS = [
+  'id',
+  'title',
+  'short_description',
+  'path',
+  'thumbnail',
+  'on_hold',
+  'min_price',
+  'sold_count',
+] as const;
 export type ProductCardRow = Pick<ProductRow, (typeof CARD_COLUMNS)[number]>;
 
 /** `listedProducts` with only the columns of a listing card. */
@@ -51,18 +60,35 @@ export function listedProductCards(db: Conn, shopId: number, productIds: number[
 }
 
 export function findGroupByPath(db: Conn, shopId: number, path: string): Promise<GroupRow | undefined> {
-  return db.selectFrom('product_groups').selectAll().where('shop_id', '=', shopId).where('path', '=', path).executeTakeFirst();
+  return db
+    .selectFrom('product_groups')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('path', '=', path)
+    .executeTakeFirst();
 }
 
 export function groupsByIds(db: Conn, shopId: number, groupIds: number[]): Promise<GroupRow[]> {
   if (groupIds.length === 0) return Promise.resolve([]);
-  return db.selectFrom('product_groups').selectAll().where('shop_id', '=', shopId).where('id', 'in', groupIds).execute();
+  return db
+    .selectFrom('product_groups')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('id', 'in', groupIds)
+    .execute();
 }
 
 /** The id of the listing that shows this product or group on its own, if any (a grouped product has none). */
-export async function listingIdOf(db: Conn, shopId: number, target: { productId: number } | { groupId: number }): Promise<number | null> {
+export async function listingIdOf(
+  db: Conn,
+  shopId: number,
+  target: { productId: number } | { groupId: number },
+): Promise<number | null> {
   let query = db.selectFrom('listings').select('id').where('shop_id', '=', shopId);
-  query = 'productId' in target ? query.where('product_id', '=', target.productId) : query.where('group_id', '=', target.groupId);
+  query =
+    'productId' in target
+      ? query.where('product_id', '=', target.productId)
+      : query.where('group_id', '=', target.groupId);
   return (await query.executeTakeFirst())?.id ?? null;
 }
 
@@ -73,7 +99,12 @@ export function listCategories(db: Conn, shopId: number): Promise<CategoryRow[]>
 
 /** Names of the gateways the shop has enabled; secrets are never selected. */
 export async function enabledGatewayNames(db: Conn, shopId: number): Promise<Set<string>> {
-  const rows = await db.selectFrom('payment_settings').select('provider').where('shop_id', '=', shopId).where('enabled', '=', 1).execute();
+  const rows = await db
+    .selectFrom('payment_settings')
+    .select('provider')
+    .where('shop_id', '=', shopId)
+    .where('enabled', '=', 1)
+    .execute();
   return new Set(rows.map((r) => r.provider));
 }
 
@@ -90,7 +121,8 @@ function notWithdrawn(shopId: number, feedbackId: 'f.id' | 'fp.feedback_id') {
   return sql<SqlBool>`not exists (select 1 from feedback_appeals a where a.shop_id = ${shopId} and a.feedback_id = ${sql.ref(feedbackId)} and a.status = 'accepted')`;
 }
 
-const searchIn = (search: string) => (eb: ExpressionBuilder<{ f: FeedbacksTable }, 'f'>) => eb.or([containsText('f.comment', search), containsText('f.answer', search)]);
+const searchIn = (search: string) => (eb: ExpressionBuilder<{ f: FeedbacksTable }, 'f'>) =>
+  eb.or([containsText('f.comment', search), containsText('f.answer', search)]);
 
 /** Feedbacks shown publicly: those of the shop whose appeal, if any, was not accepted. */
 function publicFeedbacks(db: Conn, shopId: number, filter: FeedbackFilter) {
@@ -100,7 +132,11 @@ function publicFeedbacks(db: Conn, shopId: number, filter: FeedbackFilter) {
     if (productIds.length === 0) return query.where(sql<SqlBool>`1 = 0`);
     // Through feedback_products' index: the feedbacks about these products, however few.
     query = query.where('f.id', 'in', (eb) =>
-      eb.selectFrom('feedback_products as fp').select('fp.feedback_id').where('fp.shop_id', '=', shopId).where('fp.product_id', 'in', productIds),
+      eb
+        .selectFrom('feedback_products as fp')
+        .select('fp.feedback_id')
+        .where('fp.shop_id', '=', shopId)
+        .where('fp.product_id', 'in', productIds),
     );
   }
   if (search) query = query.where(searchIn(search));
@@ -125,7 +161,15 @@ function productFeedbacks(db: Conn, shopId: number, productId: number, search: s
 
 const oneProduct = (filter: FeedbackFilter) => (filter.productIds?.length === 1 ? filter.productIds[0] : undefined);
 
-const FEEDBACK_COLUMNS = ['f.id', 'f.invoice_id', 'f.rating', 'f.comment', 'f.answer', 'f.answered_at', 'f.created_at'] as const;
+const FEEDBACK_COLUMNS = [
+  'f.id',
+  'f.invoice_id',
+  'f.rating',
+  'f.comment',
+  'f.answer',
+  'f.answered_at',
+  'f.created_at',
+] as const;
 
 export function listFeedbacks(
   db: Conn,
@@ -136,26 +180,50 @@ export function listFeedbacks(
   const productId = oneProduct(filter);
   // Both orders are (created_at, id) of the feedback: a cursor of one serves the other.
   if (productId !== undefined) {
-    return pageOf(productFeedbacks(db, shopId, productId, filter.search).select(FEEDBACK_COLUMNS), { sortColumn: 'fp.created_at', idColumn: 'fp.feedback_id' }, page).execute();
+    return pageOf(
+      productFeedbacks(db, shopId, productId, filter.search).select(FEEDBACK_COLUMNS),
+      { sortColumn: 'fp.created_at', idColumn: 'fp.feedback_id' },
+      page,
+    ).execute();
   }
-  return pageOf(publicFeedbacks(db, shopId, filter).select(FEEDBACK_COLUMNS), { sortColumn: 'f.created_at', idColumn: 'f.id' }, page).execute();
+  return pageOf(
+    publicFeedbacks(db, shopId, filter).select(FEEDBACK_COLUMNS),
+    { sortColumn: 'f.created_at', idColumn: 'f.id' },
+    page,
+  ).execute();
 }
 export type PublicFeedbackRow = Awaited<ReturnType<typeof listFeedbacks>>[number];
 
 /** How many public feedbacks match, and the sum of their ratings. */
-export async function feedbackTotals(db: Conn, shopId: number, filter: FeedbackFilter): Promise<{ count: number; ratingSum: number }> {
+export async function feedbackTotals(
+  db: Conn,
+  shopId: number,
+  filter: FeedbackFilter,
+): Promise<{ count: number; ratingSum: number }> {
   // The whole shop: the maintained totals, less the (few) feedbacks an accepted appeal hides.
   if (filter.productIds === undefined && !filter.search) {
     const [totals, hidden] = await Promise.all([
       db.selectFrom('shop_totals').select(['feedbacks', 'rating_sum']).where('shop_id', '=', shopId).executeTakeFirst(),
       db
         .selectFrom('feedbacks as f')
-        .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string | null>('f.rating').as('total')])
+        .select((eb) => [
+          eb.fn.countAll<number | string>().as('n'),
+          eb.fn.sum<number | string | null>('f.rating').as('total'),
+        ])
         // The accepted appeals (few, through their index) name the feedbacks: no scan of the shop's feedbacks.
-        .where('f.id', 'in', (eb) => eb.selectFrom('feedback_appeals as a').select('a.feedback_id').where('a.shop_id', '=', shopId).where('a.status', '=', 'accepted'))
+        .where('f.id', 'in', (eb) =>
+          eb
+            .selectFrom('feedback_appeals as a')
+            .select('a.feedback_id')
+            .where('a.shop_id', '=', shopId)
+            .where('a.status', '=', 'accepted'),
+        )
         .executeTakeFirstOrThrow(),
     ]);
-    return { count: Number(totals?.feedbacks ?? 0) - Number(hidden.n), ratingSum: Number(totals?.rating_sum ?? 0) - Number(hidden.total ?? 0) };
+    return {
+      count: Number(totals?.feedbacks ?? 0) - Number(hidden.n),
+      ratingSum: Number(totals?.rating_sum ?? 0) - Number(hidden.total ?? 0),
+    };
   }
   const productId = oneProduct(filter);
   const row =
@@ -163,24 +231,37 @@ export async function feedbackTotals(db: Conn, shopId: number, filter: FeedbackF
       ? // One product: from its feedback_products index range alone (ratings are in it).
         await db
           .selectFrom('feedback_products as fp')
-          .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string | null>('fp.rating').as('total')])
+          .select((eb) => [
+            eb.fn.countAll<number | string>().as('n'),
+            eb.fn.sum<number | string | null>('fp.rating').as('total'),
+          ])
           .where('fp.shop_id', '=', shopId)
           .where('fp.product_id', '=', productId)
           .where(notWithdrawn(shopId, 'fp.feedback_id'))
           .executeTakeFirstOrThrow()
       : await publicFeedbacks(db, shopId, filter)
-          .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string | null>('f.rating').as('total')])
+          .select((eb) => [
+            eb.fn.countAll<number | string>().as('n'),
+            eb.fn.sum<number | string | null>('f.rating').as('total'),
+          ])
           .executeTakeFirstOrThrow();
   return { count: Number(row.n), ratingSum: Number(row.total ?? 0) };
 }
 
 /** A new feedback: counted in the shop's totals and indexed under the products of its invoice. */
-export async function addFeedbackToTotals(db: Conn, shopId: number, feedback: { id: number; invoiceId: string; rating: number; createdAt: number }): Promise<void> {
+export async function addFeedbackToTotals(
+  db: Conn,
+  shopId: number,
+  feedback: { id: number; invoiceId: string; rating: number; createdAt: number },
+): Promise<void> {
   await db
     .insertInto('shop_totals')
     .values({ shop_id: shopId, feedbacks: 1, rating_sum: feedback.rating, buyers: 0 })
     .onConflict((oc) =>
-      oc.column('shop_id').doUpdateSet({ feedbacks: sql`shop_totals.feedbacks + 1`, rating_sum: sql`shop_totals.rating_sum + ${feedback.rating}` }),
+      oc.column('shop_id').doUpdateSet({
+        feedbacks: sql`shop_totals.feedbacks + 1`,
+        rating_sum: sql`shop_totals.rating_sum + ${feedback.rating}`,
+      }),
     )
     .execute();
   await db
@@ -189,7 +270,13 @@ export async function addFeedbackToTotals(db: Conn, shopId: number, feedback: { 
     .expression((eb) =>
       eb
         .selectFrom('invoice_parts')
-        .select([sql.lit(shopId).as('shop_id'), sql.lit(feedback.id).as('feedback_id'), 'product_id', sql.lit(feedback.createdAt).as('created_at'), sql.lit(feedback.rating).as('rating')])
+        .select([
+          sql.lit(shopId).as('shop_id'),
+          sql.lit(feedback.id).as('feedback_id'),
+          'product_id',
+          sql.lit(feedback.createdAt).as('created_at'),
+          sql.lit(feedback.rating).as('rating'),
+        ])
         .distinct()
         .where('shop_id', '=', shopId)
         .where('invoice_id', '=', feedback.invoiceId),
@@ -225,7 +312,13 @@ export async function rebuildStorefrontTotals(db: Conn, shopId: number): Promise
 
 /** Counts the customer among the shop's buyers if the purchase just recorded was their first. */
 export async function countFirstPurchase(db: Conn, shopId: number, customerId: number): Promise<void> {
-  const first = await db.selectFrom('customers').select('id').where('shop_id', '=', shopId).where('id', '=', customerId).where('orders_count', '=', 1).executeTakeFirst();
+  const first = await db
+    .selectFrom('customers')
+    .select('id')
+    .where('shop_id', '=', shopId)
+    .where('id', '=', customerId)
+    .where('orders_count', '=', 1)
+    .executeTakeFirst();
   if (!first) return;
   await db
     .insertInto('shop_totals')
@@ -238,7 +331,11 @@ export async function countFirstPurchase(db: Conn, shopId: number, customerId: n
  * The products each invoice bought, as they were named on the invoice, leaving out products
  * that are private or internal now: a feedback must not reveal them.
  */
-export async function productsOfInvoices(db: Conn, shopId: number, invoiceIds: string[]): Promise<Map<string, { id: number; title: string }[]>> {
+export async function productsOfInvoices(
+  db: Conn,
+  shopId: number,
+  invoiceIds: string[],
+): Promise<Map<string, { id: number; title: string }[]>> {
   const byInvoice = new Map<string, { id: number; title: string }[]>(invoiceIds.map((id) => [id, []]));
   if (invoiceIds.length === 0) return byInvoice;
   // Two indexed reads rather than a join: joined with products, SQLite may choose to walk every
@@ -256,7 +353,14 @@ export async function productsOfInvoices(db: Conn, shopId: number, invoiceIds: s
       ? new Set<number>()
       : new Set(
           (
-            await db.selectFrom('products').select('id').where('shop_id', '=', shopId).where('id', 'in', productIds).where('private', '=', 0).where('is_internal', '=', 0).execute()
+            await db
+              .selectFrom('products')
+              .select('id')
+              .where('shop_id', '=', shopId)
+              .where('id', 'in', productIds)
+              .where('private', '=', 0)
+              .where('is_internal', '=', 0)
+              .execute()
           ).map((p) => p.id),
         );
   for (const r of parts) {
@@ -301,6 +405,16 @@ export function listListedAnnouncements(db: Conn, shopId: number, limit: number)
 }
 
 /** An announcement by path; unlisted ones are reachable, private ones are not. */
-export function findReachableAnnouncementByPath(db: Conn, shopId: number, path: string): Promise<AnnouncementRow | undefined> {
-  return db.selectFrom('announcements').selectAll().where('shop_id', '=', shopId).where('path', '=', path).where('private', '=', 0).executeTakeFirst();
+export function findReachableAnnouncementByPath(
+  db: Conn,
+  shopId: number,
+  path: string,
+): Promise<AnnouncementRow | undefined> {
+  return db
+    .selectFrom('announcements')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('path', '=', path)
+    .where('private', '=', 0)
+    .executeTakeFirst();
 }

@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { CursorPage, CursorPageQuery, Id, Nullable, StringEnum, Timestamp } from '../../schemas/common.js';
 import { DesignFlags, socialPlatforms } from '../design/schema.js';
 import { groupTypes } from '../groups/schema.js';
@@ -16,9 +16,16 @@ const Money = Type.Object({ amount: Type.Number(), currency: Type.String() });
 const Url = Nullable(Type.String());
 
 const StockFigure = Type.Optional(
-  Nullable(Type.Integer({ description: 'Units left; null = unlimited. Omitted when the shop hides product stock (hideProductStock).' })),
+  Nullable(
+    Type.Integer({
+      description: 'Units left; null = unlimited. Omitted when the shop hides product stock (hideProductStock).',
+    }),
+  ),
 );
-const InStock = Type.Boolean({ description: 'Whether anything is left to buy (true for unlimited stock); present even when stock figures are hidden.' });
+const InStock = Type.Boolean({
+  description:
+    'Whether anything is left to buy (true for unlimited stock); present even when stock figures are hidden.',
+});
 
 // ---- mainDetails: on every page ---------------------------------------------------------------
 
@@ -116,7 +123,8 @@ export const PublicVariant = Type.Object({
   minAmount: Type.Integer(),
   maxAmount: Nullable(Type.Integer()),
   gateways: Type.Array(Type.Object({ gateway: Type.String(), price: Money }), {
-    description: 'The gateways this variant can be paid with right now (enabled in the shop and allowed by the variant), each with its price.',
+    description:
+      'The gateways this variant can be paid with right now (enabled in the shop and allowed by the variant), each with its price.',
   }),
   customFields: Type.Array(
     Type.Object({
@@ -160,7 +168,9 @@ export const PublicFeedback = Type.Object({
   comment: Nullable(Type.String()),
   answer: Nullable(Type.String({ description: "The shop's answer." })),
   answeredAt: Nullable(Timestamp),
-  products: Type.Array(Type.Object({ id: Type.Integer(), title: Type.String() }), { description: 'What the order bought, as named on the invoice.' }),
+  products: Type.Array(Type.Object({ id: Type.Integer(), title: Type.String() }), {
+    description: 'What the order bought, as named on the invoice.',
+  }),
   createdAt: Timestamp,
 });
 
@@ -183,7 +193,12 @@ export const AnnouncementSummary = Type.Object({
 
 export const PublicAnnouncement = Type.Composite([AnnouncementSummary, Type.Object({ description: Type.String() })]);
 
-export const PublicFaq = Type.Object({ id: Type.Integer(), question: Type.String(), answer: Type.String(), position: Type.Integer() });
+export const PublicFaq = Type.Object({
+  id: Type.Integer(),
+  question: Type.String(),
+  answer: Type.String(),
+  position: Type.Integer(),
+});
 
 // ---- pages ------------------------------------------------------------------------------------
 
@@ -193,7 +208,9 @@ export const MainPage = Type.Object({
     Type.Object({ name: Type.String(), backgroundUrl: Url, statistics: Statistics }),
   ]),
   feedbacks: Type.Array(PublicFeedback, { description: 'The latest 10.' }),
-  announcements: Type.Array(AnnouncementSummary, { description: 'Listed announcements (neither private nor unlisted), newest first, at most 50.' }),
+  announcements: Type.Array(AnnouncementSummary, {
+    description: 'Listed announcements (neither private nor unlisted), newest first, at most 50.',
+  }),
   listings: Type.Array(PublicListing),
   categories: Type.Array(PublicCategory),
   mainDetails: MainDetails,
@@ -207,7 +224,9 @@ export const ListingsPage = Type.Object({
 
 export const ListingPage = Type.Object({
   listing: ListingDetail,
-  feedbacks: Type.Array(PublicFeedback, { description: 'The latest 10 feedbacks of orders that bought this product (or a product of this group).' }),
+  feedbacks: Type.Array(PublicFeedback, {
+    description: 'The latest 10 feedbacks of orders that bought this product (or a product of this group).',
+  }),
   statistics: Type.Object({ rating: Statistics.properties.rating, totalFeedbacks: Type.Integer() }),
   mainDetails: MainDetails,
 });
@@ -224,7 +243,12 @@ export const AnnouncementPage = Type.Object({ announcement: PublicAnnouncement, 
 
 // ---- requests ---------------------------------------------------------------------------------
 
-const Key = Type.Optional(Type.String({ maxLength: 128, description: 'The storefront password, when the shop has one (else 403 shop_locked).' }));
+const Key = Type.Optional(
+  Type.String({
+    maxLength: 128,
+    description: 'The storefront password, when the shop has one (else 403 shop_locked).',
+  }),
+);
 
 export const KeyQuery = Type.Object({ key: Key });
 export type KeyQuery = Static<typeof KeyQuery>;
@@ -234,4 +258,7 @@ export type FeedbacksQuery = Static<typeof FeedbacksQuery>;
 
 const PathSegment = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
 export const ListingParams = Type.Object({ shopId: Id, listingPath: PathSegment('The path of a product or group.') });
-export const AnnouncementParams = Type.Object({ shopId: Id, announcementPath: PathSegment('The path of an announcement.') });
+export const AnnouncementParams = Type.Object({
+  shopId: Id,
+  announcementPath: PathSegment('The path of an announcement.'),
+});

@@ -9,13 +9,13 @@ import * as repo from './repository.js';
 import type { FeedbacksQuery } from './schema.js';
 import {
   averageRating,
+  type Storefront,
   toAnnouncementSummary,
   toMainDetails,
   toPublicAnnouncement,
   toPublicFaq,
   toPublicFeedback,
   toStorefrontTexts,
-  type Storefront,
 } from './views.js';
 
 /**
@@ -33,7 +33,11 @@ async function loadStorefront(db: Conn, shop: ShopRow): Promise<Storefront> {
 }
 
 async function feedbackViews(db: Conn, shopId: number, rows: repo.PublicFeedbackRow[]) {
-  const products = await repo.productsOfInvoices(db, shopId, rows.map((f) => f.invoice_id));
+  const products = await repo.productsOfInvoices(
+    db,
+    shopId,
+    rows.map((f) => f.invoice_id),
+  );
   return rows.map((f) => toPublicFeedback(f, products.get(f.invoice_id) ?? []));
 }
 
@@ -67,7 +71,12 @@ export async function mainPage(db: Conn, shop: ShopRow) {
     catalog(db, store),
   ]);
   return {
-    shop: { ...toStorefrontTexts(store.design), name: shop.name, backgroundUrl: store.design.storefront.imageUrl, statistics: stats },
+    shop: {
+      ...toStorefrontTexts(store.design),
+      name: shop.name,
+      backgroundUrl: store.design.storefront.imageUrl,
+      statistics: stats,
+    },
     feedbacks,
     announcements: announcements.map(toAnnouncementSummary),
     listings,
@@ -84,7 +93,10 @@ export async function listingsPage(db: Conn, shop: ShopRow) {
 export async function listingPage(db: Conn, shop: ShopRow, path: string) {
   const store = await loadStorefront(db, shop);
   const { listing, productIds } = await listingAtPath(db, store, path);
-  const [feedbacks, totals] = await Promise.all([latestFeedbacks(db, shop.id, { productIds }), repo.feedbackTotals(db, shop.id, { productIds })]);
+  const [feedbacks, totals] = await Promise.all([
+    latestFeedbacks(db, shop.id, { productIds }),
+    repo.feedbackTotals(db, shop.id, { productIds }),
+  ]);
   return {
     listing,
     feedbacks,
@@ -120,5 +132,8 @@ export async function faqsPage(db: Conn, shop: ShopRow) {
 export async function announcementPage(db: Conn, shop: ShopRow, path: string) {
   const announcement = await repo.findReachableAnnouncementByPath(db, shop.id, path);
   if (!announcement) throw new NotFoundError('Announcement');
-  return { announcement: toPublicAnnouncement(announcement), mainDetails: toMainDetails(await loadStorefront(db, shop)) };
+  return {
+    announcement: toPublicAnnouncement(announcement),
+    mainDetails: toMainDetails(await loadStorefront(db, shop)),
+  };
 }

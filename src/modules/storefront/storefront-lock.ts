@@ -42,7 +42,12 @@ export class UnlockedKeys {
 }
 
 /** Whether `key` opens a shop with this password hash (none: always). */
-export async function keyOpens(passwordHash: string | null, key: string | undefined, shopId: number, unlocked: UnlockedKeys): Promise<boolean> {
+export async function keyOpens(
+  passwordHash: string | null,
+  key: string | undefined,
+  shopId: number,
+  unlocked: UnlockedKeys,
+): Promise<boolean> {
   if (passwordHash === null) return true;
   if (key === undefined || key === '') return false;
   const entry = UnlockedKeys.entry({ id: shopId, password_hash: passwordHash }, key);
@@ -53,9 +58,15 @@ export async function keyOpens(passwordHash: string | null, key: string | undefi
 }
 
 /** The shop behind a public page: 404 when unknown, 403 shop_locked when its password is not given. */
-export async function openStorefront(db: Kysely<Database>, shopId: number, key: string | undefined, unlocked: UnlockedKeys): Promise<ShopRow> {
+export async function openStorefront(
+  db: Kysely<Database>,
+  shopId: number,
+  key: string | undefined,
+  unlocked: UnlockedKeys,
+): Promise<ShopRow> {
   const shop = await findShopById(db, shopId);
   if (!shop) throw new NotFoundError('Shop');
-  if (!(await keyOpens(shop.password_hash, key, shop.id, unlocked))) throw new ForbiddenError('This shop is protected by a password.', 'shop_locked');
+  if (!(await keyOpens(shop.password_hash, key, shop.id, unlocked)))
+    throw new ForbiddenError('This shop is protected by a password.', 'shop_locked');
   return shop;
 }

@@ -6,12 +6,12 @@ import type { Design } from '../design/schema.js';
 import type { FaqRow } from '../faqs/faqs.table.js';
 import type { GroupRow } from '../groups/groups.table.js';
 import type { ProductRow, VariantRow } from '../products/products.table.js';
+import type { VariantStockRow } from '../products/repository.js';
 import type { customFieldTypes } from '../products/schema.js';
+import type { StoredCustomField, StoredGateway } from '../products/variant-input.js';
+import { totalStock, variantStock } from '../products/views.js';
 import { paymentProviderNames } from '../shops/payments.js';
 import type { ShopRow } from '../shops/shops.table.js';
-import type { StoredCustomField, StoredGateway } from '../products/variant-input.js';
-import type { VariantStockRow } from '../products/repository.js';
-import { totalStock, variantStock } from '../products/views.js';
 import type { ProductCardRow, PublicFeedbackRow } from './repository.js';
 
 /**
@@ -72,7 +72,11 @@ export function toMainDetails(store: Storefront) {
       hotjarKey: design.widgets.hotjarKey,
       intercomKey: design.widgets.intercomKey,
     },
-    seo: { metaTitle: design.seo.metaTitle, metaDescription: design.seo.metaDescription, imageUrl: design.seo.imageUrl },
+    seo: {
+      metaTitle: design.seo.metaTitle,
+      metaDescription: design.seo.metaDescription,
+      imageUrl: design.seo.imageUrl,
+    },
     socialLinks: design.links.socialLinks.map((l) => ({ platform: l.platform, link: l.link })),
     logoUrl: design.logoUrl,
     backgroundUrl: design.storefront.imageUrl,
@@ -158,7 +162,10 @@ export function toPublicVariant(store: Storefront, v: VariantRow) {
       placeholder: f.placeholder,
       regex: f.regex,
     })),
-    warranty: v.warranty_text === null && v.warranty_seconds === null ? null : { text: v.warranty_text ?? '', durationSeconds: v.warranty_seconds ?? 0 },
+    warranty:
+      v.warranty_text === null && v.warranty_seconds === null
+        ? null
+        : { text: v.warranty_text ?? '', durationSeconds: v.warranty_seconds ?? 0 },
   };
 }
 

@@ -6,7 +6,8 @@ import * as service from './service.js';
 
 const tags = ['Tickets'];
 
-const lifecycle = 'Status moves by a declared table: a shop message makes a ticket `answered`, a customer message `open`, closing `closed`; a closed ticket takes no message and no second close (409).';
+const lifecycle =
+  'Status moves by a declared table: a shop message makes a ticket `answered`, a customer message `open`, closing `closed`; a closed ticket takes no message and no second close (409).';
 
 export const ticketOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.db.kysely;
@@ -26,7 +27,12 @@ export const ticketOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/:shopId/tickets/:ticketId', {
-    schema: { tags, summary: 'Get one ticket with its messages', params: schema.TicketParams, response: ownerResponses(schema.OwnerTicket) },
+    schema: {
+      tags,
+      summary: 'Get one ticket with its messages',
+      params: schema.TicketParams,
+      response: ownerResponses(schema.OwnerTicket),
+    },
     handler: async (request) => ok(await service.getTicket(db, currentShop(request), request.params.ticketId)),
   });
 
@@ -39,7 +45,8 @@ export const ticketOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: schema.MessageBody,
       response: ownerResponses(schema.OwnerTicket, [409]),
     },
-    handler: async (request) => ok(await service.postShopMessage(db, currentShop(request), request.params.ticketId, request.body.content)),
+    handler: async (request) =>
+      ok(await service.postShopMessage(db, currentShop(request), request.params.ticketId, request.body.content)),
   });
 
   app.post('/:shopId/tickets/:ticketId/close', {

@@ -5,7 +5,8 @@ import * as service from './service.js';
 
 const tags = ['Tickets'];
 
-const keyRule = 'An unknown ticket and a wrong `accessKey` are the same 404 (keys are compared as SHA-256 hashes in constant time).';
+const keyRule =
+  'An unknown ticket and a wrong `accessKey` are the same 404 (keys are compared as SHA-256 hashes in constant time).';
 
 export const ticketPublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.db.kysely;
@@ -50,6 +51,7 @@ export const ticketPublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: schema.MessageBody,
       response: publicResponses(schema.PublicTicket, [409]),
     },
-    handler: async (request) => ok(await service.postCustomerMessage(db, request.params.ticketId, request.query.accessKey, request.body.content)),
+    handler: async (request) =>
+      ok(await service.postCustomerMessage(db, request.params.ticketId, request.query.accessKey, request.body.content)),
   });
 };

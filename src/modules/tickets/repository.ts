@@ -1,14 +1,19 @@
 import type { Insertable, Kysely } from 'kysely';
 import { isPostgres } from '../../db/database.js';
-import { containsText } from '../../db/sql-helpers.js';
 import type { Database } from '../../db/schema.js';
-import { pageOf, type KeysetPosition } from '../../http/pagination.js';
-import type { TicketMessageRow, TicketMessagesTable, TicketRow, TicketsTable, TicketStatus } from './tickets.table.js';
+import { containsText } from '../../db/sql-helpers.js';
+import { type KeysetPosition, pageOf } from '../../http/pagination.js';
+import type { TicketMessageRow, TicketMessagesTable, TicketRow, TicketStatus, TicketsTable } from './tickets.table.js';
 
 type Conn = Kysely<Database>;
 
 export function findTicket(db: Conn, shopId: number, ticketId: number): Promise<TicketRow | undefined> {
-  return db.selectFrom('tickets').selectAll().where('shop_id', '=', shopId).where('id', '=', ticketId).executeTakeFirst();
+  return db
+    .selectFrom('tickets')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('id', '=', ticketId)
+    .executeTakeFirst();
 }
 
 /**
@@ -38,14 +43,31 @@ export function insertMessage(db: Conn, row: Insertable<TicketMessagesTable>): P
   return db.insertInto('ticket_messages').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function setTicketStatus(db: Conn, shopId: number, ticketId: number, status: TicketStatus, now: number): Promise<void> {
-  await db.updateTable('tickets').set({ status, updated_at: now }).where('shop_id', '=', shopId).where('id', '=', ticketId).execute();
+export async function setTicketStatus(
+  db: Conn,
+  shopId: number,
+  ticketId: number,
+  status: TicketStatus,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('tickets')
+    .set({ status, updated_at: now })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', ticketId)
+    .execute();
 }
 
 /** The messages of these tickets, oldest first. */
 export function listMessages(db: Conn, shopId: number, ticketIds: number[]): Promise<TicketMessageRow[]> {
   if (ticketIds.length === 0) return Promise.resolve([]);
-  return db.selectFrom('ticket_messages').selectAll().where('shop_id', '=', shopId).where('ticket_id', 'in', ticketIds).orderBy('id').execute();
+  return db
+    .selectFrom('ticket_messages')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('ticket_id', 'in', ticketIds)
+    .orderBy('id')
+    .execute();
 }
 
 export interface TicketFilter {
@@ -62,7 +84,12 @@ function filtered(db: Conn, shopId: number, f: TicketFilter) {
 }
 
 /** Latest activity first (updated_at, then id); after a keyset position when given, else from the offset. */
-export function listTickets(db: Conn, shopId: number, filter: TicketFilter, page: { limit: number; offset: number; after?: KeysetPosition | undefined }): Promise<TicketRow[]> {
+export function listTickets(
+  db: Conn,
+  shopId: number,
+  filter: TicketFilter,
+  page: { limit: number; offset: number; after?: KeysetPosition | undefined },
+): Promise<TicketRow[]> {
   return pageOf(filtered(db, shopId, filter).selectAll(), { sortColumn: 'updated_at', idColumn: 'id' }, page).execute();
 }
 

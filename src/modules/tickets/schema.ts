@@ -1,5 +1,14 @@
-import { Type, type Static } from '@sinclair/typebox';
-import { CursorPageQuery, Email, Id, NonBlankText, Nullable, OptionalNullable, StringEnum, Timestamp } from '../../schemas/common.js';
+import { type Static, Type } from '@sinclair/typebox';
+import {
+  CursorPageQuery,
+  Email,
+  Id,
+  NonBlankText,
+  Nullable,
+  OptionalNullable,
+  StringEnum,
+  Timestamp,
+} from '../../schemas/common.js';
 import { references } from '../../schemas/rules.js';
 import { InvoiceId } from '../invoices/schema.js';
 
@@ -12,17 +21,30 @@ export const CreateTicketBody = Type.Object({
   email: Email('Where the shop can reach the customer; stored lower-case, never shown on public pages.'),
   title: NonBlankText({ maxLength: 200 }),
   message: MessageContent,
-  invoiceId: OptionalNullable({ ...InvoiceId, description: 'An invoice of this shop the ticket is about (400 otherwise).', ...references('invoice') }),
-  key: OptionalNullable(Type.String({ maxLength: 128, description: 'The storefront password, when the shop has one (403 shop_locked otherwise).' })),
+  invoiceId: OptionalNullable({
+    ...InvoiceId,
+    description: 'An invoice of this shop the ticket is about (400 otherwise).',
+    ...references('invoice'),
+  }),
+  key: OptionalNullable(
+    Type.String({
+      maxLength: 128,
+      description: 'The storefront password, when the shop has one (403 shop_locked otherwise).',
+    }),
+  ),
 });
 export type CreateTicketBody = Static<typeof CreateTicketBody>;
 
 export const TicketCreated = Type.Object({
   id: Type.Integer(),
-  accessKey: Type.String({ description: 'Opens the ticket on /v2/public/tickets/{ticketId}; shown only in this answer (stored as a hash).' }),
+  accessKey: Type.String({
+    description: 'Opens the ticket on /v2/public/tickets/{ticketId}; shown only in this answer (stored as a hash).',
+  }),
 });
 
-export const AccessKeyQuery = Type.Object({ accessKey: Type.String({ minLength: 1, maxLength: 128, description: 'The key from the ticket creation.' }) });
+export const AccessKeyQuery = Type.Object({
+  accessKey: Type.String({ minLength: 1, maxLength: 128, description: 'The key from the ticket creation.' }),
+});
 export type AccessKeyQuery = Static<typeof AccessKeyQuery>;
 
 export const PublicTicketParams = Type.Object({ ticketId: Id });
@@ -61,5 +83,8 @@ export const PublicTicket = Type.Object({
   updatedAt: Timestamp,
 });
 
-export const TicketListQuery = Type.Composite([CursorPageQuery, Type.Object({ status: Type.Optional(StringEnum(ticketStatuses, { description: 'Only tickets in this status.' })) })]);
+export const TicketListQuery = Type.Composite([
+  CursorPageQuery,
+  Type.Object({ status: Type.Optional(StringEnum(ticketStatuses, { description: 'Only tickets in this status.' })) }),
+]);
 export type TicketListQuery = Static<typeof TicketListQuery>;

@@ -16,7 +16,6 @@ import { toOwnerTicket, toPublicTicket } from './views.js';
 
 type Conn = Kysely<Database>;
 
-
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
@@ -53,7 +52,11 @@ async function requireTicket(db: Conn, shopId: number, ticketId: number): Promis
  * shop (400). The ticket, its first message and the `ticket.created` event are written in one
  * transaction. The access key is returned once; only its SHA-256 is kept.
  */
-export async function openTicket(db: Conn, shopId: number, body: CreateTicketBody): Promise<{ id: number; accessKey: string }> {
+export async function openTicket(
+  db: Conn,
+  shopId: number,
+  body: CreateTicketBody,
+): Promise<{ id: number; accessKey: string }> {
   const shop = await openShop(db, shopId, body.key);
   const title = body.title.trim();
   const content = body.message.trim();
@@ -74,8 +77,20 @@ export async function openTicket(db: Conn, shopId: number, body: CreateTicketBod
       created_at: now,
       updated_at: now,
     });
-    const message = await repo.insertMessage(trx, { shop_id: shop.id, ticket_id: row.id, author: 'customer', content, created_at: now });
-    await recordEvent(trx, shop.id, 'ticket.created', { ticketId: row.id, title, email, invoiceId: row.invoice_id, messageId: message.id }, now);
+    const message = await repo.insertMessage(trx, {
+      shop_id: shop.id,
+      ticket_id: row.id,
+      author: 'customer',
+      content,
+      created_at: now,
+    });
+    await recordEvent(
+      trx,
+      shop.id,
+      'ticket.created',
+      { ticketId: row.id, title, email, invoiceId: row.invoice_id, messageId: message.id },
+      now,
+    );
     return row;
   });
   return { id: ticket.id, accessKey };
@@ -88,14 +103,27 @@ const actionOf: Record<MessageAuthor, TicketAction> = { shop: 'shop_message', cu
  * the `ticket.message` event, in one transaction that holds the ticket locked. A shop message
  * also queues an e-mail to the customer.
  */
-async function addMessage(db: Conn, shopId: number, ticketId: number, author: MessageAuthor, text: string, shopName?: string): Promise<void> {
+async function addMessage(
+  db: Conn,
+  shopId: number,
+  ticketId: number,
+  author: MessageAuthor,
+  text: string,
+  shopName?: string,
+): Promise<void> {
   const content = text.trim();
   await db.transaction().execute(async (trx) => {
     const ticket = await repo.lockTicket(trx, shopId, ticketId);
     if (!ticket) throw new NotFoundError('Ticket');
     const status = nextTicketStatus(ticket.status, actionOf[author]);
     const now = Date.now();
-    const message = await repo.insertMessage(trx, { shop_id: shopId, ticket_id: ticketId, author, content, created_at: now });
+    const message = await repo.insertMessage(trx, {
+      shop_id: shopId,
+      ticket_id: ticketId,
+      author,
+      content,
+      created_at: now,
+    });
     await repo.setTicketStatus(trx, shopId, ticketId, status, now);
     await recordEvent(trx, shopId, 'ticket.message', { ticketId, messageId: message.id, author, status }, now);
     if (author === 'shop') {
@@ -134,10 +162,22 @@ export async function listTickets(db: Conn, shop: ShopRow, query: TicketListQuer
   const filter = { status: query.status, search: query.searchString };
   const { limit, offset } = pageWindow(query);
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-  const [rows, totalCount] = await Promise.all([repo.listTickets(db, shop.id, filter, { limit: limit + 1, offset, after }), repo.countTickets(db, shop.id, filter)]);
+  const [rows, totalCount] = await Promise.all([
+    repo.listTickets(db, shop.id, filter, { limit: limit + 1, offset, after }),
+    repo.countTickets(db, shop.id, filter),
+  ]);
   const { items, nextCursor } = keysetPage(rows, limit, (t) => ({ value: t.updated_at, id: t.id }));
-  const messages = await repo.listMessages(db, shop.id, items.map((t) => t.id));
-  const views = items.map((t) => toOwnerTicket(t, messages.filter((m) => m.ticket_id === t.id)));
+  const messages = await repo.listMessages(
+    db,
+    shop.id,
+    items.map((t) => t.id),
+  );
+  const views = items.map((t) =>
+    toOwnerTicket(
+      t,
+      messages.filter((m) => m.ticket_id === t.id),
+    ),
+  );
   return { ...toPage(views, totalCount, query), nextCursor };
 }
 

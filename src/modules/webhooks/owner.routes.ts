@@ -12,7 +12,7 @@ const delivery =
   'Order: events about the same object reach an endpoint in the order they happened, one at a time — the next is sent only after the ' +
   'one before it succeeded or finally failed. The object is the invoice for invoice.* and feedback.created, the ticket for ticket.*, ' +
   'the customer for customer.balance_changed, the product for product.out_of_stock. Events about different objects are not ordered ' +
-  'against each other: they go out side by side, up to WEBHOOK_CONCURRENCY (default 8) in flight per endpoint, and one object\'s ' +
+  "against each other: they go out side by side, up to WEBHOOK_CONCURRENCY (default 8) in flight per endpoint, and one object's " +
   'failing delivery does not hold up the others. invoice.* events carry, besides invoiceId and their own fields (total, currency, ' +
   'gateway, commission, partInvoiceId, quantity), `invoice`: the invoice exactly as GET /self/{shopId}/invoices/{invoiceId} showed it ' +
   'right after the change (deliverables included), so no follow-up call is needed.';
@@ -22,7 +22,13 @@ export const webhookOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { allowPrivate, timeoutMs } = app.config.webhooks;
 
   app.get('/:shopId/webhooks', {
-    schema: { tags, summary: 'List webhook endpoints', params: ShopParams, querystring: PageQuery, response: ownerResponses(Page(schema.Webhook)) },
+    schema: {
+      tags,
+      summary: 'List webhook endpoints',
+      params: ShopParams,
+      querystring: PageQuery,
+      response: ownerResponses(Page(schema.Webhook)),
+    },
     handler: async (request) => ok(await service.listWebhooks(db, currentShop(request).id, request.query)),
   });
 
@@ -35,31 +41,71 @@ export const webhookOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: schema.WebhookInput,
       response: ownerResponses(schema.CreatedWebhook),
     },
-    handler: async (request) => ok(await service.createWebhook(db, app.secrets, currentShop(request).id, request.body, allowPrivate)),
+    handler: async (request) =>
+      ok(await service.createWebhook(db, app.secrets, currentShop(request).id, request.body, allowPrivate)),
   });
 
   app.get('/:shopId/webhooks/:webhookId', {
-    schema: { tags, summary: 'Get one webhook endpoint', params: schema.WebhookParams, response: ownerResponses(schema.Webhook) },
+    schema: {
+      tags,
+      summary: 'Get one webhook endpoint',
+      params: schema.WebhookParams,
+      response: ownerResponses(schema.Webhook),
+    },
     handler: async (request) => ok(await service.getWebhook(db, currentShop(request).id, request.params.webhookId)),
   });
 
   app.put('/:shopId/webhooks/:webhookId', {
-    schema: { tags, summary: 'Replace a webhook endpoint', description: 'Enabling it again clears disabledReason.', params: schema.WebhookParams, body: schema.WebhookInput, response: ownerResponses(schema.Webhook) },
-    handler: async (request) => ok(await service.updateWebhook(db, currentShop(request).id, request.params.webhookId, request.body, allowPrivate)),
+    schema: {
+      tags,
+      summary: 'Replace a webhook endpoint',
+      description: 'Enabling it again clears disabledReason.',
+      params: schema.WebhookParams,
+      body: schema.WebhookInput,
+      response: ownerResponses(schema.Webhook),
+    },
+    handler: async (request) =>
+      ok(
+        await service.updateWebhook(db, currentShop(request).id, request.params.webhookId, request.body, allowPrivate),
+      ),
   });
 
   app.delete('/:shopId/webhooks/:webhookId', {
-    schema: { tags, summary: 'Delete a webhook endpoint and its pending deliveries', params: schema.WebhookParams, response: ownerResponses(Deleted) },
+    schema: {
+      tags,
+      summary: 'Delete a webhook endpoint and its pending deliveries',
+      params: schema.WebhookParams,
+      response: ownerResponses(Deleted),
+    },
     handler: async (request) => ok(await service.deleteWebhook(db, currentShop(request).id, request.params.webhookId)),
   });
 
   app.get('/:shopId/webhooks/:webhookId/deliveries', {
-    schema: { tags, summary: 'Delivery attempts, newest first', params: schema.WebhookParams, querystring: PageQuery, response: ownerResponses(Page(schema.Attempt)) },
-    handler: async (request) => ok(await service.listAttempts(db, currentShop(request).id, request.params.webhookId, request.query)),
+    schema: {
+      tags,
+      summary: 'Delivery attempts, newest first',
+      params: schema.WebhookParams,
+      querystring: PageQuery,
+      response: ownerResponses(Page(schema.Attempt)),
+    },
+    handler: async (request) =>
+      ok(await service.listAttempts(db, currentShop(request).id, request.params.webhookId, request.query)),
   });
 
   app.post('/:shopId/webhooks/:webhookId/test', {
-    schema: { tags, summary: 'Send a ping event now and answer how the endpoint replied', params: schema.WebhookParams, response: ownerResponses(schema.PingResult) },
-    handler: async (request) => ok(await service.ping({ db, secrets: app.secrets, timeoutMs, allowPrivate }, currentShop(request).id, request.params.webhookId)),
+    schema: {
+      tags,
+      summary: 'Send a ping event now and answer how the endpoint replied',
+      params: schema.WebhookParams,
+      response: ownerResponses(schema.PingResult),
+    },
+    handler: async (request) =>
+      ok(
+        await service.ping(
+          { db, secrets: app.secrets, timeoutMs, allowPrivate },
+          currentShop(request).id,
+          request.params.webhookId,
+        ),
+      ),
   });
 };

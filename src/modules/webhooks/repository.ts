@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Insertable, type Kysely, type SqlBool } from 'kysely';
+import { type ExpressionBuilder, type Insertable, type Kysely, type SqlBool, sql } from 'kysely';
 import { isPostgres } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { DeliveryRow, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookRow } from './webhooks.table.js';
@@ -6,15 +6,31 @@ import type { DeliveryRow, WebhookDeliveriesTable, WebhookEndpointsTable, Webhoo
 type Conn = Kysely<Database>;
 
 export function findWebhook(db: Conn, shopId: number, webhookId: number): Promise<WebhookRow | undefined> {
-  return db.selectFrom('webhook_endpoints').selectAll().where('shop_id', '=', shopId).where('id', '=', webhookId).executeTakeFirst();
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('id', '=', webhookId)
+    .executeTakeFirst();
 }
 
 export function listWebhooks(db: Conn, shopId: number, page: { limit: number; offset: number }): Promise<WebhookRow[]> {
-  return db.selectFrom('webhook_endpoints').selectAll().where('shop_id', '=', shopId).orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
 }
 
 export async function countWebhooks(db: Conn, shopId: number): Promise<number> {
-  const row = await db.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n')).where('shop_id', '=', shopId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('shop_id', '=', shopId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -22,7 +38,12 @@ export function insertWebhook(db: Conn, row: Insertable<WebhookEndpointsTable>):
   return db.insertInto('webhook_endpoints').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function updateWebhook(db: Conn, shopId: number, webhookId: number, patch: { url?: string; events?: string; enabled?: number; disabled_reason?: string | null }): Promise<WebhookRow | undefined> {
+export async function updateWebhook(
+  db: Conn,
+  shopId: number,
+  webhookId: number,
+  patch: { url?: string; events?: string; enabled?: number; disabled_reason?: string | null },
+): Promise<WebhookRow | undefined> {
   return db
     .updateTable('webhook_endpoints')
     .set({ ...patch, updated_at: Date.now() })
@@ -33,26 +54,56 @@ export async function updateWebhook(db: Conn, shopId: number, webhookId: number,
 }
 
 export async function deleteWebhook(db: Conn, shopId: number, webhookId: number): Promise<boolean> {
-  const result = await db.deleteFrom('webhook_endpoints').where('shop_id', '=', shopId).where('id', '=', webhookId).executeTakeFirst();
+  const result = await db
+    .deleteFrom('webhook_endpoints')
+    .where('shop_id', '=', shopId)
+    .where('id', '=', webhookId)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
 }
 
 /** Enabled endpoints of the shop with their subscriptions, for fanning an event out. */
 export function enabledWebhooks(db: Conn, shopId: number): Promise<{ id: number; events: string }[]> {
-  return db.selectFrom('webhook_endpoints').select(['id', 'events']).where('shop_id', '=', shopId).where('enabled', '=', 1).execute();
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'events'])
+    .where('shop_id', '=', shopId)
+    .where('enabled', '=', 1)
+    .execute();
 }
 
-export async function insertDeliveries(db: Conn, shopId: number, eventId: string, orderingKey: string | null, webhookIds: number[], now: number): Promise<void> {
+export async function insertDeliveries(
+  db: Conn,
+  shopId: number,
+  eventId: string,
+  orderingKey: string | null,
+  webhookIds: number[],
+  now: number,
+): Promise<void> {
   if (webhookIds.length === 0) return;
   await db
     .insertInto('webhook_deliveries')
-    .values(webhookIds.map((webhookId) => ({ shop_id: shopId, webhook_id: webhookId, event_id: eventId, ordering_key: orderingKey, next_attempt_at: now, created_at: now })))
+    .values(
+      webhookIds.map((webhookId) => ({
+        shop_id: shopId,
+        webhook_id: webhookId,
+        event_id: eventId,
+        ordering_key: orderingKey,
+        next_attempt_at: now,
+        created_at: now,
+      })),
+    )
     .execute();
 }
 
 /** Deliveries whose claim lapsed (a worker died mid-send) become due again. */
 export async function recoverLapsedClaims(db: Conn, now: number): Promise<void> {
-  await db.updateTable('webhook_deliveries').set({ status: 'pending' }).where('status', '=', 'delivering').where('next_attempt_at', '<=', now).execute();
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending' })
+    .where('status', '=', 'delivering')
+    .where('next_attempt_at', '<=', now)
+    .execute();
 }
 
 /** Endpoints with a delivery due at `now`, oldest due work first: where a delivery pass starts. */
@@ -78,11 +129,22 @@ export async function endpointsWithDueDeliveries(db: Conn, now: number): Promise
  * worker claims right after its own send is settled, and a claim skipped then could leave the
  * slot that send freed unused until some other send ends.
  */
-export async function claimForEndpoint(db: Conn, webhookId: number, now: number, leaseUntil: number, limits: { max: number; perEndpoint: number }): Promise<DeliveryRow[]> {
+export async function claimForEndpoint(
+  db: Conn,
+  webhookId: number,
+  now: number,
+  leaseUntil: number,
+  limits: { max: number; perEndpoint: number },
+): Promise<DeliveryRow[]> {
   return db.transaction().execute(async (trx) => {
     if (isPostgres(trx)) {
       // NO KEY UPDATE: checkouts writing deliveries for this endpoint (a foreign key's KEY SHARE) are not held up.
-      const held = await trx.selectFrom('webhook_endpoints').select('id').where('id', '=', webhookId).forNoKeyUpdate().executeTakeFirst();
+      const held = await trx
+        .selectFrom('webhook_endpoints')
+        .select('id')
+        .where('id', '=', webhookId)
+        .forNoKeyUpdate()
+        .executeTakeFirst();
       if (!held) return [];
     }
     const inFlight = await trx
@@ -120,7 +182,11 @@ export async function claimForEndpoint(db: Conn, webhookId: number, now: number,
     return trx
       .updateTable('webhook_deliveries')
       .set({ status: 'delivering', next_attempt_at: leaseUntil, attempts: sql`attempts + 1` })
-      .where('id', 'in', eligible.map((r) => r.id))
+      .where(
+        'id',
+        'in',
+        eligible.map((r) => r.id),
+      )
       .where('status', '=', 'pending')
       .returningAll()
       .execute()
@@ -128,7 +194,11 @@ export async function claimForEndpoint(db: Conn, webhookId: number, now: number,
   });
 }
 
-export async function finishDelivery(db: Conn, deliveryId: number, outcome: { status: 'succeeded' | 'failed' | 'pending'; nextAttemptAt?: number; now: number }): Promise<void> {
+export async function finishDelivery(
+  db: Conn,
+  deliveryId: number,
+  outcome: { status: 'succeeded' | 'failed' | 'pending'; nextAttemptAt?: number; now: number },
+): Promise<void> {
   await db
     .updateTable('webhook_deliveries')
     .set({
@@ -143,7 +213,18 @@ export async function finishDelivery(db: Conn, deliveryId: number, outcome: { st
 
 export async function insertAttempt(
   db: Conn,
-  a: { shopId: number; webhookId: number; deliveryId: number; eventId: string; eventType: string; attempt: number; statusCode: number | null; durationMs: number; error: string | null; now: number },
+  a: {
+    shopId: number;
+    webhookId: number;
+    deliveryId: number;
+    eventId: string;
+    eventType: string;
+    attempt: number;
+    statusCode: number | null;
+    durationMs: number;
+    error: string | null;
+    now: number;
+  },
 ): Promise<void> {
   await db
     .insertInto('webhook_attempts')
@@ -176,12 +257,22 @@ export function listAttempts(db: Conn, shopId: number, webhookId: number, page: 
 }
 
 export async function countAttempts(db: Conn, shopId: number, webhookId: number): Promise<number> {
-  const row = await db.selectFrom('webhook_attempts').select((eb) => eb.fn.countAll<number>().as('n')).where('shop_id', '=', shopId).where('webhook_id', '=', webhookId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('webhook_attempts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('shop_id', '=', shopId)
+    .where('webhook_id', '=', webhookId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 export function findEvent(db: Conn, shopId: number, eventId: string) {
-  return db.selectFrom('events').selectAll().where('shop_id', '=', shopId).where('id', '=', eventId).executeTakeFirstOrThrow();
+  return db
+    .selectFrom('events')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('id', '=', eventId)
+    .executeTakeFirstOrThrow();
 }
 
 // The two functions below serve the secrets module (start-up check, `shopd secrets rotate`), which
@@ -192,6 +283,16 @@ export function listSealedWebhookSecrets(db: Conn): Promise<{ shop_id: number; i
   return db.selectFrom('webhook_endpoints').select(['shop_id', 'id', 'secret']).orderBy('id').execute();
 }
 
-export async function replaceSealedWebhookSecret(db: Conn, shopId: number, webhookId: number, sealed: string): Promise<void> {
-  await db.updateTable('webhook_endpoints').set({ secret: sealed }).where('shop_id', '=', shopId).where('id', '=', webhookId).execute();
+export async function replaceSealedWebhookSecret(
+  db: Conn,
+  shopId: number,
+  webhookId: number,
+  sealed: string,
+): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ secret: sealed })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', webhookId)
+    .execute();
 }

@@ -5,8 +5,14 @@ import { eventTypes } from '../events/service.js';
 export const WebhookParams = Type.Object({ shopId: Id, webhookId: Id });
 
 export const WebhookInput = Type.Object({
-  url: HttpUrl('It must resolve to public addresses only (400 otherwise; checked again at every delivery) unless the server allows private ones.'),
-  events: Type.Array(StringEnum(eventTypes), { minItems: 1, maxItems: eventTypes.length, description: 'Event types to receive.' }),
+  url: HttpUrl(
+    'It must resolve to public addresses only (400 otherwise; checked again at every delivery) unless the server allows private ones.',
+  ),
+  events: Type.Array(StringEnum(eventTypes), {
+    minItems: 1,
+    maxItems: eventTypes.length,
+    description: 'Event types to receive.',
+  }),
   enabled: OptionalNullable(Type.Boolean({ default: true, description: 'null or omitted: true.' })),
 });
 
@@ -15,7 +21,9 @@ export const Webhook = Type.Object({
   url: Type.String(),
   events: Type.Array(Type.String()),
   enabled: Type.Boolean(),
-  disabledReason: Nullable(Type.String({ description: 'Set when the service turned the endpoint off (it answered 410).' })),
+  disabledReason: Nullable(
+    Type.String({ description: 'Set when the service turned the endpoint off (it answered 410).' }),
+  ),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });

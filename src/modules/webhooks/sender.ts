@@ -35,7 +35,11 @@ export interface Message {
 /** What webhooks read of an answer: enough for a short error text, never the whole of a large body. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 
-export async function sendWebhook(url: string, message: Message, options: { timeoutMs: number; allowPrivate: boolean }): Promise<SendResult> {
+export async function sendWebhook(
+  url: string,
+  message: Message,
+  options: { timeoutMs: number; allowPrivate: boolean },
+): Promise<SendResult> {
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
   try {

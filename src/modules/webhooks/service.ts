@@ -2,19 +2,30 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { assertPublicUrl, UnsafeUrlError } from '../../http/address-guard.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import { pageWindow, toPage } from '../../http/pagination.js';
-import { toIso, type PageQuery } from '../../schemas/common.js';
+import { type PageQuery, toIso } from '../../schemas/common.js';
 import type { SecretBox } from '../../security/secret-box.js';
-import { assertPublicUrl, UnsafeUrlError } from '../../http/address-guard.js';
 import * as repo from './repository.js';
-import { generateSecret, sendWebhook, type SendResult } from './sender.js';
+import { generateSecret, type SendResult, sendWebhook } from './sender.js';
 import type { DeliveryRow, WebhookRow } from './webhooks.table.js';
 
 type Conn = Kysely<Database>;
 
 /** Retry delays after each failed attempt: about three days in all, then the delivery fails. */
-export const RETRY_DELAYS_MS = [5_000, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 5 * 3600_000, 10 * 3600_000, 14 * 3600_000, 20 * 3600_000, 20 * 3600_000];
+export const RETRY_DELAYS_MS = [
+  5_000,
+  60_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3600_000,
+  5 * 3600_000,
+  10 * 3600_000,
+  14 * 3600_000,
+  20 * 3600_000,
+  20 * 3600_000,
+];
 /**
  * An attempt that could not be signed: the key in use cannot open the endpoint's secret. It is
  * retried like any failure, so deliveries go out once the operator restores the key.
@@ -58,7 +69,13 @@ async function requireWebhook(db: Conn, shopId: number, webhookId: number): Prom
   return row;
 }
 
-export async function createWebhook(db: Conn, secrets: SecretBox, shopId: number, input: { url: string; events: string[]; enabled?: boolean | null | undefined }, allowPrivate: boolean) {
+export async function createWebhook(
+  db: Conn,
+  secrets: SecretBox,
+  shopId: number,
+  input: { url: string; events: string[]; enabled?: boolean | null | undefined },
+  allowPrivate: boolean,
+) {
   await checkUrl(input.url, allowPrivate);
   const secret = generateSecret();
   const now = Date.now();
@@ -79,12 +96,21 @@ export async function getWebhook(db: Conn, shopId: number, webhookId: number) {
 }
 
 export async function listWebhooks(db: Conn, shopId: number, query: PageQuery) {
-  const [rows, total] = await Promise.all([repo.listWebhooks(db, shopId, pageWindow(query)), repo.countWebhooks(db, shopId)]);
+  const [rows, total] = await Promise.all([
+    repo.listWebhooks(db, shopId, pageWindow(query)),
+    repo.countWebhooks(db, shopId),
+  ]);
   return toPage(rows.map(toWebhook), total, query);
 }
 
 /** Full update; turning an endpoint back on clears the reason it was turned off. */
-export async function updateWebhook(db: Conn, shopId: number, webhookId: number, input: { url: string; events: string[]; enabled?: boolean | null | undefined }, allowPrivate: boolean) {
+export async function updateWebhook(
+  db: Conn,
+  shopId: number,
+  webhookId: number,
+  input: { url: string; events: string[]; enabled?: boolean | null | undefined },
+  allowPrivate: boolean,
+) {
   await requireWebhook(db, shopId, webhookId);
   await checkUrl(input.url, allowPrivate);
   const enabled = input.enabled !== false;
@@ -104,7 +130,10 @@ export async function deleteWebhook(db: Conn, shopId: number, webhookId: number)
 
 export async function listAttempts(db: Conn, shopId: number, webhookId: number, query: PageQuery) {
   await requireWebhook(db, shopId, webhookId);
-  const [rows, total] = await Promise.all([repo.listAttempts(db, shopId, webhookId, pageWindow(query)), repo.countAttempts(db, shopId, webhookId)]);
+  const [rows, total] = await Promise.all([
+    repo.listAttempts(db, shopId, webhookId, pageWindow(query)),
+    repo.countAttempts(db, shopId, webhookId),
+  ]);
   const items = rows.map((a) => ({
     id: a.id,
     deliveryId: a.delivery_id,
@@ -121,11 +150,20 @@ export async function listAttempts(db: Conn, shopId: number, webhookId: number, 
 
 /** The enabled endpoints of the shop subscribed to `type`: where an event of it will be delivered. */
 export async function subscribedEndpoints(db: Conn, shopId: number, type: string): Promise<number[]> {
-  return (await repo.enabledWebhooks(db, shopId)).filter((w) => (JSON.parse(w.events) as string[]).includes(type)).map((w) => w.id);
+  return (await repo.enabledWebhooks(db, shopId))
+    .filter((w) => (JSON.parse(w.events) as string[]).includes(type))
+    .map((w) => w.id);
 }
 
 /** In the transaction that records an event: one delivery per endpoint of `targets`. */
-export async function queueDeliveries(db: Conn, shopId: number, eventId: string, orderingKey: string | null, targets: number[], now: number): Promise<void> {
+export async function queueDeliveries(
+  db: Conn,
+  shopId: number,
+  eventId: string,
+  orderingKey: string | null,
+  targets: number[],
+  now: number,
+): Promise<void> {
   await repo.insertDeliveries(db, shopId, eventId, orderingKey, targets, now);
 }
 
@@ -138,8 +176,17 @@ interface Deliverer {
 
 /** Sends one claimed delivery and records the attempt; answers what the endpoint said. */
 async function attempt(ctx: Deliverer, delivery: DeliveryRow, now: () => number, force = false): Promise<SendResult> {
-  const [webhook, event] = await Promise.all([repo.findWebhook(ctx.db, delivery.shop_id, delivery.webhook_id), repo.findEvent(ctx.db, delivery.shop_id, delivery.event_id)]);
-  const payload = JSON.stringify({ id: event.id, type: event.type, createdAt: toIso(event.created_at), shopId: event.shop_id, data: JSON.parse(event.payload) as unknown });
+  const [webhook, event] = await Promise.all([
+    repo.findWebhook(ctx.db, delivery.shop_id, delivery.webhook_id),
+    repo.findEvent(ctx.db, delivery.shop_id, delivery.event_id),
+  ]);
+  const payload = JSON.stringify({
+    id: event.id,
+    type: event.type,
+    createdAt: toIso(event.created_at),
+    shopId: event.shop_id,
+    data: JSON.parse(event.payload) as unknown,
+  });
   const secret = webhook ? ctx.secrets.tryOpen(webhook.secret) : undefined;
   const result: SendResult = !webhook
     ? { statusCode: null, durationMs: 0, error: 'endpoint deleted' }
@@ -147,7 +194,11 @@ async function attempt(ctx: Deliverer, delivery: DeliveryRow, now: () => number,
       ? { statusCode: null, durationMs: 0, error: 'endpoint disabled' }
       : secret === undefined
         ? { statusCode: null, durationMs: 0, error: UNREADABLE_SIGNING_SECRET }
-        : await sendWebhook(webhook.url, { id: event.id, timestamp: Math.floor(now() / 1000), body: payload, secret }, ctx);
+        : await sendWebhook(
+            webhook.url,
+            { id: event.id, timestamp: Math.floor(now() / 1000), body: payload, secret },
+            ctx,
+          );
   if (webhook) {
     await repo.insertAttempt(ctx.db, {
       shopId: delivery.shop_id,
@@ -167,13 +218,24 @@ async function settle(ctx: Deliverer, delivery: DeliveryRow, result: SendResult,
   if (result.error === null) return repo.finishDelivery(ctx.db, delivery.id, { status: 'succeeded', now });
   if (result.statusCode === 410) {
     // The receiver says the endpoint is gone: stop sending to it.
-    await repo.updateWebhook(ctx.db, delivery.shop_id, delivery.webhook_id, { enabled: 0, disabled_reason: 'gone: the endpoint answered HTTP 410' });
+    await repo.updateWebhook(ctx.db, delivery.shop_id, delivery.webhook_id, {
+      enabled: 0,
+      disabled_reason: 'gone: the endpoint answered HTTP 410',
+    });
     return repo.finishDelivery(ctx.db, delivery.id, { status: 'failed', now });
   }
-  if (result.error === 'endpoint deleted' || result.error === 'endpoint disabled' || delivery.attempts >= RETRY_DELAYS_MS.length) {
+  if (
+    result.error === 'endpoint deleted' ||
+    result.error === 'endpoint disabled' ||
+    delivery.attempts >= RETRY_DELAYS_MS.length
+  ) {
     return repo.finishDelivery(ctx.db, delivery.id, { status: 'failed', now });
   }
-  return repo.finishDelivery(ctx.db, delivery.id, { status: 'pending', nextAttemptAt: now + retryDelayMs(delivery.attempts), now });
+  return repo.finishDelivery(ctx.db, delivery.id, {
+    status: 'pending',
+    nextAttemptAt: now + retryDelayMs(delivery.attempts),
+    now,
+  });
 }
 
 /** Deliveries one instance has in flight at once, over all endpoints. */
@@ -228,7 +290,10 @@ export async function deliverDue(ctx: Deliverer, now: number, options: PassOptio
       const leaseUntil = Math.max(now, Date.now()) + CLAIM_LEASE_MS;
       let claimed: DeliveryRow[];
       try {
-        claimed = await repo.claimForEndpoint(ctx.db, webhookId, now, leaseUntil, { max: room, perEndpoint: options.perEndpoint });
+        claimed = await repo.claimForEndpoint(ctx.db, webhookId, now, leaseUntil, {
+          max: room,
+          perEndpoint: options.perEndpoint,
+        });
       } catch (err) {
         // Claim nothing more; the sends in flight finish before the pass reports the failure.
         failure ??= err;
@@ -255,7 +320,10 @@ export async function ping(ctx: Deliverer, shopId: number, webhookId: number) {
   const webhook = await requireWebhook(ctx.db, shopId, webhookId);
   const now = Date.now();
   const eventId = `evt_${randomBytes(16).toString('base64url')}`;
-  await ctx.db.insertInto('events').values({ id: eventId, shop_id: shopId, type: 'ping', payload: JSON.stringify({ webhookId }), created_at: now }).execute();
+  await ctx.db
+    .insertInto('events')
+    .values({ id: eventId, shop_id: shopId, type: 'ping', payload: JSON.stringify({ webhookId }), created_at: now })
+    .execute();
   await repo.insertDeliveries(ctx.db, shopId, eventId, `ping:${eventId}`, [webhook.id], now);
   const delivery = await ctx.db
     .updateTable('webhook_deliveries')
@@ -266,7 +334,10 @@ export async function ping(ctx: Deliverer, shopId: number, webhookId: number) {
     .executeTakeFirstOrThrow();
   // A test is sent even to a disabled endpoint: the owner is checking it.
   const result = await attempt(ctx, delivery, Date.now, true);
-  await repo.finishDelivery(ctx.db, delivery.id, { status: result.error === null ? 'succeeded' : 'failed', now: Date.now() });
+  await repo.finishDelivery(ctx.db, delivery.id, {
+    status: result.error === null ? 'succeeded' : 'failed',
+    now: Date.now(),
+  });
   return { eventId, ok: result.error === null, ...result };
 }
 
@@ -281,7 +352,12 @@ export interface WebhookWorker {
  * after the interval.
  */
 export function startWebhookWorker(app: FastifyInstance): WebhookWorker {
-  const ctx: Deliverer = { db: app.db.kysely, secrets: app.secrets, timeoutMs: app.config.webhooks.timeoutMs, allowPrivate: app.config.webhooks.allowPrivate };
+  const ctx: Deliverer = {
+    db: app.db.kysely,
+    secrets: app.secrets,
+    timeoutMs: app.config.webhooks.timeoutMs,
+    allowPrivate: app.config.webhooks.allowPrivate,
+  };
   let running: Promise<number> = Promise.resolve(0);
   let stopped = false;
   const pass = { perEndpoint: app.config.webhooks.concurrency, stopping: () => stopped };
