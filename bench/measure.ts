@@ -201,8 +201,8 @@ export async function compare(
   const a: RunStats[] = [];
   const b: RunStats[] = [];
   for (let round = 0; round < timing.rounds; round++) {
-    let first;
-    let second;
+    let first: Awaited<ReturnType<typeof run>>;
+    let second: Awaited<ReturnType<typeof run>>;
     if (round % 2 === 0) {
       first = await run(endpoint, timing.seconds);
       second = await run(baseline, timing.seconds);

@@ -27,7 +27,7 @@ export function machine(): Report['machine'] {
   };
 }
 
-const escape = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const escapeCell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 export function toMarkdown(report: Report): string {
   const engineName = report.engine === 'sqlite' ? 'SQLite' : 'PostgreSQL';
@@ -42,9 +42,9 @@ export function toMarkdown(report: Report): string {
     '|---|---|---|---|---|',
     ...report.rows.map(
       (r) =>
-        `| ${r.target} | ${escape(r.scenario)} | ${escape(r.measured)} | ${r.threshold} | ${r.met === null ? '—' : r.met ? 'yes' : r.correctness ? '**no (correctness)**' : 'no'} |`,
+        `| ${r.target} | ${escapeCell(r.scenario)} | ${escapeCell(r.measured)} | ${r.threshold} | ${r.met === null ? '—' : r.met ? 'yes' : r.correctness ? '**no (correctness)**' : 'no'} |`,
     ),
-    ...report.errors.map((e) => `| ${e.target} | **error** | ${escape(e.message)} | — | no |`),
+    ...report.errors.map((e) => `| ${e.target} | **error** | ${escapeCell(e.message)} | — | no |`),
   ];
   if (report.notes.length > 0) lines.push('', ...report.notes.map((n) => `- ${n}`));
   const scored = report.rows.filter((r) => r.met !== null);

@@ -38,6 +38,7 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
+// biome-ignore lint/suspicious/noExplicitAny: migrations run before (and outside) the typed schema
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   // On PostgreSQL, Kysely would look for its bookkeeping tables in every schema: name the one
   // the connection's search_path resolves to.

@@ -96,6 +96,7 @@ export interface PageSlice {
  * Orders a list query by `(sortColumn, idColumn)` and cuts one page out of it: after the
  * cursor's position (keyset, the same cost at any depth) or at the offset.
  */
+// biome-ignore-start lint/suspicious/noExplicitAny: one function for every table's list query
 export function pageOf<Q extends SelectQueryBuilder<any, any, any>>(
   query: Q,
   order: { sortColumn: string; idColumn: string; direction?: 'asc' | 'desc' },
@@ -110,6 +111,7 @@ export function pageOf<Q extends SelectQueryBuilder<any, any, any>>(
     .limit(page.limit)
     .offset(page.after ? 0 : (page.offset ?? 0)) as Q;
 }
+// biome-ignore-end lint/suspicious/noExplicitAny: see above
 
 /**
  * Splits rows fetched with `limit + 1` into the page and the cursor to the next one

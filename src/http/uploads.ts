@@ -100,7 +100,7 @@ async function readFilePart(request: FastifyRequest): Promise<Buffer> {
       `body: must be ${MULTIPART}`,
     ]);
   }
-  let part;
+  let part: Awaited<ReturnType<typeof request.file>>;
   try {
     part = await request.file();
   } catch (err) {

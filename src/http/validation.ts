@@ -109,6 +109,7 @@ function mergeAliases(
   return merged;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: Fastify's compiler type is generic over every schema type
 export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) =>
   httpPart === 'body'
     ? bodyAjv.compile(schema as object)

@@ -32,7 +32,7 @@ export function createPrivateFile(file: string): void {
 export function tightenDataModes(dataDir: string, sqliteFile: string | undefined): string[] {
   const changed: string[] = [];
   const tighten = (path: string, mode: number) => {
-    let stat;
+    let stat: ReturnType<typeof statSync>;
     try {
       stat = statSync(path);
     } catch {

@@ -29,7 +29,8 @@ export function onEnd(t: TestContext, fn: () => unknown): void {
   let stack = endings.get(t);
   if (!stack) {
     const steps: (() => unknown)[] = [];
-    endings.set(t, (stack = steps));
+    stack = steps;
+    endings.set(t, stack);
     t.after(async () => {
       let failure: unknown;
       for (const step of steps.reverse()) {

@@ -107,7 +107,10 @@ export function documentValidator(): (schema: Schema, value: Json) => boolean {
   const cache = new Map<Schema, ValidateFunction>();
   return (schema, value) => {
     let validate = cache.get(schema);
-    if (!validate) cache.set(schema, (validate = ajv.compile(schema as object)));
+    if (!validate) {
+      validate = ajv.compile(schema as object);
+      cache.set(schema, validate);
+    }
     return validate(value) as boolean;
   };
 }
@@ -309,7 +312,9 @@ export function applyRules(gen: Generator, schema: Schema, value: Json): Json {
       const seen = new Set<string>();
       items = items.filter((item) => {
         const key = JSON.stringify(uniqueBy && isObject(item) ? item[uniqueBy] : item);
-        return seen.has(key) ? false : (seen.add(key), true);
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
       });
     }
     return items;
@@ -565,9 +570,8 @@ function bodySites(gen: Generator, schema: Schema, value: Json, at: (string | nu
         value: value.slice(0, s.minItems - 1),
       });
     if (s.items)
-      value
-        .slice(0, 2)
-        .forEach((item, i) => sites.push(...bodySites(gen, s.items!, item, [...at, i], `${label}[${i}]`)));
+      for (const [i, item] of value.slice(0, 2).entries())
+        sites.push(...bodySites(gen, s.items!, item, [...at, i], `${label}[${i}]`));
   }
   return sites;
 }

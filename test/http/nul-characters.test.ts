@@ -218,7 +218,10 @@ test('the OpenAPI document shows the NUL rule on every string a request can carr
     (Array.isArray(s.allOf) && s.allOf.some((p: { pattern?: string }) => p.pattern === NUL_FREE));
   const walk = (schema: unknown, at: string): void => {
     if (schema === null || typeof schema !== 'object') return;
-    if (Array.isArray(schema)) return schema.forEach((s, i) => walk(s, `${at}[${i}]`));
+    if (Array.isArray(schema)) {
+      for (const [i, s] of schema.entries()) walk(s, `${at}[${i}]`);
+      return;
+    }
     const s = schema as Record<string, unknown>;
     if (isFreeText(s)) {
       strings++;

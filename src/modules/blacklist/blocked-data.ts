@@ -123,7 +123,10 @@ export class IpRanges {
     const addr = ipaddr.parse(addressText!);
     const key = `${addr.kind()}/${prefixText ?? bitsOf(addr)}`;
     let set = this.networks.get(key);
-    if (!set) this.networks.set(key, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      this.networks.set(key, set);
+    }
     if (!set.has(addr.toString())) this.count++;
     set.add(addr.toString());
   }

@@ -15,10 +15,13 @@ const statuses: readonly AppealStatus[] = ['open', 'accepted', 'rejected'];
  * terminal's title) are shown as `\uXXXX`.
  */
 export function printable(text: string | null): string {
-  return (text ?? '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return (
+    (text ?? '')
+      .replace(/\s+/g, ' ')
+      .trim()
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+      .replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  );
 }
 
 /** One tab-separated line per appeal: id, shop, feedback, rating, status, reason, dates, description and comment on one line each. */

@@ -45,7 +45,7 @@ export async function fetchDynamicDeliverable(
   options: DeliveryOptions,
 ): Promise<string> {
   const at = origin(url);
-  let answer;
+  let answer: Awaited<ReturnType<typeof postGuarded>>;
   try {
     answer = await postGuarded(
       {

@@ -48,6 +48,7 @@ export interface DemoSummary {
 
 interface Reply {
   status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: the seed drives the API as a client reading JSON; each step takes what it needs
   body: { data: any; message?: string; errors?: string[] } | undefined;
 }
 
@@ -78,6 +79,7 @@ const describe = (reply: Reply) =>
   [reply.body?.message ?? '', ...(reply.body?.errors ?? [])].filter(Boolean).join('; ');
 
 /** The answer's data, or an error naming the step: the seed cannot go on without it. */
+// biome-ignore lint/suspicious/noExplicitAny: see Reply
 function must(reply: Reply, step: string): any {
   if (reply.status !== 200) throw new Error(`demo seed: ${step} failed (${reply.status}): ${describe(reply)}`);
   return reply.body!.data;
