@@ -10,7 +10,7 @@ import { withId } from '../migration-helpers.js';
  */
 const STATUSES = (list: string[]) => sql.raw(list.map((s) => `'${s}'`).join(', '));
 
-async function setStatuses(db: Kysely<any>, statuses: string[]): Promise<void> {
+async function setStatuses(db: Kysely<unknown>, statuses: string[]): Promise<void> {
   if (isPostgres(db)) {
     await sql`alter table mail_outbox drop constraint mail_outbox_status`.execute(db);
     await sql`alter table mail_outbox add constraint mail_outbox_status check (status in (${STATUSES(statuses)}))`.execute(
