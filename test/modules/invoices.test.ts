@@ -488,7 +488,7 @@ test('owner invoice list: filters, search, and a cursor walk without gaps', asyn
   assert.deepEqual(await ids('gateway=balance'), []);
   assert.deepEqual(await ids('searchString=SECOND@'), [b.id]);
   assert.deepEqual(await ids(`searchString=${a.id.slice(2, 12)}`), [a.id]);
-  // A search's page and its parts and replacements come from the reader thread: the same view.
+  // A search's page, and the parts and replacements read for it: the same view as the list's.
   assertOk(
     await api.post(`${base}/${b.id}/replacement`, {
       partInvoiceId: assertOk(await api.get(`${base}/${b.id}`)).parts[0].id,
