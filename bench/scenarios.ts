@@ -574,7 +574,7 @@ export async function t7(ctx: Context): Promise<Row[]> {
     loaded.push(await startLoad(ctx.base, { ...storefront, label: 'main (loaded)' }, seconds).done);
     background.stop();
     heavyDone.push((await background.done).responses);
-    // The two searches cut off by the stop still run on the server (perhaps off the event loop,
+    // The two searches cut off by the stop still run on the server (on PostgreSQL, beside the event loop,
     // where /hello cannot see them): let them end before the next solo round.
     await new Promise((resolve) => setTimeout(resolve, 2 * heavyMs));
     await waitIdle(ctx.base, 120 + heavyMs / 1000);
@@ -606,13 +606,7 @@ export async function t7(ctx: Context): Promise<Row[]> {
   if (!worst?.observing)
     rows.push(info('T7', 'longest synchronous DB call', 'db.observeQueries missing: not measured'));
   else if (ctx.engine === 'postgres')
-    rows.push(
-      info(
-        'T7',
-        'longest DB call of the main pool, heavy reads on their own connection (asynchronous driver: round trip, not a stall)',
-        `${fmt(worst.maxMs)} ms`,
-      ),
-    );
+    rows.push(info('T7', 'longest DB call (asynchronous driver: round trip, not a stall)', `${fmt(worst.maxMs)} ms`));
   else {
     // Judged on each call's own time: its wall time less the collections and the waits for a core
     // inside it (see bench/server.ts), which stall an asynchronous call just as much.

@@ -8,7 +8,6 @@ import {
   type DatabaseIntrospector,
   type Driver,
   Kysely,
-  type SqliteDatabase as KyselySqliteDatabase,
   type LogEvent,
   PostgresAdapter,
   PostgresDialect,
@@ -16,16 +15,13 @@ import {
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
-  type SqliteStatement,
   sql,
   type TableMetadata,
 } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { createPrivateFile, makePrivateDir } from '../security/file-modes.js';
-import { Checkpointer } from './checkpointer.js';
 import { attachWriter } from './heavy-write.js';
-import { attachReader, PostgresReader, ReaderPool, setUpReaderConnection } from './reader-pool.js';
 import type { Database } from './schema.js';
 
 export type Dialect = DatabaseConfig['dialect'];
@@ -40,122 +36,15 @@ export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
   /**
-   * Calls `listener` after every statement of the main connection (not the reader thread). On
-   * SQLite `durationMs` is the synchronous call itself, i.e. how long the event loop stood
-   * still; on PostgreSQL it is the round trip, during which the event loop runs on.
+   * Calls `listener` after every statement (Kysely's `log`). On SQLite `durationMs` is the
+   * synchronous call itself, i.e. how long the event loop stood still; on PostgreSQL it is the
+   * round trip, during which the event loop runs on.
    */
   observeQueries(listener: (event: QueryEvent) => void): () => void;
-  /** SQLite on disk: the thread that checkpoints the WAL (see checkpointer.ts); null otherwise. */
-  checkpointer?: Checkpointer | null;
   destroy(): Promise<void>;
 }
 
 type QueryListener = (event: QueryEvent) => void;
-
-function notify(listeners: Set<QueryListener>, sql: string, started: number): void {
-  const event = { sql, durationMs: performance.now() - started };
-  for (const listener of listeners) listener(event);
-}
-
-/**
- * A statement that answers rows as objects built by a constructor made for its columns, from the
- * arrays better-sqlite3 returns in raw mode. better-sqlite3 builds each row object through V8's
- * generic property API, one column at a time: for a page of 20 invoices (25 columns) that took
- * longer than SQLite's own work. An object literal of a fixed shape costs next to nothing.
- * The rows are the same as better-sqlite3's, down to duplicate names (the last column wins) and
- * a column named `__proto__` (assigned, as better-sqlite3 does: no own property).
- */
-function literalRows(statement: SqliteDatabase.Statement): SqliteStatement {
-  if (!statement.reader) return statement as unknown as SqliteStatement;
-  const names = statement.columns().map((c) => c.name);
-  const row = new Function(
-    'v',
-    `return {${names.map((name, i) => `${JSON.stringify(name)}: v[${i}]`).join(', ')}};`,
-  ) as (values: unknown[]) => unknown;
-  statement.raw(true);
-  return {
-    reader: true,
-    all: (parameters) => (statement.all(parameters) as unknown[][]).map(row),
-    run: (parameters) => statement.run(parameters),
-    *iterate(parameters) {
-      for (const values of statement.iterate(parameters) as IterableIterator<unknown[]>) yield row(values);
-    },
-  };
-}
-
-/**
- * A statement that writes (an INSERT, UPDATE or DELETE, with or without RETURNING) tells
- * `onWrite` after each run: the checkpointer copies the WAL back only when something was written.
- */
-function notingWrites(statement: SqliteStatement, onWrite: () => void): SqliteStatement {
-  return {
-    reader: statement.reader,
-    all(parameters) {
-      try {
-        return statement.all(parameters);
-      } finally {
-        onWrite();
-      }
-    },
-    run(parameters) {
-      try {
-        return statement.run(parameters);
-      } finally {
-        onWrite();
-      }
-    },
-    iterate: (parameters) => statement.iterate(parameters),
-  };
-}
-
-/**
- * The connection Kysely's SQLite driver talks to, with three additions: statements are prepared
- * once and reused (Kysely prepares every query it runs; preparing costs as much as running a
- * point lookup), rows are built by `literalRows`, and each call can be timed for
- * `observeQueries`. Kysely never streams (`iterate`) here, so a cached statement is never busy
- * when it is run again.
- */
-function reusingStatements(
-  sqlite: SqliteDatabase.Database,
-  listeners: Set<QueryListener>,
-  onWrite: () => void,
-  capacity = 1000,
-): KyselySqliteDatabase {
-  const statements = new Map<string, SqliteStatement>();
-  const timed = (text: string, statement: SqliteStatement): SqliteStatement => ({
-    reader: statement.reader,
-    all(parameters) {
-      const started = performance.now();
-      try {
-        return statement.all(parameters);
-      } finally {
-        notify(listeners, text, started);
-      }
-    },
-    run(parameters) {
-      const started = performance.now();
-      try {
-        return statement.run(parameters);
-      } finally {
-        notify(listeners, text, started);
-      }
-    },
-    iterate: (parameters) => statement.iterate(parameters),
-  });
-  return {
-    close: () => sqlite.close(),
-    prepare(text) {
-      let statement = statements.get(text);
-      if (!statement) {
-        const prepared = sqlite.prepare(text);
-        statement = prepared.readonly ? literalRows(prepared) : notingWrites(literalRows(prepared), onWrite);
-        if (statements.size >= capacity) statements.delete(statements.keys().next().value!);
-        statements.set(text, statement);
-      }
-      return listeners.size === 0 ? statement : timed(text, statement);
-    },
-  };
-}
 
 // PostgreSQL answers bigint (counts, minor units, epoch milliseconds) and numeric (sums) as
 // strings; every such value here is an integer far below 2^53, so numbers are exact.
@@ -172,8 +61,8 @@ const pgTypes = {
  * another client makes that query fail. This one looks at the connection's own schema only.
  */
 class CurrentSchemaIntrospector extends PostgresIntrospector {
-  readonly #db: Kysely<any>;
-  constructor(db: Kysely<any>) {
+  readonly #db: Kysely<unknown>;
+  constructor(db: Kysely<unknown>) {
     super(db);
     this.#db = db;
   }
@@ -186,7 +75,7 @@ class CurrentSchemaIntrospector extends PostgresIntrospector {
 }
 
 class CurrentSchemaPostgresDialect extends PostgresDialect {
-  override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+  override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
     return new CurrentSchemaIntrospector(db);
   }
 }
@@ -241,95 +130,77 @@ class ImmediateSqliteDialect extends SqliteDialect {
 /** How long a statement waits for another process's write lock before failing with SQLITE_BUSY. */
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
-export interface OpenOptions {
-  /** SQLite: run `heavyRead` queries on a reader thread (default true; an in-memory database has none). */
-  readerThread?: boolean;
-  /** SQLite on disk: the checkpointer's intervals and sizes (tests make them small). */
-  checkpoint?: ConstructorParameters<typeof Checkpointer>[2];
+/**
+ * The size SQLite truncates the WAL file back to when it starts the WAL over after a checkpoint:
+ * one large transaction (a restore, a rollup rebuild) may grow it, it does not stay that large.
+ */
+export const SQLITE_JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * The one SQLite connection of a process, set up here and nowhere else. WAL lets readers of other
+ * processes (a backup, the CLI) go on while this one writes; `synchronous = NORMAL` syncs at
+ * checkpoints rather than at every commit (a crash of the machine may lose the last commits, never
+ * the database). SQLite checkpoints on its own in the commit that finds the WAL over 1000 pages
+ * (`wal_autocheckpoint`, left at its default): with a single connection nothing holds an older
+ * snapshot, so each checkpoint copies everything back and the next commit writes the WAL from its
+ * start again; `journal_size_limit` then truncates a WAL that one large transaction grew.
+ */
+function openSqlite(file: string): SqliteDatabase.Database {
+  if (file !== ':memory:') {
+    // Only this user may read the database (see file-modes.ts): its -wal and -shm get its mode.
+    makePrivateDir(dirname(file));
+    createPrivateFile(file);
+  }
+  const sqlite = new SqliteDatabase(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma(`journal_size_limit = ${SQLITE_JOURNAL_SIZE_LIMIT}`);
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  // A page cache of up to 64 MiB instead of the default 2 MB: a write touches a page of every
+  // index of its table (nine on invoices), and with a million invoices those pages rarely stay
+  // in 2 MB, so each one is read again from the OS. Measured on the bench shop: the statements
+  // of a checkout 1.0 → 0.63 ms; reads of hot pages are unchanged. Filled on demand.
+  sqlite.pragma('cache_size = -65536');
+  // Give the query planner table statistics (sampled, so fast on large tables): without them
+  // SQLite guesses, and may walk a million parts by shop to avoid sorting ten invoices' parts.
+  sqlite.pragma('analysis_limit = 400');
+  sqlite.pragma('optimize = 0x10002');
+  return sqlite;
 }
 
-export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Db {
+export function openDatabase(config: DatabaseConfig): Db {
   const listeners = new Set<QueryListener>();
   const observeQueries = (listener: QueryListener) => {
     listeners.add(listener);
     return () => void listeners.delete(listener);
   };
-  if (config.dialect === 'sqlite') {
-    const onDisk = config.file !== ':memory:';
-    if (onDisk) {
-      // Only this user may read the database (see file-modes.ts): its -wal and -shm get its mode.
-      makePrivateDir(dirname(config.file));
-      createPrivateFile(config.file);
-    }
-    const sqlite = new SqliteDatabase(config.file);
-    sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
-    sqlite.pragma('synchronous = NORMAL');
-    // A page cache of up to 64 MiB instead of the default 2 MB: a write touches a page of every
-    // index of its table (nine on invoices), and with a million invoices those pages rarely stay
-    // in 2 MB, so each one is read again from the OS. Measured on the bench shop: the statements
-    // of a checkout 1.0 → 0.63 ms; reads of hot pages are unchanged. Filled on demand.
-    sqlite.pragma('cache_size = -65536');
-    // Give the query planner table statistics (sampled, so fast on large tables): without them
-    // SQLite guesses, and may walk a million parts by shop to avoid sorting ten invoices' parts.
-    sqlite.pragma('analysis_limit = 400');
-    sqlite.pragma('optimize = 0x10002');
-    const checkpointer = onDisk ? new Checkpointer(sqlite, config.file, options.checkpoint) : null;
-    const kysely = new Kysely<Database>({
-      dialect: new ImmediateSqliteDialect({
-        database: reusingStatements(sqlite, listeners, () => checkpointer?.noteWrite()),
-      }),
-    });
-    const reader = onDisk && options.readerThread !== false ? new ReaderPool(config.file) : null;
-    if (reader) attachReader(kysely, reader);
-    if (onDisk) attachWriter(kysely, { file: config.file, onWrite: () => checkpointer?.noteWrite() });
-    // A RESTART checkpoint holds the main connection like a transaction would (see Checkpointer).
-    checkpointer?.holdWith((fn) => kysely.connection().execute(() => fn()));
-    return {
-      kysely,
-      dialect: 'sqlite',
-      observeQueries,
-      checkpointer,
-      destroy: async () => {
-        await checkpointer?.close();
-        await reader?.close();
-        await kysely.destroy();
-      },
-    };
-  }
-  const poolOptions = {
-    connectionString: config.url,
-    types: pgTypes,
-    ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
-  };
-  const pool = new pg.Pool({ ...poolOptions, max: 10 });
-  // Heavy reads (searches, reports) get a connection of their own (see PostgresReader).
-  const readerPool = new pg.Pool({ ...poolOptions, max: 1 });
   const log = (event: LogEvent) => {
     if (listeners.size === 0) return;
-    const durationMs = event.queryDurationMillis;
-    for (const listener of listeners) listener({ sql: event.query.sql, durationMs });
+    const query = { sql: event.query.sql, durationMs: event.queryDurationMillis };
+    for (const listener of listeners) listener(query);
   };
+  if (config.dialect === 'sqlite') {
+    const kysely = new Kysely<Database>({
+      dialect: new ImmediateSqliteDialect({ database: openSqlite(config.file) }),
+      log,
+    });
+    // A timezone change's rollup rebuild still runs on a connection and thread of its own
+    // (heavy-write.ts) until the rollups are stored so that it needs none.
+    if (config.file !== ':memory:') attachWriter(kysely, { file: config.file, onWrite: () => undefined });
+    return { kysely, dialect: 'sqlite', observeQueries, destroy: () => kysely.destroy() };
+  }
+  const pool = new pg.Pool({
+    connectionString: config.url,
+    types: pgTypes,
+    max: 10,
+    ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
+  });
   const kysely = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }), log });
-  const reader = new PostgresReader(
-    new Kysely<Database>({
-      dialect: new CurrentSchemaPostgresDialect({ pool: readerPool, onCreateConnection: setUpReaderConnection }),
-    }),
-  );
-  attachReader(kysely, reader);
-  return {
-    kysely,
-    dialect: 'postgres',
-    observeQueries,
-    destroy: async () => {
-      await reader.close();
-      await kysely.destroy();
-    },
-  };
+  return { kysely, dialect: 'postgres', observeQueries, destroy: () => kysely.destroy() };
 }
 
-export function isPostgres(db: Kysely<any>): boolean {
+export function isPostgres(db: Pick<Kysely<unknown>, 'getExecutor'>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 

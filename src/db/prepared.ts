@@ -9,7 +9,7 @@ class Placeholder {
   constructor(readonly name: string) {}
 }
 
-function valueOf(params: Record<string, unknown>, name: string): unknown {
+function valueFor(params: Record<string, unknown>, name: string): unknown {
   const value = params[name];
   if (value === undefined) throw new TypeError(`prepared query: no value for ${name}`);
   return value;
@@ -44,7 +44,7 @@ export function prepared<P extends object, O>(
       compiled[engine] = query;
     }
     const parameters = query.parameters.map((value) =>
-      value instanceof Placeholder ? valueOf(params as Record<string, unknown>, value.name) : value,
+      value instanceof Placeholder ? valueFor(params as Record<string, unknown>, value.name) : value,
     );
     const result = await db.executeQuery<O>({ ...query, parameters });
     return result.rows;

@@ -97,7 +97,7 @@ test('a backup taken under write load holds every row committed before it began,
       : await runPrinted(await cli(env, 'restore', file), 'pg_restore');
   assert.equal(restored.code, 0, restored.stderr);
 
-  const after = openDatabase(config.database, { readerThread: false });
+  const after = openDatabase(config.database);
   onEnd(t, () => after.destroy());
   const ids = (
     await after.kysely.selectFrom('faqs').select('id').where('shop_id', '=', shop.id).orderBy('id').execute()

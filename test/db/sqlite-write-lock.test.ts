@@ -17,7 +17,7 @@ test(
   async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'shopd-lock-'));
     const file = join(dir, 'db.sqlite');
-    const db = openDatabase({ dialect: 'sqlite', file }, { readerThread: false });
+    const db = openDatabase({ dialect: 'sqlite', file });
     // Another process's connection, as the CLI's would be; it does not wait, so a refusal shows at once.
     const other = new SqliteDatabase(file);
     other.pragma('busy_timeout = 0');
@@ -77,7 +77,7 @@ test(
 test("a transaction waits for another process's lock without stopping the event loop", sqliteOnly, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'shopd-lock-'));
   const file = join(dir, 'db.sqlite');
-  const db = openDatabase({ dialect: 'sqlite', file }, { readerThread: false });
+  const db = openDatabase({ dialect: 'sqlite', file });
   const other = new SqliteDatabase(file);
   t.after(async () => {
     other.close();

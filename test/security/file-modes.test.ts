@@ -45,7 +45,7 @@ test("the CLI's connection creates a new SQLite database 0600 in a directory 070
   const dir = mkdtempSync(join(tmpdir(), 'shopd-modes-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'elsewhere', 'db.sqlite');
-  const db = openDatabase({ dialect: 'sqlite', file }, { readerThread: false });
+  const db = openDatabase({ dialect: 'sqlite', file });
   await db.kysely.schema.createTable('t').addColumn('id', 'integer').execute();
   assert.equal(modeOf(join(dir, 'elsewhere')), '700');
   for (const suffix of ['', '-wal', '-shm']) assert.equal(modeOf(`${file}${suffix}`), '600', `db.sqlite${suffix}`);

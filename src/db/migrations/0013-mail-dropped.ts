@@ -10,8 +10,7 @@ import { withId } from '../migration-helpers.js';
  */
 const STATUSES = (list: string[]) => sql.raw(list.map((s) => `'${s}'`).join(', '));
 
-// biome-ignore lint/suspicious/noExplicitAny: a migration is typed by no live schema
-async function setStatuses(db: Kysely<any>, statuses: string[]): Promise<void> {
+async function setStatuses(db: Kysely<unknown>, statuses: string[]): Promise<void> {
   if (isPostgres(db)) {
     await sql`alter table mail_outbox drop constraint mail_outbox_status`.execute(db);
     await sql`alter table mail_outbox add constraint mail_outbox_status check (status in (${STATUSES(statuses)}))`.execute(

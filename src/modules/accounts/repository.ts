@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import type { AccountRow, ApiKeyRow } from './accounts.table.js';
 
@@ -42,14 +41,14 @@ export function listApiKeys(db: Conn, accountId: number): Promise<ApiKeyRow[]> {
   return db.selectFrom('api_keys').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
 }
 
-/** An active (not revoked) key by its hash. */
-const activeApiKey = prepared((db, p: { keyHash: string }) =>
-  db.selectFrom('api_keys').selectAll().where('key_hash', '=', p.keyHash).where('revoked_at', 'is', null),
-);
-
-/** Every owner request starts here. */
-export async function findActiveApiKey(db: Conn, keyHash: string): Promise<ApiKeyRow | undefined> {
-  return (await activeApiKey(db, { keyHash }))[0];
+/** An active (not revoked) key by its hash. Every owner request starts here. */
+export function findActiveApiKey(db: Conn, keyHash: string): Promise<ApiKeyRow | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('key_hash', '=', keyHash)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
 }
 
 export async function revokeApiKey(db: Conn, keyId: number, now: number): Promise<ApiKeyRow | undefined> {

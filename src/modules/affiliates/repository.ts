@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
-import { heavyRead } from '../../db/reader-pool.js';
 import type { Database } from '../../db/schema.js';
-import { containsText } from '../../db/sql-helpers.js';
+import { searchText } from '../../db/sql-helpers.js';
 
 type Conn = Kysely<Database>;
 
@@ -13,11 +12,11 @@ function referrers(db: Conn, shopId: number, search: string | undefined) {
       join.onRef('i.affiliate_customer_id', '=', 'c.id').on('i.shop_id', '=', shopId),
     )
     .where('c.shop_id', '=', shopId);
-  if (search) query = query.where(containsText('c.email', search));
+  if (search) query = query.where(searchText(db, 'customers', 'c', ['email'], search));
   return query;
 }
 
-/** Joins customers with the invoices they referred: heavy reads (off the event loop on SQLite). */
+/** Customers with the invoices they referred, by revenue. */
 export function listAffiliates(
   db: Conn,
   shopId: number,
@@ -41,15 +40,14 @@ export function listAffiliates(
     .orderBy('c.id')
     .limit(page.limit)
     .offset(page.offset);
-  return heavyRead(db, query);
+  return query.execute();
 }
 
 export async function countAffiliates(db: Conn, shopId: number, search: string | undefined): Promise<number> {
-  const [row] = await heavyRead(
-    db,
-    referrers(db, shopId, search).select((eb) => eb.fn.count<number>('c.id').distinct().as('n')),
-  );
-  return Number(row!.n);
+  const row = await referrers(db, shopId, search)
+    .select((eb) => eb.fn.count<number>('c.id').distinct().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export async function affiliateTotals(db: Conn, shopId: number, range: { from: number; to: number }) {
@@ -66,8 +64,7 @@ export async function affiliateTotals(db: Conn, shopId: number, range: { from: n
     .where('status', '=', 'completed')
     .where('completed_at', '>=', range.from)
     .where('completed_at', '<=', range.to);
-  const [row] = await heavyRead(db, query);
-  if (!row) throw new Error('an aggregate query answers one row');
+  const row = await query.executeTakeFirstOrThrow();
   return {
     affiliates: Number(row.affiliates),
     orders: Number(row.orders),

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { isPostgres } from '../../db/database.js';
-import { heavyRead } from '../../db/reader-pool.js';
 import type { Database } from '../../db/schema.js';
-import { containsText } from '../../db/sql-helpers.js';
+import { searchText } from '../../db/sql-helpers.js';
 import { type KeysetPosition, pageOf } from '../../http/pagination.js';
 import type { BalanceEntryKind, CustomerRow } from './customers.table.js';
 
@@ -60,14 +59,11 @@ export interface CustomerFilter {
 
 function filtered(db: Conn, shopId: number, filter: CustomerFilter) {
   let query = db.selectFrom('customers').where('shop_id', '=', shopId);
-  if (filter.search) query = query.where(containsText('email', filter.search));
+  if (filter.search) query = query.where(searchText(db, 'customers', 'customers', ['email'], filter.search));
   if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
   if (filter.to !== undefined) query = query.where('created_at', '<=', filter.to);
   return query;
 }
-
-// Lists, counts and stats below may read every customer or invoice of a large shop: they run as
-// heavy reads (off the event loop on SQLite, see src/db/reader-pool.ts).
 
 export function listCustomers(
   db: Conn,
@@ -75,18 +71,14 @@ export function listCustomers(
   filter: CustomerFilter,
   page: { limit: number; offset: number; after?: KeysetPosition | undefined },
 ): Promise<CustomerRow[]> {
-  return heavyRead(
-    db,
-    pageOf(filtered(db, shopId, filter).selectAll(), { sortColumn: 'created_at', idColumn: 'id' }, page),
-  );
+  return pageOf(filtered(db, shopId, filter).selectAll(), { sortColumn: 'created_at', idColumn: 'id' }, page).execute();
 }
 
 export async function countCustomers(db: Conn, shopId: number, filter: CustomerFilter): Promise<number> {
-  const [row] = await heavyRead(
-    db,
-    filtered(db, shopId, filter).select((eb) => eb.fn.countAll<number>().as('n')),
-  );
-  return Number(row!.n);
+  const row = await filtered(db, shopId, filter)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /**
@@ -301,12 +293,11 @@ export async function customerStats(db: Conn, shopId: number, range: { from: num
     .orderBy('spent', 'desc')
     .orderBy('customers.id')
     .limit(10);
-  const [[totals], [returning], top] = await Promise.all([
-    heavyRead(db, totalsQuery),
-    heavyRead(db, returningQuery),
-    heavyRead(db, topQuery),
+  const [totals, returning, top] = await Promise.all([
+    totalsQuery.executeTakeFirstOrThrow(),
+    returningQuery.executeTakeFirstOrThrow(),
+    topQuery.execute(),
   ]);
-  if (!totals || !returning) throw new Error('aggregate queries answer one row');
   return {
     total: Number(totals.total),
     newCustomers: Number(totals.new_customers ?? 0),

@@ -1,7 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
-import { heavyRead, readRows } from '../../db/reader-pool.js';
 import type { Database } from '../../db/schema.js';
-import { containsText } from '../../db/sql-helpers.js';
+import { containsText, searchText } from '../../db/sql-helpers.js';
 import { type KeysetPosition, pageOf } from '../../http/pagination.js';
 import type {
   AppealStatus,
@@ -31,19 +30,15 @@ export function findFeedbackOfInvoice(db: Conn, shopId: number, invoiceId: strin
     .executeTakeFirst();
 }
 
-/** The feedbacks left on these invoices (at most one each); `offLoop` as for `listParts` (invoices/repository.ts). */
-export function feedbacksOfInvoices(
-  db: Conn,
-  shopId: number,
-  invoiceIds: string[],
-  offLoop = false,
-): Promise<FeedbackRow[]> {
+/** The feedbacks left on these invoices (at most one each). */
+export function feedbacksOfInvoices(db: Conn, shopId: number, invoiceIds: string[]): Promise<FeedbackRow[]> {
   if (invoiceIds.length === 0) return Promise.resolve([]);
-  return readRows(
-    db,
-    db.selectFrom('feedbacks').selectAll().where('shop_id', '=', shopId).where('invoice_id', 'in', invoiceIds),
-    offLoop,
-  );
+  return db
+    .selectFrom('feedbacks')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('invoice_id', 'in', invoiceIds)
+    .execute();
 }
 
 /** Inserts a feedback; the unique index on invoice_id refuses a second one for the same invoice. */
@@ -77,31 +72,29 @@ function filteredFeedbacks(db: Conn, shopId: number, f: FeedbackFilter) {
   if (f.rating !== undefined) query = query.where('rating', '=', f.rating);
   const search = f.search;
   if (search)
-    query = query.where((eb) =>
-      eb.or([containsText('comment', search), containsText('answer', search), containsText('invoice_id', search)]),
-    );
+    query = query.where(searchText(db, 'feedbacks', 'feedbacks', ['comment', 'answer', 'invoice_id'], search));
   return query;
 }
 
-/** Newest first; after a keyset position when given, else from the offset. A heavy read: it may scan every feedback. */
+/** Newest first; after a keyset position when given, else from the offset. */
 export function listFeedbacks(
   db: Conn,
   shopId: number,
   filter: FeedbackFilter,
   page: { limit: number; offset: number; after?: KeysetPosition | undefined },
 ): Promise<FeedbackRow[]> {
-  return heavyRead(
-    db,
-    pageOf(filteredFeedbacks(db, shopId, filter).selectAll(), { sortColumn: 'created_at', idColumn: 'id' }, page),
-  );
+  return pageOf(
+    filteredFeedbacks(db, shopId, filter).selectAll(),
+    { sortColumn: 'created_at', idColumn: 'id' },
+    page,
+  ).execute();
 }
 
 export async function countFeedbacks(db: Conn, shopId: number, filter: FeedbackFilter): Promise<number> {
-  const [row] = await heavyRead(
-    db,
-    filteredFeedbacks(db, shopId, filter).select((eb) => eb.fn.countAll<number>().as('n')),
-  );
-  return Number(row!.n);
+  const row = await filteredFeedbacks(db, shopId, filter)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** The appeals of these feedbacks, newest first (the first one per feedback is its latest). */

@@ -55,13 +55,10 @@ export async function listInvoices(db: Conn, shop: ShopRow, query: InvoiceListQu
   ]);
   const { items, nextCursor } = keysetPage(rows, limit, (i) => ({ value: i.created_at, id: i.id }));
   const ids = items.map((i) => i.id);
-  // A search's invoices may come from anywhere in the history, their rows' pages cold: their
-  // parts, replacements and feedbacks are read off the event loop like the search itself.
-  const offLoop = repo.needsScan(filter);
   const [parts, replacements, feedbacks] = await Promise.all([
-    repo.listParts(db, shop.id, ids, offLoop),
-    repo.listReplacements(db, shop.id, ids, offLoop),
-    feedbacksOfInvoices(db, shop.id, ids, offLoop),
+    repo.listParts(db, shop.id, ids),
+    repo.listReplacements(db, shop.id, ids),
+    feedbacksOfInvoices(db, shop.id, ids),
   ]);
   const views = items.map((i) =>
     toOwnerInvoice(

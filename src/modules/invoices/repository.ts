@@ -1,9 +1,7 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
 import { isPostgres } from '../../db/database.js';
-import { prepared } from '../../db/prepared.js';
-import { readRows } from '../../db/reader-pool.js';
 import type { Database } from '../../db/schema.js';
-import { containsText } from '../../db/sql-helpers.js';
+import { searchText } from '../../db/sql-helpers.js';
 import { type KeysetPosition, pageOf } from '../../http/pagination.js';
 import { changeAvailableSerials } from '../products/repository.js';
 import type {
@@ -39,42 +37,27 @@ export function insertPart(db: Conn, row: Insertable<InvoicePartsTable>): Promis
   return db.insertInto('invoice_parts').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-/**
- * The parts of these invoices. `offLoop` for the invoices of a search result: they may be
- * anywhere in the shop's history, and reading their parts' pages from disk took 4.2 ms on the
- * event loop in a T7 run (see `listInvoices` in owner.service.ts).
- */
-export function listParts(db: Conn, shopId: number, invoiceIds: string[], offLoop = false): Promise<InvoicePartRow[]> {
+/** The parts of these invoices. */
+export function listParts(db: Conn, shopId: number, invoiceIds: string[]): Promise<InvoicePartRow[]> {
   if (invoiceIds.length === 0) return Promise.resolve([]);
-  return readRows(
-    db,
-    db
-      .selectFrom('invoice_parts')
-      .selectAll()
-      .where('shop_id', '=', shopId)
-      .where('invoice_id', 'in', invoiceIds)
-      .orderBy('id'),
-    offLoop,
-  );
+  return db
+    .selectFrom('invoice_parts')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('invoice_id', 'in', invoiceIds)
+    .orderBy('id')
+    .execute();
 }
 
-export function listReplacements(
-  db: Conn,
-  shopId: number,
-  invoiceIds: string[],
-  offLoop = false,
-): Promise<InvoiceReplacementRow[]> {
+export function listReplacements(db: Conn, shopId: number, invoiceIds: string[]): Promise<InvoiceReplacementRow[]> {
   if (invoiceIds.length === 0) return Promise.resolve([]);
-  return readRows(
-    db,
-    db
-      .selectFrom('invoice_replacements')
-      .selectAll()
-      .where('shop_id', '=', shopId)
-      .where('invoice_id', 'in', invoiceIds)
-      .orderBy('id'),
-    offLoop,
-  );
+  return db
+    .selectFrom('invoice_replacements')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('invoice_id', 'in', invoiceIds)
+    .orderBy('id')
+    .execute();
 }
 
 export async function setPartDeliverables(
@@ -236,28 +219,26 @@ export async function setDeliveryError(
     .execute();
 }
 
-/** Pending invoices past their expiry, oldest first (for the expiry worker and read-time checks). */
-const overdueQuery = (db: Conn, p: { now: number; limit: number }) =>
-  db
-    .selectFrom('invoices')
-    .select(['id', 'shop_id'])
-    .where('status', '=', 'pending')
-    .where('expires_at', '<=', p.now)
-    .orderBy('expires_at')
-    .limit(p.limit);
-const overdueOfAllShops = prepared(overdueQuery);
-// Every read of a shop's invoices (the owner's list, dashboards) and every checkout asks this first (expireOverdue).
-const overdueOfShop = prepared((db, p: { now: number; limit: number; shopId: number }) =>
-  overdueQuery(db, p).where('shop_id', '=', p.shopId),
-);
-
+/**
+ * Pending invoices past their expiry, oldest first (for the expiry worker and read-time checks).
+ * Every read of a shop's invoices (the owner's list, dashboards) and every checkout asks this
+ * first for its shop (expireOverdue).
+ */
 export function overdueInvoices(
   db: Conn,
   now: number,
   limit: number,
   shopId?: number,
 ): Promise<{ id: string; shop_id: number }[]> {
-  return shopId === undefined ? overdueOfAllShops(db, { now, limit }) : overdueOfShop(db, { now, limit, shopId });
+  return db
+    .selectFrom('invoices')
+    .select(['id', 'shop_id'])
+    .where('status', '=', 'pending')
+    .where('expires_at', '<=', now)
+    .$if(shopId !== undefined, (q) => q.where('shop_id', '=', shopId!))
+    .orderBy('expires_at')
+    .limit(limit)
+    .execute();
 }
 
 /**
@@ -453,10 +434,7 @@ function filtered(db: Conn, shopId: number, f: InvoiceFilter) {
   if (f.from !== undefined) query = query.where('invoices.created_at', '>=', f.from);
   if (f.to !== undefined) query = query.where('invoices.created_at', '<=', f.to);
   if (f.customerId !== undefined) query = query.where('invoices.customer_id', '=', f.customerId);
-  if (f.search)
-    query = query.where((eb) =>
-      eb.or([containsText('invoices.id', f.search!), containsText('invoices.customer_email', f.search!)]),
-    );
+  if (f.search) query = query.where(searchText(db, 'invoices', 'invoices', ['id', 'customer_email'], f.search));
   if (f.productId !== undefined) {
     const productId = f.productId;
     query = query.where(({ exists, selectFrom }) =>
@@ -494,25 +472,13 @@ export function listInvoices(
     { sortColumn: 'invoices.created_at', idColumn: 'invoices.id' },
     page,
   );
-  // A text search (or a product filter) has no index to follow: it may scan every invoice.
-  return readRows(db, query, needsScan(filter));
+  return query.execute();
 }
 
-/** Filters no index bounds: the query may read the whole table, so it runs as a heavy read. */
-export function needsScan(filter: InvoiceFilter): boolean {
-  return Boolean(filter.search) || filter.productId !== undefined;
-}
-
-/**
- * Invoices matching the filter. Off the event loop only when it may scan (as `listInvoices`): the
- * partial days of a list's totalCount and a customer's invoices are counted through an index,
- * and must not wait behind a running search for the one heavy-read connection.
- */
+/** Invoices matching the filter, counted through the indexes the filter's conditions use. */
 export async function countInvoices(db: Conn, shopId: number, filter: InvoiceFilter): Promise<number> {
-  const [row] = await readRows(
-    db,
-    filtered(db, shopId, filter).select((eb) => eb.fn.countAll<number>().as('n')),
-    needsScan(filter),
-  );
-  return Number(row!.n);
+  const row = await filtered(db, shopId, filter)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

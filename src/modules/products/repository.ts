@@ -1,6 +1,6 @@
-import { type ExpressionBuilder, type Insertable, type Kysely, sql, type Updateable } from 'kysely';
+import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { containsText } from '../../db/sql-helpers.js';
+import { searchText } from '../../db/sql-helpers.js';
 import { type KeysetPosition, pageOf } from '../../http/pagination.js';
 import type { ProductRow, ProductsTable, ProductVariantsTable, VariantRow } from './products.table.js';
 import type { VariantStockFields } from './views.js';
@@ -12,9 +12,8 @@ type VariantPatch = Omit<Updateable<ProductVariantsTable>, 'id' | 'shop_id' | 'p
 const SERIAL_BATCH = 500;
 
 /** `searchString` on products: title, path and short description. */
-function matchesSearch(text: string) {
-  return (eb: ExpressionBuilder<Database, 'products'>) =>
-    eb.or([containsText('title', text), containsText('path', text), containsText('short_description', text)]);
+function matchesSearch(db: Conn, text: string) {
+  return searchText(db, 'products', 'products', ['title', 'path', 'short_description'], text);
 }
 
 export function findProduct(db: Conn, shopId: number, productId: number): Promise<ProductRow | undefined> {
@@ -85,7 +84,7 @@ export function listProducts(
 ): Promise<ProductRow[]> {
   const { column, direction } = options.order;
   let query = db.selectFrom('products').selectAll().where('shop_id', '=', shopId).where('deleted_at', 'is', null);
-  if (options.search) query = query.where(matchesSearch(options.search));
+  if (options.search) query = query.where(matchesSearch(db, options.search));
   return pageOf(query, { sortColumn: column, idColumn: 'id', direction }, options).execute();
 }
 
@@ -95,7 +94,7 @@ export async function countProducts(db: Conn, shopId: number, search?: string): 
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('shop_id', '=', shopId)
     .where('deleted_at', 'is', null);
-  if (search) query = query.where(matchesSearch(search));
+  if (search) query = query.where(matchesSearch(db, search));
   return Number((await query.executeTakeFirstOrThrow()).n);
 }
 

@@ -1,19 +1,21 @@
 import type { CompiledQuery, Kysely, Updateable } from 'kysely';
 import { isPostgres } from '../../db/database.js';
-import { prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import type { PaymentSettingsRow, ShopRow, ShopsTable } from './shops.table.js';
 
 type Conn = Kysely<Database>;
 
-/** The shop with this id if this account owns it. The only way a request reaches a shop. */
-const shopOfAccount = prepared((db, p: { accountId: number; shopId: number }) =>
-  db.selectFrom('shops').selectAll().where('id', '=', p.shopId).where('account_id', '=', p.accountId),
-);
-
-/** Every owner request for a shop asks this. */
-export async function findShopOfAccount(db: Conn, accountId: number, shopId: number): Promise<ShopRow | undefined> {
-  return (await shopOfAccount(db, { accountId, shopId }))[0];
+/**
+ * The shop with this id if this account owns it. The only way a request reaches a shop: every
+ * owner request for a shop asks this.
+ */
+export function findShopOfAccount(db: Conn, accountId: number, shopId: number): Promise<ShopRow | undefined> {
+  return db
+    .selectFrom('shops')
+    .selectAll()
+    .where('id', '=', shopId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
 }
 
 /** A shop by id, for public paths where the id comes from the URL. */

@@ -1,11 +1,10 @@
-import { type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
+import { type Kysely, type SqlBool, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { containsText } from '../../db/sql-helpers.js';
+import { searchText } from '../../db/sql-helpers.js';
 import { type KeysetPosition, pageOf } from '../../http/pagination.js';
 import type { AnnouncementRow } from '../announcements/announcements.table.js';
 import type { CategoryRow } from '../categories/categories.table.js';
 import type { FaqRow } from '../faqs/faqs.table.js';
-import type { FeedbacksTable } from '../feedbacks/feedbacks.table.js';
 import type { GroupRow } from '../groups/groups.table.js';
 import type { ProductRow } from '../products/products.table.js';
 
@@ -121,8 +120,8 @@ function notWithdrawn(shopId: number, feedbackId: 'f.id' | 'fp.feedback_id') {
   return sql<SqlBool>`not exists (select 1 from feedback_appeals a where a.shop_id = ${shopId} and a.feedback_id = ${sql.ref(feedbackId)} and a.status = 'accepted')`;
 }
 
-const searchIn = (search: string) => (eb: ExpressionBuilder<{ f: FeedbacksTable }, 'f'>) =>
-  eb.or([containsText('f.comment', search), containsText('f.answer', search)]);
+/** A public feedback search: comment and answer (through the feedbacks' search index). */
+const searchIn = (db: Conn, search: string) => searchText(db, 'feedbacks', 'f', ['comment', 'answer'], search);
 
 /** Feedbacks shown publicly: those of the shop whose appeal, if any, was not accepted. */
 function publicFeedbacks(db: Conn, shopId: number, filter: FeedbackFilter) {
@@ -139,7 +138,7 @@ function publicFeedbacks(db: Conn, shopId: number, filter: FeedbackFilter) {
         .where('fp.product_id', 'in', productIds),
     );
   }
-  if (search) query = query.where(searchIn(search));
+  if (search) query = query.where(searchIn(db, search));
   return query;
 }
 
@@ -155,7 +154,7 @@ function productFeedbacks(db: Conn, shopId: number, productId: number, search: s
     .where('fp.product_id', '=', productId)
     .where('f.shop_id', '=', shopId)
     .where(notWithdrawn(shopId, 'fp.feedback_id'));
-  if (search) query = query.where(searchIn(search));
+  if (search) query = query.where(searchIn(db, search));
   return query;
 }
 
