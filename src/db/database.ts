@@ -24,7 +24,6 @@ import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { createPrivateFile, makePrivateDir } from '../security/file-modes.js';
 import { Checkpointer } from './checkpointer.js';
-import { attachWriter } from './heavy-write.js';
 import { attachReader, PostgresReader, ReaderPool, setUpReaderConnection } from './reader-pool.js';
 import type { Database } from './schema.js';
 
@@ -283,7 +282,6 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     });
     const reader = onDisk && options.readerThread !== false ? new ReaderPool(config.file) : null;
     if (reader) attachReader(kysely, reader);
-    if (onDisk) attachWriter(kysely, { file: config.file, onWrite: () => checkpointer?.noteWrite() });
     // A RESTART checkpoint holds the main connection like a transaction would (see Checkpointer).
     checkpointer?.holdWith((fn) => kysely.connection().execute(() => fn()));
     return {

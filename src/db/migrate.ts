@@ -14,6 +14,7 @@ import * as m0011 from './migrations/0011-rollup-covering-indexes.js';
 import * as m0012 from './migrations/0012-invoice-chat-user.js';
 import * as m0013 from './migrations/0013-mail-dropped.js';
 import * as m0014 from './migrations/0014-webhook-ordering.js';
+import * as m0015 from './migrations/0015-rollup-deltas.js';
 
 /**
  * Migrations are listed here, in order, rather than read from a folder: the list is part of
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0012-invoice-chat-user': m0012,
   '0013-mail-dropped': m0013,
   '0014-webhook-ordering': m0014,
+  '0015-rollup-deltas': m0015,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -7,7 +7,7 @@ import type { CategoriesTable, CategoryListingsTable } from '../modules/categori
 import type { CouponsTable } from '../modules/coupons/coupons.table.js';
 import type { BalanceEntriesTable, CustomerIpsTable, CustomersTable } from '../modules/customers/customers.table.js';
 import type {
-  RollupDaysTable,
+  RollupTotalsTable,
   RollupGatewaysTable,
   RollupHoursTable,
   RollupInvoiceCountsTable,
@@ -68,7 +68,7 @@ export interface Database {
   shop_totals: ShopTotalsTable;
   feedback_products: FeedbackProductsTable;
   rollup_state: RollupStateTable;
-  rollup_days: RollupDaysTable;
+  rollup_totals: RollupTotalsTable;
   rollup_products: RollupProductsTable;
   rollup_hours: RollupHoursTable;
   rollup_gateways: RollupGatewaysTable;

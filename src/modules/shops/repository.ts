@@ -1,4 +1,4 @@
-import type { CompiledQuery, Kysely, Updateable } from 'kysely';
+import type { Kysely, Updateable } from 'kysely';
 import { isPostgres } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
@@ -86,11 +86,6 @@ const updateShopQuery = (db: Conn, shopId: number, patch: ShopPatch) =>
 
 export function updateShop(db: Conn, shopId: number, patch: ShopPatch): Promise<ShopRow> {
   return updateShopQuery(db, shopId, patch).returningAll().executeTakeFirstOrThrow();
-}
-
-/** `updateShop` as a statement of a larger write (`heavyWrite`). */
-export function updateShopStatement(db: Conn, shopId: number, patch: ShopPatch): CompiledQuery {
-  return updateShopQuery(db, shopId, patch).compile();
 }
 
 export function listPaymentSettings(db: Conn, shopId: number): Promise<PaymentSettingsRow[]> {
