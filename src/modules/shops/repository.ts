@@ -160,3 +160,8 @@ export async function replaceSealedPaymentSecrets(
     .where('provider', '=', provider)
     .execute();
 }
+
+/** Every shop's id, oldest first (operator commands over all shops). */
+export async function allShopIds(db: Conn): Promise<number[]> {
+  return (await db.selectFrom('shops').select('id').orderBy('id').execute()).map((r) => r.id);
+}
