@@ -29,6 +29,8 @@ export interface RunStats {
   p99: number;
   mean: number;
   responses: number;
+  /** The longest wait of any request (an unanswered one: its age at the end). */
+  max: number;
   /** Requests unanswered for over a second when the run ended (every unanswered one counts with its age as latency). */
   unanswered: number;
 }
@@ -109,6 +111,7 @@ export function startLoad(base: string, load: Load, seconds: number): { stop(): 
       p99: percentile(sorted, 0.99),
       mean: sorted.length ? sorted.reduce((sum, v) => sum + v, 0) / sorted.length : Number.NaN,
       responses,
+      max: sorted.length ? sorted[sorted.length - 1]! : Number.NaN,
       unanswered: pending.filter((age) => age > 1000).length,
     };
   })();

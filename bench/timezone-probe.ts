@@ -4,8 +4,9 @@ import { loadConfig } from '../src/config.js';
 import { type Engine, readMeta, serverEnv } from './config.js';
 
 /**
- * What a timezone change costs on the seeded shop: the change rebuilds every rollup from the raw
- * rows in its transaction. Sets another offset and then the seeded one back (the database ends
+ * What a timezone change costs on the seeded shop: the request itself (one short transaction),
+ * while the rollups are rebuilt in background batches (T9 measures other shops' checkouts
+ * meanwhile). Sets another offset and then the seeded one back (the database ends
  * as it was), printing for each the request's time, the longest event-loop stall during it and
  * the statements over 200 ms on the main connection. `node --import tsx bench/timezone-probe.ts [--pg]`.
  */

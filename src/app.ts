@@ -26,6 +26,7 @@ import { categoryOwnerRoutes } from './modules/categories/owner.routes.js';
 import { couponOwnerRoutes } from './modules/coupons/owner.routes.js';
 import { customerOwnerRoutes } from './modules/customers/owner.routes.js';
 import { dashboardOwnerRoutes } from './modules/dashboards/owner.routes.js';
+import { resumeRollupRebuilds, stopRollupRebuilds } from './modules/dashboards/rollups.js';
 import { designOwnerRoutes } from './modules/design/owner.routes.js';
 import { faqOwnerRoutes } from './modules/faqs/owner.routes.js';
 import { feedbackOwnerRoutes } from './modules/feedbacks/owner.routes.js';
@@ -226,6 +227,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.addHook('onClose', () => webhookWorker.stop());
   const expiryWorker = startExpiryWorker(app);
   app.addHook('onClose', async () => expiryWorker.stop());
+  // Rollup rebuilds (a timezone change) that a stopped process left unfinished go on here.
+  const rebuildFailed = (err: unknown) => app.log.error({ err }, 'rollup rebuild failed; resumed at the next start');
+  await resumeRollupRebuilds(app.db.kysely, rebuildFailed);
+  app.addHook('onClose', () => stopRollupRebuilds(app.db.kysely));
   const visitRecorder = startVisitRecorder(app);
   app.decorate('visitRecorder', visitRecorder);
   app.addHook('onClose', () => visitRecorder.stop());

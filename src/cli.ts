@@ -32,6 +32,9 @@ Commands:
   appeals accept <appealId>             accept an open appeal: the feedback is hidden from the
                                         storefront and no longer counted in ratings
   appeals reject <appealId>             reject an open appeal: the feedback stays
+  rollups rebuild [--shop <shopId>]     recompute the dashboards' rollups of every shop (or one) from
+                                        its orders and feedbacks, in short transactions (safe while
+                                        the server runs)
 
 Configuration comes from the environment (DATABASE_URL, DATA_DIR, ...): see the README.`;
 
@@ -66,6 +69,7 @@ async function main(argv: string[]): Promise<void> {
       scope: { type: 'string', multiple: true },
       demo: { type: 'boolean' },
       status: { type: 'string' },
+      shop: { type: 'string' },
       'from-key-file': { type: 'string' },
       'from-env': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -154,6 +158,14 @@ async function main(argv: string[]): Promise<void> {
     case 'appeals reject': {
       const { appealsCommand } = await import('./modules/feedbacks/appeals-command.js');
       await appealsCommand(loadConfig(), sub!, arg, { status: values.status }, (line) => console.log(line));
+      return;
+    }
+    case 'rollups rebuild': {
+      const shop = values.shop === undefined ? undefined : Number(values.shop);
+      if (shop !== undefined && !(Number.isSafeInteger(shop) && shop > 0))
+        throw new UsageError('--shop must be a shop id (a positive integer)');
+      const { rebuildRollupsCommand } = await import('./modules/dashboards/rebuild-command.js');
+      await withDatabase((db) => rebuildRollupsCommand(db.kysely, shop, (line) => console.log(line)));
       return;
     }
     default:

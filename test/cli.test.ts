@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildApp } from '../src/app.js';
-import { onEnd, processEnv } from './helpers/build.js';
+import { onEnd, owner, processEnv } from './helpers/build.js';
 import { cli } from './helpers/cli.js';
+import { assertOk, sellingShop } from './helpers/factories.js';
 
 test('keys create / list / revoke, and the key works on the API', async (t) => {
   const { config, env } = await processEnv(t);
@@ -53,4 +54,51 @@ test('migrate, usage errors and bad input exit non-zero with a message', async (
   assert.equal(badScope.code, 1);
   const help = await cli(env, '--help');
   assert.match(help.stdout, /keys create/);
+});
+
+test("rollups rebuild recomputes a shop's dashboards from its orders", async (t) => {
+  const { config, env } = await processEnv(t);
+  const app = await buildApp({ config, logger: false });
+  onEnd(t, () => app.close());
+  const api = await owner(app);
+  const shop = await sellingShop(api, { serviceStock: null });
+  for (const quantity of [1, 3]) {
+    const placed = await app.inject({
+      method: 'POST',
+      url: `/v2/public/shops/${shop.shopId}/invoices`,
+      payload: {
+        customerEmail: 'buyer@example.com',
+        gateway: 'tipjar',
+        parts: [{ productId: shop.productId, productVariantId: shop.serviceVariant, quantity }],
+      },
+    });
+    assertOk(await api.post(`/self/${shop.shopId}/invoices/${placed.json().data.id}/process`));
+  }
+  const before = assertOk(await api.get(`/self/${shop.shopId}/dashboard/general`));
+  assert.equal(before.productsSold, 4);
+  // Rollups lost (say, edited by hand): the dashboards show nothing until the rebuild.
+  for (const table of [
+    'rollup_totals',
+    'rollup_products',
+    'rollup_hours',
+    'rollup_gateways',
+    'rollup_invoice_counts',
+  ] as const)
+    await app.db.kysely.deleteFrom(table).where('shop_id', '=', shop.shopId).execute();
+  assert.equal(assertOk(await api.get(`/self/${shop.shopId}/dashboard/general`)).productsSold, 0);
+
+  const rebuilt = await cli(env, 'rollups', 'rebuild', '--shop', String(shop.shopId));
+  assert.equal(rebuilt.code, 0, rebuilt.stderr);
+  assert.match(rebuilt.stdout, new RegExp(`shop ${shop.shopId}: rollups rebuilt`));
+  assert.deepEqual(assertOk(await api.get(`/self/${shop.shopId}/dashboard/general`)), before);
+
+  const all = await cli(env, 'rollups', 'rebuild');
+  assert.equal(all.code, 0, all.stderr);
+  assert.deepEqual(assertOk(await api.get(`/self/${shop.shopId}/dashboard/general`)), before);
+  const unknown = await cli(env, 'rollups', 'rebuild', '--shop', '9999');
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /not found/);
+  const bad = await cli(env, 'rollups', 'rebuild', '--shop', 'one');
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /--shop must be a shop id/);
 });

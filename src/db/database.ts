@@ -21,7 +21,6 @@ import {
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { createPrivateFile, makePrivateDir } from '../security/file-modes.js';
-import { attachWriter } from './heavy-write.js';
 import type { Database } from './schema.js';
 
 export type Dialect = DatabaseConfig['dialect'];
@@ -185,9 +184,6 @@ export function openDatabase(config: DatabaseConfig): Db {
       dialect: new ImmediateSqliteDialect({ database: openSqlite(config.file) }),
       log,
     });
-    // A timezone change's rollup rebuild still runs on a connection and thread of its own
-    // (heavy-write.ts) until the rollups are stored so that it needs none.
-    if (config.file !== ':memory:') attachWriter(kysely, { file: config.file, onWrite: () => undefined });
     return { kysely, dialect: 'sqlite', observeQueries, destroy: () => kysely.destroy() };
   }
   const pool = new pg.Pool({

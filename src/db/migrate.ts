@@ -15,6 +15,7 @@ import * as m0012 from './migrations/0012-invoice-chat-user.js';
 import * as m0013 from './migrations/0013-mail-dropped.js';
 import * as m0014 from './migrations/0014-webhook-ordering.js';
 import * as m0015 from './migrations/0015-search-indexes.js';
+import * as m0016 from './migrations/0016-rollup-deltas.js';
 
 /**
  * Migrations are listed here, in order, rather than read from a folder: the list is part of
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '0013-mail-dropped': m0013,
   '0014-webhook-ordering': m0014,
   '0015-search-indexes': m0015,
+  '0016-rollup-deltas': m0016,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -7,12 +7,12 @@ import type { CategoriesTable, CategoryListingsTable } from '../modules/categori
 import type { CouponsTable } from '../modules/coupons/coupons.table.js';
 import type { BalanceEntriesTable, CustomerIpsTable, CustomersTable } from '../modules/customers/customers.table.js';
 import type {
-  RollupDaysTable,
   RollupGatewaysTable,
   RollupHoursTable,
   RollupInvoiceCountsTable,
   RollupProductsTable,
   RollupStateTable,
+  RollupTotalsTable,
 } from '../modules/dashboards/rollups.table.js';
 import type { ShopDesignsTable } from '../modules/design/design.table.js';
 import type { EventsTable } from '../modules/events/events.table.js';
@@ -68,7 +68,7 @@ export interface Database {
   shop_totals: ShopTotalsTable;
   feedback_products: FeedbackProductsTable;
   rollup_state: RollupStateTable;
-  rollup_days: RollupDaysTable;
+  rollup_totals: RollupTotalsTable;
   rollup_products: RollupProductsTable;
   rollup_hours: RollupHoursTable;
   rollup_gateways: RollupGatewaysTable;

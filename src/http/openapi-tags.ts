@@ -381,12 +381,18 @@ Sales figures over a range, exact, in the shop currency's major unit.
   hour is the shop's local one. Overdue unpaid invoices are expired before counting, as on every
   invoice read.
 - **From rollups, not estimates.** Every figure is exact, in integer minor units, but is not
-  aggregated from the invoices at read time: the writes that change a figure (checkout,
-  completion, expiry and cancellation, a new customer, feedback, replacement) also update per-shop
-  rollups kept per shop-local day, in the same transaction, so a year's range reads a few hundred
-  rows at most. A range given as date-times that cut a local day reads those partial days from the
-  invoices. Changing the shop's timezone rebuilds its rollups: a rare, heavier write (see
-  \`settings/timezone\`).
+  aggregated from the invoices at read time: each change that moves a figure (checkout,
+  completion, expiry and cancellation, a new customer, feedback, an accepted appeal,
+  replacement) adds its deltas to per-shop rollups in the same transaction. A rollup row holds
+  the deltas of one bucket of shop-local days (a day, 32 days or 1024 days); a range is summed
+  from the whole buckets it covers and its ragged ends, so a year reads at most about 70 rows per
+  key and never the invoices. A range given as date-times that cut a local day reads those
+  partial days from the invoices.
+- **Timezone changes.** Changing the shop's timezone is one short write; the rollups are then
+  rebuilt in the new local days in the background, in short batches (minutes for a million
+  invoices), so no other request waits behind it. Meanwhile both dashboards answer
+  \`rollupsRebuilding: true\`: totals over the range stay exact, but the series days and
+  \`ordersByHour\` are those of the previous offset until it ends.
 - **\`returningCustomerRate\` is a repeat-purchase rate.** An exact count of distinct returning
   customers over an arbitrary range cannot be rolled up (it would mean reading every order of the
   range), so the rate is per order: when an invoice completes, the same transaction records whether

@@ -1,8 +1,17 @@
-import { type Kysely, sql } from 'kysely';
-import { prepared } from '../../db/prepared.js';
+import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { HOUR_MS } from './local-days.js';
-import { DAY_COLUMNS, type DayTotals, snapshotAt } from './rollups.js';
+import {
+  type BucketRange,
+  bucketRanges,
+  type DayTotals,
+  LAST_DAY,
+  ROLLUP_TABLES,
+  type RollupRow,
+  type RollupState,
+  type RollupTable,
+  TOTAL_COLUMNS,
+} from './rollup-rows.js';
 
 type Conn = Kysely<Database>;
 
@@ -20,13 +29,259 @@ export interface ProductSales {
   lastPartId: number;
 }
 
-export const zeroTotals = (): DayTotals => Object.fromEntries(DAY_COLUMNS.map((c) => [c, 0])) as DayTotals;
+export const zeroTotals = (): DayTotals => Object.fromEntries(TOTAL_COLUMNS.map((c) => [c, 0])) as DayTotals;
 
-/*
- * Whole local days, from the rollups: each figure is snapshot(≤ last) − snapshot(≤ first − 1), so
- * a query reads two rows per key whatever the length of the range (see rollups.ts). Dashboards
- * run these on every request, so each is built and compiled once (`prepared`).
+// ---- Keeping the rollups (rollups.ts) --------------------------------------------------------
+
+const toState = (row: {
+  generation: number | string;
+  utc_offset_minutes: number | string;
+  rebuild_offset_minutes: number | string | null;
+  rebuild_cursor: number | string | null;
+}): RollupState => ({
+  generation: Number(row.generation),
+  offsetMinutes: Number(row.utc_offset_minutes),
+  rebuildOffsetMinutes: row.rebuild_offset_minutes === null ? null : Number(row.rebuild_offset_minutes),
+  rebuildCursor: row.rebuild_cursor === null ? null : Number(row.rebuild_cursor),
+});
+
+/**
+ * Takes the shop's rollup lock for the rest of the transaction (a row lock on PostgreSQL; SQLite
+ * runs one write transaction at a time) and answers the rollups' state, creating it on first use.
  */
+export async function lockRollupState(db: Conn, shopId: number): Promise<RollupState> {
+  const row = await db
+    .insertInto('rollup_state')
+    .columns(['shop_id', 'generation', 'utc_offset_minutes'])
+    .expression(
+      db
+        .selectFrom('shops')
+        .select(['id', sql.lit(0).as('generation'), 'utc_offset_minutes'])
+        .where('id', '=', shopId),
+    )
+    .onConflict((oc) => oc.column('shop_id').doUpdateSet({ shop_id: (eb) => eb.ref('excluded.shop_id') }))
+    .returning(['generation', 'utc_offset_minutes', 'rebuild_offset_minutes', 'rebuild_cursor'])
+    .executeTakeFirstOrThrow();
+  return toState(row);
+}
+
+/** The rollups a read uses: the live generation and the offset of its days (the shop's when it has none yet). */
+export async function rollupView(
+  db: Conn,
+  shopId: number,
+  shopOffsetMinutes: number,
+): Promise<{ generation: number; offsetMinutes: number; rebuilding: boolean }> {
+  const row = await db
+    .selectFrom('rollup_state')
+    .select(['generation', 'utc_offset_minutes', 'rebuild_offset_minutes'])
+    .where('shop_id', '=', shopId)
+    .executeTakeFirst();
+  if (!row) return { generation: 0, offsetMinutes: shopOffsetMinutes, rebuilding: false };
+  return {
+    generation: Number(row.generation),
+    offsetMinutes: Number(row.utc_offset_minutes),
+    rebuilding: row.rebuild_offset_minutes !== null,
+  };
+}
+
+export async function shopOffset(db: Conn, shopId: number): Promise<number> {
+  const row = await db
+    .selectFrom('shops')
+    .select('utc_offset_minutes')
+    .where('id', '=', shopId)
+    .executeTakeFirstOrThrow();
+  return Number(row.utc_offset_minutes);
+}
+
+export async function setRebuild(
+  db: Conn,
+  shopId: number,
+  rebuild: { offsetMinutes: number; cursor: number | null },
+): Promise<void> {
+  await db
+    .updateTable('rollup_state')
+    .set({ rebuild_offset_minutes: rebuild.offsetMinutes, rebuild_cursor: rebuild.cursor })
+    .where('shop_id', '=', shopId)
+    .execute();
+}
+
+export async function switchGeneration(db: Conn, shopId: number, generation: number, offsetMinutes: number) {
+  await db
+    .updateTable('rollup_state')
+    .set({ generation, utc_offset_minutes: offsetMinutes, rebuild_offset_minutes: null, rebuild_cursor: null })
+    .where('shop_id', '=', shopId)
+    .execute();
+}
+
+export async function shopsRebuilding(db: Conn): Promise<number[]> {
+  const rows = await db
+    .selectFrom('rollup_state')
+    .select('shop_id')
+    .where('rebuild_offset_minutes', 'is not', null)
+    .execute();
+  return rows.map((r) => r.shop_id);
+}
+
+const ADD_CHUNK = 200;
+
+/** Adds deltas to bucket rows of one generation, creating the rows that do not exist yet. */
+export async function addRollupRows(db: Conn, shopId: number, generation: number, rows: RollupRow[]): Promise<void> {
+  for (const table of Object.keys(ROLLUP_TABLES) as RollupTable[]) {
+    const { keys, sums, maxima } = ROLLUP_TABLES[table];
+    const mine = rows.filter((r) => r.table === table);
+    for (let i = 0; i < mine.length; i += ADD_CHUNK) {
+      const values = mine.slice(i, i + ADD_CHUNK).map((r) => ({
+        shop_id: shopId,
+        generation,
+        level: r.level,
+        bucket: r.bucket,
+        ...r.keys,
+        ...Object.fromEntries(sums.map((c) => [c, r.sums[c] ?? 0])),
+        ...Object.fromEntries(maxima.map((c) => [c, r.maxima[c] ?? 0])),
+      }));
+      const t = sql.table(table);
+      await (db as Kysely<any>)
+        .insertInto(table)
+        .values(values)
+        .onConflict((oc) =>
+          oc.columns(['shop_id', 'generation', 'level', 'bucket', ...keys]).doUpdateSet({
+            ...Object.fromEntries(sums.map((c) => [c, sql`${t}.${sql.id(c)} + excluded.${sql.id(c)}`])),
+            ...Object.fromEntries(
+              maxima.map((c) => [
+                c,
+                sql`case when excluded.${sql.id(c)} > ${t}.${sql.id(c)} then excluded.${sql.id(c)} else ${t}.${sql.id(c)} end`,
+              ]),
+            ),
+          }),
+        )
+        .execute();
+    }
+  }
+}
+
+/** Deletes up to `limit` rows per table of generations other than `live`; true when some may be left. */
+export async function deleteStaleRows(db: Conn, shopId: number, live: number, limit: number): Promise<boolean> {
+  let more = false;
+  for (const table of Object.keys(ROLLUP_TABLES) as RollupTable[]) {
+    const key = ['generation', 'level', 'bucket', ...ROLLUP_TABLES[table].keys];
+    const result =
+      await sql`delete from ${sql.table(table)} where shop_id = ${shopId} and (${sql.join(key.map((k) => sql.id(k)))}) in (
+      select ${sql.join(key.map((k) => sql.id(k)))} from ${sql.table(table)} where shop_id = ${shopId} and generation <> ${live} limit ${sql.lit(limit)})`.execute(
+        db,
+      );
+    if (Number(result.numAffectedRows ?? 0) >= limit) more = true;
+  }
+  return more;
+}
+
+/**
+ * Where a rebuild's batch from `from` ends (exclusive): the creation time of the invoice after
+ * the next `size`, or null when fewer are left (the batch takes everything from `from` on).
+ */
+export async function sourceWindowEnd(db: Conn, shopId: number, from: number, size: number): Promise<number | null> {
+  const after = (at: number, offset: number) =>
+    db
+      .selectFrom('invoices')
+      .select('created_at')
+      .where('shop_id', '=', shopId)
+      .where('created_at', '>=', at)
+      .orderBy('created_at')
+      .limit(1)
+      .offset(offset)
+      .executeTakeFirst();
+  const row = await after(from, size);
+  if (!row) return null;
+  const end = Number(row.created_at);
+  if (end > from) return end;
+  // More than a batch created at the same instant: they go together.
+  const next = await after(from + 1, 0);
+  return next ? Number(next.created_at) : null;
+}
+
+/** Every source row of the rollups created in [from, to) (to null: open), as it stands now. */
+export async function sourcesCreatedIn(db: Conn, shopId: number, from: number, to: number | null) {
+  const inWindow = <T extends 'invoices' | 'customers' | 'feedbacks' | 'invoice_replacements'>(table: T) => {
+    let query = (db as Kysely<any>)
+      .selectFrom(table as string)
+      .where('shop_id', '=', shopId)
+      .where('created_at', '>=', from);
+    if (to !== null) query = query.where('created_at', '<', to);
+    return query;
+  };
+  const [invoices, customers, feedbacks, replacements] = await Promise.all([
+    inWindow('invoices')
+      .select(['id', 'created_at', 'status', 'gateway', 'total', 'completed_at', 'repeat_purchase'])
+      .execute() as Promise<
+      {
+        id: string;
+        created_at: number;
+        status: string;
+        gateway: string;
+        total: number;
+        completed_at: number | null;
+        repeat_purchase: number | null;
+      }[]
+    >,
+    inWindow('customers').select('created_at').execute() as Promise<{ created_at: number }[]>,
+    inWindow('feedbacks')
+      .select(['created_at', 'rating'])
+      .where('id', 'not in', (eb: ExpressionBuilder<Database, 'feedback_appeals'>) =>
+        eb
+          .selectFrom('feedback_appeals')
+          .select('feedback_id')
+          .where('shop_id', '=', shopId)
+          .where('status', '=', 'accepted'),
+      )
+      .execute() as Promise<{ created_at: number; rating: number }[]>,
+    inWindow('invoice_replacements').select(['created_at', 'quantity']).execute() as Promise<
+      { created_at: number; quantity: number }[]
+    >,
+  ]);
+  const completed = invoices.filter((i) => i.status === 'completed').map((i) => i.id);
+  // `+shop_id` leaves the invoice index the only one the parts can be read through.
+  const parts =
+    completed.length === 0
+      ? []
+      : await db
+          .selectFrom('invoice_parts')
+          .select(['id', 'invoice_id', 'product_id', 'quantity', 'total'])
+          .where('invoice_id', 'in', completed)
+          .where(sql<number>`+shop_id`, '=', shopId)
+          .execute();
+  const partsOf = new Map<string, { id: number; productId: number; quantity: number; total: number }[]>();
+  for (const p of parts) {
+    const list = partsOf.get(p.invoice_id) ?? [];
+    list.push({ id: Number(p.id), productId: p.product_id, quantity: Number(p.quantity), total: Number(p.total) });
+    partsOf.set(p.invoice_id, list);
+  }
+  return [
+    ...invoices.map((i) => ({
+      kind: 'invoice' as const,
+      createdAt: Number(i.created_at),
+      status: i.status,
+      gateway: i.gateway,
+      total: Number(i.total),
+      completedAt: i.completed_at === null ? null : Number(i.completed_at),
+      repeatPurchase: Number(i.repeat_purchase ?? 0) === 1,
+      parts: partsOf.get(i.id) ?? [],
+    })),
+    ...customers.map((c) => ({ kind: 'customer' as const, createdAt: Number(c.created_at) })),
+    ...feedbacks.map((f) => ({ kind: 'feedback' as const, createdAt: Number(f.created_at), rating: Number(f.rating) })),
+    ...replacements.map((r) => ({
+      kind: 'replacement' as const,
+      createdAt: Number(r.created_at),
+      quantity: Number(r.quantity),
+    })),
+  ];
+}
+
+// ---- Reading the rollups ---------------------------------------------------------------------
+
+/** The live rollups of one shop. */
+export interface Rollups {
+  shopId: number;
+  generation: number;
+}
 
 /** Whole local days first…last, both bounded. */
 export interface WholeDays {
@@ -34,104 +289,81 @@ export interface WholeDays {
   last: number;
 }
 
-/** The parameters of a snapshot-difference query: the shop and the days its two snapshots are taken at or before. */
-interface SnapshotParams {
-  shopId: number;
-  last: number;
-  beforeFirst: number;
+/** Rows of the buckets that make up days first…last (either open when null). */
+function inBuckets(ranges: BucketRange[]) {
+  return (eb: ExpressionBuilder<any, any>): Expression<SqlBool> =>
+    eb.or(ranges.map((r) => eb.and([eb('level', '=', r.level), eb('bucket', '>=', r.lo), eb('bucket', '<=', r.hi)])));
 }
 
-const snapshotParams = (shopId: number, days: WholeDays): SnapshotParams => ({
-  shopId,
-  last: days.last,
-  beforeFirst: days.first - 1,
-});
+const bucketsOf = (days: { first: number | null; last: number | null }) =>
+  bucketRanges(days.first ?? 0, days.last ?? LAST_DAY);
 
-const totalsQuery = prepared((db, p: SnapshotParams) =>
-  db
-    .selectFrom('rollup_days as h')
-    .leftJoin('rollup_days as l', (join) =>
-      join.onRef('l.shop_id', '=', 'h.shop_id').on('l.day', '=', snapshotAt(db, p.shopId, p.beforeFirst)),
-    )
-    .select(DAY_COLUMNS.map((c) => sql<number>`${sql.ref(`h.${c}`)} - coalesce(${sql.ref(`l.${c}`)}, 0)`.as(c)))
-    .where('h.shop_id', '=', p.shopId)
-    .where('h.day', '=', snapshotAt(db, p.shopId, p.last)),
-);
-
-export async function rollupTotals(db: Conn, shopId: number, days: WholeDays): Promise<DayTotals> {
-  const [row] = await totalsQuery(db, snapshotParams(shopId, days));
-  if (!row) return zeroTotals();
-  return Object.fromEntries(DAY_COLUMNS.map((c) => [c, Number(row[c])])) as DayTotals;
+function ofShop<T extends RollupTable>(
+  db: Conn,
+  table: T,
+  rollups: Rollups,
+  days: { first: number | null; last: number | null },
+) {
+  return (db as Kysely<any>)
+    .selectFrom(table as string)
+    .where('shop_id', '=', rollups.shopId)
+    .where('generation', '=', rollups.generation)
+    .where(inBuckets(bucketsOf(days)));
 }
 
-// The snapshot before the range (when there is one) comes first: the base of the differences.
-const seriesQuery = prepared((db, p: SnapshotParams & { first: number }) =>
-  db
-    .selectFrom('rollup_days')
-    .select(
-      sql<string | null>`string_agg(day || ':' || revenue || ':' || created_orders, ',' order by day)`.as('points'),
-    )
-    .where('shop_id', '=', p.shopId)
-    .where('day', '>=', sql<number>`coalesce((${snapshotAt(db, p.shopId, p.beforeFirst)}), ${p.first})`)
-    .where('day', '<=', p.last),
-);
+export async function rollupTotals(db: Conn, rollups: Rollups, days: WholeDays): Promise<DayTotals> {
+  const row = (await ofShop(db, 'rollup_totals', rollups, days)
+    .select(TOTAL_COLUMNS.map((c) => sql<number>`coalesce(sum(${sql.id(c)}), 0)`.as(c)))
+    .executeTakeFirst()) as Record<string, unknown> | undefined;
+  return Object.fromEntries(TOTAL_COLUMNS.map((c) => [c, Number(row?.[c] ?? 0)])) as DayTotals;
+}
 
-/**
- * Revenue (by completion) and invoices created, per day of `first…last` that has any. A year is
- * up to 367 snapshot rows: they come back as one `day:revenue:orders,…` string, which costs a
- * fraction of building a row object per day (string_agg: PostgreSQL, SQLite ≥ 3.44).
- */
+/** Revenue (by completion) and invoices created, per day of `first…last` that has any. */
 export async function rollupSeries(
   db: Conn,
-  shopId: number,
+  rollups: Rollups,
   days: WholeDays,
 ): Promise<Map<number, { revenue: number; orders: number }>> {
-  const [row] = await seriesQuery(db, { ...snapshotParams(shopId, days), first: days.first });
-  const series = new Map<number, { revenue: number; orders: number }>();
-  // One split into day, revenue, created, day, …: a split per point cost a year's series 0.15 ms.
-  const values = row?.points ? row.points.split(/[:,]/) : [];
-  let previous = { revenue: 0, created: 0 };
-  for (let i = 0; i + 2 < values.length; i += 3) {
-    const day = Number(values[i]);
-    const revenue = Number(values[i + 1]);
-    const created = Number(values[i + 2]);
-    if (day >= days.first) series.set(day, { revenue: revenue - previous.revenue, orders: created - previous.created });
-    previous = { revenue, created };
-  }
-  return series;
+  const rows = await db
+    .selectFrom('rollup_totals')
+    .select(['bucket', 'revenue', 'created_orders'])
+    .where('shop_id', '=', rollups.shopId)
+    .where('generation', '=', rollups.generation)
+    .where('level', '=', 0)
+    .where('bucket', '>=', days.first)
+    .where('bucket', '<=', days.last)
+    .execute();
+  return new Map(rows.map((r) => [r.bucket, { revenue: Number(r.revenue), orders: Number(r.created_orders) }]));
 }
-
-function productsQuery(db: Conn, p: SnapshotParams) {
-  const revenue = sql<number>`h.revenue - coalesce(l.revenue, 0)`;
-  const quantity = sql<number>`h.quantity - coalesce(l.quantity, 0)`;
-  return db
-    .selectFrom('rollup_products as h')
-    .leftJoin('rollup_products as l', (join) =>
-      join
-        .onRef('l.shop_id', '=', 'h.shop_id')
-        .onRef('l.product_id', '=', 'h.product_id')
-        .on('l.day', '=', snapshotAt(db, p.shopId, p.beforeFirst)),
-    )
-    .select(['h.product_id', revenue.as('revenue'), quantity.as('quantity'), 'h.last_part_id'])
-    .where('h.shop_id', '=', p.shopId)
-    .where('h.day', '=', snapshotAt(db, p.shopId, p.last))
-    .where(quantity, '>', 0)
-    .orderBy('revenue', 'desc')
-    .orderBy('quantity', 'desc')
-    .orderBy('h.product_id');
-}
-const allProductsQuery = prepared(productsQuery);
-const topProductsQuery = prepared((db, p: SnapshotParams & { limit: number }) => productsQuery(db, p).limit(p.limit));
 
 /** Units and part totals of completed invoices per product, best first; `limit` cuts the list. */
 export async function rollupProducts(
   db: Conn,
-  shopId: number,
+  rollups: Rollups,
   days: WholeDays,
   limit?: number,
 ): Promise<ProductSales[]> {
-  const params = snapshotParams(shopId, days);
-  const rows = await (limit === undefined ? allProductsQuery(db, params) : topProductsQuery(db, { ...params, limit }));
+  const revenue = sql<number>`sum(revenue)`;
+  const quantity = sql<number>`sum(quantity)`;
+  let query = ofShop(db, 'rollup_products', rollups, days)
+    .select([
+      'product_id',
+      revenue.as('revenue'),
+      quantity.as('quantity'),
+      sql<number>`max(last_part_id)`.as('last_part_id'),
+    ])
+    .groupBy('product_id')
+    .having(quantity, '>', 0)
+    .orderBy(revenue, 'desc')
+    .orderBy(quantity, 'desc')
+    .orderBy('product_id');
+  if (limit !== undefined) query = query.limit(limit);
+  const rows = (await query.execute()) as {
+    product_id: number;
+    revenue: unknown;
+    quantity: unknown;
+    last_part_id: unknown;
+  }[];
   return rows.map((r) => ({
     productId: r.product_id,
     revenue: Number(r.revenue),
@@ -140,72 +372,67 @@ export async function rollupProducts(
   }));
 }
 
-/** The highest part id of each product sold up to the end of local day `day` (the snapshot at or before it). */
+/** The highest part id of each product sold up to the end of local day `day`. */
 export async function rollupLastParts(
   db: Conn,
-  shopId: number,
+  rollups: Rollups,
   day: number,
   productIds: number[],
 ): Promise<Map<number, number>> {
   if (productIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('rollup_products')
-    .select(['product_id', 'last_part_id'])
-    .where('shop_id', '=', shopId)
-    .where('day', '=', snapshotAt(db, shopId, day))
+  const rows = (await ofShop(db, 'rollup_products', rollups, { first: null, last: day })
+    .select(['product_id', sql<number>`max(last_part_id)`.as('last_part_id')])
     .where('product_id', 'in', productIds)
-    .execute();
+    .groupBy('product_id')
+    .execute()) as { product_id: number; last_part_id: unknown }[];
   return new Map(rows.map((r) => [r.product_id, Number(r.last_part_id)]));
 }
-
-const hoursQuery = prepared((db, p: SnapshotParams) =>
-  db
-    .selectFrom('rollup_hours as h')
-    .leftJoin('rollup_hours as l', (join) =>
-      join
-        .onRef('l.shop_id', '=', 'h.shop_id')
-        .onRef('l.hour', '=', 'h.hour')
-        .on('l.day', '=', snapshotAt(db, p.shopId, p.beforeFirst)),
-    )
-    .select(['h.hour', sql<number>`h.orders - coalesce(l.orders, 0)`.as('orders')])
-    .where('h.shop_id', '=', p.shopId)
-    .where('h.day', '=', snapshotAt(db, p.shopId, p.last)),
-);
 
 /** Completed invoices per local hour of completion. */
 export async function rollupHours(
   db: Conn,
-  shopId: number,
+  rollups: Rollups,
   days: WholeDays,
 ): Promise<{ hour: number; orders: number }[]> {
-  const rows = await hoursQuery(db, snapshotParams(shopId, days));
-  return rows.map((r) => ({ hour: r.hour, orders: Number(r.orders) }));
+  const rows = (await ofShop(db, 'rollup_hours', rollups, days)
+    .select(['hour', sql<number>`sum(orders)`.as('orders')])
+    .groupBy('hour')
+    .execute()) as { hour: number; orders: unknown }[];
+  return rows.map((r) => ({ hour: Number(r.hour), orders: Number(r.orders) }));
 }
-
-const gatewaysQuery = prepared((db, p: SnapshotParams) => {
-  const orders = sql<number>`h.orders - coalesce(l.orders, 0)`;
-  return db
-    .selectFrom('rollup_gateways as h')
-    .leftJoin('rollup_gateways as l', (join) =>
-      join
-        .onRef('l.shop_id', '=', 'h.shop_id')
-        .onRef('l.gateway', '=', 'h.gateway')
-        .on('l.day', '=', snapshotAt(db, p.shopId, p.beforeFirst)),
-    )
-    .select(['h.gateway', sql<number>`h.revenue - coalesce(l.revenue, 0)`.as('revenue'), orders.as('orders')])
-    .where('h.shop_id', '=', p.shopId)
-    .where('h.day', '=', snapshotAt(db, p.shopId, p.last))
-    .where(orders, '>', 0);
-});
 
 /** Completed invoices and their totals per gateway. */
 export async function rollupGateways(
   db: Conn,
-  shopId: number,
+  rollups: Rollups,
   days: WholeDays,
 ): Promise<{ gateway: string; revenue: number; orders: number }[]> {
-  const rows = await gatewaysQuery(db, snapshotParams(shopId, days));
+  const orders = sql<number>`sum(orders)`;
+  const rows = (await ofShop(db, 'rollup_gateways', rollups, days)
+    .select(['gateway', sql<number>`sum(revenue)`.as('revenue'), orders.as('orders')])
+    .groupBy('gateway')
+    .having(orders, '>', 0)
+    .execute()) as { gateway: string; revenue: unknown; orders: unknown }[];
   return rows.map((r) => ({ gateway: r.gateway, revenue: Number(r.revenue), orders: Number(r.orders) }));
+}
+
+/**
+ * Invoices created on the whole local days of `days` (either end open when null), optionally of
+ * one status and gateway: the owner list's totalCount without counting the invoices.
+ */
+export async function countCreatedInvoices(
+  db: Conn,
+  rollups: Rollups,
+  days: { first: number | null; last: number | null },
+  filter: { status?: string | undefined; gateway?: string | undefined },
+): Promise<number> {
+  let query = ofShop(db, 'rollup_invoice_counts', rollups, days).select(
+    sql<number>`coalesce(sum(invoices), 0)`.as('n'),
+  );
+  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.gateway) query = query.where('gateway', '=', filter.gateway);
+  const row = (await query.executeTakeFirst()) as { n: unknown } | undefined;
+  return Number(row?.n ?? 0);
 }
 
 /*
@@ -262,7 +489,7 @@ export async function rawTotals(db: Conn, shopId: number, range: Range): Promise
       .where('shop_id', '=', shopId)
       .where('created_at', '>=', range.from)
       .where('created_at', '<=', range.to)
-      // Not those hidden by an accepted appeal, as the rollups (recordFeedbackWithdrawn).
+      // Not those hidden by an accepted appeal, as the rollups (feedbackWithdrawn, invoices/domain-events.ts).
       .where('id', 'not in', (eb) =>
         eb
           .selectFrom('feedback_appeals')
@@ -287,7 +514,7 @@ export async function rawTotals(db: Conn, shopId: number, range: Range): Promise
     ...feedbacks,
     ...replacements,
   };
-  return Object.fromEntries(DAY_COLUMNS.map((c) => [c, Number(totals[c] ?? 0)])) as DayTotals;
+  return Object.fromEntries(TOTAL_COLUMNS.map((c) => [c, Number(totals[c] ?? 0)])) as DayTotals;
 }
 
 /** Part totals, units and the highest part id per product, of the invoices completed in the range. */

@@ -1,19 +1,38 @@
 /**
- * Dashboard rollups: cumulative snapshots per shop-local day (days since 1970-01-01 in the
- * offset of `rollup_state`). A row of day d holds the total of everything up to the end of day d;
- * the figure of days a…b is row(b) − row(a − 1), each taken from the latest snapshot at or
- * before that day. A snapshot exists for every day on which something was rolled up, and holds a
- * row for every key (product, hour, gateway, status × gateway) seen by then. See rollups.ts.
+ * Dashboard rollups: deltas per bucket of shop-local days (days since 1970-01-01 in the offset
+ * of `rollup_state`). A row holds what happened in its bucket only, never a running total. Each
+ * fact is kept at three levels: level 0 is one local day (bucket = day), level 1 a block of 32
+ * days (bucket = day / 32), level 2 a block of 1024 days (bucket = day / 1024); a range of days
+ * is summed from the few whole blocks it covers plus its ragged ends (see rollups.ts).
+ *
+ * Rows belong to a generation of the shop's rollups: reads use `rollup_state.generation`; a
+ * rebuild (a timezone change, `shopd rollups rebuild`) fills the next one in the background
+ * and then switches to it.
  */
 export interface RollupStateTable {
   shop_id: number;
-  /** The shop offset the rollups are keyed by; rebuilt with the shop's when it changes. */
+  /** The generation dashboards read. */
+  generation: number;
+  /** The UTC offset the live generation's local days are in. */
   utc_offset_minutes: number;
+  /** While a rebuild runs: the offset generation + 1 is being built in; null otherwise. */
+  rebuild_offset_minutes: number | null;
+  /**
+   * While a rebuild runs: source rows (invoices, customers, feedbacks, replacements) created
+   * before this instant are in generation + 1; null while that generation's old rows are cleared.
+   */
+  rebuild_cursor: number | null;
 }
 
-export interface RollupDaysTable {
+interface Bucket {
   shop_id: number;
-  day: number;
+  generation: number;
+  /** 0: a day, 1: 32 days, 2: 1024 days. */
+  level: number;
+  bucket: number;
+}
+
+export interface RollupTotalsTable extends Bucket {
   /** Invoices created (any status), still pending, completed since: by creation day. */
   created_orders: number;
   created_pending: number;
@@ -30,10 +49,8 @@ export interface RollupDaysTable {
   replaced_units: number;
 }
 
-/** Parts of completed invoices by product; `last_part_id` is the highest part id so far. */
-export interface RollupProductsTable {
-  shop_id: number;
-  day: number;
+/** Parts of completed invoices by product; `last_part_id` is the highest part id in the bucket. */
+export interface RollupProductsTable extends Bucket {
   product_id: number;
   revenue: number;
   quantity: number;
@@ -41,26 +58,20 @@ export interface RollupProductsTable {
 }
 
 /** Completed invoices by local hour of completion (0–23). */
-export interface RollupHoursTable {
-  shop_id: number;
-  day: number;
+export interface RollupHoursTable extends Bucket {
   hour: number;
   orders: number;
 }
 
 /** Completed invoices and their totals by gateway. */
-export interface RollupGatewaysTable {
-  shop_id: number;
-  day: number;
+export interface RollupGatewaysTable extends Bucket {
   gateway: string;
   revenue: number;
   orders: number;
 }
 
 /** Invoices by creation day, current status and gateway: the owner list's totalCount. */
-export interface RollupInvoiceCountsTable {
-  shop_id: number;
-  day: number;
+export interface RollupInvoiceCountsTable extends Bucket {
   status: string;
   gateway: string;
   invoices: number;

@@ -25,6 +25,11 @@ const range = {
   fromDate: Timestamp,
   toDate: Timestamp,
   currency: Type.String({ description: "The shop's currency, of every amount here." }),
+  rollupsRebuilding: Type.Boolean({
+    description:
+      "True for a while after a timezone change, while the figures' rollups are rebuilt in the new local days: totals over the range are exact, " +
+      'but the series days and ordersByHour are still those of the previous offset. False otherwise.',
+  }),
 };
 
 export const GeneralDashboard = Type.Object({

@@ -7,9 +7,9 @@ import { fromMinorUnits } from '../../schemas/money.js';
 import { expireOverdue } from '../invoices/lifecycle.service.js';
 import type { ShopRow } from '../shops/shops.table.js';
 import { DAY_MS, dayStart, type LocalDaySplit, localDayOf, splitAtLocalMidnights } from './local-days.js';
-import type { ProductSales, Range } from './repository.js';
+import type { ProductSales, Range, Rollups } from './repository.js';
 import * as repo from './repository.js';
-import { DAY_COLUMNS, type DayTotals } from './rollups.js';
+import { type DayTotals, TOTAL_COLUMNS } from './rollup-rows.js';
 
 type Conn = Kysely<Database>;
 
@@ -45,6 +45,25 @@ export function dashboardRange(shop: ShopRow, query: RangeQuery, now = Date.now(
   return { from, to, offsetMs, firstDay, lastDay };
 }
 
+/**
+ * The range and the rollups it is read from. The rollups' local days are in the shop's offset,
+ * except while a timezone change rebuilds them: then days (the series, hours of day) are those of
+ * the previous offset until the rebuild ends, and the figures of the range are exact all the same.
+ */
+async function rangeAndRollups(db: Conn, shop: ShopRow, query: RangeQuery) {
+  const asked = dashboardRange(shop, query);
+  const view = await repo.rollupView(db, shop.id, shop.utc_offset_minutes);
+  const offsetMs = view.offsetMinutes * 60_000;
+  const range: DayRange = {
+    from: asked.from,
+    to: asked.to,
+    offsetMs,
+    firstDay: localDayOf(asked.from, offsetMs),
+    lastDay: localDayOf(asked.to, offsetMs),
+  };
+  return { range, rollups: { shopId: shop.id, generation: view.generation }, rebuilding: view.rebuilding };
+}
+
 /** Half up, in integers: minor units stay exact. */
 function divideRoundingHalfUp(total: number, count: number): number {
   return count === 0 ? 0 : Math.floor((2 * total + count) / (2 * count));
@@ -72,7 +91,7 @@ function splitRange(range: DayRange): { whole?: { first: number; last: number };
 }
 
 const addTotals = (a: DayTotals, b: DayTotals): DayTotals =>
-  Object.fromEntries(DAY_COLUMNS.map((c) => [c, a[c] + b[c]])) as DayTotals;
+  Object.fromEntries(TOTAL_COLUMNS.map((c) => [c, a[c] + b[c]])) as DayTotals;
 
 /**
  * The figures of a range: whole local days from the rollups (two snapshots), the partial first
@@ -80,25 +99,25 @@ const addTotals = (a: DayTotals, b: DayTotals): DayTotals =>
  */
 async function rangeTotals(
   db: Conn,
-  shopId: number,
+  rollups: Rollups,
   split: ReturnType<typeof splitRange>,
 ): Promise<{ total: DayTotals; edges: DayTotals[] }> {
   const [whole, edges] = await Promise.all([
-    split.whole ? repo.rollupTotals(db, shopId, split.whole) : repo.zeroTotals(),
-    Promise.all(split.edges.map((edge) => repo.rawTotals(db, shopId, edge))),
+    split.whole ? repo.rollupTotals(db, rollups, split.whole) : repo.zeroTotals(),
+    Promise.all(split.edges.map((edge) => repo.rawTotals(db, rollups.shopId, edge))),
   ]);
   return { total: edges.reduce(addTotals, whole), edges };
 }
 
 /** Sales figures and a day-by-day series (every day of the range, empty ones included). */
 export async function generalDashboard(db: Conn, shop: ShopRow, query: RangeQuery) {
-  const range = dashboardRange(shop, query);
   // Like every invoice read, count overdue unpaid invoices as what they are: expired.
   await expireOverdue(db, { shopId: shop.id });
+  const { range, rollups, rebuilding } = await rangeAndRollups(db, shop, query);
   const split = splitRange(range);
   const [{ total, edges }, days] = await Promise.all([
-    rangeTotals(db, shop.id, split),
-    split.whole ? repo.rollupSeries(db, shop.id, split.whole) : new Map<number, { revenue: number; orders: number }>(),
+    rangeTotals(db, rollups, split),
+    split.whole ? repo.rollupSeries(db, rollups, split.whole) : new Map<number, { revenue: number; orders: number }>(),
   ]);
   split.edges.forEach((edge, i) => {
     const day = localDayOf(edge.from, range.offsetMs);
@@ -127,6 +146,7 @@ export async function generalDashboard(db: Conn, shop: ShopRow, query: RangeQuer
     newCustomers: total.new_customers,
     averageOrderValue: money(divideRoundingHalfUp(total.revenue, total.completed_orders)),
     series,
+    rollupsRebuilding: rebuilding,
   };
 }
 
@@ -148,13 +168,14 @@ function mergeBy<T>(rows: T[], key: (row: T) => string | number, add: (a: T, b: 
  * part id) completed up to the end of the range: the snapshot of the last whole day up to then,
  * plus the raw rows of a partial last day.
  */
-async function topProducts(db: Conn, shopId: number, range: DayRange, split: ReturnType<typeof splitRange>) {
+async function topProducts(db: Conn, rollups: Rollups, range: DayRange, split: ReturnType<typeof splitRange>) {
+  const { shopId } = rollups;
   let top: ProductSales[];
   if (split.edges.length === 0 && split.whole) {
-    top = await repo.rollupProducts(db, shopId, split.whole, TOP_PRODUCTS);
+    top = await repo.rollupProducts(db, rollups, split.whole, TOP_PRODUCTS);
   } else {
     const [whole, edges] = await Promise.all([
-      split.whole ? repo.rollupProducts(db, shopId, split.whole) : [],
+      split.whole ? repo.rollupProducts(db, rollups, split.whole) : [],
       Promise.all(split.edges.map((edge) => repo.rawProducts(db, shopId, edge))),
     ]);
     top = mergeBy(
@@ -168,7 +189,7 @@ async function topProducts(db: Conn, shopId: number, range: DayRange, split: Ret
     const endDay = localDayOf(range.to, range.offsetMs);
     const endsWithDay = range.to === dayStart(endDay + 1, range.offsetMs) - 1;
     const [sold, soldLastDay] = await Promise.all([
-      repo.rollupLastParts(db, shopId, endsWithDay ? endDay : endDay - 1, ids),
+      repo.rollupLastParts(db, rollups, endsWithDay ? endDay : endDay - 1, ids),
       endsWithDay ? [] : repo.rawProducts(db, shopId, { from: dayStart(endDay, range.offsetMs), to: range.to }, ids),
     ]);
     const lastDay = new Map(soldLastDay.map((p) => [p.productId, p.lastPartId]));
@@ -189,18 +210,18 @@ async function topProducts(db: Conn, shopId: number, range: DayRange, split: Ret
 
 /** Where the money comes from, what sells, who comes back, and when they buy. */
 export async function advancedDashboard(db: Conn, shop: ShopRow, query: RangeQuery) {
-  const range = dashboardRange(shop, query);
   await expireOverdue(db, { shopId: shop.id });
+  const { range, rollups, rebuilding } = await rangeAndRollups(db, shop, query);
   const split = splitRange(range);
   const [{ total }, gateways, products, hours] = await Promise.all([
-    rangeTotals(db, shop.id, split),
+    rangeTotals(db, rollups, split),
     Promise.all([
-      split.whole ? repo.rollupGateways(db, shop.id, split.whole) : [],
+      split.whole ? repo.rollupGateways(db, rollups, split.whole) : [],
       ...split.edges.map((edge) => repo.rawGateways(db, shop.id, edge)),
     ]),
-    topProducts(db, shop.id, range, split),
+    topProducts(db, rollups, range, split),
     Promise.all([
-      split.whole ? repo.rollupHours(db, shop.id, split.whole) : [],
+      split.whole ? repo.rollupHours(db, rollups, split.whole) : [],
       ...split.edges.map((edge) => repo.rawHours(db, shop.id, edge, range.offsetMs)),
     ]),
   ]);
@@ -223,5 +244,6 @@ export async function advancedDashboard(db: Conn, shop: ShopRow, query: RangeQue
     averageRating: total.feedbacks === 0 ? null : Math.round((total.rating_sum / total.feedbacks) * 100) / 100,
     ordersByHour,
     refundsAndReplacements: { count: total.replacements, units: total.replaced_units },
+    rollupsRebuilding: rebuilding,
   };
 }

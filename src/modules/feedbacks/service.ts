@@ -4,13 +4,10 @@ import type { Database } from '../../db/schema.js';
 import { ConflictError, NotFoundError } from '../../http/errors.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
 import { toIso } from '../../schemas/common.js';
-import { recordFeedback, recordFeedbackWithdrawn } from '../dashboards/rollups.js';
-import { recordEvent } from '../events/service.js';
+import { feedbackCreated, feedbackWithdrawn, writeTransaction } from '../invoices/domain-events.js';
 import { withExpiryApplied } from '../invoices/lifecycle.service.js';
 import * as invoices from '../invoices/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';
-import { shopContentChanged } from '../storefront/page-cache.js';
-import { addFeedbackToTotals } from '../storefront/repository.js';
 import type { AppealStatus, FeedbackAppealRow, FeedbackRow } from './feedbacks.table.js';
 import * as repo from './repository.js';
 import type { AnswerBody, AppealBody, AppealListQuery, FeedbackBody, FeedbackListQuery } from './schema.js';
@@ -77,7 +74,7 @@ export async function postFeedback(db: Conn, invoiceId: string, body: FeedbackBo
   const comment = body.comment?.trim() || null;
   let feedback: FeedbackRow;
   try {
-    feedback = await db.transaction().execute(async (trx) => {
+    feedback = await writeTransaction(db, async (trx) => {
       const now = Date.now();
       const row = await repo.insertFeedback(trx, {
         shop_id: shopId,
@@ -88,28 +85,17 @@ export async function postFeedback(db: Conn, invoiceId: string, body: FeedbackBo
         created_at: now,
         updated_at: now,
       });
-      await addFeedbackToTotals(trx, shopId, {
-        id: row.id,
-        invoiceId: invoice.id,
-        rating: row.rating,
-        createdAt: row.created_at,
-      });
-      await recordEvent(
+      await feedbackCreated(
         trx,
-        shopId,
-        'feedback.created',
-        { feedbackId: row.id, invoiceId: invoice.id, productIds, rating: row.rating, comment },
-        now,
+        { id: row.id, shopId, invoiceId: invoice.id, rating: row.rating, comment, createdAt: row.created_at },
+        productIds,
       );
-      // Last: the rollup lock is the final one a transaction takes (see dashboards/rollups.ts).
-      await recordFeedback(trx, shopId, { rating: row.rating, createdAt: now });
       return row;
     });
   } catch (err) {
     if (constraintViolation(err) === 'unique') throw alreadyRated();
     throw err;
   }
-  await shopContentChanged(shopId);
   return toPublicFeedback(feedback, productIds);
 }
 
@@ -216,15 +202,13 @@ export async function resolveAppeal(
     new ConflictError(`The appeal is ${status}; only open appeals can be resolved.`, [`appealId: is ${status}`]);
   if (appeal.status !== 'open') throw notOpen(appeal.status);
   const shopId = appeal.shop_id;
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, async (trx) => {
     const now = Date.now();
     if (!(await repo.resolveOpenAppeal(trx, shopId, appeal.id, outcome, now))) throw notOpen('no longer open');
     // A feedback hidden once stays hidden once: a second accepted appeal changes no figure.
     if (outcome === 'accepted' && !(await repo.isWithdrawn(trx, shopId, appeal.feedback_id, appeal.id))) {
-      // Last: the rollup lock is the final one a transaction takes (see dashboards/rollups.ts).
-      await recordFeedbackWithdrawn(trx, shopId, { rating: appeal.rating, createdAt: appeal.feedback_created_at });
+      await feedbackWithdrawn(trx, shopId, { rating: appeal.rating, createdAt: appeal.feedback_created_at });
     }
   });
-  await shopContentChanged(shopId);
   return toOperatorAppeal((await repo.findAppealById(db, appeal.id))!);
 }

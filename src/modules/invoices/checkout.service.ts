@@ -3,7 +3,6 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { ForbiddenError, NotFoundError, UnprocessableError, ValidationError } from '../../http/errors.js';
 import { EMAIL } from '../../schemas/common.js';
-import { fromMinorUnits } from '../../schemas/money.js';
 import { verifyPassword } from '../../security/passwords.js';
 import { findBlock } from '../blacklist/service.js';
 import type { VpnRanges } from '../blacklist/vpn-ranges.js';
@@ -11,7 +10,6 @@ import type { CouponRow } from '../coupons/coupons.table.js';
 import { claimCouponUse, couponDiscount, findCouponByCode } from '../coupons/service.js';
 import * as customerRepo from '../customers/repository.js';
 import { customerForEmail, InsufficientBalanceError } from '../customers/service.js';
-import { recordCheckout } from '../dashboards/rollups.js';
 import {
   fieldPatternProblem,
   MAX_ANSWER_LENGTH,
@@ -25,8 +23,8 @@ import type { StoredCustomField, StoredGateway } from '../products/variant-input
 import { enabledGateway, gatewayBlocksVpn } from '../shops/payment-settings.js';
 import { findShopById, shareShop } from '../shops/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';
+import { invoiceCreated, writeTransaction } from './domain-events.js';
 import type { DeliveryOptions } from './dynamic-delivery.js';
-import { recordInvoiceEvent } from './invoice-events.js';
 import {
   completeInvoice,
   DeliveryFailedError,
@@ -323,7 +321,7 @@ export async function checkout(
   // Stock held by invoices that expired while no worker ran is returned before reserving.
   await expireOverdue(db, { shopId: shop.id });
   const invoiceId = randomBytes(18).toString('base64url');
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, async (trx) => {
     await shareShop(trx, shop.id);
     const now = Date.now();
     if (coupon && !(await claimCouponUse(trx, shop.id, coupon.coupon.id))) {
@@ -375,18 +373,14 @@ export async function checkout(
         created_at: now,
       });
     }
-    await recordInvoiceEvent(
-      trx,
-      shop.id,
-      'invoice.created',
-      invoiceId,
-      { total: fromMinorUnits(total, shop.currency), currency: shop.currency, gateway: body.gateway },
-      now,
-    );
     await reserveStock(trx, shop.id, invoiceId, parts, now);
     if (buyer.ip) await customerRepo.recordCustomerIp(trx, shop.id, customer.id, buyer.ip, now);
-    // Last: the rollup lock is the final one a transaction takes (see dashboards/rollups.ts).
-    await recordCheckout(trx, shop.id, { createdAt: now, gateway: body.gateway, newCustomer: customer.isNew });
+    await invoiceCreated(
+      trx,
+      { id: invoiceId, shop_id: shop.id, created_at: now, gateway: body.gateway, total, currency: shop.currency },
+      customer.isNew,
+      now,
+    );
   });
 
   if (body.gateway === 'balance') await completeBalanceOrder(db, shop.id, invoiceId, delivery);

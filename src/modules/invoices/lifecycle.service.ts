@@ -6,15 +6,11 @@ import { fromMinorUnits } from '../../schemas/money.js';
 import { releaseCouponUse } from '../coupons/service.js';
 import * as customers from '../customers/repository.js';
 import { changeBalance } from '../customers/service.js';
-import { recordCompletion, recordUnpaidEnd } from '../dashboards/rollups.js';
 import { recordEvent } from '../events/service.js';
-import { deliveryMail, enqueueMail } from '../mail/service.js';
 import { findVariant } from '../products/repository.js';
 import { findShop, shareShop } from '../shops/repository.js';
-import { shopContentChanged } from '../storefront/page-cache.js';
-import { countFirstPurchase } from '../storefront/repository.js';
+import { invoiceCompleted, invoiceEndedUnpaid, writeTransaction } from './domain-events.js';
 import { type DeliveryOptions, DynamicDeliveryError, fetchDynamicDeliverable } from './dynamic-delivery.js';
-import { recordInvoiceEvent } from './invoice-events.js';
 import type { InvoicePartRow, InvoiceRow, InvoiceStatus } from './invoices.table.js';
 import * as repo from './repository.js';
 import { assertTransition } from './state.js';
@@ -39,27 +35,14 @@ export async function endUnpaid(
   to: Extract<InvoiceStatus, 'expired' | 'cancelled'>,
   now = Date.now(),
 ): Promise<boolean> {
-  const ended = await db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     await shareShop(trx, shopId);
     if (!(await repo.moveStatus(trx, shopId, invoiceId, 'pending', to, now))) return false;
-    await repo.returnInvoiceStock(trx, shopId, invoiceId, await repo.listParts(trx, shopId, [invoiceId]));
     const invoice = await requireInvoice(trx, shopId, invoiceId);
     if (invoice.coupon_id !== null) await releaseCouponUse(trx, shopId, invoice.coupon_id);
-    await recordInvoiceEvent(
-      trx,
-      shopId,
-      to === 'expired' ? 'invoice.expired' : 'invoice.cancelled',
-      invoiceId,
-      {},
-      now,
-    );
-    // Last: the rollup lock is the final one a transaction takes (see dashboards/rollups.ts).
-    await recordUnpaidEnd(trx, shopId, { createdAt: invoice.created_at, gateway: invoice.gateway }, to);
+    await invoiceEndedUnpaid(trx, invoice, to, now);
     return true;
   });
-  // Stock came back: the storefront's figures changed even when no request asked for it.
-  if (ended) await shopContentChanged(shopId);
-  return ended;
 }
 
 /**
@@ -147,22 +130,6 @@ export async function dynamicDeliverable(
   );
 }
 
-/** The delivery e-mail of a completed invoice, written to the outbox in the caller's transaction. */
-export async function queueDeliveryMail(
-  db: Conn,
-  invoice: InvoiceRow,
-  to: string,
-  parts: { title: string; quantity: number; deliverables: string[] }[],
-  note?: string,
-) {
-  const shop = await findShop(db, invoice.shop_id);
-  const total = `${fromMinorUnits(invoice.total, invoice.currency)} ${invoice.currency}`;
-  await enqueueMail(db, invoice.shop_id, {
-    to,
-    ...deliveryMail({ shopName: shop.name, invoiceId: invoice.id, total, parts, note: note ?? null }),
-  });
-}
-
 /** How a part is named in mail: the product title, with the variant's when it differs. */
 export function partTitle(part: InvoicePartRow): string {
   return part.variant_title === part.title ? part.title : `${part.title} (${part.variant_title})`;
@@ -203,7 +170,7 @@ export async function completeInvoice(
     throw new DeliveryFailedError(err.message);
   }
 
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, async (trx) => {
     await shareShop(trx, shopId);
     const now = Date.now();
     if (!(await repo.moveStatus(trx, shopId, invoiceId, 'pending', 'completed', now, { notExpiredAt: now }))) {
@@ -237,33 +204,10 @@ export async function completeInvoice(
       await repo.setPartDeliverables(trx, shopId, part.id, deliverables);
       delivered.push({ title: partTitle(part), quantity: part.quantity, deliverables });
     }
-    await repo.addSoldCounts(trx, shopId, parts);
     await customers.recordPurchase(trx, shopId, invoice.customer_id, invoice.total, now);
     const repeatPurchase = await repo.markRepeatPurchase(trx, shopId, invoiceId, invoice.customer_id);
-    await countFirstPurchase(trx, shopId, invoice.customer_id);
     const commission = await payCommission(trx, invoice, now);
-    await queueDeliveryMail(trx, invoice, invoice.customer_email, delivered);
-    await recordInvoiceEvent(
-      trx,
-      shopId,
-      'invoice.completed',
-      invoiceId,
-      { total: fromMinorUnits(invoice.total, invoice.currency), currency: invoice.currency, commission },
-      now,
-    );
-    // Last: the rollup lock is the final one a transaction takes (see dashboards/rollups.ts).
-    await recordCompletion(
-      trx,
-      shopId,
-      {
-        createdAt: invoice.created_at,
-        completedAt: now,
-        gateway: invoice.gateway,
-        total: invoice.total,
-        repeatPurchase,
-      },
-      parts,
-    );
+    await invoiceCompleted(trx, invoice, parts, { now, repeatPurchase, commission, delivered });
   });
 }
 

@@ -4,21 +4,20 @@ import { ConflictError, UnprocessableError, ValidationError } from '../../http/e
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
 import { parseDateRange } from '../../schemas/dates.js';
 import { splitAtLocalMidnights } from '../dashboards/local-days.js';
-import { countCreatedInvoices, recordReplacement } from '../dashboards/rollups.js';
+import { countCreatedInvoices, rollupView } from '../dashboards/repository.js';
 import { feedbacksOfInvoices } from '../feedbacks/repository.js';
 import { findVariant } from '../products/repository.js';
 import { enabledGateway } from '../shops/payment-settings.js';
 import { shareShop } from '../shops/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';
+import { invoiceReplaced, queueDeliveryMail, writeTransaction } from './domain-events.js';
 import { type DeliveryOptions, DynamicDeliveryError } from './dynamic-delivery.js';
-import { recordInvoiceEvent } from './invoice-events.js';
 import {
   completeInvoice,
   dynamicDeliverable,
   expireOverdue,
   noteIfOutOfStock,
   partTitle,
-  queueDeliveryMail,
   requireInvoice,
   withExpiryApplied,
 } from './lifecycle.service.js';
@@ -80,10 +79,12 @@ export async function listInvoices(db: Conn, shop: ShopRow, query: InvoiceListQu
 async function totalCountOf(db: Conn, shop: ShopRow, filter: repo.InvoiceFilter): Promise<number> {
   if (filter.search || filter.customerId !== undefined || filter.productId !== undefined)
     return repo.countInvoices(db, shop.id, filter);
-  const split = splitAtLocalMidnights(filter.from, filter.to, shop.utc_offset_minutes * 60_000);
+  const view = await rollupView(db, shop.id, shop.utc_offset_minutes);
+  const split = splitAtLocalMidnights(filter.from, filter.to, view.offsetMinutes * 60_000);
   const byStatus = { status: filter.status, gateway: filter.gateway };
+  const rollups = { shopId: shop.id, generation: view.generation };
   const counts = await Promise.all([
-    split.whole ? countCreatedInvoices(db, shop.id, split.whole, byStatus) : 0,
+    split.whole ? countCreatedInvoices(db, rollups, split.whole, byStatus) : 0,
     ...split.edges.map((edge) => repo.countInvoices(db, shop.id, { ...byStatus, from: edge.from, to: edge.to })),
   ]);
   return counts.reduce((sum, n) => sum + n, 0);
@@ -127,7 +128,7 @@ export async function replaceItems(
       throw err;
     }
   }
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, async (trx) => {
     await shareShop(trx, shop.id);
     const now = Date.now();
     const units = await repo.takeUnits(
@@ -154,23 +155,12 @@ export async function replaceItems(
       deliverables,
       now,
     });
-    await queueDeliveryMail(
+    await invoiceReplaced(
       trx,
       invoice,
-      invoice.customer_email,
-      [{ title: partTitle(part), quantity: input.quantity, deliverables }],
-      'Replacement for your order.',
-    );
-    await recordInvoiceEvent(
-      trx,
-      shop.id,
-      'invoice.replaced',
-      invoiceId,
-      { partInvoiceId: part.id, quantity: input.quantity },
+      { partId: part.id, title: partTitle(part), quantity: input.quantity, deliverables },
       now,
     );
-    // Last: the rollup lock is the final one a transaction takes (see dashboards/rollups.ts).
-    await recordReplacement(trx, shop.id, { quantity: input.quantity, createdAt: now });
   });
   return getInvoice(db, shop, invoiceId);
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { currentAccountId, currentShop } from '../../http/auth.js';
@@ -17,8 +18,9 @@ interface GeneralSetting<B extends TSchema> {
   path: string;
   summary: string;
   body: B;
+  description?: string;
   extraErrors?: number[];
-  apply(db: Kysely<Database>, shop: ShopRow, body: Static<B>): Promise<schema.Shop>;
+  apply(db: Kysely<Database>, shop: ShopRow, body: Static<B>, log: FastifyBaseLogger): Promise<schema.Shop>;
 }
 
 const setting = <B extends TSchema>(s: GeneralSetting<B>) => s as unknown as GeneralSetting<TSchema>;
@@ -54,7 +56,11 @@ const generalSettings = [
     path: 'timezone',
     summary: 'Set the UTC offset',
     body: schema.TimezoneBody,
-    apply: (db, shop, b) => service.setTimezone(db, shop, b.utcTimezoneOffset),
+    description:
+      "Dashboards and date filters use the new offset at once. The dashboards' rollups are then rebuilt in the new local days in the background, " +
+      'in short batches (minutes for a million invoices): meanwhile the dashboards answer `rollupsRebuilding: true`, with exact totals for the range ' +
+      'but series days and hours of day still in the previous offset.',
+    apply: (db, shop, b, log) => service.setTimezone(db, shop, b.utcTimezoneOffset, log),
   }),
   setting({
     path: 'status',
@@ -126,11 +132,12 @@ export const shopOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: s.summary,
+        ...(s.description ? { description: s.description } : {}),
         params: ShopParams,
         body: s.body,
         response: ownerResponses(schema.Shop, s.extraErrors),
       },
-      handler: async (request) => ok(await s.apply(app.db.kysely, currentShop(request), request.body)),
+      handler: async (request) => ok(await s.apply(app.db.kysely, currentShop(request), request.body, request.log)),
     });
   }
 

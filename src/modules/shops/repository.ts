@@ -1,4 +1,4 @@
-import type { CompiledQuery, Kysely, Updateable } from 'kysely';
+import type { Kysely, Updateable } from 'kysely';
 import { isPostgres } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { PaymentSettingsRow, ShopRow, ShopsTable } from './shops.table.js';
@@ -90,11 +90,6 @@ export function updateShop(db: Conn, shopId: number, patch: ShopPatch): Promise<
   return updateShopQuery(db, shopId, patch).returningAll().executeTakeFirstOrThrow();
 }
 
-/** `updateShop` as a statement of a larger write (`heavyWrite`). */
-export function updateShopStatement(db: Conn, shopId: number, patch: ShopPatch): CompiledQuery {
-  return updateShopQuery(db, shopId, patch).compile();
-}
-
 export function listPaymentSettings(db: Conn, shopId: number): Promise<PaymentSettingsRow[]> {
   return db.selectFrom('payment_settings').selectAll().where('shop_id', '=', shopId).execute();
 }
@@ -166,4 +161,9 @@ export async function replaceSealedPaymentSecrets(
     .where('shop_id', '=', shopId)
     .where('provider', '=', provider)
     .execute();
+}
+
+/** Every shop's id, oldest first (operator commands over all shops). */
+export async function allShopIds(db: Conn): Promise<number[]> {
+  return (await db.selectFrom('shops').select('id').orderBy('id').execute()).map((r) => r.id);
 }

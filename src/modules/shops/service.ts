@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { constraintViolation } from '../../db/database.js';
-import { heavyWrite } from '../../db/heavy-write.js';
 import type { Database } from '../../db/schema.js';
 import { ConflictError, ValidationError } from '../../http/errors.js';
 import { slugify } from '../../http/slug.js';
@@ -11,7 +10,7 @@ import { hashPassword } from '../../security/passwords.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import { rescaleFixedDiscounts } from '../coupons/service.js';
 import { rescaleMoney } from '../customers/repository.js';
-import { rebuildStatements } from '../dashboards/rollups.js';
+import { rebuildInBackground, startRollupRebuild } from '../dashboards/rollups.js';
 import { getDesign } from '../design/service.js';
 import { rescalePrices } from '../products/service.js';
 import { currencyDigits } from './currencies.js';
@@ -121,21 +120,27 @@ export async function setPassword(db: Conn, shop: ShopRow, password: string | nu
 }
 
 /**
- * Changes the UTC offset. The dashboard rollups are kept per shop-local day, so the shop's are
- * rebuilt from its raw rows in the same transaction: a rare and heavier write (it reads every
- * invoice of the shop, seconds for a million), which concurrent checkouts of the shop wait for.
+ * Changes the UTC offset, in one short transaction. The dashboard rollups are kept per
+ * shop-local day: the shop's are rebuilt in the new days by a background job in bounded batches
+ * (dashboards/rollups.ts), so no transaction holds the write connection for long, whatever the
+ * shop's size; dashboards say `rollupsRebuilding` until it ends.
  */
-/**
- * The new offset and the dashboard rollups rebuilt in it, in one transaction. The rebuild reads
- * every invoice of the shop (10 s for a million on SQLite): it is a heavy write, run off the
- * event loop; the process's other statements wait for it.
- */
-export async function setTimezone(db: Conn, shop: ShopRow, utcTimezoneOffset: number): Promise<Shop> {
-  await heavyWrite(db, [
-    repo.updateShopStatement(db, shop.id, { utc_offset_minutes: utcTimezoneOffset }),
-    ...rebuildStatements(db, shop.id, utcTimezoneOffset),
-  ]);
-  return toShop(await repo.findShop(db, shop.id));
+export async function setTimezone(
+  db: Conn,
+  shop: ShopRow,
+  utcTimezoneOffset: number,
+  log: { error(obj: object, msg: string): void },
+): Promise<Shop> {
+  const { row, rebuild } = await db.transaction().execute(async (trx) => {
+    const row = await repo.updateShop(trx, shop.id, { utc_offset_minutes: utcTimezoneOffset });
+    // After the shop row: the rollup lock comes last (invoices/domain-events.ts).
+    return { row, rebuild: await startRollupRebuild(trx, shop.id, utcTimezoneOffset) };
+  });
+  if (rebuild)
+    rebuildInBackground(db, shop.id, (err) =>
+      log.error({ err, shopId: shop.id }, 'rollup rebuild failed; resumed at the next start'),
+    );
+  return toShop(row);
 }
 
 export async function setOnHold(db: Conn, shop: ShopRow, onHold: boolean): Promise<Shop> {

@@ -1,0 +1,279 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { fromMinorUnits } from '../../schemas/money.js';
+import { type RollupSource, recordRollupChanges } from '../dashboards/rollups.js';
+import { type EventType, recordEvent } from '../events/service.js';
+import { deliveryMail, enqueueMail } from '../mail/service.js';
+import { findShop } from '../shops/repository.js';
+import { shopContentChanged } from '../storefront/page-cache.js';
+import { addFeedbackToTotals, countFirstPurchase } from '../storefront/repository.js';
+import type { InvoicePartRow, InvoiceRow } from './invoices.table.js';
+import { ownerInvoiceView } from './owner-view.js';
+import * as repo from './repository.js';
+
+type Conn = Kysely<Database>;
+
+/**
+ * Domain events: one function per invoice transition (created, completed, cancelled or expired,
+ * replaced) and per feedback change (created, withdrawn by an accepted appeal). Each is called
+ * by the write that makes the change, inside its transaction, after the change itself, and
+ * updates everything derived from it: dashboard rollups, storefront totals (`shop_totals`,
+ * `feedback_products`, units sold), stock counts, the outbox (webhook events, mail) and, once the
+ * transaction has committed, the shop's page-cache version. No write site repeats that list.
+ *
+ * Lock order. Every write transaction of a shop takes, in this order: the shop row (shared:
+ * `shareShop`; a settings change takes it exclusively), the rows it changes (customers, then
+ * variants in id order), and last the shop's rollup lock (`rollup_state`), taken by
+ * `recordRollupChanges` as the final step of each function below. One order for every writer
+ * means no two wait for each other (PostgreSQL); on SQLite write transactions run one at a time.
+ */
+
+/** The shops whose public pages each open `writeTransaction` changed. */
+const changedShops = new WeakMap<Conn, Set<number>>();
+
+/**
+ * A write transaction whose domain events are recorded: after it commits, the page caches of
+ * the shops they changed are invalidated (a page computed before the commit can then never be
+ * served after it). A domain event outside one is a bug, and throws.
+ */
+export async function writeTransaction<T>(db: Conn, fn: (trx: Conn) => Promise<T>): Promise<T> {
+  const changed = new Set<number>();
+  const result = await db.transaction().execute((trx) => {
+    changedShops.set(trx, changed);
+    return fn(trx);
+  });
+  await Promise.all([...changed].map((shopId) => shopContentChanged(shopId)));
+  return result;
+}
+
+function pagesChanged(trx: Conn, shopId: number): void {
+  const changed = changedShops.get(trx);
+  if (!changed) throw new Error('a domain event must run inside writeTransaction');
+  changed.add(shopId);
+}
+
+type InvoiceEventType = Extract<EventType, `invoice.${string}`>;
+
+/**
+ * Records an `invoice.*` event after the change it reports. Its data keeps the fields receivers
+ * had before (`invoiceId` and the event's own) and, when an endpoint is subscribed to it, adds
+ * `invoice`: the invoice exactly as the owner API shows it at that moment, read in the same
+ * transaction, so a receiver needs no follow-up call and never sees a later state under an
+ * earlier event.
+ */
+function recordInvoiceEvent(
+  db: Conn,
+  shopId: number,
+  type: InvoiceEventType,
+  invoiceId: string,
+  extra: Record<string, unknown>,
+  now: number,
+): Promise<string> {
+  return recordEvent(db, shopId, type, { invoiceId, ...extra }, now, async () => {
+    const row = await repo.findInvoice(db, shopId, invoiceId);
+    if (!row) throw new Error(`invoice ${invoiceId} of shop ${shopId} vanished inside its own transaction`);
+    return { invoice: await ownerInvoiceView(db, row) };
+  });
+}
+
+type InvoiceFacts = Pick<InvoiceRow, 'created_at' | 'gateway' | 'total'>;
+
+const pendingSource = (invoice: InvoiceFacts): RollupSource => ({
+  kind: 'invoice',
+  createdAt: invoice.created_at,
+  status: 'pending',
+  gateway: invoice.gateway,
+  total: invoice.total,
+  completedAt: null,
+  repeatPurchase: false,
+  parts: [],
+});
+
+/** A new pending invoice (its stock already reserved); `customerCreated` when its customer is new. */
+export async function invoiceCreated(
+  trx: Conn,
+  invoice: InvoiceFacts & Pick<InvoiceRow, 'id' | 'shop_id' | 'currency'>,
+  customerCreated: boolean,
+  now: number,
+): Promise<void> {
+  const shopId = invoice.shop_id;
+  await recordInvoiceEvent(
+    trx,
+    shopId,
+    'invoice.created',
+    invoice.id,
+    { total: fromMinorUnits(invoice.total, invoice.currency), currency: invoice.currency, gateway: invoice.gateway },
+    now,
+  );
+  pagesChanged(trx, shopId);
+  const changes = [{ before: null, after: pendingSource(invoice) }];
+  if (customerCreated) changes.push({ before: null, after: { kind: 'customer', createdAt: now } });
+  await recordRollupChanges(trx, shopId, changes);
+}
+
+/**
+ * A pending invoice completed (status, deliverables, balance and customer totals already
+ * written): units sold, the shop's buyers, the delivery e-mail, the event, the rollups.
+ */
+export async function invoiceCompleted(
+  trx: Conn,
+  invoice: InvoiceRow,
+  parts: InvoicePartRow[],
+  completion: {
+    now: number;
+    repeatPurchase: boolean;
+    commission: number;
+    delivered: { title: string; quantity: number; deliverables: string[] }[];
+  },
+): Promise<void> {
+  const shopId = invoice.shop_id;
+  const { now } = completion;
+  await repo.addSoldCounts(trx, shopId, parts);
+  await countFirstPurchase(trx, shopId, invoice.customer_id);
+  await queueDeliveryMail(trx, invoice, invoice.customer_email, completion.delivered);
+  await recordInvoiceEvent(
+    trx,
+    shopId,
+    'invoice.completed',
+    invoice.id,
+    {
+      total: fromMinorUnits(invoice.total, invoice.currency),
+      currency: invoice.currency,
+      commission: completion.commission,
+    },
+    now,
+  );
+  pagesChanged(trx, shopId);
+  await recordRollupChanges(trx, shopId, [
+    {
+      before: pendingSource(invoice),
+      after: {
+        ...(pendingSource(invoice) as Extract<RollupSource, { kind: 'invoice' }>),
+        status: 'completed',
+        completedAt: now,
+        repeatPurchase: completion.repeatPurchase,
+        parts: parts.map((p) => ({ id: p.id, productId: p.product_id, quantity: p.quantity, total: p.total })),
+      },
+    },
+  ]);
+}
+
+/** A pending invoice expired or was cancelled: its reserved stock comes back. */
+export async function invoiceEndedUnpaid(
+  trx: Conn,
+  invoice: InvoiceRow,
+  to: 'expired' | 'cancelled',
+  now: number,
+): Promise<void> {
+  const shopId = invoice.shop_id;
+  await repo.returnInvoiceStock(trx, shopId, invoice.id, await repo.listParts(trx, shopId, [invoice.id]));
+  await recordInvoiceEvent(
+    trx,
+    shopId,
+    to === 'expired' ? 'invoice.expired' : 'invoice.cancelled',
+    invoice.id,
+    {},
+    now,
+  );
+  pagesChanged(trx, shopId);
+  await recordRollupChanges(trx, shopId, [
+    {
+      before: pendingSource(invoice),
+      after: { ...(pendingSource(invoice) as Extract<RollupSource, { kind: 'invoice' }>), status: to },
+    },
+  ]);
+}
+
+/** Items of a completed part delivered again (the replacement row already written). */
+export async function invoiceReplaced(
+  trx: Conn,
+  invoice: InvoiceRow,
+  replacement: { partId: number; title: string; quantity: number; deliverables: string[] },
+  now: number,
+): Promise<void> {
+  const shopId = invoice.shop_id;
+  await queueDeliveryMail(
+    trx,
+    invoice,
+    invoice.customer_email,
+    [{ title: replacement.title, quantity: replacement.quantity, deliverables: replacement.deliverables }],
+    'Replacement for your order.',
+  );
+  await recordInvoiceEvent(
+    trx,
+    shopId,
+    'invoice.replaced',
+    invoice.id,
+    { partInvoiceId: replacement.partId, quantity: replacement.quantity },
+    now,
+  );
+  pagesChanged(trx, shopId);
+  await recordRollupChanges(trx, shopId, [
+    { before: null, after: { kind: 'replacement', createdAt: now, quantity: replacement.quantity } },
+  ]);
+}
+
+/** A new feedback on an invoice (the row already written). */
+export async function feedbackCreated(
+  trx: Conn,
+  feedback: {
+    id: number;
+    shopId: number;
+    invoiceId: string;
+    rating: number;
+    comment: string | null;
+    createdAt: number;
+  },
+  productIds: number[],
+): Promise<void> {
+  const { shopId } = feedback;
+  await addFeedbackToTotals(trx, shopId, feedback);
+  await recordEvent(
+    trx,
+    shopId,
+    'feedback.created',
+    {
+      feedbackId: feedback.id,
+      invoiceId: feedback.invoiceId,
+      productIds,
+      rating: feedback.rating,
+      comment: feedback.comment,
+    },
+    feedback.createdAt,
+  );
+  pagesChanged(trx, shopId);
+  await recordRollupChanges(trx, shopId, [
+    { before: null, after: { kind: 'feedback', createdAt: feedback.createdAt, rating: feedback.rating } },
+  ]);
+}
+
+/**
+ * A feedback hidden by an accepted appeal: it no longer counts anywhere. Storefront lists and
+ * totals leave such feedbacks out when read; the rollups take its rating out here.
+ */
+export async function feedbackWithdrawn(
+  trx: Conn,
+  shopId: number,
+  feedback: { rating: number; createdAt: number },
+): Promise<void> {
+  pagesChanged(trx, shopId);
+  await recordRollupChanges(trx, shopId, [
+    { before: { kind: 'feedback', createdAt: feedback.createdAt, rating: feedback.rating }, after: null },
+  ]);
+}
+
+/** The delivery e-mail of a completed invoice, written to the outbox in the caller's transaction. */
+export async function queueDeliveryMail(
+  db: Conn,
+  invoice: InvoiceRow,
+  to: string,
+  parts: { title: string; quantity: number; deliverables: string[] }[],
+  note?: string,
+) {
+  const shop = await findShop(db, invoice.shop_id);
+  const total = `${fromMinorUnits(invoice.total, invoice.currency)} ${invoice.currency}`;
+  await enqueueMail(db, invoice.shop_id, {
+    to,
+    ...deliveryMail({ shopName: shop.name, invoiceId: invoice.id, total, parts, note: note ?? null }),
+  });
+}
