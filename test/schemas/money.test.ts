@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { currencyCodes, currencyDigits } from '../../src/modules/shops/currencies.js';
+import { currencyCodes, currencyDigits } from '../../src/schemas/currencies.js';
 import { fromMinorUnits, toMinorUnits, toScaledInteger } from '../../src/schemas/money.js';
 import { build, owner } from '../helpers/build.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
@@ -16,7 +16,10 @@ function decimal(minor: number, digits: number): number {
 
 test('fromMinorUnits gives the decimal amount exactly, in every currency and far into the large amounts', () => {
   let seed = 7;
-  const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+  const random = () => {
+    seed = (seed * 48271) % 2147483647;
+    return seed / 2147483647;
+  };
   const samples = [0, 1, 5, 9, 10, 29, 99, 100, 101, 999, 1005, 12345, 99_999_999, 2 ** 31, Number.MAX_SAFE_INTEGER];
   for (let i = 0; i < 3000; i++) samples.push(Math.floor(random() * 10 ** (1 + Math.floor(random() * 15))));
   for (const currency of currencyCodes) {
