@@ -5,7 +5,7 @@ import { ConflictError, NotFoundError } from '../../http/errors.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
 import { toIso } from '../../schemas/common.js';
 import { recordFeedback, recordFeedbackWithdrawn } from '../dashboards/rollups.js';
-import { recordEvent } from '../events/service.js';
+import { recordEvent } from '../events/index.js';
 import { withExpiryApplied } from '../invoices/lifecycle.service.js';
 import * as invoices from '../invoices/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';

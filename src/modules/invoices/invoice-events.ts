@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { type EventType, recordEvent } from '../events/service.js';
+import { type EventType, recordEvent } from '../events/index.js';
 import { ownerInvoiceView } from './owner-view.js';
 import * as repo from './repository.js';
 

@@ -66,7 +66,7 @@ export async function rotateSecretsCommand(
       `Nothing was changed: the old key (${from.keySource}) is the configured key (${to.keySource}).`,
     );
   }
-  let done;
+  let done: Awaited<ReturnType<typeof rotateSecrets>>;
   try {
     done = await rotateSecrets(db, from, to);
   } catch (err) {
