@@ -4,7 +4,7 @@ import { BackupError, backupDatabase, restoreDatabase } from './db/backup.js';
 import { type Db, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { AppError } from './http/errors.js';
-import { createApiKey, listApiKeys, revokeApiKey, type Scope, scopes } from './modules/accounts/service.js';
+import { createApiKey, listApiKeys, revokeApiKey, type Scope, scopes } from './modules/accounts/index.js';
 
 const usage = `Usage: shopd <command> [options]   (or: npm run cli -- <command> [options])
 
@@ -134,13 +134,13 @@ async function main(argv: string[]): Promise<void> {
       const options = { fromKeyFile: values['from-key-file'], fromEnv: values['from-env'] };
       if ((options.fromKeyFile === undefined) === (options.fromEnv === undefined))
         throw new UsageError('secrets rotate needs one of --from-key-file <file> or --from-env <VARIABLE>');
-      const { rotateSecretsCommand } = await import('./modules/secrets/rotate-command.js');
+      const { rotateSecretsCommand } = await import('./modules/secrets/index.js');
       console.log(await withDatabase((db) => rotateSecretsCommand(db.kysely, loadConfig(), options, process.env)));
       return;
     }
     case 'seed': {
       if (!values.demo) throw new UsageError('seed needs --demo');
-      const { seedDemo } = await import('./modules/seed/demo.js');
+      const { seedDemo } = await import('./modules/seed/index.js');
       const demo = await seedDemo(loadConfig(), {
         info: (line) => console.log(line),
         warn: (line) => console.error(line),

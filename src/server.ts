@@ -1,7 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { ensureFirstOwner } from './modules/accounts/service.js';
+import { ensureFirstOwner } from './modules/accounts/index.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();

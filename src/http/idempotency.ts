@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import { constraintViolation } from '../db/database.js';
 import type { Database } from '../db/schema.js';
-import { MAX_ORDER_PARTS } from '../modules/invoices/schema.js';
+import { MAX_ORDER_PARTS } from '../schemas/rules.js';
 import { ConflictError } from './errors.js';
 
 /**

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { ValidationError } from '../http/errors.js';
-import { currencyDigits } from '../modules/shops/currencies.js';
 import { OptionalNullable } from './common.js';
+import { currencyDigits } from './currencies.js';
 import { minorUnits, references } from './rules.js';
 
 /**

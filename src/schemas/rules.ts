@@ -46,3 +46,9 @@ export const uniqueBy = (property: string) => ({ 'x-unique-by': property });
  * an address range's host bits). A 400 naming the field when broken.
  */
 export const rule = (text: string) => ({ 'x-rule': text });
+
+/**
+ * Parts of one order. A completion asks each dynamic part's URL in turn, so this also bounds how
+ * long one request can take (and so the idempotency lease, src/http/idempotency.ts).
+ */
+export const MAX_ORDER_PARTS = 25;

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { claimLeaseMs, IDEMPOTENCY_TTL_MS, sweepIdempotencyKeys } from '../../src/http/idempotency.js';
-import { MAX_ORDER_PARTS } from '../../src/modules/invoices/schema.js';
+import { MAX_ORDER_PARTS } from '../../src/schemas/rules.js';
 import { build, owner } from '../helpers/build.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
 import { httpsServer } from '../helpers/https-endpoint.js';

@@ -531,7 +531,7 @@ test('webhook CRUD, test ping and validation', async (t) => {
 test('a local receiver gets every event type of the contract', async (t) => {
   const { app, api, shopId, productId, keysVariant, serviceVariant, base } = await setup(t);
   const sink = await receiver(t);
-  const { eventTypes } = await import('../../src/modules/events/service.js');
+  const { eventTypes } = await import('../../src/modules/webhooks/event-types.js');
   const hook = assertOk(await api.post(base, { url: sink.url, events: [...eventTypes] }));
   const order = (variant: number, quantity: number, email = 'all@example.com') =>
     api

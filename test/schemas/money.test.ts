@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { currencyCodes, currencyDigits } from '../../src/modules/shops/currencies.js';
+import { currencyCodes, currencyDigits } from '../../src/schemas/currencies.js';
 import { fromMinorUnits, toMinorUnits, toScaledInteger } from '../../src/schemas/money.js';
 import { build, owner } from '../helpers/build.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';

@@ -5,7 +5,7 @@ import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/paginat
 import { type PageQuery, toIso } from '../../schemas/common.js';
 import { parseDateRange } from '../../schemas/dates.js';
 import { fromMinorUnits, toMinorUnits } from '../../schemas/money.js';
-import { recordEvent } from '../events/service.js';
+import { recordEvent } from '../events/index.js';
 import { findShop } from '../shops/repository.js';
 import type { ShopRow } from '../shops/shops.table.js';
 import type { BalanceEntryKind, CustomerRow } from './customers.table.js';

@@ -1,23 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { queueDeliveries, subscribedEndpoints } from '../webhooks/service.js';
+import type { EventType } from '../webhooks/index.js';
+import { queueDeliveries, subscribedEndpoints } from '../webhooks/index.js';
 
-/** The event types of contract section 10. */
-export const eventTypes = [
-  'invoice.created',
-  'invoice.completed',
-  'invoice.expired',
-  'invoice.replaced',
-  'invoice.cancelled',
-  'ticket.created',
-  'ticket.message',
-  'feedback.created',
-  'product.out_of_stock',
-  'customer.balance_changed',
-] as const;
-
-export type EventType = (typeof eventTypes)[number];
+export type { EventType };
 
 /**
  * What each event is about, as the field of its data naming the object: an endpoint receives

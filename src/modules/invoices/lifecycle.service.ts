@@ -6,7 +6,7 @@ import { fromMinorUnits } from '../../schemas/money.js';
 import { releaseCouponUse } from '../coupons/service.js';
 import * as customers from '../customers/repository.js';
 import { changeBalance } from '../customers/service.js';
-import { recordEvent } from '../events/service.js';
+import { recordEvent } from '../events/index.js';
 import { findVariant } from '../products/repository.js';
 import { findShop, shareShop } from '../shops/repository.js';
 import { invoiceCompleted, invoiceEndedUnpaid, writeTransaction } from './domain-events.js';

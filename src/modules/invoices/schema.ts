@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { CursorPageQuery, Email, Id, Nullable, OptionalNullable, StringEnum, Timestamp } from '../../schemas/common.js';
 import { DateRangeQuery } from '../../schemas/dates.js';
-import { references, rule, uniqueBy } from '../../schemas/rules.js';
+import { MAX_ORDER_PARTS, references, rule, uniqueBy } from '../../schemas/rules.js';
 import { MAX_ANSWER_LENGTH } from '../products/field-pattern.js';
 import { Gateway } from '../products/schema.js';
 
@@ -13,9 +13,6 @@ export const InvoiceId = Type.String({
 });
 export const InvoiceParams = Type.Object({ shopId: Id, invoiceId: InvoiceId });
 export const PublicInvoiceParams = Type.Object({ invoiceId: InvoiceId });
-
-/** Parts of one order. A completion asks each dynamic part's URL in turn, so this also bounds how long one request can take. */
-export const MAX_ORDER_PARTS = 25;
 
 export const CheckoutBody = Type.Object({
   customerEmail: Email('Stored lower-case.'),

@@ -3,7 +3,7 @@ import { ConfigError } from '../../config.js';
 import type { Database } from '../../db/schema.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import { listSealedPaymentSecrets, replaceSealedPaymentSecrets } from '../shops/repository.js';
-import { listSealedWebhookSecrets, replaceSealedWebhookSecret } from '../webhooks/repository.js';
+import { listSealedWebhookSecrets, replaceSealedWebhookSecret } from '../webhooks/index.js';
 
 type Conn = Kysely<Database>;
 

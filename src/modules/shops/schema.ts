@@ -1,7 +1,7 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { NonBlankText, Nullable, OptionalNullable, StringEnum, Timestamp } from '../../schemas/common.js';
+import { currencyCodes } from '../../schemas/currencies.js';
 import { Design } from '../design/schema.js';
-import { currencyCodes } from './currencies.js';
 import { type PaymentProvider, paymentProviderNames, providerFields } from './payments.js';
 import { reservedSubdomains, SUBDOMAIN_PATTERN } from './subdomains.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ok, publicResponses, ShopParams } from '../../schemas/common.js';
-import { recordVisit } from '../analytics/visits.js';
+import { recordVisit } from '../analytics/index.js';
 import { cacheControlFor, conditionalGet, matchesIfNoneMatch } from './http-cache.js';
 import * as schema from './schema.js';
 import * as service from './service.js';

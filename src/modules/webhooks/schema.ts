@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { HttpUrl, Id, Nullable, OptionalNullable, StringEnum, Timestamp } from '../../schemas/common.js';
-import { eventTypes } from '../events/service.js';
+import { eventTypes } from './event-types.js';
 
 export const WebhookParams = Type.Object({ shopId: Id, webhookId: Id });
 

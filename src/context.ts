@@ -1,16 +1,16 @@
 import type { Redis } from 'ioredis';
-import type { Config } from '../config.js';
-import type { Db } from '../db/database.js';
-import type { Principal } from '../modules/accounts/service.js';
-import type { VisitRecorder } from '../modules/analytics/visits.js';
-import type { VpnRanges } from '../modules/blacklist/vpn-ranges.js';
-import type { MailWorker } from '../modules/mail/service.js';
-import type { ShopRow } from '../modules/shops/shops.table.js';
-import type { CachedPage, PageCache } from '../modules/storefront/page-cache.js';
-import type { WebhookWorker } from '../modules/webhooks/service.js';
-import type { SecretBox } from '../security/secret-box.js';
-import type { FileStorage } from '../storage/file-storage.js';
-import type { AuthFailureLimiter } from './auth-failures.js';
+import type { Config } from './config.js';
+import type { Db } from './db/database.js';
+import type { AuthFailureLimiter } from './http/auth-failures.js';
+import type { Principal } from './modules/accounts/index.js';
+import type { VisitRecorder } from './modules/analytics/index.js';
+import type { VpnRanges } from './modules/blacklist/vpn-ranges.js';
+import type { MailWorker } from './modules/mail/index.js';
+import type { ShopRow } from './modules/shops/shops.table.js';
+import type { CachedPage, PageCache } from './modules/storefront/page-cache.js';
+import type { WebhookWorker } from './modules/webhooks/index.js';
+import type { SecretBox } from './security/secret-box.js';
+import type { FileStorage } from './storage/file-storage.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
