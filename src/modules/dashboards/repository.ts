@@ -140,6 +140,7 @@ export async function addRollupRows(db: Conn, shopId: number, generation: number
         ...Object.fromEntries(maxima.map((c) => [c, r.maxima[c] ?? 0])),
       }));
       const t = sql.table(table);
+      // biome-ignore lint/suspicious/noExplicitAny: one query for several rollup tables of different columns
       await (db as Kysely<any>)
         .insertInto(table)
         .values(values)
@@ -201,6 +202,7 @@ export async function sourceWindowEnd(db: Conn, shopId: number, from: number, si
 /** Every source row of the rollups created in [from, to) (to null: open), as it stands now. */
 export async function sourcesCreatedIn(db: Conn, shopId: number, from: number, to: number | null) {
   const inWindow = <T extends 'invoices' | 'customers' | 'feedbacks' | 'invoice_replacements'>(table: T) => {
+    // biome-ignore lint/suspicious/noExplicitAny: one query for several rollup tables of different columns
     let query = (db as Kysely<any>)
       .selectFrom(table as string)
       .where('shop_id', '=', shopId)
@@ -291,6 +293,7 @@ export interface WholeDays {
 
 /** Rows of the buckets that make up days first…last (either open when null). */
 function inBuckets(ranges: BucketRange[]) {
+  // biome-ignore lint/suspicious/noExplicitAny: one query for several rollup tables of different columns
   return (eb: ExpressionBuilder<any, any>): Expression<SqlBool> =>
     eb.or(ranges.map((r) => eb.and([eb('level', '=', r.level), eb('bucket', '>=', r.lo), eb('bucket', '<=', r.hi)])));
 }
@@ -304,6 +307,7 @@ function ofShop<T extends RollupTable>(
   rollups: Rollups,
   days: { first: number | null; last: number | null },
 ) {
+  // biome-ignore lint/suspicious/noExplicitAny: one query for several rollup tables of different columns
   return (db as Kysely<any>)
     .selectFrom(table as string)
     .where('shop_id', '=', rollups.shopId)
