@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * deadline only bounds a hang (a minute, far beyond any busy machine): the outcome never
  * depends on how fast the machine is. Fails naming `what` if it never happens.
  */
-export async function waitUntil(done: () => boolean | Promise<boolean>, what: string, hangMs = 60_000): Promise<void> {
+export async function waitUntil(done: () => boolean | Promise<boolean>, what: string, hangMs = 300_000): Promise<void> {
   const deadline = Date.now() + hangMs;
   while (!(await done())) {
     if (Date.now() > deadline) throw new Error(`still waiting after ${hangMs / 1000} s for ${what}`);

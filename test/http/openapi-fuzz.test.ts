@@ -32,7 +32,7 @@ const invalidPerOperation = Number(process.env.FUZZ_INVALID ?? 7);
 const destructive = (op: FuzzOperation) => op.method === 'DELETE' || op.path.endsWith('/bulk/delete');
 
 test('requests valid by the OpenAPI document are accepted, requests invalid by it are a 400', {
-  timeout: 600_000,
+  timeout: 1_200_000,
 }, async (t) => {
   const app = await build(t, { RATE_LIMIT_OWNER_MAX: '0', RATE_LIMIT_PUBLIC_MAX: '0' });
   const api = await owner(app);

@@ -275,7 +275,7 @@ test('rows abandoned mid-send are recovered once their claim lease ends', async 
   );
 });
 
-test('the worker sends on its own timer and stops with the app without hanging', { timeout: 60_000 }, async (t) => {
+test('the worker sends on its own timer and stops with the app without hanging', { timeout: 600_000 }, async (t) => {
   const sink = await smtpSink(t);
   const config = await freshConfig(t, {
     SMTP_URL: sink.url,
