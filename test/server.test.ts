@@ -26,7 +26,11 @@ async function startServer(env: Record<string, string>) {
   child.stderr.on('data', (d: Buffer) => (stderr += d));
   const url = await new Promise<string>((resolve, reject) => {
     // Only bounds a hang: a start under a busy machine (tsx compiling, migrations) may take long.
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 300_000);
+    const timer = setTimeout(() => {
+      // A server that never got going must not outlive the test: it would keep this file running.
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start: ${stderr}`));
+    }, 300_000);
     child.stdout.on('data', (d: Buffer) => {
       stdout += d;
       const match = /"msg":"Server listening at (http:\/\/127\.0\.0\.1:\d+)"/.exec(stdout);
