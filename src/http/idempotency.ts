@@ -7,6 +7,7 @@ import { constraintViolation } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { MAX_ORDER_PARTS } from '../schemas/rules.js';
 import { ConflictError } from './errors.js';
+import * as keys from './idempotency-keys.js';
 
 /**
  * `Idempotency-Key` for calls that move money or stock (contract section 1): a retry with the
@@ -87,34 +88,16 @@ async function claim(
     const now = Date.now();
     // Gone: keys past 24 h, and claims that never got an answer within the lease. Several
     // retries may get here at once; the unique (scope, key) lets exactly one insert win.
-    await db
-      .deleteFrom('idempotency_keys')
-      .where('scope', '=', scope)
-      .where('key', '=', key)
-      .where((eb) =>
-        eb.or([
-          eb('created_at', '<', now - IDEMPOTENCY_TTL_MS),
-          eb.and([eb('status_code', 'is', null), eb('created_at', '<', now - leaseMs)]),
-        ]),
-      )
-      .execute();
+    await keys.dropLapsed(db, scope, key, now - IDEMPOTENCY_TTL_MS, now - leaseMs);
     try {
-      const row = await db
-        .insertInto('idempotency_keys')
-        .values({ scope, shop_id: shopId, key, fingerprint: print, created_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return { claimed: row.id };
+      return {
+        claimed: await keys.insertClaim(db, { scope, shop_id: shopId, key, fingerprint: print, created_at: now }),
+      };
     } catch (err) {
       if (constraintViolation(err) !== 'unique') throw err;
     }
-    const existing = await db
-      .selectFrom('idempotency_keys')
-      .select(['fingerprint', 'status_code', 'response_body', 'created_at'])
-      .where('scope', '=', scope)
-      .where('key', '=', key)
-      .executeTakeFirst();
-    if (existing) return { existing: { ...existing, created_at: Number(existing.created_at) } };
+    const existing = await keys.findClaim(db, scope, key);
+    if (existing) return { existing };
     if (round === 2)
       throw new ConflictError('A request with this Idempotency-Key is still in progress.', [
         'idempotency-key: request in progress',
@@ -159,25 +142,14 @@ const recordResponse: onSendHookHandler = async (request, reply, payload) => {
   if (id === null) return payload;
   request.idempotencyClaim = null;
   const db = request.server.db.kysely;
-  if (reply.statusCode >= 500 || typeof payload !== 'string') {
-    await db.deleteFrom('idempotency_keys').where('id', '=', id).execute();
-  } else {
-    await db
-      .updateTable('idempotency_keys')
-      .set({ status_code: reply.statusCode, response_body: payload })
-      .where('id', '=', id)
-      .execute();
-  }
+  if (reply.statusCode >= 500 || typeof payload !== 'string') await keys.dropClaim(db, id);
+  else await keys.recordAnswer(db, id, reply.statusCode, payload);
   return payload;
 };
 
 export const idempotent = { preHandler: claimKey, onSend: recordResponse };
 
 /** Drops keys past their 24 hours; run periodically. */
-export async function sweepIdempotencyKeys(db: Conn, now = Date.now()): Promise<number> {
-  const result = await db
-    .deleteFrom('idempotency_keys')
-    .where('created_at', '<', now - IDEMPOTENCY_TTL_MS)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+export function sweepIdempotencyKeys(db: Conn, now = Date.now()): Promise<number> {
+  return keys.dropExpired(db, now - IDEMPOTENCY_TTL_MS);
 }

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { EventType } from '../webhooks/index.js';
 import { queueDeliveries, subscribedEndpoints } from '../webhooks/index.js';
+import { insertEvent } from './repository.js';
 
 export type { EventType };
 
@@ -51,10 +52,7 @@ export async function recordEvent(
   const id = `evt_${randomBytes(16).toString('base64url')}`;
   const targets = await subscribedEndpoints(db, shopId, type);
   const payload = detail && targets.length > 0 ? { ...data, ...(await detail()) } : data;
-  await db
-    .insertInto('events')
-    .values({ id, shop_id: shopId, type, payload: JSON.stringify(payload), created_at: now })
-    .execute();
+  await insertEvent(db, { id, shop_id: shopId, type, payload: JSON.stringify(payload), created_at: now });
   await queueDeliveries(db, shopId, id, orderingKey(type, data), targets, now);
   return id;
 }

@@ -296,3 +296,30 @@ export async function replaceSealedWebhookSecret(
     .where('id', '=', webhookId)
     .execute();
 }
+
+/**
+ * The `ping` event of `POST webhooks/{id}/test`. Written here rather than through the events
+ * module, which builds on this one: a ping goes to one endpoint, never through subscriptions.
+ */
+export async function insertPingEvent(db: Conn, shopId: number, eventId: string, webhookId: number, now: number) {
+  await db
+    .insertInto('events')
+    .values({ id: eventId, shop_id: shopId, type: 'ping', payload: JSON.stringify({ webhookId }), created_at: now })
+    .execute();
+}
+
+/** Claims the delivery of this event to this endpoint for one attempt now, until `leaseUntil`. */
+export function claimDeliveryOf(
+  db: Conn,
+  webhookId: number,
+  eventId: string,
+  leaseUntil: number,
+): Promise<DeliveryRow> {
+  return db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'delivering', attempts: 1, next_attempt_at: leaseUntil })
+    .where('webhook_id', '=', webhookId)
+    .where('event_id', '=', eventId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

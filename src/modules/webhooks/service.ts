@@ -320,18 +320,9 @@ export async function ping(ctx: Deliverer, shopId: number, webhookId: number) {
   const webhook = await requireWebhook(ctx.db, shopId, webhookId);
   const now = Date.now();
   const eventId = `evt_${randomBytes(16).toString('base64url')}`;
-  await ctx.db
-    .insertInto('events')
-    .values({ id: eventId, shop_id: shopId, type: 'ping', payload: JSON.stringify({ webhookId }), created_at: now })
-    .execute();
+  await repo.insertPingEvent(ctx.db, shopId, eventId, webhookId, now);
   await repo.insertDeliveries(ctx.db, shopId, eventId, `ping:${eventId}`, [webhook.id], now);
-  const delivery = await ctx.db
-    .updateTable('webhook_deliveries')
-    .set({ status: 'delivering', attempts: 1, next_attempt_at: now + CLAIM_LEASE_MS })
-    .where('webhook_id', '=', webhook.id)
-    .where('event_id', '=', eventId)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const delivery = await repo.claimDeliveryOf(ctx.db, webhook.id, eventId, now + CLAIM_LEASE_MS);
   // A test is sent even to a disabled endpoint: the owner is checking it.
   const result = await attempt(ctx, delivery, Date.now, true);
   await repo.finishDelivery(ctx.db, delivery.id, {
