@@ -74,7 +74,7 @@ function notesFor(meta: SeedMeta, server: ServerInfo): string[] {
   if (!server.observeQueries)
     notes.push('`app.db.observeQueries` is missing: synchronous database time is not measured.');
   if (!meta.rebuilt.includes('rebuildRollups'))
-    notes.push('`rebuildRollups` (src/modules/dashboards/rollups.ts) was missing at seed time: no rollups were built.');
+    notes.push('`rebuildRollups` (src/modules/rollups/rollups.ts) was missing at seed time: no rollups were built.');
   const added = server.migrations.filter((m) => !meta.migrations.includes(m));
   if (added.length > 0) notes.push(`Migrations applied after the seed: ${added.join(', ')}.`);
   if (engine === 'postgres')

@@ -32,7 +32,7 @@ function log(line: string): void {
  * modules are being written alongside this benchmark, and a missing one is reported.
  */
 const REBUILDERS = [
-  { name: 'rebuildRollups', module: '../src/modules/dashboards/rollups.js' },
+  { name: 'rebuildRollups', module: '../src/modules/rollups/index.js' },
   { name: 'rebuildStorefrontTotals', module: '../src/modules/storefront/repository.js' },
 ] as const;
 

@@ -4,13 +4,7 @@
 // command refuses to start on Node 20 (dependency-cruiser 18 declares Node >= 22; the refusal is a
 // version check in the command only). `--base DIR` cruises DIR/src with the same rules and this
 // repository's tsconfig.json (test/lint/boundaries.test.ts uses it to show each rule failing).
-//
-// Known violations: .dependency-cruiser-known-violations.json lists the violations main had when
-// the rules were written (issue 20: the modules still in one cycle). They are reported but do not
-// fail; any other violation fails, and so does a listed one that no longer occurs, so the list
-// only ever shrinks. `--update-known` rewrites it from the current tree (never needed to add one:
-// fix the import instead). With --base the list is not used unless --known <file> names one.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// There is no list of tolerated violations: every one fails.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cruise } from 'dependency-cruiser';
@@ -18,13 +12,12 @@ import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcr
 import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 
 const { values } = parseArgs({
-  options: { base: { type: 'string' }, known: { type: 'string' }, 'update-known': { type: 'boolean' } },
+  options: { base: { type: 'string' } },
 });
 const root = resolve(import.meta.dirname, '..');
 const options = await extractDepcruiseOptions(resolve(root, '.dependency-cruiser.cjs'));
 const tsConfigFile = resolve(root, 'tsconfig.json');
 options.tsConfig = { fileName: tsConfigFile };
-const knownFile = values.known ? resolve(values.known) : resolve(root, '.dependency-cruiser-known-violations.json');
 
 process.chdir(values.base ? resolve(values.base) : root);
 const result = await cruise(['src'], options, undefined, { tsConfig: extractTSConfig(tsConfigFile) });
@@ -47,7 +40,7 @@ for (const file of result.output.modules) {
 const cycles = stronglyConnected(edges).filter((component) => component.length > 1);
 
 // Every violation as one line: a file-level one by rule and import, a module cycle by each of its
-// module-to-module edges (so a new edge that joins or extends a cycle is new).
+// module-to-module edges.
 const found = new Map();
 for (const v of result.output.summary.violations) {
   if (v.rule.severity !== 'error') continue;
@@ -60,24 +53,13 @@ for (const component of cycles)
       if (component.includes(to))
         found.set(`module-cycles: ${from} → ${to}`, `module-cycles: ${from} → ${to} (${example})`);
 
-if (values['update-known']) {
-  writeFileSync(knownFile, `${JSON.stringify([...found.keys()].sort(), null, 2)}\n`);
-  console.log(`lint:deps: ${found.size} known violation(s) written to ${knownFile}`);
-  process.exit(0);
-}
-const known = new Set(
-  (values.base && !values.known) || !existsSync(knownFile) ? [] : JSON.parse(readFileSync(knownFile, 'utf8')),
-);
-const fresh = [...found.keys()].filter((line) => !known.has(line));
-const gone = [...known].filter((line) => !found.has(line));
-for (const line of fresh) console.log(`  error ${found.get(line)}`);
-for (const line of gone) console.log(`  error no longer occurs, remove it from the known violations: ${line}`);
+for (const line of found.values()) console.log(`  error ${line}`);
 const { summary } = result.output;
 console.log(
   `\nlint:deps: ${summary.totalCruised} files, ${summary.totalDependenciesCruised} imports; ` +
-    `${fresh.length} new violation(s), ${gone.length} stale known one(s), ${found.size - fresh.length} known`,
+    `${found.size} violation(s)`,
 );
-process.exit(fresh.length + gone.length > 0 ? 1 : 0);
+process.exit(found.size > 0 ? 1 : 0);
 
 /** Tarjan's strongly connected components of a graph given as Map<node, Map<node, unknown>>. */
 function stronglyConnected(graph) {

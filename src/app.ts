@@ -7,7 +7,7 @@ import type { Config } from './config.js';
 import { type Db, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { authenticateOwner } from './modules/accounts/index.js';
-import { loadOwnedShop } from './modules/shops/owned-shop.js';
+import { loadOwnedShop } from './modules/shops/index.js';
 import './context.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { sweepIdempotencyKeys } from './http/idempotency.js';
@@ -19,29 +19,30 @@ import { registerUploads } from './http/uploads.js';
 import { addSharedSchema, refuseNulInRequests, validatorCompiler } from './http/validation.js';
 import { affiliateOwnerRoutes } from './modules/affiliates/index.js';
 import { analyticsOwnerRoutes, startVisitRecorder } from './modules/analytics/index.js';
-import { announcementOwnerRoutes } from './modules/announcements/owner.routes.js';
-import { blacklistOwnerRoutes } from './modules/blacklist/owner.routes.js';
-import { loadVpnRanges, warnOfUnenforcedVpnRules } from './modules/blacklist/vpn-ranges.js';
-import { categoryOwnerRoutes } from './modules/categories/owner.routes.js';
-import { couponOwnerRoutes } from './modules/coupons/owner.routes.js';
-import { customerOwnerRoutes } from './modules/customers/owner.routes.js';
-import { dashboardOwnerRoutes } from './modules/dashboards/owner.routes.js';
-import { resumeRollupRebuilds, stopRollupRebuilds } from './modules/dashboards/rollups.js';
-import { designOwnerRoutes } from './modules/design/owner.routes.js';
-import { faqOwnerRoutes } from './modules/faqs/owner.routes.js';
-import { feedbackOwnerRoutes } from './modules/feedbacks/owner.routes.js';
-import { feedbackPublicRoutes } from './modules/feedbacks/public.routes.js';
-import { groupOwnerRoutes } from './modules/groups/owner.routes.js';
-import { startExpiryWorker } from './modules/invoices/lifecycle.service.js';
-import { invoiceOwnerRoutes } from './modules/invoices/owner.routes.js';
-import { invoicePublicRoutes } from './modules/invoices/public.routes.js';
-import { listingOwnerRoutes } from './modules/listings/owner.routes.js';
+import { announcementOwnerRoutes } from './modules/announcements/index.js';
+import { blacklistOwnerRoutes, loadVpnRanges } from './modules/blacklist/index.js';
+import { categoryOwnerRoutes } from './modules/categories/index.js';
+import { couponOwnerRoutes } from './modules/coupons/index.js';
+import { customerOwnerRoutes } from './modules/customers/index.js';
+import { dashboardOwnerRoutes } from './modules/dashboards/index.js';
+import { designOwnerRoutes } from './modules/design/index.js';
+import { faqOwnerRoutes } from './modules/faqs/index.js';
+import { feedbackOwnerRoutes, feedbackPublicRoutes } from './modules/feedbacks/index.js';
+import { groupOwnerRoutes } from './modules/groups/index.js';
+import { invoiceOwnerRoutes, invoicePublicRoutes, startExpiryWorker } from './modules/invoices/index.js';
+import { listingOwnerRoutes } from './modules/listings/index.js';
 import { startMailWorker } from './modules/mail/index.js';
-import { productOwnerRoutes } from './modules/products/owner.routes.js';
+import { productOwnerRoutes } from './modules/products/index.js';
+import { resumeRollupRebuilds, stopRollupRebuilds } from './modules/rollups/index.js';
 import { checkStoredSecrets } from './modules/secrets/index.js';
-import { shopOwnerRoutes } from './modules/shops/owner.routes.js';
-import { invalidateAfterWrite, PageCache, registerPageCache } from './modules/storefront/page-cache.js';
-import { storefrontPublicRoutes } from './modules/storefront/public.routes.js';
+import { settingsOwnerRoutes, warnOfUnenforcedVpnRules } from './modules/settings/index.js';
+import { shopOwnerRoutes } from './modules/shops/index.js';
+import {
+  invalidateAfterWrite,
+  PageCache,
+  registerPageCache,
+  storefrontPublicRoutes,
+} from './modules/storefront/index.js';
 import { ticketOwnerRoutes, ticketPublicRoutes } from './modules/tickets/index.js';
 import { startWebhookWorker, webhookOwnerRoutes } from './modules/webhooks/index.js';
 import { ErrorEnvelope } from './schemas/common.js';
@@ -179,6 +180,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       owner.addHook('preHandler', loadOwnedShop);
       owner.addHook('onSend', invalidateAfterWrite);
       await owner.register(shopOwnerRoutes);
+      await owner.register(settingsOwnerRoutes);
       await owner.register(designOwnerRoutes);
       await owner.register(productOwnerRoutes);
       await owner.register(groupOwnerRoutes);

@@ -156,7 +156,7 @@ async function main(argv: string[]): Promise<void> {
     case 'appeals list':
     case 'appeals accept':
     case 'appeals reject': {
-      const { appealsCommand } = await import('./modules/feedbacks/appeals-command.js');
+      const { appealsCommand } = await import('./modules/feedbacks/index.js');
       await appealsCommand(loadConfig(), sub!, arg, { status: values.status }, (line) => console.log(line));
       return;
     }
@@ -164,7 +164,7 @@ async function main(argv: string[]): Promise<void> {
       const shop = values.shop === undefined ? undefined : Number(values.shop);
       if (shop !== undefined && !(Number.isSafeInteger(shop) && shop > 0))
         throw new UsageError('--shop must be a shop id (a positive integer)');
-      const { rebuildRollupsCommand } = await import('./modules/dashboards/rebuild-command.js');
+      const { rebuildRollupsCommand } = await import('./modules/rollups/index.js');
       await withDatabase((db) => rebuildRollupsCommand(db.kysely, shop, (line) => console.log(line)));
       return;
     }

@@ -6,14 +6,6 @@ import type { BlacklistTable } from '../modules/blacklist/blacklist.table.js';
 import type { CategoriesTable, CategoryListingsTable } from '../modules/categories/categories.table.js';
 import type { CouponsTable } from '../modules/coupons/coupons.table.js';
 import type { BalanceEntriesTable, CustomerIpsTable, CustomersTable } from '../modules/customers/customers.table.js';
-import type {
-  RollupGatewaysTable,
-  RollupHoursTable,
-  RollupInvoiceCountsTable,
-  RollupProductsTable,
-  RollupStateTable,
-  RollupTotalsTable,
-} from '../modules/dashboards/rollups.table.js';
 import type { ShopDesignsTable } from '../modules/design/design.table.js';
 import type { EventsTable } from '../modules/events/events.table.js';
 import type { FaqsTable } from '../modules/faqs/faqs.table.js';
@@ -23,7 +15,16 @@ import type { InvoicePartsTable, InvoiceReplacementsTable, InvoicesTable } from 
 import type { ListingsTable } from '../modules/listings/listings.table.js';
 import type { MailOutboxTable } from '../modules/mail/mail.table.js';
 import type { ProductsTable, ProductVariantsTable, SerialsTable } from '../modules/products/products.table.js';
-import type { PaymentSettingsTable, ShopsTable } from '../modules/shops/shops.table.js';
+import type {
+  RollupGatewaysTable,
+  RollupHoursTable,
+  RollupInvoiceCountsTable,
+  RollupProductsTable,
+  RollupStateTable,
+  RollupTotalsTable,
+} from '../modules/rollups/rollups.table.js';
+import type { PaymentSettingsTable } from '../modules/settings/payment-settings.table.js';
+import type { ShopsTable } from '../modules/shops/shops.table.js';
 import type { FeedbackProductsTable, ShopTotalsTable } from '../modules/storefront/totals.table.js';
 import type { TicketMessagesTable, TicketsTable } from '../modules/tickets/tickets.table.js';
 import type {

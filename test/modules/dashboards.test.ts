@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
-import { rebuildRollups } from '../../src/modules/dashboards/rollups.js';
+import { rebuildRollups } from '../../src/modules/rollups/rollups.js';
 import { build, type Client, owner } from '../helpers/build.js';
 import { assertError, assertOk, createShop, sellingShop } from '../helpers/factories.js';
 

@@ -253,7 +253,7 @@ test('a masked value that is not the current mask is a 400 naming the field, and
   );
 });
 
-test('every payment provider has its settings route (src/modules/shops/owner.routes.ts writes each path out)', async (t) => {
+test('every payment provider has its settings route (src/modules/settings/owner.routes.ts writes each path out)', async (t) => {
   const { paymentProviderNames } = await import('../../src/modules/shops/payments.js');
   const app = await build(t);
   for (const provider of paymentProviderNames) {

@@ -4,7 +4,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
  * Dashboard rollups (issue 7, T5/T6): cumulative snapshots per shop-local day, maintained in the
  * transactions that change the orders, so a dashboard over a year reads a few hundred rows instead
  * of every invoice; the repeat-purchase flag they roll up; and the indexes the filtered invoice
- * list and the partial edge days of a dashboard range need. See src/modules/dashboards/rollups.ts.
+ * list and the partial edge days of a dashboard range need. See src/modules/rollups/rollups.ts.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   // Which rollups a shop has and the UTC offset they are keyed by; its row is the per-shop lock

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { currentShop } from '../../http/auth.js';
 import { ok, ownerResponses, Page, PageQuery, ShopParams, Timestamp } from '../../schemas/common.js';
-import { Customer, CustomerParams, StatsQuery } from '../customers/schema.js';
+import { Customer, CustomerParams, StatsQuery } from '../customers/index.js';
 import * as service from './service.js';
 
 const tags = ['Affiliates'];

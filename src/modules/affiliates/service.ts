@@ -4,9 +4,9 @@ import { pageWindow, toPage } from '../../http/pagination.js';
 import { type PageQuery, toIso } from '../../schemas/common.js';
 import { parseDateRange } from '../../schemas/dates.js';
 import { fromMinorUnits } from '../../schemas/money.js';
-import * as customers from '../customers/repository.js';
-import { requireCustomer, toCustomer } from '../customers/service.js';
-import type { ShopRow } from '../shops/shops.table.js';
+import * as customers from '../customers/index.js';
+import { requireCustomer, toCustomer } from '../customers/index.js';
+import type { ShopRow } from '../shops/index.js';
 import * as repo from './repository.js';
 
 type Conn = Kysely<Database>;

@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
-import type { Kysely } from 'kysely';
 import { ConfigError } from '../../config.js';
-import type { Database } from '../../db/schema.js';
 import { AppError, UnprocessableError } from '../../http/errors.js';
-import { countBlockVpnVariants } from '../products/repository.js';
-import { countBlockVpnSettings } from '../shops/repository.js';
 import { IpRanges, parseBuyerIp } from './blocked-data.js';
+
+/** What blockVpn does, for every place it is set (shop gateway rules, variant gateway rules). */
+export const BLOCK_VPN_DESCRIPTION =
+  "Refuse checkouts through this gateway from buyers whose IP is in the server's VPN ranges (the operator's VPN_RANGES_FILE): a 422 naming the gateway. " +
+  'Turning it on when the server has no VPN ranges configured is a 422; a rule stored on before that was checked is kept but not enforced until ' +
+  'ranges are configured (the server logs how many at start).';
 
 /**
  * The operator's list of VPN and proxy address ranges (`VPN_RANGES_FILE`), which the `blockVpn`
@@ -73,22 +75,4 @@ export function assertVpnBlockingAvailable(vpn: VpnRanges | null, field: string)
       [`${field}: cannot be true: the server has no VPN ranges configured (VPN_RANGES_FILE)`],
     );
   }
-}
-
-/**
- * Without ranges, `blockVpn` rules stored before they were required (when the switch did
- * nothing) are kept, so that configuring VPN_RANGES_FILE later enforces them, but are not
- * enforced meanwhile. Said at start, with how many there are, so the operator can decide.
- */
-export async function warnOfUnenforcedVpnRules(
-  db: Kysely<Database>,
-  log: { warn(obj: object, msg: string): void },
-): Promise<void> {
-  const [gatewaySettings, variants] = await Promise.all([countBlockVpnSettings(db), countBlockVpnVariants(db)]);
-  if (gatewaySettings + variants === 0) return;
-  log.warn(
-    { gatewaySettings, variants },
-    `blockVpn is on for ${gatewaySettings} shop gateway setting(s) and ${variants} product variant(s) but VPN_RANGES_FILE is not set: ` +
-      'they are not enforced until it is (and cannot be turned on anew)',
-  );
 }

@@ -3,7 +3,7 @@ import { Id, Nullable, NullableTimestamp, OptionalNullable, StringEnum, Timestam
 import { DateFilter } from '../../schemas/dates.js';
 import { MAX_AMOUNT_MAJOR } from '../../schemas/money.js';
 import { atLeast, minorUnits, references } from '../../schemas/rules.js';
-import { paymentProviderNames } from '../shops/payments.js';
+import { paymentProviderNames } from '../shops/index.js';
 
 export const COUPON_CODE_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
 export const MAX_RESTRICTED_PRODUCTS = 500;

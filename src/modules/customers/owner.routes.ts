@@ -55,8 +55,11 @@ export const customerOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ok(await service.listCustomerIps(db, currentShop(request), request.params.customerId, request.query)),
   });
 
-  for (const direction of ['add', 'remove'] as const) {
-    app.post(`/:shopId/customers/:customerId/balance/${direction}`, {
+  for (const [path, direction] of [
+    ['/:shopId/customers/:customerId/balance/add', 'add'],
+    ['/:shopId/customers/:customerId/balance/remove', 'remove'],
+  ] as const) {
+    app.post(path, {
       schema: {
         tags,
         summary: direction === 'add' ? 'Credit the balance' : 'Debit the balance',

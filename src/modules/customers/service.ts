@@ -6,8 +6,8 @@ import { type PageQuery, toIso } from '../../schemas/common.js';
 import { parseDateRange } from '../../schemas/dates.js';
 import { fromMinorUnits, toMinorUnits } from '../../schemas/money.js';
 import { recordEvent } from '../events/index.js';
-import { findShop } from '../shops/repository.js';
-import type { ShopRow } from '../shops/shops.table.js';
+import type { ShopRow } from '../shops/index.js';
+import { findShop } from '../shops/index.js';
 import type { BalanceEntryKind, CustomerRow } from './customers.table.js';
 import * as repo from './repository.js';
 

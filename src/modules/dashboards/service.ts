@@ -4,12 +4,21 @@ import { ValidationError } from '../../http/errors.js';
 import { toIso } from '../../schemas/common.js';
 import { parseDateRange } from '../../schemas/dates.js';
 import { fromMinorUnits } from '../../schemas/money.js';
-import { expireOverdue } from '../invoices/lifecycle.service.js';
-import type { ShopRow } from '../shops/shops.table.js';
-import { DAY_MS, dayStart, type LocalDaySplit, localDayOf, splitAtLocalMidnights } from './local-days.js';
-import type { ProductSales, Range, Rollups } from './repository.js';
-import * as repo from './repository.js';
-import { type DayTotals, TOTAL_COLUMNS } from './rollup-rows.js';
+import { expireOverdue } from '../invoices/index.js';
+import * as rollupStore from '../rollups/index.js';
+import {
+  DAY_MS,
+  type DayTotals,
+  dayStart,
+  type LocalDaySplit,
+  localDayOf,
+  type ProductSales,
+  type Range,
+  type Rollups,
+  splitAtLocalMidnights,
+  TOTAL_COLUMNS,
+} from '../rollups/index.js';
+import type { ShopRow } from '../shops/index.js';
 
 type Conn = Kysely<Database>;
 
@@ -52,7 +61,7 @@ export function dashboardRange(shop: ShopRow, query: RangeQuery, now = Date.now(
  */
 async function rangeAndRollups(db: Conn, shop: ShopRow, query: RangeQuery) {
   const asked = dashboardRange(shop, query);
-  const view = await repo.rollupView(db, shop.id, shop.utc_offset_minutes);
+  const view = await rollupStore.rollupView(db, shop.id, shop.utc_offset_minutes);
   const offsetMs = view.offsetMinutes * 60_000;
   const range: DayRange = {
     from: asked.from,
@@ -94,7 +103,7 @@ const addTotals = (a: DayTotals, b: DayTotals): DayTotals =>
   Object.fromEntries(TOTAL_COLUMNS.map((c) => [c, a[c] + b[c]])) as DayTotals;
 
 /**
- * The figures of a range: whole local days from the rollups (two snapshots), the partial first
+ * The figures of a range: whole local days from the rollups, the partial first
  * and last days (date-time bounds) from the raw rows; both exact, so their sum is too.
  */
 async function rangeTotals(
@@ -103,8 +112,8 @@ async function rangeTotals(
   split: ReturnType<typeof splitRange>,
 ): Promise<{ total: DayTotals; edges: DayTotals[] }> {
   const [whole, edges] = await Promise.all([
-    split.whole ? repo.rollupTotals(db, rollups, split.whole) : repo.zeroTotals(),
-    Promise.all(split.edges.map((edge) => repo.rawTotals(db, rollups.shopId, edge))),
+    split.whole ? rollupStore.rollupTotals(db, rollups, split.whole) : rollupStore.zeroTotals(),
+    Promise.all(split.edges.map((edge) => rollupStore.rawTotals(db, rollups.shopId, edge))),
   ]);
   return { total: edges.reduce(addTotals, whole), edges };
 }
@@ -117,7 +126,9 @@ export async function generalDashboard(db: Conn, shop: ShopRow, query: RangeQuer
   const split = splitRange(range);
   const [{ total, edges }, days] = await Promise.all([
     rangeTotals(db, rollups, split),
-    split.whole ? repo.rollupSeries(db, rollups, split.whole) : new Map<number, { revenue: number; orders: number }>(),
+    split.whole
+      ? rollupStore.rollupSeries(db, rollups, split.whole)
+      : new Map<number, { revenue: number; orders: number }>(),
   ]);
   split.edges.forEach((edge, i) => {
     const day = localDayOf(edge.from, range.offsetMs);
@@ -172,11 +183,11 @@ async function topProducts(db: Conn, rollups: Rollups, range: DayRange, split: R
   const { shopId } = rollups;
   let top: ProductSales[];
   if (split.edges.length === 0 && split.whole) {
-    top = await repo.rollupProducts(db, rollups, split.whole, TOP_PRODUCTS);
+    top = await rollupStore.rollupProducts(db, rollups, split.whole, TOP_PRODUCTS);
   } else {
     const [whole, edges] = await Promise.all([
-      split.whole ? repo.rollupProducts(db, rollups, split.whole) : [],
-      Promise.all(split.edges.map((edge) => repo.rawProducts(db, shopId, edge))),
+      split.whole ? rollupStore.rollupProducts(db, rollups, split.whole) : [],
+      Promise.all(split.edges.map((edge) => rollupStore.rawProducts(db, shopId, edge))),
     ]);
     top = mergeBy(
       [...whole, ...edges.flat()],
@@ -189,13 +200,15 @@ async function topProducts(db: Conn, rollups: Rollups, range: DayRange, split: R
     const endDay = localDayOf(range.to, range.offsetMs);
     const endsWithDay = range.to === dayStart(endDay + 1, range.offsetMs) - 1;
     const [sold, soldLastDay] = await Promise.all([
-      repo.rollupLastParts(db, rollups, endsWithDay ? endDay : endDay - 1, ids),
-      endsWithDay ? [] : repo.rawProducts(db, shopId, { from: dayStart(endDay, range.offsetMs), to: range.to }, ids),
+      rollupStore.rollupLastParts(db, rollups, endsWithDay ? endDay : endDay - 1, ids),
+      endsWithDay
+        ? []
+        : rollupStore.rawProducts(db, shopId, { from: dayStart(endDay, range.offsetMs), to: range.to }, ids),
     ]);
     const lastDay = new Map(soldLastDay.map((p) => [p.productId, p.lastPartId]));
     top = top.map((p) => ({ ...p, lastPartId: Math.max(sold.get(p.productId) ?? 0, lastDay.get(p.productId) ?? 0) }));
   }
-  const titles = await repo.partTitles(
+  const titles = await rollupStore.partTitles(
     db,
     shopId,
     top.map((p) => p.lastPartId),
@@ -216,13 +229,13 @@ export async function advancedDashboard(db: Conn, shop: ShopRow, query: RangeQue
   const [{ total }, gateways, products, hours] = await Promise.all([
     rangeTotals(db, rollups, split),
     Promise.all([
-      split.whole ? repo.rollupGateways(db, rollups, split.whole) : [],
-      ...split.edges.map((edge) => repo.rawGateways(db, shop.id, edge)),
+      split.whole ? rollupStore.rollupGateways(db, rollups, split.whole) : [],
+      ...split.edges.map((edge) => rollupStore.rawGateways(db, shop.id, edge)),
     ]),
     topProducts(db, rollups, range, split),
     Promise.all([
-      split.whole ? repo.rollupHours(db, rollups, split.whole) : [],
-      ...split.edges.map((edge) => repo.rawHours(db, shop.id, edge, range.offsetMs)),
+      split.whole ? rollupStore.rollupHours(db, rollups, split.whole) : [],
+      ...split.edges.map((edge) => rollupStore.rawHours(db, shop.id, edge, range.offsetMs)),
     ]),
   ]);
   const money = (minor: number) => fromMinorUnits(minor, shop.currency);

@@ -15,7 +15,9 @@ const tags = ['Storefront design'];
 const oneDesign = (paths: string[]) =>
   `\`settings/design/*\` and \`customization/*\` are two path families over one stored design: a write through either ` +
   `shows in both, in \`GET customization\` and in \`GET settings\` (\`design\`).` +
-  (paths.length > 1 ? ` This call is also at ${paths.map((p) => `\`${p}\``).join(' and ')}.` : '');
+  (paths.length > 1
+    ? ` This call is also at ${paths.map((p) => `\`${p.replace('/:shopId/', '')}\``).join(' and ')}.`
+    : '');
 
 interface SectionRoute<B extends TSchema> {
   paths: string[];
@@ -27,24 +29,24 @@ interface SectionRoute<B extends TSchema> {
 
 const section = <B extends TSchema>(s: SectionRoute<B>) => s as unknown as SectionRoute<TSchema>;
 
-/** PUT routes: each changes one part of the design and answers the whole design. */
+/** PUT routes: each changes one part of the design and answers the whole design. Full paths, so each can be found by grepping it. */
 const sections = [
   section({
-    paths: ['settings/design', 'customization/design'],
+    paths: ['/:shopId/settings/design', '/:shopId/customization/design'],
     summary: 'Update the colours and display flags',
     description: 'Colours are hex `#rrggbb` (stored lower-case); `fontLink` is an https URL or null.',
     body: schema.DesignFlagsBody,
     apply: service.updateDesignFlags,
   }),
   section({
-    paths: ['customization/widgets'],
+    paths: ['/:shopId/customization/widgets'],
     summary: 'Update the widget keys',
     description: 'Crisp, Google Analytics, Hotjar and Intercom ids; null or empty clears one.',
     body: schema.WidgetsBody,
     apply: service.updateWidgets,
   }),
   section({
-    paths: ['settings/design/storefront', 'customization/storefront'],
+    paths: ['/:shopId/settings/design/storefront', '/:shopId/customization/storefront'],
     summary: 'Update the storefront texts and switches',
     description:
       'Title, description, button text and the switches that hide them. `imageUrl` is set by uploading the storefront image.',
@@ -52,7 +54,7 @@ const sections = [
     apply: service.updateStorefront,
   }),
   section({
-    paths: ['customization/seo'],
+    paths: ['/:shopId/customization/seo'],
     summary: 'Update the SEO title and description',
     description:
       '`metaTitle` up to 70 characters, `metaDescription` up to 160; null or empty clears. The image and favicon are uploads.',
@@ -60,7 +62,7 @@ const sections = [
     apply: service.updateSeo,
   }),
   section({
-    paths: ['settings/design/links', 'customization/links'],
+    paths: ['/:shopId/settings/design/links', '/:shopId/customization/links'],
     summary: 'Replace the social links',
     description:
       'The list replaces the stored one (0–20 links). Each link is an https URL, except `email`: an e-mail address or a `mailto:` link.',
@@ -69,31 +71,31 @@ const sections = [
   }),
 ];
 
-/** POST upload routes: each sets one image of the design; the previous file is removed. */
+/** POST upload routes: each sets one image of the design; the previous file is removed. Full paths, so each can be found by grepping it. */
 const images: { paths: string[]; slot: ImageSlot; kind: ImageKind; summary: string; field: string }[] = [
   {
-    paths: ['customization/logo', 'settings/design/logo'],
+    paths: ['/:shopId/customization/logo', '/:shopId/settings/design/logo'],
     slot: 'logo',
     kind: 'image',
     summary: 'Upload the logo',
     field: 'logoUrl',
   },
   {
-    paths: ['customization/storefront/background', 'settings/design/storefront/logo'],
+    paths: ['/:shopId/customization/storefront/background', '/:shopId/settings/design/storefront/logo'],
     slot: 'storefrontImage',
     kind: 'image',
     summary: 'Upload the storefront image',
     field: 'storefront.imageUrl',
   },
   {
-    paths: ['customization/seo/image'],
+    paths: ['/:shopId/customization/seo/image'],
     slot: 'seoImage',
     kind: 'image',
     summary: 'Upload the SEO image',
     field: 'seo.imageUrl',
   },
   {
-    paths: ['customization/seo/favicon'],
+    paths: ['/:shopId/customization/seo/favicon'],
     slot: 'favicon',
     kind: 'favicon',
     summary: 'Upload the favicon',
@@ -117,7 +119,7 @@ export const designOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   for (const s of sections) {
     for (const path of s.paths) {
-      app.put(`/:shopId/${path}`, {
+      app.put(path, {
         schema: {
           tags,
           summary: s.summary,
@@ -134,7 +136,7 @@ export const designOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   for (const i of images) {
     const upload = uploadRouteSchema(i.kind);
     for (const path of i.paths) {
-      app.post(`/:shopId/${path}`, {
+      app.post(path, {
         schema: {
           tags,
           summary: i.summary,

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { uploadUrl } from '../../http/uploads.js';
 import { type FileStorage, replaceStoredFile } from '../../storage/file-storage.js';
-import { lockShop } from '../shops/repository.js';
+import { lockShop } from '../shops/index.js';
 import type { DesignOverrides, ImageSlot } from './design.table.js';
 import * as repo from './repository.js';
 import {

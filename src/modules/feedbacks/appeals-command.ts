@@ -3,7 +3,7 @@ import type { Config } from '../../config.js';
 import { openDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { ValidationError } from '../../http/errors.js';
-import { PageCache, registerPageCache } from '../storefront/page-cache.js';
+import { PageCache, registerPageCache } from '../storefront/index.js';
 import type { AppealStatus } from './feedbacks.table.js';
 import { listAppealsForReview, type OperatorAppeal, resolveAppeal } from './service.js';
 

@@ -30,17 +30,6 @@ export function findFeedbackOfInvoice(db: Conn, shopId: number, invoiceId: strin
     .executeTakeFirst();
 }
 
-/** The feedbacks left on these invoices (at most one each). */
-export function feedbacksOfInvoices(db: Conn, shopId: number, invoiceIds: string[]): Promise<FeedbackRow[]> {
-  if (invoiceIds.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('feedbacks')
-    .selectAll()
-    .where('shop_id', '=', shopId)
-    .where('invoice_id', 'in', invoiceIds)
-    .execute();
-}
-
 /** Inserts a feedback; the unique index on invoice_id refuses a second one for the same invoice. */
 export function insertFeedback(db: Conn, row: Insertable<FeedbacksTable>): Promise<FeedbackRow> {
   return db.insertInto('feedbacks').values(row).returningAll().executeTakeFirstOrThrow();

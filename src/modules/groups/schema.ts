@@ -2,8 +2,10 @@ import { type Static, Type } from '@sinclair/typebox';
 import { SLUG_PATTERN } from '../../http/slug.js';
 import { Id, NonBlankText, Nullable, OptionalNullable, StringEnum, Timestamp } from '../../schemas/common.js';
 import { references } from '../../schemas/rules.js';
+import { groupTypes } from '../listings/index.js';
 
-export const groupTypes = ['list', 'dropdown'] as const;
+export { groupTypes };
+
 export const MAX_GROUP_PRODUCTS = 500;
 
 export const GroupInput = Type.Object({
@@ -65,15 +67,6 @@ export const Group = Type.Object({
   thumbnailUrl: Nullable(Type.String()),
   createdAt: Timestamp,
   updatedAt: Timestamp,
-});
-
-/** A group as a listing shows it. */
-export const GroupSummary = Type.Object({
-  id: Type.Integer(),
-  title: Type.String(),
-  path: Type.String(),
-  type: StringEnum(groupTypes),
-  thumbnailUrl: Nullable(Type.String()),
 });
 
 export const GroupParams = Type.Object({ shopId: Id, groupId: Id });

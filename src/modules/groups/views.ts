@@ -19,7 +19,3 @@ export function toGroup(g: GroupRow, productIds: number[]) {
   };
 }
 export type GroupView = ReturnType<typeof toGroup>;
-
-export function toGroupSummary(g: Pick<GroupRow, 'id' | 'title' | 'path' | 'type' | 'thumbnail'>) {
-  return { id: g.id, title: g.title, path: g.path, type: g.type, thumbnailUrl: uploadUrl(g.thumbnail) };
-}

@@ -4,25 +4,24 @@ import type { Database } from '../../db/schema.js';
 import { ForbiddenError, NotFoundError, UnprocessableError, ValidationError } from '../../http/errors.js';
 import { EMAIL } from '../../schemas/common.js';
 import { verifyPassword } from '../../security/passwords.js';
-import { findBlock } from '../blacklist/service.js';
-import type { VpnRanges } from '../blacklist/vpn-ranges.js';
-import type { CouponRow } from '../coupons/coupons.table.js';
-import { claimCouponUse, couponDiscount, findCouponByCode } from '../coupons/service.js';
-import * as customerRepo from '../customers/repository.js';
-import { customerForEmail, InsufficientBalanceError } from '../customers/service.js';
+import type { VpnRanges } from '../blacklist/index.js';
+import { findBlock } from '../blacklist/index.js';
+import type { CouponRow } from '../coupons/index.js';
+import { claimCouponUse, couponDiscount, findCouponByCode } from '../coupons/index.js';
+import * as customerRepo from '../customers/index.js';
+import { customerForEmail, InsufficientBalanceError } from '../customers/index.js';
+import type { ProductRow, StoredCustomField, StoredGateway, VariantRow } from '../products/index.js';
+import * as products from '../products/index.js';
 import {
   fieldPatternProblem,
   MAX_ANSWER_LENGTH,
   MAX_MATCH_WORK,
   matchesFieldPattern,
   matchWork,
-} from '../products/field-pattern.js';
-import type { ProductRow, VariantRow } from '../products/products.table.js';
-import * as products from '../products/repository.js';
-import type { StoredCustomField, StoredGateway } from '../products/variant-input.js';
-import { enabledGateway, gatewayBlocksVpn } from '../shops/payment-settings.js';
-import { findShopById, shareShop } from '../shops/repository.js';
-import type { ShopRow } from '../shops/shops.table.js';
+} from '../products/index.js';
+import { enabledGateway, gatewayBlocksVpn } from '../settings/index.js';
+import type { ShopRow } from '../shops/index.js';
+import { findShopById, shareShop } from '../shops/index.js';
 import { invoiceCreated, writeTransaction } from './domain-events.js';
 import type { DeliveryOptions } from './dynamic-delivery.js';
 import {

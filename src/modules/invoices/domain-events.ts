@@ -1,12 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { fromMinorUnits } from '../../schemas/money.js';
-import { type RollupSource, recordRollupChanges } from '../dashboards/rollups.js';
-import { type EventType, recordEvent } from '../events/service.js';
-import { deliveryMail, enqueueMail } from '../mail/service.js';
-import { findShop } from '../shops/repository.js';
-import { shopContentChanged } from '../storefront/page-cache.js';
-import { addFeedbackToTotals, countFirstPurchase } from '../storefront/repository.js';
+import { type EventType, recordEvent } from '../events/index.js';
+import { deliveryMail, enqueueMail } from '../mail/index.js';
+import { type RollupSource, recordRollupChanges } from '../rollups/index.js';
+import { findShop } from '../shops/index.js';
+import { addFeedbackToTotals, countFirstPurchase, shopContentChanged } from '../storefront/index.js';
 import type { InvoicePartRow, InvoiceRow } from './invoices.table.js';
 import { ownerInvoiceView } from './owner-view.js';
 import * as repo from './repository.js';

@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { feedbacksOfInvoices } from '../feedbacks/repository.js';
 import type { InvoiceRow } from './invoices.table.js';
 import * as repo from './repository.js';
 import { toOwnerInvoice } from './views.js';
@@ -14,7 +13,7 @@ export async function ownerInvoiceView(db: Kysely<Database>, invoice: InvoiceRow
   const [parts, replacements, feedbacks] = await Promise.all([
     repo.listParts(db, invoice.shop_id, [invoice.id]),
     repo.listReplacements(db, invoice.shop_id, [invoice.id]),
-    feedbacksOfInvoices(db, invoice.shop_id, [invoice.id]),
+    repo.feedbacksOfInvoices(db, invoice.shop_id, [invoice.id]),
   ]);
   return toOwnerInvoice(invoice, parts, replacements, feedbacks[0]);
 }

@@ -3,13 +3,11 @@ import type { Database } from '../../db/schema.js';
 import { ConflictError, UnprocessableError, ValidationError } from '../../http/errors.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
 import { parseDateRange } from '../../schemas/dates.js';
-import { splitAtLocalMidnights } from '../dashboards/local-days.js';
-import { countCreatedInvoices, rollupView } from '../dashboards/repository.js';
-import { feedbacksOfInvoices } from '../feedbacks/repository.js';
-import { findVariant } from '../products/repository.js';
-import { enabledGateway } from '../shops/payment-settings.js';
-import { shareShop } from '../shops/repository.js';
-import type { ShopRow } from '../shops/shops.table.js';
+import { findVariant } from '../products/index.js';
+import { countCreatedInvoices, rollupView, splitAtLocalMidnights } from '../rollups/index.js';
+import { enabledGateway } from '../settings/index.js';
+import type { ShopRow } from '../shops/index.js';
+import { shareShop } from '../shops/index.js';
 import { invoiceReplaced, queueDeliveryMail, writeTransaction } from './domain-events.js';
 import { type DeliveryOptions, DynamicDeliveryError } from './dynamic-delivery.js';
 import {
@@ -57,7 +55,7 @@ export async function listInvoices(db: Conn, shop: ShopRow, query: InvoiceListQu
   const [parts, replacements, feedbacks] = await Promise.all([
     repo.listParts(db, shop.id, ids),
     repo.listReplacements(db, shop.id, ids),
-    feedbacksOfInvoices(db, shop.id, ids),
+    repo.feedbacksOfInvoices(db, shop.id, ids),
   ]);
   const views = items.map((i) =>
     toOwnerInvoice(

@@ -1,9 +1,9 @@
-import { type Insertable, type Kysely, sql } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import { isPostgres } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { searchText } from '../../db/sql-helpers.js';
 import { type KeysetPosition, pageOf } from '../../http/pagination.js';
-import { changeAvailableSerials } from '../products/repository.js';
+import { changeAvailableSerials } from '../products/index.js';
 import type {
   InvoicePartRow,
   InvoicePartsTable,
@@ -157,43 +157,6 @@ export async function markRepeatPurchase(
     .returning('repeat_purchase')
     .executeTakeFirstOrThrow();
   return row.repeat_purchase === 1;
-}
-
-/**
- * Sets the repeat-purchase flag of completed invoices that have none (inserted in bulk, or
- * completed before the flag existed) from the order history: every completed invoice of a
- * customer but the first (by completion time, then id) is a repeat. One sort of the shop's
- * completed invoices, not a lookup per invoice.
- */
-export async function fillRepeatPurchases(db: Conn, shopId: number): Promise<void> {
-  const missing = await db
-    .selectFrom('invoices')
-    .select('id')
-    .where('shop_id', '=', shopId)
-    .where('status', '=', 'completed')
-    .where('repeat_purchase', 'is', null)
-    .limit(1)
-    .executeTakeFirst();
-  if (!missing) return;
-  const ranked = db
-    .selectFrom('invoices')
-    .select([
-      'id',
-      sql<number>`case when row_number() over (partition by customer_id order by completed_at, id) > 1 then 1 else 0 end`.as(
-        'repeat',
-      ),
-    ])
-    .where('shop_id', '=', shopId)
-    .where('status', '=', 'completed')
-    .as('r');
-  await db
-    .updateTable('invoices')
-    .from(ranked)
-    .set((eb) => ({ repeat_purchase: eb.ref('r.repeat') }))
-    .whereRef('invoices.id', '=', 'r.id')
-    .where('invoices.shop_id', '=', shopId)
-    .where('invoices.repeat_purchase', 'is', null)
-    .execute();
 }
 
 export async function setCommission(db: Conn, shopId: number, invoiceId: string, commission: number): Promise<void> {
@@ -481,4 +444,25 @@ export async function countInvoices(db: Conn, shopId: number, filter: InvoiceFil
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** What an invoice's owner view shows of the feedback left on it (at most one per invoice). */
+export type InvoiceFeedback = Pick<
+  Selectable<Database['feedbacks']>,
+  'id' | 'invoice_id' | 'rating' | 'comment' | 'answer' | 'created_at'
+>;
+
+/**
+ * The feedbacks left on these invoices, for the owner's invoice views: a read of the feedbacks
+ * table that belongs to the invoice read model (the feedbacks module writes it), kept here so
+ * that invoices need not import the module that builds on them.
+ */
+export function feedbacksOfInvoices(db: Conn, shopId: number, invoiceIds: string[]): Promise<InvoiceFeedback[]> {
+  if (invoiceIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('feedbacks')
+    .select(['id', 'invoice_id', 'rating', 'comment', 'answer', 'created_at'])
+    .where('shop_id', '=', shopId)
+    .where('invoice_id', 'in', invoiceIds)
+    .execute();
 }

@@ -2,8 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { CursorPageQuery, Email, Id, Nullable, OptionalNullable, StringEnum, Timestamp } from '../../schemas/common.js';
 import { DateRangeQuery } from '../../schemas/dates.js';
 import { MAX_ORDER_PARTS, references, rule, uniqueBy } from '../../schemas/rules.js';
-import { MAX_ANSWER_LENGTH } from '../products/field-pattern.js';
-import { Gateway } from '../products/schema.js';
+import { Gateway, MAX_ANSWER_LENGTH } from '../products/index.js';
 
 export const invoiceStatuses = ['pending', 'completed', 'expired', 'cancelled'] as const;
 

@@ -1,7 +1,7 @@
 import { toIso } from '../../schemas/common.js';
 import { fromMinorUnits } from '../../schemas/money.js';
-import type { FeedbackRow } from '../feedbacks/feedbacks.table.js';
 import type { InvoicePartRow, InvoiceReplacementRow, InvoiceRow } from './invoices.table.js';
+import type { InvoiceFeedback } from './repository.js';
 
 /** Row → wire shapes: the owner's full view and the customer's public one. */
 function money(minor: number, currency: string): number {
@@ -35,7 +35,7 @@ export function toOwnerInvoice(
   invoice: InvoiceRow,
   partRows: InvoicePartRow[],
   replacementRows: InvoiceReplacementRow[],
-  feedback: FeedbackRow | undefined,
+  feedback: InvoiceFeedback | undefined,
 ) {
   const c = invoice.currency;
   return {

@@ -1,10 +1,21 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Id, Nullable, StringEnum } from '../../schemas/common.js';
 import { references, uniqueBy } from '../../schemas/rules.js';
-import { GroupSummary } from '../groups/schema.js';
 
 export const listingTypes = ['product', 'group'] as const;
+
+/** The types of group. Declared here, not in groups/schema.ts, because a listing shows its group and groups build on listings. */
+export const groupTypes = ['list', 'dropdown'] as const;
 export const MAX_POSITION_CHANGES = 1000;
+
+/** A group as a listing shows it. */
+export const GroupSummary = Type.Object({
+  id: Type.Integer(),
+  title: Type.String(),
+  path: Type.String(),
+  type: StringEnum(groupTypes),
+  thumbnailUrl: Nullable(Type.String()),
+});
 
 /** A product as a listing shows it. */
 export const ListingProduct = Type.Object({

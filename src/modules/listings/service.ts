@@ -4,8 +4,8 @@ import { ConflictError, NotFoundError, ValidationError } from '../../http/errors
 import { pageWindow, toPage } from '../../http/pagination.js';
 import { slugify } from '../../http/slug.js';
 import type { PageQuery } from '../../schemas/common.js';
-import { lockShop } from '../shops/repository.js';
-import type { ShopRow } from '../shops/shops.table.js';
+import type { ShopRow } from '../shops/index.js';
+import { lockShop } from '../shops/index.js';
 import * as repo from './repository.js';
 import type { PositionsBody } from './schema.js';
 import { toListing } from './views.js';

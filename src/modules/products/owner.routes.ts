@@ -69,11 +69,11 @@ export const productOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ok(await service.updateProduct(db, currentShop(request), request.params.productId, request.body, saving)),
   });
 
-  for (const [segment, column, summary] of [
-    ['thumbnail', 'thumbnail', 'Upload the product thumbnail'],
-    ['seo/image', 'seo_image', 'Upload the product SEO image'],
+  for (const [path, column, summary] of [
+    ['/:shopId/v2/products/:productId/thumbnail', 'thumbnail', 'Upload the product thumbnail'],
+    ['/:shopId/v2/products/:productId/seo/image', 'seo_image', 'Upload the product SEO image'],
   ] as const) {
-    app.post(`/:shopId/v2/products/:productId/${segment}`, {
+    app.post(path, {
       schema: { tags, summary, params: schema.ProductParams, ...uploadRouteSchema() },
       handler: async (request) => {
         const name = await service.setProductImage(

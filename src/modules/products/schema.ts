@@ -11,8 +11,8 @@ import {
 } from '../../schemas/common.js';
 import { Amount, PriceDetails } from '../../schemas/money.js';
 import { atLeast, references, rule, uniqueBy } from '../../schemas/rules.js';
-import { paymentProviderNames } from '../shops/payments.js';
-import { BLOCK_VPN_DESCRIPTION } from '../shops/schema.js';
+import { BLOCK_VPN_DESCRIPTION } from '../blacklist/index.js';
+import { paymentProviderNames } from '../shops/index.js';
 import { MAX_PATTERN_LENGTH, MAX_PATTERN_PROGRAM } from './field-pattern.js';
 
 export const productTypes = ['serials', 'service', 'dynamic'] as const;

@@ -5,10 +5,10 @@ import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/paginat
 import { currencyDigits } from '../../schemas/currencies.js';
 import { rescaleMinorUnits } from '../../schemas/money.js';
 import { type FileStorage, replaceStoredFile } from '../../storage/file-storage.js';
-import { assertVpnBlockingAvailable, type VpnRanges } from '../blacklist/vpn-ranges.js';
-import { claimListingPath, syncListings } from '../listings/service.js';
-import { lockShop } from '../shops/repository.js';
-import type { ShopRow } from '../shops/shops.table.js';
+import { assertVpnBlockingAvailable, type VpnRanges } from '../blacklist/index.js';
+import { claimListingPath, syncListings } from '../listings/index.js';
+import type { ShopRow } from '../shops/index.js';
+import { lockShop } from '../shops/index.js';
 import type { ProductRow, VariantRow } from './products.table.js';
 import * as repo from './repository.js';
 import type { NewProduct, ProductInput, ProductListQuery } from './schema.js';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { ConfigError } from '../../config.js';
 import type { Database } from '../../db/schema.js';
 import type { SecretBox } from '../../security/secret-box.js';
-import { listSealedPaymentSecrets, replaceSealedPaymentSecrets } from '../shops/repository.js';
+import { listSealedPaymentSecrets, replaceSealedPaymentSecrets } from '../settings/index.js';
 import { listSealedWebhookSecrets, replaceSealedWebhookSecret } from '../webhooks/index.js';
 
 type Conn = Kysely<Database>;

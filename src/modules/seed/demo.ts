@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app.js';
 import type { Config } from '../../config.js';
 import { createApiKey } from '../accounts/index.js';
-import { rebuildRollups } from '../dashboards/rollups.js';
+import { rebuildRollups } from '../rollups/index.js';
 import * as data from './demo-data.js';
 import * as repo from './repository.js';
 

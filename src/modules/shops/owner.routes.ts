@@ -1,71 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import { currentAccountId, currentShop } from '../../http/auth.js';
+import { Type } from '@sinclair/typebox';
+import { currentAccountId } from '../../http/auth.js';
 import { IdempotencyHeaders, idempotent } from '../../http/idempotency.js';
-import { ok, ownerResponses, ShopParams } from '../../schemas/common.js';
-import * as payments from './payment-settings.js';
-import type { PaymentProvider } from './payments.js';
+import { ok, ownerResponses } from '../../schemas/common.js';
 import * as schema from './schema.js';
 import * as service from './service.js';
-import type { ShopRow } from './shops.table.js';
 
 const tags = ['Shops and settings'];
-
-type App = Parameters<FastifyPluginAsyncTypebox>[0];
-
-interface GeneralSetting<B extends TSchema> {
-  summary: string;
-  body: B;
-  description?: string;
-  extraErrors?: number[];
-  apply(db: Kysely<Database>, shop: ShopRow, body: Static<B>, log: FastifyBaseLogger): Promise<schema.Shop>;
-}
-
-/** A PUT /self/{shopId}/settings/<name> route: each answers the updated shop. */
-function generalSetting<B extends TSchema>(app: App, path: string, s: GeneralSetting<B>) {
-  app.put(path, {
-    schema: {
-      tags,
-      summary: s.summary,
-      ...(s.description ? { description: s.description } : {}),
-      params: ShopParams,
-      body: s.body,
-      response: ownerResponses(schema.Shop, s.extraErrors),
-    },
-    handler: async (request) =>
-      ok(await s.apply(app.db.kysely, currentShop(request), request.body as Static<B>, request.log)),
-  });
-}
-
-/** A PUT /self/{shopId}/settings/payments/<provider> route. */
-function paymentSetting(app: App, path: string, provider: PaymentProvider) {
-  app.put(path, {
-    schema: {
-      tags: ['Payment settings'],
-      summary: `Configure the ${provider} gateway`,
-      description:
-        'Secret fields are encrypted at rest and only ever returned masked (••••1234); the view read from ' +
-        '`GET settings` (`payments.<provider>`) sent back unchanged is a 200 that changes nothing.',
-      params: ShopParams,
-      body: schema.paymentBodySchema(provider),
-      response: ownerResponses(schema.paymentViewSchema(provider), [409, 422]),
-    },
-    handler: async (request) =>
-      ok(
-        await payments.updatePaymentSettings(
-          app.db.kysely,
-          app.secrets,
-          currentShop(request).id,
-          provider,
-          request.body as payments.PaymentUpdate,
-          app.vpnRanges,
-        ),
-      ),
-  });
-}
 
 export const shopOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/shops', {
@@ -89,79 +30,4 @@ export const shopOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ...idempotent,
     handler: async (request) => ok(await service.createShop(app.db.kysely, currentAccountId(request), request.body)),
   });
-
-  app.get('/:shopId/settings', {
-    schema: {
-      tags,
-      summary: 'Read every setting: the shop, payments (secrets masked) and design',
-      params: ShopParams,
-      response: ownerResponses(schema.Settings),
-    },
-    handler: async (request) => ok(await service.getSettings(app.db.kysely, app.secrets, currentShop(request))),
-  });
-
-  generalSetting(app, '/:shopId/settings/name', {
-    summary: 'Set the shop name',
-    body: schema.NameBody,
-    apply: (db, shop, b) => service.renameShop(db, shop, b.newName),
-  });
-  generalSetting(app, '/:shopId/settings/subdomain', {
-    summary: 'Set the subdomain',
-    body: schema.SubdomainBody,
-    extraErrors: [409],
-    apply: (db, shop, b) => service.changeSubdomain(db, shop, b.newSubDomain),
-  });
-  generalSetting(app, '/:shopId/settings/currency', {
-    summary: 'Set the currency',
-    body: schema.CurrencyBody,
-    apply: (db, shop, b) => service.changeCurrency(db, shop, b.currency),
-  });
-  generalSetting(app, '/:shopId/settings/password', {
-    summary: 'Set or remove the storefront password',
-    body: schema.PasswordBody,
-    apply: (db, shop, b) => service.setPassword(db, shop, b.password),
-  });
-  generalSetting(app, '/:shopId/settings/timezone', {
-    summary: 'Set the UTC offset',
-    body: schema.TimezoneBody,
-    description:
-      "Dashboards and date filters use the new offset at once. The dashboards' rollups are then rebuilt in the new local days in the background, " +
-      'in short batches (minutes for a million invoices): meanwhile the dashboards answer `rollupsRebuilding: true`, with exact totals for the range ' +
-      'but series days and hours of day still in the previous offset.',
-    apply: (db, shop, b, log) => service.setTimezone(db, shop, b.utcTimezoneOffset, log),
-  });
-  generalSetting(app, '/:shopId/settings/status', {
-    summary: 'Put the shop on hold or open it',
-    body: schema.StatusBody,
-    apply: (db, shop, b) => service.setOnHold(db, shop, b.onHold),
-  });
-  generalSetting(app, '/:shopId/settings/popup', {
-    summary: 'Set the storefront popup',
-    body: schema.PopupBody,
-    apply: (db, shop, b) => service.setPopup(db, shop, b.message),
-  });
-  generalSetting(app, '/:shopId/settings/terms', {
-    summary: 'Set the terms of service',
-    body: schema.TermsBody,
-    apply: (db, shop, b) => service.setTerms(db, shop, b.terms),
-  });
-  generalSetting(app, '/:shopId/settings/affiliate', {
-    summary: 'Set the affiliate commission percentage',
-    body: schema.AffiliateBody,
-    apply: (db, shop, b) => service.setAffiliatePercentage(db, shop, b.percentage),
-  });
-  generalSetting(app, '/:shopId/settings/invoices', {
-    summary: 'Set how long pending invoices hold stock',
-    body: schema.InvoicesBody,
-    apply: (db, shop, b) => service.setInvoiceLifetime(db, shop, b.lifetimeMinutes),
-  });
-  paymentSetting(app, '/:shopId/settings/payments/cryptocommerce', 'cryptocommerce');
-  paymentSetting(app, '/:shopId/settings/payments/virtual-payments', 'virtual-payments');
-  paymentSetting(app, '/:shopId/settings/payments/tipjar', 'tipjar');
-  paymentSetting(app, '/:shopId/settings/payments/balance', 'balance');
-  paymentSetting(app, '/:shopId/settings/payments/cardconnect', 'cardconnect');
-  paymentSetting(app, '/:shopId/settings/payments/walletemail', 'walletemail');
-  paymentSetting(app, '/:shopId/settings/payments/mobilecash', 'mobilecash');
-  paymentSetting(app, '/:shopId/settings/payments/wallet-ff', 'wallet-ff');
-  paymentSetting(app, '/:shopId/settings/payments/cardreader', 'cardreader');
 };

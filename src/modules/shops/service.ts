@@ -5,16 +5,8 @@ import type { Database } from '../../db/schema.js';
 import { ConflictError, ValidationError } from '../../http/errors.js';
 import { slugify } from '../../http/slug.js';
 import { toIso } from '../../schemas/common.js';
-import { currencyDigits } from '../../schemas/currencies.js';
 import { toScaledInteger } from '../../schemas/money.js';
 import { hashPassword } from '../../security/passwords.js';
-import type { SecretBox } from '../../security/secret-box.js';
-import { rescaleFixedDiscounts } from '../coupons/service.js';
-import { rescaleMoney } from '../customers/repository.js';
-import { rebuildInBackground, startRollupRebuild } from '../dashboards/rollups.js';
-import { getDesign } from '../design/service.js';
-import { rescalePrices } from '../products/service.js';
-import * as payments from './payment-settings.js';
 import * as repo from './repository.js';
 import type { Shop } from './schema.js';
 import type { ShopRow } from './shops.table.js';
@@ -73,14 +65,6 @@ export async function createShop(db: Conn, accountId: number, input: { name: str
   throw new Error('unreachable');
 }
 
-export async function getSettings(db: Conn, secrets: SecretBox, shop: ShopRow) {
-  const [paymentViews, design] = await Promise.all([
-    payments.getPaymentViews(db, secrets, shop.id),
-    getDesign(db, shop.id),
-  ]);
-  return { ...toShop(shop), payments: paymentViews, design };
-}
-
 export async function renameShop(db: Conn, shop: ShopRow, newName: string): Promise<Shop> {
   return toShop(await repo.updateShop(db, shop.id, { name: newName.trim() }));
 }
@@ -97,50 +81,10 @@ export async function changeSubdomain(db: Conn, shop: ShopRow, subdomain: string
   }
 }
 
-/**
- * Changes the currency. Every amount kept in the shop currency keeps its major-unit number
- * (rescaleMinorUnits): prices, fixed coupon discounts, customer balances and totals. Invoices
- * keep the currency they were made in.
- */
-export async function changeCurrency(db: Conn, shop: ShopRow, currency: string): Promise<Shop> {
-  return db.transaction().execute(async (trx) => {
-    await repo.lockShop(trx, shop.id);
-    const current = await repo.findShop(trx, shop.id);
-    await rescalePrices(trx, shop.id, current.currency, currency);
-    await rescaleFixedDiscounts(trx, shop.id, current.currency, currency);
-    await rescaleMoney(trx, shop.id, currencyDigits(currency) - currencyDigits(current.currency));
-    return toShop(await repo.updateShop(trx, shop.id, { currency }));
-  });
-}
-
 export async function setPassword(db: Conn, shop: ShopRow, password: string | null): Promise<Shop> {
   return toShop(
     await repo.updateShop(db, shop.id, { password_hash: password === null ? null : await hashPassword(password) }),
   );
-}
-
-/**
- * Changes the UTC offset, in one short transaction. The dashboard rollups are kept per
- * shop-local day: the shop's are rebuilt in the new days by a background job in bounded batches
- * (dashboards/rollups.ts), so no transaction holds the write connection for long, whatever the
- * shop's size; dashboards say `rollupsRebuilding` until it ends.
- */
-export async function setTimezone(
-  db: Conn,
-  shop: ShopRow,
-  utcTimezoneOffset: number,
-  log: { error(obj: object, msg: string): void },
-): Promise<Shop> {
-  const { row, rebuild } = await db.transaction().execute(async (trx) => {
-    const row = await repo.updateShop(trx, shop.id, { utc_offset_minutes: utcTimezoneOffset });
-    // After the shop row: the rollup lock comes last (invoices/domain-events.ts).
-    return { row, rebuild: await startRollupRebuild(trx, shop.id, utcTimezoneOffset) };
-  });
-  if (rebuild)
-    rebuildInBackground(db, shop.id, (err) =>
-      log.error({ err, shopId: shop.id }, 'rollup rebuild failed; resumed at the next start'),
-    );
-  return toShop(row);
 }
 
 export async function setOnHold(db: Conn, shop: ShopRow, onHold: boolean): Promise<Shop> {

@@ -19,17 +19,4 @@ export interface ShopsTable {
   updated_at: number;
 }
 
-export interface PaymentSettingsTable {
-  shop_id: number;
-  provider: string;
-  enabled: number;
-  block_vpn: number;
-  /** JSON object of the provider's non-secret fields. */
-  public_fields: string;
-  /** AES-256-GCM sealed JSON object of the provider's secret fields. */
-  secret_fields: string | null;
-  updated_at: number;
-}
-
 export type ShopRow = Selectable<ShopsTable>;
-export type PaymentSettingsRow = Selectable<PaymentSettingsTable>;

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { NotFoundError } from '../../http/errors.js';
-import { listingIdsOfCategories } from '../categories/repository.js';
-import { productIdsOfGroups } from '../groups/repository.js';
-import { listListingRows } from '../listings/repository.js';
-import type { ProductRow, VariantRow } from '../products/products.table.js';
-import { listVariantStocks, listVariants } from '../products/repository.js';
+import { listingIdsOfCategories } from '../categories/index.js';
+import { productIdsOfGroups } from '../groups/index.js';
+import { listListingRows } from '../listings/index.js';
+import type { ProductRow, VariantRow } from '../products/index.js';
+import { listVariantStocks, listVariants } from '../products/index.js';
 import * as repo from './repository.js';
 import type { PublicListing } from './schema.js';
 import { type ListedProductView, type Storefront, toGroupHeader, toListedProduct, toPublicProduct } from './views.js';

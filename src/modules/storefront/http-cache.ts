@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ShopRow } from '../shops/shops.table.js';
+import type { ShopRow } from '../shops/index.js';
 
 /**
  * HTTP caching of the public pages: answers change whenever the catalog does, so caches must

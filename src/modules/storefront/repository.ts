@@ -2,11 +2,11 @@ import { type Kysely, type SqlBool, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { searchText } from '../../db/sql-helpers.js';
 import { type KeysetPosition, pageOf } from '../../http/pagination.js';
-import type { AnnouncementRow } from '../announcements/announcements.table.js';
-import type { CategoryRow } from '../categories/categories.table.js';
-import type { FaqRow } from '../faqs/faqs.table.js';
-import type { GroupRow } from '../groups/groups.table.js';
-import type { ProductRow } from '../products/products.table.js';
+import type { AnnouncementRow } from '../announcements/index.js';
+import type { CategoryRow } from '../categories/index.js';
+import type { FaqRow } from '../faqs/index.js';
+import type { GroupRow } from '../groups/index.js';
+import type { ProductRow } from '../products/index.js';
 
 /**
  * The storefront's read queries. Every visibility rule of the public pages is a `where` here,

@@ -1,9 +1,9 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { CursorPage, CursorPageQuery, Id, Nullable, StringEnum, Timestamp } from '../../schemas/common.js';
-import { DesignFlags, socialPlatforms } from '../design/schema.js';
-import { groupTypes } from '../groups/schema.js';
-import { listingTypes } from '../listings/schema.js';
-import { customFieldTypes, productTypes } from '../products/schema.js';
+import { DesignFlags, socialPlatforms } from '../design/index.js';
+import { groupTypes } from '../groups/index.js';
+import { listingTypes } from '../listings/index.js';
+import { customFieldTypes, productTypes } from '../products/index.js';
 
 /**
  * The public storefront pages (contract section 9). These schemas are the whole public view:

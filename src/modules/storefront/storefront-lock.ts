@@ -3,8 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { ForbiddenError, NotFoundError } from '../../http/errors.js';
 import { verifyPassword } from '../../security/passwords.js';
-import { findShopById } from '../shops/repository.js';
-import type { ShopRow } from '../shops/shops.table.js';
+import type { ShopRow } from '../shops/index.js';
+import { findShopById } from '../shops/index.js';
 
 /**
  * The storefront password (contract section 9). Checking a scrypt hash costs ~50 ms, too much

@@ -1,17 +1,21 @@
 import { uploadUrl } from '../../http/uploads.js';
 import { toIso } from '../../schemas/common.js';
 import { fromMinorUnits } from '../../schemas/money.js';
-import type { AnnouncementRow } from '../announcements/announcements.table.js';
-import type { Design } from '../design/schema.js';
-import type { FaqRow } from '../faqs/faqs.table.js';
-import type { GroupRow } from '../groups/groups.table.js';
-import type { ProductRow, VariantRow } from '../products/products.table.js';
-import type { VariantStockRow } from '../products/repository.js';
-import type { customFieldTypes } from '../products/schema.js';
-import type { StoredCustomField, StoredGateway } from '../products/variant-input.js';
-import { totalStock, variantStock } from '../products/views.js';
-import { paymentProviderNames } from '../shops/payments.js';
-import type { ShopRow } from '../shops/shops.table.js';
+import type { AnnouncementRow } from '../announcements/index.js';
+import type { Design } from '../design/index.js';
+import type { FaqRow } from '../faqs/index.js';
+import type { GroupRow } from '../groups/index.js';
+import type {
+  customFieldTypes,
+  ProductRow,
+  StoredCustomField,
+  StoredGateway,
+  VariantRow,
+  VariantStockRow,
+} from '../products/index.js';
+import { totalStock, variantStock } from '../products/index.js';
+import type { ShopRow } from '../shops/index.js';
+import { paymentProviderNames } from '../shops/index.js';
 import type { ProductCardRow, PublicFeedbackRow } from './repository.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { NotFoundError } from '../../http/errors.js';
-import { allShopIds } from '../shops/repository.js';
+import { allShopIds } from '../shops/index.js';
 import { rebuildRollups } from './rollups.js';
 
 /**

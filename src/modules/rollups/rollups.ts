@@ -1,7 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { fillRepeatPurchases } from '../invoices/repository.js';
 import { localDayOf, localHourOf } from './local-days.js';
 import * as repo from './repository.js';
 import { BLOCK, LEVELS, type RollupRow, type RollupTable } from './rollup-rows.js';
@@ -251,7 +250,7 @@ export async function runRollupRebuild(
  * `shopd rollups rebuild`, the seeders and the tests that compare kept rollups with rebuilt ones.
  */
 export async function rebuildRollups(db: Conn, shopId: number, batchSize = REBUILD_BATCH): Promise<void> {
-  await fillRepeatPurchases(db, shopId);
+  await repo.fillRepeatPurchases(db, shopId);
   await db.transaction().execute(async (trx) => {
     const shop = await repo.shopOffset(trx, shopId);
     await startRollupRebuild(trx, shopId, shop, true);

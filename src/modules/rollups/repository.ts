@@ -598,3 +598,40 @@ export async function partTitles(db: Conn, shopId: number, partIds: number[]): P
     .execute();
   return new Map(rows.map((r) => [r.id, r.title]));
 }
+
+/**
+ * Sets the repeat-purchase flag (derived from the order history, read by the rollups) of completed invoices that have none (inserted in bulk, or
+ * completed before the flag existed) from the order history: every completed invoice of a
+ * customer but the first (by completion time, then id) is a repeat. One sort of the shop's
+ * completed invoices, not a lookup per invoice.
+ */
+export async function fillRepeatPurchases(db: Conn, shopId: number): Promise<void> {
+  const missing = await db
+    .selectFrom('invoices')
+    .select('id')
+    .where('shop_id', '=', shopId)
+    .where('status', '=', 'completed')
+    .where('repeat_purchase', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
+  if (!missing) return;
+  const ranked = db
+    .selectFrom('invoices')
+    .select([
+      'id',
+      sql<number>`case when row_number() over (partition by customer_id order by completed_at, id) > 1 then 1 else 0 end`.as(
+        'repeat',
+      ),
+    ])
+    .where('shop_id', '=', shopId)
+    .where('status', '=', 'completed')
+    .as('r');
+  await db
+    .updateTable('invoices')
+    .from(ranked)
+    .set((eb) => ({ repeat_purchase: eb.ref('r.repeat') }))
+    .whereRef('invoices.id', '=', 'r.id')
+    .where('invoices.shop_id', '=', shopId)
+    .where('invoices.repeat_purchase', 'is', null)
+    .execute();
+}

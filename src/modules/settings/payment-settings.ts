@@ -2,10 +2,11 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { ConflictError, UnprocessableError, ValidationError } from '../../http/errors.js';
 import { MASK, maskSecret, type SecretBox, UNREADABLE_MASK } from '../../security/secret-box.js';
-import { assertVpnBlockingAvailable, type VpnRanges } from '../blacklist/vpn-ranges.js';
-import { type PaymentProvider, paymentProviderNames, providerFields } from './payments.js';
+import { assertVpnBlockingAvailable, type VpnRanges } from '../blacklist/index.js';
+import { countBlockVpnVariants } from '../products/index.js';
+import { type PaymentProvider, paymentProviderNames, providerFields } from '../shops/index.js';
+import type { PaymentSettingsRow } from './payment-settings.table.js';
 import * as repo from './repository.js';
-import type { PaymentSettingsRow } from './shops.table.js';
 
 type Conn = Kysely<Database>;
 type Fields = Record<string, string>;
@@ -224,4 +225,22 @@ export async function updatePaymentSettings(
     });
     return toView(provider, next);
   });
+}
+
+/**
+ * Without ranges, `blockVpn` rules stored before they were required (when the switch did
+ * nothing) are kept, so that configuring VPN_RANGES_FILE later enforces them, but are not
+ * enforced meanwhile. Said at start, with how many there are, so the operator can decide.
+ */
+export async function warnOfUnenforcedVpnRules(
+  db: Kysely<Database>,
+  log: { warn(obj: object, msg: string): void },
+): Promise<void> {
+  const [gatewaySettings, variants] = await Promise.all([repo.countBlockVpnSettings(db), countBlockVpnVariants(db)]);
+  if (gatewaySettings + variants === 0) return;
+  log.warn(
+    { gatewaySettings, variants },
+    `blockVpn is on for ${gatewaySettings} shop gateway setting(s) and ${variants} product variant(s) but VPN_RANGES_FILE is not set: ` +
+      'they are not enforced until it is (and cannot be turned on anew)',
+  );
 }

@@ -1,0 +1,24 @@
+// The products module's door: what other modules and the composition root (src/app.ts, src/cli.ts, src/server.ts) use of it.
+export {
+  fieldPatternProblem,
+  MAX_ANSWER_LENGTH,
+  MAX_MATCH_WORK,
+  matchesFieldPattern,
+  matchWork,
+} from './field-pattern.js';
+export { productOwnerRoutes } from './owner.routes.js';
+export type { ProductRow, VariantRow } from './products.table.js';
+export type { VariantStockRow } from './repository.js';
+export {
+  changeAvailableSerials,
+  countBlockVpnVariants,
+  existingProductIds,
+  findProduct,
+  findVariant,
+  listVariantStocks,
+  listVariants,
+} from './repository.js';
+export { customFieldTypes, Gateway, productTypes } from './schema.js';
+export { rescalePrices } from './service.js';
+export type { StoredCustomField, StoredGateway } from './variant-input.js';
+export { totalStock, variantStock } from './views.js';

@@ -1,0 +1,7 @@
+// The settings module's door. The settings routes (/self/{shopId}/settings/...), the payment
+// gateways' settings, and the changes that reach into other modules (currency: prices, coupons,
+// balances; timezone: rollups). It sits above shops, products, coupons, customers, design and
+// rollups, and below invoices, which ask it which gateways are enabled.
+export { settingsOwnerRoutes } from './owner.routes.js';
+export { enabledGateway, gatewayBlocksVpn, warnOfUnenforcedVpnRules } from './payment-settings.js';
+export { listSealedPaymentSecrets, replaceSealedPaymentSecrets } from './repository.js';

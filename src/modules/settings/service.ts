@@ -1,0 +1,65 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { currencyDigits } from '../../schemas/currencies.js';
+import type { SecretBox } from '../../security/secret-box.js';
+import { rescaleFixedDiscounts } from '../coupons/index.js';
+import { rescaleMoney } from '../customers/index.js';
+import { getDesign } from '../design/index.js';
+import { rescalePrices } from '../products/index.js';
+import { rebuildInBackground, startRollupRebuild } from '../rollups/index.js';
+import { findShop, lockShop, type Shop, type ShopRow, toShop, updateShop } from '../shops/index.js';
+import * as payments from './payment-settings.js';
+
+// The settings that reach beyond the shop row: reading them all, and the currency and timezone
+// changes that rescale or rebuild other modules' data. The settings that only change the shop row
+// are in shops/service.ts.
+
+type Conn = Kysely<Database>;
+
+export async function getSettings(db: Conn, secrets: SecretBox, shop: ShopRow) {
+  const [paymentViews, design] = await Promise.all([
+    payments.getPaymentViews(db, secrets, shop.id),
+    getDesign(db, shop.id),
+  ]);
+  return { ...toShop(shop), payments: paymentViews, design };
+}
+
+/**
+ * Changes the currency. Every amount kept in the shop currency keeps its major-unit number
+ * (rescaleMinorUnits): prices, fixed coupon discounts, customer balances and totals. Invoices
+ * keep the currency they were made in.
+ */
+export async function changeCurrency(db: Conn, shop: ShopRow, currency: string): Promise<Shop> {
+  return db.transaction().execute(async (trx) => {
+    await lockShop(trx, shop.id);
+    const current = await findShop(trx, shop.id);
+    await rescalePrices(trx, shop.id, current.currency, currency);
+    await rescaleFixedDiscounts(trx, shop.id, current.currency, currency);
+    await rescaleMoney(trx, shop.id, currencyDigits(currency) - currencyDigits(current.currency));
+    return toShop(await updateShop(trx, shop.id, { currency }));
+  });
+}
+
+/**
+ * Changes the UTC offset, in one short transaction. The dashboard rollups are kept per
+ * shop-local day: the shop's are rebuilt in the new days by a background job in bounded batches
+ * (rollups/rollups.ts), so no transaction holds the write connection for long, whatever the
+ * shop's size; dashboards say `rollupsRebuilding` until it ends.
+ */
+export async function setTimezone(
+  db: Conn,
+  shop: ShopRow,
+  utcTimezoneOffset: number,
+  log: { error(obj: object, msg: string): void },
+): Promise<Shop> {
+  const { row, rebuild } = await db.transaction().execute(async (trx) => {
+    const row = await updateShop(trx, shop.id, { utc_offset_minutes: utcTimezoneOffset });
+    // After the shop row: the rollup lock comes last (invoices/domain-events.ts).
+    return { row, rebuild: await startRollupRebuild(trx, shop.id, utcTimezoneOffset) };
+  });
+  if (rebuild)
+    rebuildInBackground(db, shop.id, (err) =>
+      log.error({ err, shopId: shop.id }, 'rollup rebuild failed; resumed at the next start'),
+    );
+  return toShop(row);
+}

@@ -1,0 +1,20 @@
+// The shops module's door: what other modules and the composition root (src/app.ts, src/cli.ts, src/server.ts) use of it.
+export { loadOwnedShop } from './owned-shop.js';
+export { shopOwnerRoutes } from './owner.routes.js';
+export type { PaymentProvider } from './payments.js';
+export { paymentProviderNames, providerFields } from './payments.js';
+export { allShopIds, findShop, findShopById, lockShop, shareShop, updateShop } from './repository.js';
+export { Shop, ShopName } from './schema.js';
+export {
+  changeSubdomain,
+  renameShop,
+  setAffiliatePercentage,
+  setInvoiceLifetime,
+  setOnHold,
+  setPassword,
+  setPopup,
+  setTerms,
+  toShop,
+} from './service.js';
+export type { ShopRow } from './shops.table.js';
+export { reservedSubdomains, SUBDOMAIN_PATTERN } from './subdomains.js';
