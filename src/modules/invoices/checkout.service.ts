@@ -8,7 +8,7 @@ import type { VpnRanges } from '../blacklist/index.js';
 import { findBlock } from '../blacklist/index.js';
 import type { CouponRow } from '../coupons/index.js';
 import { claimCouponUse, couponDiscount, findCouponByCode } from '../coupons/index.js';
-import * as customerRepo from '../customers/index.js';
+import * as customers from '../customers/index.js';
 import { customerForEmail, InsufficientBalanceError } from '../customers/index.js';
 import type { ProductRow, StoredCustomField, StoredGateway, VariantRow } from '../products/index.js';
 import * as products from '../products/index.js';
@@ -312,7 +312,7 @@ export async function checkout(
   const coupon = body.coupon ? await couponFor(db, shop.id, body.coupon, parts, body.gateway) : undefined;
   const total = subtotal - (coupon?.discount ?? 0);
   if (body.gateway === 'balance') {
-    const existing = await customerRepo.findCustomerByEmail(db, shop.id, email);
+    const existing = await customers.findCustomerByEmail(db, shop.id, email);
     if ((existing?.balance ?? 0) < total)
       throw new UnprocessableError('The balance does not cover this order.', ['gateway: the balance is too low']);
   }
@@ -328,7 +328,7 @@ export async function checkout(
     }
     const customer = await customerForEmail(trx, shop.id, email, now);
     const referrer = body.affiliateCode
-      ? await customerRepo.findCustomerByReferralCode(trx, shop.id, body.affiliateCode)
+      ? await customers.findCustomerByReferralCode(trx, shop.id, body.affiliateCode)
       : undefined;
     // An unknown, disabled or own referral code is ignored rather than refused: a stale link must not block a sale.
     const affiliate =
@@ -373,7 +373,7 @@ export async function checkout(
       });
     }
     await reserveStock(trx, shop.id, invoiceId, parts, now);
-    if (buyer.ip) await customerRepo.recordCustomerIp(trx, shop.id, customer.id, buyer.ip, now);
+    if (buyer.ip) await customers.recordCustomerIp(trx, shop.id, customer.id, buyer.ip, now);
     await invoiceCreated(
       trx,
       { id: invoiceId, shop_id: shop.id, created_at: now, gateway: body.gateway, total, currency: shop.currency },
