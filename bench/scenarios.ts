@@ -552,7 +552,10 @@ export async function t7(ctx: Context): Promise<Row[]> {
   const storefront: Load = { label: 'main (solo)', path: mainPath(ctx), expect: [200], ...THROUGHPUT };
   const heavy: Load = {
     label: 'invoice search',
-    path: `/self/${ctx.meta.shopId}/invoices?searchString=${encodeURIComponent(ctx.meta.rareEmailSubstring)}`,
+    // The heaviest search there is: a text under three characters cannot use the trigram index, so it
+    // scans every invoice of the shop, and the page's totalCount counts all its matches. (A rare
+    // longer substring, the heaviest before the indexes of issue 20, now takes milliseconds.)
+    path: `/self/${ctx.meta.shopId}/invoices?searchString=zq`,
     headers: owner(ctx),
     expect: [200],
     connections: 2,

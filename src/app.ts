@@ -130,6 +130,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   for (const path of tightenDataModes(config.dataDir, sqliteFile))
     app.log.warn({ path }, 'file mode tightened: other users could read it');
   const db: Db = openDatabase(config.database);
+  if (db.reader) db.reader.log = (err, msg) => app.log.error({ err }, msg);
   app.decorate('config', config);
   app.decorate('db', db);
   app.decorate('secrets', createSecretBox(config.secretKey, config.dataDir));

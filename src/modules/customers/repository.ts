@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { isPostgres } from '../../db/database.js';
+import { heavyRead } from '../../db/reader.js';
 import type { Database } from '../../db/schema.js';
 import { searchText } from '../../db/sql-helpers.js';
 import { type KeysetPosition, pageOf } from '../../http/pagination.js';
@@ -71,14 +72,15 @@ export function listCustomers(
   filter: CustomerFilter,
   page: { limit: number; offset: number; after?: KeysetPosition | undefined },
 ): Promise<CustomerRow[]> {
-  return pageOf(filtered(db, shopId, filter).selectAll(), { sortColumn: 'created_at', idColumn: 'id' }, page).execute();
+  const query = pageOf(filtered(db, shopId, filter).selectAll(), { sortColumn: 'created_at', idColumn: 'id' }, page);
+  // A search may scan or count every customer: off the event loop (db/reader.ts).
+  return filter.search ? heavyRead(db, query) : query.execute();
 }
 
 export async function countCustomers(db: Conn, shopId: number, filter: CustomerFilter): Promise<number> {
-  const row = await filtered(db, shopId, filter)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  const query = filtered(db, shopId, filter).select((eb) => eb.fn.countAll<number>().as('n'));
+  const [row] = filter.search ? await heavyRead(db, query) : await query.execute();
+  return Number(row!.n);
 }
 
 /**

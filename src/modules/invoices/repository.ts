@@ -1,5 +1,6 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import { isPostgres } from '../../db/database.js';
+import { heavyRead } from '../../db/reader.js';
 import type { Database } from '../../db/schema.js';
 import { searchText } from '../../db/sql-helpers.js';
 import { type KeysetPosition, pageOf } from '../../http/pagination.js';
@@ -435,15 +436,15 @@ export function listInvoices(
     { sortColumn: 'invoices.created_at', idColumn: 'invoices.id' },
     page,
   );
-  return query.execute();
+  // A search may scan or count every invoice of the shop: off the event loop (db/reader.ts).
+  return filter.search ? heavyRead(db, query) : query.execute();
 }
 
 /** Invoices matching the filter, counted through the indexes the filter's conditions use. */
 export async function countInvoices(db: Conn, shopId: number, filter: InvoiceFilter): Promise<number> {
-  const row = await filtered(db, shopId, filter)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  const query = filtered(db, shopId, filter).select((eb) => eb.fn.countAll<number>().as('n'));
+  const [row] = filter.search ? await heavyRead(db, query) : await query.execute();
+  return Number(row!.n);
 }
 
 /** What an invoice's owner view shows of the feedback left on it (at most one per invoice). */
