@@ -89,8 +89,6 @@ export interface SeedMeta {
     broad: { status: string };
     page10000Cursor: string;
   };
-  /** T7: a rare e-mail substring, so an invoice search scans the whole table and finds little. */
-  rareEmailSubstring: string;
   /** Dashboards: the days the history covers (shop-local dates). */
   history: { firstDay: string; lastDay: string };
 }

@@ -129,7 +129,6 @@ export async function seedBench(engine: Engine): Promise<SeedMeta> {
       .limit(1)
       .offset(9_999 * 20 - 1)
       .executeTakeFirstOrThrow();
-    const rare = await rareEmailSubstring(db, catalog.shopId);
     const seconds = Math.round((Date.now() - started) / 100) / 10;
     const meta: SeedMeta = {
       engine,
@@ -173,7 +172,6 @@ export async function seedBench(engine: Engine): Promise<SeedMeta> {
         broad: { status: 'completed' },
         page10000Cursor: encodeCursor({ value: Number(broad.created_at), id: broad.id }),
       },
-      rareEmailSubstring: rare,
       history: { firstDay: localDate(history.start), lastDay: localDate(history.end) },
     };
     writeFileSync(metaPath(engine), `${JSON.stringify(meta, null, 2)}\n`);
@@ -182,30 +180,6 @@ export async function seedBench(engine: Engine): Promise<SeedMeta> {
   } finally {
     await app.close();
   }
-}
-
-/** The local part of a one-order customer's e-mail: matches a handful of the million invoices. */
-async function rareEmailSubstring(db: Conn, shopId: number): Promise<string> {
-  const candidates = await db
-    .selectFrom('customers')
-    .select('email')
-    .where('shop_id', '=', shopId)
-    .where('orders_count', '=', 1)
-    .orderBy('id')
-    .limit(50)
-    .execute();
-  for (const { email } of candidates) {
-    const local = email.split('@')[0]!;
-    if (local.length < 10) continue;
-    const matches = await db
-      .selectFrom('customers')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('shop_id', '=', shopId)
-      .where('email', 'like', `%${local}%`)
-      .executeTakeFirstOrThrow();
-    if (Number(matches.n) === 1) return local;
-  }
-  throw new Error('bench seed: found no rare e-mail substring');
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

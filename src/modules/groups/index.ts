@@ -2,4 +2,3 @@
 export type { GroupRow } from './groups.table.js';
 export { groupOwnerRoutes } from './owner.routes.js';
 export { productIdsOfGroups } from './repository.js';
-export { groupTypes } from './schema.js';

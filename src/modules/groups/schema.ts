@@ -4,8 +4,6 @@ import { Id, NonBlankText, Nullable, OptionalNullable, StringEnum, Timestamp } f
 import { references } from '../../schemas/rules.js';
 import { groupTypes } from '../listings/index.js';
 
-export { groupTypes };
-
 export const MAX_GROUP_PRODUCTS = 500;
 
 export const GroupInput = Type.Object({

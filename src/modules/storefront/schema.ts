@@ -1,8 +1,7 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { CursorPage, CursorPageQuery, Id, Nullable, StringEnum, Timestamp } from '../../schemas/common.js';
 import { DesignFlags, socialPlatforms } from '../design/index.js';
-import { groupTypes } from '../groups/index.js';
-import { listingTypes } from '../listings/index.js';
+import { groupTypes, listingTypes } from '../listings/index.js';
 import { customFieldTypes, productTypes } from '../products/index.js';
 
 /**
