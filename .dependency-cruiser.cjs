@@ -25,7 +25,7 @@ module.exports = {
         'Code outside src/modules reaches a module only through its entry file. The one exception is ' +
         "src/db/schema.ts, which assembles the Database type from the modules' *.table.ts files (types only).",
       severity: 'error',
-      from: { path: '^src/', pathNot: ['^src/modules/', '^src/db/schema\\.ts$'] },
+      from: { path: '^(src|web)/', pathNot: ['^src/modules/', '^src/db/schema\\.ts$'] },
       to: { path: '^src/modules/[^/]+/', pathNot: '^src/modules/[^/]+/index\\.ts$' },
     },
     {
@@ -60,6 +60,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/db/migrations/', },
       to: { path: '^src/modules/' },
+    },
+    {
+      name: 'web-above-modules',
+      comment:
+        'The web storefront (web/) is a view over the modules: nothing in src/ imports it but the composition ' +
+        'root (src/app.ts), which mounts it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/app\\.ts$' },
+      to: { path: '^web/' },
     },
     {
       name: 'infrastructure-below-modules',

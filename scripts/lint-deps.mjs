@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// The module-boundary check (rules in .dependency-cruiser.cjs): cruises src/ and exits non-zero on
+// The module-boundary check (rules in .dependency-cruiser.cjs): cruises src/ and web/ and exits non-zero on
 // any violation. It calls dependency-cruiser's API, as its `depcruise` command does, because that
 // command refuses to start on Node 20 (dependency-cruiser 18 declares Node >= 22; the refusal is a
 // version check in the command only). `--base DIR` cruises DIR/src with the same rules and this
 // repository's tsconfig.json (test/lint/boundaries.test.ts uses it to show each rule failing).
 // There is no list of tolerated violations: every one fails.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cruise } from 'dependency-cruiser';
@@ -20,7 +21,12 @@ const tsConfigFile = resolve(root, 'tsconfig.json');
 options.tsConfig = { fileName: tsConfigFile };
 
 process.chdir(values.base ? resolve(values.base) : root);
-const result = await cruise(['src'], options, undefined, { tsConfig: extractTSConfig(tsConfigFile) });
+const result = await cruise(
+  ['src', 'web'].filter((dir) => existsSync(dir)),
+  options,
+  undefined,
+  { tsConfig: extractTSConfig(tsConfigFile) },
+);
 
 // module-cycles: dependency-cruiser's `circular` sees files; two modules can depend on each other
 // through files that form no file cycle (a/x -> b/index -> b/y -> a/index -> a/z). Collapse every

@@ -7,8 +7,10 @@ import type { Config } from './config.js';
 import { type Db, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { authenticateOwner } from './modules/accounts/index.js';
-import { loadOwnedShop } from './modules/shops/index.js';
+import { loadOwnedShop, resolvePublicShopId } from './modules/shops/index.js';
 import './context.js';
+import { storefrontRewrite, storefrontWebRoutes } from '../web/storefront/index.js';
+import { registerPublicCors } from './http/cors.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { sweepIdempotencyKeys } from './http/idempotency.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -23,13 +25,24 @@ import { announcementOwnerRoutes } from './modules/announcements/index.js';
 import { blacklistOwnerRoutes, loadVpnRanges } from './modules/blacklist/index.js';
 import { categoryOwnerRoutes } from './modules/categories/index.js';
 import { couponOwnerRoutes } from './modules/coupons/index.js';
+import {
+  createSignInLimits,
+  customerSessionPublicRoutes,
+  identifyCustomer,
+  sweepCustomerSessions,
+} from './modules/customer-sessions/index.js';
 import { customerOwnerRoutes } from './modules/customers/index.js';
 import { dashboardOwnerRoutes } from './modules/dashboards/index.js';
 import { designOwnerRoutes } from './modules/design/index.js';
 import { faqOwnerRoutes } from './modules/faqs/index.js';
 import { feedbackOwnerRoutes, feedbackPublicRoutes } from './modules/feedbacks/index.js';
 import { groupOwnerRoutes } from './modules/groups/index.js';
-import { invoiceOwnerRoutes, invoicePublicRoutes, startExpiryWorker } from './modules/invoices/index.js';
+import {
+  invoiceOwnerRoutes,
+  invoicePublicRoutes,
+  startExpiryWorker,
+  useLinkSettings,
+} from './modules/invoices/index.js';
 import { listingOwnerRoutes } from './modules/listings/index.js';
 import { startMailWorker } from './modules/mail/index.js';
 import { productOwnerRoutes } from './modules/products/index.js';
@@ -89,6 +102,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // A storefront host (`{subdomain}.{STOREFRONT_DOMAIN}`, a custom domain) is served its shop's pages at `/`.
+    rewriteUrl: storefrontRewrite(config),
     // Errors the router raises before any route runs (a malformed %-escape, an over-long path
     // segment) get the same envelope and request id as everything else.
     frameworkErrors: (error, request, reply) => {
@@ -130,6 +145,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   for (const path of tightenDataModes(config.dataDir, sqliteFile))
     app.log.warn({ path }, 'file mode tightened: other users could read it');
   const db: Db = openDatabase(config.database);
+  // Invoice events written on this handle carry links built from the server's PUBLIC_URL and STOREFRONT_DOMAIN.
+  useLinkSettings(db.kysely, config);
   if (db.reader) db.reader.log = (err, msg) => app.log.error({ err }, msg);
   app.decorate('config', config);
   app.decorate('db', db);
@@ -142,6 +159,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   );
   app.decorateRequest('principal', null);
   app.decorateRequest('shop', null);
+  app.decorateRequest('customer', null);
   app.decorateRequest('idempotencyClaim', null);
   app.decorateRequest('pageFill', null);
   const pageCache = new PageCache({
@@ -172,6 +190,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   registerErrorHandling(app);
   await registerOpenApi(app);
   await registerRateLimit(app, config);
+  app.decorate('signInLimits', createSignInLimits({ redis: app.redis, keyPrefix: `${config.redisKeyPrefix}rl:` }));
   await registerUploads(app);
 
   await app.register(systemRoutes);
@@ -204,17 +223,27 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   );
   await app.register(
     async (pub) => {
+      // First: preflights are answered before anything else, and every answer (errors too) carries the CORS headers.
+      await registerPublicCors(pub, config.corsOrigins);
+      // Before the routes' own hooks: `{shopId}` given as a subdomain becomes the id the page cache and handlers read.
+      pub.addHook('onRequest', resolvePublicShopId);
       pub.addHook('onSend', invalidateAfterWrite);
+      // After validation: routes with `config.customerSession` get `request.customer` from `Authorization: Bearer`.
+      pub.addHook('preHandler', identifyCustomer);
       await pub.register(invoicePublicRoutes);
       await pub.register(storefrontPublicRoutes);
       await pub.register(feedbackPublicRoutes);
       await pub.register(ticketPublicRoutes);
+      await pub.register(customerSessionPublicRoutes);
     },
     { prefix: '/v2/public' },
   );
 
+  await app.register(storefrontWebRoutes);
+
   const sweeper = setInterval(() => {
     sweepIdempotencyKeys(db.kysely).catch((err: unknown) => app.log.warn({ err }, 'idempotency sweep failed'));
+    sweepCustomerSessions(db.kysely).catch((err: unknown) => app.log.warn({ err }, 'customer session sweep failed'));
   }, HOUR);
   sweeper.unref();
   app.addHook('onClose', async () => clearInterval(sweeper));

@@ -4,6 +4,7 @@ import { BackupError, backupDatabase, restoreDatabase } from './db/backup.js';
 import { type Db, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { AppError } from './http/errors.js';
+import { storefrontBase } from './http/storefront-url.js';
 import { createApiKey, listApiKeys, revokeApiKey, type Scope, scopes } from './modules/accounts/index.js';
 
 const usage = `Usage: shopd <command> [options]   (or: npm run cli -- <command> [options])
@@ -141,7 +142,8 @@ async function main(argv: string[]): Promise<void> {
     case 'seed': {
       if (!values.demo) throw new UsageError('seed needs --demo');
       const { seedDemo } = await import('./modules/seed/index.js');
-      const demo = await seedDemo(loadConfig(), {
+      const config = loadConfig();
+      const demo = await seedDemo(config, {
         info: (line) => console.log(line),
         warn: (line) => console.error(line),
       });
@@ -149,6 +151,7 @@ async function main(argv: string[]): Promise<void> {
         `Demo shop ${demo.shopId} "${demo.shopName}" (${demo.subdomain}): ${demo.products} products, ${demo.orders} orders ` +
           `(${demo.completedOrders} paid, ${demo.revenue} ${demo.currency}) over 60 days, ${demo.customers} customers, ${demo.feedbacks} feedbacks.`,
       );
+      console.log(`Storefront: ${storefrontBase(config, { subdomain: demo.subdomain })}/`);
       console.log(`API key for ${demo.email}; it is shown only now:`);
       console.log(demo.key);
       return;

@@ -41,6 +41,14 @@ const EnvSchema = Type.Object({
   MAIL_WORKER_ENABLED: Type.Boolean({ default: true }),
   PAGE_CACHE_MAX_BYTES: Type.Integer({ minimum: 0, default: 64 * 1024 * 1024 }),
   VPN_RANGES_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  PUBLIC_URL: Type.Optional(Type.String({ minLength: 1 })), // checked as an http(s) URL below
+  STOREFRONT_DOMAIN: Type.Optional(
+    Type.String({
+      pattern:
+        '^(?=.{1,200}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(:\\d{1,5})?$',
+    }),
+  ),
+  CORS_ORIGINS: Type.String({ default: '' }), // checked below: `*` or comma-separated origins
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -85,6 +93,18 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string; intervalMs: number; workerEnabled: boolean };
   /** Memory for serialised public pages; 0 turns the page cache off. */
   pageCacheMaxBytes: number;
+  /**
+   * The base every link shopd writes uses (mail, webhooks, API answers), without a trailing slash:
+   * `PUBLIC_URL`, else `http://{HOST}:{PORT}` (`127.0.0.1` for a wildcard HOST).
+   */
+  publicUrl: string;
+  /**
+   * `STOREFRONT_DOMAIN`: a request whose Host is `{subdomain}.{storefrontDomain}` is served that
+   * shop's storefront at `/`; undefined turns subdomain hosts off (`/s/{subdomain}/` always works).
+   */
+  storefrontDomain: string | undefined;
+  /** Origins allowed to call the public API from a browser (`CORS_ORIGINS`); `['*']` allows any, `[]` none. */
+  corsOrigins: string[];
   /** The operator's VPN/proxy CIDR list that `blockVpn` gateway rules check buyers against (read at start: blacklist/vpn-ranges.ts). */
   vpnRangesFile: string | undefined;
 }
@@ -117,6 +137,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(
       'TRUST_PROXY: expected false, true, a number of proxy hops, or comma-separated proxy addresses or CIDR ranges',
     );
+  const publicUrl = (withDefaults as Partial<Env>).PUBLIC_URL;
+  if (typeof publicUrl === 'string' && parseBaseUrl(publicUrl) === undefined)
+    problems.push('PUBLIC_URL: expected an http(s) URL without a query or fragment, e.g. https://shop.example.com');
+  const corsOrigins = parseCorsOrigins(String((withDefaults as Partial<Env>).CORS_ORIGINS ?? ''));
+  if (corsOrigins === undefined)
+    problems.push('CORS_ORIGINS: expected * or comma-separated origins such as https://shop.example.com');
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   const parsed = withDefaults as Env;
   const dataDir = resolve(parsed.DATA_DIR);
@@ -159,6 +185,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     pageCacheMaxBytes: parsed.PAGE_CACHE_MAX_BYTES,
     vpnRangesFile: parsed.VPN_RANGES_FILE === undefined ? undefined : resolve(parsed.VPN_RANGES_FILE),
+    publicUrl:
+      parsed.PUBLIC_URL === undefined
+        ? `http://${defaultLinkHost(parsed.HOST)}:${parsed.PORT}`
+        : parseBaseUrl(parsed.PUBLIC_URL)!,
+    storefrontDomain: parsed.STOREFRONT_DOMAIN,
+    corsOrigins: Object.freeze(corsOrigins!) as string[],
   });
 }
 
@@ -182,6 +214,45 @@ export function parseTrustProxy(value: string): boolean | number | string[] | un
     return /^\d{1,3}$/.test(bits) && Number(bits) <= max;
   });
   return valid ? entries : undefined;
+}
+
+/** `https://shop.example.com/` → `https://shop.example.com`; undefined when not a plain http(s) base URL. */
+export function parseBaseUrl(value: string): string | undefined {
+  try {
+    const url = new URL(value);
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username)
+      return undefined;
+    return url.href.replace(/\/+$/, '');
+  } catch {
+    return undefined;
+  }
+}
+
+/** A wildcard listen address is no address to link to. */
+function defaultLinkHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** `*`, or comma-separated origins (scheme://host[:port]); undefined when one is not an origin. */
+export function parseCorsOrigins(value: string): string[] | undefined {
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
+  if (entries.length === 1 && entries[0] === '*') return ['*'];
+  const origins: string[] = [];
+  for (const entry of entries) {
+    try {
+      const url = new URL(entry);
+      if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== entry.replace(/\/$/, ''))
+        return undefined;
+      origins.push(url.origin);
+    } catch {
+      return undefined;
+    }
+  }
+  return origins;
 }
 
 function isSmtpUrl(value: string): boolean {

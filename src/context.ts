@@ -5,6 +5,7 @@ import type { AuthFailureLimiter } from './http/auth-failures.js';
 import type { Principal } from './modules/accounts/index.js';
 import type { VisitRecorder } from './modules/analytics/index.js';
 import type { VpnRanges } from './modules/blacklist/index.js';
+import type { CustomerSession, SignInLimits } from './modules/customer-sessions/index.js';
 import type { MailWorker } from './modules/mail/index.js';
 import type { ShopRow } from './modules/shops/index.js';
 import type { CachedPage, PageCache } from './modules/storefront/index.js';
@@ -21,6 +22,8 @@ declare module 'fastify' {
     storage: FileStorage;
     /** Unknown API keys per client IP (src/http/auth-failures.ts); null when the limit is off. */
     authFailures: AuthFailureLimiter | null;
+    /** Sign-in codes per e-mail and per client IP (src/modules/customer-sessions/sign-in-limits.ts). */
+    signInLimits: SignInLimits;
     /** The outbox worker; tests flush the outbox with `await app.mailWorker.runOnce()`. */
     mailWorker: MailWorker;
     /** The webhook delivery worker; tests drive it with `await app.webhookWorker.runOnce(now)`. */
@@ -37,6 +40,8 @@ declare module 'fastify' {
     principal: Principal | null;
     /** Set on owner routes with a `{shopId}` the caller's account owns. */
     shop: ShopRow | null;
+    /** The buyer's customer session of the path's shop, on public routes with `config.customerSession`; else null. */
+    customer: CustomerSession | null;
     /** The idempotency row this request claimed, if any. */
     idempotencyClaim: number | null;
     /** A public page the cache could not answer: its 200 answer is stored under this key and version. */
@@ -51,5 +56,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Counted against the public (per-IP) rate limit rather than the owner (per-key) one. */
     public?: boolean;
+    /** Resolve `Authorization: Bearer` to the shop's customer session into `request.customer` (customer-sessions' identifyCustomer). */
+    customerSession?: boolean;
   }
 }

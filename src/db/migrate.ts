@@ -16,6 +16,9 @@ import * as m0013 from './migrations/0013-mail-dropped.js';
 import * as m0014 from './migrations/0014-webhook-ordering.js';
 import * as m0015 from './migrations/0015-search-indexes.js';
 import * as m0016 from './migrations/0016-rollup-deltas.js';
+import * as m0017 from './migrations/0017-custom-domains.js';
+import * as m0018 from './migrations/0018-mail-html-ticket-links.js';
+import * as m0019 from './migrations/0019-customer-sessions.js';
 
 /**
  * Migrations are listed here, in order, rather than read from a folder: the list is part of
@@ -38,6 +41,9 @@ const migrations: Record<string, Migration> = {
   '0014-webhook-ordering': m0014,
   '0015-search-indexes': m0015,
   '0016-rollup-deltas': m0016,
+  '0017-custom-domains': m0017,
+  '0018-mail-html-ticket-links': m0018,
+  '0019-customer-sessions': m0019,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -5,6 +5,10 @@ import type { AnnouncementsTable } from '../modules/announcements/announcements.
 import type { BlacklistTable } from '../modules/blacklist/blacklist.table.js';
 import type { CategoriesTable, CategoryListingsTable } from '../modules/categories/categories.table.js';
 import type { CouponsTable } from '../modules/coupons/coupons.table.js';
+import type {
+  CustomerSessionsTable,
+  CustomerSignInCodesTable,
+} from '../modules/customer-sessions/customer-sessions.table.js';
 import type { BalanceEntriesTable, CustomerIpsTable, CustomersTable } from '../modules/customers/customers.table.js';
 import type { ShopDesignsTable } from '../modules/design/design.table.js';
 import type { EventsTable } from '../modules/events/events.table.js';
@@ -52,6 +56,8 @@ export interface Database {
   customers: CustomersTable;
   customer_ips: CustomerIpsTable;
   balance_entries: BalanceEntriesTable;
+  customer_sign_in_codes: CustomerSignInCodesTable;
+  customer_sessions: CustomerSessionsTable;
   coupons: CouponsTable;
   blacklist: BlacklistTable;
   invoices: InvoicesTable;

@@ -6,6 +6,7 @@ import {
   type ErrorCode,
   MethodNotAllowedError,
   NotFoundError,
+  RateLimitedError,
   ServiceUnavailableError,
   ValidationError,
 } from './errors.js';
@@ -69,6 +70,8 @@ export function toAppError(err: FastifyError | Error): AppError {
 export function registerErrorHandling(app: FastifyInstance): void {
   const methods = new Set<string>();
   app.addHook('onRoute', (route) => {
+    // The CORS preflight catch-all (`OPTIONS /v2/public/*`, http/cors.ts) answers every path: it makes no path known.
+    if (route.url.endsWith('*') && [route.method].flat().every((m) => m === 'OPTIONS')) return;
     for (const method of [route.method].flat()) methods.add(method);
   });
   /** The methods the router answers on this URL's path (HEAD comes with every GET). */
@@ -79,7 +82,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const appError = toAppError(err as Error);
     if (appError.statusCode >= 500) request.log.error({ err }, 'request failed');
     else request.log.debug({ err: appError.message }, 'request refused');
-    if (appError instanceof ServiceUnavailableError)
+    if (appError instanceof ServiceUnavailableError || appError instanceof RateLimitedError)
       void reply.header('retry-after', String(appError.retryAfterSeconds));
     if (appError instanceof MethodNotAllowedError) void reply.header('allow', appError.allowed.join(', '));
     void reply.status(appError.statusCode).send({

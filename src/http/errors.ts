@@ -80,6 +80,16 @@ export class UnprocessableError extends AppError {
   }
 }
 
+/** 429 from a limit of the service's own (sign-in codes per e-mail and per IP); `Retry-After` says when to try again. */
+export class RateLimitedError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, 'rate_limited', message);
+  }
+}
+
 /** 503: the service cannot answer now (the database stayed locked); `Retry-After` says when to try again. */
 export class ServiceUnavailableError extends AppError {
   constructor(

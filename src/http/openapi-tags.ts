@@ -34,7 +34,13 @@ reads the shop with its payment providers (secrets masked) and its design; each
 - **Invoice lifetime.** How long a pending invoice holds its stock and coupon use before it
   expires (default 60 minutes).
 - **Affiliate percentage.** What a referrer earns on the orders their referral code brought
-  (see *Affiliates*); 0 turns it off.`,
+  (see *Affiliates*); 0 turns it off.
+- **Addresses.** A shop's storefront is at \`{PUBLIC_URL}/s/{subdomain}/\`, at
+  \`{subdomain}.{STOREFRONT_DOMAIN}\` when the server has a storefront domain, and at the owner's own
+  host once \`settings/domain\` sets one (unique across the server: 409; \`null\` clears it). The
+  shop's \`storefrontUrl\` is the address every link shopd writes uses (mail, webhooks, invoice
+  \`url\`): the custom domain when set, else the subdomain host, else the \`/s/\` path. Changing the
+  subdomain or the domain drops the shop's cached storefront pages.`,
       },
       {
         name: 'Payment settings',
@@ -113,6 +119,10 @@ carry a \`price\` override and \`rules.blockVpn\`), \`customFields\` the buyer f
   the owner's invoice view and so in \`invoice.*\` webhooks) for the owner's bot to grant the roles;
   when also \`required\`, a checkout without it is a 400 naming it and the part. The public invoice
   never shows it.
+- **Restocking serials.** \`POST …/variants/{variantId}/serials\` appends keys to a serials
+  variant without the rest of the product (at most 10,000 a call) and answers what was \`added\`,
+  what the variant already held or the request repeated (\`duplicates\`) and what it delivered
+  before (\`alreadySold\`), with the new \`stock\`. Another type of variant is a 409.
 - **Round trip.** \`POST\` ignores variant ids, so a product read with \`GET\` can be posted as a copy;
   a \`PUT\` of the view sent back keeps the serial stock as it is (a serial in stock stays, a value
   already sold is never put back).
@@ -159,7 +169,9 @@ served here with a year-long immutable cache; replacing or deleting an image rem
         name: 'Storefront',
         description: `
 Six read-only pages under \`/v2/public/shops/{shopId}\` give a storefront everything it renders. No
-API key; rate limited per client IP. An unknown shop is a 404.
+API key; rate limited per client IP. \`{shopId}\` is the shop's numeric id or its subdomain
+(\`/v2/public/shops/demo-shop/main\`), here and in every other \`/v2/public/shops/{shopId}/…\` path;
+an unknown shop is a 404.
 
 - **Storefront password.** When the shop has one, every page takes it as \`key\`; missing or wrong:
   403 \`shop_locked\`. A correct key is remembered in-process, keyed by the stored hash, so later
@@ -230,14 +242,51 @@ or cashtag, and the invoice id as reference). shopd calls no payment provider: t
 completed when the owner confirms the payment (\`process\`, see *Invoices*) or expires after the
 shop's invoice lifetime.
 
-**The balance gateway** completes the order at once when the customer's balance in the shop covers
+**The balance gateway** is for the owner of the address only: it needs the buyer signed in to the
+customer area (see *Customer area*), \`Authorization: Bearer <token>\` of a session of this shop whose
+e-mail is \`customerEmail\`. Without a live session it is a 401, with another address's a 403, before
+any other check: nothing is created, and a refusal is not kept under an \`Idempotency-Key\`. It
+completes the order at once when the customer's balance in the shop covers
 it (else 422 and nothing is kept). If that completion fails for any reason (the balance fell since
 the check; a dynamic product's URL failed) the invoice is cancelled in the same request, its stock
 and coupon use returned, nothing charged, and the answer is a 422 saying the order was not placed;
 the owner sees it \`cancelled\`, with its \`deliveryError\`.
 
 \`GET /v2/public/invoices/{invoiceId}\` is the customer's page: status, parts, totals and, once
-completed, the deliverables — never the e-mail, IP or credentials.`,
+completed, the deliverables — never the e-mail, IP or credentials; \`url\` is the invoice's page on
+the storefront. While it is pending the buyer may cancel it
+(\`POST /v2/public/invoices/{invoiceId}/cancel\`, no key): its stock and coupon use come back.
+
+**Browsers.** A storefront on another origin may call these paths from the browser when the
+server lists that origin in \`CORS_ORIGINS\` (\`*\` for any): answers then carry
+\`Access-Control-Allow-Origin\`, and preflights (a JSON checkout with an \`Idempotency-Key\`) are
+answered 204 with the methods (GET, HEAD, POST, DELETE) and headers (\`Content-Type\`, \`Idempotency-Key\`,
+\`X-Request-Id\`, \`Authorization\` for a customer session) allowed. Without it, and on every owner path, no
+CORS header is sent.`,
+      },
+      {
+        name: 'Customer area',
+        description: `
+A buyer signs in to a shop without a password, with a one-time code mailed to them:
+
+1. \`POST /v2/public/shops/{shopId}/customer/sign-in\` \`{ "email": "buyer@example.com" }\` mails a
+   6-digit code, valid 15 minutes and 5 tries. The answer is the same whether or not the shop knows
+   the address. At most 5 codes per address and shop and 20 per client IP an hour (429 with
+   \`Retry-After\`).
+2. \`POST …/customer/session\` \`{ "email", "code" }\` answers a session token, once:
+   \`{ "token": "…", "expiresAt": "…" }\`, valid 30 days. A wrong, expired, used or unknown code is
+   always the same 401 (\`code: is wrong, expired or used up\`); after 5 tries a code is dead, and
+   wrong codes count as failed authentications of the client IP.
+3. The token goes in \`Authorization: Bearer <token>\`: \`GET …/customer\` answers the address, the
+   store balance and the buyer's own orders of this shop (goods of completed ones included), and a
+   checkout with the \`balance\` gateway for that address may spend the balance (see *Checkout*).
+   \`DELETE …/customer/session\` signs out.
+
+A session opens one shop only; another shop's token, an expired or signed-out one is a 401. Codes
+and tokens are kept only as sha256 hashes, compared in constant time, and appear in no log, URL or
+mail subject. A password-protected shop needs \`key\` to sign in and read the account (403
+\`shop_locked\`). The storefront's own customer area (\`/account\`) uses the same sessions, in an
+httpOnly cookie.`,
       },
     ],
   },
@@ -270,7 +319,14 @@ path or query) and the invoice stays pending; processing again retries.
 
 The owner's view of an invoice has its deliverables, replacements, the buyer's IP and custom
 fields. A replacement delivers fresh items of the same variant at no charge and mails them to the
-customer. \`process\`, \`replacement\` and checkout honour \`Idempotency-Key\`.`,
+customer. \`process\`, \`replacement\`, \`cancel\` and checkout honour \`Idempotency-Key\`.
+
+**Cancellation** (\`cancel\`, by the owner, or by the buyer through the public API) ends a pending
+invoice as expiry does — stock and coupon use returned, an \`invoice.cancelled\` event — and is a
+409 in any other status; of a cancel and a payment of the same invoice at once, exactly one wins.
+
+Both views carry \`url\`, the absolute link of the invoice's storefront page (see the shop's
+\`storefrontUrl\`), and so does the \`invoice\` of every \`invoice.*\` webhook.`,
       },
       {
         name: 'Customers',

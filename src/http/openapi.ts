@@ -20,6 +20,10 @@ public storefront and checkout paths live under \`/v2/public\` and need none.
 Missing or unknown key: 401. A shop of another account: 404, as for one that does not exist. A key
 without the \`write\` scope on a mutating call, or without \`read\` on a read: 403.
 
+Public paths need no key. The customer area (\`/v2/public/shops/{shopId}/customer…\`) and a checkout
+paid from the store balance take a buyer's session token the same way, \`Authorization: Bearer
+<token>\`, from a code mailed to the buyer (see *Customer area*).
+
 ## Envelope and errors
 
 Every JSON answer is \`{ data, message, errors, code }\`. Success is HTTP 200 (creates too) with
@@ -108,8 +112,8 @@ timezone. Dates must be real: \`2026-02-29\` and \`0000-00-00\` are 400s.
 
 ## Idempotency
 
-Creating a shop, checkout, processing an invoice, a replacement, and adding to or removing from a
-customer's balance honour an \`Idempotency-Key\` header (marked on each of them). A retry with the
+Creating a shop, checkout, processing or cancelling an invoice (owner), a replacement, and adding to
+or removing from a customer's balance honour an \`Idempotency-Key\` header (marked on each of them). A retry with the
 same key and request within 24 h is answered with the first response (header
 \`idempotent-replayed: true\`) and acts once; the same key with another request is a 409, and so is a
 retry while the first is still running (with \`Retry-After: 1\`). Server errors (5xx) are not
@@ -163,12 +167,18 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
             scheme: 'bearer',
             description: 'An API key from `shopd keys create`; the bare key without "Bearer" is accepted too.',
           },
+          customerSession: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'A customer session token of one shop, from `POST /v2/public/shops/{shopId}/customer/session` (see *Customer area*).',
+          },
         },
       },
     },
     transform: ({ schema, url }) => {
-      // Owner routes need the key; public and system routes do not.
-      const security = url.startsWith('/self') ? [{ apiKey: [] }] : [];
+      // Owner routes need the key; public and system routes do not, unless they name a customer session.
+      const security = url.startsWith('/self') ? [{ apiKey: [] }] : (schema?.security ?? []);
       const documented = { ...withMultipartBody(schema), security } as typeof schema & { querystring?: unknown };
       if (documented.querystring) documented.querystring = withDefaultsOptional(documented.querystring);
       return { schema: documented, url };

@@ -17,7 +17,16 @@ const SECRET_QUERY_PARAMETERS = new Set([
   'password',
   'secret',
   'signature',
+  // An invoice id is the key to its page (the support form's `?invoice=`); an address is the buyer's.
+  'invoice',
+  'email',
 ]);
+
+/**
+ * Path segments that are capabilities: an invoice id opens the invoice's page and goods
+ * (`/v2/public/invoices/{id}`, the storefront's `/s/{shop}/invoices/{id}`).
+ */
+const SECRET_PATH = /(\/invoices\/)[^/?#]+/g;
 
 export const REDACTED = '[REDACTED]';
 
@@ -29,8 +38,9 @@ function decodeName(raw: string): string {
   }
 }
 
-/** The URL with the values of secret query parameters replaced; everything else as it came. */
-export function redactUrl(url: string): string {
+/** The URL with secret path segments and the values of secret query parameters replaced; everything else as it came. */
+export function redactUrl(raw: string): string {
+  const url = redactPath(raw);
   const queryAt = url.indexOf('?');
   if (queryAt === -1) return url;
   const hashAt = url.indexOf('#', queryAt);
@@ -44,6 +54,14 @@ export function redactUrl(url: string): string {
     })
     .join('&');
   return `${url.slice(0, queryAt + 1)}${redacted}${hashAt === -1 ? '' : url.slice(hashAt)}`;
+}
+
+function redactPath(url: string): string {
+  const queryAt = url.indexOf('?');
+  const path = queryAt === -1 ? url : url.slice(0, queryAt);
+  // Owner paths name invoices by id too, behind an API key: only public and storefront paths hide them.
+  if (path.startsWith('/self/')) return url;
+  return path.replace(SECRET_PATH, `$1${REDACTED}`) + (queryAt === -1 ? '' : url.slice(queryAt));
 }
 
 /** Fastify's own `req` serializer, with the URL redacted. */

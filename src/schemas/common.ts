@@ -179,7 +179,7 @@ export function ok<T>(data: T): { data: T; message: string; errors: string[]; co
 const errorRef = Type.Ref(ErrorEnvelope);
 const errorDescriptions: Record<number, string> = {
   400: 'Validation error',
-  401: 'Missing or unknown API key',
+  401: 'Missing or unknown API key (owner paths) or customer session (customer area)',
   403: 'The key lacks the scope, or the storefront is locked',
   404: 'Not found in this shop',
   409: 'State or uniqueness conflict',

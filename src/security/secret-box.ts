@@ -17,6 +17,11 @@ export interface SecretBox {
   tryOpen(sealed: string): string | undefined;
   /** Where the key comes from, for messages: `SECRET_KEY` or the key file's path. */
   readonly keySource: string;
+  /**
+   * A 32-byte key for another use of the same secret (signing cookies, say), derived with HKDF
+   * under its own label: knowing one derived key reveals neither the others nor the sealing key.
+   */
+  deriveKey(purpose: string): Buffer;
 }
 
 /** A sealed secret this key cannot open: sealed with another key (changed or lost), or damaged. */
@@ -73,6 +78,7 @@ export function secretBoxFromKey(material: Buffer, keySource: string): SecretBox
   };
   return {
     keySource,
+    deriveKey: (purpose) => Buffer.from(hkdfSync('sha256', material, 'shopd', `derived:${purpose}`, 32)),
     seal(plaintext) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);

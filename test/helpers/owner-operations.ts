@@ -48,6 +48,8 @@ const samples: Record<string, Sample> = {
   'PUT /self/{shopId}/settings/terms': json({ terms: 'pwned' }),
   'PUT /self/{shopId}/settings/affiliate': json({ percentage: 50 }),
   'PUT /self/{shopId}/settings/invoices': json({ lifetimeMinutes: 10 }),
+  // A domain is unique across all shops: each shop's fixture names its own.
+  'PUT /self/{shopId}/settings/domain': { body: (f) => ({ domain: `shop-${f.shopId}.intruder.example` }) },
   'PUT /self/{shopId}/settings/payments/cryptocommerce': json({
     enabled: true,
     apiKey: 'k'.repeat(12),
@@ -94,6 +96,9 @@ const samples: Record<string, Sample> = {
   'PUT /self/{shopId}/v2/products/{productId}': {
     body: (f) => ({ ...productBody('Renamed'), variants: [{ ...productBody('x').variants[0], id: f.variantId }] }),
   },
+  'POST /self/{shopId}/v2/products/{productId}/variants/{variantId}/serials': json({
+    serials: ['RESTOCK-1', 'RESTOCK-2'],
+  }),
   'POST /self/{shopId}/v2/products/{productId}/thumbnail': upload,
   'POST /self/{shopId}/v2/products/{productId}/seo/image': upload,
   'PUT /self/{shopId}/v2/products/bulk/update/payment-methods': {
@@ -142,6 +147,8 @@ const fixedDashboardRange = 'fromDate=2020-01-01&toDate=2020-12-31';
 
 Object.assign(samples, {
   'POST /self/{shopId}/invoices/{invoiceId}/process': {},
+  // A pending invoice of its own: `process` completes the fixture's.
+  'POST /self/{shopId}/invoices/{invoiceId}/cancel': { params: (f) => ({ invoiceId: f.cancellableInvoiceId! }) },
   'POST /self/{shopId}/invoices/{invoiceId}/replacement': {
     params: (f) => ({ invoiceId: f.completedInvoiceId! }),
     body: (f) => ({ partInvoiceId: f.partInvoiceId, quantity: 1 }),
@@ -207,7 +214,22 @@ export function productBody(title: string, overrides: Record<string, unknown> = 
 
 /** One object of each kind in the shop, made through the API. */
 export async function createFixture(api: Client, shopId: number): Promise<Fixture> {
-  const product = assertOk(await api.post(`/self/${shopId}/v2/products`, productBody('Fixture product')));
+  // A second, service variant sells the invoice to cancel, so the serials stay for process and replacement.
+  const base = productBody('Fixture product');
+  const product = assertOk(
+    await api.post(`/self/${shopId}/v2/products`, {
+      ...base,
+      variants: [
+        ...base.variants,
+        {
+          title: 'Service',
+          priceDetails: { amount: 2 },
+          productType: 'service',
+          asService: { text: 'Fixture service' },
+        },
+      ],
+    }),
+  );
   // An empty group: the product keeps its own listing, and the group gets one.
   const group = assertOk(await api.post(`/self/${shopId}/groups`, { title: 'Fixture group' }));
   const listings = assertOk(await api.get(`/self/${shopId}/listings?pageSize=100`));
@@ -242,6 +264,12 @@ export async function createFixture(api: Client, shopId: number): Promise<Fixtur
   const pending = assertOk(await api.post(`/v2/public/shops/${shopId}/invoices`, order));
   const completed = assertOk(await api.post(`/v2/public/shops/${shopId}/invoices`, order));
   const done = assertOk(await api.post(`/self/${shopId}/invoices/${completed.id}/process`));
+  const cancellable = assertOk(
+    await api.post(`/v2/public/shops/${shopId}/invoices`, {
+      ...order,
+      parts: [{ productId: product.id, productVariantId: product.variants[1].id, quantity: 1 }],
+    }),
+  );
   assertOk(await api.post(`/self/${shopId}/customers/${done.customerId}/balance/add`, { amount: 10 }));
   // Support and content. The completed invoice above is new on every call, so its feedback is its first;
   // customer-side objects go through the public routes (the shop has no password at this point).
@@ -276,6 +304,7 @@ export async function createFixture(api: Client, shopId: number): Promise<Fixtur
     blockedItemId: blocked.id,
     invoiceId: pending.id,
     completedInvoiceId: completed.id,
+    cancellableInvoiceId: cancellable.id,
     partInvoiceId: done.parts[0].id,
     customerId: done.customerId,
     faqId: faq.id,

@@ -8,6 +8,8 @@ export interface ReceivedMail {
   to: string;
   subject: string;
   text: string;
+  /** The HTML alternative, when the message has one. */
+  html: string | null;
 }
 
 export interface SmtpSink {
@@ -50,8 +52,34 @@ export async function smtpSink(t: TestContext): Promise<SmtpSink> {
   return sink;
 }
 
-/** Just enough MIME for a single-part text/plain message from nodemailer. */
-function parseMessage(raw: string): Omit<ReceivedMail, 'envelopeFrom' | 'envelopeTo'> {
+/**
+ * Just enough MIME for nodemailer's messages: a single text/plain part, or multipart/alternative
+ * with a text/plain and a text/html part. Lines may end in CRLF (SMTP) or LF (the .eml files).
+ */
+export function parseMessage(raw: string): Omit<ReceivedMail, 'envelopeFrom' | 'envelopeTo'> {
+  const message = parseEntity(raw.replace(/\r?\n/g, '\r\n'));
+  const parts = multipartParts(message);
+  const text = parts.find((p) => p.type === 'text/plain') ?? message;
+  const html = parts.find((p) => p.type === 'text/html');
+  return {
+    from: decodeWords(message.headers.get('from') ?? ''),
+    to: message.headers.get('to') ?? '',
+    subject: decodeWords(message.headers.get('subject') ?? ''),
+    text: text.body,
+    html: html ? html.body : null,
+  };
+}
+
+interface Entity {
+  headers: Map<string, string>;
+  /** The media type, lower case, without parameters. */
+  type: string;
+  /** The decoded body (UTF-8, LF line ends); the raw body for a multipart entity. */
+  body: string;
+  raw: string;
+}
+
+function parseEntity(raw: string): Entity {
   const split = raw.indexOf('\r\n\r\n');
   const headers = new Map<string, string>();
   for (const line of raw
@@ -62,6 +90,8 @@ function parseMessage(raw: string): Omit<ReceivedMail, 'envelopeFrom' | 'envelop
     headers.set(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim());
   }
   const body = raw.slice(split + 4);
+  const type = (headers.get('content-type') ?? 'text/plain').split(';')[0]!.trim().toLowerCase();
+  if (type.startsWith('multipart/')) return { headers, type, body, raw: body };
   const encoding = headers.get('content-transfer-encoding') ?? '7bit';
   const bytes =
     encoding === 'quoted-printable'
@@ -69,12 +99,18 @@ function parseMessage(raw: string): Omit<ReceivedMail, 'envelopeFrom' | 'envelop
       : encoding === 'base64'
         ? Buffer.from(body, 'base64')
         : Buffer.from(body, 'latin1');
-  return {
-    from: decodeWords(headers.get('from') ?? ''),
-    to: headers.get('to') ?? '',
-    subject: decodeWords(headers.get('subject') ?? ''),
-    text: bytes.toString('utf8').replace(/\r\n/g, '\n'),
-  };
+  return { headers, type, body: bytes.toString('utf8').replace(/\r\n/g, '\n'), raw: body };
+}
+
+function multipartParts(entity: Entity): Entity[] {
+  if (!entity.type.startsWith('multipart/')) return [];
+  const boundary = /boundary="?([^";]+)"?/i.exec(entity.headers.get('content-type') ?? '')?.[1];
+  if (!boundary) throw new Error('a multipart message without a boundary');
+  const [, ...rest] = entity.raw.split(`--${boundary}`);
+  return rest
+    .filter((chunk) => !chunk.startsWith('--'))
+    .map((chunk) => parseEntity(chunk.replace(/^\r\n/, '').replace(/\r\n$/, '')))
+    .flatMap((part) => (part.type.startsWith('multipart/') ? multipartParts(part) : [part]));
 }
 
 function qpBytes(text: string): Buffer {

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ValidationError } from '../../src/http/errors.js';
 import { afterKeyset, decodeCursor, encodeCursor, keysetPage, pageWindow, toPage } from '../../src/http/pagination.js';
-import { build, owner } from '../helpers/build.js';
+import { build, client, owner as ownerClient } from '../helpers/build.js';
+import { customerSession } from '../helpers/customer-session.js';
 import { assertError, assertOk, createShop } from '../helpers/factories.js';
 import { createFixture } from '../helpers/owner-operations.js';
 
@@ -99,9 +100,9 @@ function pagePath(schema: { properties?: Record<string, any> } | undefined, at: 
 
 test('every paged list, as the OpenAPI document lists them, honours PageNumber/PageSize as aliases', async (t) => {
   const app = await build(t);
-  const api = await owner(app);
-  const shop = await createShop(api);
-  const fixture = await createFixture(api, shop.id);
+  const owner = await ownerClient(app);
+  const shop = await createShop(owner);
+  const fixture = await createFixture(owner, shop.id);
   const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
     paths: Record<string, Record<string, any>>;
   };
@@ -115,6 +116,7 @@ test('every paged list, as the OpenAPI document lists them, honours PageNumber/P
   assert.ok(lists.length >= 19, `${lists.length} lists`);
   assert.ok(lists.some((l) => l.path === '/v2/public/shops/{shopId}/feedbacks'));
   assert.ok(lists.some((l) => l.path === '/self/{shopId}/webhooks/{webhookId}/deliveries'));
+  assert.ok(lists.some((l) => l.path === '/v2/public/shops/{shopId}/customer'));
   for (const { method, path, op, page } of lists) {
     assert.equal(method, 'GET', path);
     for (const [alias, canonical] of [
@@ -127,6 +129,11 @@ test('every paged list, as the OpenAPI document lists them, honours PageNumber/P
     }
     const url = path.replace(/\{(\w+)\}/g, (_, name: string) => String(fixture[name]));
     const pageOf = (body: any) => page.reduce((data, key) => data[key], body.data);
+    // A list of the signed-in buyer (the customer area) is read with their session, not an owner key.
+    const api =
+      op.security?.some((s: Record<string, unknown>) => 'customerSession' in s) === true
+        ? client(app, await customerSession(app, shop.id, 'pager@example.com'))
+        : owner;
     const canonical = assertOk(await api.get(`${url}?pageSize=1&pageNumber=2`));
     const aliased = await api.get(`${url}?PageSize=1&PageNumber=2`);
     assert.deepEqual(assertOk(aliased), canonical, path);
@@ -143,8 +150,8 @@ test('every paged list, as the OpenAPI document lists them, honours PageNumber/P
     assert.deepEqual(tooLarge.body.errors, ['PageSize: must be <= 100'], path);
   }
   // A list with more than one page shows the alias pages through, not page 1 again.
-  const first = assertOk(await api.get(`/self/${shop.id}/listings?PageSize=1&PageNumber=1`));
-  const second = assertOk(await api.get(`/self/${shop.id}/listings?PageSize=1&PageNumber=2`));
+  const first = assertOk(await owner.get(`/self/${shop.id}/listings?PageSize=1&PageNumber=1`));
+  const second = assertOk(await owner.get(`/self/${shop.id}/listings?PageSize=1&PageNumber=2`));
   assert.ok(first.totalCount >= 2);
   assert.notDeepEqual(second.items, first.items);
 });

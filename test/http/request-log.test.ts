@@ -90,3 +90,16 @@ test('redactUrl replaces only the values of secret parameters', () => {
     'a malformed escape does not stop the rest',
   );
 });
+
+test('redactUrl hides invoice ids in public and storefront paths, and buyer addresses and invoice ids in queries', () => {
+  assert.equal(redactUrl('/v2/public/invoices/abcDEF123456789012345678'), '/v2/public/invoices/[REDACTED]');
+  assert.equal(
+    redactUrl('/v2/public/invoices/abcDEF123456789012345678/feedback'),
+    '/v2/public/invoices/[REDACTED]/feedback',
+  );
+  assert.equal(redactUrl('/s/demo/invoices/abcDEF123456789012345678/status'), '/s/demo/invoices/[REDACTED]/status');
+  assert.equal(redactUrl('/s/demo/support?invoice=abcDEF123'), '/s/demo/support?invoice=[REDACTED]');
+  assert.equal(redactUrl('/s/demo/account/verify?email=a%40b.c'), '/s/demo/account/verify?email=[REDACTED]');
+  // Owner paths are behind an API key: their ids stay readable for the operator.
+  assert.equal(redactUrl('/self/1/invoices/abcDEF123456789012345678'), '/self/1/invoices/abcDEF123456789012345678');
+});

@@ -9,6 +9,7 @@ import { bucketRanges } from '../../src/modules/rollups/rollup-rows.js';
 import { rebuildRollups, rebuildStep, startRollupRebuild } from '../../src/modules/rollups/rollups.js';
 import { seededRandom } from '../../src/modules/seed/demo-data.js';
 import { build, type Client, owner } from '../helpers/build.js';
+import { customerSession } from '../helpers/customer-session.js';
 import { assertOk, sellingShop } from '../helpers/factories.js';
 import { waitUntil } from '../helpers/wait.js';
 
@@ -33,6 +34,8 @@ interface SimShop {
   invoices: string[];
   completed: string[];
   emails: Set<string>;
+  /** Customer session tokens by e-mail: a buyer signs in once to pay from the balance. */
+  sessions: Map<string, string>;
 }
 
 interface Sim {
@@ -77,11 +80,12 @@ async function createSimShop(api: Client, offset: number): Promise<SimShop> {
     invoices: [],
     completed: [],
     emails: new Set(),
+    sessions: new Map(),
   };
 }
 
-async function publicPost(app: FastifyInstance, url: string, body: object) {
-  const res = await app.inject({ method: 'POST', url, payload: body });
+async function publicPost(app: FastifyInstance, url: string, body: object, headers: Record<string, string> = {}) {
+  const res = await app.inject({ method: 'POST', url, payload: body, headers });
   return { status: res.statusCode, body: res.json() };
 }
 
@@ -114,11 +118,18 @@ async function step(sim: Sim, shop: SimShop): Promise<void> {
     const customer = assertOk(await api.get(`/self/${shop.id}/customers?searchString=${encodeURIComponent(email)}`))
       .items[0];
     assertOk(await api.post(`/self/${shop.id}/customers/${customer.id}/balance/add`, { amount: 100 }));
-    const res = await publicPost(app, `/v2/public/shops/${shop.id}/invoices`, {
-      customerEmail: email,
-      gateway: 'balance',
-      parts: [{ ...shop.items.gift, quantity: 1 }],
-    });
+    // Paying from the balance needs the buyer signed in: one code mail per buyer and shop, from one client address per shop.
+    let token = shop.sessions.get(email);
+    if (!token) {
+      token = await customerSession(app, shop.id, email, { remoteAddress: `10.9.0.${(shop.id % 250) + 1}` });
+      shop.sessions.set(email, token);
+    }
+    const res = await publicPost(
+      app,
+      `/v2/public/shops/${shop.id}/invoices`,
+      { customerEmail: email, gateway: 'balance', parts: [{ ...shop.items.gift, quantity: 1 }] },
+      { authorization: `Bearer ${token}` },
+    );
     shop.invoices.push(assertOk(res).id);
     shop.completed.push(res.body.data.id);
   } else if (roll < 0.86 && shop.completed.length > 0) {

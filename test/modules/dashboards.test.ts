@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
 import { rebuildRollups } from '../../src/modules/rollups/rollups.js';
 import { build, type Client, owner } from '../helpers/build.js';
+import { customerSession } from '../helpers/customer-session.js';
 import { assertError, assertOk, createShop, sellingShop } from '../helpers/factories.js';
 
 /**
@@ -151,8 +152,13 @@ async function setup(t: TestContext, offset: number) {
   return { app, api, shopId: shop.shopId, variants, giftId: gift.id as number, keyProductId: shop.productId };
 }
 
-async function checkout(app: Awaited<ReturnType<typeof build>>, shopId: number, body: object) {
-  const res = await app.inject({ method: 'POST', url: `/v2/public/shops/${shopId}/invoices`, payload: body });
+async function checkout(
+  app: Awaited<ReturnType<typeof build>>,
+  shopId: number,
+  body: object,
+  headers: Record<string, string> = {},
+) {
+  const res = await app.inject({ method: 'POST', url: `/v2/public/shops/${shopId}/invoices`, payload: body, headers });
   return assertOk({ status: res.statusCode, body: res.json() });
 }
 
@@ -162,21 +168,28 @@ async function placeOrders(ctx: Awaited<ReturnType<typeof setup>>, offset: numbe
   const db = app.db.kysely;
   const placed: Placed[] = [];
   for (const spec of specs) {
+    let headers: Record<string, string> = {};
     if (spec.gateway === 'balance') {
-      // The buyer exists from an earlier order; the owner credits enough for this one.
+      // The buyer exists from an earlier order; the owner credits enough for this one, and the buyer signs in to spend it.
       const customer = placed.find((p) => p.spec.email === spec.email)!;
       assertOk(await api.post(`/self/${shopId}/customers/${customer.customerId}/balance/add`, { amount: 100 }));
+      headers = { authorization: `Bearer ${await customerSession(app, shopId, spec.email)}` };
     }
-    const invoice = await checkout(app, shopId, {
-      customerEmail: spec.email,
-      gateway: spec.gateway ?? 'tipjar',
-      parts: spec.items.map(([item, quantity]) => ({
-        ...variants[item],
-        productVariantId: variants[item].variantId,
-        quantity,
-      })),
-      ...(spec.coupon ? { coupon: 'TENOFF' } : {}),
-    });
+    const invoice = await checkout(
+      app,
+      shopId,
+      {
+        customerEmail: spec.email,
+        gateway: spec.gateway ?? 'tipjar',
+        parts: spec.items.map(([item, quantity]) => ({
+          ...variants[item],
+          productVariantId: variants[item].variantId,
+          quantity,
+        })),
+        ...(spec.coupon ? { coupon: 'TENOFF' } : {}),
+      },
+      headers,
+    );
     let owned = assertOk(await api.get(`/self/${shopId}/invoices/${invoice.id}`));
     if (spec.completeAfter !== undefined && owned.status === 'pending')
       owned = assertOk(await api.post(`/self/${shopId}/invoices/${invoice.id}/process`));

@@ -48,11 +48,25 @@ test('processing completes, delivers each serial once, counts the sale, and writ
   assert.equal(summary.soldCount, 5);
   assert.equal(summary.id, productId);
 
-  const mail = await app.db.kysely.selectFrom('mail_outbox').selectAll().where('shop_id', '=', shopId).execute();
-  assert.equal(mail.length, 1);
-  assert.equal(mail[0]!.to_address, 'buyer@example.com');
-  assert.match(mail[0]!.body_text, /K1/);
-  assert.match(mail[0]!.body_text, /K2/);
+  const mail = await app.db.kysely
+    .selectFrom('mail_outbox')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .orderBy('id')
+    .execute();
+  assert.deepEqual(
+    mail.map((m) => [m.to_address, m.subject]),
+    [
+      ['buyer@example.com', `Your order ${invoice.id} from Selling Shop: how to pay`],
+      ['buyer@example.com', `Your order ${invoice.id} from Selling Shop`],
+    ],
+    'the checkout mail, then the delivery mail',
+  );
+  for (const key of ['K1', 'K2']) {
+    assert.ok(!mail[0]!.body_text.split('\n').includes(key), 'nothing is delivered before payment');
+    assert.ok(mail[1]!.body_text.split('\n').includes(key), `${key} on its own line`);
+    assert.ok(mail[1]!.body_html?.includes(`>${key}</pre>`), `${key} in its own block`);
+  }
   const events = (
     await app.db.kysely
       .selectFrom('events')
@@ -361,17 +375,24 @@ test('resend writes the delivery e-mail again, to another address when asked', a
   });
   assertOk(await api.post(`${base}/${invoice.id}/resend`, { email: 'other@example.com' }));
   assertError(await api.post(`${base}/${invoice.id}/resend`, { email: 'not-an-email' }), 400, 'validation_error');
-  const mail = await app.db.kysely
+  const [checkoutMail, ...mail] = await app.db.kysely
     .selectFrom('mail_outbox')
-    .select(['to_address', 'body_text'])
+    .select(['to_address', 'subject', 'body_text', 'body_html'])
     .where('shop_id', '=', shopId)
     .orderBy('id')
     .execute();
+  assert.match(checkoutMail!.subject, /how to pay$/);
   assert.deepEqual(
     mail.map((m) => m.to_address),
     ['buyer@example.com', 'buyer@example.com', 'other@example.com'],
   );
-  assert.ok(mail.every((m) => m.body_text.includes('K1')));
+  // A resend is the completion's delivery mail again, word for word.
+  for (const again of mail.slice(1)) {
+    assert.equal(again.subject, mail[0]!.subject);
+    assert.equal(again.body_text, mail[0]!.body_text);
+    assert.equal(again.body_html, mail[0]!.body_html);
+  }
+  assert.ok(mail[0]!.body_text.split('\n').includes('K1'));
 });
 
 async function dynamicProduct(api: Client, shopId: number, externalUrl: string) {
@@ -534,22 +555,26 @@ test('the delivery e-mail reaches the customer through SMTP with what was bought
     { variant: keysVariant, quantity: 2 },
     { variant: serviceVariant, quantity: 1 },
   ]);
+  assert.equal(await app.mailWorker.runOnce(), 1, 'the checkout mail');
   assertOk(await api.post(`${base}/${invoice.id}/process`));
   assert.equal(await app.mailWorker.runOnce(), 1);
-  assert.equal(sink.received.length, 1);
-  const mail = sink.received[0]!;
+  assert.equal(sink.received.length, 2);
+  const mail = sink.received[1]!;
   assert.deepEqual(mail.envelopeTo, ['buyer@example.com']);
   assert.equal(mail.subject, `Your order ${invoice.id} from Selling Shop`);
   for (const expected of ['K1', 'K2', 'Support text', 'Total: 24.98 USD', 'Game Key (Key) × 2'])
     assert.ok(mail.text.includes(expected), `${expected} in:\n${mail.text}`);
+  for (const expected of ['>K1</pre>', '>K2</pre>', '>Support text</pre>', '24.98 USD', 'Game Key (Key) × 2'])
+    assert.ok(mail.html?.includes(expected), `${expected} in:\n${mail.html}`);
   assert.ok(
     !mail.text.split('\n').includes('K3'),
     'only what was delivered (one deliverable a line; the random invoice id may contain "K3")',
   );
   assertOk(await api.post(`${base}/${invoice.id}/resend`, { email: 'copy@example.com' }));
   await app.mailWorker.runOnce();
-  assert.deepEqual(sink.received[1]!.envelopeTo, ['copy@example.com']);
-  assert.equal(sink.received[1]!.text, mail.text);
+  assert.deepEqual(sink.received[2]!.envelopeTo, ['copy@example.com']);
+  assert.equal(sink.received[2]!.text, mail.text);
+  assert.equal(sink.received[2]!.html, mail.html);
 });
 
 test('a dynamic URL that turned private after it was saved is refused at delivery, nothing sent', async (t) => {

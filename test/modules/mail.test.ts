@@ -8,9 +8,9 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
+import { deliveryMail } from '../../src/modules/mail/index.js';
 import {
   CLAIM_LEASE_MS,
-  deliveryMail,
   enqueueMail,
   MAX_ATTEMPTS,
   retryDelayMs,
@@ -18,7 +18,7 @@ import {
 } from '../../src/modules/mail/service.js';
 import { build, freshConfig, onEnd, owner } from '../helpers/build.js';
 import { assertOk, createShop, sellingShop } from '../helpers/factories.js';
-import { smtpSink } from '../helpers/smtp-sink.js';
+import { parseMessage, smtpSink } from '../helpers/smtp-sink.js';
 import { waitUntil } from '../helpers/wait.js';
 
 async function shopIn(app: FastifyInstance): Promise<number> {
@@ -41,6 +41,7 @@ async function closedPort(): Promise<number> {
 const order = deliveryMail({
   shopName: 'Crème Keys',
   invoiceId: 'inv_8f3kQ2pLx9aZ',
+  invoiceUrl: 'https://shop.example.com/s/creme/invoices/inv_8f3kQ2pLx9aZ',
   total: '19.98 EUR',
   parts: [{ title: 'Game key', quantity: 2, deliverables: ['AAAA-BBBB', 'CCCC-DDDD'] }],
   note: 'Redeem on the launcher — thanks!',
@@ -79,6 +80,7 @@ test('outbox mail goes out through SMTP with the configured sender, once', async
       to: 'buyer@example.test',
       subject: order.subject,
       text: order.text,
+      html: order.html,
     },
   ]);
   const [sent] = await outbox(app);
@@ -185,7 +187,7 @@ test('backoff: 30 s doubling per attempt, capped at an hour', () => {
   assert.equal(retryDelayMs(12), 60 * 60 * 1000);
 });
 
-test('without SMTP_URL each mail is an .eml file under DATA_DIR/mail; the log has its metadata, never what was bought', async (t) => {
+test('without SMTP_URL each mail is an .eml file under DATA_DIR/mail, text and HTML; the log has its metadata, never what was bought', async (t) => {
   const lines: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, callback) {
@@ -193,7 +195,11 @@ test('without SMTP_URL each mail is an .eml file under DATA_DIR/mail; the log ha
       callback();
     },
   });
-  const config = await freshConfig(t, { MAIL_WORKER_ENABLED: 'false', MAIL_FROM: 'Key Shop <shop@example.test>' });
+  const config = await freshConfig(t, {
+    MAIL_WORKER_ENABLED: 'false',
+    MAIL_FROM: 'Key Shop <shop@example.test>',
+    PUBLIC_URL: 'https://shops.example.test',
+  });
   assert.equal(config.mail.smtpUrl, undefined);
   const app = await buildApp({ config, logger: { level: 'trace', stream } });
   onEnd(t, () => app.close());
@@ -207,12 +213,16 @@ test('without SMTP_URL each mail is an .eml file under DATA_DIR/mail; the log ha
       parts: [{ productId: shop.productId, productVariantId: shop.keysVariant, quantity: 2 }],
     }),
   );
+  assert.equal(await app.mailWorker.runOnce(), 1, 'the checkout mail');
   const done = assertOk(await api.post(`/self/${shop.shopId}/invoices/${invoice.id}/process`));
   assert.deepEqual(done.parts[0].deliverables, serials);
-
-  assert.equal(await app.mailWorker.runOnce(), 1);
-  const [row] = await outbox(app);
-  assert.equal(row?.status, 'sent');
+  assert.equal(await app.mailWorker.runOnce(), 1, 'the delivery mail');
+  const rows = await outbox(app);
+  assert.deepEqual(
+    rows.map((r) => r.status),
+    ['sent', 'sent'],
+  );
+  const row = rows[1]!;
 
   const log = lines.join('\n');
   for (const serial of serials)
@@ -221,26 +231,52 @@ test('without SMTP_URL each mail is an .eml file under DATA_DIR/mail; the log ha
       `a delivered serial is in the log: ${lines.filter((l) => l.includes(serial)).join('\n')}`,
     );
   const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.component === 'mail');
-  assert.equal(logged.length, 1, JSON.stringify(logged));
-  assert.equal(logged[0]?.level, 30, 'info');
-  assert.equal(logged[0]?.to, 'buyer@example.test');
-  assert.equal(logged[0]?.subject, row?.subject);
-  assert.match(String(logged[0]?.subject), new RegExp(invoice.id), 'the subject names the invoice');
-  assert.equal(logged[0]?.mailId, row?.id);
-  assert.equal(logged[0]?.shopId, shop.shopId);
+  assert.equal(logged.length, 2, JSON.stringify(logged));
+  assert.deepEqual(Object.keys(logged[1]!).sort(), [
+    'component',
+    'file',
+    'hostname',
+    'level',
+    'mailId',
+    'msg',
+    'pid',
+    'shopId',
+    'time',
+    'to',
+  ]);
+  assert.equal(logged[1]?.level, 30, 'info');
+  assert.equal(logged[1]?.to, 'buyer@example.test');
+  assert.equal(logged[1]?.subject, undefined, 'the subject names the order, whose id opens its page');
+  assert.ok(!JSON.stringify(logged).includes(invoice.id), 'the invoice id (the key to its page) is never logged');
+  assert.equal(logged[1]?.mailId, row.id);
+  assert.equal(logged[1]?.shopId, shop.shopId);
 
   const dir = join(config.dataDir, 'mail');
   const files = readdirSync(dir);
-  assert.equal(files.length, 1);
-  assert.match(files[0]!, /^\d{4}-\d\d-\d\dT[\d-]+Z-\d+\.eml$/);
-  assert.equal(logged[0]?.file, join(dir, files[0]!));
+  assert.equal(files.length, 2);
+  for (const file of files) assert.match(file, /^\d{4}-\d\d-\d\dT[\d-]+Z-\d+\.eml$/);
+  const file = files.find((f) => f.endsWith(`-${row.id}.eml`))!;
+  assert.equal(logged[1]?.file, join(dir, file));
   assert.equal(statSync(dir).mode & 0o777, 0o700, "the directory is the service user's only");
-  assert.equal(statSync(join(dir, files[0]!)).mode & 0o777, 0o600, "the file is the service user's only");
-  const eml = readFileSync(join(dir, files[0]!), 'utf8');
+  assert.equal(statSync(join(dir, file)).mode & 0o777, 0o600, "the file is the service user's only");
+  const eml = readFileSync(join(dir, file), 'latin1');
   assert.match(eml, /^From: Key Shop <shop@example\.test>$/m);
   assert.match(eml, /^To: buyer@example\.test$/m);
   assert.match(eml, /^Message-ID: </m);
-  for (const serial of serials) assert.ok(eml.includes(serial), `the message holds ${serial}`);
+  assert.match(eml, /^Content-Type: multipart\/alternative;/m, 'one message, two renderings of it');
+  const parsed = parseMessage(eml);
+  assert.equal(parsed.text, row.body_text, 'the text part is the outbox text');
+  assert.equal(parsed.html, row.body_html, 'the HTML part is the outbox HTML');
+  const { subdomain } = await app.db.kysely
+    .selectFrom('shops')
+    .select('subdomain')
+    .where('id', '=', shop.shopId)
+    .executeTakeFirstOrThrow();
+  const link = `https://shops.example.test/s/${subdomain}/invoices/${invoice.id}`;
+  for (const expected of [...serials, link]) {
+    assert.ok(parsed.text.includes(expected), `the text part holds ${expected}`);
+    assert.ok(parsed.html?.includes(`>${expected}<`), `the HTML part holds ${expected}`);
+  }
 });
 
 test('rows abandoned mid-send are recovered once their claim lease ends', async (t) => {

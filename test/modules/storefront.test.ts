@@ -415,6 +415,7 @@ test('mainDetails carries the shop and its design on every page', async (t) => {
     'logoUrl',
     'name',
     'onHold',
+    'paymentMethods',
     'popup',
     'seo',
     'socialLinks',
@@ -426,6 +427,7 @@ test('mainDetails carries the shop and its design on every page', async (t) => {
   assert.equal(details.name, 'Pixel Store');
   assert.equal(details.currency, 'USD');
   assert.equal(details.onHold, false);
+  assert.ok(Array.isArray(details.paymentMethods));
   assert.equal(details.popup, 'Welcome!');
   assert.equal(details.terms, 'Be nice.');
   assert.equal(details.design.primaryColor, '#112233');
@@ -829,7 +831,10 @@ test('unknown shops are a 404, malformed ids a 400', async (t) => {
     app.inject({ method: 'GET', url }).then((r) => ({ status: r.statusCode, body: r.json() }));
   for (const path of ['main', 'listings', 'listings/game-key', 'feedbacks', 'faqs', 'announcements/big-news']) {
     assertError(await get(`/v2/public/shops/999999/${path}`), 404, 'not_found');
-    assertError(await get(`/v2/public/shops/abc/${path}`), 400, 'validation_error');
+    // A subdomain takes the place of the id (test/modules/shop-addresses.test.ts): an unknown one is a 404 too.
+    assertError(await get(`/v2/public/shops/abc/${path}`), 404, 'not_found');
+    for (const bad of ['ab', 'A-shop', '0', '2147483648', '1.5', '-1'])
+      assertError(await get(`/v2/public/shops/${bad}/${path}`), 400, 'validation_error');
   }
 });
 

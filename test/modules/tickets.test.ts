@@ -66,6 +66,11 @@ test('a customer opens a ticket, reads it with the access key, and the conversat
     'only the SHA-256 is stored',
   );
   assert.ok(!JSON.stringify(row).includes(created.accessKey));
+  assert.equal(
+    app.secrets.open(row.access_key_sealed!),
+    created.accessKey,
+    'sealed with the server key, for later mail',
+  );
 
   const first = await view(created.id, created.accessKey);
   const page = assertOk(first);
@@ -100,10 +105,15 @@ test('a customer opens a ticket, reads it with the access key, and the conversat
     .selectAll()
     .where('shop_id', '=', shopId)
     .where('to_address', '=', EMAIL)
+    .orderBy('id')
     .execute();
-  assert.equal(mail.length, 1);
-  assert.match(mail[0]!.body_text, /We sent a new key\./);
-  assert.ok(!mail[0]!.body_text.includes(created.accessKey), 'the access key is never mailed');
+  assert.equal(mail.length, 2, 'one when the ticket was opened, one for the answer');
+  assert.match(mail[0]!.subject, new RegExp(`^Your support ticket ${created.id} at `));
+  assert.match(mail[1]!.body_text, /We sent a new key\./);
+  for (const m of mail) {
+    assert.ok(m.body_text.includes(`/tickets/${created.id}?key=${created.accessKey}`), 'the link carries the key');
+    assert.ok(m.body_html?.includes(`/tickets/${created.id}?key=${created.accessKey}`));
+  }
 
   // The customer writes again: open. The shop again: answered.
   const reopened = assertOk(await write(created.id, created.accessKey, 'Thanks, works now!'));

@@ -50,6 +50,13 @@ async function requireFeedback(db: Conn, shopId: number, feedbackId: number): Pr
   return feedback;
 }
 
+/** The public feedback left on this invoice, if any (the invoice page shows it instead of the form). */
+export async function feedbackOfInvoice(db: Conn, shopId: number, invoiceId: string) {
+  const feedback = await repo.findFeedbackOfInvoice(db, shopId, invoiceId);
+  if (!feedback) return undefined;
+  return toPublicFeedback(feedback, (await productIdsOf(db, shopId, [invoiceId])).get(invoiceId) ?? []);
+}
+
 const alreadyRated = () => new ConflictError('This invoice already has feedback.', ['invoiceId: already has feedback']);
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { ForbiddenError, NotFoundError, UnprocessableError, ValidationError } from '../../http/errors.js';
+import { AppError, ForbiddenError, NotFoundError, UnprocessableError, ValidationError } from '../../http/errors.js';
 import { EMAIL } from '../../schemas/common.js';
 import { verifyPassword } from '../../security/passwords.js';
 import type { VpnRanges } from '../blacklist/index.js';
@@ -23,7 +23,6 @@ import { enabledGateway, gatewayBlocksVpn } from '../settings/index.js';
 import type { ShopRow } from '../shops/index.js';
 import { findShopById, shareShop } from '../shops/index.js';
 import { invoiceCreated, writeTransaction } from './domain-events.js';
-import type { DeliveryOptions } from './dynamic-delivery.js';
 import {
   completeInvoice,
   DeliveryFailedError,
@@ -31,6 +30,7 @@ import {
   expireOverdue,
   noteIfOutOfStock,
 } from './lifecycle.service.js';
+import type { OrderOptions } from './order-options.js';
 import * as repo from './repository.js';
 import type { CheckoutBody } from './schema.js';
 
@@ -41,6 +41,38 @@ export interface Buyer {
   ip: string | null;
   userAgent: string | null;
   country: string | null;
+  /**
+   * The e-mail of the buyer's customer session of this shop, verified by the caller (the public
+   * API's Bearer token, the storefront's session cookie; see src/modules/customer-sessions);
+   * absent or null when not signed in. Paying from the balance needs it (assertBalancePayer).
+   */
+  signedInAs?: string | null | undefined;
+}
+
+/**
+ * Only the owner of an address may spend its store balance: the `balance` gateway needs a
+ * customer session of the shop (a code mailed to the address proved it) for `customerEmail`.
+ * None: 401; another address's: 403. Other gateways need none. Checked before anything else is
+ * looked at or written, so a refusal changes nothing and tells nothing about the balance.
+ */
+export function assertBalancePayer(
+  body: Pick<CheckoutBody, 'gateway' | 'customerEmail'>,
+  signedInAs: string | null | undefined,
+): void {
+  if (body.gateway !== 'balance') return;
+  if (!signedInAs) {
+    throw new AppError(
+      401,
+      'unauthorized',
+      'Paying from the store balance needs a customer session: sign in with a code first.',
+      ['authorization: paying with balance needs "Bearer <token>" of a customer session of this shop'],
+    );
+  }
+  if (signedInAs !== body.customerEmail.trim().toLowerCase()) {
+    throw new AppError(403, 'forbidden', 'The signed-in customer may pay only with their own balance.', [
+      'customerEmail: is not the e-mail address of the signed-in customer',
+    ]);
+  }
 }
 
 interface PricedPart {
@@ -62,11 +94,27 @@ interface ChatIntegration {
 
 const partError = (index: number, field: string, problem: string) => `parts[${index}].${field}: ${problem}`;
 
+/**
+ * How a buyer reached a password-protected shop: the public API proves the storefront password
+ * with `key` on each call; the web storefront has already checked its unlock cookie (an HMAC of
+ * the current password hash, web/storefront/shop-scope.ts) before calling.
+ */
+export type ShopAccess = 'key' | 'unlocked';
+
 /** The shop, unlocked with the storefront password when it has one (403 shop_locked otherwise). */
-export async function openShop(db: Conn, shopId: number, key: string | null | undefined): Promise<ShopRow> {
+export async function openShop(
+  db: Conn,
+  shopId: number,
+  key: string | null | undefined,
+  access: ShopAccess = 'key',
+): Promise<ShopRow> {
   const shop = await findShopById(db, shopId);
   if (!shop) throw new NotFoundError('Shop');
-  if (shop.password_hash !== null && !(key != null && (await verifyPassword(key, shop.password_hash)))) {
+  if (
+    access === 'key' &&
+    shop.password_hash !== null &&
+    !(key != null && (await verifyPassword(key, shop.password_hash)))
+  ) {
     throw new ForbiddenError('This shop is protected by a password.', 'shop_locked');
   }
   return shop;
@@ -275,22 +323,26 @@ async function reserveStock(
 }
 
 /**
- * The public checkout (contract 6.2). Checks, in order: shop not on hold, products
+ * The public checkout (contract 6.2). Checks, in order: the balance payer's session
+ * (assertBalancePayer), shop not on hold, products
  * purchasable, quantities, custom fields and the chat user id, gateway (and its VPN rules),
  * blacklist, coupon, stock. Then one transaction reserves the stock and the coupon use, creates
- * the customer on first sight, and writes the pending invoice, its parts, the buyer's IP and the
- * `invoice.created` event. The `balance` gateway completes at once when the balance covers the
- * total (else 422, nothing kept; see completeBalanceOrder).
+ * the customer on first sight, and writes the pending invoice, its parts, the buyer's IP, the
+ * `invoice.created` event and the buyer's mail (invoice link, how to pay). The `balance` gateway
+ * completes at once when the balance covers the total (else 422, nothing kept; see
+ * completeBalanceOrder). The web storefront passes `access` 'unlocked' (see ShopAccess).
  */
 export async function checkout(
   db: Conn,
   shopId: number,
   body: CheckoutBody,
   buyer: Buyer,
-  delivery: DeliveryOptions,
+  options: OrderOptions,
   vpn: VpnRanges | null,
+  access: ShopAccess = 'key',
 ): Promise<string> {
-  const shop = await openShop(db, shopId, body.key);
+  assertBalancePayer(body, buyer.signedInAs);
+  const shop = await openShop(db, shopId, body.key, access);
   if (shop.on_hold === 1)
     throw new UnprocessableError('The shop is on hold and takes no orders right now.', ['shop: is on hold']);
   const parts = await priceParts(db, shop, body);
@@ -379,10 +431,11 @@ export async function checkout(
       { id: invoiceId, shop_id: shop.id, created_at: now, gateway: body.gateway, total, currency: shop.currency },
       customer.isNew,
       now,
+      options.links,
     );
   });
 
-  if (body.gateway === 'balance') await completeBalanceOrder(db, shop.id, invoiceId, delivery);
+  if (body.gateway === 'balance') await completeBalanceOrder(db, shop.id, invoiceId, options);
   return invoiceId;
 }
 
@@ -394,14 +447,9 @@ export async function checkout(
  * that the owner could later process. If another writer ended the invoice first (the owner
  * processed it meanwhile), its outcome stands and the original error is answered.
  */
-async function completeBalanceOrder(
-  db: Conn,
-  shopId: number,
-  invoiceId: string,
-  delivery: DeliveryOptions,
-): Promise<void> {
+async function completeBalanceOrder(db: Conn, shopId: number, invoiceId: string, options: OrderOptions): Promise<void> {
   try {
-    await completeInvoice(db, shopId, invoiceId, delivery);
+    await completeInvoice(db, shopId, invoiceId, options);
   } catch (err) {
     if (!(await endUnpaid(db, shopId, invoiceId, 'cancelled'))) throw err;
     if (err instanceof InsufficientBalanceError)

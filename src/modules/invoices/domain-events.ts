@@ -2,10 +2,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { fromMinorUnits } from '../../schemas/money.js';
 import { type EventType, recordEvent } from '../events/index.js';
-import { deliveryMail, enqueueMail } from '../mail/index.js';
+import type { LinkSettings } from '../mail/index.js';
 import { type RollupSource, recordRollupChanges } from '../rollups/index.js';
-import { findShop } from '../shops/index.js';
 import { addFeedbackToTotals, countFirstPurchase, shopContentChanged } from '../storefront/index.js';
+import { type PartDelivery, queueCheckoutMail, queueDeliveryMail, queueReplacementMail } from './invoice-mail.js';
 import type { InvoicePartRow, InvoiceRow } from './invoices.table.js';
 import { ownerInvoiceView } from './owner-view.js';
 import * as repo from './repository.js';
@@ -31,14 +31,29 @@ type Conn = Kysely<Database>;
 const changedShops = new WeakMap<Conn, Set<number>>();
 
 /**
+ * The link settings (PUBLIC_URL, STOREFRONT_DOMAIN) of the app each database handle belongs to,
+ * and of the transactions `writeTransaction` opens on it: the invoice in an `invoice.*` webhook
+ * carries its `url`, as the owner API shows it, also when the change came from a path that holds
+ * no configuration (the expiry worker, an expiry applied as an invoice is read). The app
+ * registers its handle once (src/app.ts).
+ */
+const linkSettings = new WeakMap<Conn, LinkSettings>();
+
+export function useLinkSettings(db: Conn, links: LinkSettings): void {
+  linkSettings.set(db, { publicUrl: links.publicUrl, storefrontDomain: links.storefrontDomain });
+}
+
+/**
  * A write transaction whose domain events are recorded: after it commits, the page caches of
  * the shops they changed are invalidated (a page computed before the commit can then never be
  * served after it). A domain event outside one is a bug, and throws.
  */
 export async function writeTransaction<T>(db: Conn, fn: (trx: Conn) => Promise<T>): Promise<T> {
   const changed = new Set<number>();
+  const links = linkSettings.get(db);
   const result = await db.transaction().execute((trx) => {
     changedShops.set(trx, changed);
+    if (links) linkSettings.set(trx, links);
     return fn(trx);
   });
   await Promise.all([...changed].map((shopId) => shopContentChanged(shopId)));
@@ -71,7 +86,9 @@ function recordInvoiceEvent(
   return recordEvent(db, shopId, type, { invoiceId, ...extra }, now, async () => {
     const row = await repo.findInvoice(db, shopId, invoiceId);
     if (!row) throw new Error(`invoice ${invoiceId} of shop ${shopId} vanished inside its own transaction`);
-    return { invoice: await ownerInvoiceView(db, row) };
+    const links = linkSettings.get(db);
+    if (!links) throw new Error('invoice events need the link settings of their database handle (useLinkSettings)');
+    return { invoice: await ownerInvoiceView(db, row, links) };
   });
 }
 
@@ -88,14 +105,20 @@ const pendingSource = (invoice: InvoiceFacts): RollupSource => ({
   parts: [],
 });
 
-/** A new pending invoice (its stock already reserved); `customerCreated` when its customer is new. */
+/**
+ * A new pending invoice (its stock already reserved and its parts written): the event, the
+ * buyer's mail with the invoice link and how to pay, the rollups. `customerCreated` when its
+ * customer is new.
+ */
 export async function invoiceCreated(
   trx: Conn,
   invoice: InvoiceFacts & Pick<InvoiceRow, 'id' | 'shop_id' | 'currency'>,
   customerCreated: boolean,
   now: number,
+  links: LinkSettings,
 ): Promise<void> {
   const shopId = invoice.shop_id;
+  await queueCheckoutMail(trx, shopId, invoice.id, links);
   await recordInvoiceEvent(
     trx,
     shopId,
@@ -122,14 +145,15 @@ export async function invoiceCompleted(
     now: number;
     repeatPurchase: boolean;
     commission: number;
-    delivered: { title: string; quantity: number; deliverables: string[] }[];
+    delivered: PartDelivery[];
+    links: LinkSettings;
   },
 ): Promise<void> {
   const shopId = invoice.shop_id;
   const { now } = completion;
   await repo.addSoldCounts(trx, shopId, parts);
   await countFirstPurchase(trx, shopId, invoice.customer_id);
-  await queueDeliveryMail(trx, invoice, invoice.customer_email, completion.delivered);
+  await queueDeliveryMail(trx, invoice, invoice.customer_email, completion.delivered, completion.links);
   await recordInvoiceEvent(
     trx,
     shopId,
@@ -187,23 +211,18 @@ export async function invoiceEndedUnpaid(
 export async function invoiceReplaced(
   trx: Conn,
   invoice: InvoiceRow,
-  replacement: { partId: number; title: string; quantity: number; deliverables: string[] },
+  replacement: PartDelivery,
   now: number,
+  links: LinkSettings,
 ): Promise<void> {
   const shopId = invoice.shop_id;
-  await queueDeliveryMail(
-    trx,
-    invoice,
-    invoice.customer_email,
-    [{ title: replacement.title, quantity: replacement.quantity, deliverables: replacement.deliverables }],
-    'Replacement for your order.',
-  );
+  await queueReplacementMail(trx, invoice, replacement, links);
   await recordInvoiceEvent(
     trx,
     shopId,
     'invoice.replaced',
     invoice.id,
-    { partInvoiceId: replacement.partId, quantity: replacement.quantity },
+    { partInvoiceId: replacement.part.id, quantity: replacement.quantity },
     now,
   );
   pagesChanged(trx, shopId);
@@ -259,20 +278,4 @@ export async function feedbackWithdrawn(
   await recordRollupChanges(trx, shopId, [
     { before: { kind: 'feedback', createdAt: feedback.createdAt, rating: feedback.rating }, after: null },
   ]);
-}
-
-/** The delivery e-mail of a completed invoice, written to the outbox in the caller's transaction. */
-export async function queueDeliveryMail(
-  db: Conn,
-  invoice: InvoiceRow,
-  to: string,
-  parts: { title: string; quantity: number; deliverables: string[] }[],
-  note?: string,
-) {
-  const shop = await findShop(db, invoice.shop_id);
-  const total = `${fromMinorUnits(invoice.total, invoice.currency)} ${invoice.currency}`;
-  await enqueueMail(db, invoice.shop_id, {
-    to,
-    ...deliveryMail({ shopName: shop.name, invoiceId: invoice.id, total, parts, note: note ?? null }),
-  });
 }

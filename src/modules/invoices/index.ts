@@ -1,8 +1,12 @@
 // The invoices module's door: what other modules and the composition root (src/app.ts, src/cli.ts, src/server.ts) use of it.
-export { openShop } from './checkout.service.js';
-export { feedbackCreated, feedbackWithdrawn, writeTransaction } from './domain-events.js';
+export { cancelInvoice, cancelPublicInvoice } from './cancel.service.js';
+export { type Buyer, checkout, openShop, type ShopAccess } from './checkout.service.js';
+export { customerInvoices } from './customer.service.js';
+export { feedbackCreated, feedbackWithdrawn, useLinkSettings, writeTransaction } from './domain-events.js';
 export { expireOverdue, startExpiryWorker, withExpiryApplied } from './lifecycle.service.js';
+export { type OrderOptions, orderOptions } from './order-options.js';
 export { invoiceOwnerRoutes } from './owner.routes.js';
-export { invoicePublicRoutes } from './public.routes.js';
+export { getPublicInvoice, publicInvoiceStatus } from './owner.service.js';
+export { buyerOf, invoicePublicRoutes } from './public.routes.js';
 export { findInvoice, findInvoiceById, listParts } from './repository.js';
-export { InvoiceId } from './schema.js';
+export { InvoiceId, PublicInvoice } from './schema.js';

@@ -11,7 +11,9 @@ import { findVariant } from '../products/index.js';
 import { findShop, shareShop } from '../shops/index.js';
 import { invoiceCompleted, invoiceEndedUnpaid, writeTransaction } from './domain-events.js';
 import { type DeliveryOptions, DynamicDeliveryError, fetchDynamicDeliverable } from './dynamic-delivery.js';
+import type { PartDelivery } from './invoice-mail.js';
 import type { InvoicePartRow, InvoiceRow, InvoiceStatus } from './invoices.table.js';
+import type { OrderOptions } from './order-options.js';
 import * as repo from './repository.js';
 import { assertTransition } from './state.js';
 
@@ -130,11 +132,6 @@ export async function dynamicDeliverable(
   );
 }
 
-/** How a part is named in mail: the product title, with the variant's when it differs. */
-export function partTitle(part: InvoicePartRow): string {
-  return part.variant_title === part.title ? part.title : `${part.title} (${part.variant_title})`;
-}
-
 /** A dynamic part's delivery failed (422); the failure is recorded on the invoice, which stays pending. */
 export class DeliveryFailedError extends UnprocessableError {
   constructor(reason: string) {
@@ -154,7 +151,7 @@ export async function completeInvoice(
   db: Conn,
   shopId: number,
   invoiceId: string,
-  delivery: DeliveryOptions,
+  options: OrderOptions,
 ): Promise<void> {
   const invoice = await withExpiryApplied(db, await requireInvoice(db, shopId, invoiceId));
   assertTransition(invoice.status, 'completed');
@@ -162,7 +159,7 @@ export async function completeInvoice(
   const answers = new Map<number, string>();
   try {
     for (const part of parts.filter((p) => p.product_type === 'dynamic')) {
-      answers.set(part.id, await dynamicDeliverable(db, invoice, part, part.quantity, false, delivery));
+      answers.set(part.id, await dynamicDeliverable(db, invoice, part, part.quantity, false, options));
     }
   } catch (err) {
     if (!(err instanceof DynamicDeliveryError)) throw err;
@@ -187,7 +184,7 @@ export async function completeInvoice(
         now,
       );
     }
-    const delivered: { title: string; quantity: number; deliverables: string[] }[] = [];
+    const delivered: PartDelivery[] = [];
     for (const part of parts) {
       let deliverables: string[];
       if (part.product_type === 'serials') {
@@ -202,12 +199,12 @@ export async function completeInvoice(
         deliverables = [answers.get(part.id)!];
       }
       await repo.setPartDeliverables(trx, shopId, part.id, deliverables);
-      delivered.push({ title: partTitle(part), quantity: part.quantity, deliverables });
+      delivered.push({ part, quantity: part.quantity, deliverables });
     }
     await customers.recordPurchase(trx, shopId, invoice.customer_id, invoice.total, now);
     const repeatPurchase = await repo.markRepeatPurchase(trx, shopId, invoiceId, invoice.customer_id);
     const commission = await payCommission(trx, invoice, now);
-    await invoiceCompleted(trx, invoice, parts, { now, repeatPurchase, commission, delivered });
+    await invoiceCompleted(trx, invoice, parts, { now, repeatPurchase, commission, delivered, links: options.links });
   });
 }
 

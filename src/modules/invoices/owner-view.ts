@@ -1,19 +1,33 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { storefrontPaths } from '../../http/storefront-url.js';
+import { type LinkedShop, type LinkSettings, shopLink } from '../mail/index.js';
+import { findShop } from '../shops/index.js';
 import type { InvoiceRow } from './invoices.table.js';
 import * as repo from './repository.js';
 import { toOwnerInvoice } from './views.js';
 
+/** The absolute link of an invoice's storefront page: what `url` shows in the owner and public views. */
+export function invoiceUrl(links: LinkSettings, shop: LinkedShop, invoiceId: string): string {
+  return shopLink(links, shop, storefrontPaths.invoice(invoiceId));
+}
+
 /**
  * An invoice as the owner API shows it (GET /self/{shopId}/invoices/{invoiceId}), read through
  * `db`: the owner routes, and the `invoice.*` webhook events that snapshot it in the
- * transaction of the change, share this one reading.
+ * transaction of the change, share this one reading. `shop` (for the link) is read when not given.
  */
-export async function ownerInvoiceView(db: Kysely<Database>, invoice: InvoiceRow) {
-  const [parts, replacements, feedbacks] = await Promise.all([
+export async function ownerInvoiceView(
+  db: Kysely<Database>,
+  invoice: InvoiceRow,
+  links: LinkSettings,
+  shop?: LinkedShop,
+) {
+  const [parts, replacements, feedbacks, address] = await Promise.all([
     repo.listParts(db, invoice.shop_id, [invoice.id]),
     repo.listReplacements(db, invoice.shop_id, [invoice.id]),
     repo.feedbacksOfInvoices(db, invoice.shop_id, [invoice.id]),
+    shop ?? findShop(db, invoice.shop_id),
   ]);
-  return toOwnerInvoice(invoice, parts, replacements, feedbacks[0]);
+  return toOwnerInvoice(invoice, parts, replacements, feedbacks[0], invoiceUrl(links, address, invoice.id));
 }

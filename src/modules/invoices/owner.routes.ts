@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { currentShop } from '../../http/auth.js';
 import { IdempotencyHeaders, idempotent } from '../../http/idempotency.js';
 import { CursorPage, ok, ownerResponses, ShopParams } from '../../schemas/common.js';
+import { cancelInvoice } from './cancel.service.js';
+import { orderOptions } from './order-options.js';
 import * as service from './owner.service.js';
 import * as schema from './schema.js';
 
@@ -9,7 +11,7 @@ const tags = ['Invoices'];
 
 export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.db.kysely;
-  const delivery = { timeoutMs: app.config.invoices.dynamicTimeoutMs, allowPrivate: app.config.webhooks.allowPrivate };
+  const options = orderOptions(app.config);
 
   app.get('/:shopId/invoices', {
     schema: {
@@ -25,7 +27,7 @@ export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: schema.InvoiceListQuery,
       response: ownerResponses(CursorPage(schema.OwnerInvoice)),
     },
-    handler: async (request) => ok(await service.listInvoices(db, currentShop(request), request.query)),
+    handler: async (request) => ok(await service.listInvoices(db, currentShop(request), request.query, options.links)),
   });
 
   app.get('/:shopId/invoices/:invoiceId', {
@@ -35,7 +37,8 @@ export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: schema.InvoiceParams,
       response: ownerResponses(schema.OwnerInvoice),
     },
-    handler: async (request) => ok(await service.getInvoice(db, currentShop(request), request.params.invoiceId)),
+    handler: async (request) =>
+      ok(await service.getInvoice(db, currentShop(request), request.params.invoiceId, options.links)),
   });
 
   app.post('/:shopId/invoices/:invoiceId/process', {
@@ -43,14 +46,38 @@ export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags,
       summary: 'Mark a pending invoice paid: complete and deliver it',
       description:
-        'Any status but pending is a 409. A failed dynamic delivery is a 422 recorded on the invoice; processing again retries. Honours Idempotency-Key.',
+        'Any status but pending is a 409. A failed dynamic delivery is a 422 recorded on the invoice; processing again retries. ' +
+        "The buyer is mailed the goods (one item a line), the total, the invoice page link and the products' customer notes. Honours Idempotency-Key.",
       params: schema.InvoiceParams,
       headers: IdempotencyHeaders,
       response: ownerResponses(schema.OwnerInvoice, [409, 422]),
     },
     ...idempotent,
     handler: async (request) =>
-      ok(await service.processInvoice(db, currentShop(request), request.params.invoiceId, delivery)),
+      ok(await service.processInvoice(db, currentShop(request), request.params.invoiceId, options)),
+  });
+
+  app.post('/:shopId/invoices/:invoiceId/cancel', {
+    schema: {
+      tags,
+      summary: 'Cancel a pending invoice',
+      description:
+        'For an order that will not be paid: the invoice becomes `cancelled` and, in the same transaction, its reserved serials and ' +
+        'counted stock go back on sale, the coupon use it took is returned and an `invoice.cancelled` event is written. Only a ' +
+        'pending invoice can be cancelled: any other status (completed, expired, cancelled) is a 409, and so is a cancel that ' +
+        'meets a payment, an expiry or another cancel of the same invoice — exactly one of them wins. A pending invoice past its ' +
+        'lifetime is expired as it is read (409). Answers the invoice. The buyer can cancel too ' +
+        '(`POST /v2/public/invoices/{invoiceId}/cancel`). Honours Idempotency-Key.',
+      params: schema.InvoiceParams,
+      headers: IdempotencyHeaders,
+      response: ownerResponses(schema.OwnerInvoice, [409]),
+    },
+    ...idempotent,
+    handler: async (request) => {
+      const shop = currentShop(request);
+      await cancelInvoice(db, shop.id, request.params.invoiceId);
+      return ok(await service.getInvoice(db, shop, request.params.invoiceId, options.links));
+    },
   });
 
   app.post('/:shopId/invoices/:invoiceId/replacement', {
@@ -58,7 +85,8 @@ export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags,
       summary: 'Deliver fresh items for a part of a completed invoice',
       description:
-        'quantity is 1 … the part quantity; out of stock is a 422; not completed is a 409. Honours Idempotency-Key.',
+        'quantity is 1 … the part quantity; out of stock is a 422; not completed is a 409. The buyer is mailed that this is a replacement ' +
+        'for the order, with the replacement items and the invoice page link, and no total (nothing is charged). Honours Idempotency-Key.',
       params: schema.InvoiceParams,
       headers: IdempotencyHeaders,
       body: schema.ReplacementBody,
@@ -66,19 +94,29 @@ export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     ...idempotent,
     handler: async (request) =>
-      ok(await service.replaceItems(db, currentShop(request), request.params.invoiceId, request.body, delivery)),
+      ok(await service.replaceItems(db, currentShop(request), request.params.invoiceId, request.body, options)),
   });
 
   app.post('/:shopId/invoices/:invoiceId/resend', {
     schema: {
       tags,
       summary: 'Send the delivery e-mail again',
-      description: 'To `email` when given, else to the customer. Only completed invoices (409 otherwise).',
+      description:
+        'The delivery mail of the completion again (goods, total, invoice page link), to `email` when given, else to the customer. ' +
+        'Only completed invoices (409 otherwise).',
       params: schema.InvoiceParams,
       body: schema.ResendBody,
       response: ownerResponses(schema.ResendResult, [409]),
     },
     handler: async (request) =>
-      ok(await service.resendDelivery(db, currentShop(request), request.params.invoiceId, request.body.email)),
+      ok(
+        await service.resendDelivery(
+          db,
+          currentShop(request),
+          request.params.invoiceId,
+          request.body.email,
+          options.links,
+        ),
+      ),
   });
 };

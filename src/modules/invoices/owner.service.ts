@@ -3,35 +3,38 @@ import type { Database } from '../../db/schema.js';
 import { ConflictError, UnprocessableError, ValidationError } from '../../http/errors.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
 import { parseDateRange } from '../../schemas/dates.js';
+import type { LinkSettings } from '../mail/index.js';
 import { findVariant } from '../products/index.js';
 import { countCreatedInvoices, rollupView, splitAtLocalMidnights } from '../rollups/index.js';
 import { enabledGateway } from '../settings/index.js';
 import type { ShopRow } from '../shops/index.js';
-import { shareShop } from '../shops/index.js';
-import { invoiceReplaced, queueDeliveryMail, writeTransaction } from './domain-events.js';
-import { type DeliveryOptions, DynamicDeliveryError } from './dynamic-delivery.js';
+import { findShop, shareShop } from '../shops/index.js';
+import { invoiceReplaced, writeTransaction } from './domain-events.js';
+import { DynamicDeliveryError } from './dynamic-delivery.js';
+import { queueDeliveryMail } from './invoice-mail.js';
+import type { InvoiceStatus } from './invoices.table.js';
 import {
   completeInvoice,
   dynamicDeliverable,
   expireOverdue,
   noteIfOutOfStock,
-  partTitle,
   requireInvoice,
   withExpiryApplied,
 } from './lifecycle.service.js';
-import { ownerInvoiceView } from './owner-view.js';
+import type { OrderOptions } from './order-options.js';
+import { invoiceUrl, ownerInvoiceView } from './owner-view.js';
 import * as repo from './repository.js';
 import type { InvoiceListQuery } from './schema.js';
 import { toOwnerInvoice, toPublicInvoice } from './views.js';
 
 type Conn = Kysely<Database>;
 
-export async function getInvoice(db: Conn, shop: ShopRow, invoiceId: string) {
-  return ownerInvoiceView(db, await withExpiryApplied(db, await requireInvoice(db, shop.id, invoiceId)));
+export async function getInvoice(db: Conn, shop: ShopRow, invoiceId: string, links: LinkSettings) {
+  return ownerInvoiceView(db, await withExpiryApplied(db, await requireInvoice(db, shop.id, invoiceId)), links, shop);
 }
 
 /** Newest first; `cursor` (keyset) wins over `pageNumber`. Overdue pending invoices are expired first. */
-export async function listInvoices(db: Conn, shop: ShopRow, query: InvoiceListQuery) {
+export async function listInvoices(db: Conn, shop: ShopRow, query: InvoiceListQuery, links: LinkSettings) {
   const { from, to } = parseDateRange(query, shop.utc_offset_minutes);
   // The status filter, the counts (from rollups) and the rows must all see overdue invoices as expired.
   await expireOverdue(db, { shopId: shop.id });
@@ -63,6 +66,7 @@ export async function listInvoices(db: Conn, shop: ShopRow, query: InvoiceListQu
       parts.filter((p) => p.invoice_id === i.id),
       replacements.filter((r) => r.invoice_id === i.id),
       feedbacks.find((f) => f.invoice_id === i.id),
+      invoiceUrl(links, shop, i.id),
     ),
   );
   return { ...toPage(views, totalCount, query), nextCursor };
@@ -89,9 +93,9 @@ async function totalCountOf(db: Conn, shop: ShopRow, filter: repo.InvoiceFilter)
 }
 
 /** The owner marks a pending invoice paid: completes and delivers it (409 in any other status). */
-export async function processInvoice(db: Conn, shop: ShopRow, invoiceId: string, delivery: DeliveryOptions) {
-  await completeInvoice(db, shop.id, invoiceId, delivery);
-  return getInvoice(db, shop, invoiceId);
+export async function processInvoice(db: Conn, shop: ShopRow, invoiceId: string, options: OrderOptions) {
+  await completeInvoice(db, shop.id, invoiceId, options);
+  return getInvoice(db, shop, invoiceId, options.links);
 }
 
 /**
@@ -103,7 +107,7 @@ export async function replaceItems(
   shop: ShopRow,
   invoiceId: string,
   input: { partInvoiceId: number; quantity: number },
-  delivery: DeliveryOptions,
+  options: OrderOptions,
 ) {
   const invoice = await requireInvoice(db, shop.id, invoiceId);
   if (invoice.status !== 'completed')
@@ -119,7 +123,7 @@ export async function replaceItems(
   let answer: string | undefined;
   if (part.product_type === 'dynamic') {
     try {
-      answer = await dynamicDeliverable(db, invoice, part, input.quantity, true, delivery);
+      answer = await dynamicDeliverable(db, invoice, part, input.quantity, true, options);
     } catch (err) {
       if (err instanceof DynamicDeliveryError)
         throw new UnprocessableError('The dynamic delivery failed.', [`delivery: ${err.message}`]);
@@ -153,18 +157,19 @@ export async function replaceItems(
       deliverables,
       now,
     });
-    await invoiceReplaced(
-      trx,
-      invoice,
-      { partId: part.id, title: partTitle(part), quantity: input.quantity, deliverables },
-      now,
-    );
+    await invoiceReplaced(trx, invoice, { part, quantity: input.quantity, deliverables }, now, options.links);
   });
-  return getInvoice(db, shop, invoiceId);
+  return getInvoice(db, shop, invoiceId, options.links);
 }
 
 /** Sends the delivery e-mail of a completed invoice again, to `email` when given. */
-export async function resendDelivery(db: Conn, shop: ShopRow, invoiceId: string, email: string | null | undefined) {
+export async function resendDelivery(
+  db: Conn,
+  shop: ShopRow,
+  invoiceId: string,
+  email: string | null | undefined,
+  links: LinkSettings,
+) {
   const invoice = await requireInvoice(db, shop.id, invoiceId);
   if (invoice.status !== 'completed')
     throw new ConflictError(`The invoice is ${invoice.status}; only completed invoices have a delivery to resend.`, [
@@ -176,24 +181,38 @@ export async function resendDelivery(db: Conn, shop: ShopRow, invoiceId: string,
     db,
     invoice,
     to,
-    parts.map((p) => ({
-      title: partTitle(p),
-      quantity: p.quantity,
-      deliverables: JSON.parse(p.deliverables) as string[],
-    })),
+    parts.map((part) => ({ part, quantity: part.quantity, deliverables: JSON.parse(part.deliverables) as string[] })),
+    links,
   );
   return { invoiceId, to };
 }
 
 /** The customer's view of an invoice, found by its unguessable id alone. */
-export async function getPublicInvoice(db: Conn, invoiceId: string) {
+export async function getPublicInvoice(db: Conn, invoiceId: string, links: LinkSettings) {
   const found = await repo.findInvoiceById(db, invoiceId);
   if (!found) return undefined;
   const invoice = await withExpiryApplied(db, found);
-  const [parts, replacements, fields] = await Promise.all([
+  const [parts, replacements, fields, shop] = await Promise.all([
     repo.listParts(db, invoice.shop_id, [invoice.id]),
     repo.listReplacements(db, invoice.shop_id, [invoice.id]),
     enabledGateway(db, invoice.shop_id, invoice.gateway),
+    findShop(db, invoice.shop_id),
   ]);
-  return toPublicInvoice(invoice, parts, replacements, fields);
+  return toPublicInvoice(invoice, parts, replacements, fields, invoiceUrl(links, shop, invoice.id));
+}
+
+/**
+ * The status a buyer's invoice page polls for, in one database read and no write: a pending
+ * invoice past its expiry reads as `expired` (the page then reloads, and loading it applies the
+ * expiry, see withExpiryApplied). Undefined for an unknown id.
+ */
+export async function publicInvoiceStatus(
+  db: Conn,
+  invoiceId: string,
+  shop: repo.ShopAddress,
+  now = Date.now(),
+): Promise<InvoiceStatus | undefined> {
+  const row = await repo.findInvoiceStatus(db, invoiceId, shop);
+  if (!row) return undefined;
+  return row.status === 'pending' && row.expires_at <= now ? 'expired' : row.status;
 }

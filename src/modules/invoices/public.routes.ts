@@ -2,28 +2,35 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../http/errors.js';
 import { IdempotencyHeaders, idempotent } from '../../http/idempotency.js';
-import { ok, publicResponses, ShopParams } from '../../schemas/common.js';
-import { type Buyer, checkout } from './checkout.service.js';
+import { ok, publicResponses } from '../../schemas/common.js';
+import { PublicShopParams } from '../shops/index.js';
+import { cancelPublicInvoice } from './cancel.service.js';
+import { assertBalancePayer, type Buyer, checkout } from './checkout.service.js';
+import { orderOptions } from './order-options.js';
 import { getPublicInvoice } from './owner.service.js';
 import * as schema from './schema.js';
 
 const tags = ['Checkout'];
 
-function buyerOf(request: FastifyRequest): Buyer {
+/** Who is buying, as this request shows them (also used by the web storefront's checkout form). */
+export function buyerOf(request: FastifyRequest): Buyer {
   const country = request.headers[request.server.config.countryHeader];
   const userAgent = request.headers['user-agent'];
   return {
     ip: request.ip ?? null,
     userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 500) : null,
     country: typeof country === 'string' && /^[A-Za-z]{2}$/.test(country) ? country.toUpperCase() : null,
+    // Set on routes with `config.customerSession` (the public scope's identifyCustomer hook).
+    signedInAs: request.customer?.email ?? null,
   };
 }
 
 export const invoicePublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.db.kysely;
+  const options = orderOptions(app.config);
 
   app.post('/shops/:shopId/invoices', {
-    config: { public: true },
+    config: { public: true, customerSession: true },
     schema: {
       tags,
       summary: 'Check out: create a pending invoice with payment instructions',
@@ -34,27 +41,33 @@ export const invoicePublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'each failure is a 400 or 422 naming the part. Stock is reserved for the shop invoice lifetime. The balance gateway ' +
         'completes at once when the balance covers the total (else 422, nothing kept); when that completion fails (a dynamic ' +
         'delivery that fails is a 422 saying the order was not placed) the invoice is cancelled in the same request, stock and coupon ' +
-        'use returned and nothing charged. A password-protected shop needs `key` ' +
-        '(403 shop_locked). Honours Idempotency-Key.',
-      params: ShopParams,
+        'use returned and nothing charged. The buyer is mailed the invoice page link, the payment instructions, the items, the total ' +
+        'and the expiry (in the shop timezone); a balance order gets the delivery mail instead. A password-protected shop needs `key` ' +
+        '(403 shop_locked). Honours Idempotency-Key. ' +
+        '**Paying from the balance needs a customer session** (see *Customer area*): `Authorization: Bearer <token>` of a ' +
+        'session of this shop whose e-mail is `customerEmail`. Without one (no token, or one that is unknown, expired, signed ' +
+        "out or another shop's) it is a 401, with another address's session a 403, before any other check (after validation): " +
+        'nothing is created or reserved, the balance is not revealed, and the refusal is not kept under an Idempotency-Key. ' +
+        'Other gateways need no session and ignore one.',
+      security: [{}, { customerSession: [] }],
+      params: PublicShopParams,
       headers: IdempotencyHeaders,
       body: schema.CheckoutBody,
-      response: publicResponses(schema.PublicInvoice, [403, 409, 422]),
+      response: publicResponses(schema.PublicInvoice, [401, 403, 409, 422]),
     },
-    ...idempotent,
+    // The balance payer is checked before the Idempotency-Key is claimed: a refusal is not replayed once signed in.
+    preHandler: [async (request) => assertBalancePayer(request.body, request.customer?.email), idempotent.preHandler],
+    onSend: idempotent.onSend,
     handler: async (request) => {
       const invoiceId = await checkout(
         db,
         request.params.shopId,
         request.body,
         buyerOf(request),
-        {
-          timeoutMs: app.config.invoices.dynamicTimeoutMs,
-          allowPrivate: app.config.webhooks.allowPrivate,
-        },
+        options,
         app.vpnRanges,
       );
-      return ok((await getPublicInvoice(db, invoiceId))!);
+      return ok((await getPublicInvoice(db, invoiceId, options.links))!);
     },
   });
 
@@ -69,9 +82,29 @@ export const invoicePublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: publicResponses(schema.PublicInvoice),
     },
     handler: async (request) => {
-      const invoice = await getPublicInvoice(db, request.params.invoiceId);
+      const invoice = await getPublicInvoice(db, request.params.invoiceId, options.links);
       if (!invoice) throw new NotFoundError('Invoice');
       return ok(invoice);
+    },
+  });
+
+  app.post('/invoices/:invoiceId/cancel', {
+    config: { public: true },
+    schema: {
+      tags,
+      summary: 'Cancel an unpaid order (the buyer)',
+      description:
+        "No API key: the invoice's unguessable id is what allows it, as for its page. A pending invoice becomes `cancelled`: its " +
+        'reserved stock goes back on sale and a coupon use it took is returned, in one transaction, and the shop gets an ' +
+        '`invoice.cancelled` event. Any other status is a 409 (a paid, expired or already cancelled order), and so is a cancel that ' +
+        "meets a payment or another cancel of the same invoice: exactly one wins. Answers the customer's view of the invoice. An " +
+        'unknown id is a 404.',
+      params: schema.PublicInvoiceParams,
+      response: publicResponses(schema.PublicInvoice, [409]),
+    },
+    handler: async (request) => {
+      await cancelPublicInvoice(db, request.params.invoiceId);
+      return ok((await getPublicInvoice(db, request.params.invoiceId, options.links))!);
     },
   });
 };

@@ -30,6 +30,31 @@ export function findInvoiceById(db: Conn, invoiceId: string): Promise<InvoiceRow
   return db.selectFrom('invoices').selectAll().where('id', '=', invoiceId).executeTakeFirst();
 }
 
+/**
+ * An invoice's status and expiry by its unguessable id: the one read of the invoice page's status
+ * poll (a primary-key lookup of two columns).
+ */
+export function findInvoiceStatus(
+  db: Conn,
+  invoiceId: string,
+  shop: ShopAddress,
+): Promise<Pick<InvoiceRow, 'status' | 'expires_at'> | undefined> {
+  return db
+    .selectFrom('invoices')
+    .innerJoin('shops', 'shops.id', 'invoices.shop_id')
+    .select(['invoices.status', 'invoices.expires_at'])
+    .where('invoices.id', '=', invoiceId)
+    .where(
+      'subdomain' in shop ? 'shops.subdomain' : 'shops.custom_domain',
+      '=',
+      'subdomain' in shop ? shop.subdomain : shop.domain,
+    )
+    .executeTakeFirst();
+}
+
+/** A shop as a storefront address names it: its subdomain, or its custom domain. */
+export type ShopAddress = { subdomain: string } | { domain: string };
+
 export async function insertInvoice(db: Conn, row: Insertable<InvoicesTable>): Promise<void> {
   await db.insertInto('invoices').values(row).execute();
 }

@@ -127,8 +127,17 @@ const Replacement = Type.Object({
   createdAt: Timestamp,
 });
 
+/** The link of the invoice's storefront page, in both views. */
+const InvoiceUrl = Type.String({
+  description:
+    "The absolute link of the invoice's storefront page (the buyer's page: status, payment instructions, goods once completed): " +
+    "`{storefrontUrl}/invoices/{id}`, on the shop's custom domain, subdomain host or `{PUBLIC_URL}/s/{subdomain}` (see the shop's " +
+    '`storefrontUrl`). Anyone with it can see the invoice: share it with the buyer only.',
+});
+
 export const OwnerInvoice = Type.Object({
   id: Type.String(),
+  url: InvoiceUrl,
   status: StringEnum(invoiceStatuses),
   gateway: Type.String(),
   customerEmail: Type.String(),
@@ -172,6 +181,7 @@ export const OwnerInvoice = Type.Object({
 /** The customer's view: no e-mail, IP or other buyer data; deliverables once completed. */
 export const PublicInvoice = Type.Object({
   id: Type.String(),
+  url: InvoiceUrl,
   shopId: Type.Integer(),
   status: StringEnum(invoiceStatuses),
   gateway: Type.String(),

@@ -36,10 +36,12 @@ export function toOwnerInvoice(
   partRows: InvoicePartRow[],
   replacementRows: InvoiceReplacementRow[],
   feedback: InvoiceFeedback | undefined,
+  url: string,
 ) {
   const c = invoice.currency;
   return {
     id: invoice.id,
+    url,
     status: invoice.status,
     gateway: invoice.gateway,
     customerEmail: invoice.customer_email,
@@ -121,11 +123,13 @@ export function toPublicInvoice(
   partRows: InvoicePartRow[],
   replacementRows: InvoiceReplacementRow[],
   gatewayFields: Record<string, string> | undefined,
+  url: string,
 ) {
   const c = invoice.currency;
   const completed = invoice.status === 'completed';
   return {
     id: invoice.id,
+    url,
     shopId: invoice.shop_id,
     status: invoice.status,
     gateway: invoice.gateway,

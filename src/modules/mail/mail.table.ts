@@ -10,6 +10,8 @@ export interface MailOutboxTable {
   to_address: string;
   subject: string;
   body_text: string;
+  /** The same content as HTML (migration 0018); null for mail written before, sent as text alone. */
+  body_html: Generated<string | null>;
   status: Generated<MailStatus>;
   attempts: Generated<number>;
   last_error: Generated<string | null>;

@@ -11,7 +11,7 @@ type Conn = Kysely<Database>;
 export async function insertMail(
   db: Conn,
   shopId: number,
-  mail: { to: string; subject: string; text: string },
+  mail: { to: string; subject: string; text: string; html?: string },
   now: number,
   dropped?: { reason: string },
 ): Promise<void> {
@@ -22,6 +22,7 @@ export async function insertMail(
       to_address: mail.to,
       subject: mail.subject,
       body_text: mail.text,
+      body_html: mail.html ?? null,
       next_attempt_at: now,
       created_at: now,
       ...(dropped ? { status: 'dropped' as const, last_error: dropped.reason } : {}),

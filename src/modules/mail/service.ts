@@ -14,14 +14,14 @@ import {
   releaseMailClaims,
 } from './repository.js';
 
-export { deliveryMail } from './delivery-mail.js';
-
 type Conn = Kysely<Database>;
 
 export interface OutgoingMail {
   to: string;
   subject: string;
   text: string;
+  /** The same content as HTML (src/modules/mail/templates); sent beside the text as multipart/alternative. */
+  html?: string;
 }
 
 /**
@@ -91,14 +91,17 @@ export function startMailWorker(app: FastifyInstance, options: MailWorkerOptions
   const smtp = mail.smtpUrl ? createSmtpTransport(mail.smtpUrl) : null;
   const files = smtp ? null : new MailFiles(join(app.config.dataDir, MAIL_DIR));
   const deliver = async (row: MailRow): Promise<void> => {
-    const message = { from: mail.from, to: row.to_address, subject: row.subject, text: row.body_text };
+    const message: SendMailOptions = { from: mail.from, to: row.to_address, subject: row.subject, text: row.body_text };
+    // With both, nodemailer writes multipart/alternative: clients show the HTML, or the text.
+    if (row.body_html !== null) message.html = row.body_html;
     if (smtp) {
       await smtp.sendMail(message);
     } else {
-      // Never the body: it holds what was bought (licence keys, service texts).
+      // Never the body (what was bought, ticket links, sign-in codes) nor the subject (it names the
+      // order, whose id opens its page).
       const file = await files!.write(row, message);
       log.info(
-        { mailId: row.id, shopId: row.shop_id, to: row.to_address, subject: row.subject, file },
+        { mailId: row.id, shopId: row.shop_id, to: row.to_address, file },
         'mail written to a file (SMTP_URL unset)',
       );
     }

@@ -4,6 +4,7 @@ import { currentShop } from '../../http/auth.js';
 import { receiveImage, uploadRouteSchema, uploadUrl } from '../../http/uploads.js';
 import { CursorPage, Deleted, ok, ownerResponses, ShopParams } from '../../schemas/common.js';
 import * as bulk from './bulk.service.js';
+import * as restock from './restock.service.js';
 import * as schema from './schema.js';
 import * as service from './service.js';
 
@@ -67,6 +68,28 @@ export const productOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (request) =>
       ok(await service.updateProduct(db, currentShop(request), request.params.productId, request.body, saving)),
+  });
+
+  app.post('/:shopId/v2/products/:productId/variants/:variantId/serials', {
+    schema: {
+      tags,
+      summary: 'Add serials to a serials variant',
+      description:
+        "Appends keys to the variant's stock without sending the whole product. `serials` is an array or one text split on " +
+        '`delimiter` (default a newline), as in `asSerials`; each serial is trimmed and blank ones are skipped; at most 10,000 a call ' +
+        '(400 beyond). Answers which were `added`, which were `duplicates` (the variant already holds them — in stock or reserved ' +
+        'by a pending invoice — or the request repeats them) and which were `alreadySold` (delivered before: a serial is delivered ' +
+        "at most once, ever), and the variant's `stock` after the call. All in one transaction: two restocks at once never add a " +
+        'serial twice. A variant that is not of the serials type is a 409; an unknown or removed product or variant a 404. The ' +
+        "shop's cached storefront pages are dropped.",
+      params: schema.VariantParams,
+      body: schema.RestockBody,
+      response: ownerResponses(schema.RestockResult, [409]),
+    },
+    handler: async (request) => {
+      const { productId, variantId } = request.params;
+      return ok(await restock.restockSerials(db, currentShop(request).id, productId, variantId, request.body));
+    },
   });
 
   for (const [path, column, summary] of [

@@ -2,7 +2,7 @@ import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { searchText } from '../../db/sql-helpers.js';
 import { type KeysetPosition, pageOf } from '../../http/pagination.js';
-import type { ProductRow, ProductsTable, ProductVariantsTable, VariantRow } from './products.table.js';
+import type { ProductRow, ProductsTable, ProductVariantsTable, SerialStatus, VariantRow } from './products.table.js';
 import type { VariantStockFields } from './views.js';
 
 type Conn = Kysely<Database>;
@@ -266,6 +266,37 @@ export function availableSerials(
     .where('variant_id', 'in', variantIds)
     .where('status', '=', 'available')
     .orderBy('id')
+    .execute();
+}
+
+/** A live variant of a live product, by ids. */
+export function findLiveVariant(
+  db: Conn,
+  shopId: number,
+  productId: number,
+  variantId: number,
+): Promise<VariantRow | undefined> {
+  return db
+    .selectFrom('product_variants')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('product_id', '=', productId)
+    .where('id', '=', variantId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** Every serial value a variant holds or held, with its status. */
+export function serialStatuses(
+  db: Conn,
+  shopId: number,
+  variantId: number,
+): Promise<{ value: string; status: SerialStatus }[]> {
+  return db
+    .selectFrom('serials')
+    .select(['value', 'status'])
+    .where('shop_id', '=', shopId)
+    .where('variant_id', '=', variantId)
     .execute();
 }
 

@@ -329,6 +329,51 @@ export const ProductListQuery = Type.Composite([
 export type ProductListQuery = Static<typeof ProductListQuery>;
 
 export const ProductParams = Type.Object({ shopId: Id, productId: Id });
+export const VariantParams = Type.Object({ shopId: Id, productId: Id, variantId: Id });
+
+/** How many serials one restock may carry, once a text is split. */
+export const MAX_RESTOCK_SERIALS = 10_000;
+/** The longest serial a restock takes, once trimmed. */
+export const MAX_SERIAL_LENGTH = 2000;
+
+export const RestockBody = Type.Object({
+  serials: Type.Union(
+    [
+      Type.Array(Type.String({ maxLength: MAX_SERIAL_LENGTH }), { minItems: 1, maxItems: MAX_RESTOCK_SERIALS }),
+      Type.String({ minLength: 1 }),
+    ],
+    {
+      description:
+        'The serials to add: an array, or one text split on `delimiter` (as `asSerials.serials`); each is trimmed and blank ones are skipped.',
+      ...rule(
+        `a text holds at most ${MAX_RESTOCK_SERIALS.toLocaleString('en')} serials once split, each at most ${MAX_SERIAL_LENGTH.toLocaleString('en')} characters once trimmed`,
+      ),
+    },
+  ),
+  delimiter: OptionalNullable(
+    Type.String({
+      minLength: 1,
+      maxLength: 10,
+      default: '\n',
+      description: 'What separates the serials of a text: a newline (CRLF too) by default.',
+    }),
+  ),
+});
+export type RestockBody = Static<typeof RestockBody>;
+
+export const RestockResult = Type.Object({
+  added: Type.Array(Type.String(), { description: 'Serials now in stock, in the order given.' }),
+  duplicates: Type.Array(Type.String(), {
+    description:
+      'Serials not added because the variant already holds them (in stock, or reserved by a pending invoice: such a serial comes ' +
+      'back to stock if that invoice ends unpaid) or because the request repeats them (the first is added).',
+  }),
+  alreadySold: Type.Array(Type.String(), {
+    description:
+      'Serials not added because the variant delivered them before: each serial is delivered at most once, ever.',
+  }),
+  stock: Type.Integer({ description: "The variant's stock after the call: its undelivered, unreserved serials." }),
+});
 
 /** `GET /self/{shopId}/products` summary row. */
 export const ProductSummary = Type.Object({

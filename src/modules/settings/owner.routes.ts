@@ -19,7 +19,7 @@ interface GeneralSetting<B extends TSchema> {
   body: B;
   description?: string;
   extraErrors?: number[];
-  apply(db: Kysely<Database>, shop: shops.ShopRow, body: Static<B>, log: FastifyBaseLogger): Promise<shops.Shop>;
+  apply(db: Kysely<Database>, shop: shops.ShopRow, body: Static<B>, log: FastifyBaseLogger): Promise<shops.ShopRow>;
 }
 
 /** A PUT /self/{shopId}/settings/<name> route: each answers the updated shop. */
@@ -34,7 +34,12 @@ function generalSetting<B extends TSchema>(app: App, path: string, s: GeneralSet
       response: ownerResponses(shops.Shop, s.extraErrors),
     },
     handler: async (request) =>
-      ok(await s.apply(app.db.kysely, currentShop(request), request.body as Static<B>, request.log)),
+      ok(
+        shops.toShop(
+          app.config,
+          await s.apply(app.db.kysely, currentShop(request), request.body as Static<B>, request.log),
+        ),
+      ),
   });
 }
 
@@ -73,7 +78,8 @@ export const settingsOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: ShopParams,
       response: ownerResponses(schema.Settings),
     },
-    handler: async (request) => ok(await service.getSettings(app.db.kysely, app.secrets, currentShop(request))),
+    handler: async (request) =>
+      ok(await service.getSettings(app.db.kysely, app.secrets, app.config, currentShop(request))),
   });
 
   generalSetting(app, '/:shopId/settings/name', {
@@ -86,6 +92,17 @@ export const settingsOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     body: schema.SubdomainBody,
     extraErrors: [409],
     apply: (db, shop, b) => shops.changeSubdomain(db, shop, b.newSubDomain),
+  });
+  generalSetting(app, '/:shopId/settings/domain', {
+    summary: 'Set or clear the custom domain',
+    description:
+      "The storefront is then served at `/` of this host too (point the domain's DNS at the server), and every link shopd writes " +
+      'for the shop (`storefrontUrl`, invoice `url`, mail) uses it. Stored lower-case without a trailing dot. Refused (400): IP ' +
+      "addresses, localhost, the server's own host, and STOREFRONT_DOMAIN or any host under it (those are the shops' subdomain " +
+      "addresses). A domain another shop has is a 409. `null` clears it. The shop's cached storefront pages are dropped.",
+    body: schema.DomainBody,
+    extraErrors: [409],
+    apply: (db, shop, b) => shops.setCustomDomain(db, app.config, shop, b.domain),
   });
   generalSetting(app, '/:shopId/settings/currency', {
     summary: 'Set the currency',

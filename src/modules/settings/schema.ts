@@ -1,9 +1,12 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { Nullable, OptionalNullable, StringEnum } from '../../schemas/common.js';
 import { currencyCodes } from '../../schemas/currencies.js';
+import { rule } from '../../schemas/rules.js';
 import { BLOCK_VPN_DESCRIPTION } from '../blacklist/index.js';
 import { Design } from '../design/index.js';
 import {
+  DOMAIN_PATTERN,
+  DOMAIN_RULES,
   type PaymentProvider,
   paymentProviderNames,
   providerFields,
@@ -20,6 +23,19 @@ export const SubdomainBody = Type.Object({
     description: `3–32 lower-case letters, digits and inner hyphens; unique across all shops (409). Reserved, refused: ${[...reservedSubdomains].join(', ')}.`,
     errorMessage: { pattern: 'must be 3–32 lower-case letters, digits and inner hyphens, and not a reserved word' },
   }),
+});
+export const DomainBody = Type.Object({
+  domain: Nullable(
+    Type.String({
+      maxLength: 254,
+      pattern: DOMAIN_PATTERN,
+      description:
+        'A hostname such as `shop.example.com`: dot-separated labels of letters, digits and inner hyphens, either case, with an ' +
+        'optional trailing dot; unique across all shops (409). null clears it.',
+      errorMessage: { pattern: 'must be a hostname such as shop.example.com' },
+      ...rule(DOMAIN_RULES),
+    }),
+  ),
 });
 export const CurrencyBody = Type.Object({
   currency: StringEnum(currencyCodes as [string, ...string[]], {

@@ -7,7 +7,7 @@ import { rescaleMoney } from '../customers/index.js';
 import { getDesign } from '../design/index.js';
 import { rescalePrices } from '../products/index.js';
 import { rebuildInBackground, startRollupRebuild } from '../rollups/index.js';
-import { findShop, lockShop, type Shop, type ShopRow, toShop, updateShop } from '../shops/index.js';
+import { findShop, type LinkSettings, lockShop, type ShopRow, toShop, updateShop } from '../shops/index.js';
 import * as payments from './payment-settings.js';
 
 // The settings that reach beyond the shop row: reading them all, and the currency and timezone
@@ -16,12 +16,12 @@ import * as payments from './payment-settings.js';
 
 type Conn = Kysely<Database>;
 
-export async function getSettings(db: Conn, secrets: SecretBox, shop: ShopRow) {
+export async function getSettings(db: Conn, secrets: SecretBox, links: LinkSettings, shop: ShopRow) {
   const [paymentViews, design] = await Promise.all([
     payments.getPaymentViews(db, secrets, shop.id),
     getDesign(db, shop.id),
   ]);
-  return { ...toShop(shop), payments: paymentViews, design };
+  return { ...toShop(links, shop), payments: paymentViews, design };
 }
 
 /**
@@ -29,14 +29,14 @@ export async function getSettings(db: Conn, secrets: SecretBox, shop: ShopRow) {
  * (rescaleMinorUnits): prices, fixed coupon discounts, customer balances and totals. Invoices
  * keep the currency they were made in.
  */
-export async function changeCurrency(db: Conn, shop: ShopRow, currency: string): Promise<Shop> {
+export async function changeCurrency(db: Conn, shop: ShopRow, currency: string): Promise<ShopRow> {
   return db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);
     const current = await findShop(trx, shop.id);
     await rescalePrices(trx, shop.id, current.currency, currency);
     await rescaleFixedDiscounts(trx, shop.id, current.currency, currency);
     await rescaleMoney(trx, shop.id, currencyDigits(currency) - currencyDigits(current.currency));
-    return toShop(await updateShop(trx, shop.id, { currency }));
+    return updateShop(trx, shop.id, { currency });
   });
 }
 
@@ -51,7 +51,7 @@ export async function setTimezone(
   shop: ShopRow,
   utcTimezoneOffset: number,
   log: { error(obj: object, msg: string): void },
-): Promise<Shop> {
+): Promise<ShopRow> {
   const { row, rebuild } = await db.transaction().execute(async (trx) => {
     const row = await updateShop(trx, shop.id, { utc_offset_minutes: utcTimezoneOffset });
     // After the shop row: the rollup lock comes last (invoices/domain-events.ts).
@@ -61,5 +61,5 @@ export async function setTimezone(
     rebuildInBackground(db, shop.id, (err) =>
       log.error({ err, shopId: shop.id }, 'rollup rebuild failed; resumed at the next start'),
     );
-  return toShop(row);
+  return row;
 }

@@ -1,14 +1,28 @@
 // The shops module's door: what other modules and the composition root (src/app.ts, src/cli.ts, src/server.ts) use of it.
+
+export { DOMAIN_PATTERN, DOMAIN_RULES } from './custom-domains.js';
 export { loadOwnedShop } from './owned-shop.js';
 export { shopOwnerRoutes } from './owner.routes.js';
 export type { PaymentProvider } from './payments.js';
 export { paymentProviderNames, providerFields } from './payments.js';
-export { allShopIds, findShop, findShopById, lockShop, shareShop, updateShop } from './repository.js';
+export { PublicShopId, PublicShopParams, resolvePublicShopId } from './public-shop.js';
+export {
+  allShopIds,
+  findShop,
+  findShopByDomain,
+  findShopById,
+  findShopBySubdomain,
+  lockShop,
+  shareShop,
+  updateShop,
+} from './repository.js';
 export { Shop, ShopName } from './schema.js';
 export {
   changeSubdomain,
+  type LinkSettings,
   renameShop,
   setAffiliatePercentage,
+  setCustomDomain,
   setInvoiceLifetime,
   setOnHold,
   setPassword,
@@ -17,4 +31,4 @@ export {
   toShop,
 } from './service.js';
 export type { ShopRow } from './shops.table.js';
-export { reservedSubdomains, SUBDOMAIN_PATTERN } from './subdomains.js';
+export { reservedSubdomains, SUBDOMAIN, SUBDOMAIN_PATTERN } from './subdomains.js';

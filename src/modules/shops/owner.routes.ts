@@ -15,7 +15,12 @@ export const shopOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: "List the account's shops (not paginated)",
       response: ownerResponses(Type.Array(schema.Shop)),
     },
-    handler: async (request) => ok(await service.listShops(app.db.kysely, currentAccountId(request))),
+    handler: async (request) =>
+      ok(
+        (await service.listShops(app.db.kysely, currentAccountId(request))).map((row) =>
+          service.toShop(app.config, row),
+        ),
+      ),
   });
 
   app.post('/shops', {
@@ -28,6 +33,7 @@ export const shopOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: ownerResponses(schema.Shop, [409]),
     },
     ...idempotent,
-    handler: async (request) => ok(await service.createShop(app.db.kysely, currentAccountId(request), request.body)),
+    handler: async (request) =>
+      ok(service.toShop(app.config, await service.createShop(app.db.kysely, currentAccountId(request), request.body))),
   });
 };

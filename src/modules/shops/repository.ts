@@ -1,6 +1,7 @@
 import type { Kysely, Updateable } from 'kysely';
 import { isPostgres } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
+import { hostName } from '../../http/storefront-url.js';
 import type { ShopRow, ShopsTable } from './shops.table.js';
 
 type Conn = Kysely<Database>;
@@ -21,6 +22,22 @@ export function findShopOfAccount(db: Conn, accountId: number, shopId: number): 
 /** A shop by id, for public paths where the id comes from the URL. */
 export function findShopById(db: Conn, shopId: number): Promise<ShopRow | undefined> {
   return db.selectFrom('shops').selectAll().where('id', '=', shopId).executeTakeFirst();
+}
+
+/** A shop by its subdomain, for storefront addresses (`/s/{subdomain}/`, `{subdomain}.{STOREFRONT_DOMAIN}`). */
+export function findShopBySubdomain(db: Conn, subdomain: string): Promise<ShopRow | undefined> {
+  return db.selectFrom('shops').selectAll().where('subdomain', '=', subdomain).executeTakeFirst();
+}
+
+/**
+ * A shop by its custom domain, for a request's Host: `host` is taken in any case, with a port
+ * or a trailing dot (`Shop.Example.com:443` finds `shop.example.com`). One read of the unique
+ * index on `custom_domain`.
+ */
+export function findShopByDomain(db: Conn, host: string): Promise<ShopRow | undefined> {
+  const name = hostName(host);
+  if (name === undefined) return Promise.resolve(undefined);
+  return db.selectFrom('shops').selectAll().where('custom_domain', '=', name).executeTakeFirst();
 }
 
 /** A shop by id, for code that already holds its id from an authorised request. */
@@ -71,6 +88,17 @@ export function insertShop(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** Whether a shop other than `shopId` has this custom domain. */
+export async function domainTaken(db: Conn, domain: string, shopId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('shops')
+    .select('id')
+    .where('custom_domain', '=', domain)
+    .where('id', '!=', shopId)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function subdomainTaken(db: Conn, subdomain: string): Promise<boolean> {

@@ -5,6 +5,17 @@ export const Shop = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   subdomain: Type.String(),
+  customDomain: Nullable(
+    Type.String({
+      description: "The owner's own host for the storefront (`settings/domain`), lower-case; null when unset.",
+    }),
+  ),
+  storefrontUrl: Type.String({
+    description:
+      "The storefront's absolute address, the base of every link shopd writes for the shop: `https://{customDomain}` when set " +
+      "(the scheme of the server's PUBLIC_URL), else `{subdomain}.{STOREFRONT_DOMAIN}` when the server has one, else " +
+      '`{PUBLIC_URL}/s/{subdomain}`.',
+  }),
   currency: Type.String({ description: 'ISO 4217 code; every price of the shop is in it.' }),
   onHold: Type.Boolean({ description: 'An on-hold shop shows its pages but refuses checkout (422).' }),
   popup: Nullable(Type.String()),

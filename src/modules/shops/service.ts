@@ -4,9 +4,11 @@ import { constraintViolation } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { ConflictError, ValidationError } from '../../http/errors.js';
 import { slugify } from '../../http/slug.js';
+import { storefrontBase } from '../../http/storefront-url.js';
 import { toIso } from '../../schemas/common.js';
 import { toScaledInteger } from '../../schemas/money.js';
 import { hashPassword } from '../../security/passwords.js';
+import { normalizeCustomDomain } from './custom-domains.js';
 import * as repo from './repository.js';
 import type { Shop } from './schema.js';
 import type { ShopRow } from './shops.table.js';
@@ -14,11 +16,22 @@ import { reservedSubdomains, SUBDOMAIN } from './subdomains.js';
 
 type Conn = Kysely<Database>;
 
-export function toShop(row: ShopRow): Shop {
+/** What a shop's addresses are built from: `PUBLIC_URL` and `STOREFRONT_DOMAIN`. */
+import type { LinkSettings } from '../../http/storefront-url.js';
+
+export type { LinkSettings };
+
+/**
+ * The owner's view of a shop. The setters below answer the stored row; the routes show it through
+ * this, with the storefront address the server's link settings make of it.
+ */
+export function toShop(links: LinkSettings, row: ShopRow): Shop {
   return {
     id: row.id,
     name: row.name,
     subdomain: row.subdomain,
+    customDomain: row.custom_domain,
+    storefrontUrl: storefrontBase(links, { subdomain: row.subdomain, customDomain: row.custom_domain }),
     currency: row.currency,
     onHold: row.on_hold === 1,
     popup: row.popup,
@@ -31,8 +44,8 @@ export function toShop(row: ShopRow): Shop {
   };
 }
 
-export async function listShops(db: Conn, accountId: number): Promise<Shop[]> {
-  return (await repo.listShopsOfAccount(db, accountId)).map(toShop);
+export function listShops(db: Conn, accountId: number): Promise<ShopRow[]> {
+  return repo.listShopsOfAccount(db, accountId);
 }
 
 /** A valid, non-reserved subdomain derived from the shop name. */
@@ -50,13 +63,13 @@ function* subdomainCandidates(base: string): Generator<string> {
 }
 
 /** Creates a shop with a unique subdomain derived from its name, currency USD and offset 0. */
-export async function createShop(db: Conn, accountId: number, input: { name: string }): Promise<Shop> {
+export async function createShop(db: Conn, accountId: number, input: { name: string }): Promise<ShopRow> {
   const name = input.name.trim();
   let attempts = 0;
   for (const subdomain of subdomainCandidates(subdomainBase(name))) {
     if (await repo.subdomainTaken(db, subdomain)) continue;
     try {
-      return toShop(await repo.insertShop(db, { accountId, name, subdomain, currency: 'USD', now: Date.now() }));
+      return await repo.insertShop(db, { accountId, name, subdomain, currency: 'USD', now: Date.now() });
     } catch (err) {
       // Another shop took the subdomain between the check and the insert: try the next one.
       if (constraintViolation(err) !== 'unique' || ++attempts > 5) throw err;
@@ -65,49 +78,70 @@ export async function createShop(db: Conn, accountId: number, input: { name: str
   throw new Error('unreachable');
 }
 
-export async function renameShop(db: Conn, shop: ShopRow, newName: string): Promise<Shop> {
-  return toShop(await repo.updateShop(db, shop.id, { name: newName.trim() }));
+export async function renameShop(db: Conn, shop: ShopRow, newName: string): Promise<ShopRow> {
+  return repo.updateShop(db, shop.id, { name: newName.trim() });
 }
 
-export async function changeSubdomain(db: Conn, shop: ShopRow, subdomain: string): Promise<Shop> {
-  if (subdomain === shop.subdomain) return toShop(shop);
+export async function changeSubdomain(db: Conn, shop: ShopRow, subdomain: string): Promise<ShopRow> {
+  if (subdomain === shop.subdomain) return shop;
   const taken = new ConflictError('This subdomain is already taken.', ['newSubDomain: is already taken']);
   if (await repo.subdomainTaken(db, subdomain)) throw taken;
   try {
-    return toShop(await repo.updateShop(db, shop.id, { subdomain }));
+    return await repo.updateShop(db, shop.id, { subdomain });
   } catch (err) {
     if (constraintViolation(err) === 'unique') throw taken;
     throw err;
   }
 }
 
-export async function setPassword(db: Conn, shop: ShopRow, password: string | null): Promise<Shop> {
-  return toShop(
-    await repo.updateShop(db, shop.id, { password_hash: password === null ? null : await hashPassword(password) }),
-  );
+export async function setPassword(db: Conn, shop: ShopRow, password: string | null): Promise<ShopRow> {
+  return repo.updateShop(db, shop.id, { password_hash: password === null ? null : await hashPassword(password) });
 }
 
-export async function setOnHold(db: Conn, shop: ShopRow, onHold: boolean): Promise<Shop> {
-  return toShop(await repo.updateShop(db, shop.id, { on_hold: onHold ? 1 : 0 }));
+export async function setOnHold(db: Conn, shop: ShopRow, onHold: boolean): Promise<ShopRow> {
+  return repo.updateShop(db, shop.id, { on_hold: onHold ? 1 : 0 });
 }
 
 const emptyToNull = (text: string | null) => (text === null || text.trim() === '' ? null : text);
 
-export async function setPopup(db: Conn, shop: ShopRow, message: string | null): Promise<Shop> {
-  return toShop(await repo.updateShop(db, shop.id, { popup: emptyToNull(message) }));
+export async function setPopup(db: Conn, shop: ShopRow, message: string | null): Promise<ShopRow> {
+  return repo.updateShop(db, shop.id, { popup: emptyToNull(message) });
 }
 
-export async function setTerms(db: Conn, shop: ShopRow, terms: string | null): Promise<Shop> {
-  return toShop(await repo.updateShop(db, shop.id, { terms: emptyToNull(terms) }));
+export async function setTerms(db: Conn, shop: ShopRow, terms: string | null): Promise<ShopRow> {
+  return repo.updateShop(db, shop.id, { terms: emptyToNull(terms) });
 }
 
 /** Percentage (the schema allows 0–100 in steps of 0.01; the decimals as written decide exactly), stored as basis points. */
-export async function setAffiliatePercentage(db: Conn, shop: ShopRow, percentage: number): Promise<Shop> {
+export async function setAffiliatePercentage(db: Conn, shop: ShopRow, percentage: number): Promise<ShopRow> {
   const bps = toScaledInteger(percentage, 2);
   if (bps === null) throw ValidationError.field('percentage', 'must have at most 2 decimals');
-  return toShop(await repo.updateShop(db, shop.id, { affiliate_bps: bps }));
+  return repo.updateShop(db, shop.id, { affiliate_bps: bps });
 }
 
-export async function setInvoiceLifetime(db: Conn, shop: ShopRow, lifetimeMinutes: number): Promise<Shop> {
-  return toShop(await repo.updateShop(db, shop.id, { invoice_lifetime_minutes: lifetimeMinutes }));
+export async function setInvoiceLifetime(db: Conn, shop: ShopRow, lifetimeMinutes: number): Promise<ShopRow> {
+  return repo.updateShop(db, shop.id, { invoice_lifetime_minutes: lifetimeMinutes });
+}
+
+/**
+ * Sets or clears (null) the custom domain: stored lower-case without a trailing dot; a malformed
+ * or refused host is a 400 (custom-domains.ts), one another shop has is a 409.
+ */
+export async function setCustomDomain(
+  db: Conn,
+  links: LinkSettings,
+  shop: ShopRow,
+  domain: string | null,
+): Promise<ShopRow> {
+  const name = domain === null ? null : normalizeCustomDomain(domain, links);
+  if (name === shop.custom_domain) return shop;
+  const taken = new ConflictError('This domain is already used by another shop.', ['domain: is already taken']);
+  if (name !== null && (await repo.domainTaken(db, name, shop.id))) throw taken;
+  try {
+    return await repo.updateShop(db, shop.id, { custom_domain: name });
+  } catch (err) {
+    // Another shop took the domain between the check and the write.
+    if (constraintViolation(err) === 'unique') throw taken;
+    throw err;
+  }
 }

@@ -15,6 +15,8 @@ export interface ShopsTable {
   /** Affiliate commission in basis points (1234 = 12.34 %); 0 turns commissions off. */
   affiliate_bps: Generated<number>;
   invoice_lifetime_minutes: Generated<number>;
+  /** The owner's own host for the storefront, lower-case, unique across the instance (migration 0017); null when unset. */
+  custom_domain: Generated<string | null>;
   created_at: number;
   updated_at: number;
 }

@@ -157,3 +157,11 @@ export async function listingAtPath(db: Conn, store: Storefront, path: string) {
     productIds: members.map((p) => p.id),
   };
 }
+
+/** The full public view of a product a buyer may order (reachable by path or id); undefined otherwise. */
+export async function reachableProduct(db: Conn, store: Storefront, productId: number) {
+  const product = await repo.findReachableProductById(db, store.shop.id, productId);
+  if (!product) return undefined;
+  const [view] = await publicProducts(db, store, [product]);
+  return view;
+}

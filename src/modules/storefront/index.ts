@@ -1,5 +1,19 @@
 // The storefront module's door: what other modules and the composition root (src/app.ts, src/cli.ts, src/server.ts) use of it.
+
+export { cacheControlFor, conditionalGet, etagOf, matchesIfNoneMatch } from './http-cache.js';
 export type { CachedPage } from './page-cache.js';
 export { invalidateAfterWrite, PageCache, registerPageCache, shopContentChanged } from './page-cache.js';
 export { storefrontPublicRoutes } from './public.routes.js';
 export { addFeedbackToTotals, countFirstPurchase } from './repository.js';
+export type { PublicListing } from './schema.js';
+export {
+  announcementPage,
+  checkoutPage,
+  faqsPage,
+  feedbacksPage,
+  listingPage,
+  listingsPage,
+  mainPage,
+  shopDetails,
+} from './service.js';
+export { keyOpens, UnlockedKeys } from './storefront-lock.js';

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ok, publicResponses, ShopParams } from '../../schemas/common.js';
+import { ok, publicResponses } from '../../schemas/common.js';
 import { recordVisit } from '../analytics/index.js';
+import { PublicShopParams } from '../shops/index.js';
 import { cacheControlFor, conditionalGet, matchesIfNoneMatch } from './http-cache.js';
 import * as schema from './schema.js';
 import * as service from './service.js';
@@ -135,7 +136,7 @@ export const storefrontPublicRoutes: FastifyPluginAsyncTypebox = async (app) => 
         'private, internal and unlisted products; a group shows its listed products only and is left out when none remains; ' +
         'on-hold products are shown with `onHold: true`. ' +
         common,
-      params: ShopParams,
+      params: PublicShopParams,
       querystring: schema.KeyQuery,
       response: publicResponses(schema.MainPage, [403]),
     },
@@ -150,7 +151,7 @@ export const storefrontPublicRoutes: FastifyPluginAsyncTypebox = async (app) => 
       description:
         'Listings in storefront order (position, then id) and categories (each with the ids of listings shown here). ' +
         common,
-      params: ShopParams,
+      params: PublicShopParams,
       querystring: schema.KeyQuery,
       response: publicResponses(schema.ListingsPage, [403]),
     },
@@ -186,7 +187,7 @@ export const storefrontPublicRoutes: FastifyPluginAsyncTypebox = async (app) => 
         'matches the comment and the answer. A feedback whose appeal was accepted is not shown or counted. Products bought ' +
         'are named as on the invoice, private and internal ones left out. ' +
         common,
-      params: ShopParams,
+      params: PublicShopParams,
       querystring: schema.FeedbacksQuery,
       response: publicResponses(schema.FeedbacksPage, [403]),
     },
@@ -199,7 +200,7 @@ export const storefrontPublicRoutes: FastifyPluginAsyncTypebox = async (app) => 
       tags,
       summary: 'Storefront FAQs page',
       description: `Every FAQ of the shop, by position, then id. ${common}`,
-      params: ShopParams,
+      params: PublicShopParams,
       querystring: schema.KeyQuery,
       response: publicResponses(schema.FaqsPage, [403]),
     },

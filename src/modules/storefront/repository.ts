@@ -29,6 +29,11 @@ export function findReachableProductByPath(db: Conn, shopId: number, path: strin
   return reachableProducts(db, shopId).selectAll().where('path', '=', path).executeTakeFirst();
 }
 
+/** A product a buyer may order by id (the checkout page's `product`): the same rule as by path. */
+export function findReachableProductById(db: Conn, shopId: number, productId: number): Promise<ProductRow | undefined> {
+  return reachableProducts(db, shopId).selectAll().where('id', '=', productId).executeTakeFirst();
+}
+
 /** Of these ids, the products a storefront lists: reachable and not unlisted. */
 function listed(db: Conn, shopId: number, productIds: number[]) {
   return reachableProducts(db, shopId).where('unlisted', '=', 0).where('id', 'in', productIds);

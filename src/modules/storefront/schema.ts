@@ -1,8 +1,9 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { CursorPage, CursorPageQuery, Id, Nullable, StringEnum, Timestamp } from '../../schemas/common.js';
+import { CursorPage, CursorPageQuery, Nullable, StringEnum, Timestamp } from '../../schemas/common.js';
 import { DesignFlags, socialPlatforms } from '../design/index.js';
 import { groupTypes, listingTypes } from '../listings/index.js';
 import { customFieldTypes, productTypes } from '../products/index.js';
+import { PublicShopId } from '../shops/index.js';
 
 /**
  * The public storefront pages (contract section 9). These schemas are the whole public view:
@@ -45,6 +46,10 @@ export const MainDetails = Type.Object({
   name: Type.String(),
   currency: Type.String(),
   onHold: Type.Boolean({ description: 'An on-hold shop takes no orders.' }),
+  paymentMethods: Type.Array(Type.String(), {
+    description:
+      'The gateways enabled in the shop now. Empty: nothing can be bought (the storefront says so rather than showing a buy button).',
+  }),
   popup: Nullable(Type.String()),
   terms: Nullable(Type.String()),
   storefront: StorefrontTexts,
@@ -256,8 +261,11 @@ export const FeedbacksQuery = Type.Composite([CursorPageQuery, KeyQuery]);
 export type FeedbacksQuery = Static<typeof FeedbacksQuery>;
 
 const PathSegment = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
-export const ListingParams = Type.Object({ shopId: Id, listingPath: PathSegment('The path of a product or group.') });
+export const ListingParams = Type.Object({
+  shopId: PublicShopId,
+  listingPath: PathSegment('The path of a product or group.'),
+});
 export const AnnouncementParams = Type.Object({
-  shopId: Id,
+  shopId: PublicShopId,
   announcementPath: PathSegment('The path of an announcement.'),
 });

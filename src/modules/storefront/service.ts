@@ -4,7 +4,7 @@ import { NotFoundError } from '../../http/errors.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
 import { getDesign } from '../design/index.js';
 import type { ShopRow } from '../shops/index.js';
-import { listingAtPath, publicCategories, publicListings } from './catalog.service.js';
+import { listingAtPath, publicCategories, publicListings, reachableProduct } from './catalog.service.js';
 import * as repo from './repository.js';
 import type { FeedbacksQuery } from './schema.js';
 import {
@@ -60,6 +60,23 @@ async function catalog(db: Conn, store: Storefront) {
   const listings = await publicListings(db, store);
   const categories = await publicCategories(db, store.shop.id, new Set(listings.map((l) => l.id)));
   return { listings, categories };
+}
+
+/** What every page of the shop shows around its content (name, design, terms, links); for pages built elsewhere. */
+export async function shopDetails(db: Conn, shop: ShopRow) {
+  return toMainDetails(await loadStorefront(db, shop));
+}
+
+/**
+ * What the web storefront's checkout page shows: the product ordered (by id, as the product
+ * page's form sends it; private and internal products are a 404 like an unknown id), with its
+ * variants' prices, gateways and custom fields, and the shop's details.
+ */
+export async function checkoutPage(db: Conn, shop: ShopRow, productId: number) {
+  const store = await loadStorefront(db, shop);
+  const product = await reachableProduct(db, store, productId);
+  if (!product) throw new NotFoundError('Product');
+  return { product, mainDetails: toMainDetails(store) };
 }
 
 export async function mainPage(db: Conn, shop: ShopRow) {

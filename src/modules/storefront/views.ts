@@ -46,6 +46,7 @@ export function toMainDetails(store: Storefront) {
     name: shop.name,
     currency: shop.currency,
     onHold: shop.on_hold === 1,
+    paymentMethods: paymentProviderNames.filter((name) => store.gateways.has(name)),
     popup: shop.popup,
     terms: shop.terms,
     storefront: toStorefrontTexts(design),

@@ -11,6 +11,7 @@ const lifecycle =
 
 export const ticketOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.db.kysely;
+  const mail = { links: app.config, secrets: app.secrets };
 
   app.get('/:shopId/tickets', {
     schema: {
@@ -40,13 +41,13 @@ export const ticketOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'Answer a ticket',
-      description: `content 1–5,000 characters, trimmed (blank is a 400). The customer is told by e-mail. ${lifecycle} Writes a \`ticket.message\` event.`,
+      description: `content 1–5,000 characters, trimmed (blank is a 400). The customer is mailed the answer and the ticket page link (a ticket opened before links were mailed gets the answer without the link). ${lifecycle} Writes a \`ticket.message\` event.`,
       params: schema.TicketParams,
       body: schema.MessageBody,
       response: ownerResponses(schema.OwnerTicket, [409]),
     },
     handler: async (request) =>
-      ok(await service.postShopMessage(db, currentShop(request), request.params.ticketId, request.body.content)),
+      ok(await service.postShopMessage(db, currentShop(request), request.params.ticketId, request.body.content, mail)),
   });
 
   app.post('/:shopId/tickets/:ticketId/close', {

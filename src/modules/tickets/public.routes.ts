@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ok, publicResponses, ShopParams } from '../../schemas/common.js';
+import { ok, publicResponses } from '../../schemas/common.js';
+import { PublicShopParams } from '../shops/index.js';
 import * as schema from './schema.js';
 import * as service from './service.js';
 
@@ -10,6 +11,7 @@ const keyRule =
 
 export const ticketPublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.db.kysely;
+  const mail = { links: app.config, secrets: app.secrets };
 
   app.post('/shops/:shopId/tickets', {
     config: { public: true },
@@ -18,13 +20,15 @@ export const ticketPublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Open a support ticket',
       description:
         'email, title 1–200 and message 1–5,000 characters (trimmed; blank is a 400); `invoiceId`, when given, must be an invoice of this shop (400 otherwise). ' +
-        'A shop with a storefront password needs it as `key` (403 shop_locked). The answer carries the ticket id and its `accessKey`: ' +
-        'the only way to read and answer the ticket, shown once and stored as a hash. Writes a `ticket.created` event.',
-      params: ShopParams,
+        'A shop with a storefront password needs it as `key` (403 shop_locked). The answer carries the ticket id and its `accessKey`, ' +
+        'the only way to read and answer the ticket; the customer is also mailed the ticket page link with the key in it, so the key ' +
+        'is never shown only once. The key is stored as a hash (what requests are checked against) and sealed with the server key ' +
+        '(so the mail of a later answer can carry the link again). Writes a `ticket.created` event.',
+      params: PublicShopParams,
       body: schema.CreateTicketBody,
       response: publicResponses(schema.TicketCreated, [403]),
     },
-    handler: async (request) => ok(await service.openTicket(db, request.params.shopId, request.body)),
+    handler: async (request) => ok(await service.openTicket(db, request.params.shopId, request.body, mail)),
   });
 
   app.get('/tickets/:ticketId', {

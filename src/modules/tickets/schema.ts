@@ -38,7 +38,8 @@ export type CreateTicketBody = Static<typeof CreateTicketBody>;
 export const TicketCreated = Type.Object({
   id: Type.Integer(),
   accessKey: Type.String({
-    description: 'Opens the ticket on /v2/public/tickets/{ticketId}; shown only in this answer (stored as a hash).',
+    description:
+      'Opens the ticket on /v2/public/tickets/{ticketId}; also mailed to the customer inside the ticket page link.',
   }),
 });
 

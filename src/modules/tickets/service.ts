@@ -3,10 +3,12 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
+import { storefrontPaths } from '../../http/storefront-url.js';
+import type { SecretBox } from '../../security/secret-box.js';
 import { recordEvent } from '../events/index.js';
 import * as invoices from '../invoices/index.js';
-import { openShop } from '../invoices/index.js';
-import { enqueueMail } from '../mail/index.js';
+import { openShop, type ShopAccess } from '../invoices/index.js';
+import { enqueueMail, type LinkSettings, shopLink, ticketAnsweredMail, ticketOpenedMail } from '../mail/index.js';
 import type { ShopRow } from '../shops/index.js';
 import * as repo from './repository.js';
 import type { CreateTicketBody, TicketListQuery } from './schema.js';
@@ -16,8 +18,13 @@ import { toOwnerTicket, toPublicTicket } from './views.js';
 
 type Conn = Kysely<Database>;
 
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+/**
+ * What the ticket mails need: where links point, and the box that seals each ticket's access key
+ * so that a later mail (the shop's answer) can carry the ticket's link again.
+ */
+export interface TicketMailOptions {
+  links: LinkSettings;
+  secrets: SecretBox;
 }
 
 /** SHA-256 (hex) of an access key: only the hash is stored. */
@@ -49,15 +56,19 @@ async function requireTicket(db: Conn, shopId: number, ticketId: number): Promis
 /**
  * A customer opens a ticket: the shop must exist (404) and be unlocked by `key` when it has a
  * storefront password (403 shop_locked); `invoiceId`, when given, must be an invoice of this
- * shop (400). The ticket, its first message and the `ticket.created` event are written in one
- * transaction. The access key is returned once; only its SHA-256 is kept.
+ * shop (400). The ticket, its first message, the `ticket.created` event and the mail to the
+ * customer with the ticket's link (its access key in it) are written in one transaction. The key
+ * is kept as its SHA-256, which requests are checked against, and sealed with the server's key,
+ * which only mail opens. The web storefront passes `access` 'unlocked' (invoices' ShopAccess).
  */
 export async function openTicket(
   db: Conn,
   shopId: number,
   body: CreateTicketBody,
+  mail: TicketMailOptions,
+  access: ShopAccess = 'key',
 ): Promise<{ id: number; accessKey: string }> {
-  const shop = await openShop(db, shopId, body.key);
+  const shop = await openShop(db, shopId, body.key, access);
   const title = body.title.trim();
   const content = body.message.trim();
   if (body.invoiceId != null && !(await invoices.findInvoice(db, shop.id, body.invoiceId))) {
@@ -74,6 +85,7 @@ export async function openTicket(
       invoice_id: body.invoiceId ?? null,
       status: 'open',
       access_key_hash: accessKeyHash(accessKey),
+      access_key_sealed: mail.secrets.seal(accessKey),
       created_at: now,
       updated_at: now,
     });
@@ -91,6 +103,15 @@ export async function openTicket(
       { ticketId: row.id, title, email, invoiceId: row.invoice_id, messageId: message.id },
       now,
     );
+    await enqueueMail(trx, shop.id, {
+      to: email,
+      ...ticketOpenedMail({
+        shopName: shop.name,
+        ticketId: row.id,
+        title,
+        ticketUrl: shopLink(mail.links, shop, storefrontPaths.ticket(row.id, accessKey)),
+      }),
+    });
     return row;
   });
   return { id: ticket.id, accessKey };
@@ -101,7 +122,7 @@ const actionOf: Record<MessageAuthor, TicketAction> = { shop: 'shop_message', cu
 /**
  * Adds a message and moves the status by the transition table (a closed ticket is a 409), with
  * the `ticket.message` event, in one transaction that holds the ticket locked. A shop message
- * also queues an e-mail to the customer.
+ * (`answer`) also queues an e-mail to the customer with the answer and the ticket's link.
  */
 async function addMessage(
   db: Conn,
@@ -109,7 +130,7 @@ async function addMessage(
   ticketId: number,
   author: MessageAuthor,
   text: string,
-  shopName?: string,
+  answer?: { shop: ShopRow; mail: TicketMailOptions },
 ): Promise<void> {
   const content = text.trim();
   await db.transaction().execute(async (trx) => {
@@ -126,13 +147,16 @@ async function addMessage(
     });
     await repo.setTicketStatus(trx, shopId, ticketId, status, now);
     await recordEvent(trx, shopId, 'ticket.message', { ticketId, messageId: message.id, author, status }, now);
-    if (author === 'shop') {
+    if (answer) {
       await enqueueMail(trx, shopId, {
         to: ticket.email,
-        subject: `Re: ${oneLine(ticket.title)} [ticket ${ticketId}]`,
-        text:
-          `${oneLine(shopName ?? 'The shop')} answered your support ticket ${ticketId}, "${oneLine(ticket.title)}":\n\n${content.replace(/\r\n?/g, '\n')}\n\n` +
-          'To reply, open the ticket with the access key you were given when you opened it.\n',
+        ...ticketAnsweredMail({
+          shopName: answer.shop.name,
+          ticketId,
+          title: ticket.title,
+          reply: content,
+          ticketUrl: ticketLink(answer.shop, ticket, answer.mail),
+        }),
       });
     }
   });
@@ -185,9 +209,24 @@ export async function getTicket(db: Conn, shop: ShopRow, ticketId: number) {
   return ownerView(db, await requireTicket(db, shop.id, ticketId));
 }
 
+/**
+ * The ticket's link with its access key, opened from the sealed copy; null for a ticket opened
+ * before keys were sealed (migration 0018) or sealed under a key the server no longer has.
+ */
+function ticketLink(shop: ShopRow, ticket: TicketRow, mail: TicketMailOptions): string | null {
+  const accessKey = ticket.access_key_sealed === null ? undefined : mail.secrets.tryOpen(ticket.access_key_sealed);
+  return accessKey === undefined ? null : shopLink(mail.links, shop, storefrontPaths.ticket(ticket.id, accessKey));
+}
+
 /** The shop answers: the ticket becomes answered (409 once closed) and the customer is mailed. */
-export async function postShopMessage(db: Conn, shop: ShopRow, ticketId: number, content: string) {
-  await addMessage(db, shop.id, ticketId, 'shop', content, shop.name);
+export async function postShopMessage(
+  db: Conn,
+  shop: ShopRow,
+  ticketId: number,
+  content: string,
+  mail: TicketMailOptions,
+) {
+  await addMessage(db, shop.id, ticketId, 'shop', content, { shop, mail });
   return getTicket(db, shop, ticketId);
 }
 

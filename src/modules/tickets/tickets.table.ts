@@ -10,8 +10,13 @@ export interface TicketsTable {
   email: string;
   invoice_id: string | null;
   status: Generated<TicketStatus>;
-  /** SHA-256 of the customer's access key (shown once, at creation). */
+  /** SHA-256 of the customer's access key: what a request's key is checked against. */
   access_key_hash: string;
+  /**
+   * The access key sealed with the server's key (src/security/secret-box.ts), so a later mail (the
+   * shop's answer) can carry the ticket's link; null for tickets opened before migration 0018.
+   */
+  access_key_sealed: Generated<string | null>;
   created_at: number;
   updated_at: number;
 }

@@ -1,0 +1,131 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { storefrontPaths } from '../../http/storefront-url.js';
+import { currencyDigits } from '../../schemas/currencies.js';
+import {
+  checkoutMail,
+  deliveryMail,
+  enqueueMail,
+  type LinkSettings,
+  replacementMail,
+  shopLink,
+} from '../mail/index.js';
+import { findProduct, findVariant } from '../products/index.js';
+import { enabledGateway } from '../settings/index.js';
+import { findShop } from '../shops/index.js';
+import type { InvoicePartRow, InvoiceRow } from './invoices.table.js';
+import * as repo from './repository.js';
+import { paymentInstructions } from './views.js';
+
+type Conn = Kysely<Database>;
+
+/**
+ * The invoice mails (templates in src/modules/mail/templates), written to the outbox in the
+ * caller's transaction by the domain events: at checkout, at completion (and the owner's
+ * resend), at a replacement. Each carries the absolute link to the invoice's storefront page.
+ */
+
+/** `24.98 USD`, `500 JPY`: minor units with the currency's digits. */
+export function moneyText(minor: number, currency: string): string {
+  const digits = currencyDigits(currency);
+  return `${(minor / 10 ** digits).toFixed(digits)} ${currency}`;
+}
+
+/** A part as mail names it: the product title, with the variant's when it differs. */
+export function partTitle(part: Pick<InvoicePartRow, 'title' | 'variant_title'>): string {
+  return part.variant_title === part.title ? part.title : `${part.title} (${part.variant_title})`;
+}
+
+/** What a part of an invoice delivered: `quantity` items (fewer than the part's for a replacement). */
+export interface PartDelivery {
+  part: InvoicePartRow;
+  quantity: number;
+  deliverables: string[];
+}
+
+const goodsOf = (deliveries: PartDelivery[]) =>
+  deliveries.map((d) => ({ title: partTitle(d.part), quantity: d.quantity, deliverables: d.deliverables }));
+
+/**
+ * The seller's note of a delivery: the customer notes of what was delivered (a variant's, else its
+ * product's), each once, in the order of the parts.
+ */
+async function sellerNote(db: Conn, shopId: number, deliveries: PartDelivery[]) {
+  const notes: string[] = [];
+  for (const { part } of deliveries) {
+    const variant = await findVariant(db, shopId, part.variant_id);
+    const note =
+      variant?.customer_note?.trim() || (await findProduct(db, shopId, part.product_id))?.customer_note?.trim();
+    if (note && !notes.includes(note)) notes.push(note);
+  }
+  return notes.length > 0 ? notes.join('\n\n') : null;
+}
+
+/**
+ * The mail of a new pending invoice: payment instructions, expiry, items, total and link. None
+ * for the balance gateway: that order completes in the same request (its delivery mail follows)
+ * or is cancelled, so instructions to pay would only mislead.
+ */
+export async function queueCheckoutMail(db: Conn, shopId: number, invoiceId: string, links: LinkSettings) {
+  const invoice = await repo.findInvoice(db, shopId, invoiceId);
+  if (!invoice) throw new Error(`invoice ${invoiceId} of shop ${shopId} vanished inside its own transaction`);
+  if (invoice.gateway === 'balance') return;
+  const [shop, parts, fields] = await Promise.all([
+    findShop(db, shopId),
+    repo.listParts(db, shopId, [invoiceId]),
+    enabledGateway(db, shopId, invoice.gateway),
+  ]);
+  const money = (minor: number) => moneyText(minor, invoice.currency);
+  await enqueueMail(db, shopId, {
+    to: invoice.customer_email,
+    ...checkoutMail({
+      shopName: shop.name,
+      invoiceId,
+      invoiceUrl: shopLink(links, shop, storefrontPaths.invoice(invoiceId)),
+      instructions: paymentInstructions(invoice, fields)!.instructions,
+      items: parts.map((p) => ({ title: partTitle(p), quantity: p.quantity, total: money(p.total) })),
+      discount:
+        invoice.discount > 0 ? { code: invoice.coupon_code ?? 'coupon', amount: money(invoice.discount) } : null,
+      total: money(invoice.total),
+      expiresAt: invoice.expires_at,
+      utcOffsetMinutes: shop.utc_offset_minutes,
+    }),
+  });
+}
+
+/** The delivery mail of a completed invoice (at completion, and again on the owner's resend, to `to`). */
+export async function queueDeliveryMail(
+  db: Conn,
+  invoice: InvoiceRow,
+  to: string,
+  deliveries: PartDelivery[],
+  links: LinkSettings,
+) {
+  const shop = await findShop(db, invoice.shop_id);
+  await enqueueMail(db, invoice.shop_id, {
+    to,
+    ...deliveryMail({
+      shopName: shop.name,
+      invoiceId: invoice.id,
+      invoiceUrl: shopLink(links, shop, storefrontPaths.invoice(invoice.id)),
+      total: moneyText(invoice.total, invoice.currency),
+      parts: goodsOf(deliveries),
+      note: await sellerNote(db, invoice.shop_id, deliveries),
+    }),
+  });
+}
+
+/** The mail of a replacement: it says so, lists only the replacement goods, and shows no total. */
+export async function queueReplacementMail(db: Conn, invoice: InvoiceRow, delivery: PartDelivery, links: LinkSettings) {
+  const shop = await findShop(db, invoice.shop_id);
+  await enqueueMail(db, invoice.shop_id, {
+    to: invoice.customer_email,
+    ...replacementMail({
+      shopName: shop.name,
+      invoiceId: invoice.id,
+      invoiceUrl: shopLink(links, shop, storefrontPaths.invoice(invoice.id)),
+      parts: goodsOf([delivery]),
+      note: await sellerNote(db, invoice.shop_id, [delivery]),
+    }),
+  });
+}

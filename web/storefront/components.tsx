@@ -1,0 +1,97 @@
+import type { ComponentChildren } from 'preact';
+import { day, stars } from './format.js';
+
+/** Pieces several pages share. */
+
+export interface FeedbackView {
+  id: number;
+  rating: number;
+  comment: string | null;
+  answer: string | null;
+  products: { id: number; title: string }[];
+  createdAt: string;
+}
+
+export function Rating({ rating, count }: { rating: number | null; count: number }) {
+  if (rating === null || count === 0) return <span class="muted">No reviews yet</span>;
+  return (
+    <span class="rating">
+      <span aria-hidden="true">{stars(rating)}</span>{' '}
+      <span>
+        {rating.toFixed(2)} out of 5 from {count} {count === 1 ? 'review' : 'reviews'}
+      </span>
+    </span>
+  );
+}
+
+export function FeedbackList({ feedbacks }: { feedbacks: FeedbackView[] }) {
+  if (feedbacks.length === 0) return <p class="muted">No reviews yet.</p>;
+  return (
+    <ul class="feedbacks">
+      {feedbacks.map((f) => (
+        <li key={f.id} class="card">
+          <p>
+            <span class="stars" role="img" aria-label={`${f.rating} out of 5 stars`}>
+              {stars(f.rating)}
+            </span>{' '}
+            <time datetime={f.createdAt} class="muted">
+              {day(f.createdAt)}
+            </time>
+          </p>
+          {f.comment ? <p class="text">{f.comment}</p> : null}
+          {f.products.length > 0 ? (
+            <p class="muted small">Bought: {f.products.map((p) => p.title).join(', ')}</p>
+          ) : null}
+          {f.answer ? (
+            <blockquote class="answer">
+              <strong>The shop answered:</strong> <span class="text">{f.answer}</span>
+            </blockquote>
+          ) : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** A form field with its label, hint and the error the server found in it (linked for screen readers). */
+export function Field(props: {
+  id: string;
+  label: string;
+  error?: string | undefined;
+  hint?: string;
+  children: ComponentChildren;
+}) {
+  return (
+    <div class={props.error ? 'field invalid' : 'field'}>
+      <label for={props.id}>{props.label}</label>
+      {props.children}
+      {props.hint ? (
+        <p class="hint" id={`${props.id}-hint`}>
+          {props.hint}
+        </p>
+      ) : null}
+      {props.error ? (
+        <p class="error" id={`${props.id}-error`} role="alert">
+          {props.error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** Errors that belong to no field, at the top of a form. */
+export function FormErrors({ errors, message }: { errors: string[]; message?: string | undefined }) {
+  if (errors.length === 0 && !message) return null;
+  return (
+    <div class="notice error" role="alert">
+      {message ? <p>{message}</p> : null}
+      {errors.length > 0 ? (
+        <ul>
+          {errors.map((e) => (
+            <li key={e}>{e}</li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}

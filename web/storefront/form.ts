@@ -1,0 +1,83 @@
+import { AppError } from '../../src/http/errors.js';
+
+/**
+ * Reading urlencoded forms and query strings, and placing a service's errors next to the fields
+ * they concern. Services answer bad input with an AppError whose `errors` read
+ * `"<field path>: <problem>"` (the JSON API's `errors`); a page maps each path to one of its form
+ * fields, and shows the ones that match none above the form.
+ */
+
+/** What a parsed form or query holds: text values, or repeated ones. */
+export type FormInput = Record<string, string | string[] | undefined> | undefined | null;
+
+/**
+ * The first value of `name` as sent ('' when absent). Never shortened: a value too long is
+ * refused with an error next to its field rather than quietly cut (forms are at most 64 KB).
+ */
+export function textOf(input: FormInput, name: string): string {
+  const value = input?.[name];
+  const first = Array.isArray(value) ? value[0] : value;
+  return typeof first === 'string' ? first : '';
+}
+
+/** A positive id from a form or query value; undefined when it is not plain digits. */
+export function idOf(input: FormInput, name: string): number | undefined {
+  const text = textOf(input, name);
+  if (!/^[1-9][0-9]{0,14}$/.test(text)) return undefined;
+  return Number(text);
+}
+
+export interface PlacedErrors {
+  /** The problem found in each field, by the field's form name. */
+  fields: Record<string, string>;
+  /** Problems that concern no field of the form. */
+  other: string[];
+  /** The service's summary, shown above the form. */
+  message?: string | undefined;
+  /** The status to answer the form with (the refusal's: 400, 409, 422). */
+  status?: number;
+}
+
+export const noErrors = (): PlacedErrors => ({ fields: {}, other: [] });
+
+function sentence(problem: string): string {
+  const text = problem.trim();
+  const first = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(first) ? first : `${first}.`;
+}
+
+/**
+ * Places `"<path>: <problem>"` errors: `fieldOf(path)` names the form field a path belongs to (or
+ * undefined). The first problem of a field is shown next to it; the rest go above the form.
+ */
+export function placeErrors(
+  errors: readonly string[],
+  fieldOf: (path: string) => string | undefined,
+  message?: string,
+): PlacedErrors {
+  const placed: PlacedErrors = { fields: {}, other: [], message };
+  for (const error of errors) {
+    const colon = error.indexOf(': ');
+    const path = colon === -1 ? '' : error.slice(0, colon);
+    const field = path ? fieldOf(path) : undefined;
+    if (field !== undefined && placed.fields[field] === undefined)
+      placed.fields[field] = sentence(error.slice(colon + 2));
+    else if (error !== message) placed.other.push(error);
+  }
+  return placed;
+}
+
+/** A refusal of the input (400, 409, 422) that a form page shows; anything else goes to the error page. */
+export function formRefusal(err: unknown): AppError | undefined {
+  if (err instanceof AppError && err.statusCode >= 400 && err.statusCode < 500 && err.statusCode !== 404) return err;
+  return undefined;
+}
+
+/** The attributes that tie an input to its hint and its error (Field renders `{id}-hint` and `{id}-error`). */
+export function describedBy(id: string, options: { error?: string | undefined; hint?: boolean }) {
+  const ids = [options.hint ? `${id}-hint` : '', options.error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return {
+    'aria-invalid': options.error ? ('true' as const) : undefined,
+    'aria-describedby': ids || undefined,
+  };
+}

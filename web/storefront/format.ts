@@ -1,0 +1,50 @@
+/** Display helpers shared by the pages. Amounts arrive as the API shows them (major units). */
+
+const formats = new Map<string, Intl.NumberFormat>();
+
+/** `12.5, 'USD'` → `$12.50`; an unknown code falls back to `12.50 XYZ`. */
+export function money(amount: number, currency: string): string {
+  let format = formats.get(currency);
+  if (!format) {
+    try {
+      format = new Intl.NumberFormat('en', { style: 'currency', currency });
+    } catch {
+      return `${amount.toFixed(2)} ${currency}`;
+    }
+    formats.set(currency, format);
+  }
+  return format.format(amount);
+}
+
+/** `2026-11-21T10:00:00.000Z` → `21 Nov 2026`. */
+export function day(iso: string): string {
+  return new Date(iso).toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+}
+
+/** `★★★★☆` for 4, with the number for screen readers in the label. */
+export function stars(rating: number): string {
+  const whole = Math.max(0, Math.min(5, Math.round(rating)));
+  return '★'.repeat(whole) + '☆'.repeat(5 - whole);
+}
+
+/** Human names of the gateways, as a buyer reads them on the checkout page. */
+const GATEWAY_NAMES: Record<string, string> = {
+  cryptocommerce: 'Crypto',
+  'virtual-payments': 'Virtual payments',
+  tipjar: 'Tip jar',
+  balance: 'Store balance',
+  cardconnect: 'Card',
+  walletemail: 'Wallet (e-mail)',
+  mobilecash: 'Mobile cash',
+  'wallet-ff': 'Wallet FF',
+  cardreader: 'Card reader',
+};
+
+export function gatewayName(gateway: string): string {
+  return GATEWAY_NAMES[gateway] ?? gateway;
+}

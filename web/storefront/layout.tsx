@@ -1,0 +1,137 @@
+import type { ComponentChildren } from 'preact';
+import { assetUrl } from './assets.js';
+import { href, type ShopDetails, type Site } from './site.js';
+
+/**
+ * The frame of every storefront page in the shop's design: colours as CSS variables, logo,
+ * name, navigation, notices (popup, on hold), social links and terms in the footer. Everything
+ * the owner typed is rendered as text; JSX escapes it.
+ */
+export interface LayoutProps {
+  site: Site;
+  details: ShopDetails;
+  /** The page's own title; the shop's SEO title (or name) follows it. */
+  title?: string;
+  description?: string | null;
+  /** An image for link previews, when the page has its own (a product's). */
+  image?: string | null;
+  /** Pages that belong to one buyer (invoice, ticket, account) are kept out of search engines. */
+  noindex?: boolean;
+  /** Extra elements for `<head>` (a refresh while an invoice is pending, without script). */
+  head?: ComponentChildren;
+  children: ComponentChildren;
+}
+
+const SOCIAL_NAMES: Record<string, string> = {
+  discord: 'Discord',
+  telegram: 'Telegram',
+  youtube: 'YouTube',
+  twitter: 'X (Twitter)',
+  instagram: 'Instagram',
+  tiktok: 'TikTok',
+  website: 'Website',
+  email: 'E-mail',
+  other: 'Link',
+};
+
+/** The design's colours as CSS variables; each is a validated `#rrggbb`, so nothing here can close the rule. */
+function themeCss(details: ShopDetails): string {
+  const d = details.design;
+  const colours: [string, string | null][] = [
+    ['--primary', d.primaryColor],
+    ['--primary-accent', d.primaryColorAccent],
+    ['--background', d.backgroundColor],
+    ['--secondary', d.secondaryColor],
+    ['--text', d.primaryTextColor],
+    ['--text-muted', d.secondaryTextColor],
+  ];
+  const set = colours.filter(([, v]) => typeof v === 'string' && /^#[0-9a-fA-F]{6}$/.test(v));
+  return set.length === 0 ? '' : `:root{${set.map(([k, v]) => `${k}:${v}`).join(';')}}`;
+}
+
+function socialHref(platform: string, link: string): string {
+  if (platform === 'email' && !/^mailto:/i.test(link)) return `mailto:${link}`;
+  return link;
+}
+
+export function Layout(props: LayoutProps) {
+  const { site, details } = props;
+  const { design } = details;
+  const shopTitle = details.seo.metaTitle ?? details.name;
+  const title = props.title ? `${props.title} · ${shopTitle}` : shopTitle;
+  const description = props.description ?? details.seo.metaDescription ?? details.storefront.description;
+  const image = props.image ?? details.seo.imageUrl;
+  const theme = themeCss(details);
+  const classes = [design.darkMode ? 'dark' : '', design.disableShadows ? 'flat' : ''].filter(Boolean).join(' ');
+  return (
+    <html lang="en" class={classes || undefined}>
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{title}</title>
+        {description ? <meta name="description" content={description} /> : null}
+        {props.noindex ? <meta name="robots" content="noindex, nofollow" /> : null}
+        <meta property="og:title" content={title} />
+        {description ? <meta property="og:description" content={description} /> : null}
+        {image ? <meta property="og:image" content={image} /> : null}
+        {details.faviconUrl ? <link rel="icon" href={details.faviconUrl} /> : null}
+        {design.fontLink ? <link rel="stylesheet" href={design.fontLink} /> : null}
+        <link rel="stylesheet" href={assetUrl('storefront.css')} />
+        {theme ? <style>{theme}</style> : null}
+        <script src={assetUrl('storefront.js')} defer />
+        {props.head}
+      </head>
+      <body>
+        <a class="skip" href="#main">
+          Skip to content
+        </a>
+        <header class="site-header">
+          <a class="brand" href={href(site, '/')}>
+            {details.logoUrl && !design.disableBusinessLogo ? <img src={details.logoUrl} alt="" class="logo" /> : null}
+            {design.disableBusinessName ? (
+              <span class="visually-hidden">{details.name}</span>
+            ) : (
+              <span>{details.name}</span>
+            )}
+          </a>
+          <nav aria-label="Shop">
+            <a href={href(site, '/')}>Products</a>
+            {design.disableReviews ? null : <a href={href(site, '/feedbacks')}>Reviews</a>}
+            <a href={href(site, '/faq')}>FAQ</a>
+            {design.disableSupport ? null : <a href={href(site, '/support')}>Support</a>}
+            <a href={href(site, '/account')}>My orders</a>
+          </nav>
+        </header>
+        {details.onHold ? (
+          <p class="notice warning" role="status">
+            This shop is not taking orders right now. You can look around, but nothing can be bought.
+          </p>
+        ) : null}
+        {details.popup ? (
+          <aside class="notice" aria-label="Announcement from the shop">
+            {details.popup}
+          </aside>
+        ) : null}
+        <main id="main">{props.children}</main>
+        <footer class="site-footer">
+          {details.socialLinks.length > 0 ? (
+            <ul class="social" aria-label="Elsewhere">
+              {details.socialLinks.map((l) => (
+                <li key={l.link}>
+                  <a href={socialHref(l.platform, l.link)} rel="noopener noreferrer nofollow" target="_blank">
+                    {SOCIAL_NAMES[l.platform] ?? l.platform}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          <p>
+            {details.terms ? <a href={href(site, '/terms')}>Terms of service</a> : null}
+            {details.terms ? ' · ' : null}
+            <span>© {details.name} · Powered by shopd</span>
+          </p>
+        </footer>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,37 @@
+import type { announcementPage } from '../../../src/modules/storefront/index.js';
+import { day } from '../format.js';
+import { Layout } from '../layout.js';
+import { href, type Site } from '../site.js';
+
+type AnnouncementPageData = Awaited<ReturnType<typeof announcementPage>>;
+
+/** Only http(s) links become buttons: a `javascript:` link typed by an owner is never clickable. */
+function safeLink(link: string | null): string | null {
+  return link && /^https?:\/\//i.test(link) ? link : null;
+}
+
+export function AnnouncementPage({ site, data }: { site: Site; data: AnnouncementPageData }) {
+  const a = data.announcement;
+  const link = safeLink(a.buttonLink);
+  return (
+    <Layout site={site} details={data.mainDetails} title={a.title} description={a.shortDescription}>
+      <p class="breadcrumbs">
+        <a href={href(site, '/')}>Back to the shop</a>
+      </p>
+      <article>
+        <h1>{a.title}</h1>
+        <p class="muted">
+          <time datetime={a.createdAt}>{day(a.createdAt)}</time>
+        </p>
+        <div class="text">{a.description}</div>
+        {link ? (
+          <p>
+            <a class="button" href={link} rel="noopener noreferrer nofollow">
+              {a.buttonText ?? 'Read more'}
+            </a>
+          </p>
+        ) : null}
+      </article>
+    </Layout>
+  );
+}

@@ -1,0 +1,271 @@
+import type { checkoutPage } from '../../../src/modules/storefront/index.js';
+import { Field, FormErrors } from '../components.js';
+import { describedBy, type PlacedErrors } from '../form.js';
+import { gatewayName, money } from '../format.js';
+import { Layout } from '../layout.js';
+import { href, type Site } from '../site.js';
+import { CustomFieldInput } from './custom-field.js';
+import { checkoutFieldName, unavailableReason } from './product.js';
+
+type CheckoutData = Awaited<ReturnType<typeof checkoutPage>>;
+export type CheckoutProduct = CheckoutData['product'];
+export type CheckoutVariant = CheckoutProduct['variants'][number];
+export type GatewayOption = CheckoutVariant['gateways'][number];
+
+/**
+ * What the checkout form holds, as typed (kept when the form comes back with errors). Its names
+ * on the wire: `product, variant, quantity, email, gateway, coupon, ref, chatUserId, terms` and
+ * `field.<custom field id>` per custom field (a checkbox sends `true` when ticked).
+ */
+export interface CheckoutValues {
+  quantity: string;
+  email: string;
+  gateway: string;
+  coupon: string;
+  ref: string;
+  chatUserId: string;
+  fields: Record<string, string>;
+  terms: boolean;
+}
+
+export interface CheckoutPageProps {
+  site: Site;
+  data: CheckoutData;
+  variant: CheckoutVariant;
+  /** The gateways this buyer may choose for the variant now (never `balance` for a buyer who is not signed in). */
+  gateways: GatewayOption[];
+  values: CheckoutValues;
+  errors: PlacedErrors;
+  csrf: string;
+  maxAnswerLength: number;
+  /** The buyer signed in to the customer area: their address is fixed, and the store balance is offered. */
+  customer?: { email: string; balance: number } | null | undefined;
+}
+
+export function CheckoutPage(props: CheckoutPageProps) {
+  const { site, data, variant, gateways, values, errors } = props;
+  const { product, mainDetails: details } = data;
+  const currency = details.currency;
+  const blocked =
+    unavailableReason(product, variant, details.onHold) ??
+    (gateways.length === 0 ? 'This cannot be paid for right now: no payment method is available.' : null);
+  const quantity = Number(values.quantity);
+  const samePrice = gateways.every((g) => g.price.amount === variant.priceDetails.amount);
+  const chosen = gateways.some((g) => g.gateway === values.gateway) ? values.gateway : gateways[0]?.gateway;
+  const e = errors.fields;
+  const showChatUser = values.chatUserId !== '' || e.chatUserId !== undefined;
+  const hasErrors = Object.keys(e).length > 0 || errors.other.length > 0 || errors.message !== undefined;
+  return (
+    <Layout site={site} details={details} title="Checkout" noindex>
+      <p class="breadcrumbs">
+        <a href={href(site, `/products/${encodeURIComponent(product.path)}`)}>Back to {product.title}</a>
+      </p>
+      <h1>Checkout</h1>
+      <section aria-labelledby="summary" class="card">
+        <h2 id="summary">Your order</h2>
+        <table>
+          <tbody>
+            <tr>
+              <th scope="row">Product</th>
+              <td>{product.title}</td>
+            </tr>
+            <tr>
+              <th scope="row">Option</th>
+              <td>{variant.title}</td>
+            </tr>
+            <tr>
+              <th scope="row">Unit price</th>
+              <td>{money(variant.priceDetails.amount, currency)}</td>
+            </tr>
+            <tr>
+              <th scope="row">Quantity</th>
+              <td>{Number.isSafeInteger(quantity) && quantity > 0 ? quantity : variant.minAmount}</td>
+            </tr>
+            {samePrice && Number.isSafeInteger(quantity) && quantity > 0 ? (
+              <tr>
+                <th scope="row">Subtotal</th>
+                <td>
+                  {money(variant.priceDetails.amount * quantity, currency)}{' '}
+                  <span class="muted small">before any coupon</span>
+                </td>
+              </tr>
+            ) : null}
+          </tbody>
+        </table>
+      </section>
+
+      {blocked ? (
+        <p class="notice warning" role="status">
+          {blocked} This option cannot be ordered. <a href={href(site, '/')}>Back to the shop</a>
+        </p>
+      ) : (
+        <form method="post" action={href(site, '/checkout')} class="checkout" data-submit-once>
+          <input type="hidden" name="_csrf" value={props.csrf} />
+          <input type="hidden" name="product" value={String(product.id)} />
+          <input type="hidden" name="variant" value={String(variant.id)} />
+          {hasErrors ? (
+            <FormErrors errors={errors.other} message={errors.message ?? 'Please correct the marked fields.'} />
+          ) : null}
+
+          <Field
+            id="email"
+            label="E-mail"
+            error={e.email}
+            hint={
+              props.customer
+                ? 'You are signed in with this address; your order is sent here and shows in your account.'
+                : 'Your order and its link are sent here.'
+            }
+          >
+            <input
+              id="email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              required
+              maxLength={254}
+              value={values.email}
+              readOnly={props.customer ? true : undefined}
+              {...describedBy('email', { error: e.email, hint: true })}
+            />
+          </Field>
+
+          <Field
+            id="quantity"
+            label="Quantity"
+            error={e.quantity}
+            hint={
+              variant.maxAmount === null
+                ? `At least ${variant.minAmount}.`
+                : `From ${variant.minAmount} to ${variant.maxAmount}.`
+            }
+          >
+            <input
+              id="quantity"
+              name="quantity"
+              type="number"
+              inputMode="numeric"
+              min={variant.minAmount}
+              max={variant.maxAmount ?? undefined}
+              required
+              value={values.quantity}
+              {...describedBy('quantity', { error: e.quantity, hint: true })}
+            />
+          </Field>
+
+          <fieldset class={e.gateway ? 'invalid' : undefined}>
+            <legend>Pay with</legend>
+            {gateways.map((g) => (
+              <div key={g.gateway} class="field checkbox">
+                <input
+                  id={`gateway-${g.gateway}`}
+                  name="gateway"
+                  type="radio"
+                  value={g.gateway}
+                  checked={g.gateway === chosen}
+                  required
+                  {...describedBy('gateway', { error: e.gateway })}
+                />
+                <label for={`gateway-${g.gateway}`}>
+                  {gatewayName(g.gateway)}
+                  {g.gateway === 'balance' && props.customer
+                    ? ` (you have ${money(props.customer.balance, currency)})`
+                    : null}
+                  {samePrice ? null : ` · ${money(g.price.amount, currency)} each`}
+                </label>
+              </div>
+            ))}
+            {e.gateway ? (
+              <p class="error" id="gateway-error" role="alert">
+                {e.gateway}
+              </p>
+            ) : null}
+          </fieldset>
+
+          {variant.customFields.length > 0 ? (
+            <fieldset>
+              <legend>Details the shop needs</legend>
+              {variant.customFields.map((f) => (
+                <CustomFieldInput
+                  key={f.id}
+                  field={f}
+                  name={checkoutFieldName(f.id)}
+                  value={values.fields[f.id] ?? ''}
+                  error={e[checkoutFieldName(f.id)]}
+                  maxLength={props.maxAnswerLength}
+                />
+              ))}
+            </fieldset>
+          ) : null}
+
+          <Field id="coupon" label="Coupon code (optional)" error={e.coupon}>
+            <input
+              id="coupon"
+              name="coupon"
+              type="text"
+              maxLength={64}
+              autoComplete="off"
+              value={values.coupon}
+              {...describedBy('coupon', { error: e.coupon })}
+            />
+          </Field>
+          <Field id="ref" label="Referral code (optional)" error={e.ref}>
+            <input
+              id="ref"
+              name="ref"
+              type="text"
+              maxLength={64}
+              autoComplete="off"
+              value={values.ref}
+              {...describedBy('ref', { error: e.ref })}
+            />
+          </Field>
+          {showChatUser ? (
+            <Field
+              id="chatUserId"
+              label="Your chat user id"
+              error={e.chatUserId}
+              hint="Digits only; the shop grants you access with it."
+            >
+              <input
+                id="chatUserId"
+                name="chatUserId"
+                type="text"
+                inputMode="numeric"
+                maxLength={32}
+                value={values.chatUserId}
+                {...describedBy('chatUserId', { error: e.chatUserId, hint: true })}
+              />
+            </Field>
+          ) : null}
+
+          {details.terms ? (
+            <div class={e.terms ? 'field checkbox invalid' : 'field checkbox'}>
+              <input
+                id="terms"
+                name="terms"
+                type="checkbox"
+                value="accepted"
+                checked={values.terms}
+                required
+                {...describedBy('terms', { error: e.terms })}
+              />
+              <label for="terms">
+                I accept the <a href={href(site, '/terms')}>terms of service</a>
+              </label>
+              {e.terms ? (
+                <p class="error" id="terms-error" role="alert">
+                  {e.terms}
+                </p>
+              ) : null}
+            </div>
+          ) : null}
+
+          <button type="submit" class="button primary">
+            Place order
+          </button>
+        </form>
+      )}
+    </Layout>
+  );
+}

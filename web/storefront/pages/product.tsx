@@ -1,0 +1,225 @@
+import { MAX_ANSWER_LENGTH } from '../../../src/modules/products/index.js';
+import type { listingPage } from '../../../src/modules/storefront/index.js';
+import { FeedbackList, Rating } from '../components.js';
+import { gatewayName, money } from '../format.js';
+import { Layout } from '../layout.js';
+import { href, type Site } from '../site.js';
+import { CustomFieldInput } from './custom-field.js';
+
+type ListingPageData = Awaited<ReturnType<typeof listingPage>>;
+type Product = NonNullable<ListingPageData['listing']['product']>;
+type Variant = Product['variants'][number];
+
+/**
+ * The form on a product page opens the checkout page with a POST to `/checkout/start`, which only
+ * renders that page (it changes nothing, so it needs no CSRF token, which a cached page cannot
+ * carry): custom-field answers (an account name, sometimes a credential) stay out of URLs, logs
+ * and browser history. Its names are those of the checkout page (which also takes them as a
+ * query, for links):
+ * `product, variant, quantity, coupon, ref` and `field.<custom field id>` per custom field.
+ */
+export const checkoutFieldName = (id: string) => `field.${id}`;
+
+function stockText(variant: Variant, hideStock: boolean): string {
+  if (!variant.inStock) return 'Sold out';
+  if (hideStock || variant.stock === undefined || variant.stock === null) return 'In stock';
+  return `${variant.stock} in stock`;
+}
+
+/** Why this variant cannot be bought now, or null when it can. */
+export function unavailableReason(product: Product, variant: Variant, onHold: boolean): string | null {
+  if (onHold) return 'This shop is not taking orders right now.';
+  if (product.onHold) return 'This product is not available right now.';
+  if (!variant.inStock) return 'Sold out.';
+  if (variant.gateways.length === 0) return 'This cannot be paid for right now: no payment method is available.';
+  return null;
+}
+
+/**
+ * The custom fields of the order. When every option that can be bought asks the same ones (the
+ * usual case: one option), they are asked here and carried to the checkout page; when options
+ * ask different ones, the checkout page asks those of the option chosen, and this says so.
+ */
+function OrderDetails({ buyable }: { buyable: Variant[] }) {
+  const asked = buyable.filter((v) => v.customFields.length > 0);
+  if (asked.length === 0) return null;
+  const same = buyable.every((v) => JSON.stringify(v.customFields) === JSON.stringify(buyable[0]!.customFields));
+  if (!same)
+    return <p class="muted small">The shop asks a few details about the option you choose on the next page.</p>;
+  return (
+    <fieldset>
+      <legend>Details the shop needs</legend>
+      {buyable[0]!.customFields.map((f) => (
+        <CustomFieldInput key={f.id} field={f} name={checkoutFieldName(f.id)} value="" maxLength={MAX_ANSWER_LENGTH} />
+      ))}
+    </fieldset>
+  );
+}
+
+function ProductView({
+  site,
+  data,
+  product,
+  ref,
+}: {
+  site: Site;
+  data: ListingPageData;
+  product: Product;
+  ref?: string;
+}) {
+  const details = data.mainDetails;
+  const d = details.design;
+  const buyable = product.variants.filter((v) => unavailableReason(product, v, details.onHold) === null);
+  const first = buyable[0] ?? product.variants[0];
+  const single = product.variants.length === 1;
+  return (
+    <article class={product.thumbnailUrl ? 'product' : 'product no-media'}>
+      {product.thumbnailUrl ? (
+        <div class="product-media">
+          <img src={product.thumbnailUrl} alt="" />
+        </div>
+      ) : null}
+      <div class="product-body">
+        <h1 class={d.centerProductTitle ? 'center' : undefined}>{product.title}</h1>
+        {d.disableReviews ? null : (
+          <p>
+            <Rating rating={data.statistics.rating} count={data.statistics.totalFeedbacks} />
+            {d.disableProductsSold ? null : <span class="muted"> · {product.soldCount} sold</span>}
+          </p>
+        )}
+        {product.description ? <div class="text description">{product.description}</div> : null}
+
+        <form method="post" action={href(site, '/checkout/start')} class="buy">
+          <input type="hidden" name="product" value={String(product.id)} />
+          <fieldset>
+            <legend>{single ? 'Price' : 'Choose an option'}</legend>
+            {product.variants.map((v) => {
+              const reason = unavailableReason(product, v, details.onHold);
+              return (
+                <label key={v.id} class={reason ? 'variant unavailable' : 'variant'}>
+                  <input
+                    type="radio"
+                    name="variant"
+                    value={String(v.id)}
+                    checked={buyable.length > 0 && v.id === first?.id}
+                    disabled={reason !== null}
+                    required
+                  />
+                  <span class="variant-title">{v.title}</span>
+                  <span class="price">{money(v.priceDetails.amount, v.priceDetails.currency)}</span>
+                  <span class={v.inStock ? 'badge in' : 'badge out'}>{stockText(v, d.hideProductStock)}</span>
+                  {v.minAmount > 1 || v.maxAmount !== null ? (
+                    <span class="muted small">
+                      {' '}
+                      Buy {v.minAmount}
+                      {v.maxAmount === null ? ' or more' : v.maxAmount === v.minAmount ? '' : ` to ${v.maxAmount}`}
+                    </span>
+                  ) : null}
+                  {v.description ? <span class="muted small text"> {v.description}</span> : null}
+                  {reason && v.inStock ? <span class="muted small"> {reason}</span> : null}
+                  {v.gateways.length > 0 ? (
+                    <span class="muted small">
+                      {' '}
+                      Pay with {v.gateways.map((g) => gatewayName(g.gateway)).join(', ')}
+                    </span>
+                  ) : null}
+                  {v.warranty ? <span class="muted small"> Warranty: {v.warranty.text}</span> : null}
+                </label>
+              );
+            })}
+          </fieldset>
+          {first && buyable.length > 0 ? (
+            <div class="field">
+              <label for="quantity">Quantity</label>
+              <input
+                id="quantity"
+                name="quantity"
+                type="number"
+                inputMode="numeric"
+                min={first.minAmount}
+                max={first.maxAmount ?? undefined}
+                value={String(first.minAmount)}
+                required
+              />
+            </div>
+          ) : null}
+          {buyable.length > 0 ? (
+            <>
+              <OrderDetails buyable={buyable} />
+              <div class="field">
+                <label for="coupon">Coupon code (optional)</label>
+                <input id="coupon" name="coupon" type="text" maxLength={64} autoComplete="off" />
+              </div>
+              <div class="field">
+                <label for="ref">Referral code (optional)</label>
+                <input id="ref" name="ref" type="text" maxLength={64} autoComplete="off" value={ref ?? ''} />
+              </div>
+              <button type="submit" class="button primary">
+                Buy now
+              </button>
+            </>
+          ) : (
+            <p class="notice warning" role="status">
+              {first ? unavailableReason(product, first, details.onHold) : 'Nothing to buy here.'}
+            </p>
+          )}
+        </form>
+      </div>
+    </article>
+  );
+}
+
+export function ProductPage({ site, data, ref }: { site: Site; data: ListingPageData; ref?: string | undefined }) {
+  const { listing } = data;
+  const details = data.mainDetails;
+  const product = listing.product;
+  const group = listing.group;
+  const title = product?.title ?? group?.title ?? '';
+  const seo = product?.seo;
+  return (
+    <Layout
+      site={site}
+      details={details}
+      title={seo?.metaTitle ?? title}
+      description={seo?.metaDescription ?? product?.shortDescription ?? group?.description ?? null}
+      image={seo?.imageUrl ?? product?.thumbnailUrl ?? group?.thumbnailUrl ?? null}
+    >
+      <p class="breadcrumbs">
+        <a href={href(site, '/')}>All products</a>
+      </p>
+      {product ? <ProductView site={site} data={data} product={product} ref={ref} /> : null}
+      {group ? (
+        <section>
+          <h1>{group.title}</h1>
+          {group.description ? <p class="text">{group.description}</p> : null}
+          <ul class="grid">
+            {group.products.map((p) => {
+              const cheapest = Math.min(...p.variants.map((v) => v.priceDetails.amount));
+              const inStock = p.variants.some((v) => v.inStock);
+              return (
+                <li key={p.id} class="card product-card">
+                  <a href={href(site, `/products/${encodeURIComponent(p.path)}`)}>
+                    {p.thumbnailUrl ? <img src={p.thumbnailUrl} alt="" loading="lazy" /> : <div class="placeholder" />}
+                    <h2 class="h3">{p.title}</h2>
+                  </a>
+                  {p.variants.length > 0 ? (
+                    <p class="price">From {money(cheapest, p.variants[0]!.priceDetails.currency)}</p>
+                  ) : null}
+                  <p>
+                    <span class={inStock ? 'badge in' : 'badge out'}>{inStock ? 'In stock' : 'Sold out'}</span>
+                  </p>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      ) : null}
+      {details.design.disableReviews ? null : (
+        <section aria-labelledby="reviews">
+          <h2 id="reviews">Reviews</h2>
+          <FeedbackList feedbacks={data.feedbacks} />
+        </section>
+      )}
+    </Layout>
+  );
+}

@@ -1,0 +1,91 @@
+import { Field, FormErrors } from '../components.js';
+import { describedBy, type PlacedErrors } from '../form.js';
+import { Layout } from '../layout.js';
+import { href, type ShopDetails, type Site } from '../site.js';
+
+/** The "open a ticket" form's values; its names on the wire: `email, title, message, invoice`. */
+export interface SupportValues {
+  email: string;
+  title: string;
+  message: string;
+  invoice: string;
+}
+
+export function SupportPage(props: {
+  site: Site;
+  details: ShopDetails;
+  values: SupportValues;
+  errors: PlacedErrors;
+  csrf: string;
+}) {
+  const { site, details, values, errors } = props;
+  const e = errors.fields;
+  const hasErrors = Object.keys(e).length > 0 || errors.other.length > 0 || errors.message !== undefined;
+  return (
+    <Layout site={site} details={details} title="Support" noindex>
+      <section class="narrow">
+        <h1>Contact the shop</h1>
+        <p>Write to the shop about an order or a question. You get a link by e-mail to follow the answers.</p>
+        <form method="post" action={href(site, '/support')}>
+          <input type="hidden" name="_csrf" value={props.csrf} />
+          {hasErrors ? (
+            <FormErrors errors={errors.other} message={errors.message ?? 'Please correct the marked fields.'} />
+          ) : null}
+          <Field
+            id="email"
+            label="Your e-mail"
+            error={e.email}
+            hint="The shop answers you here; it is not shown to anyone else."
+          >
+            <input
+              id="email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              required
+              maxLength={254}
+              value={values.email}
+              {...describedBy('email', { error: e.email, hint: true })}
+            />
+          </Field>
+          <Field id="title" label="Subject" error={e.title}>
+            <input
+              id="title"
+              name="title"
+              type="text"
+              required
+              maxLength={200}
+              value={values.title}
+              {...describedBy('title', { error: e.title })}
+            />
+          </Field>
+          <Field id="message" label="Message" error={e.message}>
+            <textarea
+              id="message"
+              name="message"
+              rows={6}
+              required
+              maxLength={5000}
+              value={values.message}
+              {...describedBy('message', { error: e.message })}
+            />
+          </Field>
+          <Field id="invoice" label="Order id (optional)" error={e.invoice} hint="From your order's page or e-mail.">
+            <input
+              id="invoice"
+              name="invoice"
+              type="text"
+              maxLength={64}
+              autoComplete="off"
+              value={values.invoice}
+              {...describedBy('invoice', { error: e.invoice, hint: true })}
+            />
+          </Field>
+          <button type="submit" class="button primary">
+            Send
+          </button>
+        </form>
+      </section>
+    </Layout>
+  );
+}

@@ -1,0 +1,32 @@
+import type { FastifyReply } from 'fastify';
+import type { VNode } from 'preact';
+import { renderToString } from 'preact-render-to-string';
+
+/**
+ * Headers of every storefront page. Invoice and ticket URLs are secrets, so no page sends a
+ * Referer anywhere; scripts come only from this origin (the storefront's one small script), and
+ * no other site may frame a page (clickjacking a "cancel" or "pay" button).
+ */
+export const PAGE_HEADERS = {
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline' https:; img-src 'self' https: data:; " +
+    "font-src 'self' https: data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+} as const;
+
+/** A page as HTML text: the doctype and the rendered tree (JSX escapes every text and attribute). */
+export function renderPage(page: VNode): string {
+  return `<!doctype html>${renderToString(page)}`;
+}
+
+/** Sends a rendered page; pages that belong to one buyer pass `private`, which also keeps them out of shared caches. */
+export function sendPage(reply: FastifyReply, page: VNode, options: { status?: number; private?: boolean } = {}) {
+  void reply
+    .code(options.status ?? 200)
+    .headers(PAGE_HEADERS)
+    .type('text/html; charset=utf-8');
+  if (options.private) void reply.header('cache-control', 'private, no-store');
+  return reply.send(renderPage(page));
+}

@@ -1,0 +1,192 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyCsrf from '@fastify/csrf-protection';
+import fastifyFormbody from '@fastify/formbody';
+import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../src/http/errors.js';
+import { recordVisit } from '../../src/modules/analytics/index.js';
+import { keyOpens, UnlockedKeys } from '../../src/modules/storefront/index.js';
+import { storefrontAssetRoutes } from './assets.js';
+import { PasswordPage } from './pages/password.js';
+import { ProblemPage } from './pages/problem.js';
+import { sendPage } from './render.js';
+import { accountRoutes } from './routes/account.js';
+import { contentRoutes } from './routes/content.js';
+import { orderRoutes } from './routes/orders.js';
+import { supportRoutes } from './routes/support.js';
+import { detailsOf, findSiteShop, isUnlocked, siteOf, unlockCookieName, unlockToken } from './shop-scope.js';
+import { href, type Site } from './site.js';
+
+/**
+ * The web storefront: server-rendered pages at `/s/{subdomain}/…` (and at `/` of a storefront
+ * host, see addressing.ts). Every page works without script; forms post
+ * `application/x-www-form-urlencoded` and carry a CSRF token (double-submit cookie, from
+ * @fastify/csrf-protection). The pages are views over the same services as the public JSON API.
+ */
+export const storefrontWebRoutes: FastifyPluginAsync = async (app) => {
+  await app.register(storefrontAssetRoutes);
+  await app.register(
+    async (scope) => {
+      await scope.register(fastifyCookie);
+      await scope.register(fastifyFormbody, { bodyLimit: 64 * 1024 });
+      await scope.register(fastifyCsrf, {
+        cookieKey: 'shopd_csrf',
+        cookieOpts: { path: '/', sameSite: 'lax', httpOnly: true, secure: app.config.publicUrl.startsWith('https:') },
+        getToken: (request) => (request.body as { _csrf?: string } | undefined)?._csrf,
+      });
+      scope.decorateRequest('site', null);
+      // Every storefront route is a public one: limited per client IP whatever `Authorization` says.
+      scope.addHook('onRoute', (route) => {
+        route.config = { ...route.config, public: true };
+      });
+
+      // The shop first: an unknown address is the bare 404 page; a locked shop shows its prompt.
+      scope.addHook('preHandler', async (request, reply) => {
+        // A bare read (the invoice status poll) answers from its own capability, without the shop.
+        if (request.routeOptions.config.storefrontBare && request.method === 'GET') return;
+        const shop = await findSiteShop(app, (request.params as { shop: string }).shop);
+        if (!shop) return notFound(app, request, reply);
+        const site = siteOf(request, shop);
+        request.site = site;
+        if (!request.routeOptions.config.storefrontOpen && !isUnlocked(app, request, shop)) {
+          return sendPage(
+            reply,
+            <PasswordPage
+              site={site}
+              details={await detailsOf(app, site)}
+              next={nextOf(request)}
+              csrf={reply.generateCsrf()}
+            />,
+            { status: 401, private: true },
+          );
+        }
+        if (request.method === 'POST' && !request.routeOptions.config.storefrontReadOnly) {
+          // The library answers a missing or wrong token itself (403, through the error handler below).
+          let passed = false;
+          scope.csrfProtection(request, reply, () => {
+            passed = true;
+          });
+          if (!passed) return reply;
+        }
+      });
+      // A shop page a buyer saw counts as a visit, as the JSON pages do (fire-and-forget).
+      scope.addHook('onResponse', async (request, reply) => {
+        if (request.method !== 'GET' || reply.statusCode !== 200 || !request.site) return;
+        // A buyer's own pages (an invoice, a ticket, the account) are no page of the shop's analytics.
+        if (String(reply.getHeader('cache-control') ?? '').includes('no-store')) return;
+        const userAgent = request.headers['user-agent'];
+        const path = request.url.split('?')[0]!.replace(/^\/s\/[^/]+/, '') || '/';
+        recordVisit(app, {
+          shopId: request.site.shop.id,
+          page: path,
+          ip: request.ip ?? null,
+          userAgent: typeof userAgent === 'string' ? userAgent : null,
+        });
+      });
+      scope.setNotFoundHandler(async (request, reply) => notFound(app, request, reply));
+      scope.setErrorHandler(async (error: FastifyError, request, reply) => problem(app, error, request, reply));
+
+      const unlocked = new UnlockedKeys();
+      scope.post<{ Body: { password?: string; next?: string } }>(
+        '/unlock',
+        { config: { storefrontOpen: true }, schema: { hide: true } },
+        async (request, reply) => {
+          const site = request.site!;
+          const password = typeof request.body?.password === 'string' ? request.body.password : '';
+          const next = safeNext(site, request.body?.next);
+          if (site.shop.password_hash === null) return reply.redirect(next, 303);
+          if (!(await keyOpens(site.shop.password_hash, password.slice(0, 128), site.shop.id, unlocked))) {
+            return sendPage(
+              reply,
+              <PasswordPage
+                site={site}
+                details={await detailsOf(app, site)}
+                next={next}
+                csrf={reply.generateCsrf()}
+                error="That password is not right."
+              />,
+              { status: 401, private: true },
+            );
+          }
+          void reply.setCookie(unlockCookieName(site.shop.id), unlockToken(app, site.shop), {
+            path: site.base || '/',
+            httpOnly: true,
+            sameSite: 'lax',
+            secure: app.config.publicUrl.startsWith('https:'),
+          });
+          return reply.redirect(next, 303);
+        },
+      );
+
+      await scope.register(contentRoutes);
+      await scope.register(orderRoutes);
+      await scope.register(supportRoutes);
+      await scope.register(accountRoutes);
+    },
+    { prefix: '/s/:shop' },
+  );
+};
+
+/** Where the prompt sends the buyer back to: the page they asked for, never another site. */
+function nextOf(request: FastifyRequest): string {
+  const site = request.site!;
+  if (request.method !== 'GET') return href(site, '/');
+  const path = request.url.replace(/^\/s\/[^/?]+/, '');
+  return `${site.base}${path.startsWith('/') ? path : `/${path}`}`;
+}
+
+function safeNext(site: Site, next: unknown): string {
+  const home = href(site, '/');
+  // A path of this shop only: no scheme, no host, no control characters a browser would drop.
+  if (typeof next !== 'string' || !/^\/(?![/\\])[\x21-\x7e]*$/.test(next)) return home;
+  const parsed = new URL(next, 'http://shop.invalid');
+  if (parsed.origin !== 'http://shop.invalid') return home;
+  if (site.base && parsed.pathname !== site.base && !parsed.pathname.startsWith(`${site.base}/`)) return home;
+  return `${parsed.pathname}${parsed.search}`;
+}
+
+async function notFound(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+  const site = request.site ?? undefined;
+  const details = site ? await detailsOf(app, site) : undefined;
+  return sendPage(
+    reply,
+    <ProblemPage
+      site={site}
+      details={details}
+      status={404}
+      title="Page not found"
+      message={site ? 'There is nothing at this address in this shop.' : 'No shop lives at this address.'}
+    />,
+    { status: 404, private: true },
+  );
+}
+
+/**
+ * Errors as pages in the shop's design. A 4xx of the services (a product that does not exist, a
+ * bad parameter, a refused CSRF token) says what went wrong; anything else is logged and shown as
+ * a generic 500 that reveals nothing.
+ */
+async function problem(app: FastifyInstance, error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const status = error instanceof AppError ? error.statusCode : (error.statusCode ?? 500);
+  if (status === 404) return notFound(app, request, reply);
+  const site = request.site ?? undefined;
+  let details: Awaited<ReturnType<typeof detailsOf>> | undefined;
+  if (site) details = await detailsOf(app, site).catch(() => undefined);
+  if (status >= 500) request.log.error({ err: error }, 'storefront page failed');
+  const message =
+    error.code === 'FST_CSRF_INVALID_TOKEN' || error.code === 'FST_CSRF_MISSING_SECRET'
+      ? 'This form has expired. Go back, reload the page and send it again.'
+      : status >= 500
+        ? 'Something went wrong on our side. Please try again in a moment.'
+        : error.message;
+  return sendPage(
+    reply,
+    <ProblemPage
+      site={site}
+      details={details}
+      status={status >= 400 && status < 600 ? status : 500}
+      title={status >= 500 ? 'Something went wrong' : 'That did not work'}
+      message={message}
+    />,
+    { status: status >= 400 && status < 600 ? status : 500, private: true },
+  );
+}

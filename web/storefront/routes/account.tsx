@@ -1,0 +1,167 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+import { RateLimitedError } from '../../../src/http/errors.js';
+import {
+  CODE_MINUTES,
+  customerAccount,
+  endSession,
+  sendSignInCode,
+  startSession,
+} from '../../../src/modules/customer-sessions/index.js';
+import { orderOptions } from '../../../src/modules/invoices/index.js';
+import { EMAIL } from '../../../src/schemas/common.js';
+import { currentCustomer, customerCookieName, forgetSession, rememberSession } from '../customer.js';
+import { type FormInput, formRefusal, noErrors, type PlacedErrors, placeErrors, textOf } from '../form.js';
+import { AccountPage } from '../pages/account.js';
+import { SignInPage, VerifyPage } from '../pages/account-sign-in.js';
+import { sendPage } from '../render.js';
+import { detailsOf } from '../shop-scope.js';
+import { href, type Site } from '../site.js';
+
+/**
+ * The customer area: sign-in by a one-time code mailed to the buyer (no password), then the
+ * account — balance, orders with their goods — and sign-out. The same services and sessions as
+ * the public JSON API's customer routes; the session token lives in an httpOnly cookie of the
+ * shop (customer.ts). The code travels only in POST bodies, never in a URL (URLs reach logs).
+ */
+
+const validEmail = (email: string) => email.length <= 254 && EMAIL.test(email);
+
+/** A refusal of the sign-in services as the form shows it: the field it concerns, and Retry-After for a 429. */
+function refusalOf(reply: FastifyReply, err: unknown, fieldOf: (path: string) => string | undefined): PlacedErrors {
+  if (err instanceof RateLimitedError) {
+    void reply.header('retry-after', String(err.retryAfterSeconds));
+    return { fields: {}, other: [], message: err.message, status: 429 };
+  }
+  const refused = formRefusal(err);
+  if (!refused) throw err;
+  return { ...placeErrors(refused.errors, fieldOf, refused.message), status: refused.statusCode };
+}
+
+export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const db = app.db.kysely;
+  const links = orderOptions(app.config).links;
+  const hide = { hide: true };
+  const accountPath = (site: Site) => href(site, '/account');
+
+  async function showSignIn(reply: FastifyReply, site: Site, email: string, errors: PlacedErrors) {
+    return sendPage(
+      reply,
+      <SignInPage
+        site={site}
+        details={await detailsOf(app, site)}
+        csrf={reply.generateCsrf()}
+        email={email}
+        errors={errors}
+      />,
+      { status: errors.status ?? 200, private: true },
+    );
+  }
+
+  async function showVerify(reply: FastifyReply, site: Site, email: string, errors: PlacedErrors) {
+    return sendPage(
+      reply,
+      <VerifyPage
+        site={site}
+        details={await detailsOf(app, site)}
+        csrf={reply.generateCsrf()}
+        email={email}
+        minutes={CODE_MINUTES}
+        errors={errors}
+      />,
+      { status: errors.status ?? 200, private: true },
+    );
+  }
+
+  app.get(
+    '/account',
+    { schema: { ...hide, querystring: Type.Object({ cursor: Type.Optional(Type.String({ maxLength: 512 })) }) } },
+    async (request, reply) => {
+      const site = request.site!;
+      const customer = await currentCustomer(app, request);
+      if (!customer) {
+        // A cookie whose session ended (signed out elsewhere, expired) is dropped.
+        if (request.cookies[customerCookieName(site.shop.id)]) forgetSession(app, reply, site);
+        return showSignIn(reply, site, '', noErrors());
+      }
+      const { cursor } = request.query;
+      const [account, details] = await Promise.all([
+        customerAccount(db, site.shop, customer.email, { pageNumber: 1, pageSize: 20, cursor }, links),
+        detailsOf(app, site),
+      ]);
+      return sendPage(
+        reply,
+        <AccountPage site={site} details={details} account={account} csrf={reply.generateCsrf()} cursor={cursor} />,
+        { private: true },
+      );
+    },
+  );
+
+  app.post('/account/sign-in', { schema: hide }, async (request, reply) => {
+    const site = request.site!;
+    const email = textOf(request.body as FormInput, 'email').trim();
+    if (!validEmail(email))
+      return showSignIn(reply, site, email, {
+        fields: { email: email === '' ? 'Enter your e-mail address.' : 'Enter a valid e-mail address.' },
+        other: [],
+        status: 400,
+      });
+    try {
+      const sent = await sendSignInCode(db, app.signInLimits, site.shop, { email, ip: request.ip });
+      return reply.redirect(`${href(site, '/account/verify')}?email=${encodeURIComponent(sent.email)}`, 303);
+    } catch (err) {
+      return showSignIn(
+        reply,
+        site,
+        email,
+        refusalOf(reply, err, (path) => (path === 'email' ? 'email' : undefined)),
+      );
+    }
+  });
+
+  app.get(
+    '/account/verify',
+    { schema: { ...hide, querystring: Type.Object({ email: Type.Optional(Type.String({ maxLength: 254 })) }) } },
+    async (request, reply) => {
+      const site = request.site!;
+      const email = (request.query.email ?? '').trim();
+      if (!validEmail(email)) return reply.redirect(accountPath(site), 303);
+      return showVerify(reply, site, email, noErrors());
+    },
+  );
+
+  app.post('/account/verify', { schema: hide }, async (request, reply) => {
+    const site = request.site!;
+    const input = request.body as FormInput;
+    const email = textOf(input, 'email').trim();
+    const code = textOf(input, 'code').trim();
+    if (!validEmail(email)) return reply.redirect(accountPath(site), 303);
+    if (!/^[0-9]{6}$/.test(code))
+      return showVerify(reply, site, email, {
+        fields: { code: 'Enter the 6 digits from the e-mail.' },
+        other: [],
+        status: 400,
+      });
+    try {
+      const session = await startSession(db, site.shop, { email, code, ip: request.ip }, app.authFailures);
+      rememberSession(app, reply, site, session.token, new Date(session.expiresAt));
+      return reply.redirect(accountPath(site), 303);
+    } catch (err) {
+      const errors = refusalOf(reply, err, (path) => (path === 'code' ? 'code' : undefined));
+      if (errors.fields.code) {
+        errors.fields.code = 'This code is wrong, has expired or was used up. Check it, or ask for a new one.';
+        errors.message = undefined;
+      }
+      return showVerify(reply, site, email, errors);
+    }
+  });
+
+  app.post('/account/sign-out', { schema: hide }, async (request, reply) => {
+    const site = request.site!;
+    const customer = await currentCustomer(app, request);
+    if (customer) await endSession(db, site.shop.id, customer.sessionId);
+    forgetSession(app, reply, site);
+    return reply.redirect(accountPath(site), 303);
+  });
+};

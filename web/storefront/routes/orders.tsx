@@ -1,0 +1,333 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ConflictError, NotFoundError } from '../../../src/http/errors.js';
+import { storefrontPaths } from '../../../src/http/storefront-url.js';
+import { feedbackOfInvoice, postFeedback } from '../../../src/modules/feedbacks/index.js';
+import {
+  buyerOf,
+  cancelInvoice,
+  checkout,
+  getPublicInvoice,
+  type OrderOptions,
+  orderOptions,
+  publicInvoiceStatus,
+} from '../../../src/modules/invoices/index.js';
+import { MAX_ANSWER_LENGTH } from '../../../src/modules/products/index.js';
+import { checkoutPage } from '../../../src/modules/storefront/index.js';
+import { EMAIL } from '../../../src/schemas/common.js';
+import { currentCustomer, type SignedInCustomer } from '../customer.js';
+import { type FormInput, formRefusal, idOf, noErrors, type PlacedErrors, placeErrors, textOf } from '../form.js';
+import {
+  CheckoutPage,
+  type CheckoutProduct,
+  type CheckoutValues,
+  type CheckoutVariant,
+  type GatewayOption,
+} from '../pages/checkout.js';
+import { type FeedbackValues, goodsText, InvoicePage, type PublicInvoiceView } from '../pages/invoice.js';
+import { checkoutFieldName } from '../pages/product.js';
+import { sendPage } from '../render.js';
+import { detailsOf } from '../shop-scope.js';
+import { href, type Site } from '../site.js';
+
+/**
+ * The buyer's order flow: the checkout form, the invoice page (by its unguessable id) with its
+ * status poll, cancel, goods download and review. The forms call the same services as the public
+ * JSON API (checkout, cancel, feedback); a refusal comes back as the form with each of the
+ * service's `errors` next to its field.
+ */
+
+type CheckoutBody = Parameters<typeof checkout>[2];
+
+/**
+ * The gateways a buyer may pick for a variant: what it can be paid with now; the store balance
+ * only for a buyer signed in to the customer area (customer.ts), who pays with their own (the
+ * checkout service refuses the balance of any other address).
+ */
+export function buyerGateways(customer: SignedInCustomer | null, variant: CheckoutVariant): GatewayOption[] {
+  return customer ? variant.gateways : variant.gateways.filter((g) => g.gateway !== 'balance');
+}
+
+/** The variant asked for; without one, the product's only variant or its first that can be bought. */
+function variantOf(product: CheckoutProduct, variantId: number | undefined): CheckoutVariant {
+  const variant =
+    variantId === undefined
+      ? (product.variants.find((v) => v.inStock && v.gateways.length > 0) ?? product.variants[0])
+      : product.variants.find((v) => v.id === variantId);
+  if (!variant) throw new NotFoundError('Variant');
+  return variant;
+}
+
+function checkoutValuesOf(input: FormInput, variant: CheckoutVariant): CheckoutValues {
+  const fields: Record<string, string> = {};
+  for (const f of variant.customFields) fields[f.id] = textOf(input, checkoutFieldName(f.id));
+  return {
+    quantity: textOf(input, 'quantity') || String(variant.minAmount),
+    email: textOf(input, 'email'),
+    gateway: textOf(input, 'gateway'),
+    coupon: textOf(input, 'coupon'),
+    ref: textOf(input, 'ref'),
+    chatUserId: textOf(input, 'chatUserId'),
+    fields,
+    terms: textOf(input, 'terms') !== '',
+  };
+}
+
+/** Where a service's error path belongs on the checkout form. */
+function checkoutFieldOf(path: string): string | undefined {
+  if (path === 'customerEmail') return 'email';
+  if (/^parts\[\d+\]\.quantity$/.test(path)) return 'quantity';
+  if (path.startsWith('customFields.')) return checkoutFieldName(path.slice('customFields.'.length));
+  if (path === 'affiliateCode') return 'ref';
+  if (path === 'gateway' || path === 'coupon' || path === 'chatUserId' || path === 'terms') return path;
+  return undefined;
+}
+
+/**
+ * The checkout service's body from the form, or the problems the form itself shows first (in the
+ * service's `"<path>: <problem>"` form): what the JSON API's schema would refuse, the gateway
+ * choice, and the terms, which only the storefront asks for.
+ */
+function orderOf(
+  values: CheckoutValues,
+  product: CheckoutProduct,
+  variant: CheckoutVariant,
+  gateways: GatewayOption[],
+  terms: boolean,
+): { body: CheckoutBody; problems: string[] } {
+  const problems: string[] = [];
+  const email = values.email.trim();
+  if (email === '') problems.push('customerEmail: is required');
+  else if (email.length > 254 || !EMAIL.test(email)) problems.push('customerEmail: must be an e-mail address');
+  const quantity = /^[0-9]{1,7}$/.test(values.quantity.trim()) ? Number(values.quantity.trim()) : Number.NaN;
+  if (!(quantity >= 1 && quantity <= 1_000_000))
+    problems.push('parts[0].quantity: must be a whole number of at least 1');
+  if (!gateways.some((g) => g.gateway === values.gateway)) problems.push('gateway: choose how to pay');
+  const coupon = values.coupon.trim();
+  if (coupon.length > 64) problems.push('coupon: must be at most 64 characters');
+  const ref = values.ref.trim();
+  if (ref.length > 64) problems.push('affiliateCode: must be at most 64 characters');
+  const chatUserId = values.chatUserId.trim();
+  if (chatUserId !== '' && !/^[0-9]{1,32}$/.test(chatUserId)) problems.push('chatUserId: must be digits only');
+  if (terms && !values.terms) problems.push('terms: accept the terms of service to place the order');
+  const customFields: Record<string, string | boolean> = {};
+  for (const f of variant.customFields) {
+    const value = values.fields[f.id] ?? '';
+    if (f.type === 'checkbox') {
+      if (value !== '') customFields[f.id] = true;
+    } else if (value !== '') customFields[f.id] = value;
+  }
+  return {
+    problems,
+    body: {
+      customerEmail: email,
+      gateway: values.gateway as CheckoutBody['gateway'],
+      parts: [{ productId: product.id, productVariantId: variant.id, quantity }],
+      coupon: coupon || null,
+      customFields,
+      affiliateCode: ref || null,
+      chatUserId: chatUserId || null,
+      key: null,
+    },
+  };
+}
+
+const INVOICE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The invoice of this shop with this id; any other (unknown, malformed, another shop's) is the 404 page. */
+async function invoiceOfSite(
+  db: Parameters<typeof getPublicInvoice>[0],
+  options: OrderOptions,
+  site: Site,
+  id: string,
+) {
+  const invoice = INVOICE_ID.test(id) ? await getPublicInvoice(db, id, options.links) : undefined;
+  if (!invoice || invoice.shopId !== site.shop.id) throw new NotFoundError('Invoice');
+  return invoice;
+}
+
+const invoicePage = (site: Site, invoice: PublicInvoiceView) => href(site, storefrontPaths.invoice(invoice.id));
+
+export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const db = app.db.kysely;
+  const options = orderOptions(app.config);
+  const hide = { hide: true };
+
+  /** What a checkout page is about: the product and variant asked for, and the form as sent. */
+  async function checkoutOf(request: FastifyRequest, input: FormInput) {
+    const site = request.site!;
+    const productId = idOf(input, 'product');
+    if (productId === undefined) throw new NotFoundError('Product');
+    const data = await checkoutPage(db, site.shop, productId);
+    const variant = variantOf(data.product, idOf(input, 'variant'));
+    const customer = await currentCustomer(app, request);
+    const values = checkoutValuesOf(input, variant);
+    // A signed-in buyer orders as themselves: the address is the session's, whatever the form says.
+    if (customer) values.email = customer.email;
+    return { site, data, variant, gateways: buyerGateways(customer, variant), values, customer };
+  }
+
+  function showCheckout(reply: FastifyReply, order: Awaited<ReturnType<typeof checkoutOf>>, errors: PlacedErrors) {
+    return sendPage(
+      reply,
+      <CheckoutPage
+        site={order.site}
+        data={order.data}
+        variant={order.variant}
+        gateways={order.gateways}
+        values={order.values}
+        errors={errors}
+        csrf={reply.generateCsrf()}
+        maxAnswerLength={MAX_ANSWER_LENGTH}
+        customer={order.customer}
+      />,
+      { status: errors.status ?? 200, private: true },
+    );
+  }
+
+  app.get('/checkout', { schema: hide }, async (request, reply) =>
+    showCheckout(reply, await checkoutOf(request, request.query as FormInput), noErrors()),
+  );
+  // The product page's form: the same page, its answers in the body rather than the URL.
+  app.post('/checkout/start', { schema: hide, config: { storefrontReadOnly: true } }, async (request, reply) =>
+    showCheckout(reply, await checkoutOf(request, request.body as FormInput), noErrors()),
+  );
+
+  app.post('/checkout', { schema: hide }, async (request, reply) => {
+    const order = await checkoutOf(request, request.body as FormInput);
+    const { site, data, variant } = order;
+    const { body, problems } = orderOf(
+      order.values,
+      data.product,
+      variant,
+      order.gateways,
+      data.mainDetails.terms !== null,
+    );
+    if (problems.length > 0)
+      return showCheckout(reply, order, {
+        ...placeErrors(problems, checkoutFieldOf, 'Some answers need a correction.'),
+        status: 400,
+      });
+    let invoiceId: string;
+    try {
+      const buyer = { ...buyerOf(request), signedInAs: order.customer?.email ?? null };
+      invoiceId = await checkout(db, site.shop.id, body, buyer, options, app.vpnRanges, 'unlocked');
+    } catch (err) {
+      const refused = formRefusal(err);
+      if (!refused) throw err;
+      return showCheckout(reply, order, {
+        ...placeErrors(refused.errors, checkoutFieldOf, refused.message),
+        status: refused.statusCode,
+      });
+    }
+    return reply.redirect(href(site, storefrontPaths.invoice(invoiceId)), 303);
+  });
+
+  async function renderInvoice(
+    request: FastifyRequest<{ Params: { invoiceId: string } }>,
+    reply: FastifyReply,
+    feedback?: { values: FeedbackValues; errors: PlacedErrors },
+  ) {
+    const site = request.site!;
+    const invoice = await invoiceOfSite(db, options, site, request.params.invoiceId);
+    const [details, left] = await Promise.all([
+      detailsOf(app, site),
+      invoice.status === 'completed' ? feedbackOfInvoice(db, site.shop.id, invoice.id) : undefined,
+    ]);
+    return sendPage(
+      reply,
+      <InvoicePage
+        site={site}
+        details={details}
+        invoice={invoice}
+        feedback={left}
+        csrf={reply.generateCsrf()}
+        now={Date.now()}
+        feedbackValues={feedback?.values}
+        feedbackErrors={feedback?.errors}
+      />,
+      { status: feedback?.errors.status ?? 200, private: true },
+    );
+  }
+
+  app.get<{ Params: { invoiceId: string } }>('/invoices/:invoiceId', { schema: hide }, async (request, reply) =>
+    renderInvoice(request, reply),
+  );
+
+  // The poll of a pending invoice page: one read, of the invoice by its primary key joined to the
+  // shop the address names (no separate shop lookup, no password: the unguessable id is the
+  // capability, and the answer is only the status).
+  app.get<{ Params: { shop: string; invoiceId: string } }>(
+    '/invoices/:invoiceId/status',
+    { schema: hide, config: { storefrontBare: true } },
+    async (request, reply) => {
+      const { shop, invoiceId: id } = request.params;
+      const address = shop.startsWith('~') ? { domain: shop.slice(1) } : { subdomain: shop };
+      const status = INVOICE_ID.test(id) ? await publicInvoiceStatus(db, id, address) : undefined;
+      void reply.header('cache-control', 'private, no-store').header('x-content-type-options', 'nosniff');
+      return reply.code(status ? 200 : 404).send({ status: status ?? null });
+    },
+  );
+
+  app.get<{ Params: { invoiceId: string } }>(
+    '/invoices/:invoiceId/goods.txt',
+    { schema: hide },
+    async (request, reply) => {
+      const invoice = await invoiceOfSite(db, options, request.site!, request.params.invoiceId);
+      if (invoice.status !== 'completed') throw new NotFoundError('Goods');
+      return reply
+        .header('content-type', 'text/plain; charset=utf-8')
+        .header('content-disposition', `attachment; filename="order-${invoice.id}.txt"`)
+        .header('cache-control', 'private, no-store')
+        .header('x-content-type-options', 'nosniff')
+        .header('referrer-policy', 'no-referrer')
+        .send(goodsText(invoice));
+    },
+  );
+
+  app.post<{ Params: { invoiceId: string } }>(
+    '/invoices/:invoiceId/cancel',
+    { schema: hide },
+    async (request, reply) => {
+      const site = request.site!;
+      const invoice = await invoiceOfSite(db, options, site, request.params.invoiceId);
+      try {
+        await cancelInvoice(db, site.shop.id, invoice.id);
+      } catch (err) {
+        // Already paid, expired or cancelled (a second click): the page says which.
+        if (!(err instanceof ConflictError)) throw err;
+      }
+      return reply.redirect(invoicePage(site, invoice), 303);
+    },
+  );
+
+  app.post<{ Params: { invoiceId: string } }>(
+    '/invoices/:invoiceId/feedback',
+    { schema: hide },
+    async (request, reply) => {
+      const site = request.site!;
+      const invoice = await invoiceOfSite(db, options, site, request.params.invoiceId);
+      const input = request.body as FormInput;
+      const values = { rating: textOf(input, 'rating'), comment: textOf(input, 'comment') };
+      const problems: string[] = [];
+      if (!/^[1-5]$/.test(values.rating)) problems.push('rating: choose from 1 to 5 stars');
+      if (values.comment.length > 2000) problems.push('comment: must be at most 2,000 characters');
+      const fieldOf = (path: string) => (path === 'rating' || path === 'comment' ? path : undefined);
+      if (problems.length > 0)
+        return renderInvoice(request, reply, { values, errors: { ...placeErrors(problems, fieldOf), status: 400 } });
+      try {
+        await postFeedback(db, invoice.id, { rating: Number(values.rating), comment: values.comment.trim() || null });
+      } catch (err) {
+        // Rated already (another tab), or not completed: the page shows the review, or the status.
+        if (err instanceof ConflictError) return reply.redirect(invoicePage(site, invoice), 303);
+        const refused = formRefusal(err);
+        if (!refused) throw err;
+        return renderInvoice(request, reply, {
+          values,
+          errors: { ...placeErrors(refused.errors, fieldOf, refused.message), status: refused.statusCode },
+        });
+      }
+      return reply.redirect(invoicePage(site, invoice), 303);
+    },
+  );
+};

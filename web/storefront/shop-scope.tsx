@@ -1,0 +1,152 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { VNode } from 'preact';
+import { findShopByDomain, findShopBySubdomain, type ShopRow, SUBDOMAIN } from '../../src/modules/shops/index.js';
+import { cacheControlFor, etagOf, matchesIfNoneMatch, shopDetails } from '../../src/modules/storefront/index.js';
+import { isHostAddressed } from './addressing.js';
+import { PAGE_HEADERS, renderPage } from './render.js';
+import type { ShopDetails, Site } from './site.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The storefront's shop, set by the shop scope's preHandler (storefront routes only). */
+    site: Site | null;
+  }
+  interface FastifyContextConfig {
+    /** A storefront route that answers a password-protected shop before it is unlocked (the prompt itself). */
+    storefrontOpen?: boolean;
+    /** A storefront POST that only renders a page and changes nothing: no CSRF token is asked. */
+    storefrontReadOnly?: boolean;
+    /**
+     * A storefront GET that needs no shop (no lookup, no password check, `request.site` stays
+     * null): the invoice status poll, whose unguessable invoice id is its own capability.
+     */
+    storefrontBare?: boolean;
+  }
+}
+
+const HTML = 'text/html; charset=utf-8';
+
+/** The shop a `/s/{shop}` segment names: a subdomain, or `~{host}` for a custom domain. */
+export async function findSiteShop(app: FastifyInstance, segment: string): Promise<ShopRow | undefined> {
+  const db = app.db.kysely;
+  if (segment.startsWith('~')) return findShopByDomain(db, segment.slice(1));
+  if (!SUBDOMAIN.test(segment)) return undefined;
+  return findShopBySubdomain(db, segment);
+}
+
+export function siteOf(request: FastifyRequest, shop: ShopRow): Site {
+  const segment = (request.params as { shop: string }).shop;
+  return { shop, base: isHostAddressed(request.raw) ? '' : `/s/${segment}` };
+}
+
+/**
+ * The storefront password, once given, is remembered in a cookie holding an HMAC of the shop id
+ * and its current password hash: changing or removing the password (a new hash, fresh salt)
+ * retires every such cookie, and the cookie reveals nothing of the password.
+ */
+export function unlockCookieName(shopId: number): string {
+  return `shopd_unlock_${shopId}`;
+}
+
+export function unlockToken(app: FastifyInstance, shop: Pick<ShopRow, 'id' | 'password_hash'>): string {
+  return createHmac('sha256', unlockKeyOf(app)).update(`${shop.id}\n${shop.password_hash}`).digest('base64url');
+}
+
+const unlockKeys = new WeakMap<FastifyInstance, Buffer>();
+function unlockKeyOf(app: FastifyInstance): Buffer {
+  let key = unlockKeys.get(app);
+  if (!key) {
+    key = app.secrets.deriveKey('storefront-unlock');
+    unlockKeys.set(app, key);
+  }
+  return key;
+}
+
+export function isUnlocked(app: FastifyInstance, request: FastifyRequest, shop: ShopRow): boolean {
+  if (shop.password_hash === null) return true;
+  const given = request.cookies[unlockCookieName(shop.id)];
+  if (!given) return false;
+  const expected = Buffer.from(unlockToken(app, shop));
+  const actual = Buffer.from(given);
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/**
+ * The cache key of a page: its address (the base tells host- from path-addressed) and the query
+ * values the page reads, and nothing else, so made-up parameters (`?utm=1`, `?x=2`…) cannot fill
+ * the cache with copies of one page.
+ */
+export function pageKeyOf(site: Site, url: string, reads: Record<string, string | number | undefined>): string {
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  const query = Object.entries(reads)
+    .filter(([, value]) => value !== undefined && value !== '')
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`)
+    .join('&');
+  return `html\n${site.base}\n${path}${query ? `?${query}` : ''}`;
+}
+
+/**
+ * Serves a public page of the shop (home, product, FAQ, reviews, terms…) through the page cache:
+ * the same cache, versions and invalidation as the JSON pages, so an owner's edit is visible on
+ * the next request and a hit costs no database read beyond finding the shop. A strong ETag and
+ * `must-revalidate` let browsers revalidate with a bodyless 304. Pages of a password-protected
+ * shop are rendered every time and `private`.
+ */
+export async function serveCachedPage(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  reads: Record<string, string | number | undefined>,
+  render: () => Promise<VNode> | VNode,
+): Promise<FastifyReply> {
+  const site = request.site!;
+  const cache = app.pageCache;
+  const cacheControl = cacheControlFor(site.shop);
+  let body: Buffer | undefined;
+  let etag: string | undefined;
+  if (cache.enabled && site.shop.password_hash === null) {
+    const key = pageKeyOf(site, request.url, reads);
+    let page = await cache.get(site.shop.id, key);
+    if (!page) {
+      const version = await cache.version(site.shop.id);
+      if (version !== null) {
+        const claim = cache.claimFill(site.shop.id, key, version);
+        if ('wait' in claim) page = await claim.wait;
+        else {
+          try {
+            const html = Buffer.from(renderPage(await render()));
+            page = cache.set(site.shop.id, key, version, {
+              body: html,
+              contentType: HTML,
+              cacheControl,
+              passwordHash: null,
+            });
+            claim.done(page);
+          } catch (err) {
+            claim.done();
+            throw err;
+          }
+        }
+      }
+    }
+    if (page) {
+      body = page.body;
+      etag = page.etag;
+    }
+  }
+  if (!body) {
+    body = Buffer.from(renderPage(await render()));
+    etag = etagOf(body);
+  }
+  void reply.headers(PAGE_HEADERS).header('cache-control', cacheControl).header('etag', etag);
+  if (matchesIfNoneMatch(request.headers['if-none-match'], etag!)) return reply.code(304).send();
+  return reply.code(200).type(HTML).send(body);
+}
+
+/** The shop's details for a page built outside the cache (invoice, ticket, account, errors). */
+export function detailsOf(app: FastifyInstance, site: Site): Promise<ShopDetails> {
+  return shopDetails(app.db.kysely, site.shop);
+}
