@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs every test file under test/ with node's test runner (through tsx), on SQLite by default
+// Runs every test file under test/ and e2e/ with node's test runner (through tsx), on SQLite by default
 // or on PostgreSQL with DB=postgres. Extra arguments are passed on (e.g. a file to run alone).
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -14,7 +14,8 @@ function findTests(dir) {
 }
 
 const args = process.argv.slice(2);
-const files = args.some((a) => a.endsWith('.ts')) ? [] : findTests('test').sort();
+// The browser tests under e2e/ (chromium, see e2e/harness.ts) run with the rest.
+const files = args.some((a) => a.endsWith('.ts')) ? [] : [...findTests('test'), ...findTests('e2e')].sort();
 const db = process.env.DB === 'postgres' ? 'PostgreSQL' : 'SQLite';
 console.log(`# shopd tests on ${db}: ${files.length || 'selected'} file(s)`);
 const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=4', ...args, ...files], {
