@@ -14,7 +14,7 @@ import {
 } from './measure.js';
 
 /**
- * The targets of issues 7 and 20, T1–T9. Each scenario answers report rows; a failed expectation (a
+ * The targets of issues 7, 20 and 21, T1–T11. Each scenario answers report rows; a failed expectation (a
  * wrong status, a stale page, an oversold stock) throws, and the runner reports it as an error.
  */
 export interface Row {
@@ -773,6 +773,122 @@ export async function t9(ctx: Context): Promise<Row[]> {
   ];
 }
 
+/** The seeded shop's storefront address: `/s/{subdomain}`. */
+async function storefrontBase(ctx: Context): Promise<string> {
+  const shops = JSON.parse((await fetchOk(ctx, '/self/shops', { headers: owner(ctx) })).body) as {
+    data: { id: number; subdomain: string }[];
+  };
+  const shop = shops.data.find((s) => s.id === ctx.meta.shopId);
+  if (!shop) throw new BenchFailure(`the seeded shop ${ctx.meta.shopId} is not the bench account's`);
+  return `/s/${shop.subdomain}`;
+}
+
+/**
+ * T10: the web storefront's home page (HTML, rendered on the server) served from the page cache,
+ * against a static copy of the same bytes with the same content type; and its 304 revalidation.
+ */
+export async function t10(ctx: Context): Promise<Row[]> {
+  const home = `${await storefrontBase(ctx)}/`;
+  const page = await fetchOk(ctx, home);
+  const etag = page.headers.get('etag');
+  if (!etag) throw new BenchFailure('storefront home: no ETag');
+  if (!page.headers.get('content-type')?.startsWith('text/html')) throw new BenchFailure('storefront home: not HTML');
+  ctx.progress(`storefront home: ${page.bytes} bytes, ETag ${etag}`);
+  const cached = await compare(
+    ctx.base,
+    { label: 'storefront home (cached)', path: home, expect: [200], ...THROUGHPUT },
+    staticLoad({ path: home, bytes: page.bytes }),
+    ctx.timing,
+    ctx.progress,
+  );
+  const revalidated = await compare(
+    ctx.base,
+    async () => ({
+      label: 'storefront home 304',
+      path: home,
+      headers: { 'if-none-match': (await fetchOk(ctx, home)).headers.get('etag') ?? etag },
+      expect: [304],
+      tolerate: [200],
+      ...THROUGHPUT,
+    }),
+    { label: '/hello', path: '/hello', expect: [200], ...THROUGHPUT },
+    ctx.timing,
+    ctx.progress,
+  );
+  return [
+    ratioRow(
+      'T10',
+      `storefront home HTML cached (${(page.bytes / 1024).toFixed(1)} KB) vs a static copy of its bytes, req/s`,
+      cached.rpsRatio,
+      0.8,
+    ),
+    info('T10', '304 revalidation vs /hello, req/s', `${fmt(revalidated.rpsRatio)}×`),
+    info(
+      'T10',
+      'home / static / 304 / hello',
+      `${Math.round(cached.endpoint.rps)} / ${Math.round(cached.baseline.rps)} / ${Math.round(revalidated.endpoint.rps)} / ${Math.round(revalidated.baseline.rps)} req/s`,
+    ),
+  ];
+}
+
+/**
+ * T11: a buyer's invoice page while the invoice is pending. The page's script polls the invoice's
+ * status; each poll may cost at most one database read (counted by the bench server's query
+ * observer over 200 sequential polls). Its throughput against /hello, and the full page's, are
+ * reported for information.
+ */
+export async function t11(ctx: Context): Promise<Row[]> {
+  const base = await storefrontBase(ctx);
+  const { productId, variantId, gateway } = ctx.meta.checkout;
+  const created = await fetchOk(ctx, `/v2/public/shops/${ctx.meta.shopId}/invoices`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      customerEmail: `t11-${Date.now()}@bench.invalid`,
+      gateway,
+      parts: [{ productId, productVariantId: variantId, quantity: 1 }],
+    }),
+  });
+  const invoice = (JSON.parse(created.body) as { data: { id: string; status: string } }).data;
+  if (invoice.status !== 'pending') throw new BenchFailure(`T11: the new invoice is ${invoice.status}, not pending`);
+  const pagePath = `${base}/invoices/${invoice.id}`;
+  const statusPath = `${pagePath}/status`;
+  const page = await fetchOk(ctx, pagePath);
+  if (!page.body.includes(statusPath)) throw new BenchFailure('T11: the invoice page does not poll its status');
+  await fetchOk(ctx, statusPath);
+
+  const polls = 200;
+  await fetchOk(ctx, '/__bench/query-stats/reset', { method: 'POST' });
+  for (let i = 0; i < polls; i++) {
+    const answer = JSON.parse((await fetchOk(ctx, statusPath)).body) as { status?: string };
+    if (answer.status !== 'pending') throw new BenchFailure(`T11: the poll answered ${JSON.stringify(answer)}`);
+  }
+  const stats = JSON.parse((await fetchOk(ctx, '/__bench/query-stats')).body) as QueryStats;
+  const rows: Row[] = [];
+  if (stats.observing) {
+    const perPoll = stats.queries / polls;
+    rows.push({
+      target: 'T11',
+      scenario: `invoice page while pending: database reads per status poll (${polls} polls)`,
+      measured: fmt(perPoll),
+      threshold: '≤ 1',
+      met: perPoll <= 1,
+    });
+  } else rows.push(info('T11', 'database reads per poll', 'db.observeQueries missing: not measured'));
+  const poll = await compare(
+    ctx.base,
+    { label: 'status poll', path: statusPath, expect: [200], ...THROUGHPUT },
+    { label: '/hello', path: '/hello', expect: [200], ...THROUGHPUT },
+    ctx.timing,
+    ctx.progress,
+  );
+  rows.push(
+    info('T11', 'status poll vs /hello, req/s', `${fmt(poll.rpsRatio)}× (${rpsInfo(poll.endpoint)})`),
+    info('T11', 'the whole invoice page once', `${(page.bytes / 1024).toFixed(1)} KB, private, no-store`),
+  );
+  return rows;
+}
+
 export const scenarios: Record<string, (ctx: Context) => Promise<Row[]>> = {
   T1: t1,
   T2: t2,
@@ -783,4 +899,6 @@ export const scenarios: Record<string, (ctx: Context) => Promise<Row[]>> = {
   T7: t7,
   T8: t8,
   T9: t9,
+  T10: t10,
+  T11: t11,
 };

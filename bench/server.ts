@@ -63,7 +63,7 @@ function addBenchRoutes(app: FastifyInstance): { pageCache: boolean; observeQuer
   // of `x`s would measure the client, not the server; a copy of the page costs both sides alike.
   // `headers=page` adds the page's own response headers (RateLimit-*, ETag, Cache-Control): the
   // same bytes on the wire, to tell what the client pays for reading them from server work.
-  const copies = new Map<string, { body: Buffer; headers: Record<string, string> }>();
+  const copies = new Map<string, { type: string; body: Buffer; headers: Record<string, string> }>();
   const pageHeaders = /^(ratelimit-|etag$|cache-control$)/;
   app.get(
     '/__bench/copy',
@@ -71,7 +71,7 @@ function addBenchRoutes(app: FastifyInstance): { pageCache: boolean; observeQuer
       config: { rateLimit: false },
       schema: {
         querystring: Type.Object({
-          of: Type.String({ pattern: '^/v2/public/' }),
+          of: Type.String({ pattern: '^/(v2/public|s)/' }),
           headers: Type.Optional(Type.Literal('page')),
         }),
         hide: true,
@@ -85,13 +85,14 @@ function addBenchRoutes(app: FastifyInstance): { pageCache: boolean; observeQuer
         if (page.statusCode !== 200) return reply.code(502).send({ error: `${of} answered ${page.statusCode}` });
         const kept = Object.entries(page.headers).filter(([name]) => pageHeaders.test(name));
         copy = {
+          type: String(page.headers['content-type']),
           body: page.rawPayload,
           headers: Object.fromEntries(kept.map(([name, value]) => [name, String(value)])),
         };
         copies.set(of, copy);
       }
       if (headers === 'page') void reply.headers(copy.headers);
-      return reply.type('application/json; charset=utf-8').send(copy.body);
+      return reply.type(copy.type).send(copy.body);
     },
   );
 
