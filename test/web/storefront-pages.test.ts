@@ -163,3 +163,25 @@ test('made-up query parameters neither change a cached page nor add copies of it
   assert.ok(referred.body.includes('FRIEND'));
   assert.ok(app.pageCache.size.bytes > stored);
 });
+
+test('a cached page costs no database read, and a change of the shop is seen at once', async (t) => {
+  const app = await build(t);
+  const api = await owner(app);
+  const { shopId } = await sellingShop(api);
+  const shop = assertOk(await api.get(`/self/${shopId}/settings`));
+  const home = `/s/${shop.subdomain}/`;
+  assert.equal((await app.inject(home)).statusCode, 200);
+  const statements: string[] = [];
+  const stop = app.db.observeQueries((event) => statements.push(event.sql));
+  const hit = await app.inject(home);
+  stop();
+  assert.equal(hit.statusCode, 200);
+  assert.deepEqual(statements, [], 'neither the shop nor the page is read again');
+
+  assertOk(await api.put(`/self/${shopId}/settings/password`, { password: 'hush hush' }));
+  assert.equal((await app.inject(home)).statusCode, 401, 'a new password closes the shop at once');
+  assertOk(await api.put(`/self/${shopId}/settings/password`, { password: null }));
+  assertOk(await api.put(`/self/${shopId}/settings/subdomain`, { newSubDomain: 'renamed-shop' }));
+  assert.equal((await app.inject(home)).statusCode, 404, 'the old address is gone at once');
+  assert.equal((await app.inject('/s/renamed-shop/')).statusCode, 200);
+});

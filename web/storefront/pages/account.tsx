@@ -79,12 +79,12 @@ export function AccountPage(props: {
   const { orders } = account;
   return (
     <Layout site={site} details={details} title="Your account" noindex>
-      <section class="narrow">
+      <section>
         <h1>Your account</h1>
         <p>
           Signed in as <strong>{account.email}</strong>
         </p>
-        <p class="card">
+        <p class="card balance">
           Store balance: <strong id="balance">{money(account.balance, account.currency)}</strong>
           <br />
           <span class="muted small">Pay for an order with it at checkout: choose “Store balance”.</span>
