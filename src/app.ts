@@ -16,6 +16,7 @@ import { sweepIdempotencyKeys } from './http/idempotency.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { serializeRequest } from './http/request-log.js';
+import { reusedSerializers } from './http/serialization.js';
 import { systemRoutes } from './http/system.routes.js';
 import { registerUploads } from './http/uploads.js';
 import { addSharedSchema, refuseNulInRequests, validatorCompiler } from './http/validation.js';
@@ -102,6 +103,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Response serializers built once per schema in the process, not once per app (serialization.ts).
+    schemaController: { compilersFactory: { buildSerializer: reusedSerializers } },
     // A storefront host (`{subdomain}.{STOREFRONT_DOMAIN}`, a custom domain) is served its shop's pages at `/`.
     rewriteUrl: storefrontRewrite(config),
     // Errors the router raises before any route runs (a malformed %-escape, an over-long path
