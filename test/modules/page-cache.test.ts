@@ -6,24 +6,8 @@ import { expireOverdue } from '../../src/modules/invoices/lifecycle.service.js';
 import { PageCache } from '../../src/modules/storefront/page-cache.js';
 import { build, type Client, freshConfig, onEnd, owner } from '../helpers/build.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
+import { selectsDuring } from '../helpers/queries.js';
 import { redisAvailable, testRedisUrl } from '../helpers/redis.js';
-
-/**
- * Counts the reads the app's main connection runs while `fn` runs (served pages are recorded as
- * visits, written in batches: writes are not what is counted here).
- */
-async function selectsDuring(app: FastifyInstance, fn: () => Promise<unknown>): Promise<number> {
-  let count = 0;
-  const stop = app.db.observeQueries((e) => {
-    if (/^\s*select/i.test(e.sql)) count++;
-  });
-  try {
-    await fn();
-  } finally {
-    stop();
-  }
-  return count;
-}
 
 function publicGet(app: FastifyInstance, shopId: number) {
   return async (path: string, headers: Record<string, string> = {}) => {

@@ -5,25 +5,12 @@ import { expireOverdue } from '../../src/modules/invoices/index.js';
 import { findShopByDomain, findShopBySubdomain } from '../../src/modules/shops/index.js';
 import { build, owner } from '../helpers/build.js';
 import { assertError, assertOk, createShop, sellingShop } from '../helpers/factories.js';
+import { selectsDuring } from '../helpers/queries.js';
 
 /**
  * Issue 21, shop addresses: the custom domain setting and the storefront address of the Shop view,
  * the public JSON API addressed by subdomain, and the `url` of invoices.
  */
-
-/** The reads the app's main connection runs while `fn` runs. */
-async function selectsDuring(app: FastifyInstance, fn: () => Promise<unknown>): Promise<number> {
-  let count = 0;
-  const stop = app.db.observeQueries((e) => {
-    if (/^\s*select/i.test(e.sql)) count++;
-  });
-  try {
-    await fn();
-  } finally {
-    stop();
-  }
-  return count;
-}
 
 async function get(app: FastifyInstance, url: string, headers: Record<string, string> = {}) {
   const res = await app.inject({ method: 'GET', url, headers });

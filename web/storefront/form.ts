@@ -1,4 +1,6 @@
 import { AppError } from '../../src/http/errors.js';
+import { InvoiceId } from '../../src/modules/invoices/index.js';
+import { EMAIL } from '../../src/schemas/common.js';
 
 /**
  * Reading urlencoded forms and query strings, and placing a service's errors next to the fields
@@ -6,6 +8,12 @@ import { AppError } from '../../src/http/errors.js';
  * `"<field path>: <problem>"` (the JSON API's `errors`); a page maps each path to one of its form
  * fields, and shows the ones that match none above the form.
  */
+
+/** The shape of an invoice id, as the JSON API's `InvoiceId` checks it. */
+export const INVOICE_ID = new RegExp(InvoiceId.pattern!);
+
+/** An e-mail address as the JSON API's schemas accept it (at most 254 characters). */
+export const isEmail = (email: string) => email.length <= 254 && EMAIL.test(email);
 
 /** What a parsed form or query holds: text values, or repeated ones. */
 export type FormInput = Record<string, string | string[] | undefined> | undefined | null;

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { storefrontPaths } from '../../http/storefront-url.js';
 import { currencyDigits } from '../../schemas/currencies.js';
+import { fromMinorUnits } from '../../schemas/money.js';
 import {
   checkoutMail,
   deliveryMail,
@@ -27,8 +28,7 @@ type Conn = Kysely<Database>;
 
 /** `24.98 USD`, `500 JPY`: minor units with the currency's digits. */
 export function moneyText(minor: number, currency: string): string {
-  const digits = currencyDigits(currency);
-  return `${(minor / 10 ** digits).toFixed(digits)} ${currency}`;
+  return `${fromMinorUnits(minor, currency).toFixed(currencyDigits(currency))} ${currency}`;
 }
 
 /** A part as mail names it: the product title, with the variant's when it differs. */

@@ -10,9 +10,8 @@ import {
   startSession,
 } from '../../../src/modules/customer-sessions/index.js';
 import { orderOptions } from '../../../src/modules/invoices/index.js';
-import { EMAIL } from '../../../src/schemas/common.js';
 import { currentCustomer, customerCookieName, forgetSession, rememberSession } from '../customer.js';
-import { type FormInput, formRefusal, noErrors, type PlacedErrors, placeErrors, textOf } from '../form.js';
+import { type FormInput, formRefusal, isEmail, noErrors, type PlacedErrors, placeErrors, textOf } from '../form.js';
 import { AccountPage } from '../pages/account.js';
 import { SignInPage, VerifyPage } from '../pages/account-sign-in.js';
 import { sendPage } from '../render.js';
@@ -25,8 +24,6 @@ import { href, type Site } from '../site.js';
  * the public JSON API's customer routes; the session token lives in an httpOnly cookie of the
  * shop (customer.ts). The code travels only in POST bodies, never in a URL (URLs reach logs).
  */
-
-const validEmail = (email: string) => email.length <= 254 && EMAIL.test(email);
 
 /** A refusal of the sign-in services as the form shows it: the field it concerns, and Retry-After for a 429. */
 function refusalOf(reply: FastifyReply, err: unknown, fieldOf: (path: string) => string | undefined): PlacedErrors {
@@ -101,7 +98,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/account/sign-in', { schema: hide }, async (request, reply) => {
     const site = request.site!;
     const email = textOf(request.body as FormInput, 'email').trim();
-    if (!validEmail(email))
+    if (!isEmail(email))
       return showSignIn(reply, site, email, {
         fields: { email: email === '' ? 'Enter your e-mail address.' : 'Enter a valid e-mail address.' },
         other: [],
@@ -126,7 +123,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const site = request.site!;
       const email = (request.query.email ?? '').trim();
-      if (!validEmail(email)) return reply.redirect(accountPath(site), 303);
+      if (!isEmail(email)) return reply.redirect(accountPath(site), 303);
       return showVerify(reply, site, email, noErrors());
     },
   );
@@ -136,7 +133,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const input = request.body as FormInput;
     const email = textOf(input, 'email').trim();
     const code = textOf(input, 'code').trim();
-    if (!validEmail(email)) return reply.redirect(accountPath(site), 303);
+    if (!isEmail(email)) return reply.redirect(accountPath(site), 303);
     if (!/^[0-9]{6}$/.test(code))
       return showVerify(reply, site, email, {
         fields: { code: 'Enter the 6 digits from the e-mail.' },

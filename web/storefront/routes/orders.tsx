@@ -14,9 +14,18 @@ import {
 } from '../../../src/modules/invoices/index.js';
 import { MAX_ANSWER_LENGTH } from '../../../src/modules/products/index.js';
 import { checkoutPage } from '../../../src/modules/storefront/index.js';
-import { EMAIL } from '../../../src/schemas/common.js';
 import { currentCustomer, type SignedInCustomer } from '../customer.js';
-import { type FormInput, formRefusal, idOf, noErrors, type PlacedErrors, placeErrors, textOf } from '../form.js';
+import {
+  type FormInput,
+  formRefusal,
+  INVOICE_ID,
+  idOf,
+  isEmail,
+  noErrors,
+  type PlacedErrors,
+  placeErrors,
+  textOf,
+} from '../form.js';
 import {
   CheckoutPage,
   type CheckoutProduct,
@@ -98,7 +107,7 @@ function orderOf(
   const problems: string[] = [];
   const email = values.email.trim();
   if (email === '') problems.push('customerEmail: is required');
-  else if (email.length > 254 || !EMAIL.test(email)) problems.push('customerEmail: must be an e-mail address');
+  else if (!isEmail(email)) problems.push('customerEmail: must be an e-mail address');
   const quantity = /^[0-9]{1,7}$/.test(values.quantity.trim()) ? Number(values.quantity.trim()) : Number.NaN;
   if (!(quantity >= 1 && quantity <= 1_000_000))
     problems.push('parts[0].quantity: must be a whole number of at least 1');
@@ -131,8 +140,6 @@ function orderOf(
     },
   };
 }
-
-const INVOICE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** The invoice of this shop with this id; any other (unknown, malformed, another shop's) is the 404 page. */
 async function invoiceOfSite(

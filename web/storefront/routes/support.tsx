@@ -3,8 +3,17 @@ import type { FastifyReply } from 'fastify';
 import { ConflictError, NotFoundError } from '../../../src/http/errors.js';
 import { storefrontPaths } from '../../../src/http/storefront-url.js';
 import { getPublicTicket, openTicket, postCustomerMessage } from '../../../src/modules/tickets/index.js';
-import { EMAIL } from '../../../src/schemas/common.js';
-import { type FormInput, formRefusal, idOf, noErrors, type PlacedErrors, placeErrors, textOf } from '../form.js';
+import {
+  type FormInput,
+  formRefusal,
+  INVOICE_ID,
+  idOf,
+  isEmail,
+  noErrors,
+  type PlacedErrors,
+  placeErrors,
+  textOf,
+} from '../form.js';
 import { SupportPage, type SupportValues } from '../pages/support.js';
 import { type PublicTicketView, TicketPage } from '../pages/ticket.js';
 import { sendPage } from '../render.js';
@@ -19,7 +28,6 @@ import { href, type Site } from '../site.js';
  * Referer.
  */
 
-const INVOICE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const nonBlank = (text: string) => text.trim() !== '';
 /** Length in characters (code points), as the API's schemas count it. */
 const chars = (text: string) => [...text].length;
@@ -35,7 +43,7 @@ function supportProblems(values: SupportValues): string[] {
   const problems: string[] = [];
   const email = values.email.trim();
   if (email === '') problems.push('email: is required');
-  else if (email.length > 254 || !EMAIL.test(email)) problems.push('email: must be an e-mail address');
+  else if (!isEmail(email)) problems.push('email: must be an e-mail address');
   if (!nonBlank(values.title)) problems.push('title: is required');
   else if (chars(values.title.trim()) > 200) problems.push('title: must be at most 200 characters');
   if (!nonBlank(values.message)) problems.push('message: is required');
