@@ -169,6 +169,10 @@ Object.assign(samples, {
   }),
   'DELETE /self/{shopId}/webhooks/{webhookId}': {},
   'POST /self/{shopId}/webhooks/{webhookId}/test': {},
+  // An endpoint of its own: the PUT sample above turns the fixture's endpoint off.
+  'POST /self/{shopId}/webhooks/{webhookId}/deliveries/{deliveryId}/resend': {
+    params: (f) => ({ webhookId: f.deliveryWebhookId! }),
+  },
   'GET /self/{shopId}/affiliates/stats': { query: fixedRange },
   // Dashboards cover at most 366 days; real-time figures are read as of a fixed instant.
   'GET /self/{shopId}/dashboard/general': { query: fixedDashboardRange },
@@ -251,6 +255,15 @@ export async function createFixture(api: Client, shopId: number): Promise<Fixtur
       events: ['invoice.created', 'invoice.completed'],
     }),
   );
+  // A delivery to resend: a test ping (to a closed port) logs one.
+  const pinged = assertOk(
+    await api.post(`/self/${shopId}/webhooks`, {
+      url: 'http://127.0.0.1:9/fixture-pinged',
+      events: ['ticket.created'],
+    }),
+  );
+  assertOk(await api.post(`/self/${shopId}/webhooks/${pinged.id}/test`));
+  const delivery = assertOk(await api.get(`/self/${shopId}/webhooks/${pinged.id}/deliveries`)).items[0];
   // Orders: one pending invoice (to process) and one completed (to replace and resend), from a customer with a balance.
   // The shop must be able to sell (an earlier operation may have locked or held it).
   assertOk(await api.put(`/self/${shopId}/settings/password`, { password: null }));
@@ -312,6 +325,8 @@ export async function createFixture(api: Client, shopId: number): Promise<Fixtur
     feedbackId: feedback.id,
     ticketId: ticket.id,
     webhookId: webhook.id,
+    deliveryWebhookId: pinged.id,
+    deliveryId: delivery.deliveryId,
   };
 }
 

@@ -7,7 +7,7 @@ import { buildApp } from '../../src/app.js';
 import { isPublicAddress } from '../../src/http/address-guard.js';
 import { recordEvent } from '../../src/modules/events/service.js';
 import { RETRY_DELAYS_MS, retryDelayMs, startWebhookWorker } from '../../src/modules/webhooks/service.js';
-import { build, freshConfig, onEnd, owner } from '../helpers/build.js';
+import { build, type Client, freshConfig, onEnd, owner } from '../helpers/build.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
 
 interface Received {
@@ -611,4 +611,217 @@ test('an invoice event no endpoint receives keeps no snapshot of the invoice: no
   assert.equal(created.invoiceId, sold.id);
   assert.equal(created.invoice, undefined, 'no endpoint takes invoice.created: no snapshot');
   assert.deepEqual(completed.invoice.parts[0].deliverables, ['K1'], 'the subscribed event carries the invoice');
+});
+
+/** The delivery of the newest attempt in an endpoint's log, and that log. */
+async function deliveryLog(api: Client, url: string) {
+  const log = assertOk(await api.get(url)).items as {
+    deliveryId: number;
+    attempt: number;
+    statusCode: number | null;
+  }[];
+  return { deliveryId: log[0]!.deliveryId, log };
+}
+
+test('a resend delivers the same event again, with the same id and payload, whatever the state of its delivery', async (t) => {
+  const { app, api, buy, base } = await setup(t);
+  let answer = 200;
+  const sink = await receiver(t, () => answer);
+  const hook = assertOk(await api.post(base, { url: sink.url, events: ['invoice.created'] }));
+  await buy();
+  assert.equal(await app.webhookWorker.runOnce(), 1);
+  const { deliveryId } = await deliveryLog(api, `${base}/${hook.id}/deliveries`);
+  const resendUrl = `${base}/${hook.id}/deliveries/${deliveryId}/resend`;
+  const eventId = sink.received[0]!.headers['webhook-id'];
+
+  // Succeeded: sent again on the next pass.
+  const rearmed = assertOk(await api.post(resendUrl));
+  assert.deepEqual(
+    [rearmed.id, rearmed.eventId, rearmed.eventType, rearmed.status, rearmed.attempts],
+    [deliveryId, eventId, 'invoice.created', 'pending', 1],
+  );
+  assert.ok(rearmed.nextAttemptAt, 'due');
+  assert.ok(rearmed.deliveredAt, 'it was delivered before');
+  assert.equal(await app.webhookWorker.runOnce(Date.parse(rearmed.nextAttemptAt)), 1);
+  assert.equal(sink.received.length, 2);
+  const [first, again] = sink.received;
+  assert.equal(again!.headers['webhook-id'], eventId, 'the same event id: receivers deduplicate on it');
+  assert.equal(again!.body, first!.body, 'the same payload');
+  assert.ok(new Webhook(hook.secret).verify(again!.body, again!.headers as Record<string, string>), 'signed afresh');
+  assert.deepEqual(
+    (await deliveryLog(api, `${base}/${hook.id}/deliveries`)).log.map((a) => [a.deliveryId, a.attempt, a.statusCode]),
+    [
+      [deliveryId, 2, 200],
+      [deliveryId, 1, 200],
+    ],
+    'one delivery, its attempts numbered on',
+  );
+
+  // Pending, waiting out its backoff after a failure: due now instead.
+  answer = 500;
+  const failing = assertOk(await api.post(resendUrl));
+  assert.equal(await app.webhookWorker.runOnce(Date.parse(failing.nextAttemptAt)), 0);
+  const waiting = await app.db.kysely
+    .selectFrom('webhook_deliveries')
+    .select(['status', 'next_attempt_at'])
+    .where('id', '=', deliveryId)
+    .executeTakeFirstOrThrow();
+  assert.equal(waiting.status, 'pending', 'a failed resend is retried like any delivery');
+  answer = 200;
+  const retried = assertOk(await api.post(resendUrl));
+  assert.ok(waiting.next_attempt_at > Date.parse(failing.nextAttemptAt), 'it was waiting out its backoff');
+  assert.ok(Date.parse(retried.nextAttemptAt) <= Date.now(), 'now it is due');
+  assert.equal(await app.webhookWorker.runOnce(Date.parse(retried.nextAttemptAt)), 1);
+
+  // Failed for good (its retries used up): one more attempt.
+  await app.db.kysely
+    .updateTable('webhook_deliveries')
+    .set({ status: 'failed', attempts: RETRY_DELAYS_MS.length })
+    .where('id', '=', deliveryId)
+    .execute();
+  const revived = assertOk(await api.post(resendUrl));
+  assert.deepEqual([revived.status, revived.attempts], ['pending', RETRY_DELAYS_MS.length]);
+  assert.equal(await app.webhookWorker.runOnce(Date.parse(revived.nextAttemptAt)), 1);
+  assert.equal(sink.received.length, 5);
+  assert.deepEqual(new Set(sink.received.map((r) => r.headers['webhook-id'])), new Set([eventId]));
+  assert.ok(sink.received.every((r) => r.body === first!.body));
+  const settled = await app.db.kysely
+    .selectFrom('webhook_deliveries')
+    .select(['status', 'attempts'])
+    .where('id', '=', deliveryId)
+    .executeTakeFirstOrThrow();
+  assert.deepEqual(settled, { status: 'succeeded', attempts: RETRY_DELAYS_MS.length + 1 });
+});
+
+test('a resend during a send: that send finishes and is logged, and the event is sent once more after it', async (t) => {
+  const { app, api, buy, base } = await setup(t, HELD);
+  // Holds the first request until the test releases it.
+  const received: string[] = [];
+  let arrived!: () => void;
+  const arrival = new Promise<void>((resolve) => (arrived = resolve));
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received.push(String(req.headers['webhook-id']));
+      if (received.length === 1) {
+        arrived();
+        void released.then(() => res.writeHead(200).end('ok'));
+      } else res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onEnd(
+    t,
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  const hook = assertOk(await api.post(base, { url, events: ['invoice.created'] }));
+  await buy();
+  const delivery = await app.db.kysely
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('webhook_id', '=', hook.id)
+    .executeTakeFirstOrThrow();
+
+  const pass = app.webhookWorker.runOnce();
+  await arrival;
+  const rearmed = assertOk(await api.post(`${base}/${hook.id}/deliveries/${delivery.id}/resend`));
+  assert.deepEqual([rearmed.status, rearmed.attempts], ['pending', 1], 'the send in flight was the first attempt');
+  release();
+  await pass;
+  // Unless the pass was for the very millisecond of the resend, the resend is still due.
+  while ((await app.webhookWorker.runOnce(Date.parse(rearmed.nextAttemptAt))) > 0);
+  assert.equal(received.length, 2, 'sent once more after the resend');
+  assert.equal(received[1], received[0]);
+  const attempts = await app.db.kysely
+    .selectFrom('webhook_attempts')
+    .select(['attempt', 'status_code'])
+    .where('delivery_id', '=', delivery.id)
+    .orderBy('id')
+    .execute();
+  assert.deepEqual(
+    attempts.map((a) => [a.attempt, a.status_code]),
+    [
+      [1, 200],
+      [2, 200],
+    ],
+  );
+  const row = await app.db.kysely
+    .selectFrom('webhook_deliveries')
+    .select(['status', 'attempts'])
+    .where('id', '=', delivery.id)
+    .executeTakeFirstOrThrow();
+  assert.deepEqual(row, { status: 'succeeded', attempts: 2 });
+});
+
+test("a resend of another shop's or another endpoint's delivery is a 404 and changes nothing", async (t) => {
+  const { app, api, buy, base } = await setup(t);
+  const sink = await receiver(t);
+  const hook = assertOk(await api.post(base, { url: sink.url, events: ['invoice.created'] }));
+  const other = assertOk(await api.post(base, { url: sink.url, events: ['ticket.created'] }));
+  await buy();
+  assert.equal(await app.webhookWorker.runOnce(), 1);
+  const { deliveryId } = await deliveryLog(api, `${base}/${hook.id}/deliveries`);
+  const rows = () => app.db.kysely.selectFrom('webhook_deliveries').selectAll().orderBy('id').execute();
+  const before = await rows();
+
+  const mallory = await owner(app);
+  const malloryShop = await sellingShop(mallory);
+  const malloryBase = `/self/${malloryShop.shopId}/webhooks`;
+  const malloryHook = assertOk(await mallory.post(malloryBase, { url: sink.url, events: ['invoice.created'] }));
+  for (const [who, url] of [
+    [mallory, `${base}/${hook.id}/deliveries/${deliveryId}/resend`], // Alice's shop, with Mallory's key
+    [mallory, `${malloryBase}/${hook.id}/deliveries/${deliveryId}/resend`], // Alice's endpoint under Mallory's shop
+    [mallory, `${malloryBase}/${malloryHook.id}/deliveries/${deliveryId}/resend`], // Alice's delivery, Mallory's endpoint
+    [api, `${base}/${other.id}/deliveries/${deliveryId}/resend`], // another endpoint of the same shop
+    [api, `${base}/${hook.id}/deliveries/${deliveryId + 1000}/resend`], // no such delivery
+  ] as const) {
+    assertError(await who.post(url), 404, 'not_found');
+  }
+  const wrongEndpoint = await api.post(`${base}/${other.id}/deliveries/${deliveryId}/resend`);
+  assert.equal(wrongEndpoint.body.message, 'Delivery not found.');
+  assert.deepEqual(await rows(), before, 'nothing changed');
+  assert.equal(await app.webhookWorker.runOnce(), 0);
+  assert.equal(sink.received.length, 1, 'nothing sent again');
+
+  // Deleting an endpoint deletes its deliveries: a resend finds neither.
+  assertOk(await api.delete(`${base}/${hook.id}`));
+  assertError(await api.post(`${base}/${hook.id}/deliveries/${deliveryId}/resend`), 404, 'not_found');
+});
+
+test('a resend to a disabled endpoint is a 409 that says so, and changes nothing', async (t) => {
+  const { app, api, buy, base } = await setup(t);
+  let gone = false;
+  const sink = await receiver(t, () => (gone ? 410 : 200));
+  const hook = assertOk(await api.post(base, { url: sink.url, events: ['invoice.created'] }));
+  await buy();
+  assert.equal(await app.webhookWorker.runOnce(), 1);
+  const { deliveryId } = await deliveryLog(api, `${base}/${hook.id}/deliveries`);
+  const resendUrl = `${base}/${hook.id}/deliveries/${deliveryId}/resend`;
+  const row = () =>
+    app.db.kysely.selectFrom('webhook_deliveries').selectAll().where('id', '=', deliveryId).executeTakeFirstOrThrow();
+  const before = await row();
+
+  assertOk(await api.put(`${base}/${hook.id}`, { url: sink.url, events: ['invoice.created'], enabled: false }));
+  const refused = await api.post(resendUrl);
+  assertError(refused, 409, 'conflict');
+  assert.match(refused.body.message, /endpoint is disabled.*enable it/);
+  assert.deepEqual(await row(), before);
+
+  // Turned off by the service (the receiver answered 410): the message gives the reason.
+  assertOk(await api.put(`${base}/${hook.id}`, { url: sink.url, events: ['invoice.created'], enabled: true }));
+  gone = true;
+  const rearmed = assertOk(await api.post(resendUrl));
+  assert.equal(await app.webhookWorker.runOnce(Date.parse(rearmed.nextAttemptAt)), 0);
+  assert.equal(assertOk(await api.get(`${base}/${hook.id}`)).enabled, false);
+  const again = await api.post(resendUrl);
+  assertError(again, 409, 'conflict');
+  assert.match(again.body.message, /disabled \(gone: the endpoint answered HTTP 410\)/);
+  assert.equal(sink.received.length, 2);
 });

@@ -17,6 +17,19 @@ const delivery =
   'gateway, commission, partInvoiceId, quantity), `invoice`: the invoice exactly as GET /self/{shopId}/invoices/{invoiceId} showed it ' +
   'right after the change (deliverables included), so no follow-up call is needed.';
 
+const resend =
+  'Sends the event of this delivery to this endpoint again, like a dashboard\'s "Resend": the same event id (the webhook-id header) ' +
+  'and the same payload, so a receiver that deduplicates on webhook-id sees the event it already knows; the timestamp and ' +
+  'signature are made afresh. The endpoint has one delivery per event, so this re-arms that delivery rather than adding ' +
+  'another: whatever its state (pending, being sent, succeeded or failed) it becomes pending and due now, and the delivery ' +
+  'worker sends it on its next pass (within WEBHOOK_WORKER_INTERVAL_MS, default 1 s). Its attempts in the deliveries log are ' +
+  'numbered on from the earlier ones; if this one fails, it is retried on the usual schedule while retries remain (a delivery ' +
+  'that had used them all gets this one attempt). It keeps its place among the events about the same object: if an older ' +
+  'event about that object is still unfinished for this endpoint, it goes right after that one. A send already in flight ' +
+  "finishes and is logged, but no longer decides the delivery's state. 404 when the delivery is not one of this endpoint's " +
+  '(deleting an endpoint deletes its deliveries); 409 when the endpoint is disabled: enable it first. Answers the delivery ' +
+  'as it now stands.';
+
 export const webhookOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.db.kysely;
   const { allowPrivate, timeoutMs } = app.config.webhooks;
@@ -84,12 +97,29 @@ export const webhookOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'Delivery attempts, newest first',
+      description:
+        'One row per attempt. deliveryId names the delivery (one per event and endpoint) that ' +
+        'POST /self/{shopId}/webhooks/{webhookId}/deliveries/{deliveryId}/resend sends again.',
       params: schema.WebhookParams,
       querystring: PageQuery,
       response: ownerResponses(Page(schema.Attempt)),
     },
     handler: async (request) =>
       ok(await service.listAttempts(db, currentShop(request).id, request.params.webhookId, request.query)),
+  });
+
+  app.post('/:shopId/webhooks/:webhookId/deliveries/:deliveryId/resend', {
+    schema: {
+      tags,
+      summary: 'Resend a delivery: the same event to this endpoint again',
+      description: resend,
+      params: schema.DeliveryParams,
+      response: ownerResponses(schema.Delivery, [409]),
+    },
+    handler: async (request) => {
+      const { webhookId, deliveryId } = request.params;
+      return ok(await service.resendDelivery(db, currentShop(request).id, webhookId, deliveryId));
+    },
   });
 
   app.post('/:shopId/webhooks/:webhookId/test', {

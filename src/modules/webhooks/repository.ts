@@ -194,9 +194,14 @@ export async function claimForEndpoint(
   });
 }
 
+/**
+ * Settles a claim, if it is still the delivery's current one. Each claim counts an attempt, so
+ * `attempts` tells claims apart: when a resend re-armed the delivery during the send (or its
+ * lease lapsed and another worker claimed it), this outcome stays in the attempts log only.
+ */
 export async function finishDelivery(
   db: Conn,
-  deliveryId: number,
+  claim: { id: number; attempts: number },
   outcome: { status: 'succeeded' | 'failed' | 'pending'; nextAttemptAt?: number; now: number },
 ): Promise<void> {
   await db
@@ -206,9 +211,51 @@ export async function finishDelivery(
       ...(outcome.nextAttemptAt !== undefined ? { next_attempt_at: outcome.nextAttemptAt } : {}),
       ...(outcome.status === 'succeeded' ? { delivered_at: outcome.now } : {}),
     })
-    .where('id', '=', deliveryId)
+    .where('id', '=', claim.id)
     .where('status', '=', 'delivering')
+    .where('attempts', '=', claim.attempts)
     .execute();
+}
+
+export type DeliveryWithType = DeliveryRow & { event_type: string };
+
+/** One delivery of this shop's endpoint, with its event's type. */
+export function findDelivery(
+  db: Conn,
+  shopId: number,
+  webhookId: number,
+  deliveryId: number,
+): Promise<DeliveryWithType | undefined> {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('events as e', (join) => join.onRef('e.id', '=', 'd.event_id').onRef('e.shop_id', '=', 'd.shop_id'))
+    .selectAll('d')
+    .select('e.type as event_type')
+    .where('d.shop_id', '=', shopId)
+    .where('d.webhook_id', '=', webhookId)
+    .where('d.id', '=', deliveryId)
+    .executeTakeFirst();
+}
+
+/**
+ * Makes a delivery due at `now` whatever its state. Its attempt count goes on (a claim in
+ * flight is told apart by it, see finishDelivery), and with it the retry schedule.
+ */
+export function rearmDelivery(
+  db: Conn,
+  shopId: number,
+  webhookId: number,
+  deliveryId: number,
+  now: number,
+): Promise<DeliveryRow | undefined> {
+  return db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending', next_attempt_at: now })
+    .where('shop_id', '=', shopId)
+    .where('webhook_id', '=', webhookId)
+    .where('id', '=', deliveryId)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 export async function insertAttempt(

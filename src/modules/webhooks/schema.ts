@@ -3,6 +3,7 @@ import { HttpUrl, Id, Nullable, OptionalNullable, StringEnum, Timestamp } from '
 import { eventTypes } from './event-types.js';
 
 export const WebhookParams = Type.Object({ shopId: Id, webhookId: Id });
+export const DeliveryParams = Type.Object({ shopId: Id, webhookId: Id, deliveryId: Id });
 
 export const WebhookInput = Type.Object({
   url: HttpUrl(
@@ -42,6 +43,21 @@ export const Attempt = Type.Object({
   statusCode: Nullable(Type.Integer()),
   durationMs: Type.Integer(),
   error: Nullable(Type.String()),
+  createdAt: Timestamp,
+});
+
+export const Delivery = Type.Object({
+  id: Type.Integer({ description: 'The deliveryId of its attempts in the deliveries log.' }),
+  eventId: Type.String({ description: 'Sent as webhook-id; the same on every attempt and resend.' }),
+  eventType: Type.String(),
+  status: StringEnum(['pending', 'delivering', 'succeeded', 'failed'] as const),
+  attempts: Type.Integer({ description: 'Attempts made so far, resends included.' }),
+  nextAttemptAt: Nullable(
+    Type.String({ format: 'date-time', description: 'When it is due, while it is pending; otherwise null.' }),
+  ),
+  deliveredAt: Nullable(
+    Type.String({ format: 'date-time', description: 'When an attempt last succeeded, or null if none has.' }),
+  ),
   createdAt: Timestamp,
 });
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { assertPublicUrl, UnsafeUrlError } from '../../http/address-guard.js';
-import { NotFoundError, ValidationError } from '../../http/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { pageWindow, toPage } from '../../http/pagination.js';
 import { type PageQuery, toIso } from '../../schemas/common.js';
 import type { SecretBox } from '../../security/secret-box.js';
@@ -148,6 +148,42 @@ export async function listAttempts(db: Conn, shopId: number, webhookId: number, 
   return toPage(items, total, query);
 }
 
+function toDelivery(row: DeliveryRow, eventType: string) {
+  return {
+    id: row.id,
+    eventId: row.event_id,
+    eventType,
+    status: row.status,
+    attempts: row.attempts,
+    // While a delivery is being sent, next_attempt_at is its claim's lease, not a due time.
+    nextAttemptAt: row.status === 'pending' ? toIso(row.next_attempt_at) : null,
+    deliveredAt: toIso(row.delivered_at),
+    createdAt: toIso(row.created_at),
+  };
+}
+
+/**
+ * `POST webhooks/{id}/deliveries/{deliveryId}/resend`: the delivery (one per endpoint and event)
+ * is re-armed, due now, whatever its state, so the next worker pass sends the same event again.
+ * Re-arming rather than a second row: the table holds one delivery per endpoint and event
+ * (webhook_deliveries_once), and the delivery's attempts stay one history. An endpoint that is
+ * off would turn the resend into a failed attempt at once: refused instead.
+ */
+export async function resendDelivery(db: Conn, shopId: number, webhookId: number, deliveryId: number) {
+  return db.transaction().execute(async (trx) => {
+    const webhook = await requireWebhook(trx, shopId, webhookId);
+    const delivery = await repo.findDelivery(trx, shopId, webhookId, deliveryId);
+    if (!delivery) throw new NotFoundError('Delivery');
+    if (webhook.enabled !== 1) {
+      const why = webhook.disabled_reason ? ` (${webhook.disabled_reason})` : '';
+      throw new ConflictError(`The endpoint is disabled${why}: enable it again before resending its deliveries.`);
+    }
+    const row = await repo.rearmDelivery(trx, shopId, webhookId, deliveryId, Date.now());
+    if (!row) throw new NotFoundError('Delivery');
+    return toDelivery(row, delivery.event_type);
+  });
+}
+
 /** The enabled endpoints of the shop subscribed to `type`: where an event of it will be delivered. */
 export async function subscribedEndpoints(db: Conn, shopId: number, type: string): Promise<number[]> {
   return (await repo.enabledWebhooks(db, shopId))
@@ -215,23 +251,23 @@ async function attempt(ctx: Deliverer, delivery: DeliveryRow, now: () => number,
 }
 
 async function settle(ctx: Deliverer, delivery: DeliveryRow, result: SendResult, now: number): Promise<void> {
-  if (result.error === null) return repo.finishDelivery(ctx.db, delivery.id, { status: 'succeeded', now });
+  if (result.error === null) return repo.finishDelivery(ctx.db, delivery, { status: 'succeeded', now });
   if (result.statusCode === 410) {
     // The receiver says the endpoint is gone: stop sending to it.
     await repo.updateWebhook(ctx.db, delivery.shop_id, delivery.webhook_id, {
       enabled: 0,
       disabled_reason: 'gone: the endpoint answered HTTP 410',
     });
-    return repo.finishDelivery(ctx.db, delivery.id, { status: 'failed', now });
+    return repo.finishDelivery(ctx.db, delivery, { status: 'failed', now });
   }
   if (
     result.error === 'endpoint deleted' ||
     result.error === 'endpoint disabled' ||
     delivery.attempts >= RETRY_DELAYS_MS.length
   ) {
-    return repo.finishDelivery(ctx.db, delivery.id, { status: 'failed', now });
+    return repo.finishDelivery(ctx.db, delivery, { status: 'failed', now });
   }
-  return repo.finishDelivery(ctx.db, delivery.id, {
+  return repo.finishDelivery(ctx.db, delivery, {
     status: 'pending',
     nextAttemptAt: now + retryDelayMs(delivery.attempts),
     now,
@@ -325,7 +361,7 @@ export async function ping(ctx: Deliverer, shopId: number, webhookId: number) {
   const delivery = await repo.claimDeliveryOf(ctx.db, webhook.id, eventId, now + CLAIM_LEASE_MS);
   // A test is sent even to a disabled endpoint: the owner is checking it.
   const result = await attempt(ctx, delivery, Date.now, true);
-  await repo.finishDelivery(ctx.db, delivery.id, {
+  await repo.finishDelivery(ctx.db, delivery, {
     status: result.error === null ? 'succeeded' : 'failed',
     now: Date.now(),
   });
