@@ -6,9 +6,16 @@ import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { type Db, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
-import { authenticateOwner } from './modules/accounts/index.js';
+import {
+  authenticateOwner,
+  ownerSessionPublicRoutes,
+  ownerSessionRoutes,
+  registerOwnerCookies,
+  sweepOwnerSessions,
+} from './modules/accounts/index.js';
 import { loadOwnedShop, resolvePublicShopId } from './modules/shops/index.js';
 import './context.js';
+import { adminRoutes } from '../web/admin/serve.js';
 import { storefrontRewrite, storefrontWebRoutes } from '../web/storefront/index.js';
 import { registerPublicCors } from './http/cors.js';
 import { registerErrorHandling } from './http/error-handler.js';
@@ -198,29 +205,36 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   await app.register(systemRoutes);
   await app.register(
-    async (owner) => {
-      owner.addHook('onRequest', authenticateOwner);
-      owner.addHook('preHandler', loadOwnedShop);
-      owner.addHook('onSend', invalidateAfterWrite);
-      await owner.register(shopOwnerRoutes);
-      await owner.register(settingsOwnerRoutes);
-      await owner.register(designOwnerRoutes);
-      await owner.register(productOwnerRoutes);
-      await owner.register(groupOwnerRoutes);
-      await owner.register(listingOwnerRoutes);
-      await owner.register(categoryOwnerRoutes);
-      await owner.register(couponOwnerRoutes);
-      await owner.register(blacklistOwnerRoutes);
-      await owner.register(customerOwnerRoutes);
-      await owner.register(invoiceOwnerRoutes);
-      await owner.register(affiliateOwnerRoutes);
-      await owner.register(webhookOwnerRoutes);
-      await owner.register(faqOwnerRoutes);
-      await owner.register(announcementOwnerRoutes);
-      await owner.register(feedbackOwnerRoutes);
-      await owner.register(ticketOwnerRoutes);
-      await owner.register(dashboardOwnerRoutes);
-      await owner.register(analyticsOwnerRoutes);
+    async (self) => {
+      // The web admin's session cookie and CSRF protection, for both scopes below.
+      await registerOwnerCookies(self);
+      // Sign-in and password links: no key or session needed, limited per client IP.
+      await self.register(ownerSessionPublicRoutes);
+      await self.register(async (owner) => {
+        owner.addHook('onRequest', authenticateOwner);
+        owner.addHook('preHandler', loadOwnedShop);
+        owner.addHook('onSend', invalidateAfterWrite);
+        await owner.register(ownerSessionRoutes);
+        await owner.register(shopOwnerRoutes);
+        await owner.register(settingsOwnerRoutes);
+        await owner.register(designOwnerRoutes);
+        await owner.register(productOwnerRoutes);
+        await owner.register(groupOwnerRoutes);
+        await owner.register(listingOwnerRoutes);
+        await owner.register(categoryOwnerRoutes);
+        await owner.register(couponOwnerRoutes);
+        await owner.register(blacklistOwnerRoutes);
+        await owner.register(customerOwnerRoutes);
+        await owner.register(invoiceOwnerRoutes);
+        await owner.register(affiliateOwnerRoutes);
+        await owner.register(webhookOwnerRoutes);
+        await owner.register(faqOwnerRoutes);
+        await owner.register(announcementOwnerRoutes);
+        await owner.register(feedbackOwnerRoutes);
+        await owner.register(ticketOwnerRoutes);
+        await owner.register(dashboardOwnerRoutes);
+        await owner.register(analyticsOwnerRoutes);
+      });
     },
     { prefix: '/self' },
   );
@@ -243,10 +257,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   );
 
   await app.register(storefrontWebRoutes);
+  await app.register(adminRoutes);
 
   const sweeper = setInterval(() => {
     sweepIdempotencyKeys(db.kysely).catch((err: unknown) => app.log.warn({ err }, 'idempotency sweep failed'));
     sweepCustomerSessions(db.kysely).catch((err: unknown) => app.log.warn({ err }, 'customer session sweep failed'));
+    sweepOwnerSessions(db.kysely).catch((err: unknown) => app.log.warn({ err }, 'owner session sweep failed'));
   }, HOUR);
   sweeper.unref();
   app.addHook('onClose', async () => clearInterval(sweeper));

@@ -1,3 +1,5 @@
+import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.js';
 import { BackupError, backupDatabase, restoreDatabase } from './db/backup.js';
@@ -5,7 +7,17 @@ import { type Db, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { AppError } from './http/errors.js';
 import { storefrontBase } from './http/storefront-url.js';
-import { createApiKey, listApiKeys, revokeApiKey, type Scope, scopes } from './modules/accounts/index.js';
+import {
+  createApiKey,
+  listApiKeys,
+  PASSWORD_SETUP_HOURS,
+  passwordSetupLink,
+  revokeApiKey,
+  type Scope,
+  scopes,
+  setPassword,
+  setupTokenForEmail,
+} from './modules/accounts/index.js';
 
 const usage = `Usage: shopd <command> [options]   (or: npm run cli -- <command> [options])
 
@@ -17,6 +29,12 @@ Commands:
                                         the key alone is the last line of stdout
   keys list --email <e>                 list an account's keys (never the keys themselves)
   keys revoke <keyId>                   revoke a key at once
+  users set-password --email <e>        set the password an account signs in to the web admin
+                                        with: read from the first line of stdin, or asked for
+                                        without echo on a terminal; ends the account's sessions
+  users setup-link --email <e>          print a one-time link (valid 24 h) to set the account's
+                                        password in the web admin; the link alone is the last
+                                        line of stdout, and earlier links stop working
   secrets rotate --from-key-file <file> | --from-env <VARIABLE>
                                         re-encrypt every stored secret from the old key (a
                                         secret.key file, or a variable holding the old
@@ -48,6 +66,36 @@ function parseScopes(values: string[] | undefined): Scope[] | undefined {
       throw new UsageError(`--scope must be one of: ${scopes.join(', ')}`);
   }
   return values as Scope[];
+}
+
+/**
+ * A password from stdin: on a terminal, asked for twice without echo (readline writes what is
+ * typed to an output that drops it); otherwise the first line (a pipe, a file).
+ */
+async function readPassword(): Promise<string> {
+  const { stdin, stdout } = process;
+  if (!stdin.isTTY) {
+    const lines = createInterface({ input: stdin, crlfDelay: Number.POSITIVE_INFINITY });
+    for await (const line of lines) {
+      lines.close();
+      return line;
+    }
+    return '';
+  }
+  const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
+  const ask = (prompt: string) =>
+    new Promise<string>((resolve) => {
+      const terminal = createInterface({ input: stdin, output: silent, terminal: true });
+      stdout.write(prompt);
+      terminal.question('', (answer) => {
+        terminal.close();
+        stdout.write('\n');
+        resolve(answer);
+      });
+    });
+  const password = await ask('Password: ');
+  if ((await ask('Again: ')) !== password) throw new UsageError('the two passwords differ; nothing was set');
+  return password;
 }
 
 /** Runs a command on the configured database, migrated first so a new database just works. */
@@ -131,6 +179,21 @@ async function main(argv: string[]): Promise<void> {
       console.log(`revoked key ${revoked.id} (${revoked.prefix}…)`);
       return;
     }
+    case 'users set-password': {
+      if (!values.email) throw new UsageError('users set-password needs --email');
+      const password = await readPassword();
+      const { email } = await withDatabase((db) => setPassword(db.kysely, values.email!, password));
+      console.log(`password set for ${email}`);
+      return;
+    }
+    case 'users setup-link': {
+      if (!values.email) throw new UsageError('users setup-link needs --email');
+      const config = loadConfig();
+      const { email, token } = await withDatabase((db) => setupTokenForEmail(db.kysely, values.email!));
+      console.log(`One-time link to set the password of ${email} (valid ${PASSWORD_SETUP_HOURS} h, usable once):`);
+      console.log(passwordSetupLink(config.publicUrl, token));
+      return;
+    }
     case 'secrets rotate': {
       const options = { fromKeyFile: values['from-key-file'], fromEnv: values['from-env'] };
       if ((options.fromKeyFile === undefined) === (options.fromEnv === undefined))
@@ -152,6 +215,12 @@ async function main(argv: string[]): Promise<void> {
           `(${demo.completedOrders} paid, ${demo.revenue} ${demo.currency}) over 60 days, ${demo.customers} customers, ${demo.feedbacks} feedbacks.`,
       );
       console.log(`Storefront: ${storefrontBase(config, { subdomain: demo.subdomain })}/`);
+      // The demo account signs in to the admin like any other: with a password it sets through this link.
+      const setup = await withDatabase((db) => setupTokenForEmail(db.kysely, demo.email));
+      console.log(
+        `Admin: ${config.publicUrl}/admin/ as ${demo.email}; set its password (one-time link, valid ` +
+          `${PASSWORD_SETUP_HOURS} h): ${passwordSetupLink(config.publicUrl, setup.token)}`,
+      );
       console.log(`API key for ${demo.email}; it is shown only now:`);
       console.log(demo.key);
       return;

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { AuthFailureLimiter } from './http/auth-failures.js';
-import type { Principal } from './modules/accounts/index.js';
+import type { OwnerSignInLimits, Principal } from './modules/accounts/index.js';
 import type { VisitRecorder } from './modules/analytics/index.js';
 import type { VpnRanges } from './modules/blacklist/index.js';
 import type { CustomerSession, SignInLimits } from './modules/customer-sessions/index.js';
@@ -24,6 +24,8 @@ declare module 'fastify' {
     authFailures: AuthFailureLimiter | null;
     /** Sign-in codes per e-mail and per client IP (src/modules/customer-sessions/sign-in-limits.ts). */
     signInLimits: SignInLimits;
+    /** Owner password attempts per e-mail and client (src/modules/accounts/sign-in-limits.ts); on the `/self` scope. */
+    ownerSignInLimits: OwnerSignInLimits;
     /** The outbox worker; tests flush the outbox with `await app.mailWorker.runOnce()`. */
     mailWorker: MailWorker;
     /** The webhook delivery worker; tests drive it with `await app.webhookWorker.runOnce(now)`. */

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { test } from 'node:test';
 import { buildApp } from '../src/app.js';
 import { onEnd, owner, processEnv } from './helpers/build.js';
-import { cli } from './helpers/cli.js';
+import { type CliResult, cli } from './helpers/cli.js';
 import { assertOk, sellingShop } from './helpers/factories.js';
 
 test('keys create / list / revoke, and the key works on the API', async (t) => {
@@ -55,6 +56,78 @@ test('migrate, usage errors and bad input exit non-zero with a message', async (
   assert.equal(badScope.code, 1);
   const help = await cli(env, '--help');
   assert.match(help.stdout, /keys create/);
+  assert.match(help.stdout, /users set-password --email/);
+  assert.match(help.stdout, /users setup-link --email/);
+});
+
+/** The CLI as `cli` runs it, with `input` written to its stdin (a pipe, not a terminal). */
+function cliWithInput(env: Record<string, string>, input: string, ...args: string[]): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      ['bin/shopd.js', ...args],
+      { env: { ...process.env, ...env } },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+    );
+    child.stdin!.end(input);
+  });
+}
+
+test('users set-password reads the first line of stdin; users setup-link prints a one-time link that sets it', async (t) => {
+  const { config, env } = await processEnv(t);
+  assert.equal((await cli(env, 'keys', 'create', '--email', 'owner@example.com')).code, 0);
+  const app = await buildApp({ config, logger: false });
+  onEnd(t, () => app.close());
+  const signIn = (password: string) =>
+    app.inject({ method: 'POST', url: '/self/session', payload: { email: 'owner@example.com', password } });
+
+  const set = await cliWithInput(
+    env,
+    'a long enough password\nnot this line\n',
+    'users',
+    'set-password',
+    '--email',
+    'Owner@Example.com',
+  );
+  assert.equal(set.code, 0, set.stderr);
+  assert.equal(set.stdout.trim(), 'password set for owner@example.com');
+  assert.ok(!set.stdout.includes('a long enough password'), 'the password is not echoed');
+  assert.equal((await signIn('a long enough password')).statusCode, 200);
+  assert.equal((await signIn('not this line')).statusCode, 401);
+
+  const short = await cliWithInput(env, 'short\n', 'users', 'set-password', '--email', 'owner@example.com');
+  assert.equal(short.code, 1);
+  assert.match(short.stderr, /password: must be at least 10 characters long/);
+  const unknown = await cliWithInput(
+    env,
+    'a long enough password\n',
+    'users',
+    'set-password',
+    '--email',
+    'nobody@example.com',
+  );
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /Account not found/);
+  assert.equal((await cli(env, 'users', 'set-password')).code, 1, 'needs --email');
+
+  const link = await cli(env, 'users', 'setup-link', '--email', 'owner@example.com');
+  assert.equal(link.code, 0, link.stderr);
+  const url = link.stdout.trim().split('\n').at(-1)!;
+  assert.equal(
+    url,
+    `${config.publicUrl}/admin/setup#token=${/#token=([A-Za-z0-9_-]{43})$/.exec(url)?.[1]}`,
+    'the link alone is the last line',
+  );
+  const token = url.split('#token=')[1]!;
+  const setup = (password: string) =>
+    app.inject({ method: 'POST', url: '/self/password-setup', payload: { token, password } });
+  assert.equal((await setup('set from the link')).statusCode, 200);
+  assert.equal((await signIn('set from the link')).statusCode, 200);
+  assert.equal((await setup('and once more from it')).statusCode, 404, 'the link works once');
+  const noAccount = await cli(env, 'users', 'setup-link', '--email', 'nobody@example.com');
+  assert.equal(noAccount.code, 1);
+  assert.match(noAccount.stderr, /Account not found/);
 });
 
 test("rollups rebuild recomputes a shop's dashboards from its orders", async (t) => {

@@ -44,7 +44,20 @@ async function startServer(env: Record<string, string>) {
   return { child, url, output: () => stdout };
 }
 
-test('first start prints one owner key; the server answers over HTTP and stops gracefully', async (t) => {
+/** The first start's password link line: its token, or undefined when there is none. */
+function setupTokenOf(output: string): string | undefined {
+  const lines = output.split('\n').filter((l) => l.startsWith("Set the owner's password"));
+  assert.ok(lines.length <= 1, 'one link at most');
+  if (lines.length === 0) return undefined;
+  const match =
+    /^Set the owner's password \(one-time link, valid 24 h\): (http:\/\/\S+)\/admin\/setup#token=([A-Za-z0-9_-]{43})$/.exec(
+      lines[0]!,
+    );
+  assert.ok(match, lines[0]);
+  return match[2];
+}
+
+test('first start prints one owner key and a password link; the server answers over HTTP and stops gracefully', async (t) => {
   const { env } = await processEnv(t);
   const first = await startServer(env);
   const keyLines = first
@@ -53,6 +66,32 @@ test('first start prints one owner key; the server answers over HTTP and stops g
     .filter((l) => l.startsWith('First API key'));
   assert.equal(keyLines.length, 1);
   const key = /(shopd_[A-Za-z0-9_-]{43})$/.exec(keyLines[0]!)![1]!;
+  const setupToken = setupTokenOf(first.output());
+  assert.ok(setupToken, 'the first start prints the link to set the password');
+
+  // The link sets the first owner's password, once; the owner then signs in to the web admin.
+  const post = (path: string, body: unknown) =>
+    fetch(`${first.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  assert.equal(
+    (await post('/self/password-setup', { token: setupToken, password: 'first owner password' })).status,
+    200,
+  );
+  assert.equal(
+    (await post('/self/password-setup', { token: setupToken, password: 'second owner password' })).status,
+    404,
+  );
+  const signedIn = await post('/self/session', { email: 'owner@localhost', password: 'first owner password' });
+  assert.equal(signedIn.status, 200);
+  assert.match(
+    signedIn.headers.get('set-cookie') ?? '',
+    /shopd_session=[A-Za-z0-9_-]{43}; Path=\/self; HttpOnly; SameSite=Strict/,
+  );
+  // The token is on the link's line alone: the requests that used it left no trace of it in the log.
+  assert.equal(first.output().split(setupToken).length, 2, 'printed once, in no log line');
 
   const health = await fetch(`${first.url}/health`);
   assert.equal(health.status, 200);
@@ -71,6 +110,7 @@ test('first start prints one owner key; the server answers over HTTP and stops g
   const second = await startServer(env);
   onEnd(t, () => second.child.kill('SIGKILL'));
   assert.ok(!second.output().includes('First API key'), 'the key is printed on the first start only');
+  assert.equal(setupTokenOf(second.output()), undefined, 'and so is the link');
   const shops = await fetch(`${second.url}/self/shops`, { headers: { authorization: `Bearer ${key}` } });
   assert.equal(((await shops.json()) as { data: unknown[] }).data.length, 1, 'data survived the restart');
   second.child.kill('SIGTERM');
@@ -146,6 +186,7 @@ test('a start that cannot listen (port in use) creates no key; the next start pr
   assert.notEqual(code, 0, 'a busy port ends the start');
   assert.match(stderr, /EADDRINUSE/);
   assert.ok(!stdout.includes('First API key'), 'no key is shown by a start that failed');
+  assert.equal(setupTokenOf(stdout), undefined, 'nor a link');
 
   const server = await startServer(env);
   onEnd(t, () => server.child.kill('SIGKILL'));
@@ -154,6 +195,7 @@ test('a start that cannot listen (port in use) creates no key; the next start pr
     .split('\n')
     .filter((l) => l.startsWith('First API key'));
   assert.equal(keyLines.length, 1, 'the first start that listens shows the key');
+  assert.ok(setupTokenOf(server.output()), 'and the link');
   const key = /(shopd_[A-Za-z0-9_-]{43})$/.exec(keyLines[0]!)![1]!;
   const shops = await fetch(`${server.url}/self/shops`, { headers: { authorization: `Bearer ${key}` } });
   assert.equal(shops.status, 200, "and it is the owner's key");

@@ -1,5 +1,10 @@
 import type { IdempotencyKeysTable } from '../http/idempotency.table.js';
-import type { AccountsTable, ApiKeysTable } from '../modules/accounts/accounts.table.js';
+import type {
+  AccountsTable,
+  ApiKeysTable,
+  OwnerPasswordTokensTable,
+  OwnerSessionsTable,
+} from '../modules/accounts/accounts.table.js';
 import type { VisitsTable } from '../modules/analytics/visits.table.js';
 import type { AnnouncementsTable } from '../modules/announcements/announcements.table.js';
 import type { BlacklistTable } from '../modules/blacklist/blacklist.table.js';
@@ -41,6 +46,8 @@ import type {
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
+  owner_sessions: OwnerSessionsTable;
+  owner_password_tokens: OwnerPasswordTokensTable;
   shops: ShopsTable;
   payment_settings: PaymentSettingsTable;
   shop_designs: ShopDesignsTable;

@@ -31,6 +31,9 @@ const messageByFastifyCode: Record<string, string> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'The body is larger than the limit.',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'The body must be JSON (Content-Type: application/json).',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The Content-Length does not match the body.',
+  // @fastify/csrf-protection refusing a web admin session's write (the accounts module's owner-auth.ts).
+  FST_CSRF_MISSING_SECRET: 'Missing or invalid CSRF token.',
+  FST_CSRF_INVALID_TOKEN: 'Missing or invalid CSRF token.',
 };
 
 /** Maps anything thrown in a request to the contract's status, code and envelope. */

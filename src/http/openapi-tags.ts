@@ -15,6 +15,26 @@ export const tagGroups: TagGroup[] = [
     name: 'Shop setup',
     tags: [
       {
+        name: 'Account',
+        description: `
+The owner's account: signing in to the web admin, its password and its API keys.
+
+- **Sign-in.** \`POST /self/session\` with e-mail and password sets the \`shopd_session\` cookie
+  (HttpOnly, SameSite=Strict, Path=/, Secure over https) and answers a CSRF token. Writes made with
+  the cookie send that token as \`X-CSRF-Token\` (else 403 \`forbidden\`, nothing changes);
+  \`GET /self/session\` answers a fresh one, e.g. after a reload. A session lasts 12 hours from
+  its last use and at most 7 days; \`DELETE /self/session\` signs out. Failed sign-ins are limited
+  per e-mail address and per client (429 with \`Retry-After\`).
+- **Password.** 10 to 200 characters, stored only as a scrypt hash. A first password is set through
+  a one-time link (valid 24 hours): the server prints one for the first owner on its first start,
+  and \`shopd users setup-link --email <e>\` makes a new one (\`shopd users set-password\` sets it
+  from the command line). Setting a password ends the account's sessions; changing it with
+  \`PUT /self/password\` ends the other ones.
+- **API keys.** \`/self/keys\` lists, creates and revokes the account's keys, the same keys as
+  \`shopd keys\` makes; a key is shown once, when created, and \`lastUsedAt\` tells when it last
+  worked (to within a minute).`,
+      },
+      {
         name: 'Shops and settings',
         description: `
 A shop belongs to the account whose key created it: \`GET /self/shops\` lists the account's shops,

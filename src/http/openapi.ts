@@ -11,14 +11,23 @@ import { withMultipartBody } from './uploads.js';
 const description = `
 shopd runs online shops that sell digital goods. This document is the API reference: the
 conventions below hold for every operation, each tag's description explains its resource, and each
-operation and field states its own rules. Owner paths live under \`/self\` and need an API key;
-public storefront and checkout paths live under \`/v2/public\` and need none.
+operation and field states its own rules. Owner paths live under \`/self\` and need an API key or
+the web admin's session; public storefront and checkout paths live under \`/v2/public\` and need
+none.
 
 ## Authentication
 
-\`Authorization: Bearer <key>\` (the bare key is accepted too); keys come from \`shopd keys create\`.
-Missing or unknown key: 401. A shop of another account: 404, as for one that does not exist. A key
-without the \`write\` scope on a mutating call, or without \`read\` on a read: 403.
+\`Authorization: Bearer <key>\` (the bare key is accepted too); keys come from \`shopd keys create\`
+or \`POST /self/keys\`. Missing or unknown key: 401. A shop of another account: 404, as for one that
+does not exist. A key without the \`write\` scope on a mutating call, or without \`read\` on a read:
+403.
+
+The web admin signs in with e-mail and password instead (\`POST /self/session\`, see *Account*) and
+is sent the \`shopd_session\` cookie (HttpOnly, SameSite=Strict), which opens every owner path with
+both scopes when the request has no \`Authorization\` header. A session lasts 12 hours from its last
+use, at most 7 days. Every call with the cookie other than GET, HEAD and OPTIONS must also send the
+session's CSRF token as \`X-CSRF-Token\` (from \`POST\` or \`GET /self/session\`): missing or wrong,
+403 \`forbidden\` and nothing changes. Calls with an API key need no CSRF token.
 
 Public paths need no key. The customer area (\`/v2/public/shops/{shopId}/customer…\`) and a checkout
 paid from the store balance take a buyer's session token the same way, \`Authorization: Bearer
@@ -123,12 +132,13 @@ stopped mid-request) holds its key only for a lease of 25 × \`DYNAMIC_DELIVERY_
 
 ## Rate limits
 
-Per API key on owner paths and per client IP on public ones, with \`RateLimit-Limit\`,
-\`RateLimit-Remaining\` and \`RateLimit-Reset\` headers; past the limit, 429 with \`Retry-After\`. A
-client (an IPv4 address, or an IPv6 /64) that presents too many unknown API keys within the window
-(\`RATE_LIMIT_AUTH_FAILURES_MAX\`, 20 by default) gets 429 instead of 401 for its unknown keys until
-the window ends (\`Retry-After\`); a valid key is never refused for it, and a request without a key is
-not counted.
+Per API key (or web admin session) on owner paths and per client IP on public ones, with
+\`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` headers; past the limit, 429
+with \`Retry-After\`. A client (an IPv4 address, or an IPv6 /64) that presents too many unknown API
+keys within the window (\`RATE_LIMIT_AUTH_FAILURES_MAX\`, 20 by default) gets 429 instead of 401 for
+its unknown keys until the window ends (\`Retry-After\`); a valid key is never refused for it, and a
+request without a key is not counted. Failed sign-ins to the web admin have limits of their own
+(see *Account*).
 
 ## Request ids and logs
 
@@ -167,6 +177,13 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
             scheme: 'bearer',
             description: 'An API key from `shopd keys create`; the bare key without "Bearer" is accepted too.',
           },
+          cookieAuth: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'shopd_session',
+            description:
+              "The web admin's session, from `POST /self/session` (see *Account*). Writes with it (anything but GET, HEAD, OPTIONS) also need the session's CSRF token in `X-CSRF-Token`; a request with an `Authorization` header is authenticated by its key instead.",
+          },
           customerSession: {
             type: 'http',
             scheme: 'bearer',
@@ -176,9 +193,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         },
       },
     },
-    transform: ({ schema, url }) => {
-      // Owner routes need the key; public and system routes do not, unless they name a customer session.
-      const security = url.startsWith('/self') ? [{ apiKey: [] }] : (schema?.security ?? []);
+    transform: ({ schema, url, route }) => {
+      // Owner routes need the key or the web admin's session; public routes (the sign-in among them) and system
+      // routes do not, unless they name a customer session.
+      const owner = url.startsWith('/self') && !route.config?.public;
+      const security = owner ? [{ apiKey: [] }, { cookieAuth: [] }] : (schema?.security ?? []);
       const documented = { ...withMultipartBody(schema), security } as typeof schema & { querystring?: unknown };
       if (documented.querystring) documented.querystring = withDefaultsOptional(documented.querystring);
       return { schema: documented, url };

@@ -21,6 +21,24 @@ test('seed --demo fills a demo shop through the API, and a second run makes anot
   const app = await buildApp({ config, logger: false });
   onEnd(t, () => app.close());
   const api = client(app, key);
+
+  // The printed admin link sets the demo account's password, which then signs in to the admin.
+  const link = /Admin: .*set its password .*: (\S+)$/m.exec(seeded.stdout)?.[1];
+  assert.ok(link, `the seed prints an admin link: ${seeded.stdout}`);
+  const token = new URLSearchParams(new URL(link).hash.slice(1)).get('token');
+  const setup = await app.inject({
+    method: 'POST',
+    url: '/self/password-setup',
+    payload: { token, password: 'demo password 123' },
+  });
+  assert.equal(setup.statusCode, 200, setup.body);
+  const signIn = await app.inject({
+    method: 'POST',
+    url: '/self/session',
+    payload: { email: 'demo@localhost', password: 'demo password 123' },
+  });
+  assert.equal(signIn.statusCode, 200, signIn.body);
+
   const shops = assertOk(await api.get('/self/shops'));
   assert.equal(shops.length, 1);
   const shopId: number = shops[0].id;

@@ -1,0 +1,22 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import * as repo from './repository.js';
+import { issueApiKey } from './service.js';
+import { issuePasswordSetupToken } from './sessions.service.js';
+
+export const FIRST_OWNER_EMAIL = 'owner@localhost';
+
+/**
+ * On an empty database, creates the first owner with an API key and a one-time token for the link
+ * that sets its password (both shown once, by the server's first start); else undefined.
+ */
+export async function ensureFirstOwner(
+  db: Kysely<Database>,
+): Promise<{ email: string; key: string; setupToken: string } | undefined> {
+  // One transaction: a start that dies half-way leaves no owner without a link, and the next start makes them.
+  return db.transaction().execute(async (trx) => {
+    if ((await repo.countAccounts(trx)) > 0) return undefined;
+    const { accountId, key } = await issueApiKey(trx, { email: FIRST_OWNER_EMAIL });
+    return { email: FIRST_OWNER_EMAIL, key, setupToken: await issuePasswordSetupToken(trx, accountId) };
+  });
+}

@@ -1,0 +1,81 @@
+import type { Redis } from 'ioredis';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { clientOf } from '../../http/auth-failures.js';
+import { RateLimitedError } from '../../http/errors.js';
+
+/** Failed sign-ins one e-mail address may have per window (15 minutes) from one client. */
+export const FAILED_SIGN_INS_PER_EMAIL = 10;
+/**
+ * Failed sign-ins one e-mail address may have per window over every client: the backstop against
+ * guessing spread over many addresses. Far above the per-client budget, so that a guesser who
+ * knows an owner's e-mail cannot, from one address, lock the owner out.
+ */
+export const FAILED_SIGN_INS_PER_EMAIL_ALL_CLIENTS = 100;
+/** Failed sign-ins one client (an IPv4 address, an IPv6 /64) may have per window, over every address. */
+export const FAILED_SIGN_INS_PER_CLIENT = 30;
+/** The window of the counters, in seconds. */
+export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
+
+/**
+ * How often the owner's password may be tried (`POST /self/session`, and `PUT /self/password`'s
+ * current password). Each attempt takes a point from three budgets BEFORE the password is
+ * checked: the client's, the e-mail's from that client, and the e-mail's over all clients; so
+ * parallel guesses get no more tries than the budgets have, and past any of them the attempt is a
+ * 429 and the password is not even compared. A success gives the client its point back and
+ * clears the e-mail's counters: only failures count. rate-limiter-flexible, as for the buyers'
+ * codes (customer-sessions/sign-in-limits.ts): counters in Redis when `REDIS_URL` is set, so
+ * instances share them; otherwise in this process.
+ */
+export interface OwnerSignInLimits {
+  /** Counts an attempt; a 429 (with Retry-After) past any budget. */
+  take(email: string, ip: string): Promise<void>;
+  /** The attempt succeeded: it does not count. */
+  succeeded(email: string, ip: string): Promise<void>;
+}
+
+export function createOwnerSignInLimits(options: { redis: Redis | null; keyPrefix: string }): OwnerSignInLimits {
+  const limiter = (points: number, name: string): RateLimiterAbstract => {
+    const settings = { points, duration: SIGN_IN_WINDOW_SECONDS, keyPrefix: `${options.keyPrefix}${name}` };
+    return options.redis
+      ? new RateLimiterRedis({ ...settings, storeClient: options.redis })
+      : new RateLimiterMemory(settings);
+  };
+  const perClient = limiter(FAILED_SIGN_INS_PER_CLIENT, 'owner-signin-client');
+  const perEmailAndClient = limiter(FAILED_SIGN_INS_PER_EMAIL, 'owner-signin-email-client');
+  const perEmail = limiter(FAILED_SIGN_INS_PER_EMAIL_ALL_CLIENTS, 'owner-signin-email');
+  const consume = async (bucket: RateLimiterAbstract, key: string, message: string) => {
+    try {
+      await bucket.consume(key);
+    } catch (err) {
+      if (!(err instanceof RateLimiterRes)) throw err;
+      const seconds = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
+      throw new RateLimitedError(`${message}; retry in ${seconds} s.`, seconds);
+    }
+  };
+  return {
+    async take(email, ip) {
+      const client = clientOf(ip);
+      const taken: [RateLimiterAbstract, string][] = [];
+      try {
+        for (const [bucket, key, message] of [
+          [perClient, client, 'Too many failed sign-ins from this address'],
+          [perEmailAndClient, `${email} ${client}`, 'Too many failed sign-ins for this e-mail address from here'],
+          [perEmail, email, 'Too many failed sign-ins for this e-mail address'],
+        ] as const) {
+          await consume(bucket, key, message);
+          taken.push([bucket, key]);
+        }
+      } catch (err) {
+        // Refused before any password was checked: the budgets already taken from get their point back.
+        for (const [bucket, key] of taken) await bucket.reward(key, 1);
+        throw err;
+      }
+    },
+    async succeeded(email, ip) {
+      const client = clientOf(ip);
+      await perClient.reward(client, 1);
+      await perEmailAndClient.delete(`${email} ${client}`);
+      await perEmail.reward(email, 1);
+    },
+  };
+}
