@@ -82,10 +82,19 @@ module.exports = {
       },
       to: { path: '^src/modules/' },
     },
+    {
+      name: 'admin-is-browser-code',
+      comment:
+        'The admin (web/admin/src) runs in the browser and reaches the server only through the owner API: it ' +
+        'imports nothing of src/ or the storefront; its types come from the OpenAPI document (schema.d.ts).',
+      severity: 'error',
+      from: { path: '^web/admin/src/' },
+      to: { path: '^(src|web/storefront)/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: 'node_modules' },
+    exclude: { path: ['node_modules', '^web/admin/dist/'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
   },

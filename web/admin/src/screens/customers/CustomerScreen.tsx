@@ -1,0 +1,323 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Link, useParams } from 'wouter';
+import { api, unwrap } from '../../api/client';
+import { useShopPath } from '../../app/shop';
+import { Dialog } from '../../ui/Dialog';
+import { Field, FormError, fieldError } from '../../ui/Field';
+import { count, dateTime, money } from '../../ui/format';
+import { Pager, SearchBox, useList } from '../../ui/list';
+import { Badge, Card, LoadError, Loading, Page } from '../../ui/Page';
+import { useToast } from '../../ui/Toast';
+import { InvoiceTable } from '../orders/InvoiceTable';
+import { fetchInvoices, type Invoice, useIdempotencyKey } from '../orders/orders';
+import type { Customer } from './CustomersScreen';
+import './customers.css';
+
+export default function CustomerScreen() {
+  const params = useParams<{ shopId: string; customerId: string }>();
+  const shopId = Number(params.shopId);
+  const customerId = Number(params.customerId);
+  const shopPath = useShopPath();
+  const customer = useQuery({
+    queryKey: ['shop', shopId, 'customers', 'detail', customerId],
+    queryFn: () =>
+      unwrap(api.GET('/self/{shopId}/customers/{customerId}', { params: { path: { shopId, customerId } } })),
+  });
+
+  const back = (
+    <Link href={shopPath('/customers')} className="small">
+      ← Customers
+    </Link>
+  );
+  if (customer.error)
+    return (
+      <Page title="Customer" back={back}>
+        <LoadError error={customer.error} retry={() => customer.refetch()} />
+      </Page>
+    );
+  if (!customer.data)
+    return (
+      <Page title="Customer" back={back}>
+        <Loading />
+      </Page>
+    );
+  const c = customer.data;
+
+  return (
+    <Page title={c.email} back={back}>
+      <div className="stack">
+        <div className="grid-2">
+          <Details customer={c} />
+          <Balance customer={c} shopId={shopId} />
+        </div>
+        <CustomerOrders shopId={shopId} customerId={customerId} />
+        <CustomerIps shopId={shopId} customerId={customerId} />
+      </div>
+    </Page>
+  );
+}
+
+function Details(props: { customer: Customer }) {
+  const c = props.customer;
+  return (
+    <Card title="Details">
+      <dl className="customers-facts">
+        <dt>E-mail</dt>
+        <dd>{c.email}</dd>
+        <dt>Completed orders</dt>
+        <dd>{count(c.ordersCount)}</dd>
+        <dt>Total spent</dt>
+        <dd>{money(c.totalSpent, c.currency)}</dd>
+        <dt>Customer since</dt>
+        <dd>{dateTime(c.createdAt)}</dd>
+        <dt>Last order</dt>
+        <dd>{dateTime(c.lastOrderAt)}</dd>
+        <dt>Referral code</dt>
+        <dd>
+          <code>{c.referralCode}</code> {c.referralDisabled ? <Badge tone="muted">Disabled</Badge> : null}
+        </dd>
+      </dl>
+    </Card>
+  );
+}
+
+type Direction = 'add' | 'remove';
+
+/** The balance, with "Add to balance" and "Remove from balance" (a ledger entry each). */
+function Balance(props: { customer: Customer; shopId: number }) {
+  const c = props.customer;
+  const [direction, setDirection] = useState<Direction | null>(null);
+  return (
+    <Card title="Balance">
+      <p className="stat">
+        <span className="stat-value">{money(c.balance, c.currency)}</span>
+        <span className="stat-label">Spendable with the balance gateway</span>
+      </p>
+      <div className="row">
+        <button type="button" className="btn" onClick={() => setDirection('add')}>
+          Add to balance
+        </button>
+        <button type="button" className="btn" onClick={() => setDirection('remove')} disabled={c.balance <= 0}>
+          Remove from balance
+        </button>
+      </div>
+      <Dialog
+        open={direction !== null}
+        onClose={() => setDirection(null)}
+        title={direction === 'remove' ? 'Remove from balance' : 'Add to balance'}
+      >
+        {direction ? (
+          <BalanceForm
+            key={direction}
+            customer={c}
+            shopId={props.shopId}
+            direction={direction}
+            close={() => setDirection(null)}
+          />
+        ) : null}
+      </Dialog>
+    </Card>
+  );
+}
+
+function BalanceForm(props: { customer: Customer; shopId: number; direction: Direction; close: () => void }) {
+  const { customer, shopId, direction } = props;
+  const customerId = customer.id;
+  const queryClient = useQueryClient();
+  const notify = useToast();
+  const idempotency = useIdempotencyKey();
+  const [amount, setAmount] = useState('');
+  const [note, setNote] = useState('');
+  const move = useMutation({
+    mutationFn: (body: { amount: number; note: string | null }) => {
+      const options = {
+        params: { path: { shopId, customerId }, header: { 'idempotency-key': idempotency.keyFor(body) } },
+        body,
+      };
+      return unwrap(
+        direction === 'add'
+          ? api.POST('/self/{shopId}/customers/{customerId}/balance/add', options)
+          : api.POST('/self/{shopId}/customers/{customerId}/balance/remove', options),
+      );
+    },
+    onSuccess: (answer) => {
+      queryClient.setQueryData(['shop', shopId, 'customers', 'detail', customerId], {
+        ...customer,
+        balance: answer.balance,
+      });
+      void queryClient.invalidateQueries({ queryKey: ['shop', shopId, 'customers'] });
+      notify(`Balance is now ${money(answer.balance, answer.currency)}`);
+      props.close();
+    },
+    onSettled: (_data, error) => idempotency.settled(error),
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    // An empty or unreadable amount goes to the API as is, which names the problem beside the field.
+    move.mutate({ amount: amount.trim() === '' ? Number.NaN : Number(amount), note: note.trim() || null });
+  };
+  return (
+    <form className="stack" onSubmit={submit} noValidate>
+      <p className="muted small">
+        {direction === 'add' ? 'Credit' : 'Debit'} {customer.email}. The balance is{' '}
+        {money(customer.balance, customer.currency)} now.
+      </p>
+      <FormError error={move.error} fields={['amount', 'note']} />
+      <Field label={`Amount (${customer.currency})`} error={fieldError(move.error, 'amount')}>
+        {(ids) => (
+          <input
+            {...ids}
+            className="input"
+            type="number"
+            inputMode="decimal"
+            min={0}
+            step="any"
+            required
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+          />
+        )}
+      </Field>
+      <Field label="Reason" error={fieldError(move.error, 'note')} hint="Kept with the ledger entry (optional).">
+        {(ids) => (
+          <textarea
+            {...ids}
+            className="input"
+            rows={2}
+            maxLength={500}
+            value={note}
+            onChange={(e) => setNote(e.target.value)}
+          />
+        )}
+      </Field>
+      <div className="row">
+        <button
+          type="submit"
+          className={`btn ${direction === 'add' ? 'btn-primary' : 'btn-danger'}`}
+          disabled={move.isPending}
+        >
+          {move.isPending ? 'Saving…' : direction === 'add' ? 'Add' : 'Remove'}
+        </button>
+        <button type="button" className="btn btn-ghost" onClick={props.close}>
+          Close
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** This customer's orders: the invoice list filtered by customerId, with search and cursor paging. */
+function CustomerOrders(props: { shopId: number; customerId: number }) {
+  const { shopId, customerId } = props;
+  const shopPath = useShopPath();
+  const list = useList<Invoice>(
+    ['shop', shopId, 'invoices', 'list', 'customer', customerId],
+    (query) => fetchInvoices(shopId, query, { customerId }),
+    { cursor: true, pageSize: 10 },
+  );
+  return (
+    <Card
+      title="Orders"
+      actions={
+        <Link href={shopPath(`/orders?customerId=${customerId}`)} className="small">
+          Open in Orders
+        </Link>
+      }
+    >
+      <div className="stack">
+        <div className="toolbar">
+          <SearchBox value={list.search} onChange={list.setSearch} label="Search this customer's orders by id" />
+        </div>
+        {list.result.error ? <LoadError error={list.result.error} retry={() => list.result.refetch()} /> : null}
+        <InvoiceTable
+          list={list}
+          withEmail={false}
+          href={(i) => shopPath(`/orders/${i.id}`)}
+          empty={list.search ? 'No order matches.' : 'No orders.'}
+        />
+        <Pager list={list} />
+      </div>
+    </Card>
+  );
+}
+
+/** The IP addresses the customer bought from (a numbered page list). */
+function CustomerIps(props: { shopId: number; customerId: number }) {
+  const { shopId, customerId } = props;
+  const [pageNumber, setPageNumber] = useState(1);
+  const ips = useQuery({
+    queryKey: ['shop', shopId, 'customers', 'ips', customerId, pageNumber],
+    queryFn: () =>
+      unwrap(
+        api.GET('/self/{shopId}/customers/{customerId}/ips', {
+          params: { path: { shopId, customerId }, query: { pageNumber, pageSize: 10 } },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+  const data = ips.data;
+  return (
+    <Card title="IP addresses">
+      {ips.error ? <LoadError error={ips.error} retry={() => ips.refetch()} /> : null}
+      <div className="table-wrap">
+        <table className="table" aria-busy={ips.isLoading || undefined}>
+          <caption className="sr-only">IP addresses</caption>
+          <thead>
+            <tr>
+              <th>IP address</th>
+              <th className="num">Orders</th>
+              <th>First seen</th>
+              <th>Last seen</th>
+            </tr>
+          </thead>
+          <tbody>
+            {!data || data.items.length === 0 ? (
+              <tr>
+                <td colSpan={4} className="empty">
+                  {ips.isLoading ? 'Loading…' : 'No IP address recorded.'}
+                </td>
+              </tr>
+            ) : (
+              data.items.map((ip) => (
+                <tr key={ip.ip}>
+                  <td data-label="IP address">
+                    <code>{ip.ip}</code>
+                  </td>
+                  <td data-label="Orders" className="num">
+                    {count(ip.count)}
+                  </td>
+                  <td data-label="First seen">{dateTime(ip.firstSeenAt)}</td>
+                  <td data-label="Last seen">{dateTime(ip.lastSeenAt)}</td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+      {data && data.totalPages > 1 ? (
+        <nav className="pager" aria-label="IP address pages">
+          <span className="muted">
+            Page {data.pageNumber} of {data.totalPages}
+          </span>
+          <button
+            type="button"
+            className="btn"
+            disabled={pageNumber <= 1}
+            onClick={() => setPageNumber((n) => Math.max(1, n - 1))}
+          >
+            ← Previous
+          </button>
+          <button
+            type="button"
+            className="btn"
+            disabled={pageNumber >= data.totalPages}
+            onClick={() => setPageNumber((n) => n + 1)}
+          >
+            Next →
+          </button>
+        </nav>
+      ) : null}
+    </Card>
+  );
+}

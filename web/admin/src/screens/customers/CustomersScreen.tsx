@@ -1,0 +1,137 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'wouter';
+import { ApiError, api, unwrap } from '../../api/client';
+import type { paths } from '../../api/schema';
+import { useShop, useShopPath } from '../../app/shop';
+import { FormError } from '../../ui/Field';
+import { count, date, dateTime, money } from '../../ui/format';
+import { DataTable, type ListState, Pager, SearchBox, useList } from '../../ui/list';
+import { Card, LoadError, Loading, Page } from '../../ui/Page';
+import './customers.css';
+
+type CustomerList = paths['/self/{shopId}/customers']['get'];
+export type Customer = CustomerList['responses'][200]['content']['application/json']['data']['items'][number];
+type CustomerListQuery = NonNullable<CustomerList['parameters']['query']>;
+
+export default function CustomersScreen() {
+  const { shopId } = useShop();
+  const shopPath = useShopPath();
+  const list = useList<Customer>(
+    ['shop', shopId, 'customers', 'list'],
+    (query) => {
+      const q: CustomerListQuery = { pageSize: query.pageSize };
+      if (query.searchString) q.searchString = query.searchString;
+      if (query.cursor) q.cursor = query.cursor;
+      if (query.fromDate) q.fromDate = String(query.fromDate);
+      if (query.toDate) q.toDate = String(query.toDate);
+      return unwrap(api.GET('/self/{shopId}/customers', { params: { path: { shopId }, query: q } }));
+    },
+    { filters: ['fromDate', 'toDate'], cursor: true },
+  );
+  const filtered = Object.keys(list.filters).length > 0 || list.search !== '';
+
+  return (
+    <Page title="Customers">
+      <div className="stack">
+        <CustomerStats shopId={shopId} fromDate={list.filters.fromDate} toDate={list.filters.toDate} />
+        <div className="toolbar">
+          <SearchBox value={list.search} onChange={list.setSearch} label="Search by e-mail" />
+          <DateFilter list={list} name="fromDate" label="Joined from" />
+          <DateFilter list={list} name="toDate" label="Joined to" />
+        </div>
+        {list.result.error instanceof ApiError && list.result.error.status === 400 ? (
+          <FormError error={list.result.error} />
+        ) : list.result.error ? (
+          <LoadError error={list.result.error} retry={() => list.result.refetch()} />
+        ) : null}
+        <DataTable
+          caption="Customers"
+          rows={list.rows}
+          list={list}
+          loading={list.result.isLoading}
+          rowKey={(c) => c.id}
+          href={(c) => shopPath(`/customers/${c.id}`)}
+          empty={filtered ? 'No customer matches.' : 'No customers yet: they appear with their first order.'}
+          columns={[
+            { header: 'E-mail', cell: (c) => c.email },
+            { header: 'Orders', className: 'num', cell: (c) => count(c.ordersCount) },
+            { header: 'Total spent', className: 'num', cell: (c) => money(c.totalSpent, c.currency) },
+            { header: 'Balance', className: 'num', cell: (c) => money(c.balance, c.currency) },
+            { header: 'Joined', cell: (c) => date(c.createdAt) },
+            { header: 'Last order', cell: (c) => dateTime(c.lastOrderAt) },
+          ]}
+        />
+        <Pager list={list} />
+      </div>
+    </Page>
+  );
+}
+
+function DateFilter(props: { list: ListState<Customer>; name: 'fromDate' | 'toDate'; label: string }) {
+  const { list } = props;
+  return (
+    <label className="customers-date">
+      <span>{props.label}</span>
+      <input
+        type="date"
+        className="input"
+        value={list.filters[props.name] ?? ''}
+        onChange={(e) => list.setFilter(props.name, e.target.value || undefined)}
+      />
+    </label>
+  );
+}
+
+/** The figures of `/customers/stats`, over the list's dates when set (else the API's last 30 days). */
+function CustomerStats(props: { shopId: number; fromDate: string | undefined; toDate: string | undefined }) {
+  const { shopId } = props;
+  const shopPath = useShopPath();
+  const range = {
+    ...(props.fromDate ? { fromDate: props.fromDate } : {}),
+    ...(props.toDate ? { toDate: props.toDate } : {}),
+  };
+  const stats = useQuery({
+    queryKey: ['shop', shopId, 'customers', 'stats', range],
+    queryFn: () => unwrap(api.GET('/self/{shopId}/customers/stats', { params: { path: { shopId }, query: range } })),
+  });
+  if (stats.error) return <LoadError error={stats.error} retry={() => stats.refetch()} />;
+  if (!stats.data) return <Loading label="Loading the figures…" />;
+  const s = stats.data;
+  return (
+    <Card title={`${date(s.fromDate)} – ${date(s.toDate)}`}>
+      <div className="grid">
+        <div className="stat">
+          <span className="stat-value">{count(s.totalCustomers)}</span>
+          <span className="stat-label">Customers in all</span>
+        </div>
+        <div className="stat">
+          <span className="stat-value">{count(s.newCustomers)}</span>
+          <span className="stat-label">New in the period</span>
+        </div>
+        <div className="stat">
+          <span className="stat-value">{count(s.returningCustomers)}</span>
+          <span className="stat-label">Returning in the period</span>
+        </div>
+        <div className="stat">
+          <span className="stat-value">{money(s.totalBalance, s.currency)}</span>
+          <span className="stat-label">Balances held now</span>
+        </div>
+      </div>
+      {s.topCustomers.length > 0 ? (
+        <details className="customers-top">
+          <summary>Top customers of the period</summary>
+          <ol>
+            {s.topCustomers.map((c) => (
+              <li key={c.customerId}>
+                <Link href={shopPath(`/customers/${c.customerId}`)}>{c.email}</Link>{' '}
+                <span className="muted">
+                  {money(c.totalSpent, s.currency)} · {count(c.orders)} {c.orders === 1 ? 'order' : 'orders'}
+                </span>
+              </li>
+            ))}
+          </ol>
+        </details>
+      ) : null}
+    </Card>
+  );
+}

@@ -1,0 +1,116 @@
+import { ApiError } from '../../api/client';
+import { useShop, useShopPath } from '../../app/shop';
+import { FormError } from '../../ui/Field';
+import { FilterSelect, type ListState, Pager, SearchBox, useList } from '../../ui/list';
+import { LoadError, Page } from '../../ui/Page';
+import { InvoiceTable } from './InvoiceTable';
+import {
+  fetchInvoices,
+  type Invoice,
+  invoiceFilters,
+  invoiceStatuses,
+  invoiceStatusLabels,
+  useGatewayNames,
+  useProductChoices,
+} from './orders';
+import './orders.css';
+
+export default function OrdersScreen() {
+  const { shopId } = useShop();
+  const shopPath = useShopPath();
+  const list = useList<Invoice>(['shop', shopId, 'invoices', 'list'], (query) => fetchInvoices(shopId, query), {
+    filters: invoiceFilters,
+    cursor: true,
+  });
+  const filtered = Object.keys(list.filters).length > 0 || list.search !== '';
+
+  return (
+    <Page title="Orders">
+      <OrderFilters list={list} shopId={shopId} />
+      {list.result.error instanceof ApiError && list.result.error.status === 400 ? (
+        <FormError error={list.result.error} />
+      ) : list.result.error ? (
+        <LoadError error={list.result.error} retry={() => list.result.refetch()} />
+      ) : null}
+      <InvoiceTable
+        list={list}
+        href={(i) => shopPath(`/orders/${i.id}`)}
+        empty={filtered ? 'No order matches these filters.' : 'No orders yet.'}
+      />
+      <Pager list={list} />
+    </Page>
+  );
+}
+
+/** Every filter the invoice list takes, bound to the URL. */
+function OrderFilters(props: { list: ListState<Invoice>; shopId: number }) {
+  const { list, shopId } = props;
+  const gateways = useGatewayNames(shopId);
+  const products = useProductChoices(shopId);
+  const productId = list.filters.productId;
+  const productOptions: [string, string][] = (products.data?.items ?? []).map((p) => [String(p.id), p.title]);
+  if (productId && !productOptions.some(([id]) => id === productId))
+    productOptions.unshift([productId, `Product #${productId}`]);
+  const gatewayOptions: [string, string][] = (gateways.data ?? []).map((g) => [
+    g.name,
+    g.enabled ? g.name : `${g.name} (disabled)`,
+  ]);
+  const gateway = list.filters.gateway;
+  if (gateway && !gatewayOptions.some(([name]) => name === gateway)) gatewayOptions.unshift([gateway, gateway]);
+  const customerId = list.filters.customerId;
+
+  return (
+    <div className="toolbar orders-toolbar">
+      <SearchBox value={list.search} onChange={list.setSearch} label="Search by order id or e-mail" />
+      <FilterSelect
+        list={list}
+        name="status"
+        label="Status"
+        options={invoiceStatuses.map((s) => [s, invoiceStatusLabels[s]] as const)}
+      />
+      <FilterSelect list={list} name="gateway" label="Gateway" options={gatewayOptions} />
+      <FilterSelect list={list} name="productId" label="Product" options={productOptions} />
+      <label className="orders-date">
+        <span>From</span>
+        <input
+          type="date"
+          className="input"
+          value={list.filters.fromDate ?? ''}
+          max={list.filters.toDate}
+          onChange={(e) => list.setFilter('fromDate', e.target.value || undefined)}
+        />
+      </label>
+      <label className="orders-date">
+        <span>To</span>
+        <input
+          type="date"
+          className="input"
+          value={list.filters.toDate ?? ''}
+          min={list.filters.fromDate}
+          onChange={(e) => list.setFilter('toDate', e.target.value || undefined)}
+        />
+      </label>
+      {customerId ? (
+        <button
+          type="button"
+          className="btn btn-ghost"
+          onClick={() => list.setFilter('customerId', undefined)}
+          aria-label={`Remove the filter on customer ${customerId}`}
+        >
+          Customer #{customerId} ✕
+        </button>
+      ) : null}
+      {Object.keys(list.filters).length > 0 ? (
+        <button
+          type="button"
+          className="btn btn-ghost"
+          onClick={() => {
+            for (const name of invoiceFilters) list.setFilter(name, undefined);
+          }}
+        >
+          Clear filters
+        </button>
+      ) : null}
+    </div>
+  );
+}

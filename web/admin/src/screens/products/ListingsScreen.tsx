@@ -1,0 +1,159 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { Link } from 'wouter';
+import { api, unwrap } from '../../api/client';
+import { useShop, useShopPath } from '../../app/shop';
+import { FormError } from '../../ui/Field';
+import { count, money } from '../../ui/format';
+import { Badge, LoadError, Loading, Page } from '../../ui/Page';
+import { useToast } from '../../ui/Toast';
+import { type Listing, listingTitle, moved, useAllListings, visibilityWords } from './catalog';
+import './catalog.css';
+
+/** The API takes at most this many position changes a call. */
+const POSITIONS_PER_CALL = 1000;
+
+/**
+ * The storefront order: every listing, moved one place at a time with its Up / Down buttons
+ * and saved at once. A move sends the positions that changed (0, 1, 2 … down the list).
+ */
+export default function ListingsScreen() {
+  const { shopId, currency } = useShop();
+  const shopPath = useShopPath();
+  const queryClient = useQueryClient();
+  const notify = useToast();
+  const listings = useAllListings(shopId);
+  const [order, setOrder] = useState<Listing[] | null>(null);
+  const [status, setStatus] = useState('');
+  const focusAfterMove = useRef<string | null>(null);
+  // Moves are saved one after the other, so a quick second move never lands before the first.
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
+  const latest = useRef<Listing[] | null>(null);
+
+  useEffect(() => {
+    if (listings.data) setOrder(listings.data);
+  }, [listings.data]);
+  useEffect(() => {
+    if (!focusAfterMove.current) return;
+    document.getElementById(focusAfterMove.current)?.focus();
+    focusAfterMove.current = null;
+  });
+
+  const save = useMutation({
+    mutationFn: (next: Listing[]) => {
+      const run = queue.current.catch(() => undefined).then(() => sendOrder(next));
+      queue.current = run;
+      return run;
+    },
+    onSuccess: (saved, next) => {
+      if (next !== latest.current) return;
+      setOrder(saved);
+      queryClient.setQueryData(['shop', shopId, 'listings', 'all'], saved);
+    },
+    onError: (_error, next) => {
+      if (next !== latest.current) return;
+      notify('The new order was not saved', 'bad');
+      void listings.refetch();
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['shop', shopId, 'categories'] }),
+  });
+
+  async function sendOrder(next: Listing[]) {
+    const changes = next.flatMap((listing, position) =>
+      listing.position === position ? [] : [{ listingId: listing.id, position }],
+    );
+    for (let i = 0; i < changes.length; i += POSITIONS_PER_CALL)
+      await unwrap(
+        api.PUT('/self/{shopId}/listings/position', {
+          params: { path: { shopId } },
+          body: { listings: changes.slice(i, i + POSITIONS_PER_CALL) },
+        }),
+      );
+    return next.map((listing, position) => ({ ...listing, position }));
+  }
+
+  const move = (index: number, by: -1 | 1) => {
+    if (!order) return;
+    const listing = order[index]!;
+    const next = moved(order, index, by);
+    const newIndex = index + by;
+    const direction = newIndex === 0 ? 'down' : newIndex === next.length - 1 ? 'up' : by === -1 ? 'up' : 'down';
+    focusAfterMove.current = `listing-${listing.id}-${direction}`;
+    latest.current = next;
+    setOrder(next);
+    setStatus(`${listingTitle(listing)} moved to position ${newIndex + 1} of ${next.length}.`);
+    save.mutate(next);
+  };
+
+  return (
+    <Page title="Storefront order">
+      <p className="muted">
+        The order products and groups appear on your storefront. Each move is saved at once. Products inside a group are
+        ordered in the group.
+      </p>
+      {listings.error ? <LoadError error={listings.error} retry={() => listings.refetch()} /> : null}
+      {!order && !listings.error ? <Loading /> : null}
+      <FormError error={save.error} />
+      <p className="sr-only" role="status" aria-live="polite">
+        {status}
+      </p>
+      {order && order.length === 0 ? (
+        <p className="muted">
+          Nothing to order yet. <Link href={shopPath('/products/new')}>Add a product</Link>.
+        </p>
+      ) : null}
+      {order ? (
+        <>
+          <p className="small muted" aria-live="polite">
+            {count(order.length)} listing(s){save.isPending ? ' · saving…' : ''}
+          </p>
+          <ol className="catalog-order" aria-label="Storefront listings in order">
+            {order.map((listing, index) => {
+              const title = listingTitle(listing);
+              const flags = listing.product ? visibilityWords(listing.product) : [];
+              return (
+                <li key={listing.id}>
+                  <span className="catalog-order-pos">{index + 1}.</span>
+                  <span className="catalog-order-title">
+                    {listing.product ? <Link href={shopPath(`/products/${listing.product.id}`)}>{title}</Link> : title}{' '}
+                    <Badge tone={listing.type === 'group' ? 'info' : 'muted'}>
+                      {listing.type === 'group' ? 'Group' : 'Product'}
+                    </Badge>{' '}
+                    {flags.map((f) => (
+                      <Badge key={f} tone="warn">
+                        {f}
+                      </Badge>
+                    ))}{' '}
+                    {listing.product ? (
+                      <span className="muted small">from {money(listing.product.minPrice.amount, currency)}</span>
+                    ) : null}
+                  </span>
+                  <button
+                    type="button"
+                    id={`listing-${listing.id}-up`}
+                    className="btn"
+                    aria-label={`Move ${title} up`}
+                    disabled={index === 0}
+                    onClick={() => move(index, -1)}
+                  >
+                    ↑ Up
+                  </button>
+                  <button
+                    type="button"
+                    id={`listing-${listing.id}-down`}
+                    className="btn"
+                    aria-label={`Move ${title} down`}
+                    disabled={index === order.length - 1}
+                    onClick={() => move(index, 1)}
+                  >
+                    ↓ Down
+                  </button>
+                </li>
+              );
+            })}
+          </ol>
+        </>
+      ) : null}
+    </Page>
+  );
+}

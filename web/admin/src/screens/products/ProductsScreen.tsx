@@ -1,0 +1,297 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'wouter';
+import { api, unwrap } from '../../api/client';
+import { useShop, useShopPath } from '../../app/shop';
+import { Dialog } from '../../ui/Dialog';
+import { FormError } from '../../ui/Field';
+import { count, money } from '../../ui/format';
+import { type Column, DataTable, Pager, SearchBox, useList } from '../../ui/list';
+import { Badge, LoadError, Page } from '../../ui/Page';
+import { useToast } from '../../ui/Toast';
+import {
+  type Gateway,
+  type ProductListItem,
+  type ProductQuery,
+  productTypeShort,
+  useGateways,
+  visibilityWords,
+} from './catalog';
+import './catalog.css';
+
+/** How many products one bulk call carries: small enough that the progress bar moves. */
+const BULK_CHUNK = 25;
+
+type BulkAction =
+  | { kind: 'visibility'; label: string; flags: { unlisted?: boolean; private?: boolean; onHold?: boolean } }
+  | { kind: 'delete'; label: string }
+  | { kind: 'payment-methods'; label: string; gatewaysList: Partial<Record<Gateway, boolean>> };
+
+const visibilityActions: { label: string; flags: { unlisted?: boolean; private?: boolean; onHold?: boolean } }[] = [
+  { label: 'Make public', flags: { unlisted: false, private: false } },
+  { label: 'Unlist', flags: { unlisted: true } },
+  { label: 'Make private', flags: { private: true } },
+  { label: 'Put on hold', flags: { onHold: true } },
+  { label: 'Release hold', flags: { onHold: false } },
+];
+
+function stockOf(product: ProductListItem): number | null {
+  let total = 0;
+  for (const variant of product.variants) {
+    if (variant.stock === null) return null;
+    total += variant.stock;
+  }
+  return total;
+}
+
+function priceRange(product: ProductListItem, currency: string): string {
+  const prices = product.variants.map((v) => v.priceDetails.amount);
+  if (prices.length === 0) return '—';
+  const low = Math.min(...prices);
+  const high = Math.max(...prices);
+  return low === high ? money(low, currency) : `${money(low, currency)} – ${money(high, currency)}`;
+}
+
+export default function ProductsScreen() {
+  const { shopId, currency } = useShop();
+  const shopPath = useShopPath();
+  const queryClient = useQueryClient();
+  const notify = useToast();
+  const [selected, setSelected] = useState<Set<string | number>>(new Set());
+  const [progress, setProgress] = useState<{ label: string; done: number; total: number } | null>(null);
+  const [bulkError, setBulkError] = useState<unknown>(null);
+  const [paymentsOpen, setPaymentsOpen] = useState(false);
+
+  const list = useList<ProductListItem>(
+    ['shop', shopId, 'products', 'list'],
+    (query) =>
+      unwrap(api.GET('/self/{shopId}/v2/products', { params: { path: { shopId }, query: query as ProductQuery } })),
+    { cursor: true, defaultOrder: '-createdAt' },
+  );
+
+  const columns: Column<ProductListItem>[] = [
+    { header: 'Title', sort: 'title', cell: (p) => p.title },
+    {
+      header: 'Type',
+      cell: (p) => [...new Set(p.variants.map((v) => productTypeShort[v.productType]))].join(', ') || '—',
+    },
+    { header: 'Price', sort: 'price', className: 'num', cell: (p) => priceRange(p, currency) },
+    {
+      header: 'Stock',
+      className: 'num',
+      cell: (p) => {
+        const stock = stockOf(p);
+        return stock === null ? 'Unlimited' : count(stock);
+      },
+    },
+    {
+      header: 'Visibility',
+      cell: (p) => {
+        const words = visibilityWords(p);
+        return words.length === 0 ? (
+          <Badge tone="ok">Public</Badge>
+        ) : (
+          <span className="row">
+            {words.map((w) => (
+              <Badge key={w} tone={w === 'On hold' ? 'warn' : 'muted'}>
+                {w}
+              </Badge>
+            ))}
+          </span>
+        );
+      },
+    },
+    { header: 'Variants', className: 'num', cell: (p) => count(p.variants.length) },
+  ];
+
+  const run = async (action: BulkAction) => {
+    const ids = [...selected].map(Number);
+    if (ids.length === 0) return;
+    if (action.kind === 'delete' && !window.confirm(`Delete ${ids.length} product(s)? Orders keep their copy.`)) return;
+    setBulkError(null);
+    setProgress({ label: action.label, done: 0, total: ids.length });
+    let done = 0;
+    try {
+      for (let i = 0; i < ids.length; i += BULK_CHUNK) {
+        const productIds = ids.slice(i, i + BULK_CHUNK);
+        const params = { path: { shopId } };
+        if (action.kind === 'visibility')
+          await unwrap(
+            api.PUT('/self/{shopId}/products/bulk/update/visibility', {
+              params,
+              body: { productIds, ...action.flags },
+            }),
+          );
+        else if (action.kind === 'delete')
+          await unwrap(api.POST('/self/{shopId}/products/bulk/delete', { params, body: { productIds } }));
+        else
+          await unwrap(
+            api.PUT('/self/{shopId}/v2/products/bulk/update/payment-methods', {
+              params,
+              body: { productIds, gatewaysList: action.gatewaysList },
+            }),
+          );
+        done += productIds.length;
+        setProgress({ label: action.label, done, total: ids.length });
+      }
+      notify(`${action.label}: ${count(done)} product(s) done`);
+      setSelected(new Set());
+    } catch (error) {
+      setBulkError(error);
+      notify(`${action.label} stopped after ${count(done)} of ${count(ids.length)}`, 'bad');
+    } finally {
+      setProgress(null);
+      await queryClient.invalidateQueries({ queryKey: ['shop', shopId, 'products'] });
+      await queryClient.invalidateQueries({ queryKey: ['shop', shopId, 'listings'] });
+    }
+  };
+
+  const busy = progress !== null;
+  return (
+    <Page
+      title="Products"
+      actions={
+        <Link href={shopPath('/products/new')} className="btn btn-primary">
+          Add product
+        </Link>
+      }
+    >
+      <div className="toolbar">
+        <SearchBox value={list.search} onChange={list.setSearch} label="Search products" />
+      </div>
+
+      {selected.size > 0 || busy ? (
+        <section className="card catalog-bulk" aria-label="Bulk actions">
+          <div className="row">
+            <strong>{count(selected.size)} selected</strong>
+            {visibilityActions.map((a) => (
+              <button
+                key={a.label}
+                type="button"
+                className="btn"
+                disabled={busy}
+                onClick={() => run({ kind: 'visibility', ...a })}
+              >
+                {a.label}
+              </button>
+            ))}
+            <button type="button" className="btn" disabled={busy} onClick={() => setPaymentsOpen(true)}>
+              Payment methods…
+            </button>
+            <button
+              type="button"
+              className="btn btn-danger"
+              disabled={busy}
+              onClick={() => run({ kind: 'delete', label: 'Delete' })}
+            >
+              Delete selected
+            </button>
+            <button type="button" className="btn btn-ghost" disabled={busy} onClick={() => setSelected(new Set())}>
+              Clear selection
+            </button>
+          </div>
+          {progress ? (
+            <div className="stack catalog-progress">
+              <label htmlFor="bulk-progress">
+                {progress.label}: {count(progress.done)} of {count(progress.total)}
+              </label>
+              <progress id="bulk-progress" value={progress.done} max={progress.total} />
+            </div>
+          ) : null}
+          <FormError error={bulkError} />
+        </section>
+      ) : null}
+
+      {list.result.error ? <LoadError error={list.result.error} retry={() => list.result.refetch()} /> : null}
+      <DataTable
+        rows={list.rows}
+        columns={columns}
+        rowKey={(p) => p.id}
+        href={(p) => shopPath(`/products/${p.id}`)}
+        list={list}
+        loading={list.result.isPending}
+        selection={{ selected, onChange: setSelected }}
+        caption="Products"
+        empty={list.search ? 'No product matches this search.' : 'No products yet. Add your first one.'}
+      />
+      <Pager list={list} />
+
+      <PaymentMethodsDialog
+        open={paymentsOpen}
+        onClose={() => setPaymentsOpen(false)}
+        shopId={shopId}
+        count={selected.size}
+        onApply={(gatewaysList) => {
+          setPaymentsOpen(false);
+          void run({ kind: 'payment-methods', label: 'Payment methods', gatewaysList });
+        }}
+      />
+    </Page>
+  );
+}
+
+/** Allow or remove gateways on every variant of the selected products. */
+function PaymentMethodsDialog(props: {
+  open: boolean;
+  onClose: () => void;
+  shopId: number;
+  count: number;
+  onApply: (gatewaysList: Partial<Record<Gateway, boolean>>) => void;
+}) {
+  const gateways = useGateways(props.shopId);
+  const [choice, setChoice] = useState<Partial<Record<Gateway, boolean>>>({});
+  const chosen = Object.keys(choice).length;
+  return (
+    <Dialog open={props.open} onClose={props.onClose} title="Payment methods">
+      <form
+        className="stack"
+        onSubmit={(e) => {
+          e.preventDefault();
+          props.onApply(choice);
+          setChoice({});
+        }}
+      >
+        <p className="muted">
+          For the {count(props.count)} selected product(s): allow a gateway on every variant, remove it, or leave it as
+          it is.
+        </p>
+        {gateways.error ? <LoadError error={gateways.error} /> : null}
+        {(gateways.data ?? []).map((g) => {
+          const value = choice[g.name] === undefined ? '' : choice[g.name] ? 'allow' : 'remove';
+          return (
+            <label key={g.name} className="row catalog-gateway-choice">
+              <span className="grow">
+                {g.name} {g.enabled ? null : <span className="muted small">(not enabled in settings)</span>}
+              </span>
+              <select
+                className="input"
+                aria-label={`Gateway ${g.name}`}
+                value={value}
+                onChange={(e) =>
+                  setChoice((all) => {
+                    const next = { ...all };
+                    if (e.target.value === '') delete next[g.name];
+                    else next[g.name] = e.target.value === 'allow';
+                    return next;
+                  })
+                }
+              >
+                <option value="">Unchanged</option>
+                <option value="allow">Allow</option>
+                <option value="remove">Remove</option>
+              </select>
+            </label>
+          );
+        })}
+        <div className="row">
+          <button type="submit" className="btn btn-primary" disabled={chosen === 0}>
+            Apply
+          </button>
+          <button type="button" className="btn" onClick={props.onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,315 @@
+import type { CustomFieldType, Gateway, Product, ProductBody, ProductType, Variant, VariantBody } from './catalog';
+
+/**
+ * The product form's state: the API's product with every number kept as the text the owner
+ * typed (so an empty box stays empty), turned into the PUT/POST body on save. The API checks
+ * the values and answers field errors, which the form shows beside the boxes.
+ */
+export interface CustomFieldDraft {
+  key: string;
+  id: string;
+  name: string;
+  type: CustomFieldType;
+  required: boolean;
+  placeholder: string;
+  regex: string;
+}
+
+export interface GatewayDraft {
+  gateway: Gateway;
+  blockVpn: boolean;
+  price: string;
+}
+
+export interface VariantDraft {
+  key: string;
+  id: number | null;
+  title: string;
+  description: string;
+  price: string;
+  productType: ProductType;
+  /** Serials: the keys in stock, one per line (for a saved variant, sent only when edited). */
+  serials: string;
+  savedSerials: string;
+  removeDuplicates: boolean;
+  /** Service and dynamic: '' is unlimited. */
+  stock: string;
+  text: string;
+  externalUrl: string;
+  minAmount: string;
+  maxAmount: string;
+  customerNote: string;
+  redirectUrl: string;
+  customFields: CustomFieldDraft[];
+  /** Empty: every enabled gateway at the variant price. */
+  gateways: GatewayDraft[];
+  warrantyText: string;
+  warrantyDays: string;
+  /** What the server says is available now (read only). */
+  stockNow: number | null;
+}
+
+export interface ProductDraft {
+  title: string;
+  shortDescription: string;
+  description: string;
+  path: string;
+  metaTitle: string;
+  metaDescription: string;
+  unlisted: boolean;
+  private: boolean;
+  onHold: boolean;
+  isInternal: boolean;
+  customerNote: string;
+  chatEnabled: boolean;
+  chatRequired: boolean;
+  guildId: string;
+  roleIds: string;
+  variants: VariantDraft[];
+}
+
+let nextKey = 0;
+export const newKey = () => `k${++nextKey}`;
+
+const text = (value: string | null | undefined) => value ?? '';
+const numberText = (value: number | null | undefined) => (value === null || value === undefined ? '' : String(value));
+
+export function emptyVariant(index: number): VariantDraft {
+  return {
+    key: newKey(),
+    id: null,
+    title: index === 0 ? 'Default' : `Variant ${index + 1}`,
+    description: '',
+    price: '',
+    productType: 'serials',
+    serials: '',
+    savedSerials: '',
+    removeDuplicates: false,
+    stock: '',
+    text: '',
+    externalUrl: '',
+    minAmount: '',
+    maxAmount: '',
+    customerNote: '',
+    redirectUrl: '',
+    customFields: [],
+    gateways: [],
+    warrantyText: '',
+    warrantyDays: '',
+    stockNow: null,
+  };
+}
+
+export function emptyProduct(): ProductDraft {
+  return {
+    title: '',
+    shortDescription: '',
+    description: '',
+    path: '',
+    metaTitle: '',
+    metaDescription: '',
+    unlisted: false,
+    private: false,
+    onHold: false,
+    isInternal: false,
+    customerNote: '',
+    chatEnabled: false,
+    chatRequired: false,
+    guildId: '',
+    roleIds: '',
+    variants: [emptyVariant(0)],
+  };
+}
+
+function variantDraft(v: Variant): VariantDraft {
+  const settings = v.asSerials ?? v.asService ?? v.asDynamic;
+  const serials = (v.asSerials?.serials ?? []).join('\n');
+  const days = v.warranty ? v.warranty.durationSeconds / 86_400 : null;
+  return {
+    key: newKey(),
+    id: v.id,
+    title: v.title,
+    description: text(v.description),
+    price: String(v.priceDetails.amount),
+    productType: v.productType,
+    serials,
+    savedSerials: serials,
+    removeDuplicates: v.asSerials?.removeDuplicates ?? false,
+    stock: numberText(v.asService?.stock ?? v.asDynamic?.stock),
+    text: text(v.asService?.text),
+    externalUrl: text(v.asDynamic?.externalUrl),
+    minAmount: settings && settings.minAmount > 1 ? String(settings.minAmount) : '',
+    maxAmount: numberText(settings?.maxAmount),
+    customerNote: text(v.customerNote),
+    redirectUrl: text(v.redirectUrl),
+    customFields: v.customFields.map((f) => ({
+      key: newKey(),
+      id: f.id,
+      name: f.name,
+      type: f.type as CustomFieldType,
+      required: f.required,
+      placeholder: text(f.placeholder),
+      regex: text(f.regex),
+    })),
+    gateways: v.gateways.map((g) => ({
+      gateway: g.gateway as Gateway,
+      blockVpn: g.rules.blockVpn,
+      price: numberText(g.price),
+    })),
+    warrantyText: text(v.warranty?.text),
+    warrantyDays: days === null ? '' : String(Math.round(days * 10_000) / 10_000),
+    stockNow: v.stock,
+  };
+}
+
+export function productDraft(p: Product): ProductDraft {
+  return {
+    title: p.title,
+    shortDescription: text(p.shortDescription),
+    description: p.description,
+    path: p.path,
+    metaTitle: text(p.seo.metaTitle),
+    metaDescription: text(p.seo.metaDescription),
+    unlisted: p.unlisted,
+    private: p.private,
+    onHold: p.onHold,
+    isInternal: p.isInternal,
+    customerNote: text(p.customerNote),
+    chatEnabled: p.chatIntegration?.enabled ?? false,
+    chatRequired: p.chatIntegration?.required ?? false,
+    guildId: text(p.chatIntegration?.guildId),
+    roleIds: (p.chatIntegration?.roleIds ?? []).join(', '),
+    variants: p.variants.map(variantDraft),
+  };
+}
+
+/** '' is "not given"; anything else is sent as the number it reads as (the API refuses a non-number). */
+function optionalNumber(value: string): number | null {
+  const trimmed = value.trim();
+  return trimmed === '' ? null : Number(trimmed);
+}
+const orNull = (value: string) => (value.trim() === '' ? null : value);
+
+function variantBody(v: VariantDraft): VariantBody {
+  const limits = { minAmount: optionalNumber(v.minAmount), maxAmount: optionalNumber(v.maxAmount) };
+  const body: VariantBody = {
+    title: v.title,
+    description: orNull(v.description),
+    // A missing price is sent missing, so the API names the field.
+    priceDetails: { amount: optionalNumber(v.price) as number },
+    productType: v.productType,
+    asSerials: null,
+    asService: null,
+    asDynamic: null,
+    gateways: v.gateways.map((g) => ({
+      gateway: g.gateway,
+      rules: { blockVpn: g.blockVpn },
+      price: optionalNumber(g.price),
+    })),
+    customerNote: orNull(v.customerNote),
+    redirectUrl: orNull(v.redirectUrl),
+    customFields: v.customFields.map((f) => ({
+      id: orNull(f.id),
+      name: f.name,
+      type: f.type,
+      required: f.required,
+      placeholder: orNull(f.placeholder),
+      regex: orNull(f.regex),
+    })),
+    warranty:
+      v.warrantyText.trim() === '' && v.warrantyDays.trim() === ''
+        ? null
+        : {
+            text: v.warrantyText,
+            durationSeconds: Math.round((optionalNumber(v.warrantyDays) ?? 0) * 86_400),
+          },
+  };
+  if (v.id !== null) body.id = v.id;
+  if (v.productType === 'serials') {
+    // A saved variant's stock is kept unless the owner edited the list.
+    const edited = v.id === null || v.serials !== v.savedSerials;
+    body.asSerials = {
+      ...(edited ? { serials: v.serials, delimiter: '\n' } : {}),
+      removeDuplicates: v.removeDuplicates,
+      ...limits,
+    };
+  } else if (v.productType === 'service') {
+    body.asService = { stock: optionalNumber(v.stock), text: v.text, ...limits };
+  } else {
+    body.asDynamic = { stock: optionalNumber(v.stock), externalUrl: v.externalUrl, ...limits };
+  }
+  return body;
+}
+
+export function productBody(d: ProductDraft): ProductBody {
+  const roleIds = d.roleIds
+    .split(/[\s,]+/)
+    .map((r) => r.trim())
+    .filter(Boolean);
+  const chatUsed = d.chatEnabled || d.chatRequired || d.guildId.trim() !== '' || roleIds.length > 0;
+  return {
+    title: d.title,
+    description: d.description,
+    shortDescription: orNull(d.shortDescription),
+    path: orNull(d.path),
+    seo: { metaTitle: orNull(d.metaTitle), metaDescription: orNull(d.metaDescription) },
+    unlisted: d.unlisted,
+    private: d.private,
+    onHold: d.onHold,
+    isInternal: d.isInternal,
+    customerNote: orNull(d.customerNote),
+    chatIntegration: chatUsed
+      ? { enabled: d.chatEnabled, required: d.chatRequired, guildId: orNull(d.guildId), roleIds }
+      : null,
+    variants: d.variants.map(variantBody),
+  };
+}
+
+export const settingsKey = { serials: 'asSerials', service: 'asService', dynamic: 'asDynamic' } as const;
+
+/** The field paths the form shows beside a box, for the summary of the rest. */
+export function shownPaths(d: ProductDraft): string[] {
+  const paths = [
+    'title',
+    'description',
+    'shortDescription',
+    'path',
+    'seo.metaTitle',
+    'seo.metaDescription',
+    'customerNote',
+    'chatIntegration',
+    'unlisted',
+    'private',
+    'onHold',
+    'isInternal',
+  ];
+  d.variants.forEach((v, i) => {
+    const at = `variants[${i}]`;
+    const key = `${at}.${settingsKey[v.productType]}`;
+    paths.push(
+      `${at}.id`,
+      `${at}.title`,
+      `${at}.description`,
+      `${at}.priceDetails`,
+      `${at}.productType`,
+      `${at}.customerNote`,
+      `${at}.redirectUrl`,
+      `${at}.warranty.text`,
+      `${at}.warranty.durationSeconds`,
+      `${at}.gateways`,
+      `${at}.customFields`,
+      `${key}.minAmount`,
+      `${key}.maxAmount`,
+    );
+    if (v.productType === 'serials') paths.push(`${key}.serials`, `${key}.removeDuplicates`);
+    else paths.push(`${key}.stock`, v.productType === 'service' ? `${key}.text` : `${key}.externalUrl`);
+    v.customFields.forEach((_, j) => {
+      const field = `${at}.customFields[${j}]`;
+      paths.push(`${field}.id`, `${field}.name`, `${field}.type`, `${field}.placeholder`, `${field}.regex`);
+    });
+    v.gateways.forEach((_, j) => {
+      paths.push(`${at}.gateways[${j}]`);
+    });
+  });
+  return paths;
+}

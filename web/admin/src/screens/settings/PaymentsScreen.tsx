@@ -1,0 +1,230 @@
+import { useState } from 'react';
+import { api, unwrap } from '../../api/client';
+import { useShopId } from '../../app/shop';
+import { Field, fieldError } from '../../ui/Field';
+import { Badge, LoadError, Loading, Page } from '../../ui/Page';
+import { type Settings, SettingsSection, useSettingSave, useSettings } from './section';
+import './settings.css';
+
+type Payments = Settings['payments'];
+type Provider = keyof Payments;
+type PaymentPath = `/self/{shopId}/settings/payments/${Provider}`;
+type View = Payments[Provider];
+
+/** What every gateway's view has; the rest of its keys are its own fields. */
+const commonKeys = new Set(['enabled', 'configured', 'secretsUnreadable', 'gatewayRules']);
+/** The API masks these on every read (`••••1234`) and never sends them back. */
+const secretNames = new Set(['apiKey', 'secretKey', 'webhookSecret', 'privateKey']);
+const MASK = '••••';
+
+const fieldLabels: Record<string, string> = {
+  apiKey: 'API key',
+  secretKey: 'Secret key',
+  webhookSecret: 'Webhook secret',
+  privateKey: 'Private key',
+  publicKey: 'Public key',
+  receiveCurrency: 'Receive currency',
+  handle: 'Handle',
+  email: 'E-mail',
+  cashtag: 'Cashtag',
+  terminalId: 'Terminal ID',
+};
+
+/** `virtual-payments` → `Virtual payments`; `receiveCurrency` → `Receive currency`. */
+function humanize(name: string): string {
+  const words = name
+    .replace(/[-_]/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function fieldsOf(view: View): string[] {
+  return Object.keys(view).filter((key) => !commonKeys.has(key));
+}
+
+function isSecret(name: string, value: unknown): boolean {
+  return secretNames.has(name) || (typeof value === 'string' && value.startsWith(MASK));
+}
+
+export default function PaymentsScreen() {
+  const settings = useSettings();
+  return (
+    <Page title="Payment settings">
+      <p className="muted">
+        Each gateway is saved on its own. Secrets are stored encrypted and never shown again: leave a secret empty to
+        keep the stored one.
+      </p>
+      {settings.isLoading ? <Loading /> : null}
+      {settings.error ? <LoadError error={settings.error} retry={() => settings.refetch()} /> : null}
+      {settings.data ? (
+        <div className="settings-sections">
+          {(Object.keys(settings.data.payments) as Provider[]).map((provider) => (
+            <GatewayForm key={provider} provider={provider} view={settings.data.payments[provider]} />
+          ))}
+        </div>
+      ) : null}
+    </Page>
+  );
+}
+
+function GatewayForm({ provider, view }: { provider: Provider; view: View }) {
+  const shopId = useShopId();
+  const fields = fieldsOf(view);
+  const stored = view as unknown as Record<string, string | null>;
+  const [enabled, setEnabled] = useState(view.enabled);
+  const [blockVpn, setBlockVpn] = useState(view.gatewayRules.blockVpn);
+  // Public fields start at their stored value; secret fields always start empty (= keep).
+  const [values, setValues] = useState<Record<string, string>>(() =>
+    Object.fromEntries(fields.map((name) => [name, isSecret(name, stored[name]) ? '' : (stored[name] ?? '')])),
+  );
+  const [cleared, setCleared] = useState<Set<string>>(new Set());
+  const title = humanize(provider);
+
+  const save = useSettingSave(
+    (body: Record<string, unknown>) =>
+      unwrap(
+        api.PUT(`/self/{shopId}/settings/payments/${provider}` as PaymentPath, {
+          params: { path: { shopId } },
+          // Every gateway's body is a partial update of its own fields, built from its own view.
+          body: body as never,
+        }),
+      ),
+    `${title} saved`,
+  );
+
+  const submit = () => {
+    const body: Record<string, unknown> = { enabled, gatewayRules: { blockVpn } };
+    for (const name of fields) {
+      const value = values[name] ?? '';
+      if (isSecret(name, stored[name])) {
+        // A secret is sent only when typed anew, or null when the owner removes it.
+        if (cleared.has(name)) body[name] = null;
+        else if (value !== '') body[name] = value;
+      } else {
+        body[name] = value.trim() === '' ? null : value.trim();
+      }
+    }
+    save.mutate(body, {
+      onSuccess: () => {
+        setCleared(new Set());
+        setValues((all) =>
+          Object.fromEntries(Object.entries(all).map(([k, v]) => [k, isSecret(k, stored[k]) ? '' : v])),
+        );
+      },
+    });
+  };
+
+  const status = view.secretsUnreadable ? (
+    <Badge tone="bad">Secrets unreadable</Badge>
+  ) : view.enabled ? (
+    <Badge tone="ok">Enabled</Badge>
+  ) : view.configured ? (
+    <Badge tone="info">Configured, disabled</Badge>
+  ) : (
+    <Badge>Not configured</Badge>
+  );
+
+  return (
+    <SettingsSection
+      title={title}
+      mutation={save}
+      fields={['enabled', 'gatewayRules.blockVpn', ...fields]}
+      onSubmit={submit}
+      description={status}
+    >
+      {view.secretsUnreadable ? (
+        <p className="alert alert-error small">
+          The stored secrets cannot be read with this server's key. Enter every secret again, or ask the operator to
+          restore the old key.
+        </p>
+      ) : null}
+      <label className="check">
+        <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
+        Enable {title}
+      </label>
+      {fieldError(save.error, 'enabled') ? <p className="field-error">{fieldError(save.error, 'enabled')}</p> : null}
+      <label className="check">
+        <input type="checkbox" checked={blockVpn} onChange={(e) => setBlockVpn(e.target.checked)} />
+        Block VPN buyers
+      </label>
+      {fieldError(save.error, 'gatewayRules.blockVpn') ? (
+        <p className="field-error">{fieldError(save.error, 'gatewayRules.blockVpn')}</p>
+      ) : null}
+      {fields.length === 0 ? <p className="muted small">This gateway has no settings besides its switch.</p> : null}
+      {fields.map((name) => {
+        const label = fieldLabels[name] ?? humanize(name);
+        const secret = isSecret(name, stored[name]);
+        const current = stored[name];
+        if (!secret)
+          return (
+            <Field key={name} label={label} error={fieldError(save.error, name)}>
+              {(ids) => (
+                <input
+                  {...ids}
+                  className="input"
+                  type={name === 'email' ? 'email' : 'text'}
+                  value={values[name] ?? ''}
+                  autoComplete="off"
+                  spellCheck={false}
+                  onChange={(e) => setValues((all) => ({ ...all, [name]: e.target.value }))}
+                />
+              )}
+            </Field>
+          );
+        const removing = cleared.has(name);
+        return (
+          <Field
+            key={name}
+            label={label}
+            error={fieldError(save.error, name)}
+            hint={
+              removing
+                ? 'Will be removed when you save.'
+                : current
+                  ? `Stored (${current}). Leave empty to keep it; type a new one to replace it.`
+                  : 'Not set.'
+            }
+          >
+            {(ids) => (
+              <div className="row">
+                <input
+                  {...ids}
+                  className="input grow"
+                  type="password"
+                  autoComplete="new-password"
+                  spellCheck={false}
+                  placeholder={current ? 'Unchanged' : ''}
+                  disabled={removing}
+                  value={values[name] ?? ''}
+                  onChange={(e) => setValues((all) => ({ ...all, [name]: e.target.value }))}
+                />
+                {current ? (
+                  <button
+                    type="button"
+                    className="btn btn-ghost"
+                    aria-pressed={removing}
+                    aria-describedby={ids.id}
+                    title={
+                      removing ? `Keep the stored ${label.toLowerCase()}` : `Remove the stored ${label.toLowerCase()}`
+                    }
+                    onClick={() =>
+                      setCleared((all) => {
+                        const next = new Set(all);
+                        if (next.has(name)) next.delete(name);
+                        else next.add(name);
+                        return next;
+                      })
+                    }
+                  >
+                    {removing ? 'Keep stored value' : 'Remove stored value'}
+                  </button>
+                ) : null}
+              </div>
+            )}
+          </Field>
+        );
+      })}
+    </SettingsSection>
+  );
+}

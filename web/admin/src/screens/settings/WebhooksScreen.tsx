@@ -1,0 +1,420 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { ApiError, api, unwrap } from '../../api/client';
+import type { paths } from '../../api/schema';
+import { useShopId } from '../../app/shop';
+import { ConfirmButton, Dialog } from '../../ui/Dialog';
+import { Field, FormError, fieldError } from '../../ui/Field';
+import { dateTime } from '../../ui/format';
+import { DataTable, Pager, SearchBox, useList } from '../../ui/list';
+import { Badge, LoadError, Page } from '../../ui/Page';
+import { useToast } from '../../ui/Toast';
+import { CopyButton } from './copy';
+import './settings.css';
+
+type WebhookInput = paths['/self/{shopId}/webhooks']['post']['requestBody']['content']['application/json'];
+type EventType = WebhookInput['events'][number];
+type Webhook =
+  paths['/self/{shopId}/webhooks']['get']['responses'][200]['content']['application/json']['data']['items'][number];
+type Attempt =
+  paths['/self/{shopId}/webhooks/{webhookId}/deliveries']['get']['responses'][200]['content']['application/json']['data']['items'][number];
+
+/** The API's event types, in its order; the check below fails to compile when the API adds one. */
+const eventTypes = [
+  'invoice.created',
+  'invoice.completed',
+  'invoice.expired',
+  'invoice.replaced',
+  'invoice.cancelled',
+  'ticket.created',
+  'ticket.message',
+  'feedback.created',
+  'product.out_of_stock',
+  'customer.balance_changed',
+] as const satisfies readonly EventType[];
+const everyEventListed: Exclude<EventType, (typeof eventTypes)[number]> extends never ? true : false = true;
+void everyEventListed;
+
+export default function WebhooksScreen() {
+  const shopId = useShopId();
+  const [editing, setEditing] = useState<Webhook | 'new' | null>(null);
+  const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
+  const [deliveriesOf, setDeliveriesOf] = useState<Webhook | null>(null);
+  const list = useList(['shop', shopId, 'webhooks', 'list'], (query) =>
+    unwrap(
+      api.GET('/self/{shopId}/webhooks', {
+        params: {
+          path: { shopId },
+          query: {
+            pageNumber: query.pageNumber ?? 1,
+            pageSize: query.pageSize,
+            ...(query.searchString ? { searchString: query.searchString } : {}),
+          },
+        },
+      }),
+    ),
+  );
+
+  return (
+    <Page
+      title="Webhooks"
+      actions={
+        <button type="button" className="btn btn-primary" onClick={() => setEditing('new')}>
+          Add endpoint
+        </button>
+      }
+    >
+      <p className="muted">
+        shopd sends each event you pick to your endpoints, signed with the endpoint's secret (Standard Webhooks), and
+        retries failed deliveries for about three days.
+      </p>
+      <div className="toolbar">
+        <SearchBox value={list.search} onChange={list.setSearch} label="Search endpoints" />
+      </div>
+      {list.result.error ? <LoadError error={list.result.error} retry={() => list.result.refetch()} /> : null}
+      <DataTable
+        rows={list.rows}
+        rowKey={(w) => w.id}
+        loading={list.result.isLoading}
+        caption="Webhook endpoints"
+        empty="No endpoints yet."
+        columns={[
+          { header: 'URL', cell: (w) => <span className="settings-url">{w.url}</span> },
+          { header: 'Events', cell: (w) => <span className="small">{w.events.join(', ')}</span> },
+          {
+            header: 'Status',
+            cell: (w) =>
+              w.enabled ? (
+                <Badge tone="ok">Enabled</Badge>
+              ) : (
+                <span className="stack">
+                  <Badge tone="warn">Disabled</Badge>
+                  {w.disabledReason ? <span className="small muted">{w.disabledReason}</span> : null}
+                </span>
+              ),
+          },
+          { header: 'Created', cell: (w) => dateTime(w.createdAt) },
+          {
+            header: 'Actions',
+            cell: (w) => <RowActions webhook={w} onEdit={setEditing} onDeliveries={setDeliveriesOf} />,
+          },
+        ]}
+      />
+      <Pager list={list} />
+      <Dialog
+        open={editing !== null}
+        onClose={() => setEditing(null)}
+        title={editing === 'new' ? 'Add endpoint' : 'Edit endpoint'}
+      >
+        {editing !== null ? (
+          <WebhookForm
+            webhook={editing === 'new' ? null : editing}
+            onDone={(created) => {
+              setEditing(null);
+              if (created) setSecret(created);
+            }}
+          />
+        ) : null}
+      </Dialog>
+      <Dialog open={secret !== null} onClose={() => setSecret(null)} title="Signing secret">
+        {secret ? (
+          <div className="stack">
+            <p>
+              The endpoint <strong className="settings-url">{secret.url}</strong> was added. Its signing secret verifies
+              that events come from this shop:
+            </p>
+            <Field label="Signing secret">
+              {(ids) => (
+                <input
+                  {...ids}
+                  className="input settings-secret"
+                  readOnly
+                  value={secret.secret}
+                  onFocus={(e) => e.target.select()}
+                />
+              )}
+            </Field>
+            <p className="alert alert-info">Copy it now: it is not shown again.</p>
+            <div className="row">
+              <CopyButton text={secret.secret} label="Copy secret" />
+              <button type="button" className="btn btn-primary" onClick={() => setSecret(null)}>
+                Done
+              </button>
+            </div>
+          </div>
+        ) : null}
+      </Dialog>
+      <Dialog
+        open={deliveriesOf !== null}
+        onClose={() => setDeliveriesOf(null)}
+        title={deliveriesOf ? `Deliveries to ${deliveriesOf.url}` : 'Deliveries'}
+        wide
+      >
+        {deliveriesOf ? <Deliveries webhook={deliveriesOf} /> : null}
+      </Dialog>
+    </Page>
+  );
+}
+
+function useInvalidateWebhooks() {
+  const shopId = useShopId();
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: ['shop', shopId, 'webhooks'] });
+}
+
+function RowActions(props: { webhook: Webhook; onEdit: (w: Webhook) => void; onDeliveries: (w: Webhook) => void }) {
+  const shopId = useShopId();
+  const notify = useToast();
+  const invalidate = useInvalidateWebhooks();
+  const params = { params: { path: { shopId, webhookId: props.webhook.id } } };
+  const test = useMutation({
+    mutationFn: () => unwrap(api.POST('/self/{shopId}/webhooks/{webhookId}/test', params)),
+    onSuccess: (result) => {
+      const answer = result.statusCode !== null ? `HTTP ${result.statusCode}` : (result.error ?? 'no answer');
+      notify(result.ok ? `Test event delivered (${answer})` : `Test event failed: ${answer}`, result.ok ? 'ok' : 'bad');
+      void invalidate();
+    },
+    onError: (error) => notify(error.message, 'bad'),
+  });
+  const remove = useMutation({
+    mutationFn: () => unwrap(api.DELETE('/self/{shopId}/webhooks/{webhookId}', params)),
+    onSuccess: () => {
+      notify('Endpoint deleted');
+      void invalidate();
+    },
+    onError: (error) => notify(error.message, 'bad'),
+  });
+  return (
+    <div className="row">
+      <button type="button" className="btn" onClick={() => props.onEdit(props.webhook)}>
+        Edit
+      </button>
+      <button type="button" className="btn" onClick={() => props.onDeliveries(props.webhook)}>
+        Deliveries
+      </button>
+      <button type="button" className="btn" disabled={test.isPending} onClick={() => test.mutate()}>
+        {test.isPending ? 'Sending…' : 'Send test'}
+      </button>
+      <ConfirmButton
+        label="Delete"
+        danger
+        disabled={remove.isPending}
+        question={`Delete the endpoint ${props.webhook.url} and its pending deliveries?`}
+        onConfirm={() => remove.mutate()}
+      />
+    </div>
+  );
+}
+
+function WebhookForm(props: {
+  webhook: Webhook | null;
+  onDone: (created: { url: string; secret: string } | null) => void;
+}) {
+  const shopId = useShopId();
+  const notify = useToast();
+  const invalidate = useInvalidateWebhooks();
+  const [url, setUrl] = useState(props.webhook?.url ?? '');
+  const [events, setEvents] = useState<Set<string>>(new Set(props.webhook?.events ?? []));
+  const [enabled, setEnabled] = useState(props.webhook?.enabled ?? true);
+  const save = useMutation({
+    mutationFn: async (body: WebhookInput) => {
+      if (props.webhook)
+        return {
+          created: null,
+          webhook: await unwrap(
+            api.PUT('/self/{shopId}/webhooks/{webhookId}', {
+              params: { path: { shopId, webhookId: props.webhook.id } },
+              body,
+            }),
+          ),
+        };
+      const created = await unwrap(api.POST('/self/{shopId}/webhooks', { params: { path: { shopId } }, body }));
+      return { created: { url: created.url, secret: created.secret }, webhook: created };
+    },
+    onSuccess: (result) => {
+      notify(props.webhook ? 'Endpoint saved' : 'Endpoint added');
+      void invalidate();
+      props.onDone(result.created);
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate({
+      url: url.trim(),
+      events: eventTypes.filter((e) => events.has(e)),
+      enabled,
+    });
+  };
+  const toggle = (name: string) =>
+    setEvents((all) => {
+      const next = new Set(all);
+      if (next.has(name)) next.delete(name);
+      else next.add(name);
+      return next;
+    });
+  const eventsError =
+    save.error instanceof ApiError
+      ? Object.entries(save.error.fields).find(([path]) => path === 'events' || path.startsWith('events['))?.[1]
+      : undefined;
+  return (
+    <form className="stack" onSubmit={submit} noValidate>
+      <FormError error={save.error} fields={['url', 'events', 'enabled']} />
+      <Field label="URL" error={fieldError(save.error, 'url')} hint="Where shopd POSTs the events.">
+        {(ids) => (
+          <input
+            {...ids}
+            className="input"
+            type="url"
+            value={url}
+            placeholder="https://example.com/webhooks/shopd"
+            onChange={(e) => setUrl(e.target.value)}
+          />
+        )}
+      </Field>
+      <fieldset className="settings-events" aria-describedby={eventsError ? 'webhook-events-error' : undefined}>
+        <legend className="settings-legend">Events</legend>
+        {eventTypes.map((name) => (
+          <label key={name} className="check">
+            <input type="checkbox" checked={events.has(name)} onChange={() => toggle(name)} />
+            {name}
+          </label>
+        ))}
+      </fieldset>
+      <div className="row">
+        <button type="button" className="btn btn-ghost small" onClick={() => setEvents(new Set(eventTypes))}>
+          Select all events
+        </button>
+        <button type="button" className="btn btn-ghost small" onClick={() => setEvents(new Set())}>
+          Clear events
+        </button>
+      </div>
+      {eventsError ? (
+        <p className="field-error" id="webhook-events-error">
+          {eventsError}
+        </p>
+      ) : null}
+      <label className="check">
+        <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
+        Enabled
+      </label>
+      <div className="row">
+        <button type="submit" className="btn btn-primary" disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : props.webhook ? 'Save' : 'Add endpoint'}
+        </button>
+        <button type="button" className="btn" onClick={() => props.onDone(null)}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Deliveries({ webhook }: { webhook: Webhook }) {
+  const shopId = useShopId();
+  const notify = useToast();
+  const invalidate = useInvalidateWebhooks();
+  const [pageNumber, setPageNumber] = useState(1);
+  const resend = useMutation({
+    mutationFn: (deliveryId: number) =>
+      unwrap(
+        api.POST('/self/{shopId}/webhooks/{webhookId}/deliveries/{deliveryId}/resend', {
+          params: { path: { shopId, webhookId: webhook.id, deliveryId } },
+        }),
+      ),
+    onSuccess: (delivery) => {
+      notify(`Resend queued: ${delivery.eventType} goes out again shortly`);
+      void invalidate();
+    },
+    onError: (error) => notify(error.message, 'bad'),
+  });
+  const pageSize = 20;
+  const attempts = useQuery({
+    queryKey: ['shop', shopId, 'webhooks', webhook.id, 'deliveries', pageNumber],
+    queryFn: () =>
+      unwrap(
+        api.GET('/self/{shopId}/webhooks/{webhookId}/deliveries', {
+          params: { path: { shopId, webhookId: webhook.id }, query: { pageNumber, pageSize } },
+        }),
+      ),
+  });
+  const data = attempts.data;
+  // Rows are attempts, newest first: a delivery's button goes on its first row of the page.
+  const firstOfDelivery = new Set<number>();
+  const seen = new Set<number>();
+  for (const a of data?.items ?? []) {
+    if (!seen.has(a.deliveryId)) firstOfDelivery.add(a.id);
+    seen.add(a.deliveryId);
+  }
+  return (
+    <div className="stack">
+      {attempts.error ? <LoadError error={attempts.error} retry={() => attempts.refetch()} /> : null}
+      <div className="row">
+        <button type="button" className="btn" onClick={() => attempts.refetch()} disabled={attempts.isFetching}>
+          Refresh
+        </button>
+      </div>
+      {webhook.enabled ? null : (
+        <p className="alert alert-info">This endpoint is disabled: enable it to resend its deliveries.</p>
+      )}
+      <DataTable<Attempt>
+        rows={data?.items ?? []}
+        rowKey={(a) => a.id}
+        loading={attempts.isLoading}
+        caption="Delivery attempts"
+        empty="No deliveries yet."
+        columns={[
+          { header: 'When', cell: (a) => dateTime(a.createdAt) },
+          { header: 'Event', cell: (a) => <span className="small">{a.eventType}</span> },
+          {
+            header: 'Result',
+            cell: (a) => {
+              const ok = a.statusCode !== null && a.statusCode >= 200 && a.statusCode < 300;
+              return (
+                <span className="stack">
+                  <Badge tone={ok ? 'ok' : 'bad'}>{a.statusCode !== null ? `HTTP ${a.statusCode}` : 'No answer'}</Badge>
+                  {a.error ? <span className="small muted">{a.error}</span> : null}
+                </span>
+              );
+            },
+          },
+          { header: 'Attempt', cell: (a) => a.attempt, className: 'num' },
+          { header: 'Time', cell: (a) => `${a.durationMs} ms`, className: 'num' },
+          {
+            header: 'Actions',
+            cell: (a) =>
+              firstOfDelivery.has(a.id) ? (
+                <button
+                  type="button"
+                  className="btn"
+                  disabled={resend.isPending || !webhook.enabled}
+                  onClick={() => resend.mutate(a.deliveryId)}
+                >
+                  Resend
+                </button>
+              ) : null,
+          },
+        ]}
+      />
+      <nav className="pager" aria-label="Delivery pages">
+        <span className="muted">
+          {data ? `${data.totalCount} in all · Page ${data.pageNumber} of ${Math.max(1, data.totalPages)}` : ''}
+        </span>
+        <button type="button" className="btn" disabled={pageNumber <= 1} onClick={() => setPageNumber((n) => n - 1)}>
+          ← Previous
+        </button>
+        <button
+          type="button"
+          className="btn"
+          disabled={!data || pageNumber >= data.totalPages}
+          onClick={() => setPageNumber((n) => n + 1)}
+        >
+          Next →
+        </button>
+      </nav>
+      <p className="muted small">
+        Failed deliveries are retried automatically with backoff for about three days. Resend sends an event again
+        within seconds, with the same event id, so your endpoint can recognise it.
+      </p>
+    </div>
+  );
+}
