@@ -148,9 +148,13 @@ function shotsOf(t: TestContext): { dir: string; step: number } {
  */
 export async function browse(
   t: TestContext,
-  options: BrowserContextOptions & { label?: string } = {},
+  options: BrowserContextOptions & {
+    label?: string;
+    /** Answers the test asks for (a refused sign-in, a call without a session): not faults. */
+    expected?: (url: URL, status: number) => boolean;
+  } = {},
 ): Promise<Browsing> {
-  const { label, ...contextOptions } = options;
+  const { label, expected, ...contextOptions } = options;
   const context = await (await sharedBrowser()).newContext({ locale: 'en-US', timezoneId: 'UTC', ...contextOptions });
   context.setDefaultTimeout(60_000);
   const problems: string[] = [];
@@ -164,7 +168,13 @@ export async function browse(
     });
     page.on('response', (res) => {
       const type = res.request().resourceType();
-      if (res.status() >= 400 && type !== 'document' && new URL(res.url()).pathname !== '/favicon.ico')
+      const url = new URL(res.url());
+      if (
+        res.status() >= 400 &&
+        type !== 'document' &&
+        url.pathname !== '/favicon.ico' &&
+        !expected?.(url, res.status())
+      )
         problems.push(`${type} ${res.url()} answered ${res.status()}`);
     });
     // Leaving a page aborts what it still had in flight (a status poll, say): that is no fault.

@@ -5,15 +5,16 @@ import { renderToString } from 'preact-render-to-string';
 /**
  * Headers of every storefront page. Invoice and ticket URLs are secrets, so no page sends a
  * Referer anywhere; scripts come only from this origin (the storefront's one small script), and
- * no other site may frame a page (clickjacking a "cancel" or "pay" button).
+ * no other site may frame a page (clickjacking a "cancel" or "pay" button). This origin may: the
+ * admin's design screen previews the storefront in a frame at `/s/{subdomain}/`.
  */
 export const PAGE_HEADERS = {
   'content-security-policy':
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline' https:; img-src 'self' https: data:; " +
-    "font-src 'self' https: data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
+    "font-src 'self' https: data:; connect-src 'self'; form-action 'self'; frame-ancestors 'self'; base-uri 'none'; object-src 'none'",
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
+  'x-frame-options': 'SAMEORIGIN',
 } as const;
 
 /** A page as HTML text: the doctype and the rendered tree (JSX escapes every text and attribute). */

@@ -1,0 +1,273 @@
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { setPassword } from '../src/modules/accounts/index.js';
+import { browse, e2eTest, ok, overflowsHorizontally, type Server, seedShop, startServer, tabTo } from './harness.js';
+
+/**
+ * The owner's admin in a browser (issue 22): an owner signs in with e-mail and password, adds a
+ * product with serial keys, a buyer buys it on the storefront, the owner processes the order,
+ * sees the dashboard count it, answers the buyer's ticket, revokes an API key and signs out;
+ * a wrong password, a call without the CSRF token and an expired session are refused.
+ */
+
+const PASSWORD = 'correct horse battery staple';
+
+/** The account behind the test server's API key, with a password to sign in with. */
+async function ownerWithPassword(server: Server): Promise<string> {
+  const row = await server.app.db.kysely
+    .selectFrom('accounts')
+    .select('email')
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
+  await setPassword(server.app.db.kysely, row.email, PASSWORD);
+  return row.email;
+}
+
+/** Answers the admin asks for on purpose: the session probe when signed out, a refused sign-in. */
+const expected = (url: URL, status: number) =>
+  (url.pathname === '/self/session' && status === 401) || (url.pathname.startsWith('/self/') && status === 403);
+
+/** A link of the admin's navigation (a screen may have a link of the same name). */
+const nav = (page: Page, name: string) =>
+  page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name, exact: true });
+
+async function signIn(page: Page, server: Server, email: string, password = PASSWORD) {
+  await page.goto(`${server.url}/admin/`);
+  await page.getByRole('heading', { name: 'Sign in to shopd' }).waitFor();
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+e2eTest('an owner sells a new product from the admin and runs the order through to the answered ticket', async (t) => {
+  const server = await startServer(t);
+  const shop = await seedShop(server, { name: 'Pixel Keys' });
+  const email = await ownerWithPassword(server);
+  let signedOut = false;
+  const { page, shot } = await browse(t, {
+    // After signing out, the test's own call with the old cookie is refused on purpose.
+    expected: (url, status) => expected(url, status) || (signedOut && status === 401),
+  });
+  page.on('dialog', (dialog) => void dialog.accept());
+
+  // A wrong password is refused on the form; the right one opens the shop's dashboard.
+  await signIn(page, server, email, 'not the password at all');
+  await page.getByText('E-mail or password is wrong.').waitFor();
+  await shot('sign-in-refused');
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+  const ordersTile = page.getByRole('figure', { name: 'Orders', exact: true });
+  await ordersTile.waitFor();
+  const ordersBefore = Number(await ordersTile.getAttribute('data-value'));
+  await shot('dashboard-before');
+
+  // A product with three serial keys.
+  await nav(page, 'Products').click();
+  await page.getByRole('link', { name: 'Add product' }).click();
+  await page.getByRole('heading', { name: 'New product', level: 1 }).waitFor();
+  await page.getByLabel('Title', { exact: true }).fill('Nebula Racer');
+  await page.getByLabel('Description', { exact: true }).fill('A racing game key, delivered at once.');
+  await page.getByLabel('Price').first().fill('14.50');
+  await page.getByLabel('Serial keys (one per line)').fill('NEB-0001\nNEB-0002\nNEB-0003');
+  await shot('product-new');
+  await page.getByRole('button', { name: 'Save' }).first().click();
+  await page.getByText('Product created').waitFor();
+  await page.waitForURL(/\/admin\/\d+\/products\/\d+$/);
+  await shot('product-saved');
+
+  // The buyer finds it on the storefront and orders one with the tip jar.
+  const buyer = await browse(t, { label: 'buyer' });
+  await buyer.page.goto(`${shop.home}/`);
+  await buyer.page.getByRole('link', { name: 'Nebula Racer' }).click();
+  await buyer.page.getByRole('heading', { name: 'Nebula Racer', level: 1 }).waitFor();
+  await buyer.page.getByRole('button', { name: 'Buy now' }).click();
+  await buyer.page.getByRole('heading', { name: 'Checkout', level: 1 }).waitFor();
+  await buyer.page.getByLabel('E-mail').fill('racer@example.com');
+  await buyer.page.getByRole('button', { name: 'Place order' }).click();
+  await buyer.page.getByText('Waiting for payment').waitFor();
+  const invoiceId = decodeURIComponent(new URL(buyer.page.url()).pathname.split('/').pop()!);
+  await buyer.shot('invoice-pending');
+
+  // The owner finds the order by the buyer's e-mail and processes it; the buyer's page shows the key.
+  await nav(page, 'Orders').click();
+  await page.getByRole('heading', { name: 'Orders', level: 1 }).waitFor();
+  await page.getByRole('searchbox').fill('racer@example.com');
+  const orderLink = page.getByRole('link', { name: invoiceId });
+  await orderLink.waitFor();
+  await shot('orders');
+  await orderLink.click();
+  await page.getByRole('button', { name: 'Process' }).click();
+  await page.getByText('Order processed: the goods were delivered').waitFor();
+  await shot('order-processed');
+  await buyer.page.getByRole('heading', { name: 'Your items' }).waitFor();
+  await buyer.page.getByText('NEB-0001').waitFor();
+  const sold = await server.app.db.kysely
+    .selectFrom('invoices')
+    .select('status')
+    .where('id', '=', invoiceId)
+    .executeTakeFirstOrThrow();
+  assert.equal(sold.status, 'completed');
+
+  // The dashboard counts the order.
+  await nav(page, 'Dashboard').click();
+  // The tile's figure is named by its caption; data-value holds the plain number.
+  await page.waitForFunction((before) => {
+    const tile = Array.from(document.querySelectorAll('figure')).find(
+      (f) => f.querySelector('figcaption')?.textContent === 'Orders',
+    );
+    return Number(tile?.getAttribute('data-value')) === before + 1;
+  }, ordersBefore);
+  await shot('dashboard-after');
+
+  // The buyer asks about the order; the owner answers from the inbox.
+  const asked = await server.app.inject({
+    method: 'POST',
+    url: `/v2/public/shops/${shop.shopId}/tickets`,
+    payload: { email: 'racer@example.com', title: 'Which region?', message: 'Does the key work in Europe?', invoiceId },
+  });
+  const ticketId = ok({ status: asked.statusCode, body: asked.json() }).id as number;
+  await nav(page, 'Tickets').click();
+  await page.getByRole('link', { name: /Which region\?/ }).click();
+  await page.getByText('Does the key work in Europe?').waitFor();
+  await page.getByLabel('Reply', { exact: true }).fill('Yes, it works worldwide.');
+  await page.getByRole('button', { name: 'Reply', exact: true }).click();
+  await page.getByText('Yes, it works worldwide.').waitFor();
+  await shot('ticket-answered');
+  const answers = await server.app.db.kysely
+    .selectFrom('ticket_messages')
+    .select('content')
+    .where('ticket_id', '=', ticketId)
+    .execute();
+  assert.ok(
+    answers.some((m) => m.content === 'Yes, it works worldwide.'),
+    'the answer is stored on the ticket',
+  );
+
+  // An API key made in the admin works until it is revoked there.
+  await nav(page, 'API keys').click();
+  await page.getByRole('button', { name: 'Create API key' }).click();
+  await page.getByRole('dialog').getByLabel('Label').fill('Deploy script');
+  await page.getByRole('dialog').getByRole('button', { name: 'Create', exact: true }).click();
+  const key = await page.getByRole('dialog').getByLabel('API key').inputValue();
+  await shot('api-key-created');
+  await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
+  const withKey = () =>
+    server.app.inject({ method: 'GET', url: '/self/shops', headers: { authorization: `Bearer ${key}` } });
+  assert.equal((await withKey()).statusCode, 200, 'the new key works');
+  await page
+    .getByRole('row', { name: /Deploy script/ })
+    .getByRole('button', { name: 'Revoke' })
+    .click();
+  await page
+    .getByRole('row', { name: /Deploy script/ })
+    .getByText('Revoked')
+    .waitFor();
+  assert.equal((await withKey()).statusCode, 401, 'the revoked key is refused');
+  await shot('api-key-revoked');
+
+  // Signing out ends the session: the cookie the browser still had opens nothing.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('heading', { name: 'Sign in to shopd' }).waitFor();
+  signedOut = true;
+  assert.equal((await page.request.get(`${server.url}/self/shops`)).status(), 401);
+  await shot('signed-out');
+});
+
+e2eTest('the admin refuses a call without its CSRF token and a session that has expired', async (t) => {
+  const server = await startServer(t);
+  const shop = await seedShop(server);
+  const email = await ownerWithPassword(server);
+  // Once the session has expired, every call of the screen on view is refused: that is the point.
+  const { page, shot } = await browse(t, {
+    expected: (url, status) => expected(url, status) || (url.pathname.startsWith('/self/') && status === 401),
+  });
+  await signIn(page, server, email);
+  await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+
+  // The browser's cookie alone is not enough to change anything.
+  const forged = await page.request.post(`${server.url}/self/${shop.shopId}/faqs`, {
+    data: { question: 'Forged?', answer: 'This must not be stored.' },
+  });
+  assert.equal(forged.status(), 403);
+  assert.equal((await forged.json()).code, 'forbidden');
+  const faqs = await server.app.db.kysely.selectFrom('faqs').select('id').where('shop_id', '=', shop.shopId).execute();
+  assert.equal(faqs.length, 0, 'nothing was written');
+  assert.equal((await page.request.get(`${server.url}/self/${shop.shopId}/faqs`)).status(), 200, 'reads need no token');
+
+  // A session past its end is refused: the next screen asks to sign in again.
+  await server.app.db.kysely
+    .updateTable('owner_sessions')
+    .set({ expires_at: Date.now() - 1000 })
+    .execute();
+  await nav(page, 'Orders').click();
+  await page.getByRole('heading', { name: 'Sign in to shopd' }).waitFor();
+  await shot('session-expired');
+  assert.equal((await page.request.get(`${server.url}/self/shops`)).status(), 401);
+});
+
+/** Every screen of the navigation, as an owner sees it on the demo-like shop, at desktop and phone width. */
+const SCREENS = [
+  'Dashboard',
+  'Orders',
+  'Products',
+  'Groups',
+  'Categories',
+  'Storefront order',
+  'Customers',
+  'Coupons',
+  'Affiliates',
+  'Blacklist',
+  'Tickets',
+  'Feedbacks',
+  'FAQs',
+  'Announcements',
+  'General',
+  'Payments',
+  'Design',
+  'Webhooks',
+  'API keys',
+];
+
+e2eTest(
+  'every admin screen opens, at desktop and phone width, and the navigation works from the keyboard',
+  async (t) => {
+    const server = await startServer(t);
+    const shop = await seedShop(server);
+    const email = await ownerWithPassword(server);
+    const desktop = await browse(t, { expected, viewport: { width: 1280, height: 900 } });
+    await signIn(desktop.page, server, email);
+    await desktop.page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+    for (const name of SCREENS) {
+      await desktop.page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name, exact: true }).click();
+      await desktop.page.getByRole('heading', { level: 1 }).first().waitFor();
+      await desktop.shot(`desktop-${name}`);
+    }
+
+    const phone = await browse(t, {
+      label: 'phone',
+      expected,
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    await signIn(phone.page, server, email);
+    await phone.page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+    for (const name of SCREENS) {
+      await phone.page.getByRole('button', { name: 'Menu' }).click();
+      await phone.page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name, exact: true }).click();
+      await phone.page.getByRole('heading', { level: 1 }).first().waitFor();
+      assert.equal(await overflowsHorizontally(phone.page), false, `${name} fits a phone's width`);
+      await phone.shot(name);
+    }
+
+    // The keyboard reaches the navigation and opens a screen with Enter.
+    const { page } = desktop;
+    await page.goto(`${server.url}/admin/${shop.shopId}`);
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+    const coupons = page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Coupons', exact: true });
+    await tabTo(page, coupons, 'the Coupons link');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Coupons', level: 1 }).waitFor();
+  },
+);
