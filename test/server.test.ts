@@ -60,6 +60,8 @@ function setupTokenOf(output: string): string | undefined {
 test('first start prints one owner key and a password link; the server answers over HTTP and stops gracefully', async (t) => {
   const { env } = await processEnv(t);
   const first = await startServer(env);
+  // A failed assertion must not leave the server running (the test file would never end).
+  onEnd(t, () => first.child.kill('SIGKILL'));
   const keyLines = first
     .output()
     .split('\n')
