@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import ipaddr from 'ipaddr.js';
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimitedError } from './errors.js';
 
 /**
  * Failed authentications per client (issue 19, item 12). The owner rate limit is keyed per API
@@ -29,14 +30,11 @@ export function createAuthFailureLimiter(options: {
 }): AuthFailureLimiter | null {
   const { max } = options;
   if (max === 0) return null;
-  const settings = {
+  const limiter = createCounter(options, {
     points: max,
-    duration: Math.ceil(options.windowMs / 1000),
-    keyPrefix: `${options.keyPrefix}authfail`,
-  };
-  const limiter: RateLimiterAbstract = options.redis
-    ? new RateLimiterRedis({ ...settings, storeClient: options.redis })
-    : new RateLimiterMemory(settings);
+    seconds: Math.ceil(options.windowMs / 1000),
+    name: 'authfail',
+  });
   return {
     max,
     async blockedFor(ip) {
@@ -56,4 +54,33 @@ export function clientOf(ip: string): string {
   if (parsed.kind() === 'ipv4') return parsed.toString();
   const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16));
   return `${parts.join(':')}::/64`;
+}
+
+/**
+ * A counter of attempts (rate-limiter-flexible): in Redis when the server has one, so instances
+ * share it; otherwise in this process. `points` per `seconds`, keys under `keyPrefix` + `name`.
+ */
+export function createCounter(
+  store: { redis: Redis | null; keyPrefix: string },
+  counter: { points: number; seconds: number; name: string },
+): RateLimiterAbstract {
+  const settings = {
+    points: counter.points,
+    duration: counter.seconds,
+    keyPrefix: `${store.keyPrefix}${counter.name}`,
+  };
+  return store.redis
+    ? new RateLimiterRedis({ ...settings, storeClient: store.redis })
+    : new RateLimiterMemory(settings);
+}
+
+/** Takes a point of `key`'s budget; past it, a 429 whose message says when to retry (and `Retry-After`). */
+export async function consumeOrRefuse(counter: RateLimiterAbstract, key: string, message: string): Promise<void> {
+  try {
+    await counter.consume(key);
+  } catch (err) {
+    if (!(err instanceof RateLimiterRes)) throw err;
+    const seconds = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
+    throw new RateLimitedError(`${message}; retry in ${seconds} s.`, seconds);
+  }
 }

@@ -1,7 +1,6 @@
 import type { Redis } from 'ioredis';
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { clientOf } from '../../http/auth-failures.js';
-import { RateLimitedError } from '../../http/errors.js';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { clientOf, consumeOrRefuse, createCounter } from '../../http/auth-failures.js';
 
 /** Failed sign-ins one e-mail address may have per window (15 minutes) from one client. */
 export const FAILED_SIGN_INS_PER_EMAIL = 10;
@@ -34,24 +33,11 @@ export interface OwnerSignInLimits {
 }
 
 export function createOwnerSignInLimits(options: { redis: Redis | null; keyPrefix: string }): OwnerSignInLimits {
-  const limiter = (points: number, name: string): RateLimiterAbstract => {
-    const settings = { points, duration: SIGN_IN_WINDOW_SECONDS, keyPrefix: `${options.keyPrefix}${name}` };
-    return options.redis
-      ? new RateLimiterRedis({ ...settings, storeClient: options.redis })
-      : new RateLimiterMemory(settings);
-  };
-  const perClient = limiter(FAILED_SIGN_INS_PER_CLIENT, 'owner-signin-client');
-  const perEmailAndClient = limiter(FAILED_SIGN_INS_PER_EMAIL, 'owner-signin-email-client');
-  const perEmail = limiter(FAILED_SIGN_INS_PER_EMAIL_ALL_CLIENTS, 'owner-signin-email');
-  const consume = async (bucket: RateLimiterAbstract, key: string, message: string) => {
-    try {
-      await bucket.consume(key);
-    } catch (err) {
-      if (!(err instanceof RateLimiterRes)) throw err;
-      const seconds = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-      throw new RateLimitedError(`${message}; retry in ${seconds} s.`, seconds);
-    }
-  };
+  const counter = (points: number, name: string) =>
+    createCounter(options, { points, seconds: SIGN_IN_WINDOW_SECONDS, name });
+  const perClient = counter(FAILED_SIGN_INS_PER_CLIENT, 'owner-signin-client');
+  const perEmailAndClient = counter(FAILED_SIGN_INS_PER_EMAIL, 'owner-signin-email-client');
+  const perEmail = counter(FAILED_SIGN_INS_PER_EMAIL_ALL_CLIENTS, 'owner-signin-email');
   return {
     async take(email, ip) {
       const client = clientOf(ip);
@@ -62,7 +48,7 @@ export function createOwnerSignInLimits(options: { redis: Redis | null; keyPrefi
           [perEmailAndClient, `${email} ${client}`, 'Too many failed sign-ins for this e-mail address from here'],
           [perEmail, email, 'Too many failed sign-ins for this e-mail address'],
         ] as const) {
-          await consume(bucket, key, message);
+          await consumeOrRefuse(bucket, key, message);
           taken.push([bucket, key]);
         }
       } catch (err) {

@@ -1,7 +1,5 @@
 import type { Redis } from 'ioredis';
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { clientOf } from '../../http/auth-failures.js';
-import { RateLimitedError } from '../../http/errors.js';
+import { clientOf, consumeOrRefuse, createCounter } from '../../http/auth-failures.js';
 
 /** Sign-in codes one e-mail address may be sent per shop and hour. */
 export const CODES_PER_EMAIL_PER_HOUR = 5;
@@ -21,27 +19,13 @@ export interface SignInLimits {
 }
 
 export function createSignInLimits(options: { redis: Redis | null; keyPrefix: string }): SignInLimits {
-  const limiter = (points: number, name: string): RateLimiterAbstract => {
-    const settings = { points, duration: 3600, keyPrefix: `${options.keyPrefix}${name}` };
-    return options.redis
-      ? new RateLimiterRedis({ ...settings, storeClient: options.redis })
-      : new RateLimiterMemory(settings);
-  };
-  const perClient = limiter(CODES_PER_CLIENT_PER_HOUR, 'signin-client');
-  const perEmail = limiter(CODES_PER_EMAIL_PER_HOUR, 'signin-email');
-  const consume = async (bucket: RateLimiterAbstract, key: string, message: string) => {
-    try {
-      await bucket.consume(key);
-    } catch (err) {
-      if (!(err instanceof RateLimiterRes)) throw err;
-      const seconds = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-      throw new RateLimitedError(`${message}; retry in ${seconds} s.`, seconds);
-    }
-  };
+  const counter = (points: number, name: string) => createCounter(options, { points, seconds: 3600, name });
+  const perClient = counter(CODES_PER_CLIENT_PER_HOUR, 'signin-client');
+  const perEmail = counter(CODES_PER_EMAIL_PER_HOUR, 'signin-email');
   return {
     async take(shopId, email, ip) {
-      await consume(perClient, clientOf(ip), 'Too many sign-in codes were asked for from this address');
-      await consume(perEmail, `${shopId}:${email}`, 'Too many sign-in codes were sent to this e-mail address');
+      await consumeOrRefuse(perClient, clientOf(ip), 'Too many sign-in codes were asked for from this address');
+      await consumeOrRefuse(perEmail, `${shopId}:${email}`, 'Too many sign-in codes were sent to this e-mail address');
     },
   };
 }

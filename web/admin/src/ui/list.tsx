@@ -111,6 +111,15 @@ export function useList<T>(
 
 export type ListState<T> = ReturnType<typeof useList<T>>;
 
+/** The paging and search part of a list query, for an endpoint that pages by number. */
+export function pageQuery(query: ListQuery): { pageSize: number; pageNumber?: number; searchString?: string } {
+  return {
+    pageSize: query.pageSize,
+    ...(query.pageNumber ? { pageNumber: query.pageNumber } : {}),
+    ...(query.searchString ? { searchString: query.searchString } : {}),
+  };
+}
+
 /** A search box that asks the server once typing pauses. */
 export function SearchBox(props: { value: string; onChange: (value: string) => void; label?: string }) {
   const [text, setText] = useState(props.value);

@@ -6,7 +6,7 @@ import { useShopId } from '../../app/shop';
 import { ConfirmButton, Dialog } from '../../ui/Dialog';
 import { Field, FormError, fieldError } from '../../ui/Field';
 import { dateTime } from '../../ui/format';
-import { DataTable, type ListQuery, Pager, SearchBox, useList } from '../../ui/list';
+import { DataTable, type ListQuery, Pager, pageQuery, SearchBox, useList } from '../../ui/list';
 import { LoadError, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
 import './content.css';
@@ -29,9 +29,7 @@ export default function FaqsScreen() {
         params: {
           path: { shopId },
           query: {
-            pageSize: query.pageSize,
-            ...(query.pageNumber ? { pageNumber: query.pageNumber } : {}),
-            ...(query.searchString ? { searchString: query.searchString } : {}),
+            ...pageQuery(query),
           },
         },
       }),

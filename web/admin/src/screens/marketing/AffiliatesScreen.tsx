@@ -5,7 +5,7 @@ import type { paths } from '../../api/schema';
 import { useShopId, useShopPath } from '../../app/shop';
 import { ConfirmButton } from '../../ui/Dialog';
 import { count, date, money } from '../../ui/format';
-import { DataTable, type ListQuery, Pager, SearchBox, useList } from '../../ui/list';
+import { DataTable, type ListQuery, Pager, pageQuery, SearchBox, useList } from '../../ui/list';
 import { Badge, Card, LoadError, Loading, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
 import './marketing.css';
@@ -24,9 +24,7 @@ export default function AffiliatesScreen() {
         params: {
           path: { shopId },
           query: {
-            pageSize: query.pageSize,
-            ...(query.pageNumber ? { pageNumber: query.pageNumber } : {}),
-            ...(query.searchString ? { searchString: query.searchString } : {}),
+            ...pageQuery(query),
           },
         },
       }),

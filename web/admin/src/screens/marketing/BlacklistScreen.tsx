@@ -6,7 +6,7 @@ import { useShopId } from '../../app/shop';
 import { ConfirmButton, Dialog } from '../../ui/Dialog';
 import { Field, FormError, fieldError } from '../../ui/Field';
 import { dateTime } from '../../ui/format';
-import { DataTable, FilterSelect, type ListQuery, Pager, SearchBox, useList } from '../../ui/list';
+import { DataTable, FilterSelect, type ListQuery, Pager, pageQuery, SearchBox, useList } from '../../ui/list';
 import { Badge, LoadError, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
 
@@ -38,9 +38,7 @@ export default function BlacklistScreen() {
           params: {
             path: { shopId },
             query: {
-              pageSize: query.pageSize,
-              ...(query.pageNumber ? { pageNumber: query.pageNumber } : {}),
-              ...(query.searchString ? { searchString: query.searchString } : {}),
+              ...pageQuery(query),
               ...(query.type ? { type: query.type as BlockType } : {}),
             },
           },

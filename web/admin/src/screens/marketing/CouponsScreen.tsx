@@ -6,7 +6,7 @@ import { useShop } from '../../app/shop';
 import { ConfirmButton, Dialog } from '../../ui/Dialog';
 import { Field, FormError } from '../../ui/Field';
 import { count, dateTime, money } from '../../ui/format';
-import { DataTable, type ListQuery, Pager, SearchBox, useList } from '../../ui/list';
+import { DataTable, type ListQuery, Pager, pageQuery, SearchBox, useList } from '../../ui/list';
 import { Badge, LoadError, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
 import './marketing.css';
@@ -96,9 +96,7 @@ export default function CouponsScreen() {
         params: {
           path: { shopId },
           query: {
-            pageSize: query.pageSize,
-            ...(query.pageNumber ? { pageNumber: query.pageNumber } : {}),
-            ...(query.searchString ? { searchString: query.searchString } : {}),
+            ...pageQuery(query),
           },
         },
       }),

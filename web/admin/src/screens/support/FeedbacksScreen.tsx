@@ -7,7 +7,7 @@ import { useShopId, useShopPath } from '../../app/shop';
 import { Dialog } from '../../ui/Dialog';
 import { Field, FormError, fieldError } from '../../ui/Field';
 import { date, dateTime } from '../../ui/format';
-import { DataTable, FilterSelect, type ListQuery, Pager, SearchBox, useList } from '../../ui/list';
+import { DataTable, FilterSelect, type ListQuery, Pager, pageQuery, SearchBox, useList } from '../../ui/list';
 import { Badge, LoadError, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
 import './support.css';
@@ -333,9 +333,7 @@ function AppealsList() {
           params: {
             path: { shopId },
             query: {
-              pageSize: query.pageSize,
-              ...(query.pageNumber ? { pageNumber: query.pageNumber } : {}),
-              ...(query.searchString ? { searchString: query.searchString } : {}),
+              ...pageQuery(query),
               ...(query.status ? { status: query.status as AppealStatus } : {}),
             },
           },
