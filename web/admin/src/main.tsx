@@ -7,12 +7,17 @@ import './styles.css';
 
 const queryClient: QueryClient = new QueryClient({
   // Any write may change what another screen shows (processing an order moves the dashboard, the
-  // customer's page, the stock): after one, every query is stale and the ones on screen reload.
+  // customer's page, the stock): after one, every query is marked stale, so each screen reads
+  // afresh when it is next opened. The screen on view refetches only what its own write
+  // invalidates: a blanket refetch would re-read (and reset) a form being edited.
   mutationCache: new MutationCache({
     onSuccess: (_data, _variables, _context, mutation) => {
       // Signing in or out starts the cache over instead (session.ts).
       if (mutation.meta?.session) return;
-      void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'session' });
+      void queryClient.invalidateQueries({
+        predicate: (query) => query.queryKey[0] !== 'session',
+        refetchType: 'none',
+      });
     },
   }),
   defaultOptions: {

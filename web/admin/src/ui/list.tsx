@@ -26,7 +26,8 @@ export interface ListQuery {
  * A server-side list: search, filters and sort live in the URL (`?q=…&status=…&sort=…&page=…`),
  * so a reload or a shared link shows the same rows and Back goes to the previous view. With
  * `cursor: true` the list pages by the API's `nextCursor` (keyset paging, as cheap at page
- * 10,000 as at page 1) and keeps the cursors it went through to page back.
+ * 10,000 as at page 1) and keeps the cursors it went through to page back; those live in the
+ * screen, so leaving it and coming back starts again at the first page.
  */
 export function useList<T>(
   key: readonly unknown[],
@@ -43,11 +44,17 @@ export function useList<T>(
     const value = params.get(name);
     if (value) filters[name] = value;
   }
-  // Cursor mode: the cursors of the pages before this one (null = the first page).
-  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  // Cursor mode: the cursors of the pages up to this one (null = the first page), for the search
+  // and filters they were read with. Another search or filter starts at the first page, in the
+  // same render: a cursor of another list never reaches the API.
   const filterKey = JSON.stringify([search, orderBy, filters]);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new search or filter starts at the first page
-  useEffect(() => setCursors([null]), [filterKey]);
+  const [paging, setPaging] = useState<{ key: string; cursors: (string | null)[] }>({
+    key: filterKey,
+    cursors: [null],
+  });
+  const cursors = paging.key === filterKey ? paging.cursors : [null];
+  const setCursors = (next: (all: (string | null)[]) => (string | null)[]) =>
+    setPaging((current) => ({ key: filterKey, cursors: next(current.key === filterKey ? current.cursors : [null]) }));
   const cursor = cursors[cursors.length - 1] ?? undefined;
 
   const query: ListQuery = { pageSize, ...filters };
@@ -85,6 +92,8 @@ export function useList<T>(
   return {
     result,
     rows: data?.items ?? [],
+    /** The rows on screen are the previous page's or search's while the new ones load. */
+    busy: result.isFetching && result.isPlaceholderData,
     totalCount: data?.totalCount ?? 0,
     search,
     filters,
@@ -123,12 +132,15 @@ export function pageQuery(query: ListQuery): { pageSize: number; pageNumber?: nu
 /** A search box that asks the server once typing pauses. */
 export function SearchBox(props: { value: string; onChange: (value: string) => void; label?: string }) {
   const [text, setText] = useState(props.value);
-  useEffect(() => setText(props.value), [props.value]);
+  const { value, onChange } = props;
+  // The box follows the list (Back, a cleared filter) unless it already says the same; a space
+  // being typed after a word is kept.
+  useEffect(() => setText((typed) => (typed.trim() === value ? typed : value)), [value]);
   useEffect(() => {
-    if (text === props.value) return;
-    const timer = setTimeout(() => props.onChange(text.trim()), 300);
+    if (text.trim() === value) return;
+    const timer = setTimeout(() => onChange(text.trim()), 300);
     return () => clearTimeout(timer);
-  }, [text, props]);
+  }, [text, value, onChange]);
   return (
     <input
       type="search"
@@ -179,6 +191,8 @@ export function DataTable<T>(props: {
   empty?: ReactNode;
   loading?: boolean;
   selection?: { selected: ReadonlySet<string | number>; onChange: (next: Set<string | number>) => void };
+  /** What a row is called, for its checkbox's name ("Select Game Key"). */
+  rowLabel?: (row: T) => string;
   caption?: string;
 }) {
   const { rows, columns, selection, list } = props;
@@ -192,7 +206,7 @@ export function DataTable<T>(props: {
   };
   return (
     <div className="table-wrap">
-      <table className="table" aria-busy={props.loading || undefined}>
+      <table className="table" aria-busy={props.loading || list?.busy || undefined}>
         {props.caption ? <caption className="sr-only">{props.caption}</caption> : null}
         <thead>
           <tr>
@@ -254,7 +268,7 @@ export function DataTable<T>(props: {
                     <td className="col-check">
                       <input
                         type="checkbox"
-                        aria-label="Select"
+                        aria-label={props.rowLabel ? `Select ${props.rowLabel(row)}` : 'Select'}
                         checked={selection.selected.has(key)}
                         onChange={() => toggle(key)}
                       />

@@ -53,10 +53,6 @@ function ProductForm(props: { product: Product | null }) {
   const saved = props.product;
   const [draft, setDraft] = useState<ProductDraft>(() => (saved ? productDraft(saved) : emptyProduct()));
   const [pending, setPending] = useState<Partial<Record<ImageKind, File>>>({});
-  // A save answers the product as stored: the form shows it (new variants get their ids).
-  useEffect(() => {
-    if (saved) setDraft(productDraft(saved));
-  }, [saved]);
 
   const invalidate = () =>
     Promise.all([
@@ -87,6 +83,9 @@ function ProductForm(props: { product: Product | null }) {
     },
     onSuccess: async (answer) => {
       queryClient.setQueryData(['shop', shopId, 'products', 'one', answer.id], answer);
+      // A save answers the product as stored: the form shows it (new variants get their ids). A
+      // re-read for any other reason (a restock, a refetch) leaves the owner's unsaved edits alone.
+      if (saved) setDraft(productDraft(answer));
       notify(saved ? 'Product saved' : 'Product created');
       await invalidate();
       if (!saved) navigate(shopPath(`/products/${answer.id}`), { replace: true });
@@ -98,9 +97,10 @@ function ProductForm(props: { product: Product | null }) {
       unwrap(api.DELETE('/self/{shopId}/products/{productId}', { params: { path: { shopId, productId: saved!.id } } })),
     onSuccess: async () => {
       notify('Product deleted');
+      // Away first: the editor, still on screen, would otherwise read the deleted product again (a 404).
+      navigate(shopPath('/products'));
       queryClient.removeQueries({ queryKey: ['shop', shopId, 'products', 'one', saved!.id] });
       await invalidate();
-      navigate(shopPath('/products'));
     },
   });
 

@@ -211,6 +211,7 @@ export default function ProductsScreen() {
         list={list}
         loading={list.result.isPending}
         selection={{ selected, onChange: setSelected }}
+        rowLabel={(p) => p.title}
         caption="Products"
         empty={list.search ? 'No product matches this search.' : 'No products yet. Add your first one.'}
       />

@@ -32,6 +32,8 @@ export interface VariantDraft {
   serials: string;
   savedSerials: string;
   removeDuplicates: boolean;
+  /** The stored setting: turning it on sends the serials, so the server removes the duplicates. */
+  savedRemoveDuplicates: boolean;
   /** Service and dynamic: '' is unlimited. */
   stock: string;
   text: string;
@@ -84,6 +86,7 @@ export function emptyVariant(index: number): VariantDraft {
     productType: 'serials',
     serials: '',
     savedSerials: '',
+    savedRemoveDuplicates: false,
     removeDuplicates: false,
     stock: '',
     text: '',
@@ -126,7 +129,8 @@ function variantDraft(v: Variant): VariantDraft {
   const serials = (v.asSerials?.serials ?? []).join('\n');
   const days = v.warranty ? v.warranty.durationSeconds / 86_400 : null;
   return {
-    key: newKey(),
+    // By id: a saved variant keeps its editor (and its restock result) when the product is read again.
+    key: `variant-${v.id}`,
     id: v.id,
     title: v.title,
     description: text(v.description),
@@ -135,6 +139,7 @@ function variantDraft(v: Variant): VariantDraft {
     serials,
     savedSerials: serials,
     removeDuplicates: v.asSerials?.removeDuplicates ?? false,
+    savedRemoveDuplicates: v.asSerials?.removeDuplicates ?? false,
     stock: numberText(v.asService?.stock ?? v.asDynamic?.stock),
     text: text(v.asService?.text),
     externalUrl: text(v.asDynamic?.externalUrl),
@@ -226,8 +231,9 @@ function variantBody(v: VariantDraft): VariantBody {
   };
   if (v.id !== null) body.id = v.id;
   if (v.productType === 'serials') {
-    // A saved variant's stock is kept unless the owner edited the list.
-    const edited = v.id === null || v.serials !== v.savedSerials;
+    // A saved variant's stock is kept unless the owner edited the list, or turned on the removal of
+    // duplicates (which the server applies to the serials sent with it).
+    const edited = v.id === null || v.serials !== v.savedSerials || (v.removeDuplicates && !v.savedRemoveDuplicates);
     body.asSerials = {
       ...(edited ? { serials: v.serials, delimiter: '\n' } : {}),
       removeDuplicates: v.removeDuplicates,

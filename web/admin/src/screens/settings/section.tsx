@@ -65,7 +65,9 @@ export function SettingsSection<TInput, TResult>(props: {
     props.onSubmit();
   };
   return (
-    <form className="card stack settings-section" aria-labelledby={titleId} onSubmit={submit} noValidate>
+    // Named "<title> settings", not by its heading: a section's title is often its field's label
+    // too, and one name for two elements would make the field ambiguous to find by its label.
+    <form className="card stack settings-section" aria-label={`${props.title} settings`} onSubmit={submit} noValidate>
       <h2 id={titleId} className="settings-section-title">
         {props.title}
       </h2>
