@@ -11,7 +11,13 @@ test('the home page lists products with price, stock and sold count, escaped, in
   const api = await owner(app);
   const { shopId } = await sellingShop(api);
   const shop = assertOk(await api.get(`/self/${shopId}/settings`));
-  assertOk(await api.put(`/self/${shopId}/settings/design`, { primaryColor: '#123456' }));
+  assertOk(
+    await api.put(`/self/${shopId}/settings/design`, {
+      primaryColor: '#123456',
+      centerProductTitle: true,
+      disableShadows: true,
+    }),
+  );
   assertOk(
     await api.post(`/self/${shopId}/v2/products`, {
       title: '<script>alert(1)</script> & co',
@@ -28,6 +34,9 @@ test('the home page lists products with price, stock and sold count, escaped, in
   assert.ok(res.body.includes('Game Key'));
   assert.ok(res.body.includes('$9.99') || res.body.includes('$5.00'), 'a price in the shop currency');
   assert.ok(res.body.includes('--primary:#123456'));
+  // The design's switches that style the whole page are classes on <html>.
+  const htmlClasses = /<html[^>]*class="([^"]*)"/.exec(res.body)?.[1]?.split(' ') ?? [];
+  assert.ok(htmlClasses.includes('centered') && htmlClasses.includes('flat'), `html classes: ${htmlClasses}`);
   assert.ok(!res.body.includes('<script>alert(1)</script>'), 'owner text is escaped');
   assert.ok(res.body.includes('&lt;script>alert(1)&lt;/script> &amp; co'));
   assert.ok(res.headers.etag);

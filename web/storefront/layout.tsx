@@ -62,7 +62,13 @@ export function Layout(props: LayoutProps) {
   const description = props.description ?? details.seo.metaDescription ?? details.storefront.description;
   const image = props.image ?? details.seo.imageUrl;
   const theme = themeCss(details);
-  const classes = [design.darkMode ? 'dark' : '', design.disableShadows ? 'flat' : ''].filter(Boolean).join(' ');
+  const classes = [
+    design.darkMode ? 'dark' : '',
+    design.disableShadows ? 'flat' : '',
+    design.centerProductTitle ? 'centered' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   return (
     <html lang="en" class={classes || undefined}>
       <head>

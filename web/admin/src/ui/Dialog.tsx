@@ -1,6 +1,9 @@
 import { type ReactNode, useEffect, useRef } from 'react';
 
-/** A modal dialog (the native `<dialog>`: focus trap, Escape and the backdrop come with it). */
+/**
+ * A modal dialog: the native `<dialog>` (focus kept inside, Escape closes it), closed too by a
+ * click on the backdrop, and opened with the focus on its first field.
+ */
 export function Dialog(props: {
   open: boolean;
   onClose: () => void;
@@ -12,14 +15,22 @@ export function Dialog(props: {
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (props.open && !dialog.open) dialog.showModal();
+    if (props.open && !dialog.open) {
+      dialog.showModal();
+      dialog.querySelector<HTMLElement>('.dialog-body :is(input, select, textarea):not([disabled])')?.focus();
+    }
     if (!props.open && dialog.open) dialog.close();
   }, [props.open]);
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the keyboard closes it with Escape (native dialog)
     <dialog
       ref={ref}
       className={`dialog ${props.wide ? 'dialog-wide' : ''}`}
       onClose={props.onClose}
+      // A click on the backdrop lands on the <dialog> itself; one inside lands on its content.
+      onClick={(event) => {
+        if (event.target === event.currentTarget) props.onClose();
+      }}
       aria-labelledby="dialog-title"
     >
       {props.open ? (

@@ -1,45 +1,26 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { ApiError, api, unwrap } from '../../api/client';
 import type { paths } from '../../api/schema';
 import { useShop, useShopId } from '../../app/shop';
 import { Field, fieldError } from '../../ui/Field';
 import { LoadError, Loading, Page } from '../../ui/Page';
-import { orNull, type Settings, SettingsSection, useSettingSave, useSettings } from './section';
+import {
+  colorFields,
+  type Design,
+  type DesignDraft,
+  draftChanges,
+  draftOf,
+  type Flags,
+  flagFields,
+  type HeaderDraft,
+  headerSwitches,
+} from './design-draft';
+import { StorefrontPreview } from './design-preview';
+import { orNull, SettingsSection, useSettingSave, useSettings } from './section';
 import './settings.css';
 
-type Design = Settings['design'];
-type Flags = Design['design'];
 type SocialLink = Design['links']['socialLinks'][number];
 type Platform = SocialLink['platform'];
-
-/** The colours of the design, in the order the form shows them. */
-const colorFields = [
-  ['primaryColor', 'Primary colour'],
-  ['primaryColorAccent', 'Primary accent'],
-  ['backgroundColor', 'Background'],
-  ['secondaryColor', 'Secondary colour'],
-  ['primaryTextColor', 'Text'],
-  ['secondaryTextColor', 'Secondary text'],
-] as const satisfies readonly (readonly [keyof Flags, string])[];
-
-/** The storefront switches; the check below fails to compile when the API adds one. */
-const flagFields = [
-  ['darkMode', 'Dark mode'],
-  ['disableBusinessName', 'Hide the shop name'],
-  ['disableBusinessLogo', 'Hide the logo'],
-  ['disableSearchBar', 'Hide the search bar'],
-  ['centerProductTitle', 'Centre product titles'],
-  ['disableReviews', 'Hide reviews'],
-  ['disableProductsSold', 'Hide products sold'],
-  ['hideOutOfStockProducts', 'Hide out-of-stock products'],
-  ['hideProductStock', 'Hide stock counts'],
-  ['disableShadows', 'No shadows'],
-  ['disableSupport', 'Hide support'],
-  ['disableSnow', 'No snow'],
-] as const satisfies readonly (readonly [keyof Flags, string])[];
-type Covered = (typeof colorFields)[number][0] | (typeof flagFields)[number][0] | 'fontLink';
-const everyFlagListed: Exclude<keyof Flags, Covered> extends never ? true : false = true;
-void everyFlagListed;
 
 const platforms = [
   ['website', 'Website'],
@@ -59,63 +40,66 @@ const path = (shopId: number) => ({ params: { path: { shopId } } });
 
 export default function DesignScreen() {
   const settings = useSettings();
-  const { shop } = useShop();
-  // Bumped after every save: the preview frame is made anew and loads the storefront again.
-  const [version, setVersion] = useState(0);
-  const saved = () => setVersion((v) => v + 1);
   return (
     <Page title="Design">
       {settings.isLoading ? <Loading /> : null}
       {settings.error ? <LoadError error={settings.error} retry={() => settings.refetch()} /> : null}
-      {settings.data ? (
-        <div className="settings-design">
-          <div className="stack">
-            <ColoursSection design={settings.data.design} onSaved={saved} />
-            <ImagesSection design={settings.data.design} onSaved={saved} />
-            <StorefrontSection design={settings.data.design} onSaved={saved} />
-            <LinksSection design={settings.data.design} onSaved={saved} />
-            <SeoSection design={settings.data.design} onSaved={saved} />
-            <WidgetsSection design={settings.data.design} onSaved={saved} />
-          </div>
-          <section className="card stack settings-preview" aria-labelledby="design-preview-title">
-            <div className="row">
-              <h2 id="design-preview-title" className="settings-section-title grow">
-                Preview
-              </h2>
-              <button type="button" className="btn" onClick={saved}>
-                Reload preview
-              </button>
-              {shop ? (
-                <a className="btn" href={`/s/${shop.subdomain}/`} target="_blank" rel="noreferrer">
-                  Open storefront
-                </a>
-              ) : null}
-            </div>
-            {shop ? (
-              <iframe key={version} title="Storefront preview" src={`/s/${shop.subdomain}/`} />
-            ) : (
-              <Loading label="Loading the preview…" />
-            )}
-          </section>
-        </div>
-      ) : null}
+      {settings.data ? <DesignEditor design={settings.data.design} /> : null}
     </Page>
+  );
+}
+
+/** The sections and the preview; the colours and the storefront header are edited here so the preview can show them unsaved. */
+function DesignEditor({ design }: { design: Design }) {
+  const { shop } = useShop();
+  // Bumped after every save: the preview frame is made anew and loads the storefront again.
+  const [version, setVersion] = useState(0);
+  const saved = () => setVersion((v) => v + 1);
+  const [flags, setFlags] = useState<Flags>(design.design);
+  const [fontLink, setFontLink] = useState(() => draftOf(design).fontLink);
+  const [header, setHeader] = useState(() => draftOf(design).header);
+  const draft = useMemo<DesignDraft>(() => ({ flags, fontLink, header }), [flags, fontLink, header]);
+  return (
+    <div className="settings-design">
+      <div className="stack">
+        <ColoursSection flags={flags} onFlags={setFlags} fontLink={fontLink} onFontLink={setFontLink} onSaved={saved} />
+        <ImagesSection design={design} onSaved={saved} />
+        <StorefrontSection header={header} onHeader={setHeader} onSaved={saved} />
+        <LinksSection design={design} onSaved={saved} />
+        <SeoSection design={design} onSaved={saved} />
+        <WidgetsSection design={design} onSaved={saved} />
+      </div>
+      <StorefrontPreview
+        subdomain={shop?.subdomain}
+        version={version}
+        onReload={saved}
+        draft={draft}
+        saved={design.design}
+        logoUrl={design.logoUrl}
+        changes={draftChanges(draft, design)}
+      />
+    </div>
   );
 }
 
 type SectionProps = { design: Design; onSaved: () => void };
 
-function ColoursSection({ design, onSaved }: SectionProps) {
+function ColoursSection(props: {
+  flags: Flags;
+  onFlags: (change: (flags: Flags) => Flags) => void;
+  fontLink: string;
+  onFontLink: (fontLink: string) => void;
+  onSaved: () => void;
+}) {
+  const { flags, fontLink, onFontLink: setFontLink, onSaved } = props;
   const shopId = useShopId();
-  const [flags, setFlags] = useState<Flags>(design.design);
-  const [fontLink, setFontLink] = useState(design.design.fontLink ?? '');
   type Body = paths['/self/{shopId}/settings/design']['put']['requestBody']['content']['application/json'];
   const save = useSettingSave(
     (body: Body) => unwrap(api.PUT('/self/{shopId}/settings/design', { ...path(shopId), body })),
     'Design saved',
     onSaved,
   );
-  const set = <K extends keyof Flags>(name: K, value: Flags[K]) => setFlags((all) => ({ ...all, [name]: value }));
+  const set = <K extends keyof Flags>(name: K, value: Flags[K]) => props.onFlags((all) => ({ ...all, [name]: value }));
   return (
     <SettingsSection
       title="Colours and display"
@@ -274,28 +258,21 @@ function ImageUpload(props: {
   );
 }
 
-function StorefrontSection({ design, onSaved }: SectionProps) {
+function StorefrontSection(props: {
+  header: HeaderDraft;
+  onHeader: (change: (header: HeaderDraft) => HeaderDraft) => void;
+  onSaved: () => void;
+}) {
+  const { header, onSaved } = props;
   const shopId = useShopId();
-  const s = design.storefront;
-  const [title, setTitle] = useState(s.title ?? '');
-  const [description, setDescription] = useState(s.description ?? '');
-  const [buttonText, setButtonText] = useState(s.buttonText ?? '');
-  const [switches, setSwitches] = useState({
-    disableTitle: s.disableTitle,
-    disableDescription: s.disableDescription,
-    disableButton: s.disableButton,
-  });
+  const set = <K extends keyof HeaderDraft>(name: K, value: HeaderDraft[K]) =>
+    props.onHeader((all) => ({ ...all, [name]: value }));
   type Body = paths['/self/{shopId}/settings/design/storefront']['put']['requestBody']['content']['application/json'];
   const save = useSettingSave(
     (body: Body) => unwrap(api.PUT('/self/{shopId}/settings/design/storefront', { ...path(shopId), body })),
     'Storefront texts saved',
     onSaved,
   );
-  const switchLabels = [
-    ['disableTitle', 'Hide the title'],
-    ['disableDescription', 'Hide the description'],
-    ['disableButton', 'Hide the button'],
-  ] as const;
   return (
     <SettingsSection
       title="Storefront header"
@@ -304,16 +281,24 @@ function StorefrontSection({ design, onSaved }: SectionProps) {
       fields={['title', 'description', 'buttonText', 'disableTitle', 'disableDescription', 'disableButton']}
       onSubmit={() =>
         save.mutate({
-          title: orNull(title),
-          description: orNull(description),
-          buttonText: orNull(buttonText),
-          ...switches,
+          title: orNull(header.title),
+          description: orNull(header.description),
+          buttonText: orNull(header.buttonText),
+          disableTitle: header.disableTitle,
+          disableDescription: header.disableDescription,
+          disableButton: header.disableButton,
         })
       }
     >
       <Field label="Title" error={fieldError(save.error, 'title')}>
         {(ids) => (
-          <input {...ids} className="input" value={title} maxLength={200} onChange={(e) => setTitle(e.target.value)} />
+          <input
+            {...ids}
+            className="input"
+            value={header.title}
+            maxLength={200}
+            onChange={(e) => set('title', e.target.value)}
+          />
         )}
       </Field>
       <Field label="Description" error={fieldError(save.error, 'description')}>
@@ -321,9 +306,9 @@ function StorefrontSection({ design, onSaved }: SectionProps) {
           <textarea
             {...ids}
             className="input"
-            value={description}
+            value={header.description}
             maxLength={5000}
-            onChange={(e) => setDescription(e.target.value)}
+            onChange={(e) => set('description', e.target.value)}
           />
         )}
       </Field>
@@ -332,20 +317,16 @@ function StorefrontSection({ design, onSaved }: SectionProps) {
           <input
             {...ids}
             className="input"
-            value={buttonText}
+            value={header.buttonText}
             maxLength={64}
-            onChange={(e) => setButtonText(e.target.value)}
+            onChange={(e) => set('buttonText', e.target.value)}
           />
         )}
       </Field>
       <div className="settings-flags">
-        {switchLabels.map(([name, label]) => (
+        {headerSwitches.map(([name, label]) => (
           <label key={name} className="check">
-            <input
-              type="checkbox"
-              checked={switches[name]}
-              onChange={(e) => setSwitches((all) => ({ ...all, [name]: e.target.checked }))}
-            />
+            <input type="checkbox" checked={header[name]} onChange={(e) => set(name, e.target.checked)} />
             {label}
           </label>
         ))}
