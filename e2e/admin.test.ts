@@ -261,8 +261,20 @@ e2eTest(
       await phone.shot(name);
     }
 
-    // The keyboard reaches the navigation and opens a screen with Enter.
+    // The design preview is live: a colour typed, not saved, shows in the storefront's frame.
     const { page } = desktop;
+    await nav(page, 'Design').click();
+    await page.frameLocator('iframe[title="Storefront preview"]').locator('body').waitFor();
+    await page.getByLabel('Primary colour', { exact: true }).fill('#12ab34');
+    await page.waitForFunction(() => {
+      const doc = document.querySelector<HTMLIFrameElement>('iframe[title="Storefront preview"]')?.contentDocument;
+      return doc ? getComputedStyle(doc.documentElement).getPropertyValue('--primary').trim() === '#12ab34' : false;
+    });
+    await desktop.shot('design-preview-unsaved');
+    const saved = ok(await server.api.get(`/self/${shop.shopId}/customization`));
+    assert.notEqual(saved.design.primaryColor, '#12ab34', 'nothing was saved');
+
+    // The keyboard reaches the navigation and opens a screen with Enter.
     await page.goto(`${server.url}/admin/${shop.shopId}`);
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     const coupons = page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Coupons', exact: true });
