@@ -40,15 +40,26 @@ export interface KeysetPosition {
   id: number | string;
 }
 
-export function encodeCursor(position: KeysetPosition): string {
-  return Buffer.from(JSON.stringify([position.value, position.id])).toString('base64url');
+/**
+ * `order` names the list order the position belongs to, for lists with more than one order
+ * whose sort values look alike (two timestamps, a timestamp and an amount): a cursor of one
+ * order read in another would cut the list at a meaningless place. Lists leave it out for
+ * their default order, so cursors given before a list had orders stay valid.
+ */
+export function encodeCursor(position: KeysetPosition, order?: string): string {
+  const parts = order === undefined ? [position.value, position.id] : [position.value, position.id, order];
+  return Buffer.from(JSON.stringify(parts)).toString('base64url');
 }
 
-/** Decodes a cursor from a query string; anything that is not one of ours is a 400. */
+/**
+ * Decodes a cursor from a query string; anything that is not one of ours, or one of another
+ * `order` than the one asked for (see encodeCursor), is a 400.
+ */
 export function decodeCursor(
   cursor: string,
   valueType: 'number' | 'string' = 'number',
   idType: 'number' | 'string' = 'number',
+  order?: string,
 ): KeysetPosition {
   const invalid = ValidationError.field('cursor', 'is not a cursor this list returned');
   let parsed: unknown;
@@ -57,7 +68,8 @@ export function decodeCursor(
   } catch {
     throw invalid;
   }
-  if (!Array.isArray(parsed) || parsed.length !== 2) throw invalid;
+  if (!Array.isArray(parsed) || parsed.length !== (order === undefined ? 2 : 3)) throw invalid;
+  if (order !== undefined && parsed[2] !== order) throw invalid;
   const [value, id] = parsed as unknown[];
   const validValue =
     valueType === 'number'
@@ -115,14 +127,15 @@ export function pageOf<Q extends SelectQueryBuilder<any, any, any>>(
 
 /**
  * Splits rows fetched with `limit + 1` into the page and the cursor to the next one
- * (null on the last page).
+ * (null on the last page); `order` as for encodeCursor.
  */
 export function keysetPage<T>(
   rows: T[],
   limit: number,
   positionOf: (row: T) => KeysetPosition,
+  order?: string,
 ): { items: T[]; nextCursor: string | null } {
   if (rows.length <= limit) return { items: rows, nextCursor: null };
   const items = rows.slice(0, limit);
-  return { items, nextCursor: encodeCursor(positionOf(items[items.length - 1]!)) };
+  return { items, nextCursor: encodeCursor(positionOf(items[items.length - 1]!), order) };
 }

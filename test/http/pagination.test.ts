@@ -19,6 +19,17 @@ test('offset pages', () => {
   assert.equal(toPage([], 0, { pageNumber: 1, pageSize: 20 }).totalPages, 0);
 });
 
+test('a cursor that names its order is read only in that order', () => {
+  const position = { value: 1795000000000, id: 'inv_1' };
+  const total = encodeCursor(position, 'total');
+  assert.deepEqual(decodeCursor(total, 'number', 'string', 'total'), position);
+  for (const other of ['-total', 'createdAt', undefined])
+    assert.throws(() => decodeCursor(total, 'number', 'string', other), ValidationError, String(other));
+  assert.throws(() => decodeCursor(encodeCursor(position), 'number', 'string', 'total'), ValidationError);
+  const page = keysetPage([1, 2, 3], 2, (n) => ({ value: n, id: n }), 'price');
+  assert.deepEqual(decodeCursor(page.nextCursor!, 'number', 'number', 'price'), { value: 2, id: 2 });
+});
+
 test('cursors round-trip and junk cursors are a validation error', () => {
   const cursor = encodeCursor({ value: 1795000000000, id: 42 });
   assert.deepEqual(decodeCursor(cursor), { value: 1795000000000, id: 42 });

@@ -190,3 +190,104 @@ test('a currency change keeps balances, totals and prices as numbers', async (t)
   assertOk(await api.put(`/self/${shopId}/settings/currency`, { currency: 'KWD' }));
   assert.deepEqual(assertOk(await api.get(`${base}/${id}`)).balance, 5);
 });
+
+type ListedCustomer = { id: number; email: string; balance: number; createdAt: string };
+
+test('the customer list sorts by creation, e-mail and balance, with filters, search and cursors in every order', async (t) => {
+  const { api, buy, base } = await setup(t);
+  for (const email of ['dan@example.com', 'ann@example.com', 'cat@example.com', 'bob@example.com']) await buy(email);
+  const all: ListedCustomer[] = assertOk(await api.get(base)).items;
+  const byEmail = new Map(all.map((c) => [c.email, c.id]));
+  const id = (email: string) => byEmail.get(email)!;
+  // Balances 5, 0, 2.5 and 5: ann and dan tie, in an order the id decides.
+  for (const [email, amount] of [
+    ['ann@example.com', 5],
+    ['cat@example.com', 2.5],
+    ['dan@example.com', 5],
+  ] as const)
+    assertOk(await api.post(`${base}/${id(email)}/balance/add`, { amount }));
+
+  const walk = async (query: string, pageSize: number): Promise<ListedCustomer[]> => {
+    const rows: ListedCustomer[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { items: ListedCustomer[]; nextCursor: string | null; totalCount: number } = assertOk(
+        await api.get(`${base}?${query}&pageSize=${pageSize}${cursor ? `&cursor=${cursor}` : ''}`),
+      );
+      rows.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return rows;
+  };
+  const emails = async (query: string) => (await walk(query, 1)).map((c) => c.email);
+
+  assert.deepEqual(
+    await emails('orderBy=email'),
+    ['ann', 'bob', 'cat', 'dan'].map((n) => `${n}@example.com`),
+  );
+  assert.deepEqual(
+    await emails('orderBy=-email'),
+    ['dan', 'cat', 'bob', 'ann'].map((n) => `${n}@example.com`),
+  );
+  const byBalance = await emails('orderBy=balance');
+  assert.deepEqual(byBalance.slice(0, 2), ['bob@example.com', 'cat@example.com']);
+  assert.deepEqual(byBalance.slice(2).sort(), ['ann@example.com', 'dan@example.com']);
+  assert.deepEqual(await emails('orderBy=-balance'), [...byBalance].reverse());
+  const newest = all.map((c) => c.email);
+  assert.deepEqual(await emails('orderBy=-createdAt'), newest);
+  assert.deepEqual(await emails('orderBy=createdAt'), [...newest].reverse());
+
+  for (const orderBy of ['createdAt', '-createdAt', 'email', '-email', 'balance', '-balance']) {
+    const listed: ListedCustomer[] = assertOk(await api.get(`${base}?orderBy=${orderBy}`)).items;
+    const sign = orderBy.startsWith('-') ? -1 : 1;
+    for (let i = 1; i < listed.length; i++) {
+      const [prev, next] = [listed[i - 1]!, listed[i]!];
+      const step = orderBy.endsWith('email')
+        ? next.email.localeCompare(prev.email)
+        : orderBy.endsWith('balance')
+          ? next.balance - prev.balance
+          : Date.parse(next.createdAt) - Date.parse(prev.createdAt);
+      assert.ok(sign * step >= 0, `${orderBy}: row ${i} out of order`);
+    }
+    for (const pageSize of [1, 3]) {
+      const walked = await walk(`orderBy=${orderBy}`, pageSize);
+      assert.deepEqual(walked, listed, `${orderBy} by ${pageSize}`);
+    }
+  }
+
+  // Search and date filters apply in every order.
+  assert.deepEqual(await emails('searchString=N@EX&orderBy=-email'), ['dan@example.com', 'ann@example.com']);
+  assert.deepEqual(await emails('searchString=AT@&orderBy=balance'), ['cat@example.com']);
+  assert.deepEqual(
+    await emails('searchString=AN&orderBy=balance'),
+    ['ann@example.com', 'dan@example.com'].sort((x, y) => byBalance.indexOf(x) - byBalance.indexOf(y)),
+  );
+  const today = new Date().toISOString().slice(0, 10);
+  assert.deepEqual(await emails(`fromDate=${today}&toDate=${today}&orderBy=email`), await emails('orderBy=email'));
+  assert.deepEqual(await emails('toDate=2020-01-01&orderBy=balance'), []);
+  const page2 = assertOk(await api.get(`${base}?orderBy=email&pageSize=3&pageNumber=2`));
+  assert.deepEqual(
+    page2.items.map((c: ListedCustomer) => c.email),
+    ['dan@example.com'],
+  );
+  assert.equal(page2.totalCount, 4);
+
+  for (const bad of ['orderBy=name', 'orderBy=-', 'orderBy=Email', 'orderBy=totalSpent']) {
+    assertError(await api.get(`${base}?${bad}`), 400, 'validation_error');
+  }
+  // A cursor answers only the order that returned it: any other is refused, never a wrong page.
+  const orders = ['', 'createdAt', '-createdAt', 'email', '-email', 'balance', '-balance'];
+  for (const from of orders) {
+    const cursor = assertOk(await api.get(`${base}?pageSize=1${from ? `&orderBy=${from}` : ''}`)).nextCursor;
+    assert.ok(cursor);
+    for (const to of orders) {
+      const res = await api.get(`${base}?cursor=${cursor}${to ? `&orderBy=${to}` : ''}`);
+      if ((from || '-createdAt') === (to || '-createdAt'))
+        assert.equal(assertOk(res).items.length, 3, `${from} -> ${to}`);
+      else {
+        assertError(res, 400, 'validation_error');
+        assert.deepEqual(res.body.errors, ['cursor: is not a cursor this list returned'], `${from} -> ${to}`);
+      }
+    }
+  }
+});

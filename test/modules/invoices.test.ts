@@ -713,3 +713,104 @@ test('overdue invoices read as expired everywhere without the worker: list, stat
   assert.equal(assertOk(await api.get(`/self/${shop.shopId}/dashboard/general`)).pendingOrders, 0);
   assert.equal(await stock(), overdue + 10);
 });
+
+type ListedInvoice = { id: string; total: number; createdAt: string; status: string };
+
+/** Every invoice of a list, walked by cursor `pageSize` at a time. */
+async function walkInvoices(api: Client, url: string, pageSize: number): Promise<ListedInvoice[]> {
+  const rows: ListedInvoice[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: { items: ListedInvoice[]; nextCursor: string | null } = assertOk(
+      await api.get(`${url}${url.includes('?') ? '&' : '?'}pageSize=${pageSize}${cursor ? `&cursor=${cursor}` : ''}`),
+    );
+    rows.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return rows;
+}
+
+test('owner invoice list: every order sorts, filters, searches and walks by cursor both ways', async (t) => {
+  const { api, keysVariant, serviceVariant, buy, base } = await setup(t);
+  const a = await buy([{ variant: keysVariant, quantity: 1 }]);
+  const b = await buy([{ variant: serviceVariant, quantity: 1 }], { customerEmail: 'other@example.com' });
+  const c = await buy([{ variant: serviceVariant, quantity: 3 }]);
+  const d = await buy([{ variant: keysVariant, quantity: 2 }], { customerEmail: 'other@example.com' });
+  const e = await buy([{ variant: serviceVariant, quantity: 1 }]);
+  assertOk(await api.post(`${base}/${b.id}/process`));
+  assertOk(await api.post(`${base}/${d.id}/process`));
+  const ids = (query: string) =>
+    api.get(`${base}?${query}`).then((r) => assertOk(r).items.map((i: { id: string }) => i.id));
+  const everyId = [a.id, b.id, c.id, d.id, e.id].sort();
+
+  // Totals 9.99, 5, 15, 19.98 and 5: b and e tie, in an order the id decides.
+  const [low1, low2] = (await ids('orderBy=total')).slice(0, 2);
+  assert.deepEqual([low1, low2].sort(), [b.id, e.id].sort());
+  assert.deepEqual(await ids('orderBy=total'), [low1, low2, a.id, c.id, d.id]);
+  assert.deepEqual(await ids('orderBy=-total'), [d.id, c.id, a.id, low2, low1]);
+  const newest = await ids('');
+  assert.deepEqual(await ids('orderBy=-createdAt'), newest);
+  assert.deepEqual(await ids('orderBy=createdAt'), [...newest].reverse());
+  assert.deepEqual([...newest].sort(), everyId);
+
+  for (const orderBy of ['createdAt', '-createdAt', 'total', '-total']) {
+    const listed: ListedInvoice[] = assertOk(await api.get(`${base}?orderBy=${orderBy}`)).items;
+    const key = (i: ListedInvoice) => (orderBy.endsWith('total') ? i.total : Date.parse(i.createdAt));
+    const sign = orderBy.startsWith('-') ? -1 : 1;
+    for (let i = 1; i < listed.length; i++)
+      assert.ok(sign * (key(listed[i]!) - key(listed[i - 1]!)) >= 0, `${orderBy}: row ${i} out of order`);
+    // A walk by cursor, in pages of 1 and of 2, gives the same rows once each, in the same order.
+    for (const pageSize of [1, 2]) {
+      const walked = (await walkInvoices(api, `${base}?orderBy=${orderBy}`, pageSize)).map((i) => i.id);
+      assert.deepEqual(
+        walked,
+        listed.map((i) => i.id),
+        `${orderBy} by ${pageSize}`,
+      );
+    }
+  }
+
+  // Every filter and the search keep working in every order, walked by cursor too.
+  const customerId = assertOk(await api.get(`${base}/${a.id}`)).customerId;
+  const today = new Date().toISOString().slice(0, 10);
+  const walkIds = async (query: string) => (await walkInvoices(api, `${base}?${query}`, 1)).map((i) => i.id);
+  assert.deepEqual(await walkIds('status=completed&orderBy=total'), [b.id, d.id]);
+  assert.deepEqual(await walkIds('status=pending&gateway=tipjar&orderBy=-total'), [c.id, a.id, e.id]);
+  assert.deepEqual(await walkIds('searchString=OTHER@&orderBy=-total'), [d.id, b.id]);
+  assert.deepEqual(
+    await walkIds('searchString=OTHER@&orderBy=createdAt'),
+    [...newest].reverse().filter((id) => id === b.id || id === d.id),
+  );
+  assert.deepEqual(await walkIds(`customerId=${customerId}&orderBy=total`), [e.id, a.id, c.id]);
+  assert.deepEqual(await walkIds(`productId=${999999}&orderBy=total`), []);
+  assert.deepEqual(await walkIds(`fromDate=${today}&toDate=${today}&orderBy=createdAt`), [...newest].reverse());
+  assert.deepEqual(await walkIds(`fromDate=${today}&toDate=${today}&orderBy=-total`), await ids('orderBy=-total'));
+  assert.deepEqual(await walkIds('toDate=2020-01-01&orderBy=total'), []);
+  const paged = assertOk(await api.get(`${base}?orderBy=-total&pageSize=2&pageNumber=2`));
+  assert.deepEqual(
+    paged.items.map((i: { id: string }) => i.id),
+    [a.id, low2],
+  );
+  assert.equal(paged.totalCount, 5);
+
+  for (const bad of ['orderBy=amount', 'orderBy=%2Btotal', 'orderBy=', 'orderBy=TOTAL']) {
+    assertError(await api.get(`${base}?${bad}`), 400, 'validation_error');
+  }
+  // A cursor answers only the order that returned it: any other is refused, never a wrong page.
+  const cursorOf = async (orderBy: string) =>
+    assertOk(await api.get(`${base}?pageSize=2${orderBy ? `&orderBy=${orderBy}` : ''}`)).nextCursor as string;
+  const orders = ['', 'createdAt', '-createdAt', 'total', '-total'];
+  for (const from of orders) {
+    const cursor = await cursorOf(from);
+    assert.ok(cursor);
+    for (const to of orders) {
+      const same = (from || '-createdAt') === (to || '-createdAt');
+      const res = await api.get(`${base}?cursor=${cursor}${to ? `&orderBy=${to}` : ''}`);
+      if (same) assert.equal(assertOk(res).items.length, 3, `${from} -> ${to}`);
+      else {
+        assertError(res, 400, 'validation_error');
+        assert.deepEqual(res.body.errors, ['cursor: is not a cursor this list returned'], `${from} -> ${to}`);
+      }
+    }
+  }
+});

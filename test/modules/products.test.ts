@@ -520,6 +520,9 @@ test('lists order, page, search and walk by cursor in every order', async (t) =>
     'pageNumber=0',
     'cursor=garbage',
     `orderBy=title&cursor=${page1.nextCursor}`,
+    // Both orders' values are numbers: only the order the cursor names tells them apart.
+    `orderBy=price&cursor=${page1.nextCursor}`,
+    `orderBy=createdAt&cursor=${page1.nextCursor}`,
   ]) {
     assertError(await api.get(`${url}?${bad}`), 400, 'validation_error');
   }

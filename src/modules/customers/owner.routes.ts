@@ -25,7 +25,10 @@ export const customerOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'List customers',
-      description: 'searchString matches the e-mail; fromDate/toDate filter on creation.',
+      description:
+        'Newest first; `orderBy` sorts by creation, e-mail or balance, either way ("-" descending, the id breaking ties). searchString matches ' +
+        'the e-mail; fromDate/toDate filter on creation; both apply in every order. Keyset `cursor` paging in any order (a cursor is valid ' +
+        'only in the order that returned it).',
       params: ShopParams,
       querystring: schema.CustomerListQuery,
       response: ownerResponses(CursorPage(schema.Customer)),

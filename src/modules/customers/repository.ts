@@ -66,13 +66,21 @@ function filtered(db: Conn, shopId: number, filter: CustomerFilter) {
   return query;
 }
 
+export type CustomerOrder = { column: 'created_at' | 'email' | 'balance'; direction: 'asc' | 'desc' };
+
+/** One page in the given order, the id breaking ties in the same direction. */
 export function listCustomers(
   db: Conn,
   shopId: number,
   filter: CustomerFilter,
-  page: { limit: number; offset: number; after?: KeysetPosition | undefined },
+  page: { order: CustomerOrder; limit: number; offset: number; after?: KeysetPosition | undefined },
 ): Promise<CustomerRow[]> {
-  const query = pageOf(filtered(db, shopId, filter).selectAll(), { sortColumn: 'created_at', idColumn: 'id' }, page);
+  const { column, direction } = page.order;
+  const query = pageOf(
+    filtered(db, shopId, filter).selectAll(),
+    { sortColumn: column, idColumn: 'id', direction },
+    page,
+  );
   // A search may scan or count every customer: off the event loop (db/reader.ts).
   return filter.search ? heavyRead(db, query) : query.execute();
 }

@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox';
-import { CursorPageQuery, Id, Nullable, OptionalNullable, Timestamp } from '../../schemas/common.js';
+import { type Static, Type } from '@sinclair/typebox';
+import { CursorPageQuery, Id, Nullable, OptionalNullable, StringEnum, Timestamp } from '../../schemas/common.js';
 import { DateRangeQuery } from '../../schemas/dates.js';
 import { Amount } from '../../schemas/money.js';
 
@@ -18,7 +18,23 @@ export const Customer = Type.Object({
 
 export const CustomerParams = Type.Object({ shopId: Id, customerId: Id });
 
-export const CustomerListQuery = Type.Composite([CursorPageQuery, Type.Object(DateRangeQuery)]);
+export const customerOrders = ['createdAt', '-createdAt', 'email', '-email', 'balance', '-balance'] as const;
+
+export const CustomerListQuery = Type.Composite([
+  CursorPageQuery,
+  Type.Object({
+    ...DateRangeQuery,
+    orderBy: Type.Optional(
+      StringEnum(customerOrders, {
+        default: '-createdAt',
+        description:
+          '"-" sorts descending; email is the lower-cased address, balance the shop balance. Ties are broken by the customer id. ' +
+          'A cursor is valid only in the order that returned it (400 otherwise).',
+      }),
+    ),
+  }),
+]);
+export type CustomerListQuery = Static<typeof CustomerListQuery>;
 
 export const StatsQuery = Type.Object(DateRangeQuery);
 

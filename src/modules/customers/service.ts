@@ -10,6 +10,7 @@ import type { ShopRow } from '../shops/index.js';
 import { findShop } from '../shops/index.js';
 import type { BalanceEntryKind, CustomerRow } from './customers.table.js';
 import * as repo from './repository.js';
+import type { CustomerListQuery } from './schema.js';
 
 type Conn = Kysely<Database>;
 
@@ -123,20 +124,36 @@ export async function getCustomer(db: Conn, shop: ShopRow, customerId: number) {
   return toCustomer(await requireCustomer(db, shop.id, customerId), shop.currency);
 }
 
-export async function listCustomers(
-  db: Conn,
-  shop: ShopRow,
-  query: PageQuery & { cursor?: string | undefined; fromDate?: string | undefined; toDate?: string | undefined },
-) {
+const orders = {
+  createdAt: { column: 'created_at', direction: 'asc' },
+  '-createdAt': { column: 'created_at', direction: 'desc' },
+  email: { column: 'email', direction: 'asc' },
+  '-email': { column: 'email', direction: 'desc' },
+  balance: { column: 'balance', direction: 'asc' },
+  '-balance': { column: 'balance', direction: 'desc' },
+} as const satisfies Record<NonNullable<CustomerListQuery['orderBy']>, repo.CustomerOrder>;
+
+/**
+ * Newest first unless `orderBy` says otherwise; `cursor` (keyset, any order) wins over
+ * `pageNumber`. A cursor names its order (the default's excepted), so one from another order is
+ * a 400.
+ */
+export async function listCustomers(db: Conn, shop: ShopRow, query: CustomerListQuery) {
   const { from, to } = parseDateRange(query, shop.utc_offset_minutes);
   const filter = { search: query.searchString, from, to };
+  const orderBy = query.orderBy ?? '-createdAt';
+  const order = orders[orderBy];
+  const cursorOrder = orderBy === '-createdAt' ? undefined : orderBy;
   const { limit, offset } = pageWindow(query);
-  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  const after =
+    query.cursor === undefined
+      ? undefined
+      : decodeCursor(query.cursor, order.column === 'email' ? 'string' : 'number', 'number', cursorOrder);
   const [rows, totalCount] = await Promise.all([
-    repo.listCustomers(db, shop.id, filter, { limit: limit + 1, offset, after }),
+    repo.listCustomers(db, shop.id, filter, { order, limit: limit + 1, offset, after }),
     repo.countCustomers(db, shop.id, filter),
   ]);
-  const { items, nextCursor } = keysetPage(rows, limit, (c) => ({ value: c.created_at, id: c.id }));
+  const { items, nextCursor } = keysetPage(rows, limit, (c) => ({ value: c[order.column], id: c.id }), cursorOrder);
   return {
     ...toPage(
       items.map((c) => toCustomer(c, shop.currency)),

@@ -33,7 +33,18 @@ export async function getInvoice(db: Conn, shop: ShopRow, invoiceId: string, lin
   return ownerInvoiceView(db, await withExpiryApplied(db, await requireInvoice(db, shop.id, invoiceId)), links, shop);
 }
 
-/** Newest first; `cursor` (keyset) wins over `pageNumber`. Overdue pending invoices are expired first. */
+const orders = {
+  createdAt: { column: 'created_at', direction: 'asc' },
+  '-createdAt': { column: 'created_at', direction: 'desc' },
+  total: { column: 'total', direction: 'asc' },
+  '-total': { column: 'total', direction: 'desc' },
+} as const satisfies Record<NonNullable<InvoiceListQuery['orderBy']>, repo.InvoiceOrder>;
+
+/**
+ * Newest first unless `orderBy` says otherwise; `cursor` (keyset, any order) wins over
+ * `pageNumber`. A cursor names its order (the default's excepted), so one from another order is
+ * a 400. Overdue pending invoices are expired first.
+ */
 export async function listInvoices(db: Conn, shop: ShopRow, query: InvoiceListQuery, links: LinkSettings) {
   const { from, to } = parseDateRange(query, shop.utc_offset_minutes);
   // The status filter, the counts (from rollups) and the rows must all see overdue invoices as expired.
@@ -47,13 +58,16 @@ export async function listInvoices(db: Conn, shop: ShopRow, query: InvoiceListQu
     customerId: query.customerId,
     productId: query.productId,
   };
+  const orderBy = query.orderBy ?? '-createdAt';
+  const order = orders[orderBy];
+  const cursorOrder = orderBy === '-createdAt' ? undefined : orderBy;
   const { limit, offset } = pageWindow(query);
-  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'number', 'string');
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'number', 'string', cursorOrder);
   const [rows, totalCount] = await Promise.all([
-    repo.listInvoices(db, shop.id, filter, { limit: limit + 1, offset, after }),
+    repo.listInvoices(db, shop.id, filter, { order, limit: limit + 1, offset, after }),
     totalCountOf(db, shop, filter),
   ]);
-  const { items, nextCursor } = keysetPage(rows, limit, (i) => ({ value: i.created_at, id: i.id }));
+  const { items, nextCursor } = keysetPage(rows, limit, (i) => ({ value: i[order.column], id: i.id }), cursorOrder);
   const ids = items.map((i) => i.id);
   const [parts, replacements, feedbacks] = await Promise.all([
     repo.listParts(db, shop.id, ids),

@@ -439,26 +439,37 @@ function filtered(db: Conn, shopId: number, f: InvoiceFilter) {
   return query;
 }
 
+export type InvoiceOrder = { column: 'created_at' | 'total'; direction: 'asc' | 'desc' };
+const newestFirst: InvoiceOrder = { column: 'created_at', direction: 'desc' };
+
 /**
- * One page, newest first. After a cursor the upper date bound is clamped to the cursor: the
- * keyset condition `(created_at, id) < (cursor)` alone bounds the index range scan, and a
- * `toDate` later than the cursor is dropped (kept beside the cursor, it leads SQLite's planner,
- * which has no statistics, to a (shop_id, created_at) index that ignores status and gateway).
+ * The filter to apply after a cursor of a creation-date order: the date bound on the cursor's
+ * side is dropped when the cursor lies within it. The keyset condition `(created_at, id) < (cursor)`
+ * (`>` ascending) alone bounds the index range scan; a `toDate` later than the cursor kept beside
+ * it leads SQLite's planner, which has no statistics, to a (shop_id, created_at) index that
+ * ignores status and gateway. Other orders keep every bound.
  */
+function boundedByCursor(filter: InvoiceFilter, order: InvoiceOrder, after: KeysetPosition | undefined): InvoiceFilter {
+  if (!after || order.column !== 'created_at' || typeof after.value !== 'number') return filter;
+  if (order.direction === 'desc' && filter.to !== undefined && after.value <= filter.to)
+    return { ...filter, to: undefined };
+  if (order.direction === 'asc' && filter.from !== undefined && after.value >= filter.from)
+    return { ...filter, from: undefined };
+  return filter;
+}
+
+/** One page in the given order (newest first by default), the invoice id breaking ties in the same direction. */
 export function listInvoices(
   db: Conn,
   shopId: number,
   filter: InvoiceFilter,
-  page: { limit: number; offset: number; after?: KeysetPosition | undefined },
+  page: { order?: InvoiceOrder; limit: number; offset: number; after?: KeysetPosition | undefined },
 ): Promise<InvoiceRow[]> {
-  const after = page.after;
-  const bounded =
-    after && typeof after.value === 'number' && filter.to !== undefined && after.value <= filter.to
-      ? { ...filter, to: undefined }
-      : filter;
+  const order = page.order ?? newestFirst;
+  const { column, direction } = order;
   const query = pageOf(
-    filtered(db, shopId, bounded).selectAll('invoices'),
-    { sortColumn: 'invoices.created_at', idColumn: 'invoices.id' },
+    filtered(db, shopId, boundedByCursor(filter, order, page.after)).selectAll('invoices'),
+    { sortColumn: `invoices.${column}`, idColumn: 'invoices.id', direction },
     page,
   );
   // A search may scan or count every invoice of the shop: off the event loop (db/reader.ts).

@@ -5,6 +5,7 @@ import { MAX_ORDER_PARTS, references, rule, uniqueBy } from '../../schemas/rules
 import { Gateway, MAX_ANSWER_LENGTH } from '../products/index.js';
 
 export const invoiceStatuses = ['pending', 'completed', 'expired', 'cancelled'] as const;
+export const invoiceOrders = ['createdAt', '-createdAt', 'total', '-total'] as const;
 
 export const InvoiceId = Type.String({
   pattern: '^[A-Za-z0-9_-]{1,64}$',
@@ -206,6 +207,14 @@ export const InvoiceListQuery = Type.Composite([
     ...DateRangeQuery,
     customerId: Type.Optional(Id),
     productId: Type.Optional(Id),
+    orderBy: Type.Optional(
+      StringEnum(invoiceOrders, {
+        default: '-createdAt',
+        description:
+          '"-" sorts descending; total is the amount charged (after the discount). Ties are broken by the invoice id. ' +
+          'A cursor is valid only in the order that returned it (400 otherwise).',
+      }),
+    ),
   }),
 ]);
 export type InvoiceListQuery = Static<typeof InvoiceListQuery>;

@@ -233,10 +233,15 @@ const orders = {
  * `pageNumber`; every page also answers the cursor to the next one.
  */
 async function pageOfProducts(db: Conn, shop: ShopRow, query: ProductListQuery) {
-  const order = orders[query.orderBy ?? '-createdAt'];
+  const orderBy = query.orderBy ?? '-createdAt';
+  const order = orders[orderBy];
+  // A cursor names the order that made it (the default's keeps the old form): one of another order is a 400.
+  const cursorOrder = orderBy === '-createdAt' ? undefined : orderBy;
   const { limit, offset } = pageWindow(query);
   const after =
-    query.cursor === undefined ? undefined : decodeCursor(query.cursor, order.column === 'title' ? 'string' : 'number');
+    query.cursor === undefined
+      ? undefined
+      : decodeCursor(query.cursor, order.column === 'title' ? 'string' : 'number', 'number', cursorOrder);
   const [rows, totalCount] = await Promise.all([
     repo.listProducts(db, shop.id, {
       order,
@@ -246,7 +251,7 @@ async function pageOfProducts(db: Conn, shop: ShopRow, query: ProductListQuery) 
     }),
     repo.countProducts(db, shop.id, query.searchString),
   ]);
-  const { items, nextCursor } = keysetPage(rows, limit, (p) => ({ value: p[order.column], id: p.id }));
+  const { items, nextCursor } = keysetPage(rows, limit, (p) => ({ value: p[order.column], id: p.id }), cursorOrder);
   const variants = await repo.listVariants(
     db,
     shop.id,

@@ -10,7 +10,7 @@ import { Pager, SearchBox, useList } from '../../ui/list';
 import { Badge, Card, LoadError, Loading, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
 import { InvoiceTable } from '../orders/InvoiceTable';
-import { fetchInvoices, type Invoice, useIdempotencyKey } from '../orders/orders';
+import { defaultInvoiceOrder, fetchInvoices, type Invoice, useIdempotencyKey } from '../orders/orders';
 import type { Customer } from './CustomersScreen';
 import './customers.css';
 
@@ -214,7 +214,7 @@ function CustomerOrders(props: { shopId: number; customerId: number }) {
   const list = useList<Invoice>(
     ['shop', shopId, 'invoices', 'list', 'customer', customerId],
     (query) => fetchInvoices(shopId, query, { customerId }),
-    { cursor: true, pageSize: 10 },
+    { cursor: true, pageSize: 10, defaultOrder: defaultInvoiceOrder },
   );
   return (
     <Card

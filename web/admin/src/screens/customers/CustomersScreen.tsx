@@ -12,6 +12,10 @@ import './customers.css';
 type CustomerList = paths['/self/{shopId}/customers']['get'];
 export type Customer = CustomerList['responses'][200]['content']['application/json']['data']['items'][number];
 type CustomerListQuery = NonNullable<CustomerList['parameters']['query']>;
+type CustomerOrder = NonNullable<CustomerListQuery['orderBy']>;
+const customerOrders: readonly CustomerOrder[] = ['createdAt', '-createdAt', 'email', '-email', 'balance', '-balance'];
+const isCustomerOrder = (value: string | undefined): value is CustomerOrder =>
+  customerOrders.includes(value as CustomerOrder);
 
 export default function CustomersScreen() {
   const { shopId } = useShop();
@@ -22,11 +26,12 @@ export default function CustomersScreen() {
       const q: CustomerListQuery = { pageSize: query.pageSize };
       if (query.searchString) q.searchString = query.searchString;
       if (query.cursor) q.cursor = query.cursor;
+      if (isCustomerOrder(query.orderBy)) q.orderBy = query.orderBy;
       if (query.fromDate) q.fromDate = String(query.fromDate);
       if (query.toDate) q.toDate = String(query.toDate);
       return unwrap(api.GET('/self/{shopId}/customers', { params: { path: { shopId }, query: q } }));
     },
-    { filters: ['fromDate', 'toDate'], cursor: true },
+    { filters: ['fromDate', 'toDate'], cursor: true, defaultOrder: '-createdAt' },
   );
   const filtered = Object.keys(list.filters).length > 0 || list.search !== '';
 
@@ -53,11 +58,11 @@ export default function CustomersScreen() {
           href={(c) => shopPath(`/customers/${c.id}`)}
           empty={filtered ? 'No customer matches.' : 'No customers yet: they appear with their first order.'}
           columns={[
-            { header: 'E-mail', cell: (c) => c.email },
+            { header: 'E-mail', sort: 'email', cell: (c) => c.email },
             { header: 'Orders', className: 'num', cell: (c) => count(c.ordersCount) },
             { header: 'Total spent', className: 'num', cell: (c) => money(c.totalSpent, c.currency) },
-            { header: 'Balance', className: 'num', cell: (c) => money(c.balance, c.currency) },
-            { header: 'Joined', cell: (c) => date(c.createdAt) },
+            { header: 'Balance', className: 'num', sort: 'balance', cell: (c) => money(c.balance, c.currency) },
+            { header: 'Joined', sort: 'createdAt', cell: (c) => date(c.createdAt) },
             { header: 'Last order', cell: (c) => dateTime(c.lastOrderAt) },
           ]}
         />

@@ -28,9 +28,9 @@ export function InvoiceTable(props: {
           cell: (i) => <Badge tone={invoiceStatusTones[i.status]}>{invoiceStatusLabels[i.status]}</Badge>,
         },
         ...(props.withEmail === false ? [] : [{ header: 'E-mail', cell: (i: Invoice) => i.customerEmail }]),
-        { header: 'Total', className: 'num', cell: (i) => money(i.total, i.currency) },
+        { header: 'Total', className: 'num', sort: 'total', cell: (i) => money(i.total, i.currency) },
         { header: 'Gateway', cell: (i) => i.gateway },
-        { header: 'Created', cell: (i) => dateTime(i.createdAt) },
+        { header: 'Created', sort: 'createdAt', cell: (i) => dateTime(i.createdAt) },
       ]}
     />
   );

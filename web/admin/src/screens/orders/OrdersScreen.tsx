@@ -5,6 +5,7 @@ import { FilterSelect, type ListState, Pager, SearchBox, useList } from '../../u
 import { LoadError, Page } from '../../ui/Page';
 import { InvoiceTable } from './InvoiceTable';
 import {
+  defaultInvoiceOrder,
   fetchInvoices,
   type Invoice,
   invoiceFilters,
@@ -21,6 +22,7 @@ export default function OrdersScreen() {
   const list = useList<Invoice>(['shop', shopId, 'invoices', 'list'], (query) => fetchInvoices(shopId, query), {
     filters: invoiceFilters,
     cursor: true,
+    defaultOrder: defaultInvoiceOrder,
   });
   const filtered = Object.keys(list.filters).length > 0 || list.search !== '';
 
