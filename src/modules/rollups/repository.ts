@@ -1,4 +1,5 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
+import { isPostgres } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { HOUR_MS } from './local-days.js';
 import {
@@ -50,6 +51,14 @@ const toState = (row: {
  * runs one write transaction at a time) and answers the rollups' state, creating it on first use.
  */
 export async function lockRollupState(db: Conn, shopId: number): Promise<RollupState> {
+  // The shop row first, then the rollup state: every writer takes them in that order. A write of
+  // the rollup state after its upsert below checks the row's foreign key again (PostgreSQL does
+  // for a row its own transaction wrote), which takes a key-share lock on the shop; asked for then,
+  // behind an owner's queued `FOR UPDATE` of the shop, while this transaction holds the rollup
+  // state that a customer's write (which holds a key share of the shop) waits for, the three
+  // waited for each other in a cycle (seen as a deadlock between a timezone change, its
+  // rebuild and feedbacks). Held from the start, the later check waits for nothing.
+  if (isPostgres(db)) await db.selectFrom('shops').select('id').where('id', '=', shopId).forKeyShare().execute();
   const row = await db
     .insertInto('rollup_state')
     .columns(['shop_id', 'generation', 'utc_offset_minutes'])
