@@ -7,7 +7,7 @@ import { parseDateRange } from '../../schemas/dates.js';
 import { fromMinorUnits, toMinorUnits } from '../../schemas/money.js';
 import { recordEvent } from '../events/index.js';
 import type { ShopRow } from '../shops/index.js';
-import { findShop } from '../shops/index.js';
+import { findShop, shareShop } from '../shops/index.js';
 import type { BalanceEntryKind, CustomerRow } from './customers.table.js';
 import * as repo from './repository.js';
 import type { CustomerListQuery } from './schema.js';
@@ -67,6 +67,10 @@ export async function changeBalance(
   change: { delta: number; kind: BalanceEntryKind; note?: string | null; invoiceId?: string | null },
   now = Date.now(),
 ): Promise<number> {
+  // The shop before the customer row (the lock order of shops/repository.ts): the ledger row's
+  // insert takes the shop's key share, which must not be asked for while holding the customer,
+  // behind an owner's queued lock of the shop.
+  await shareShop(db, shopId);
   const balance = await repo.adjustBalance(db, shopId, customerId, change.delta, now);
   if (balance === undefined) {
     await requireCustomer(db, shopId, customerId);
