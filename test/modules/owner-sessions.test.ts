@@ -281,13 +281,17 @@ for (const store of ['memory', 'redis'] as const) {
     // A guesser who knows the address cannot lock its owner out: from elsewhere, the password works.
     assertOk(await postSession({ email: alice.email, password: PASSWORD }, from(3)));
 
-    // Guesses spread over many clients meet the address's budget over all of them: then everyone is refused.
-    const carol = await account();
-    for (let i = 0; i < FAILED_SIGN_INS_PER_EMAIL_ALL_CLIENTS; i++) {
-      const client = from(30 + Math.floor(i / FAILED_SIGN_INS_PER_EMAIL));
-      assertError(await postSession({ email: carol.email, password: `wrong ${i}` }, client), 401, 'unauthorized');
+    // Guesses spread over many clients meet the address's budget over all of them: then everyone is
+    // refused. (A hundred password checks: once, on the in-process counters; Redis holds the same
+    // counter kind, exercised above.)
+    if (store === 'memory') {
+      const carol = await account();
+      for (let i = 0; i < FAILED_SIGN_INS_PER_EMAIL_ALL_CLIENTS; i++) {
+        const client = from(30 + Math.floor(i / FAILED_SIGN_INS_PER_EMAIL));
+        assertError(await postSession({ email: carol.email, password: `wrong ${i}` }, client), 401, 'unauthorized');
+      }
+      assertError(await postSession({ email: carol.email, password: PASSWORD }, from(99)), 429, 'rate_limited');
     }
-    assertError(await postSession({ email: carol.email, password: PASSWORD }, from(99)), 429, 'rate_limited');
 
     // Another address is not affected.
     await signIn(bob.email);
