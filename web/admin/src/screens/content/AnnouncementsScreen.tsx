@@ -10,6 +10,7 @@ import { DataTable, type ListQuery, Pager, pageQuery, SearchBox, useList } from 
 import { Badge, LoadError, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
 import './content.css';
+import { useRemove } from '../../ui/remove';
 
 type Announcement =
   paths['/self/{shopId}/announcements']['get']['responses'][200]['content']['application/json']['data']['items'][number];
@@ -34,8 +35,6 @@ function Visibility(props: { announcement: Announcement }) {
 
 export default function AnnouncementsScreen() {
   const shopId = useShopId();
-  const queryClient = useQueryClient();
-  const notify = useToast();
   const [editing, setEditing] = useState<Announcement | 'new' | null>(null);
   const list = useList<Announcement>(['shop', shopId, 'announcements', 'list'], (query: ListQuery) =>
     unwrap(
@@ -49,17 +48,11 @@ export default function AnnouncementsScreen() {
       }),
     ),
   );
-  const remove = useMutation({
-    mutationFn: (announcementId: number) =>
-      unwrap(
-        api.DELETE('/self/{shopId}/announcements/{announcementId}', { params: { path: { shopId, announcementId } } }),
-      ),
-    onSuccess: () => {
-      notify('Announcement deleted');
-      return queryClient.invalidateQueries({ queryKey: ['shop', shopId, 'announcements'] });
-    },
-    onError: (err) => notify(err.message, 'bad'),
-  });
+  const remove = useRemove(['shop', shopId, 'announcements'], 'Announcement deleted', (announcementId: number) =>
+    unwrap(
+      api.DELETE('/self/{shopId}/announcements/{announcementId}', { params: { path: { shopId, announcementId } } }),
+    ),
+  );
 
   return (
     <Page

@@ -10,6 +10,7 @@ import { DataTable, type ListQuery, Pager, pageQuery, SearchBox, useList } from 
 import { LoadError, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
 import './content.css';
+import { useRemove } from '../../ui/remove';
 
 type Faq =
   paths['/self/{shopId}/faqs']['get']['responses'][200]['content']['application/json']['data']['items'][number];
@@ -19,8 +20,6 @@ const fields = ['question', 'answer', 'position'] as const;
 
 export default function FaqsScreen() {
   const shopId = useShopId();
-  const queryClient = useQueryClient();
-  const notify = useToast();
   // null: closed; 'new': creating; a FAQ: editing it.
   const [editing, setEditing] = useState<Faq | 'new' | null>(null);
   const list = useList<Faq>(['shop', shopId, 'faqs', 'list'], (query: ListQuery) =>
@@ -35,15 +34,9 @@ export default function FaqsScreen() {
       }),
     ),
   );
-  const remove = useMutation({
-    mutationFn: (faqId: number) =>
-      unwrap(api.DELETE('/self/{shopId}/faqs/{faqId}', { params: { path: { shopId, faqId } } })),
-    onSuccess: () => {
-      notify('FAQ deleted');
-      return queryClient.invalidateQueries({ queryKey: ['shop', shopId, 'faqs'] });
-    },
-    onError: (err) => notify(err.message, 'bad'),
-  });
+  const remove = useRemove(['shop', shopId, 'faqs'], 'FAQ deleted', (faqId: number) =>
+    unwrap(api.DELETE('/self/{shopId}/faqs/{faqId}', { params: { path: { shopId, faqId } } })),
+  );
 
   return (
     <Page

@@ -8,6 +8,7 @@ import { Field, FormError, fieldError } from '../../ui/Field';
 import { dateTime } from '../../ui/format';
 import { DataTable, FilterSelect, type ListQuery, Pager, pageQuery, SearchBox, useList } from '../../ui/list';
 import { Badge, LoadError, Page } from '../../ui/Page';
+import { useRemove } from '../../ui/remove';
 import { useToast } from '../../ui/Toast';
 
 type BlockedItem =
@@ -27,8 +28,6 @@ const fields = ['type', 'data', 'note'] as const;
 
 export default function BlacklistScreen() {
   const shopId = useShopId();
-  const queryClient = useQueryClient();
-  const notify = useToast();
   const [editing, setEditing] = useState<BlockedItem | 'new' | null>(null);
   const list = useList<BlockedItem>(
     ['shop', shopId, 'blacklist', 'list'],
@@ -46,15 +45,9 @@ export default function BlacklistScreen() {
       ),
     { filters: ['type'] },
   );
-  const remove = useMutation({
-    mutationFn: (blockedItemId: number) =>
-      unwrap(api.DELETE('/self/{shopId}/blacklist/{blockedItemId}', { params: { path: { shopId, blockedItemId } } })),
-    onSuccess: () => {
-      notify('Unblocked');
-      return queryClient.invalidateQueries({ queryKey: ['shop', shopId, 'blacklist'] });
-    },
-    onError: (err) => notify(err.message, 'bad'),
-  });
+  const remove = useRemove(['shop', shopId, 'blacklist'], 'Unblocked', (blockedItemId: number) =>
+    unwrap(api.DELETE('/self/{shopId}/blacklist/{blockedItemId}', { params: { path: { shopId, blockedItemId } } })),
+  );
 
   return (
     <Page

@@ -10,6 +10,7 @@ import { DataTable, type ListQuery, Pager, pageQuery, SearchBox, useList } from 
 import { Badge, LoadError, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
 import './marketing.css';
+import { useRemove } from '../../ui/remove';
 
 type Coupon =
   paths['/self/{shopId}/coupons']['get']['responses'][200]['content']['application/json']['data']['items'][number];
@@ -87,8 +88,6 @@ function couponState(c: Coupon): { label: string; tone: 'ok' | 'warn' | 'bad' | 
 
 export default function CouponsScreen() {
   const { shopId, currency } = useShop();
-  const queryClient = useQueryClient();
-  const notify = useToast();
   const [editing, setEditing] = useState<Coupon | 'new' | null>(null);
   const list = useList<Coupon>(['shop', shopId, 'coupons', 'list'], (query: ListQuery) =>
     unwrap(
@@ -102,15 +101,9 @@ export default function CouponsScreen() {
       }),
     ),
   );
-  const remove = useMutation({
-    mutationFn: (couponId: number) =>
-      unwrap(api.DELETE('/self/{shopId}/coupons/{couponId}', { params: { path: { shopId, couponId } } })),
-    onSuccess: () => {
-      notify('Coupon deleted');
-      return queryClient.invalidateQueries({ queryKey: ['shop', shopId, 'coupons'] });
-    },
-    onError: (err) => notify(err.message, 'bad'),
-  });
+  const remove = useRemove(['shop', shopId, 'coupons'], 'Coupon deleted', (couponId: number) =>
+    unwrap(api.DELETE('/self/{shopId}/coupons/{couponId}', { params: { path: { shopId, couponId } } })),
+  );
 
   return (
     <Page
