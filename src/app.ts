@@ -48,6 +48,7 @@ import { groupOwnerRoutes } from './modules/groups/index.js';
 import {
   invoiceOwnerRoutes,
   invoicePublicRoutes,
+  paymentCallbackRoutes,
   startExpiryWorker,
   useLinkSettings,
 } from './modules/invoices/index.js';
@@ -248,6 +249,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       // After validation: routes with `config.customerSession` get `request.customer` from `Authorization: Bearer`.
       pub.addHook('preHandler', identifyCustomer);
       await pub.register(invoicePublicRoutes);
+      await pub.register(paymentCallbackRoutes);
       await pub.register(storefrontPublicRoutes);
       await pub.register(feedbackPublicRoutes);
       await pub.register(ticketPublicRoutes);

@@ -49,6 +49,9 @@ const EnvSchema = Type.Object({
     }),
   ),
   CORS_ORIGINS: Type.String({ default: '' }), // checked below: `*` or comma-separated origins
+  PAYMENTS_STRIPE_API_URL: Type.String({ default: 'https://api.stripe.com' }), // checked as an http(s) URL below
+  PAYMENTS_CRYPTO_API_URL: Type.String({ default: 'https://api.commerce.coinbase.com' }), // checked as an http(s) URL below
+  PAYMENTS_TIMEOUT_MS: Type.Integer({ minimum: 1000, maximum: 120_000, default: 20_000 }),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -105,6 +108,11 @@ export interface Config {
   storefrontDomain: string | undefined;
   /** Origins allowed to call the public API from a browser (`CORS_ORIGINS`); `['*']` allows any, `[]` none. */
   corsOrigins: string[];
+  /**
+   * Where the payment providers' APIs are (`PAYMENTS_STRIPE_API_URL`, `PAYMENTS_CRYPTO_API_URL`):
+   * their own by default; a proxy, or a local double in tests.
+   */
+  payments: { stripeApiUrl: string; cryptoApiUrl: string; timeoutMs: number };
   /** The operator's VPN/proxy CIDR list that `blockVpn` gateway rules check buyers against (read at start: blacklist/vpn-ranges.ts). */
   vpnRangesFile: string | undefined;
 }
@@ -143,6 +151,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const corsOrigins = parseCorsOrigins(String((withDefaults as Partial<Env>).CORS_ORIGINS ?? ''));
   if (corsOrigins === undefined)
     problems.push('CORS_ORIGINS: expected * or comma-separated origins such as https://shop.example.com');
+  for (const name of ['PAYMENTS_STRIPE_API_URL', 'PAYMENTS_CRYPTO_API_URL'] as const) {
+    const value = (withDefaults as Partial<Env>)[name];
+    if (typeof value === 'string' && parseBaseUrl(value) === undefined)
+      problems.push(`${name}: expected an http(s) URL, e.g. https://api.stripe.com`);
+  }
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   const parsed = withDefaults as Env;
   const dataDir = resolve(parsed.DATA_DIR);
@@ -191,6 +204,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : parseBaseUrl(parsed.PUBLIC_URL)!,
     storefrontDomain: parsed.STOREFRONT_DOMAIN,
     corsOrigins: Object.freeze(corsOrigins!) as string[],
+    payments: Object.freeze({
+      stripeApiUrl: parseBaseUrl(parsed.PAYMENTS_STRIPE_API_URL)!,
+      cryptoApiUrl: parseBaseUrl(parsed.PAYMENTS_CRYPTO_API_URL)!,
+      timeoutMs: parsed.PAYMENTS_TIMEOUT_MS,
+    }),
   });
 }
 

@@ -21,6 +21,7 @@ import * as m0018 from './migrations/0018-mail-html-ticket-links.js';
 import * as m0019 from './migrations/0019-customer-sessions.js';
 import * as m0020 from './migrations/0020-owner-sessions.js';
 import * as m0021 from './migrations/0021-list-orders.js';
+import * as m0022 from './migrations/0022-payments.js';
 
 /**
  * Migrations are listed here, in order, rather than read from a folder: the list is part of
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '0019-customer-sessions': m0019,
   '0020-owner-sessions': m0020,
   '0021-list-orders': m0021,
+  '0022-payments': m0022,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

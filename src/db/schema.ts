@@ -20,7 +20,13 @@ import type { EventsTable } from '../modules/events/events.table.js';
 import type { FaqsTable } from '../modules/faqs/faqs.table.js';
 import type { FeedbackAppealsTable, FeedbacksTable } from '../modules/feedbacks/feedbacks.table.js';
 import type { GroupProductsTable, ProductGroupsTable } from '../modules/groups/groups.table.js';
-import type { InvoicePartsTable, InvoiceReplacementsTable, InvoicesTable } from '../modules/invoices/invoices.table.js';
+import type {
+  InvoicePartsTable,
+  InvoiceRefundsTable,
+  InvoiceReplacementsTable,
+  InvoicesTable,
+  PaymentEventsTable,
+} from '../modules/invoices/invoices.table.js';
 import type { ListingsTable } from '../modules/listings/listings.table.js';
 import type { MailOutboxTable } from '../modules/mail/mail.table.js';
 import type { ProductsTable, ProductVariantsTable, SerialsTable } from '../modules/products/products.table.js';
@@ -70,6 +76,8 @@ export interface Database {
   invoices: InvoicesTable;
   invoice_parts: InvoicePartsTable;
   invoice_replacements: InvoiceReplacementsTable;
+  invoice_refunds: InvoiceRefundsTable;
+  payment_events: PaymentEventsTable;
   mail_outbox: MailOutboxTable;
   events: EventsTable;
   faqs: FaqsTable;

@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'unprocessable'
   | 'rate_limited'
   | 'service_unavailable'
+  | 'payment_provider_error'
   | 'internal_error';
 
 export class AppError extends Error {
@@ -97,5 +98,12 @@ export class ServiceUnavailableError extends AppError {
     readonly retryAfterSeconds = 1,
   ) {
     super(503, 'service_unavailable', message);
+  }
+}
+
+/** 502: a payment provider refused or did not answer a call shopd made to it; nothing was changed here. */
+export class PaymentProviderError extends AppError {
+  constructor(message: string, errors?: string[]) {
+    super(502, 'payment_provider_error', message, errors);
   }
 }

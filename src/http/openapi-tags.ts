@@ -257,10 +257,15 @@ disabled or one's own referral codes are ignored rather than refused.
 **Then one transaction** reserves the stock (serials and counted stock alike; two buyers never get
 the same serial, and stock never goes below zero) and the coupon use, creates the customer on first
 sight, and writes the invoice, the buyer's IP and an \`invoice.created\` event. The answer is the
-customer's view of the pending invoice with \`payment\` instructions for the gateway (handle, e-mail
-or cashtag, and the invoice id as reference). shopd calls no payment provider: the invoice is
-completed when the owner confirms the payment (\`process\`, see *Invoices*) or expires after the
-shop's invoice lifetime.
+customer's view of the pending invoice with \`payment\` instructions for the gateway. How it is
+paid depends on the gateway (see *Payments*): a card (\`cardconnect\`, Stripe Checkout) or crypto
+(\`cryptocommerce\`) order carries \`payment.url\`, the provider's page where the buyer pays; the
+provider's callback completes the invoice. If the provider cannot be reached the invoice is cancelled
+at once (stock returned) and the answer is a 502 \`payment_provider_error\`. Manual methods (tip jar,
+wallet e-mail, mobile cash, wallet-ff) carry the owner's handle, e-mail or cashtag, the amount and the
+invoice id as the reference to quote; the owner confirms the money arrived (\`process\`, see
+*Invoices*). An unpaid invoice expires after the shop's invoice lifetime (a card or crypto order:
+when the provider's page closes, plus 10 minutes for its last callback).
 
 **The balance gateway** is for the owner of the address only: it needs the buyer signed in to the
 customer area (see *Customer area*), \`Authorization: Bearer <token>\` of a session of this shop whose
@@ -283,6 +288,28 @@ server lists that origin in \`CORS_ORIGINS\` (\`*\` for any): answers then carry
 answered 204 with the methods (GET, HEAD, POST, DELETE) and headers (\`Content-Type\`, \`Idempotency-Key\`,
 \`X-Request-Id\`, \`Authorization\` for a customer session) allowed. Without it, and on every owner path, no
 CORS header is sent.`,
+      },
+      {
+        name: 'Payments',
+        description: `
+Each gateway is one small adapter behind one interface: start a payment for an invoice, check and
+apply the provider's callback, refund. The invoice lifecycle stays the only writer of an invoice's
+status.
+
+| gateway | how the buyer pays | what completes the order | refunds |
+|---|---|---|---|
+| \`cardconnect\` | Stripe Checkout: a Checkout Session per invoice, opened from \`payment.url\` | \`checkout.session.completed\` (paid) | through Stripe |
+| \`cryptocommerce\` | a hosted crypto charge (Coinbase Commerce API), opened from \`payment.url\` | \`charge:confirmed\` | recorded; the owner sends them |
+| \`tipjar\`, \`walletemail\`, \`mobilecash\`, \`wallet-ff\` | the instructions on the invoice page and in the mail | the owner's \`process\` with the payment reference | recorded |
+| \`balance\` | the store balance, signed in to the customer area | at once | credited back to the balance |
+
+\`virtual-payments\` and \`cardreader\` have no adapter yet: enabling them is a 422 (their settings
+can be kept).
+
+The provider calls \`POST /v2/public/payments/{provider}/{shopId}/webhook\`, signed with the shop's
+\`webhookSecret\`. A callback completes an invoice only for the payment started for it, of its exact
+amount and currency, and once per provider event id, also when it arrives twice at once.
+Refunds: \`POST /self/{shopId}/invoices/{invoiceId}/refund\` (see *Invoices*).`,
       },
       {
         name: 'Customer area',

@@ -1,5 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { OptionalKind } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { tagGroups, tags } from './openapi-tags.js';
 import { withMultipartBody } from './uploads.js';
@@ -52,6 +53,7 @@ one \`"<field path>: <what is wrong>"\` string per problem in \`errors\` and a s
 | 422 | \`unprocessable\` |
 | 429 | \`rate_limited\`, with \`Retry-After\` |
 | 500 | \`internal_error\` (its text is never shown) |
+| 502 | \`payment_provider_error\`: a payment provider refused or did not answer a call shopd made for this request (starting a card or crypto payment, a refund); nothing was changed |
 | 503 | \`service_unavailable\`: \`/health\` when the database does not answer; on SQLite, any call that found the database file locked by another process for over 5 s, with \`Retry-After\` — retry it |
 
 ## Validation
@@ -163,6 +165,9 @@ const tagGroupsExtension = {
   'x-tagGroups': tagGroups.map((group) => ({ name: group.name, tags: group.tags.map((tag) => tag.name) })),
 };
 
+/** Marks, between `transform` and `transformObject`, an operation whose body may be left out. */
+const OPTIONAL_BODY = 'x-shopd-optional-body';
+
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
@@ -200,7 +205,21 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       const security = owner ? [{ apiKey: [] }, { cookieAuth: [] }] : (schema?.security ?? []);
       const documented = { ...withMultipartBody(schema), security } as typeof schema & { querystring?: unknown };
       if (documented.querystring) documented.querystring = withDefaultsOptional(documented.querystring);
+      // A body schema wrapped in Type.Optional: the request may have no body at all (transformObject below).
+      const body = (schema as { body?: Record<symbol, unknown> } | undefined)?.body;
+      if (body?.[OptionalKind] === 'Optional') (documented as Record<string, unknown>)[OPTIONAL_BODY] = true;
       return { schema: documented, url };
+    },
+    transformObject: (document) => {
+      if (!('openapiObject' in document)) return document.swaggerObject;
+      const { openapiObject } = document;
+      for (const methods of Object.values(openapiObject.paths ?? {}))
+        for (const operation of Object.values(methods as Record<string, Record<string, unknown>>)) {
+          if (typeof operation !== 'object' || !operation || !(OPTIONAL_BODY in operation)) continue;
+          delete operation[OPTIONAL_BODY];
+          (operation.requestBody as { required: boolean }).required = false;
+        }
+      return openapiObject;
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });

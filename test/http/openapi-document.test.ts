@@ -130,6 +130,7 @@ const statusOf: Record<ErrorCode, number> = {
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,
+  payment_provider_error: 502,
 };
 
 test('the document is the API reference: conventions in the introduction, a description for every tag, a summary for every operation', async (t) => {

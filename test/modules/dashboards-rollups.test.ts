@@ -132,12 +132,19 @@ async function step(sim: Sim, shop: SimShop): Promise<void> {
     );
     shop.invoices.push(assertOk(res).id);
     shop.completed.push(res.body.data.id);
-  } else if (roll < 0.86 && shop.completed.length > 0) {
+  } else if (roll < 0.85 && shop.completed.length > 0) {
     const res = await publicPost(app, `/v2/public/invoices/${pick(random, shop.completed)}/feedback`, {
       rating: 1 + Math.floor(random() * 5),
     });
     assert.ok([200, 409].includes(res.status), JSON.stringify(res.body));
-  } else if (roll < 0.92 && shop.completed.length > 0) {
+  } else if (roll < 0.88 && shop.completed.length > 0) {
+    // A refund of a part (balance orders are credited back, tip jar ones recorded); 409 once refunded in full.
+    const res = await api.post(`/self/${shop.id}/invoices/${pick(random, shop.completed)}/refund`, {
+      amount: 1,
+      reason: 'simulated',
+    });
+    assert.ok([200, 409, 422].includes(res.status), JSON.stringify(res.body));
+  } else if (roll < 0.93 && shop.completed.length > 0) {
     const invoice = assertOk(await api.get(`/self/${shop.id}/invoices/${pick(random, shop.completed)}`));
     const part =
       invoice.parts.find((p: { productId: number }) => p.productId !== shop.items.key.productId) ?? invoice.parts[0];
@@ -146,7 +153,7 @@ async function step(sim: Sim, shop: SimShop): Promise<void> {
       quantity: 1,
     });
     assert.ok([200, 409].includes(res.status), JSON.stringify(res.body));
-  } else if (roll < 0.96) {
+  } else if (roll < 0.97) {
     await endUnpaid(db, shop.id, pick(random, shop.invoices), 'cancelled');
   } else {
     await expireOverdue(db);
@@ -181,7 +188,7 @@ async function rawRows(db: Kysely<Database>, shopId: number) {
           Object.entries(r).map(([k, v]) => [k, typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v]),
         ) as T,
     );
-  const [invoices, parts, customers, feedbacks, replacements] = await Promise.all([
+  const [invoices, parts, customers, feedbacks, replacements, refunds] = await Promise.all([
     db
       .selectFrom('invoices')
       .select(['id', 'status', 'gateway', 'customer_id', 'total', 'created_at', 'completed_at'])
@@ -195,6 +202,7 @@ async function rawRows(db: Kysely<Database>, shopId: number) {
     db.selectFrom('customers').select(['id', 'created_at']).where('shop_id', '=', shopId).execute(),
     db.selectFrom('feedbacks').select(['rating', 'created_at']).where('shop_id', '=', shopId).execute(),
     db.selectFrom('invoice_replacements').select(['quantity', 'created_at']).where('shop_id', '=', shopId).execute(),
+    db.selectFrom('invoice_refunds').select(['amount', 'created_at']).where('shop_id', '=', shopId).execute(),
   ]);
   return {
     invoices: num(invoices),
@@ -202,6 +210,7 @@ async function rawRows(db: Kysely<Database>, shopId: number) {
     customers: num(customers),
     feedbacks: num(feedbacks),
     replacements: num(replacements),
+    refunds: num(refunds),
   };
 }
 type Raw = Awaited<ReturnType<typeof rawRows>>;
@@ -254,6 +263,7 @@ function expectedFigures(raw: Raw, offset: number, from: number, to: number) {
   for (const i of completed) hours[Math.floor((i.completed_at! + offsetMs) / HOUR) % 24]! += 1;
   const rated = raw.feedbacks.filter((f) => inRange(f.created_at));
   const replaced = raw.replacements.filter((r) => inRange(r.created_at));
+  const refunded = raw.refunds.filter((r) => inRange(r.created_at));
   const n = completed.length;
   return {
     general: {
@@ -296,7 +306,13 @@ function expectedFigures(raw: Raw, offset: number, from: number, to: number) {
       averageRating:
         rated.length === 0 ? null : Math.round((rated.reduce((s, f) => s + f.rating, 0) / rated.length) * 100) / 100,
       ordersByHour: hours,
-      refundsAndReplacements: { count: replaced.length, units: replaced.reduce((s, r) => s + r.quantity, 0) },
+      refundsAndReplacements: {
+        count: replaced.length + refunded.length,
+        units: replaced.reduce((s, r) => s + r.quantity, 0),
+        replacements: replaced.length,
+        refunds: refunded.length,
+        refundedAmount: money(refunded.reduce((s, r) => s + r.amount, 0)),
+      },
     },
   };
 }
@@ -417,8 +433,11 @@ async function assertVariety(db: Kysely<Database>, shopId: number) {
   const statuses = new Set(raw.invoices.map((i) => i.status));
   assert.deepEqual([...statuses].sort(), ['cancelled', 'completed', 'expired', 'pending'], 'invoices in every status');
   assert.ok(
-    raw.feedbacks.length > 3 && raw.replacements.length > 1 && raw.invoices.some((i) => i.gateway === 'balance'),
-    'feedbacks, replacements, balance orders',
+    raw.feedbacks.length > 3 &&
+      raw.replacements.length > 1 &&
+      raw.refunds.length > 0 &&
+      raw.invoices.some((i) => i.gateway === 'balance'),
+    'feedbacks, replacements, refunds, balance orders',
   );
 }
 
@@ -493,7 +512,7 @@ test('rollups kept by the writes give the figures of the raw rows, in two timezo
     t,
     start: Date.UTC(2025, 5, 1, 2, 0),
     now: Date.UTC(2025, 5, 1, 2, 0),
-    random: seededRandom(7),
+    random: seededRandom(19),
   };
   t.mock.timers.enable({ apis: ['Date'], now: sim.now });
 

@@ -421,7 +421,13 @@ for (const offset of [0, 330, -300]) {
     assert.equal(advanced.returningCustomerRate, expected.returningCustomerRate);
     assert.equal(advanced.averageRating, Math.round((11 / 3) * 100) / 100);
     assert.deepEqual(advanced.ordersByHour, expected.ordersByHour);
-    assert.deepEqual(advanced.refundsAndReplacements, { count: 1, units: 1 });
+    assert.deepEqual(advanced.refundsAndReplacements, {
+      count: 1,
+      units: 1,
+      replacements: 1,
+      refunds: 0,
+      refundedAmount: 0,
+    });
 
     // Spot checks of the hand computation itself, so a shared mistake cannot hide.
     assert.equal(expected.completedOrders, 7, 'ann-coupon, bob ×2, dora ×2, gus (completed 03-01 00:01), hal');

@@ -3,7 +3,10 @@ import { test } from 'node:test';
 import { build, owner } from '../helpers/build.js';
 import { assertError, assertOk, createShop } from '../helpers/factories.js';
 
-test('every provider can be configured and enabled; secrets come back masked', async (t) => {
+/** The providers this server has no adapter for: they can be configured, never enabled. */
+const UNSUPPORTED = ['virtual-payments', 'cardreader'];
+
+test('every provider can be configured, every supported one enabled; secrets come back masked', async (t) => {
   // blockVpn can be turned on only where the server has VPN ranges.
   const app = await build(t, { VPN_RANGES_FILE: 'test/fixtures/vpn-ranges.txt' });
   const api = await owner(app);
@@ -20,14 +23,16 @@ test('every provider can be configured and enabled; secrets come back masked', a
     cardreader: { terminalId: 'TERM-01', apiKey: 'cr_key_99998888' },
   };
   for (const [provider, body] of Object.entries(bodies)) {
+    // The providers without an adapter are configured but cannot be enabled (issue 23).
+    const supported = !UNSUPPORTED.includes(provider);
     const view = assertOk(
       await api.put(`/self/${shop.id}/settings/payments/${provider}`, {
-        enabled: true,
+        enabled: supported,
         gatewayRules: { blockVpn: true },
         ...body,
       }),
     );
-    assert.equal(view.enabled, true, provider);
+    assert.equal(view.enabled, supported, provider);
     assert.equal(view.configured, true, provider);
     assert.deepEqual(view.gatewayRules, { blockVpn: true });
   }
@@ -164,7 +169,12 @@ test("GET → PUT round trip: every provider's view sent back unchanged is a 200
     cardreader: { terminalId: 'TERM-01', apiKey: 'cr_key_99998888' },
   };
   for (const [provider, body] of Object.entries(bodies))
-    assertOk(await api.put(`/self/${shop.id}/settings/payments/${provider}`, { enabled: true, ...body }));
+    assertOk(
+      await api.put(`/self/${shop.id}/settings/payments/${provider}`, {
+        enabled: !UNSUPPORTED.includes(provider),
+        ...body,
+      }),
+    );
   // One provider left unconfigured: its view (nulls) goes back too.
   assertOk(await api.put(`/self/${shop.id}/settings/payments/wallet-ff`, { enabled: false, email: null }));
   const rows = () =>
@@ -261,5 +271,31 @@ test('every payment provider has its settings route (src/modules/settings/owner.
       app.hasRoute({ method: 'PUT', url: `/self/:shopId/settings/payments/${provider}` }),
       `PUT /self/:shopId/settings/payments/${provider} is missing`,
     );
+  }
+});
+
+test('virtual-payments and cardreader cannot be enabled (422 "not supported by this server yet"), and the refusal changes nothing', async (t) => {
+  const app = await build(t);
+  const api = await owner(app);
+  const shop = await createShop(api);
+  const bodies: Record<string, object> = {
+    'virtual-payments': { privateKey: 'priv-abcdefgh-5678', publicKey: 'pub-key-1', receiveCurrency: 'USDT' },
+    cardreader: { terminalId: 'TERM-01', apiKey: 'cr_key_99998888' },
+  };
+  for (const [provider, body] of Object.entries(bodies)) {
+    const path = `/self/${shop.id}/settings/payments/${provider}`;
+    const kept = assertOk(await api.put(path, { enabled: false, ...body }));
+    assert.equal(kept.configured, true, 'its settings can be kept');
+    const refused = await api.put(path, { enabled: true });
+    assertError(refused, 422, 'unprocessable');
+    assert.match(refused.body.message, /not supported by this server yet/);
+    assert.deepEqual(assertOk(await api.get(`/self/${shop.id}/settings`)).payments[provider], kept, 'nothing changed');
+    // So no checkout can pick it.
+    const checkout = await api.post(`/v2/public/shops/${shop.id}/invoices`, {
+      customerEmail: 'buyer@example.com',
+      gateway: provider,
+      parts: [{ productId: 1, productVariantId: 1, quantity: 1 }],
+    });
+    assert.ok([400, 422].includes(checkout.status), JSON.stringify(checkout.body));
   }
 });

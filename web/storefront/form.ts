@@ -78,6 +78,8 @@ export function placeErrors(
 /** A refusal of the input (400, 409, 422) that a form page shows; anything else goes to the error page. */
 export function formRefusal(err: unknown): AppError | undefined {
   if (err instanceof AppError && err.statusCode >= 400 && err.statusCode < 500 && err.statusCode !== 404) return err;
+  // A payment provider that could not start the payment: the order was not placed, the form says so.
+  if (err instanceof AppError && err.code === 'payment_provider_error') return err;
   return undefined;
 }
 

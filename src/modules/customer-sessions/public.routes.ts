@@ -15,7 +15,7 @@ const locked =
 
 export const customerSessionPublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.db.kysely;
-  const links = orderOptions(app.config).links;
+  const links = orderOptions(app).links;
   const unlocked = new UnlockedKeys();
 
   /** The shop in the path, opened with its storefront password when it has one. */

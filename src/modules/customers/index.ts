@@ -7,6 +7,7 @@ export {
   lockCustomers,
   recordCustomerIp,
   recordPurchase,
+  recordRefund,
   rescaleMoney,
   setReferralDisabled,
 } from './repository.js';

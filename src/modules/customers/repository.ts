@@ -220,6 +220,16 @@ export async function recordPurchase(
     .execute();
 }
 
+/** A refund of `amount` on one of the customer's orders: their lifetime spend counts what they kept paying. */
+export async function recordRefund(db: Conn, shopId: number, customerId: number, amount: number, now: number) {
+  await db
+    .updateTable('customers')
+    .set({ total_spent: sql`total_spent - ${amount}`, updated_at: now })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', customerId)
+    .execute();
+}
+
 /**
  * Re-expresses balances and lifetime totals after a currency change: times 10^shift, or
  * divided by 10^-shift rounding half up (integer arithmetic on both engines).

@@ -100,9 +100,16 @@ export const AdvancedDashboard = Type.Object({
   }),
   refundsAndReplacements: Type.Object(
     {
-      count: Type.Integer({ description: 'Replacements delivered.' }),
-      units: Type.Integer({ description: 'Units they replaced.' }),
+      count: Type.Integer({ description: 'Replacements delivered plus refunds made.' }),
+      units: Type.Integer({ description: 'Units the replacements delivered.' }),
+      replacements: Type.Integer({ description: 'Replacements delivered.' }),
+      refunds: Type.Integer({ description: 'Refunds made (full or partial), by the day of the refund.' }),
+      refundedAmount: Type.Number({ description: 'What they gave back, in the shop currency.' }),
     },
-    { description: 'Replacements delivered in the range (shopd has no refunds: payments are confirmed by the owner).' },
+    {
+      description:
+        'Replacements delivered and refunds made in the range (`POST /self/{shopId}/invoices/{invoiceId}/refund`). ' +
+        'Revenue figures stay gross: a refund does not take its amount out of the revenue of the day the order completed.',
+    },
   ),
 });

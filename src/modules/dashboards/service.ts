@@ -256,7 +256,13 @@ export async function advancedDashboard(db: Conn, shop: ShopRow, query: RangeQue
     returningCustomerRate: ratio(total.repeat_orders, total.completed_orders),
     averageRating: total.feedbacks === 0 ? null : Math.round((total.rating_sum / total.feedbacks) * 100) / 100,
     ordersByHour,
-    refundsAndReplacements: { count: total.replacements, units: total.replaced_units },
+    refundsAndReplacements: {
+      count: total.replacements + total.refunds,
+      units: total.replaced_units,
+      replacements: total.replacements,
+      refunds: total.refunds,
+      refundedAmount: money(total.refunded),
+    },
     rollupsRebuilding: rebuilding,
   };
 }

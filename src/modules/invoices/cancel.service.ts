@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { NotFoundError } from '../../http/errors.js';
 import { endUnpaid, requireInvoice, withExpiryApplied } from './lifecycle.service.js';
+import type { PaymentContext } from './order-options.js';
+import { closeHostedPayment } from './payment.service.js';
 import * as repo from './repository.js';
 import { assertTransition } from './state.js';
 
@@ -13,20 +15,29 @@ type Conn = Kysely<Database>;
  * back, the coupon use is returned and `invoice.cancelled` is written. Any other status is a 409,
  * also when the invoice was pending a moment ago and another request (a payment, an expiry, a
  * second cancel) ended it first: the status moves only from `pending`, so exactly one of them wins.
- * A pending invoice past its expiry is expired as it is read, and so is a 409 too.
+ * A pending invoice past its expiry is expired as it is read, and so is a 409 too. The provider's
+ * payment page of a card or crypto order is closed afterwards (closeHostedPayment).
  */
-export async function cancelInvoice(db: Conn, shopId: number, invoiceId: string): Promise<void> {
+export async function cancelInvoice(
+  db: Conn,
+  shopId: number,
+  invoiceId: string,
+  payments: PaymentContext,
+): Promise<void> {
   const invoice = await withExpiryApplied(db, await requireInvoice(db, shopId, invoiceId));
   assertTransition(invoice.status, 'cancelled');
-  if (await endUnpaid(db, shopId, invoiceId, 'cancelled')) return;
+  if (await endUnpaid(db, shopId, invoiceId, 'cancelled')) {
+    await closeHostedPayment(db, invoice, payments);
+    return;
+  }
   const now = await requireInvoice(db, shopId, invoiceId);
   assertTransition(now.status, 'cancelled');
   throw new Error(`invoice ${invoiceId} is pending but could not be cancelled`);
 }
 
 /** The buyer's cancel: the invoice found by its unguessable id alone (404 when unknown), then as above. */
-export async function cancelPublicInvoice(db: Conn, invoiceId: string): Promise<void> {
+export async function cancelPublicInvoice(db: Conn, invoiceId: string, payments: PaymentContext): Promise<void> {
   const invoice = await repo.findInvoiceById(db, invoiceId);
   if (!invoice) throw new NotFoundError('Invoice');
-  await cancelInvoice(db, invoice.shop_id, invoice.id);
+  await cancelInvoice(db, invoice.shop_id, invoice.id, payments);
 }

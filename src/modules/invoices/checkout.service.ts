@@ -31,6 +31,7 @@ import {
   noteIfOutOfStock,
 } from './lifecycle.service.js';
 import type { OrderOptions } from './order-options.js';
+import { startHostedPayment } from './payment.service.js';
 import * as repo from './repository.js';
 import type { CheckoutBody } from './schema.js';
 
@@ -330,7 +331,9 @@ async function reserveStock(
  * the customer on first sight, and writes the pending invoice, its parts, the buyer's IP, the
  * `invoice.created` event and the buyer's mail (invoice link, how to pay). The `balance` gateway
  * completes at once when the balance covers the total (else 422, nothing kept; see
- * completeBalanceOrder). The web storefront passes `access` 'unlocked' (see ShopAccess).
+ * completeBalanceOrder). A card or crypto order then gets its payment page at the provider
+ * (startHostedPayment: 502 and the invoice cancelled when the provider cannot be asked). The web
+ * storefront passes `access` 'unlocked' (see ShopAccess).
  */
 export async function checkout(
   db: Conn,
@@ -436,6 +439,7 @@ export async function checkout(
   });
 
   if (body.gateway === 'balance') await completeBalanceOrder(db, shop.id, invoiceId, options);
+  else await startHostedPayment(db, shop.id, invoiceId, options);
   return invoiceId;
 }
 

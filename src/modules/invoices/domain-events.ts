@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { fromMinorUnits } from '../../schemas/money.js';
+import { recordRefund } from '../customers/index.js';
 import { type EventType, recordEvent } from '../events/index.js';
 import type { LinkSettings } from '../mail/index.js';
 import { type RollupSource, recordRollupChanges } from '../rollups/index.js';
@@ -14,7 +15,7 @@ type Conn = Kysely<Database>;
 
 /**
  * Domain events: one function per invoice transition (created, completed, cancelled or expired,
- * replaced) and per feedback change (created, withdrawn by an accepted appeal). Each is called
+ * replaced, refunded) and per feedback change (created, withdrawn by an accepted appeal). Each is called
  * by the write that makes the change, inside its transaction, after the change itself, and
  * updates everything derived from it: dashboard rollups, storefront totals (`shop_totals`,
  * `feedback_products`, units sold), stock counts, the outbox (webhook events, mail) and, once the
@@ -228,6 +229,39 @@ export async function invoiceReplaced(
   pagesChanged(trx, shopId);
   await recordRollupChanges(trx, shopId, [
     { before: null, after: { kind: 'replacement', createdAt: now, quantity: replacement.quantity } },
+  ]);
+}
+
+/**
+ * A refund of a completed invoice made (its row marked succeeded, the invoice's `refunded`
+ * already counting it, a balance refund already credited): the buyer's lifetime spend, the
+ * event, the rollups. Revenue keeps the order's total: the dashboard shows refunds beside it.
+ */
+export async function invoiceRefunded(
+  trx: Conn,
+  invoice: InvoiceRow,
+  refund: { id: number; amount: number; reason: string | null; method: string; createdAt: number },
+  now: number,
+): Promise<void> {
+  const shopId = invoice.shop_id;
+  await recordRefund(trx, shopId, invoice.customer_id, refund.amount, now);
+  await recordInvoiceEvent(
+    trx,
+    shopId,
+    'invoice.refunded',
+    invoice.id,
+    {
+      refundId: refund.id,
+      amount: fromMinorUnits(refund.amount, invoice.currency),
+      currency: invoice.currency,
+      reason: refund.reason,
+      method: refund.method,
+    },
+    now,
+  );
+  pagesChanged(trx, shopId);
+  await recordRollupChanges(trx, shopId, [
+    { before: null, after: { kind: 'refund', createdAt: refund.createdAt, amount: refund.amount } },
   ]);
 }
 

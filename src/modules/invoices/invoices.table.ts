@@ -34,6 +34,16 @@ export interface InvoicesTable {
   completed_at: Generated<number | null>;
   /** 1 when the customer had completed an invoice before this one (decided at completion), else 0; null until completed. */
   repeat_purchase: Generated<number | null>;
+  /** The provider's id of the hosted payment started for the invoice (Stripe Checkout Session, crypto charge). */
+  payment_ref: Generated<string | null>;
+  /** The provider's page where the buyer pays. */
+  payment_url: Generated<string | null>;
+  /** What identifies the money received: the provider's payment id, or the owner's reference for a manual payment. */
+  payment_reference: Generated<string | null>;
+  /** Something about the payment the owner must look at (an underpayment, another amount). */
+  payment_note: Generated<string | null>;
+  /** Minor units refunded so far (invoice_refunds sums to it). */
+  refunded: Generated<number>;
 }
 
 export interface InvoicePartsTable {
@@ -63,6 +73,32 @@ export interface InvoiceReplacementsTable {
   created_at: number;
 }
 
+export interface InvoiceRefundsTable {
+  id: Generated<number>;
+  shop_id: number;
+  invoice_id: string;
+  amount: number;
+  reason: string | null;
+  /** `provider`: refunded through the payment provider; `balance`: credited to the store balance; `recorded`: the owner refunds outside shopd. */
+  method: 'provider' | 'balance' | 'recorded';
+  provider_refund_id: string | null;
+  /** `pending` while the provider is asked (the amount is already held against the invoice), then `succeeded`. */
+  status: 'pending' | 'succeeded';
+  created_at: number;
+}
+
+/** A provider callback applied (or recognised and ignored), once per provider event id and shop. */
+export interface PaymentEventsTable {
+  shop_id: number;
+  provider: string;
+  event_id: string;
+  invoice_id: string | null;
+  type: string;
+  outcome: string;
+  created_at: number;
+}
+
+export type InvoiceRefundRow = Selectable<InvoiceRefundsTable>;
 export type InvoiceRow = Selectable<InvoicesTable>;
 export type InvoicePartRow = Selectable<InvoicePartsTable>;
 export type InvoiceReplacementRow = Selectable<InvoiceReplacementsTable>;

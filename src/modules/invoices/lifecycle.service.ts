@@ -144,7 +144,8 @@ export class DeliveryFailedError extends UnprocessableError {
 /**
  * Completes a pending invoice (payment confirmed or owner processed) in one transaction:
  * status, balance debit for the balance gateway, stock consumption and deliverables, customer
- * totals, units sold, affiliate commission, the delivery e-mail and the event. Dynamic parts are
+ * totals, units sold, affiliate commission, the delivery e-mail and the event, and the payment's
+ * `reference` (the provider's payment id, or the owner's for a manual payment). Dynamic parts are
  * asked for first; a failure is recorded on the invoice (422) and processing again retries.
  */
 export async function completeInvoice(
@@ -152,6 +153,7 @@ export async function completeInvoice(
   shopId: number,
   invoiceId: string,
   options: OrderOptions,
+  payment: { reference?: string | null | undefined } = {},
 ): Promise<void> {
   const invoice = await withExpiryApplied(db, await requireInvoice(db, shopId, invoiceId));
   assertTransition(invoice.status, 'completed');
@@ -170,7 +172,11 @@ export async function completeInvoice(
   await writeTransaction(db, async (trx) => {
     await shareShop(trx, shopId);
     const now = Date.now();
-    if (!(await repo.moveStatus(trx, shopId, invoiceId, 'pending', 'completed', now, { notExpiredAt: now }))) {
+    const moved = await repo.moveStatus(trx, shopId, invoiceId, 'pending', 'completed', now, {
+      notExpiredAt: now,
+      paymentReference: payment.reference ?? null,
+    });
+    if (!moved) {
       throw new ConflictError('The invoice is no longer pending.', ['status: is not pending']);
     }
     if (invoice.affiliate_customer_id !== null)

@@ -4,6 +4,7 @@ import { storefrontPaths } from '../../http/storefront-url.js';
 import { type LinkedShop, type LinkSettings, shopLink } from '../mail/index.js';
 import { findShop } from '../shops/index.js';
 import type { InvoiceRow } from './invoices.table.js';
+import { listRefunds } from './payment.repository.js';
 import * as repo from './repository.js';
 import { toOwnerInvoice } from './views.js';
 
@@ -23,11 +24,12 @@ export async function ownerInvoiceView(
   links: LinkSettings,
   shop?: LinkedShop,
 ) {
-  const [parts, replacements, feedbacks, address] = await Promise.all([
+  const [parts, replacements, feedbacks, address, refunds] = await Promise.all([
     repo.listParts(db, invoice.shop_id, [invoice.id]),
     repo.listReplacements(db, invoice.shop_id, [invoice.id]),
     repo.feedbacksOfInvoices(db, invoice.shop_id, [invoice.id]),
     shop ?? findShop(db, invoice.shop_id),
+    listRefunds(db, invoice.shop_id, [invoice.id]),
   ]);
-  return toOwnerInvoice(invoice, parts, replacements, feedbacks[0], invoiceUrl(links, address, invoice.id));
+  return toOwnerInvoice(invoice, parts, replacements, feedbacks[0], invoiceUrl(links, address, invoice.id), refunds);
 }

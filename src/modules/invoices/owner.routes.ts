@@ -1,17 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import { currentShop } from '../../http/auth.js';
 import { IdempotencyHeaders, idempotent } from '../../http/idempotency.js';
 import { CursorPage, ok, ownerResponses, ShopParams } from '../../schemas/common.js';
 import { cancelInvoice } from './cancel.service.js';
 import { orderOptions } from './order-options.js';
 import * as service from './owner.service.js';
+import { refundInvoice } from './payment.service.js';
 import * as schema from './schema.js';
 
 const tags = ['Invoices'];
 
 export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.db.kysely;
-  const options = orderOptions(app.config);
+  const options = orderOptions(app);
 
   app.get('/:shopId/invoices', {
     schema: {
@@ -48,14 +50,51 @@ export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Mark a pending invoice paid: complete and deliver it',
       description:
         'Any status but pending is a 409. A failed dynamic delivery is a 422 recorded on the invoice; processing again retries. ' +
-        "The buyer is mailed the goods (one item a line), the total, the invoice page link and the products' customer notes. Honours Idempotency-Key.",
+        "The buyer is mailed the goods (one item a line), the total, the invoice page link and the products' customer notes. " +
+        'For a manual method (tip jar, wallet e-mail, mobile cash, wallet-ff) this is how the owner confirms the money arrived: ' +
+        '`paymentReference` (optional; the body may be omitted) keeps how it arrived on the invoice. Honours Idempotency-Key.',
       params: schema.InvoiceParams,
       headers: IdempotencyHeaders,
+      body: Type.Optional(schema.ProcessBody),
       response: ownerResponses(schema.OwnerInvoice, [409, 422]),
     },
     ...idempotent,
     handler: async (request) =>
-      ok(await service.processInvoice(db, currentShop(request), request.params.invoiceId, options)),
+      ok(
+        await service.processInvoice(
+          db,
+          currentShop(request),
+          request.params.invoiceId,
+          options,
+          request.body?.paymentReference,
+        ),
+      ),
+  });
+
+  app.post('/:shopId/invoices/:invoiceId/refund', {
+    schema: {
+      tags,
+      summary: 'Refund a completed invoice, in full or in part',
+      description:
+        'Only a completed invoice (409 otherwise, and when it is refunded in full already). `amount` omitted: everything not ' +
+        'refunded yet; more than that is a 422. How the money goes back follows the gateway: a card order (`cardconnect`) is ' +
+        "refunded through Stripe (a refusal is a 502 and nothing is refunded); a `balance` order is credited to the buyer's " +
+        'store balance; crypto and manual orders are recorded, and the owner sends the money (the crypto provider has no refund ' +
+        'API). The invoice keeps its status `completed` and its goods (digital goods cannot be taken back); `refunded` and `refunds` ' +
+        "show what went back. The buyer's lifetime spend goes down by the amount, an `invoice.refunded` event is sent, and the " +
+        "dashboard's `refundsAndReplacements` counts it. Two refunds at once never give back more than the total. Honours " +
+        'Idempotency-Key.',
+      params: schema.InvoiceParams,
+      headers: IdempotencyHeaders,
+      body: schema.RefundBody,
+      response: ownerResponses(schema.OwnerInvoice, [409, 422, 502]),
+    },
+    ...idempotent,
+    handler: async (request) => {
+      const shop = currentShop(request);
+      await refundInvoice(db, shop.id, request.params.invoiceId, request.body, options);
+      return ok(await service.getInvoice(db, shop, request.params.invoiceId, options.links));
+    },
   });
 
   app.post('/:shopId/invoices/:invoiceId/cancel', {
@@ -76,7 +115,7 @@ export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ...idempotent,
     handler: async (request) => {
       const shop = currentShop(request);
-      await cancelInvoice(db, shop.id, request.params.invoiceId);
+      await cancelInvoice(db, shop.id, request.params.invoiceId, options.payments);
       return ok(await service.getInvoice(db, shop, request.params.invoiceId, options.links));
     },
   });

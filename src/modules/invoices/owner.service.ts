@@ -23,6 +23,7 @@ import {
 } from './lifecycle.service.js';
 import type { OrderOptions } from './order-options.js';
 import { invoiceUrl, ownerInvoiceView } from './owner-view.js';
+import { listRefunds } from './payment.repository.js';
 import * as repo from './repository.js';
 import type { InvoiceListQuery } from './schema.js';
 import { toOwnerInvoice, toPublicInvoice } from './views.js';
@@ -69,10 +70,11 @@ export async function listInvoices(db: Conn, shop: ShopRow, query: InvoiceListQu
   ]);
   const { items, nextCursor } = keysetPage(rows, limit, (i) => ({ value: i[order.column], id: i.id }), cursorOrder);
   const ids = items.map((i) => i.id);
-  const [parts, replacements, feedbacks] = await Promise.all([
+  const [parts, replacements, feedbacks, refunds] = await Promise.all([
     repo.listParts(db, shop.id, ids),
     repo.listReplacements(db, shop.id, ids),
     repo.feedbacksOfInvoices(db, shop.id, ids),
+    listRefunds(db, shop.id, ids),
   ]);
   const views = items.map((i) =>
     toOwnerInvoice(
@@ -81,6 +83,7 @@ export async function listInvoices(db: Conn, shop: ShopRow, query: InvoiceListQu
       replacements.filter((r) => r.invoice_id === i.id),
       feedbacks.find((f) => f.invoice_id === i.id),
       invoiceUrl(links, shop, i.id),
+      refunds.filter((r) => r.invoice_id === i.id),
     ),
   );
   return { ...toPage(views, totalCount, query), nextCursor };
@@ -107,8 +110,14 @@ async function totalCountOf(db: Conn, shop: ShopRow, filter: repo.InvoiceFilter)
 }
 
 /** The owner marks a pending invoice paid: completes and delivers it (409 in any other status). */
-export async function processInvoice(db: Conn, shop: ShopRow, invoiceId: string, options: OrderOptions) {
-  await completeInvoice(db, shop.id, invoiceId, options);
+export async function processInvoice(
+  db: Conn,
+  shop: ShopRow,
+  invoiceId: string,
+  options: OrderOptions,
+  paymentReference?: string | null,
+) {
+  await completeInvoice(db, shop.id, invoiceId, options, { reference: paymentReference?.trim() || null });
   return getInvoice(db, shop, invoiceId, options.links);
 }
 

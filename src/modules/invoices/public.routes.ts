@@ -27,7 +27,7 @@ export function buyerOf(request: FastifyRequest): Buyer {
 
 export const invoicePublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.db.kysely;
-  const options = orderOptions(app.config);
+  const options = orderOptions(app);
 
   app.post('/shops/:shopId/invoices', {
     config: { public: true, customerSession: true },
@@ -103,7 +103,7 @@ export const invoicePublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: publicResponses(schema.PublicInvoice, [409]),
     },
     handler: async (request) => {
-      await cancelPublicInvoice(db, request.params.invoiceId);
+      await cancelPublicInvoice(db, request.params.invoiceId, options.payments);
       return ok((await getPublicInvoice(db, request.params.invoiceId, options.links))!);
     },
   });

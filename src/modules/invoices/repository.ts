@@ -129,7 +129,7 @@ export async function moveStatus(
   from: InvoiceStatus,
   to: InvoiceStatus,
   now: number,
-  extra: { notExpiredAt?: number; commission?: number } = {},
+  extra: { notExpiredAt?: number; commission?: number; paymentReference?: string | null } = {},
 ): Promise<boolean> {
   let query = db
     .updateTable('invoices')
@@ -138,6 +138,7 @@ export async function moveStatus(
       updated_at: now,
       ...(to === 'completed' ? { completed_at: now, delivery_error: null } : {}),
       ...(extra.commission === undefined ? {} : { commission: extra.commission }),
+      ...(extra.paymentReference == null ? {} : { payment_reference: extra.paymentReference }),
     })
     .where('shop_id', '=', shopId)
     .where('id', '=', invoiceId)

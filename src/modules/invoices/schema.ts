@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { CursorPageQuery, Email, Id, Nullable, OptionalNullable, StringEnum, Timestamp } from '../../schemas/common.js';
 import { DateRangeQuery } from '../../schemas/dates.js';
+import { Amount } from '../../schemas/money.js';
 import { MAX_ORDER_PARTS, references, rule, uniqueBy } from '../../schemas/rules.js';
 import { Gateway, MAX_ANSWER_LENGTH } from '../products/index.js';
 
@@ -104,6 +105,16 @@ export const Payment = Type.Object({
   cashtag: Type.Optional(Type.String()),
   receiveCurrency: Type.Optional(Type.String()),
   terminalId: Type.Optional(Type.String()),
+  url: Type.Optional(
+    Type.String({
+      description:
+        "Card (`cardconnect`) and crypto (`cryptocommerce`) orders: the provider's page where the buyer pays. The provider " +
+        'sends the buyer back to the invoice page, and tells shopd when the money arrived.',
+    }),
+  ),
+  note: Type.Optional(
+    Type.String({ description: 'What happened to a payment that did not complete the order (an underpayment, say).' }),
+  ),
 });
 
 /** The invoice's own copy of what was sold: catalog edits and deletions do not change it. */
@@ -134,6 +145,47 @@ const InvoiceUrl = Type.String({
     "The absolute link of the invoice's storefront page (the buyer's page: status, payment instructions, goods once completed): " +
     "`{storefrontUrl}/invoices/{id}`, on the shop's custom domain, subdomain host or `{PUBLIC_URL}/s/{subdomain}` (see the shop's " +
     '`storefrontUrl`). Anyone with it can see the invoice: share it with the buyer only.',
+});
+
+/** What the owner sees of an invoice's payment. */
+const PaymentRecord = Type.Object({
+  providerId: Nullable(
+    Type.String({
+      description:
+        "The provider's id of the payment page started for a card or crypto order (a Checkout Session id, a charge code).",
+    }),
+  ),
+  url: Nullable(Type.String({ description: "The provider's page the buyer pays on." })),
+  reference: Nullable(
+    Type.String({
+      description:
+        "What identifies the money received: the provider's payment id (a PaymentIntent, a transaction), or the reference the " +
+        'owner gave when processing a manual payment.',
+    }),
+  ),
+  note: Nullable(
+    Type.String({
+      description:
+        'What the owner must look at: an underpayment or a payment awaiting confirmation (the order is then held for 7 days, ' +
+        'its stock reserved, for the owner to process or cancel), a payment of another amount, or one made after the order ended.',
+    }),
+  ),
+});
+
+const Refund = Type.Object({
+  id: Type.Integer(),
+  amount: Money,
+  reason: Nullable(Type.String()),
+  method: StringEnum(['provider', 'balance', 'recorded'] as const, {
+    description:
+      "`provider`: refunded through the payment provider (card); `balance`: credited to the buyer's store balance (balance " +
+      'orders); `recorded`: written down here, the owner sends the money (crypto, manual methods).',
+  }),
+  providerRefundId: Nullable(Type.String()),
+  status: StringEnum(['pending', 'succeeded'] as const, {
+    description: '`pending` only while the provider is being asked (or if the server stopped then).',
+  }),
+  createdAt: Timestamp,
 });
 
 export const OwnerInvoice = Type.Object({
@@ -174,6 +226,9 @@ export const OwnerInvoice = Type.Object({
   deliveryError: Nullable(
     Type.String({ description: 'Why the last dynamic delivery failed; processing again retries.' }),
   ),
+  payment: PaymentRecord,
+  refunded: Type.Number({ description: 'What was refunded so far (the sum of `refunds`), in the currency.' }),
+  refunds: Type.Array(Refund),
   createdAt: Timestamp,
   completedAt: Nullable(Timestamp),
   expiresAt: Timestamp,
@@ -194,6 +249,7 @@ export const PublicInvoice = Type.Object({
   total: Money,
   currency: Type.String(),
   payment: Nullable(Payment),
+  refunded: Type.Number({ description: 'What was refunded so far, in the currency.' }),
   createdAt: Timestamp,
   completedAt: Nullable(Timestamp),
   expiresAt: Timestamp,
@@ -226,3 +282,25 @@ export const ReplacementBody = Type.Object({
 
 export const ResendBody = Type.Object({ email: OptionalNullable(Email('null or omitted: the address of the order.')) });
 export const ResendResult = Type.Object({ invoiceId: Type.String(), to: Type.String() });
+
+export const ProcessBody = Type.Object({
+  paymentReference: OptionalNullable(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        'How the money arrived, as the owner sees it (the transfer id, the note the buyer quoted): kept on the invoice as ' +
+        '`payment.reference`.',
+    }),
+  ),
+});
+
+export const RefundBody = Type.Object({
+  amount: OptionalNullable({
+    ...Amount,
+    description: 'How much to refund, in the currency; omitted or null: everything not refunded yet. More is a 422.',
+  }),
+  reason: OptionalNullable(
+    Type.String({ maxLength: 500, description: 'Kept with the refund and sent in `invoice.refunded`.' }),
+  ),
+});

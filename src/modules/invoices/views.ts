@@ -1,6 +1,6 @@
 import { toIso } from '../../schemas/common.js';
 import { fromMinorUnits } from '../../schemas/money.js';
-import type { InvoicePartRow, InvoiceReplacementRow, InvoiceRow } from './invoices.table.js';
+import type { InvoicePartRow, InvoiceRefundRow, InvoiceReplacementRow, InvoiceRow } from './invoices.table.js';
 import type { InvoiceFeedback } from './repository.js';
 
 /** Row → wire shapes: the owner's full view and the customer's public one. */
@@ -37,6 +37,7 @@ export function toOwnerInvoice(
   replacementRows: InvoiceReplacementRow[],
   feedback: InvoiceFeedback | undefined,
   url: string,
+  refundRows: InvoiceRefundRow[],
 ) {
   const c = invoice.currency;
   return {
@@ -70,6 +71,22 @@ export function toOwnerInvoice(
         }
       : null,
     deliveryError: invoice.delivery_error,
+    payment: {
+      providerId: invoice.payment_ref,
+      url: invoice.payment_url,
+      reference: invoice.payment_reference,
+      note: invoice.payment_note,
+    },
+    refunded: money(invoice.refunded, c),
+    refunds: refundRows.map((r) => ({
+      id: r.id,
+      amount: money(r.amount, c),
+      reason: r.reason,
+      method: r.method,
+      providerRefundId: r.provider_refund_id,
+      status: r.status,
+      createdAt: toIso(r.created_at),
+    })),
     createdAt: toIso(invoice.created_at),
     completedAt: toIso(invoice.completed_at),
     expiresAt: toIso(invoice.expires_at),
@@ -79,6 +96,8 @@ export function toOwnerInvoice(
 const instructionText: Record<string, (p: { amount: string; ref: string; fields: Record<string, string> }) => string> =
   {
     balance: () => 'Paid from your balance in this shop.',
+    cardconnect: ({ amount }) => `Pay ${amount} by card on Stripe's secure payment page.`,
+    cryptocommerce: ({ amount }) => `Pay ${amount} in cryptocurrency on Coinbase Commerce's payment page.`,
     tipjar: ({ amount, ref, fields }) => `Send ${amount} to the tip jar "${fields.handle}" with the note ${ref}.`,
     walletemail: ({ amount, ref, fields }) => `Send ${amount} to ${fields.email} with the reference ${ref}.`,
     'wallet-ff': ({ amount, ref, fields }) => `Send ${amount} to ${fields.email} with the reference ${ref}.`,
@@ -115,6 +134,8 @@ export function paymentInstructions(invoice: InvoiceRow, fields: Record<string, 
     reference: invoice.id,
     instructions: text,
     ...publicFields,
+    ...(invoice.payment_url ? { url: invoice.payment_url } : {}),
+    ...(invoice.payment_note ? { note: invoice.payment_note } : {}),
   };
 }
 
@@ -141,6 +162,7 @@ export function toPublicInvoice(
     total: money(invoice.total, c),
     currency: c,
     payment: paymentInstructions(invoice, gatewayFields),
+    refunded: money(invoice.refunded, c),
     createdAt: toIso(invoice.created_at),
     completedAt: toIso(invoice.completed_at),
     expiresAt: toIso(invoice.expires_at),

@@ -210,7 +210,9 @@ export async function sourceWindowEnd(db: Conn, shopId: number, from: number, si
 
 /** Every source row of the rollups created in [from, to) (to null: open), as it stands now. */
 export async function sourcesCreatedIn(db: Conn, shopId: number, from: number, to: number | null) {
-  const inWindow = <T extends 'invoices' | 'customers' | 'feedbacks' | 'invoice_replacements'>(table: T) => {
+  const inWindow = <T extends 'invoices' | 'customers' | 'feedbacks' | 'invoice_replacements' | 'invoice_refunds'>(
+    table: T,
+  ) => {
     // biome-ignore lint/suspicious/noExplicitAny: one query for several rollup tables of different columns
     let query = (db as Kysely<any>)
       .selectFrom(table as string)
@@ -219,7 +221,7 @@ export async function sourcesCreatedIn(db: Conn, shopId: number, from: number, t
     if (to !== null) query = query.where('created_at', '<', to);
     return query;
   };
-  const [invoices, customers, feedbacks, replacements] = await Promise.all([
+  const [invoices, customers, feedbacks, replacements, refunds] = await Promise.all([
     inWindow('invoices')
       .select(['id', 'created_at', 'status', 'gateway', 'total', 'completed_at', 'repeat_purchase'])
       .execute() as Promise<
@@ -246,6 +248,9 @@ export async function sourcesCreatedIn(db: Conn, shopId: number, from: number, t
       .execute() as Promise<{ created_at: number; rating: number }[]>,
     inWindow('invoice_replacements').select(['created_at', 'quantity']).execute() as Promise<
       { created_at: number; quantity: number }[]
+    >,
+    inWindow('invoice_refunds').select(['created_at', 'amount']).where('status', '=', 'succeeded').execute() as Promise<
+      { created_at: number; amount: number }[]
     >,
   ]);
   const completed = invoices.filter((i) => i.status === 'completed').map((i) => i.id);
@@ -283,6 +288,7 @@ export async function sourcesCreatedIn(db: Conn, shopId: number, from: number, t
       createdAt: Number(r.created_at),
       quantity: Number(r.quantity),
     })),
+    ...refunds.map((r) => ({ kind: 'refund' as const, createdAt: Number(r.created_at), amount: Number(r.amount) })),
   ];
 }
 
@@ -464,7 +470,7 @@ function completedIn(db: Conn, shopId: number, range: Range) {
 
 /** The `rollup_days` measures of a range, counted from the raw rows. */
 export async function rawTotals(db: Conn, shopId: number, range: Range): Promise<DayTotals> {
-  const [created, completed, units, customers, feedbacks, replacements] = await Promise.all([
+  const [created, completed, units, customers, feedbacks, replacements, refunds] = await Promise.all([
     db
       .selectFrom('invoices')
       .where('shop_id', '=', shopId)
@@ -518,6 +524,14 @@ export async function rawTotals(db: Conn, shopId: number, range: Range): Promise
       .where('created_at', '>=', range.from)
       .where('created_at', '<=', range.to)
       .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('invoice_refunds')
+      .select((eb) => [eb.fn.countAll<number>().as('refunds'), eb.fn.sum<number>('amount').as('refunded')])
+      .where('shop_id', '=', shopId)
+      .where('status', '=', 'succeeded')
+      .where('created_at', '>=', range.from)
+      .where('created_at', '<=', range.to)
+      .executeTakeFirstOrThrow(),
   ]);
   const totals: Record<string, unknown> = {
     ...created,
@@ -526,6 +540,7 @@ export async function rawTotals(db: Conn, shopId: number, range: Range): Promise
     ...customers,
     ...feedbacks,
     ...replacements,
+    ...refunds,
   };
   return Object.fromEntries(TOTAL_COLUMNS.map((c) => [c, Number(totals[c] ?? 0)])) as DayTotals;
 }

@@ -18,6 +18,8 @@ export const TOTAL_COLUMNS = [
   'rating_sum',
   'replacements',
   'replaced_units',
+  'refunds',
+  'refunded',
 ] as const;
 export type TotalsColumn = (typeof TOTAL_COLUMNS)[number];
 export type DayTotals = Record<TotalsColumn, number>;

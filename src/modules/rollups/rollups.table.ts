@@ -47,6 +47,9 @@ export interface RollupTotalsTable extends Bucket {
   rating_sum: number;
   replacements: number;
   replaced_units: number;
+  /** Refunds made and the minor units refunded, by the day of the refund. */
+  refunds: number;
+  refunded: number;
 }
 
 /** Parts of completed invoices by product; `last_part_id` is the highest part id in the bucket. */

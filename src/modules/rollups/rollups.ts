@@ -19,7 +19,7 @@ type Conn = Kysely<Database>;
  * is at most ~70 buckets per key, where days alone would be 365 (36,500 product rows for a shop
  * selling 100 products a day).
  *
- * What a source row (an invoice with its parts, a customer, a feedback, a replacement) adds is
+ * What a source row (an invoice with its parts, a customer, a feedback, a replacement, a refund) adds is
  * `contributions` of its current state; a change adds after − before. A rebuild folds the same
  * contributions of every source row, so rollups kept by the writes and rebuilt ones agree by
  * construction (the tests check it).
@@ -59,8 +59,13 @@ interface ReplacementSource {
   createdAt: number;
   quantity: number;
 }
+interface RefundSource {
+  kind: 'refund';
+  createdAt: number;
+  amount: number;
+}
 /** A row the rollups are built from, as it stands. */
-export type RollupSource = InvoiceSource | CustomerSource | FeedbackSource | ReplacementSource;
+export type RollupSource = InvoiceSource | CustomerSource | FeedbackSource | ReplacementSource | RefundSource;
 /** A source row appearing (before null), changing, or no longer counting (after null). */
 export interface RollupChange {
   before: RollupSource | null;
@@ -91,6 +96,8 @@ function contributions(source: RollupSource, offsetMs: number): DayRow[] {
       return [totals(day, { feedbacks: 1, rating_sum: source.rating })];
     case 'replacement':
       return [totals(day, { replacements: 1, replaced_units: source.quantity })];
+    case 'refund':
+      return [totals(day, { refunds: 1, refunded: source.amount })];
     case 'invoice': {
       const pending = source.status === 'pending' ? 1 : 0;
       const rows: DayRow[] = [

@@ -3,5 +3,10 @@
 // balances; timezone: rollups). It sits above shops, products, coupons, customers, design and
 // rollups, and below invoices, which ask it which gateways are enabled.
 export { settingsOwnerRoutes } from './owner.routes.js';
-export { enabledGateway, gatewayBlocksVpn, warnOfUnenforcedVpnRules } from './payment-settings.js';
+export {
+  enabledGateway,
+  gatewayBlocksVpn,
+  gatewayCredentials,
+  warnOfUnenforcedVpnRules,
+} from './payment-settings.js';
 export { listSealedPaymentSecrets, replaceSealedPaymentSecrets } from './repository.js';

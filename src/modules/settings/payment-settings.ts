@@ -4,7 +4,7 @@ import { ConflictError, UnprocessableError, ValidationError } from '../../http/e
 import { MASK, maskSecret, type SecretBox, UNREADABLE_MASK } from '../../security/secret-box.js';
 import { assertVpnBlockingAvailable, type VpnRanges } from '../blacklist/index.js';
 import { countBlockVpnVariants } from '../products/index.js';
-import { type PaymentProvider, paymentProviderNames, providerFields } from '../shops/index.js';
+import { type PaymentProvider, paymentProviderNames, providerFields, unsupportedProviders } from '../shops/index.js';
 import type { PaymentSettingsRow } from './payment-settings.table.js';
 import * as repo from './repository.js';
 
@@ -143,6 +143,25 @@ export async function enabledGateway(db: Conn, shopId: number, provider: string)
   return row?.enabled === 1 ? (JSON.parse(row.public_fields) as Fields) : undefined;
 }
 
+/**
+ * Every field of a gateway's settings, secrets opened, for the code that talks to the provider
+ * (starting a payment, checking a callback's signature, refunding). Undefined when the shop has
+ * not configured it, or its secrets cannot be read with this server's key. Enabled or not: a
+ * callback or refund of a payment made before the owner turned the gateway off still applies.
+ */
+export async function gatewayCredentials(
+  db: Conn,
+  secrets: SecretBox,
+  shopId: number,
+  provider: PaymentProvider,
+): Promise<Fields | undefined> {
+  const row = await repo.findPaymentSettings(db, shopId, provider);
+  if (!row) return undefined;
+  const stored = unseal(secrets, row);
+  if (stored.unreadable || missingFields(provider, stored.values).length > 0) return undefined;
+  return stored.values;
+}
+
 /** Whether the shop's settings of this gateway carry the `blockVpn` rule (checked at checkout). */
 export async function gatewayBlocksVpn(db: Conn, shopId: number, provider: string): Promise<boolean> {
   return (await repo.findPaymentSettings(db, shopId, provider))?.block_vpn === 1;
@@ -180,6 +199,10 @@ export async function updatePaymentSettings(
       assertVpnBlockingAvailable(vpn, 'gatewayRules.blockVpn');
     const given = givenSecrets(provider, current, update);
     const enabled = update.enabled ?? current.enabled;
+    if (update.enabled === true && unsupportedProviders.includes(provider))
+      throw new UnprocessableError(`${provider} is not supported by this server yet.`, [
+        `enabled: ${provider} is not supported by this server yet; its settings can be kept, but it cannot take payments`,
+      ]);
     checkUnreadableUpdate(provider, current, given, enabled && !current.enabled);
     // Secrets left alone stay sealed as they are (unreadable ones included); new ones are sealed anew.
     const keepSealed = given.size === 0;

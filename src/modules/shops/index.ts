@@ -3,8 +3,14 @@
 export { DOMAIN_PATTERN, DOMAIN_RULES } from './custom-domains.js';
 export { loadOwnedShop } from './owned-shop.js';
 export { shopOwnerRoutes } from './owner.routes.js';
-export type { PaymentProvider } from './payments.js';
-export { paymentProviderNames, providerFields } from './payments.js';
+export type { HostedProvider, PaymentProvider } from './payments.js';
+export {
+  hostedProviders,
+  isHostedProvider,
+  paymentProviderNames,
+  providerFields,
+  unsupportedProviders,
+} from './payments.js';
 export { PublicShopId, PublicShopParams, resolvePublicShopId } from './public-shop.js';
 export {
   allShopIds,

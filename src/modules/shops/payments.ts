@@ -52,3 +52,15 @@ export const paymentProviderNames = Object.keys(paymentProviders) as PaymentProv
 export function providerFields(provider: PaymentProvider): [string, FieldSpec][] {
   return Object.entries(paymentProviders[provider] as Record<string, FieldSpec>);
 }
+
+/**
+ * Providers this server has no adapter for yet: their settings can be stored, but enabling them is
+ * refused (422), so that no enabled gateway is a label that takes no money.
+ */
+export const unsupportedProviders: readonly PaymentProvider[] = ['virtual-payments', 'cardreader'];
+
+/** Providers whose buyers pay on the provider's own page, which calls back when the money arrives. */
+export const hostedProviders = ['cardconnect', 'cryptocommerce'] as const;
+export type HostedProvider = (typeof hostedProviders)[number];
+export const isHostedProvider = (gateway: string): gateway is HostedProvider =>
+  (hostedProviders as readonly string[]).includes(gateway);

@@ -8,6 +8,7 @@ export const eventTypes = [
   'invoice.expired',
   'invoice.replaced',
   'invoice.cancelled',
+  'invoice.refunded',
   'ticket.created',
   'ticket.message',
   'feedback.created',

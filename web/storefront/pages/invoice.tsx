@@ -115,7 +115,22 @@ function Payment({ site, invoice, csrf, now }: { site: Site; invoice: PublicInvo
   return (
     <section aria-labelledby="pay" class="card">
       <h2 id="pay">How to pay</h2>
-      {payment ? (
+      {payment?.note ? (
+        <p class="notice warning" role="status">
+          {payment.note} The shop has been told and holds your order.
+        </p>
+      ) : null}
+      {payment?.url ? (
+        <>
+          <p class="text">{payment.instructions}</p>
+          <p>
+            <a class="button primary" id="pay-now" href={payment.url} rel="noopener noreferrer">
+              Pay {money(payment.amount, payment.currency)} now
+            </a>
+          </p>
+          <p class="muted small">You come back to this page once you have paid.</p>
+        </>
+      ) : payment ? (
         <>
           <p class="text">{payment.instructions}</p>
           <dl class="payment">
@@ -383,6 +398,13 @@ export function InvoicePage(props: InvoicePageProps) {
             Your order is complete{invoice.completedAt ? ` since ${day(invoice.completedAt)}` : ''}. Your items are
             below.
           </p>
+          {invoice.refunded > 0 ? (
+            <p class="notice" role="status">
+              {invoice.refunded >= invoice.total
+                ? `This order was refunded (${money(invoice.refunded, invoice.currency)}).`
+                : `${money(invoice.refunded, invoice.currency)} of this order was refunded.`}
+            </p>
+          ) : null}
           <Goods site={site} invoice={invoice} />
           <Feedback
             site={site}

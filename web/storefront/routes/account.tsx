@@ -38,7 +38,7 @@ function refusalOf(reply: FastifyReply, err: unknown, fieldOf: (path: string) =>
 
 export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.db.kysely;
-  const links = orderOptions(app.config).links;
+  const links = orderOptions(app).links;
   const hide = { hide: true };
   const accountPath = (site: Site) => href(site, '/account');
 

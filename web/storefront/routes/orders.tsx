@@ -157,7 +157,7 @@ const invoicePage = (site: Site, invoice: PublicInvoiceView) => href(site, store
 
 export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.db.kysely;
-  const options = orderOptions(app.config);
+  const options = orderOptions(app);
   const hide = { hide: true };
 
   /** What a checkout page is about: the product and variant asked for, and the form as sent. */
@@ -299,7 +299,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const site = request.site!;
       const invoice = await invoiceOfSite(db, options, site, request.params.invoiceId);
       try {
-        await cancelInvoice(db, site.shop.id, invoice.id);
+        await cancelInvoice(db, site.shop.id, invoice.id, options.payments);
       } catch (err) {
         // Already paid, expired or cancelled (a second click): the page says which.
         if (!(err instanceof ConflictError)) throw err;

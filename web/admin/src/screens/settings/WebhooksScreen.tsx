@@ -26,6 +26,7 @@ const eventTypes = [
   'invoice.expired',
   'invoice.replaced',
   'invoice.cancelled',
+  'invoice.refunded',
   'ticket.created',
   'ticket.message',
   'feedback.created',

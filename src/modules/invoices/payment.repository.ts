@@ -1,0 +1,149 @@
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { InvoiceRefundRow, PaymentEventsTable } from './invoices.table.js';
+
+/** The SQL of payments: hosted payments on invoices, provider callbacks applied once, refunds. */
+
+type Conn = Kysely<Database>;
+
+/** Stores the hosted payment started for a pending invoice, and the expiry it now has. */
+export async function setHostedPayment(
+  db: Conn,
+  shopId: number,
+  invoiceId: string,
+  payment: { ref: string; url: string; expiresAt: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('invoices')
+    .set({ payment_ref: payment.ref, payment_url: payment.url, expires_at: payment.expiresAt, updated_at: Date.now() })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', invoiceId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Writes a note for the owner on the invoice; `holdUntil` (a pending invoice only) keeps it from
+ * expiring before then, so its stock stays held while the owner decides.
+ */
+export async function notePayment(
+  db: Conn,
+  shopId: number,
+  invoiceId: string,
+  note: string,
+  holdUntil?: number,
+  reference?: string | null,
+): Promise<void> {
+  const now = Date.now();
+  await db
+    .updateTable('invoices')
+    .set((eb) => ({
+      payment_note: note,
+      updated_at: now,
+      ...(reference ? { payment_reference: reference } : {}),
+      ...(holdUntil === undefined
+        ? {}
+        : {
+            expires_at: eb
+              .case()
+              .when('status', '=', 'pending')
+              .then(sql<number>`case when expires_at > ${holdUntil} then expires_at else ${holdUntil} end`)
+              .else(eb.ref('expires_at'))
+              .end(),
+          }),
+    }))
+    .where('shop_id', '=', shopId)
+    .where('id', '=', invoiceId)
+    .execute();
+}
+
+type EventKey = Pick<PaymentEventsTable, 'shop_id' | 'provider' | 'event_id'>;
+
+/** Claims a provider event for this process: false when it was claimed before (a repeat delivery). */
+export async function claimPaymentEvent(db: Conn, event: PaymentEventsTable): Promise<boolean> {
+  const result = await db
+    .insertInto('payment_events')
+    .values(event)
+    .onConflict((oc) => oc.columns(['shop_id', 'provider', 'event_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+export async function settlePaymentEvent(db: Conn, key: EventKey, outcome: string): Promise<void> {
+  await db
+    .updateTable('payment_events')
+    .set({ outcome })
+    .where('shop_id', '=', key.shop_id)
+    .where('provider', '=', key.provider)
+    .where('event_id', '=', key.event_id)
+    .execute();
+}
+
+/** Lets a provider's retry of an event whose handling failed be handled anew. */
+export async function releasePaymentEvent(db: Conn, key: EventKey): Promise<void> {
+  await db
+    .deleteFrom('payment_events')
+    .where('shop_id', '=', key.shop_id)
+    .where('provider', '=', key.provider)
+    .where('event_id', '=', key.event_id)
+    .execute();
+}
+
+/**
+ * Holds `amount` of a completed invoice for a refund: false when that would refund more than
+ * its total (another refund took it first) or it is not completed. The conditional update is what
+ * keeps two concurrent refunds from giving back more than was paid.
+ */
+export async function holdRefund(db: Conn, shopId: number, invoiceId: string, amount: number): Promise<boolean> {
+  const result = await db
+    .updateTable('invoices')
+    .set({ refunded: sql`refunded + ${amount}`, updated_at: Date.now() })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', invoiceId)
+    .where('status', '=', 'completed')
+    .where(sql<boolean>`refunded + ${amount} <= total`)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Gives a held amount back (the provider refused the refund). */
+export async function releaseRefund(db: Conn, shopId: number, invoiceId: string, amount: number): Promise<void> {
+  await db
+    .updateTable('invoices')
+    .set({ refunded: sql`refunded - ${amount}`, updated_at: Date.now() })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', invoiceId)
+    .execute();
+}
+
+export async function insertRefund(db: Conn, refund: Omit<InvoiceRefundRow, 'id'>): Promise<number> {
+  const row = await db.insertInto('invoice_refunds').values(refund).returning('id').executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+export async function finishRefund(db: Conn, shopId: number, refundId: number, providerRefundId: string | null) {
+  await db
+    .updateTable('invoice_refunds')
+    .set({ status: 'succeeded', provider_refund_id: providerRefundId })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', refundId)
+    .execute();
+}
+
+export async function deleteRefund(db: Conn, shopId: number, refundId: number): Promise<void> {
+  await db.deleteFrom('invoice_refunds').where('shop_id', '=', shopId).where('id', '=', refundId).execute();
+}
+
+/** The refunds of these invoices, oldest first. */
+export async function listRefunds(db: Conn, shopId: number, invoiceIds: string[]): Promise<InvoiceRefundRow[]> {
+  if (invoiceIds.length === 0) return [];
+  return db
+    .selectFrom('invoice_refunds')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('invoice_id', 'in', invoiceIds)
+    .orderBy('id')
+    .execute();
+}

@@ -1,0 +1,159 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import {
+  type CallbackOutcome,
+  decimalOf,
+  type GatewayAdapter,
+  minorOf,
+  ProviderCallError,
+  type ProviderEndpoints,
+  SignatureError,
+} from './adapter.js';
+
+/**
+ * `cryptocommerce`: a hosted crypto checkout with signed callbacks, on the Coinbase Commerce
+ * charges API. One charge per invoice (its `code` is the payment's `ref`), priced in the shop
+ * currency, the invoice id in its metadata; the buyer pays on the charge's hosted page. Callbacks
+ * carry `X-CC-Webhook-Signature`, the hex HMAC-SHA256 of the raw body with the shop's
+ * `webhookSecret`. `charge:confirmed` (and `charge:resolved`, the owner's resolution in the
+ * provider's dashboard) completes the invoice; `charge:failed` with nothing paid ends it; an
+ * underpayment, a payment seen but not yet confirmed, or one made after the charge expired holds
+ * the invoice for the owner. The API has no refunds: they are recorded, and sent by the owner.
+ */
+
+const API_VERSION = '2018-03-22';
+
+interface Money {
+  amount: string;
+  currency: string;
+}
+interface Charge {
+  code: string;
+  hosted_url?: string;
+  expires_at?: string;
+  metadata?: Record<string, unknown>;
+  pricing?: { local?: Money };
+  payments?: { transaction_id?: string; status?: string; value?: { local?: Money } }[];
+  timeline?: { status: string; context?: string }[];
+}
+
+async function call(endpoints: ProviderEndpoints, path: string, apiKey: string, body?: unknown): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetch(new URL(path, endpoints.cryptoApiUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-cc-api-key': apiKey, 'x-cc-version': API_VERSION },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(endpoints.timeoutMs),
+    });
+  } catch (err) {
+    throw new ProviderCallError('the crypto checkout did not answer', { cause: err });
+  }
+  const answer = (await response.json().catch(() => null)) as { data?: unknown; error?: { message?: string } } | null;
+  if (!response.ok || !answer?.data) {
+    const why =
+      typeof answer?.error?.message === 'string' ? answer.error.message.slice(0, 200) : `HTTP ${response.status}`;
+    throw new ProviderCallError(`the crypto checkout refused the call: ${why}`);
+  }
+  return answer.data;
+}
+
+/** Verifies the HMAC in constant time; the body is not parsed before. */
+function verify(rawBody: Buffer, header: string | string[] | undefined, secret: string): void {
+  if (typeof header !== 'string' || !/^[0-9a-f]{64}$/i.test(header))
+    throw new SignatureError('the X-CC-Webhook-Signature header is missing or malformed');
+  const expected = createHmac('sha256', secret).update(rawBody).digest();
+  if (!timingSafeEqual(expected, Buffer.from(header, 'hex'))) throw new SignatureError('the signature does not match');
+}
+
+export const cryptoAdapter: GatewayAdapter = {
+  label: 'Coinbase Commerce',
+
+  async start(credentials, order, endpoints) {
+    const charge = (await call(endpoints, '/charges', credentials.apiKey!, {
+      name: order.title.slice(0, 100),
+      description: order.description.slice(0, 200),
+      pricing_type: 'fixed_price',
+      local_price: { amount: decimalOf(order.amount, order.digits), currency: order.currency },
+      metadata: { invoiceId: order.invoiceId, shopId: String(order.shopId) },
+      redirect_url: order.returnUrl,
+      cancel_url: order.returnUrl,
+    })) as Charge;
+    const closes = Date.parse(charge.expires_at ?? '');
+    if (!charge.code || !charge.hosted_url || !Number.isFinite(closes))
+      throw new ProviderCallError('the crypto checkout answered a charge without a code, page or expiry');
+    return { ref: charge.code, url: charge.hosted_url, expiresAt: closes };
+  },
+
+  readCallback(credentials, rawBody, headers, digitsOf): CallbackOutcome {
+    verify(rawBody, headers['x-cc-webhook-signature'], credentials.webhookSecret!);
+    let body: { event?: { id?: unknown; type?: unknown; data?: Charge } };
+    try {
+      body = JSON.parse(rawBody.toString('utf8'));
+    } catch {
+      throw new SignatureError('the signed body is not JSON');
+    }
+    const event = body.event;
+    if (typeof event?.id !== 'string' || typeof event.type !== 'string' || typeof event.data?.code !== 'string')
+      throw new SignatureError('the signed body is not a charge event');
+    const charge = event.data;
+    const shopId = Number(charge.metadata?.shopId);
+    const facts = {
+      eventId: event.id,
+      type: event.type,
+      ref: charge.code,
+      shopId: Number.isSafeInteger(shopId) ? shopId : null,
+      invoiceId: typeof charge.metadata?.invoiceId === 'string' ? charge.metadata.invoiceId : null,
+    };
+    const price = charge.pricing?.local;
+    const currency = (price?.currency ?? '').toUpperCase();
+    const digits = digitsOf(currency);
+    const priced = price ? minorOf(price.amount, digits) : null;
+    const received = (charge.payments ?? [])
+      .filter((p) => p.value?.local && p.value.local.currency.toUpperCase() === currency)
+      .reduce((sum, p) => sum + (minorOf(p.value!.local!.amount, digits) ?? 0), 0);
+    const receivedText = `${decimalOf(received, digits)} ${currency}`;
+    const pricedText = price ? `${price.amount} ${currency}` : 'an unknown amount';
+    const paidOut = {
+      ...facts,
+      kind: 'paid' as const,
+      amount: priced ?? -1,
+      currency,
+      reference: charge.payments?.find((p) => p.transaction_id)?.transaction_id ?? charge.code,
+    };
+    switch (event.type) {
+      case 'charge:confirmed':
+        if (priced !== null && received < priced)
+          return { ...facts, kind: 'attention', note: `Underpaid: ${receivedText} received of ${pricedText}.` };
+        return paidOut;
+      case 'charge:resolved':
+        return paidOut;
+      case 'charge:failed':
+        if (received > 0 || charge.timeline?.some((t) => t.context === 'UNDERPAID'))
+          return { ...facts, kind: 'attention', note: `Underpaid: ${receivedText} received of ${pricedText}.` };
+        return { ...facts, kind: 'ended', status: 'expired' };
+      case 'charge:pending':
+        return {
+          ...facts,
+          kind: 'attention',
+          note: `A payment of ${receivedText} was seen and awaits confirmation on its network.`,
+        };
+      case 'charge:delayed':
+        return {
+          ...facts,
+          kind: 'attention',
+          note: `Paid after the charge expired: ${receivedText} received of ${pricedText}.`,
+        };
+      default:
+        return { kind: 'ignored', eventId: event.id, type: event.type, why: 'shopd does not act on this event' };
+    }
+  },
+
+  async refund() {
+    // The charges API has no refunds: the owner sends them from the provider's dashboard.
+    return null;
+  },
+
+  async close(credentials, ref, endpoints) {
+    await call(endpoints, `/charges/${encodeURIComponent(ref)}/cancel`, credentials.apiKey!);
+  },
+};

@@ -1,0 +1,262 @@
+import assert from 'node:assert/strict';
+import { type TestContext, test } from 'node:test';
+import { build, onEnd, owner } from '../helpers/build.js';
+import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
+import { type StripeSession, startProviderDouble, stripeEvent } from '../helpers/payment-providers.js';
+
+/**
+ * Issue 23: card payments through Stripe Checkout (`cardconnect`), against a local double of
+ * Stripe's API (test/helpers/payment-providers.ts) reached through the `stripe` library, with
+ * callbacks signed as Stripe signs them.
+ */
+
+const SECRET = 'whsec_test_card_secret_0001';
+
+async function setup(t: TestContext) {
+  const double = await startProviderDouble();
+  onEnd(t, () => double.close());
+  const app = await build(t, {
+    RATE_LIMIT_PUBLIC_MAX: '0',
+    RATE_LIMIT_OWNER_MAX: '0',
+    PAYMENTS_STRIPE_API_URL: double.url,
+    PAYMENTS_TIMEOUT_MS: '5000',
+  });
+  const api = await owner(app);
+  const shop = await sellingShop(api, { serials: ['CARD-KEY-ALPHA-1', 'CARD-KEY-BRAVO-2', 'CARD-KEY-CHARLIE-3'] });
+  const { shopId, productId, keysVariant } = shop;
+  assertOk(
+    await api.put(`/self/${shopId}/settings/payments/cardconnect`, {
+      enabled: true,
+      secretKey: 'sk_test_4eC39HqLyjWDarjtT1zdp7dc',
+      webhookSecret: SECRET,
+    }),
+  );
+  const checkout = async (quantity = 1) =>
+    assertOk(
+      await api.post(`/v2/public/shops/${shopId}/invoices`, {
+        customerEmail: 'card.buyer@example.com',
+        gateway: 'cardconnect',
+        parts: [{ productId, productVariantId: keysVariant, quantity }],
+      }),
+    );
+  const callback = async (event: { payload: string; headers: Record<string, string> }, forShop = shopId) => {
+    const res = await app.inject({
+      method: 'POST',
+      url: `/v2/public/payments/cardconnect/${forShop}/webhook`,
+      headers: event.headers,
+      payload: event.payload,
+    });
+    return { status: res.statusCode, body: res.json() };
+  };
+  const sessionOf = (invoiceId: string) => {
+    const session = [...double.stripe.sessions.values()].find((s) => s.metadata.invoiceId === invoiceId);
+    assert.ok(session, `a Checkout Session for ${invoiceId}`);
+    return session;
+  };
+  const invoice = async (id: string) => assertOk(await api.get(`/self/${shopId}/invoices/${id}`));
+  const stock = async () => assertOk(await api.get(`/self/${shopId}/v2/products/${productId}`)).variants[0].stock;
+  const events = async (type: string) =>
+    (
+      await app.db.kysely
+        .selectFrom('events')
+        .select('payload')
+        .where('shop_id', '=', shopId)
+        .where('type', '=', type)
+        .execute()
+    ).map((e) => JSON.parse(e.payload));
+  return { app, api, double, ...shop, checkout, callback, sessionOf, invoice, stock, events };
+}
+
+test('checkout starts a Checkout Session for the invoice: amount in minor units, the shop currency, the invoice id in metadata; the buyer gets its page', async (t) => {
+  const { double, checkout, sessionOf, invoice, shopId } = await setup(t);
+  const placed = await checkout(2);
+  const session = sessionOf(placed.id);
+  assert.equal(session.amount_total, 1998);
+  assert.equal(session.currency, 'usd');
+  assert.deepEqual(session.metadata, { invoiceId: placed.id, shopId: String(shopId) });
+  assert.equal(session.client_reference_id, placed.id);
+  assert.equal(session.customer_email, 'card.buyer@example.com');
+  assert.equal(session.success_url, placed.url, 'the provider sends the buyer back to the invoice page');
+  assert.equal(placed.payment.url, session.url, "the buyer's view carries the payment page");
+  const request = double.requests.find((r) => r.path === '/v1/checkout/sessions')!;
+  assert.match(
+    String(request.headers['idempotency-key']),
+    new RegExp(placed.id),
+    'one session per invoice, whatever retries',
+  );
+  assert.match(String(request.headers.authorization), /^Bearer sk_test_/);
+  const owned = await invoice(placed.id);
+  assert.equal(owned.payment.providerId, session.id);
+  // The stock is held while the page is open (Stripe's 30-minute minimum), plus the grace for its last callback.
+  assert.ok(Date.parse(owned.expiresAt) >= session.expires_at * 1000, 'the invoice outlives the payment page');
+});
+
+test('a paid session completes the invoice once, whether the callback comes twice or twice at once', async (t) => {
+  const { double, checkout, sessionOf, callback, invoice, events, stock } = await setup(t);
+  const placed = await checkout();
+  const stockBefore = await stock();
+  const paid = double.stripe.pay(sessionOf(placed.id).id);
+  const event = stripeEvent('checkout.session.completed', paid, SECRET);
+  const [first, second] = await Promise.all([callback(event), callback(event)]);
+  const outcomes = [first, second].map((r) => {
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    return r.body.data.outcome;
+  });
+  assert.deepEqual(outcomes.sort(), ['completed', 'duplicate']);
+  const again = await callback(event);
+  assert.equal(again.body.data.outcome, 'duplicate');
+  // The same payment reported by another event id (Stripe's retries keep the id; a second event would not).
+  const other = await callback(stripeEvent('checkout.session.completed', paid, SECRET));
+  assert.equal(other.body.data.outcome, 'already-completed');
+
+  const done = await invoice(placed.id);
+  assert.equal(done.status, 'completed');
+  assert.equal(done.payment.reference, paid.payment_intent, 'the PaymentIntent is kept to refund it');
+  assert.equal(done.parts[0].deliverables.length, 1);
+  assert.equal((await events('invoice.completed')).length, 1, 'delivered once');
+  assert.equal(await stock(), stockBefore, 'the reserved key was sold, nothing else moved');
+});
+
+test('a callback with a bad signature, for another shop, of another amount or currency, or for another session changes nothing', async (t) => {
+  const { app, api, double, checkout, sessionOf, callback, invoice, shopId } = await setup(t);
+  const placed = await checkout();
+  const session = double.stripe.pay(sessionOf(placed.id).id);
+
+  const forged = stripeEvent('checkout.session.completed', session, 'whsec_not_the_shops_secret');
+  assertError(await callback(forged), 400, 'validation_error');
+  const unsigned = await app.inject({
+    method: 'POST',
+    url: `/v2/public/payments/cardconnect/${shopId}/webhook`,
+    headers: { 'content-type': 'application/json' },
+    payload: stripeEvent('checkout.session.completed', session, SECRET).payload,
+  });
+  assert.equal(unsigned.statusCode, 400);
+  // A body changed after signing.
+  const signed = stripeEvent('checkout.session.completed', session, SECRET);
+  const tampered = { ...signed, payload: signed.payload.replace('"paid"', '"paid" ') };
+  assertError(await callback(tampered), 400, 'validation_error');
+
+  // Another shop of another owner, with its own secret: the invoice is not one of its own.
+  const otherApi = await owner(app);
+  const other = await sellingShop(otherApi);
+  assertOk(
+    await otherApi.put(`/self/${other.shopId}/settings/payments/cardconnect`, {
+      enabled: true,
+      secretKey: 'sk_test_other',
+      webhookSecret: 'whsec_other_shop',
+    }),
+  );
+  const crossShop = await callback(
+    stripeEvent('checkout.session.completed', session, 'whsec_other_shop'),
+    other.shopId,
+  );
+  assert.equal(crossShop.body.data.outcome, 'ignored');
+
+  const cheaper: StripeSession = { ...session, amount_total: 1 };
+  assert.equal(
+    (await callback(stripeEvent('checkout.session.completed', cheaper, SECRET))).body.data.outcome,
+    'amount-mismatch',
+  );
+  const euros: StripeSession = { ...session, currency: 'eur' };
+  assert.equal(
+    (await callback(stripeEvent('checkout.session.completed', euros, SECRET))).body.data.outcome,
+    'amount-mismatch',
+  );
+  const otherSession: StripeSession = { ...session, id: 'cs_test_someone_elses' };
+  assert.equal(
+    (await callback(stripeEvent('checkout.session.completed', otherSession, SECRET))).body.data.outcome,
+    'ignored',
+  );
+  // A shop without the gateway configured has no callback.
+  const unconfigured = await callback(stripeEvent('checkout.session.completed', session, SECRET), 999_999);
+  assert.equal(unconfigured.status, 404);
+
+  const still = await invoice(placed.id);
+  assert.equal(still.status, 'pending');
+  assert.deepEqual(still.parts[0].deliverables, []);
+  assert.match(still.payment.note, /not completed/, 'the payment of another amount is shown to the owner');
+  const list = assertOk(await api.get(`/self/${shopId}/invoices?status=completed`));
+  assert.equal(list.items.length, 0);
+  // The right one still completes it.
+  assert.equal(
+    (await callback(stripeEvent('checkout.session.completed', session, SECRET))).body.data.outcome,
+    'completed',
+  );
+});
+
+test('an expired session expires the invoice and releases its stock; a failed delayed payment cancels it', async (t) => {
+  const { double, checkout, sessionOf, callback, invoice, stock, events } = await setup(t);
+  const before = await stock();
+  const first = await checkout();
+  const second = await checkout();
+  assert.equal(await stock(), before - 2);
+  const expired = { ...sessionOf(first.id), status: 'expired' };
+  assert.equal((await callback(stripeEvent('checkout.session.expired', expired, SECRET))).body.data.outcome, 'expired');
+  assert.equal((await invoice(first.id)).status, 'expired');
+  assert.equal(await stock(), before - 1, 'the key is back on sale');
+  assert.equal((await events('invoice.expired')).length, 1);
+
+  const failed = { ...sessionOf(second.id) };
+  assert.equal(
+    (await callback(stripeEvent('checkout.session.async_payment_failed', failed, SECRET))).body.data.outcome,
+    'cancelled',
+  );
+  assert.equal((await invoice(second.id)).status, 'cancelled');
+  assert.equal(await stock(), before);
+
+  // A payment that arrives after the order ended delivers nothing and is shown to the owner.
+  const late = double.stripe.pay(sessionOf(first.id).id);
+  assert.equal(
+    (await callback(stripeEvent('checkout.session.completed', late, SECRET))).body.data.outcome,
+    'paid-late',
+  );
+  const ended = await invoice(first.id);
+  assert.equal(ended.status, 'expired');
+  assert.match(ended.payment.note, /after the order was expired/);
+});
+
+test('a session completed unpaid (a delayed method) waits for async_payment_succeeded', async (t) => {
+  const { checkout, sessionOf, callback, invoice } = await setup(t);
+  const placed = await checkout();
+  const session = sessionOf(placed.id);
+  const unpaid = await callback(stripeEvent('checkout.session.completed', { ...session, status: 'complete' }, SECRET));
+  assert.equal(unpaid.body.data.outcome, 'ignored');
+  assert.equal((await invoice(placed.id)).status, 'pending');
+  const succeeded = { ...session, status: 'complete', payment_status: 'paid', payment_intent: 'pi_delayed_1' };
+  assert.equal(
+    (await callback(stripeEvent('checkout.session.async_payment_succeeded', succeeded, SECRET))).body.data.outcome,
+    'completed',
+  );
+  assert.equal((await invoice(placed.id)).payment.reference, 'pi_delayed_1');
+});
+
+test('when Stripe cannot start the payment the checkout is a 502, and the invoice is cancelled with its stock back', async (t) => {
+  const { api, double, checkout, stock, shopId, productId, keysVariant } = await setup(t);
+  const before = await stock();
+  // 409 is not retried by the library; a 500 would be, once (maxNetworkRetries: 1).
+  double.failNext('/v1/checkout/sessions', 500, 'An unknown error occurred', 2);
+  const res = await api.post(`/v2/public/shops/${shopId}/invoices`, {
+    customerEmail: 'card.buyer@example.com',
+    gateway: 'cardconnect',
+    parts: [{ productId, productVariantId: keysVariant, quantity: 1 }],
+  });
+  assertError(res, 502, 'payment_provider_error');
+  assert.match(res.body.errors[0], /^gateway: Stripe/);
+  assert.equal(await stock(), before, 'nothing is held');
+  const cancelled = assertOk(await api.get(`/self/${shopId}/invoices?status=cancelled`));
+  assert.equal(cancelled.items.length, 1);
+  // And a later checkout works.
+  assert.equal((await checkout()).status, 'pending');
+});
+
+test('cancelling a card order closes its Checkout Session at Stripe', async (t) => {
+  const { app, api, double, checkout, sessionOf, shopId } = await setup(t);
+  const byOwner = await checkout();
+  assertOk(await api.post(`/self/${shopId}/invoices/${byOwner.id}/cancel`));
+  assert.equal(sessionOf(byOwner.id).status, 'expired');
+  const byBuyer = await checkout();
+  const res = await app.inject({ method: 'POST', url: `/v2/public/invoices/${byBuyer.id}/cancel` });
+  assert.equal(res.statusCode, 200);
+  assert.equal(sessionOf(byBuyer.id).status, 'expired');
+  assert.equal(double.requests.filter((r) => r.path.endsWith('/expire')).length, 2);
+});
