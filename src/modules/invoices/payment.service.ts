@@ -10,7 +10,13 @@ import {
 import { currencyDigits } from '../../schemas/currencies.js';
 import { fromMinorUnits, toMinorUnits } from '../../schemas/money.js';
 import * as customers from '../customers/index.js';
-import { adapters, type CallbackOutcome, ProviderCallError, SignatureError } from '../payments/index.js';
+import {
+  type CallbackOutcome,
+  gateways,
+  hostedGateways,
+  ProviderCallError,
+  SignatureError,
+} from '../payments/index.js';
 import { gatewayCredentials } from '../settings/index.js';
 import { findShop, type HostedProvider, isHostedProvider, shareShop } from '../shops/index.js';
 import { invoiceRefunded, writeTransaction } from './domain-events.js';
@@ -60,11 +66,11 @@ export async function startHostedPayment(
   if (!isHostedProvider(invoice.gateway)) return;
   const provider = invoice.gateway;
   const credentials = await credentialsOf(db, options.payments, shopId, provider);
-  let started: Awaited<ReturnType<(typeof adapters)[HostedProvider]['start']>>;
+  let started: Awaited<ReturnType<(typeof hostedGateways)[HostedProvider]['start']>>;
   try {
     if (!credentials) throw new ProviderCallError(`${provider} is not configured, or its secrets cannot be read`);
     const [shop, parts] = await Promise.all([findShop(db, shopId), repo.listParts(db, shopId, [invoiceId])]);
-    started = await adapters[provider].start(
+    started = await hostedGateways[provider].start(
       credentials,
       {
         shopId,
@@ -85,7 +91,7 @@ export async function startHostedPayment(
     await endUnpaid(db, shopId, invoiceId, 'cancelled');
     options.payments.log.warn({ shopId, invoiceId, provider, reason: err.detail }, 'payment could not be started');
     throw new PaymentProviderError(
-      `The payment could not be started with ${adapters[provider].label}, so the order was not placed; try again, or pay another way.`,
+      `The payment could not be started with ${gateways[provider].label}, so the order was not placed; try again, or pay another way.`,
       [`gateway: ${err.detail}`],
     );
   }
@@ -105,7 +111,7 @@ export async function closeHostedPayment(db: Conn, invoice: InvoiceRow, context:
   if (!isHostedProvider(invoice.gateway) || invoice.payment_ref === null) return;
   const credentials = await credentialsOf(db, context, invoice.shop_id, invoice.gateway);
   try {
-    if (credentials) await adapters[invoice.gateway].close(credentials, invoice.payment_ref, context.endpoints);
+    if (credentials) await hostedGateways[invoice.gateway].close(credentials, invoice.payment_ref, context.endpoints);
   } catch (err) {
     const reason = err instanceof ProviderCallError ? err.detail : String(err);
     context.log.warn(
@@ -235,7 +241,7 @@ export async function applyCallback(
     throw new NotFoundError('Payment gateway', [`provider: ${provider} is not configured in this shop`]);
   let outcome: CallbackOutcome;
   try {
-    outcome = adapters[provider].readCallback(credentials, rawBody, headers, currencyDigits);
+    outcome = hostedGateways[provider].readCallback(credentials, rawBody, headers, currencyDigits);
   } catch (err) {
     if (err instanceof SignatureError)
       throw new ValidationError([`signature: ${err.message}`], 'The callback signature is not valid.');
@@ -326,7 +332,7 @@ export async function refundInvoice(
     try {
       const credentials = await credentialsOf(db, options.payments, shopId, provider);
       if (!credentials) throw new ProviderCallError(`${provider} is not configured, or its secrets cannot be read`);
-      providerRefundId = await adapters[provider].refund(
+      providerRefundId = await hostedGateways[provider].refund(
         credentials,
         { reference: invoice.payment_reference!, amount, invoiceId, key: `shopd-refund-${shopId}-${refundId}` },
         options.payments.endpoints,
@@ -338,17 +344,20 @@ export async function refundInvoice(
         await payments.releaseRefund(trx, shopId, invoiceId, amount);
       });
       if (err instanceof ProviderCallError)
-        throw new PaymentProviderError(`${adapters[provider].label} did not make the refund; nothing was refunded.`, [
+        throw new PaymentProviderError(`${gateways[provider].label} did not make the refund; nothing was refunded.`, [
           `gateway: ${err.detail}`,
         ]);
       throw err;
     }
   }
 
+  // A provider without a refund API (the crypto charges API) answers no refund id: the refund is
+  // recorded, and the owner sends the money.
+  const made = method === 'provider' && providerRefundId === null ? 'recorded' : method;
   await writeTransaction(db, async (trx) => {
     await shareShop(trx, shopId);
     const now = Date.now();
-    await payments.finishRefund(trx, shopId, refundId, providerRefundId);
+    await payments.finishRefund(trx, shopId, refundId, providerRefundId, made);
     if (method === 'balance')
       await customers.changeBalance(
         trx,
@@ -357,6 +366,6 @@ export async function refundInvoice(
         { delta: amount, kind: 'refund', invoiceId, note: reason ?? `Refund of ${invoiceId}` },
         now,
       );
-    await invoiceRefunded(trx, invoice, { id: refundId, amount, reason, method, createdAt }, now);
+    await invoiceRefunded(trx, invoice, { id: refundId, amount, reason, method: made, createdAt }, now);
   });
 }

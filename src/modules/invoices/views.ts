@@ -1,5 +1,6 @@
 import { toIso } from '../../schemas/common.js';
 import { fromMinorUnits } from '../../schemas/money.js';
+import { gatewayAdapter } from '../payments/index.js';
 import type { InvoicePartRow, InvoiceRefundRow, InvoiceReplacementRow, InvoiceRow } from './invoices.table.js';
 import type { InvoiceFeedback } from './repository.js';
 
@@ -93,20 +94,6 @@ export function toOwnerInvoice(
   };
 }
 
-const instructionText: Record<string, (p: { amount: string; ref: string; fields: Record<string, string> }) => string> =
-  {
-    balance: () => 'Paid from your balance in this shop.',
-    cardconnect: ({ amount }) => `Pay ${amount} by card on Stripe's secure payment page.`,
-    cryptocommerce: ({ amount }) => `Pay ${amount} in cryptocurrency on Coinbase Commerce's payment page.`,
-    tipjar: ({ amount, ref, fields }) => `Send ${amount} to the tip jar "${fields.handle}" with the note ${ref}.`,
-    walletemail: ({ amount, ref, fields }) => `Send ${amount} to ${fields.email} with the reference ${ref}.`,
-    'wallet-ff': ({ amount, ref, fields }) => `Send ${amount} to ${fields.email} with the reference ${ref}.`,
-    mobilecash: ({ amount, ref, fields }) => `Send ${amount} to ${fields.cashtag} with the note ${ref}.`,
-    'virtual-payments': ({ amount, ref, fields }) =>
-      `Pay ${amount} in ${fields.receiveCurrency} quoting ${ref}; the shop confirms the payment.`,
-    cardreader: ({ amount, ref, fields }) => `Pay ${amount} at terminal ${fields.terminalId} quoting ${ref}.`,
-  };
-
 /** How the customer pays, from the gateway's public settings (never its secrets). */
 export function paymentInstructions(invoice: InvoiceRow, fields: Record<string, string> | undefined) {
   if (invoice.status !== 'pending' && invoice.gateway !== 'balance') return null;
@@ -114,14 +101,12 @@ export function paymentInstructions(invoice: InvoiceRow, fields: Record<string, 
   const text =
     fields === undefined
       ? `The shop has turned ${invoice.gateway} off; contact the shop about ${invoice.id}.`
-      : (
-          instructionText[invoice.gateway] ??
-          (({ amount: a, ref }) => `Pay ${a} through ${invoice.gateway} quoting ${ref}; the shop confirms the payment.`)
-        )({
+      : (gatewayAdapter(invoice.gateway)?.instructions({
           amount: `${amount} ${invoice.currency}`,
-          ref: invoice.id,
+          reference: invoice.id,
           fields,
-        });
+        }) ??
+        `Pay ${amount} ${invoice.currency} through ${invoice.gateway} quoting ${invoice.id}; the shop confirms the payment.`);
   const publicFields = Object.fromEntries(
     Object.entries(fields ?? {}).filter(([k]) =>
       ['handle', 'email', 'cashtag', 'receiveCurrency', 'terminalId'].includes(k),

@@ -1,8 +1,9 @@
 /**
- * One interface for every payment provider that takes money on its own page and calls back: start
- * a payment for an invoice, check and read a callback, refund. Adapters talk to the provider and
- * nothing else: they know no invoice state, no database. The invoices module applies what they
- * read (invoices/payment.service.ts), through the invoice state machine.
+ * One interface for every gateway (GatewayAdapter): how the buyer is told to pay, and for the
+ * providers that take money on their own page and call back (HostedGateway): start a payment for
+ * an invoice, check and read a callback, refund. Adapters talk to the provider and nothing else:
+ * they know no invoice state, no database. The invoices module applies what they read
+ * (invoices/payment.service.ts), through the invoice state machine.
  */
 
 /** Where the providers' APIs are: their own by default; a local double in tests (PAYMENTS_*_API_URL). */
@@ -84,9 +85,21 @@ export class ProviderCallError extends Error {
   }
 }
 
+/** What every gateway does: tell the buyer how to pay. Hosted ones also take the money themselves. */
 export interface GatewayAdapter {
   /** The provider's name as the owner knows it. */
   label: string;
+  /**
+   * How the buyer pays `amount` (with its currency), quoting `reference` (the invoice id), from the
+   * gateway's public settings (a handle, an e-mail, a cashtag; never its secrets).
+   */
+  instructions(payment: { amount: string; reference: string; fields: Record<string, string> }): string;
+  /** The provider takes the money on its own page and calls back (cardconnect, cryptocommerce). */
+  hosted?: HostedGateway;
+}
+
+/** A provider that takes the money on its own page: start, callbacks, refunds. */
+export interface HostedGateway {
   start(credentials: Credentials, order: PaymentOrder, endpoints: ProviderEndpoints): Promise<StartedPayment>;
   /** Checks the signature over the raw body (SignatureError) and reads what happened. */
   readCallback(

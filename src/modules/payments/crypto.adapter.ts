@@ -3,6 +3,7 @@ import {
   type CallbackOutcome,
   decimalOf,
   type GatewayAdapter,
+  type HostedGateway,
   minorOf,
   ProviderCallError,
   type ProviderEndpoints,
@@ -65,9 +66,7 @@ function verify(rawBody: Buffer, header: string | string[] | undefined, secret: 
   if (!timingSafeEqual(expected, Buffer.from(header, 'hex'))) throw new SignatureError('the signature does not match');
 }
 
-export const cryptoAdapter: GatewayAdapter = {
-  label: 'Coinbase Commerce',
-
+const hosted: HostedGateway = {
   async start(credentials, order, endpoints) {
     const charge = (await call(endpoints, '/charges', credentials.apiKey!, {
       name: order.title.slice(0, 100),
@@ -156,4 +155,10 @@ export const cryptoAdapter: GatewayAdapter = {
   async close(credentials, ref, endpoints) {
     await call(endpoints, `/charges/${encodeURIComponent(ref)}/cancel`, credentials.apiKey!);
   },
+};
+
+export const cryptoAdapter: GatewayAdapter = {
+  label: 'Coinbase Commerce',
+  instructions: ({ amount }) => `Pay ${amount} in cryptocurrency on Coinbase Commerce's payment page.`,
+  hosted,
 };

@@ -3,6 +3,7 @@ import {
   type CallbackOutcome,
   type Credentials,
   type GatewayAdapter,
+  type HostedGateway,
   ProviderCallError,
   type ProviderEndpoints,
   SignatureError,
@@ -68,9 +69,7 @@ function paid(event: Stripe.Event, session: Stripe.Checkout.Session): CallbackOu
   };
 }
 
-export const stripeAdapter: GatewayAdapter = {
-  label: 'Stripe',
-
+const hosted: HostedGateway = {
   async start(credentials, order, endpoints) {
     const now = Date.now();
     const closes = Math.min(Math.max(order.expiresAt, now + STRIPE_MIN_OPEN_MS + 60_000), now + STRIPE_MAX_OPEN_MS);
@@ -153,4 +152,10 @@ export const stripeAdapter: GatewayAdapter = {
       throw callError('closing of the Checkout Session', err);
     }
   },
+};
+
+export const stripeAdapter: GatewayAdapter = {
+  label: 'Stripe',
+  instructions: ({ amount }) => `Pay ${amount} by card on Stripe's secure payment page.`,
+  hosted,
 };

@@ -4,7 +4,7 @@ import { ConflictError, UnprocessableError, ValidationError } from '../../http/e
 import { MASK, maskSecret, type SecretBox, UNREADABLE_MASK } from '../../security/secret-box.js';
 import { assertVpnBlockingAvailable, type VpnRanges } from '../blacklist/index.js';
 import { countBlockVpnVariants } from '../products/index.js';
-import { type PaymentProvider, paymentProviderNames, providerFields, unsupportedProviders } from '../shops/index.js';
+import { isUnsupportedProvider, type PaymentProvider, paymentProviderNames, providerFields } from '../shops/index.js';
 import type { PaymentSettingsRow } from './payment-settings.table.js';
 import * as repo from './repository.js';
 
@@ -199,7 +199,7 @@ export async function updatePaymentSettings(
       assertVpnBlockingAvailable(vpn, 'gatewayRules.blockVpn');
     const given = givenSecrets(provider, current, update);
     const enabled = update.enabled ?? current.enabled;
-    if (update.enabled === true && unsupportedProviders.includes(provider))
+    if (update.enabled === true && isUnsupportedProvider(provider))
       throw new UnprocessableError(`${provider} is not supported by this server yet.`, [
         `enabled: ${provider} is not supported by this server yet; its settings can be kept, but it cannot take payments`,
       ]);

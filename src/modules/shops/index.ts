@@ -3,10 +3,11 @@
 export { DOMAIN_PATTERN, DOMAIN_RULES } from './custom-domains.js';
 export { loadOwnedShop } from './owned-shop.js';
 export { shopOwnerRoutes } from './owner.routes.js';
-export type { HostedProvider, PaymentProvider } from './payments.js';
+export type { HostedProvider, PaymentProvider, SupportedProvider } from './payments.js';
 export {
   hostedProviders,
   isHostedProvider,
+  isUnsupportedProvider,
   paymentProviderNames,
   providerFields,
   unsupportedProviders,

@@ -57,10 +57,14 @@ export function providerFields(provider: PaymentProvider): [string, FieldSpec][]
  * Providers this server has no adapter for yet: their settings can be stored, but enabling them is
  * refused (422), so that no enabled gateway is a label that takes no money.
  */
-export const unsupportedProviders: readonly PaymentProvider[] = ['virtual-payments', 'cardreader'];
+export const unsupportedProviders = ['virtual-payments', 'cardreader'] as const satisfies readonly PaymentProvider[];
+/** The providers a shop can enable: each has its adapter (payments/index.ts `gateways`). */
+export type SupportedProvider = Exclude<PaymentProvider, (typeof unsupportedProviders)[number]>;
+export const isUnsupportedProvider = (provider: string): boolean =>
+  (unsupportedProviders as readonly string[]).includes(provider);
 
 /** Providers whose buyers pay on the provider's own page, which calls back when the money arrives. */
 export const hostedProviders = ['cardconnect', 'cryptocommerce'] as const;
-export type HostedProvider = (typeof hostedProviders)[number];
+export type HostedProvider = (typeof hostedProviders)[number] & SupportedProvider;
 export const isHostedProvider = (gateway: string): gateway is HostedProvider =>
   (hostedProviders as readonly string[]).includes(gateway);
