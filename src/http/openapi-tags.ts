@@ -298,8 +298,8 @@ status.
 
 | gateway | how the buyer pays | what completes the order | refunds |
 |---|---|---|---|
-| \`cardconnect\` | Stripe Checkout: a Checkout Session per invoice, opened from \`payment.url\` | \`checkout.session.completed\` (paid) | through Stripe |
-| \`cryptocommerce\` | a hosted crypto charge (Coinbase Commerce API), opened from \`payment.url\` | \`charge:confirmed\` | recorded; the owner sends them |
+| \`cardconnect\` | Stripe Checkout: a Checkout Session per invoice, opened from \`payment.url\` | \`checkout.session.completed\` (paid), \`checkout.session.async_payment_succeeded\` | through Stripe |
+| \`cryptocommerce\` | a hosted crypto charge (Coinbase Commerce API), opened from \`payment.url\` | \`charge:confirmed\`, \`charge:resolved\` | recorded; the owner sends them |
 | \`tipjar\`, \`walletemail\`, \`mobilecash\`, \`wallet-ff\` | the instructions on the invoice page and in the mail | the owner's \`process\` with the payment reference | recorded |
 | \`balance\` | the store balance, signed in to the customer area | at once | credited back to the balance |
 

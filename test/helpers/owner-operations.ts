@@ -55,8 +55,9 @@ const samples: Record<string, Sample> = {
     apiKey: 'k'.repeat(12),
     webhookSecret: 's'.repeat(12),
   }),
+  // No adapter yet: configured, never enabled (enabling is a 422).
   'PUT /self/{shopId}/settings/payments/virtual-payments': json({
-    enabled: true,
+    enabled: false,
     privateKey: 'p'.repeat(12),
     publicKey: 'pub',
     receiveCurrency: 'BTC',
@@ -71,7 +72,7 @@ const samples: Record<string, Sample> = {
   'PUT /self/{shopId}/settings/payments/walletemail': json({ enabled: true, email: 'x@example.com' }),
   'PUT /self/{shopId}/settings/payments/mobilecash': json({ enabled: true, cashtag: '$intruder' }),
   'PUT /self/{shopId}/settings/payments/wallet-ff': json({ enabled: true, email: 'x@example.com' }),
-  'PUT /self/{shopId}/settings/payments/cardreader': json({ enabled: true, terminalId: 'T1', apiKey: 'k'.repeat(12) }),
+  'PUT /self/{shopId}/settings/payments/cardreader': json({ enabled: false, terminalId: 'T1', apiKey: 'k'.repeat(12) }),
 
   'PUT /self/{shopId}/settings/design': json({ primaryColor: '#ff0000', darkMode: false }),
   'PUT /self/{shopId}/customization/design': json({ backgroundColor: '#000000', disableSnow: true }),
@@ -156,6 +157,11 @@ Object.assign(samples, {
   'POST /self/{shopId}/invoices/{invoiceId}/resend': {
     params: (f) => ({ invoiceId: f.completedInvoiceId! }),
     body: () => ({ email: 'again@example.com' }),
+  },
+  // A part of the completed invoice: the other operations on it still apply.
+  'POST /self/{shopId}/invoices/{invoiceId}/refund': {
+    params: (f) => ({ invoiceId: f.completedInvoiceId! }),
+    body: () => ({ amount: 0.01, reason: 'sample refund' }),
   },
   'POST /self/{shopId}/customers/{customerId}/balance/add': json({ amount: 2.5, note: 'goodwill' }),
   'POST /self/{shopId}/customers/{customerId}/balance/remove': json({ amount: 1 }),

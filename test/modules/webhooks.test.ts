@@ -546,6 +546,7 @@ test('a local receiver gets every event type of the contract', async (t) => {
   assertOk(
     await api.post(`/self/${shopId}/invoices/${sold.id}/replacement`, { partInvoiceId: done.parts[0].id, quantity: 1 }),
   ); // invoice.replaced
+  assertOk(await api.post(`/self/${shopId}/invoices/${sold.id}/refund`, { amount: 1, reason: 'goodwill' })); // invoice.refunded
   const lapsed = await order(serviceVariant, 1);
   await app.db.kysely
     .updateTable('invoices')

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ok, publicResponses, StringEnum } from '../../schemas/common.js';
-import { hostedProviders } from '../shops/index.js';
+import { hostedProviders, PublicShopId } from '../shops/index.js';
 import { orderOptions } from './order-options.js';
 import { applyCallback } from './payment.service.js';
 
@@ -35,7 +35,7 @@ export const paymentCallbackRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'A bad or missing signature is a 400; a shop that has not configured the provider, a 404. Not rate limited.',
       params: Type.Object({
         provider: StringEnum(hostedProviders),
-        shopId: Type.Integer({ minimum: 1 }),
+        shopId: PublicShopId,
       }),
       response: publicResponses(
         Type.Object({

@@ -136,7 +136,8 @@ export async function moveStatus(
     .set({
       status: to,
       updated_at: now,
-      ...(to === 'completed' ? { completed_at: now, delivery_error: null } : {}),
+      // A completed order has nothing left for the owner to look at: a note of a held payment is history.
+      ...(to === 'completed' ? { completed_at: now, delivery_error: null, payment_note: null } : {}),
       ...(extra.commission === undefined ? {} : { commission: extra.commission }),
       ...(extra.paymentReference == null ? {} : { payment_reference: extra.paymentReference }),
     })

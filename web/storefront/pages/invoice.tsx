@@ -117,7 +117,7 @@ function Payment({ site, invoice, csrf, now }: { site: Site; invoice: PublicInvo
       <h2 id="pay">How to pay</h2>
       {payment?.note ? (
         <p class="notice warning" role="status">
-          {payment.note} The shop has been told and holds your order.
+          {payment.note} The shop sees this on your order, which it holds for you, and will complete or cancel it.
         </p>
       ) : null}
       {payment?.url ? (
