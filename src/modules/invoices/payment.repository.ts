@@ -123,10 +123,16 @@ export async function insertRefund(db: Conn, refund: Omit<InvoiceRefundRow, 'id'
   return Number(row.id);
 }
 
-export async function finishRefund(db: Conn, shopId: number, refundId: number, providerRefundId: string | null) {
+export async function finishRefund(
+  db: Conn,
+  shopId: number,
+  refundId: number,
+  providerRefundId: string | null,
+  method: InvoiceRefundRow['method'],
+) {
   await db
     .updateTable('invoice_refunds')
-    .set({ status: 'succeeded', provider_refund_id: providerRefundId })
+    .set({ status: 'succeeded', provider_refund_id: providerRefundId, method })
     .where('shop_id', '=', shopId)
     .where('id', '=', refundId)
     .execute();
