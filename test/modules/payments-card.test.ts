@@ -64,7 +64,14 @@ async function setup(t: TestContext) {
         .where('type', '=', type)
         .execute()
     ).map((e) => JSON.parse(e.payload));
-  return { app, api, double, ...shop, checkout, callback, sessionOf, invoice, stock, events };
+  const checkoutMails = (id: string) =>
+    app.db.kysely
+      .selectFrom('mail_outbox')
+      .select(['subject', 'body_text'])
+      .where('shop_id', '=', shopId)
+      .where('subject', 'like', `Your order ${id} %how to pay`)
+      .execute();
+  return { app, api, double, ...shop, checkout, callback, sessionOf, invoice, stock, events, checkoutMails };
 }
 
 test('checkout starts a Checkout Session for the invoice: amount in minor units, the shop currency, the invoice id in metadata; the buyer gets its page', async (t) => {
@@ -89,6 +96,21 @@ test('checkout starts a Checkout Session for the invoice: amount in minor units,
   assert.equal(owned.payment.providerId, session.id);
   // The stock is held while the page is open (Stripe's 30-minute minimum), plus the grace for its last callback.
   assert.ok(Date.parse(owned.expiresAt) >= session.expires_at * 1000, 'the invoice outlives the payment page');
+  assert.equal(owned.payment.closesAt, new Date(session.expires_at * 1000).toISOString());
+  assert.equal(placed.payment.closesAt, owned.payment.closesAt, 'the buyer is told when the page closes');
+});
+
+test("the buyer's mail and page give the payment page's deadline, not the invoice's grace", async (t) => {
+  const { app, checkout, checkoutMails, sessionOf } = await setup(t);
+  const placed = await checkout();
+  const closes = new Date(sessionOf(placed.id).expires_at * 1000).toISOString();
+  const mails = await checkoutMails(placed.id);
+  assert.equal(mails.length, 1, 'one checkout mail, queued once the page exists');
+  assert.match(mails[0]!.body_text, /by card on Stripe's secure payment page/);
+  const page = await app.inject({ url: new URL(placed.url).pathname });
+  assert.equal(page.statusCode, 200);
+  assert.match(page.body, new RegExp(`the payment page closes[\\s\\S]*datetime="${closes}"`));
+  assert.match(page.body, new RegExp(`href="${sessionOf(placed.id).url}"`), 'the Pay link');
 });
 
 test('a paid session completes the invoice once, whether the callback comes twice or twice at once', async (t) => {
@@ -231,7 +253,7 @@ test('a session completed unpaid (a delayed method) waits for async_payment_succ
 });
 
 test('when Stripe cannot start the payment the checkout is a 502, and the invoice is cancelled with its stock back', async (t) => {
-  const { api, double, checkout, stock, shopId, productId, keysVariant } = await setup(t);
+  const { app, api, double, checkout, stock, shopId, productId, keysVariant, checkoutMails } = await setup(t);
   const before = await stock();
   // 409 is not retried by the library; a 500 would be, once (maxNetworkRetries: 1).
   double.failNext('/v1/checkout/sessions', 500, 'An unknown error occurred', 2);
@@ -243,6 +265,10 @@ test('when Stripe cannot start the payment the checkout is a 502, and the invoic
   assertError(res, 502, 'payment_provider_error');
   assert.match(res.body.errors[0], /^gateway: Stripe/);
   assert.equal(await stock(), before, 'nothing is held');
+  const [cancelledId] = (
+    await app.db.kysely.selectFrom('invoices').select('id').where('shop_id', '=', shopId).execute()
+  ).map((r) => r.id);
+  assert.deepEqual(await checkoutMails(cancelledId!), [], 'no "how to pay" mail for an order that was not placed');
   const cancelled = assertOk(await api.get(`/self/${shopId}/invoices?status=cancelled`));
   assert.equal(cancelled.items.length, 1);
   // And a later checkout works.
@@ -259,4 +285,18 @@ test('cancelling a card order closes its Checkout Session at Stripe', async (t) 
   assert.equal(res.statusCode, 200);
   assert.equal(sessionOf(byBuyer.id).status, 'expired');
   assert.equal(double.requests.filter((r) => r.path.endsWith('/expire')).length, 2);
+});
+
+test('a card order the owner processed by hand is refunded as recorded: Stripe is not asked about a payment it never saw', async (t) => {
+  const { api, double, checkout, invoice, shopId } = await setup(t);
+  const placed = await checkout();
+  const processed = assertOk(
+    await api.post(`/self/${shopId}/invoices/${placed.id}/process`, { paymentReference: 'bank transfer 77' }),
+  );
+  assert.equal(processed.payment.confirmedBy, 'owner');
+  assertOk(await api.post(`/self/${shopId}/invoices/${placed.id}/refund`, { reason: 'changed mind' }));
+  const refunded = await invoice(placed.id);
+  assert.equal(refunded.refunds[0].method, 'recorded');
+  assert.equal(double.stripe.refunds.length, 0);
+  assert.equal(double.requests.filter((r) => r.path === '/v1/refunds').length, 0);
 });

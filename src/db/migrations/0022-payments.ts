@@ -5,8 +5,10 @@ import { withId } from '../migration-helpers.js';
  * Real payments (issue 23).
  *
  * - `invoices` gains what a payment leaves on it: `payment_ref`, the provider's id of the hosted
- *   payment started for it (a Stripe Checkout Session, a crypto charge), and `payment_url`, the page
- *   the buyer pays on; `payment_reference`, what identifies the money received (the provider's
+ *   payment started for it (a Stripe Checkout Session, a crypto charge), `payment_url`, the page
+ *   the buyer pays on, and `payment_closes_at`, when that page closes; `payment_source`, who
+ *   confirmed the payment (`provider`, `owner`, `balance`); `payment_reference`, what identifies
+ *   the money received (the provider's
  *   payment id, or the reference the owner typed when confirming a manual payment);
  *   `payment_note`, what the owner must look at (an underpayment, a payment of another amount);
  *   `refunded`, the minor units refunded so far.
@@ -19,8 +21,9 @@ import { withId } from '../migration-helpers.js';
  *   did nothing) has them turned off; enabling them is now refused.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const column of ['payment_ref', 'payment_url', 'payment_reference', 'payment_note'])
+  for (const column of ['payment_ref', 'payment_url', 'payment_reference', 'payment_note', 'payment_source'])
     await db.schema.alterTable('invoices').addColumn(column, 'text').execute();
+  await db.schema.alterTable('invoices').addColumn('payment_closes_at', 'bigint').execute();
   await db.schema
     .alterTable('invoices')
     .addColumn('refunded', 'bigint', (c) => c.notNull().defaultTo(0))
@@ -73,6 +76,14 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     await db.schema.alterTable('rollup_totals').dropColumn(column).execute();
   await db.schema.dropTable('invoice_refunds').execute();
   await db.schema.dropTable('payment_events').execute();
-  for (const column of ['refunded', 'payment_note', 'payment_reference', 'payment_url', 'payment_ref'])
+  for (const column of [
+    'refunded',
+    'payment_closes_at',
+    'payment_source',
+    'payment_note',
+    'payment_reference',
+    'payment_url',
+    'payment_ref',
+  ])
     await db.schema.alterTable('invoices').dropColumn(column).execute();
 }

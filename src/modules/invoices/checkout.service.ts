@@ -453,7 +453,7 @@ export async function checkout(
  */
 async function completeBalanceOrder(db: Conn, shopId: number, invoiceId: string, options: OrderOptions): Promise<void> {
   try {
-    await completeInvoice(db, shopId, invoiceId, options);
+    await completeInvoice(db, shopId, invoiceId, options, { source: 'balance' });
   } catch (err) {
     if (!(await endUnpaid(db, shopId, invoiceId, 'cancelled'))) throw err;
     if (err instanceof InsufficientBalanceError)

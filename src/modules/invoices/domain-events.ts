@@ -5,6 +5,7 @@ import { recordRefund } from '../customers/index.js';
 import { type EventType, recordEvent } from '../events/index.js';
 import type { LinkSettings } from '../mail/index.js';
 import { type RollupSource, recordRollupChanges } from '../rollups/index.js';
+import { isHostedProvider } from '../shops/index.js';
 import { addFeedbackToTotals, countFirstPurchase, shopContentChanged } from '../storefront/index.js';
 import { type PartDelivery, queueCheckoutMail, queueDeliveryMail, queueReplacementMail } from './invoice-mail.js';
 import type { InvoicePartRow, InvoiceRow } from './invoices.table.js';
@@ -119,7 +120,8 @@ export async function invoiceCreated(
   links: LinkSettings,
 ): Promise<void> {
   const shopId = invoice.shop_id;
-  await queueCheckoutMail(trx, shopId, invoice.id, links);
+  // A card or crypto order's mail waits for the provider's page (payment.service.ts startHostedPayment).
+  if (!isHostedProvider(invoice.gateway)) await queueCheckoutMail(trx, shopId, invoice.id, links);
   await recordInvoiceEvent(
     trx,
     shopId,

@@ -87,7 +87,8 @@ export async function queueCheckoutMail(db: Conn, shopId: number, invoiceId: str
       discount:
         invoice.discount > 0 ? { code: invoice.coupon_code ?? 'coupon', amount: money(invoice.discount) } : null,
       total: money(invoice.total),
-      expiresAt: invoice.expires_at,
+      // A card or crypto order: when the provider's page closes.
+      expiresAt: invoice.payment_closes_at ?? invoice.expires_at,
       utcOffsetMinutes: shop.utc_offset_minutes,
     }),
   });

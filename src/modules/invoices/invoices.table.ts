@@ -1,6 +1,7 @@
 import type { Generated, Selectable } from 'kysely';
 
 export type InvoiceStatus = 'pending' | 'completed' | 'expired' | 'cancelled';
+export type PaymentSource = 'provider' | 'owner' | 'balance';
 
 export interface InvoicesTable {
   /** Public, unguessable: 24 url-safe characters. */
@@ -38,6 +39,10 @@ export interface InvoicesTable {
   payment_ref: Generated<string | null>;
   /** The provider's page where the buyer pays. */
   payment_url: Generated<string | null>;
+  /** When that page closes (epoch ms); the invoice itself expires CALLBACK_GRACE_MS later. */
+  payment_closes_at: Generated<number | null>;
+  /** Who confirmed the payment: the provider's callback, the owner (`process`), or the store balance. */
+  payment_source: Generated<PaymentSource | null>;
   /** What identifies the money received: the provider's payment id, or the owner's reference for a manual payment. */
   payment_reference: Generated<string | null>;
   /** Something about the payment the owner must look at (an underpayment, another amount). */

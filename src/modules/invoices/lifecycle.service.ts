@@ -12,7 +12,7 @@ import { findShop, shareShop } from '../shops/index.js';
 import { invoiceCompleted, invoiceEndedUnpaid, writeTransaction } from './domain-events.js';
 import { type DeliveryOptions, DynamicDeliveryError, fetchDynamicDeliverable } from './dynamic-delivery.js';
 import type { PartDelivery } from './invoice-mail.js';
-import type { InvoicePartRow, InvoiceRow, InvoiceStatus } from './invoices.table.js';
+import type { InvoicePartRow, InvoiceRow, InvoiceStatus, PaymentSource } from './invoices.table.js';
 import type { OrderOptions } from './order-options.js';
 import * as repo from './repository.js';
 import { assertTransition } from './state.js';
@@ -153,7 +153,7 @@ export async function completeInvoice(
   shopId: number,
   invoiceId: string,
   options: OrderOptions,
-  payment: { reference?: string | null | undefined } = {},
+  payment: { source: PaymentSource; reference?: string | null | undefined },
 ): Promise<void> {
   const invoice = await withExpiryApplied(db, await requireInvoice(db, shopId, invoiceId));
   assertTransition(invoice.status, 'completed');
@@ -175,6 +175,7 @@ export async function completeInvoice(
     const moved = await repo.moveStatus(trx, shopId, invoiceId, 'pending', 'completed', now, {
       notExpiredAt: now,
       paymentReference: payment.reference ?? null,
+      paymentSource: payment.source,
     });
     if (!moved) {
       throw new ConflictError('The invoice is no longer pending.', ['status: is not pending']);

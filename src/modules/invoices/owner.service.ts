@@ -117,7 +117,10 @@ export async function processInvoice(
   options: OrderOptions,
   paymentReference?: string | null,
 ) {
-  await completeInvoice(db, shop.id, invoiceId, options, { reference: paymentReference?.trim() || null });
+  await completeInvoice(db, shop.id, invoiceId, options, {
+    source: 'owner',
+    reference: paymentReference?.trim() || null,
+  });
   return getInvoice(db, shop, invoiceId, options.links);
 }
 

@@ -12,11 +12,17 @@ export async function setHostedPayment(
   db: Conn,
   shopId: number,
   invoiceId: string,
-  payment: { ref: string; url: string; expiresAt: number },
+  payment: { ref: string; url: string; closesAt: number; expiresAt: number },
 ): Promise<boolean> {
   const result = await db
     .updateTable('invoices')
-    .set({ payment_ref: payment.ref, payment_url: payment.url, expires_at: payment.expiresAt, updated_at: Date.now() })
+    .set({
+      payment_ref: payment.ref,
+      payment_url: payment.url,
+      payment_closes_at: payment.closesAt,
+      expires_at: payment.expiresAt,
+      updated_at: Date.now(),
+    })
     .where('shop_id', '=', shopId)
     .where('id', '=', invoiceId)
     .where('status', '=', 'pending')

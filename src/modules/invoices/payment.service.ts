@@ -20,6 +20,7 @@ import {
 import { gatewayCredentials } from '../settings/index.js';
 import { findShop, type HostedProvider, isHostedProvider, shareShop } from '../shops/index.js';
 import { invoiceRefunded, writeTransaction } from './domain-events.js';
+import { queueCheckoutMail } from './invoice-mail.js';
 import type { InvoiceRow } from './invoices.table.js';
 import { completeInvoice, DeliveryFailedError, endUnpaid, requireInvoice } from './lifecycle.service.js';
 import type { OrderOptions, PaymentContext } from './order-options.js';
@@ -98,8 +99,12 @@ export async function startHostedPayment(
   await payments.setHostedPayment(db, shopId, invoiceId, {
     ref: started.ref,
     url: started.url,
+    closesAt: started.expiresAt,
     expiresAt: started.expiresAt + CALLBACK_GRACE_MS,
   });
+  // Only now: a provider that could not start the payment leaves no "how to pay" mail behind, and
+  // the mail's deadline is the page's.
+  await queueCheckoutMail(db, shopId, invoiceId, options.links);
 }
 
 /**
@@ -159,7 +164,7 @@ async function applyPaid(
   }
   if (invoice.status === 'pending') {
     try {
-      await completeInvoice(db, shopId, id, options, { reference: outcome.reference });
+      await completeInvoice(db, shopId, id, options, { source: 'provider', reference: outcome.reference });
       return 'completed';
     } catch (err) {
       if (err instanceof DeliveryFailedError) {
@@ -212,6 +217,8 @@ async function applyOutcome(
       if (invoice.status !== 'pending') return 'ignored';
       return (await endUnpaid(db, shopId, invoice.id, outcome.status)) ? outcome.status : 'ignored';
     case 'attention':
+      // A late word about a payment that completed the order (a `charge:pending` after the confirmation).
+      if (invoice.status === 'completed') return 'ignored';
       if (invoice.status !== 'pending') {
         await payments.notePayment(db, shopId, invoice.id, outcome.note);
         return 'noted';
@@ -270,7 +277,10 @@ export async function applyCallback(
 /** How a refund of an invoice is made: through its provider, to the store balance, or recorded. */
 function refundMethod(invoice: InvoiceRow): 'provider' | 'balance' | 'recorded' {
   if (invoice.gateway === 'balance') return 'balance';
-  if (isHostedProvider(invoice.gateway) && invoice.payment_reference !== null) return 'provider';
+  // Only a payment the provider confirmed can be given back through it: an order of a card gateway
+  // that the owner processed by hand was paid some other way.
+  if (isHostedProvider(invoice.gateway) && invoice.payment_source === 'provider' && invoice.payment_reference !== null)
+    return 'provider';
   return 'recorded';
 }
 

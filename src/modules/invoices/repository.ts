@@ -12,6 +12,7 @@ import type {
   InvoiceRow,
   InvoiceStatus,
   InvoicesTable,
+  PaymentSource,
 } from './invoices.table.js';
 
 type Conn = Kysely<Database>;
@@ -129,7 +130,12 @@ export async function moveStatus(
   from: InvoiceStatus,
   to: InvoiceStatus,
   now: number,
-  extra: { notExpiredAt?: number; commission?: number; paymentReference?: string | null } = {},
+  extra: {
+    notExpiredAt?: number;
+    commission?: number;
+    paymentReference?: string | null;
+    paymentSource?: PaymentSource;
+  } = {},
 ): Promise<boolean> {
   let query = db
     .updateTable('invoices')
@@ -140,6 +146,7 @@ export async function moveStatus(
       ...(to === 'completed' ? { completed_at: now, delivery_error: null, payment_note: null } : {}),
       ...(extra.commission === undefined ? {} : { commission: extra.commission }),
       ...(extra.paymentReference == null ? {} : { payment_reference: extra.paymentReference }),
+      ...(extra.paymentSource === undefined ? {} : { payment_source: extra.paymentSource }),
     })
     .where('shop_id', '=', shopId)
     .where('id', '=', invoiceId)

@@ -112,8 +112,18 @@ export const Payment = Type.Object({
         'sends the buyer back to the invoice page, and tells shopd when the money arrived.',
     }),
   ),
+  closesAt: Type.Optional(
+    Type.String({
+      ...Timestamp,
+      description: "When the provider's page closes: pay before then. The invoice expires 10 minutes later.",
+    }),
+  ),
   note: Type.Optional(
-    Type.String({ description: 'What happened to a payment that did not complete the order (an underpayment, say).' }),
+    Type.String({
+      description:
+        'Present while a payment for the order waits for the owner (an underpayment, another amount, one awaiting ' +
+        'confirmation): the order is held, and the owner completes or cancels it.',
+    }),
   ),
 });
 
@@ -156,6 +166,16 @@ const PaymentRecord = Type.Object({
     }),
   ),
   url: Nullable(Type.String({ description: "The provider's page the buyer pays on." })),
+  closesAt: Nullable(
+    Type.String({ ...Timestamp, description: 'When that page closes; the invoice expires 10 minutes later.' }),
+  ),
+  confirmedBy: Nullable(
+    StringEnum(['provider', 'owner', 'balance'] as const, {
+      description:
+        "Who confirmed the payment: the provider's callback, the owner (`process`), or the store balance. Only a payment " +
+        'the provider confirmed is refunded through it.',
+    }),
+  ),
   reference: Nullable(
     Type.String({
       description:

@@ -75,7 +75,9 @@ export function toOwnerInvoice(
     payment: {
       providerId: invoice.payment_ref,
       url: invoice.payment_url,
+      closesAt: toIso(invoice.payment_closes_at),
       reference: invoice.payment_reference,
+      confirmedBy: invoice.payment_source,
       note: invoice.payment_note,
     },
     refunded: money(invoice.refunded, c),
@@ -93,6 +95,11 @@ export function toOwnerInvoice(
     expiresAt: toIso(invoice.expires_at),
   };
 }
+
+/** What the buyer's page says of a payment held for the owner's look (payment.service.ts `attention`). */
+export const BUYER_NOTE =
+  'A payment for this order needs a look from the shop (its amount did not match, or it awaits confirmation). ' +
+  'The shop holds your order and will complete or cancel it.';
 
 /** How the customer pays, from the gateway's public settings (never its secrets). */
 export function paymentInstructions(invoice: InvoiceRow, fields: Record<string, string> | undefined) {
@@ -120,7 +127,9 @@ export function paymentInstructions(invoice: InvoiceRow, fields: Record<string, 
     instructions: text,
     ...publicFields,
     ...(invoice.payment_url ? { url: invoice.payment_url } : {}),
-    ...(invoice.payment_note ? { note: invoice.payment_note } : {}),
+    ...(invoice.payment_closes_at !== null ? { closesAt: toIso(invoice.payment_closes_at) } : {}),
+    // The owner's note is for the owner (it may say "refund it at the provider"); the buyer learns the order is held.
+    ...(invoice.payment_note ? { note: BUYER_NOTE } : {}),
   };
 }
 

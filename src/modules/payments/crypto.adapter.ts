@@ -105,7 +105,18 @@ const hosted: HostedGateway = {
     };
     const price = charge.pricing?.local;
     const currency = (price?.currency ?? '').toUpperCase();
-    const digits = digitsOf(currency);
+    let digits: number;
+    try {
+      digits = digitsOf(currency);
+    } catch {
+      // No price in a currency shopd knows: about no charge shopd made (its charges are in the shop currency).
+      return {
+        kind: 'ignored',
+        eventId: event.id,
+        type: event.type,
+        why: 'the charge has no price in a known currency',
+      };
+    }
     const priced = price ? minorOf(price.amount, digits) : null;
     const received = (charge.payments ?? [])
       .filter((p) => p.value?.local && p.value.local.currency.toUpperCase() === currency)

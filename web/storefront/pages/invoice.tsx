@@ -111,13 +111,15 @@ type PaymentField = (typeof PAYMENT_FIELDS)[number][0];
 function Payment({ site, invoice, csrf, now }: { site: Site; invoice: PublicInvoiceView; csrf: string; now: number }) {
   // The gateway's public fields (handle, e-mail, …) ride along when it has them.
   const payment = invoice.payment as (PublicInvoiceView['payment'] & Partial<Record<PaymentField, string>>) | null;
-  const left = Date.parse(invoice.expiresAt) - now;
+  // A card or crypto order: the provider's page closes before the invoice expires (the rest is for its last callback).
+  const deadline = payment?.closesAt ?? invoice.expiresAt;
+  const left = Date.parse(deadline) - now;
   return (
     <section aria-labelledby="pay" class="card">
       <h2 id="pay">How to pay</h2>
       {payment?.note ? (
         <p class="notice warning" role="status">
-          {payment.note} The shop sees this on your order, which it holds for you, and will complete or cancel it.
+          {payment.note}
         </p>
       ) : null}
       {payment?.url ? (
@@ -160,19 +162,21 @@ function Payment({ site, invoice, csrf, now }: { site: Site; invoice: PublicInvo
           </dl>
         </>
       ) : null}
-      <p>
-        Time left to pay:{' '}
-        <strong>
-          <span data-countdown={String(Math.max(0, Math.floor(left / 1000)))}>{clock(left)}</span>
-        </strong>{' '}
-        <span class="muted small">
-          (the order expires{' '}
-          <time datetime={invoice.expiresAt}>
-            {day(invoice.expiresAt)} at {invoice.expiresAt.slice(11, 16)} UTC
-          </time>
-          )
-        </span>
-      </p>
+      {payment?.note ? null : (
+        <p>
+          Time left to pay:{' '}
+          <strong>
+            <span data-countdown={String(Math.max(0, Math.floor(left / 1000)))}>{clock(left)}</span>
+          </strong>{' '}
+          <span class="muted small">
+            ({payment?.closesAt ? 'the payment page closes' : 'the order expires'}{' '}
+            <time datetime={deadline}>
+              {day(deadline)} at {deadline.slice(11, 16)} UTC
+            </time>
+            )
+          </span>
+        </p>
+      )}
       <p class="muted small">This page updates by itself once the shop has your payment.</p>
       <form method="post" action={href(site, `${storefrontPaths.invoice(invoice.id)}/cancel`)} class="actions">
         <input type="hidden" name="_csrf" value={csrf} />
@@ -366,7 +370,11 @@ export function InvoicePage(props: InvoicePageProps) {
           data-status={invoice.status}
           data-status-url={pending ? href(site, `${invoicePath}/status`) : undefined}
         >
-          {STATUS_TEXT[invoice.status]}
+          {invoice.status === 'completed' && invoice.refunded > 0
+            ? invoice.refunded >= invoice.total
+              ? 'Refunded'
+              : 'Partly refunded'
+            : STATUS_TEXT[invoice.status]}
         </span>
       </p>
       <p class="muted small">
@@ -394,17 +402,19 @@ export function InvoicePage(props: InvoicePageProps) {
       ) : null}
       {invoice.status === 'completed' ? (
         <>
-          <p class="notice success" role="status">
-            Your order is complete{invoice.completedAt ? ` since ${day(invoice.completedAt)}` : ''}. Your items are
-            below.
-          </p>
           {invoice.refunded > 0 ? (
             <p class="notice" role="status">
               {invoice.refunded >= invoice.total
                 ? `This order was refunded (${money(invoice.refunded, invoice.currency)}).`
-                : `${money(invoice.refunded, invoice.currency)} of this order was refunded.`}
+                : `${money(invoice.refunded, invoice.currency)} of this order was refunded.`}{' '}
+              Your items stay below.
             </p>
-          ) : null}
+          ) : (
+            <p class="notice success" role="status">
+              Your order was completed{invoice.completedAt ? ` on ${day(invoice.completedAt)}` : ''}. Your items are
+              below.
+            </p>
+          )}
           <Goods site={site} invoice={invoice} />
           <Feedback
             site={site}
