@@ -5,8 +5,9 @@ import { browse, e2eTest, ok, overflowsHorizontally, type Server, seedShop, star
 
 /**
  * The owner's admin in a browser (issue 22): an owner signs in with e-mail and password, adds a
- * product with serial keys, a buyer buys it on the storefront, the owner processes the order,
- * sees the dashboard count it, answers the buyer's ticket, revokes an API key and signs out;
+ * product with serial keys, a buyer buys it on the storefront, the owner processes the order with
+ * the buyer's payment reference, refunds part of it (issue 23), sees the dashboard count both,
+ * answers the buyer's ticket, revokes an API key and signs out;
  * a wrong password, a call without the CSRF token and an expired session are refused.
  */
 
@@ -98,7 +99,12 @@ e2eTest('an owner sells a new product from the admin and runs the order through 
   await shot('orders');
   await orderLink.click();
   await page.getByRole('button', { name: 'Process' }).click();
+  const processDialog = page.getByRole('dialog', { name: 'Process the order' });
+  await processDialog.getByLabel('Payment reference').fill('TIP-7731');
+  await shot('order-process-dialog');
+  await processDialog.getByRole('button', { name: 'Mark paid and deliver' }).click();
   await page.getByText('Order processed: the goods were delivered').waitFor();
+  await page.getByText('TIP-7731', { exact: true }).waitFor();
   await shot('order-processed');
   await buyer.page.getByRole('heading', { name: 'Your items' }).waitFor();
   await buyer.page.getByText('NEB-0001').waitFor();
@@ -109,15 +115,50 @@ e2eTest('an owner sells a new product from the admin and runs the order through 
     .executeTakeFirstOrThrow();
   assert.equal(sold.status, 'completed');
 
-  // The dashboard counts the order.
+  // The owner refunds part of it: a tip-jar order's refund is recorded, the owner sends the money.
+  await page.getByRole('button', { name: 'Refund', exact: true }).click();
+  const refundDialog = page.getByRole('dialog', { name: 'Refund the order' });
+  const refundAmount = refundDialog.getByLabel('Amount (USD)');
+  assert.equal(await refundAmount.inputValue(), '14.50', 'the amount starts at what is left to refund');
+  await refundDialog.getByText('you send the money back to the buyer yourself').waitFor();
+  await refundAmount.fill('5');
+  await refundDialog.getByLabel('Reason').fill('One key did not activate');
+  await shot('order-refund-dialog');
+  await refundDialog.getByRole('button', { name: 'Record the refund' }).click();
+  await page.getByText('Refunded $5.00', { exact: true }).waitFor();
+  await page.getByText('$5.00 of $14.50', { exact: true }).waitFor();
+  const refundRow = page
+    .getByRole('table', { name: 'Refunds of the order' })
+    .getByRole('row', { name: /One key did not activate/ });
+  await refundRow.getByText('Recorded: you send the money').waitFor();
+  await refundRow.getByText('$5.00').waitFor();
+  await shot('order-refunded');
+  // At phone width the order with its payment and refunds fits the screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  assert.equal(await overflowsHorizontally(page), false, 'the order screen fits a phone');
+  await shot('order-refunded-phone');
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const refunded = ok(await server.api.get(`/self/${shop.shopId}/invoices/${encodeURIComponent(invoiceId)}`));
+  assert.equal(refunded.refunded, 5);
+  assert.equal(refunded.payment.reference, 'TIP-7731');
+  assert.deepEqual(
+    refunded.refunds.map((r: { amount: number; method: string; reason: string }) => [r.amount, r.method, r.reason]),
+    [[5, 'recorded', 'One key did not activate']],
+  );
+
+  // The dashboard counts the order and the refund.
   await nav(page, 'Dashboard').click();
   // The tile's figure is named by its caption; data-value holds the plain number.
   await page.waitForFunction((before) => {
-    const tile = Array.from(document.querySelectorAll('figure')).find(
-      (f) => f.querySelector('figcaption')?.textContent === 'Orders',
+    const tiles = new Map(
+      Array.from(document.querySelectorAll('figure'), (f) => [
+        f.querySelector('figcaption')?.textContent,
+        Number(f.getAttribute('data-value')),
+      ]),
     );
-    return Number(tile?.getAttribute('data-value')) === before + 1;
+    return tiles.get('Orders') === before + 1 && tiles.get('Refunds') === 5;
   }, ordersBefore);
+  await page.getByRole('figure', { name: 'Refunds', exact: true }).getByText('1 refund', { exact: false }).waitFor();
   await shot('dashboard-after');
 
   // The buyer asks about the order; the owner answers from the inbox.

@@ -97,7 +97,12 @@ export default function DashboardScreen() {
       ) : (
         <>
           <div className="dash-stats" aria-busy={updating || undefined}>
-            <Stat label="Revenue" value={money(g.revenue, currency)} raw={g.revenue} note="Completed orders" />
+            <Stat
+              label="Revenue"
+              value={money(g.revenue, currency)}
+              raw={g.revenue}
+              note="Completed orders, before refunds"
+            />
             <Stat label="Orders" value={count(g.ordersCount)} raw={g.ordersCount} note="Created, any status" />
             <Stat label="Completed orders" value={count(g.completedOrders)} raw={g.completedOrders} />
             <Stat label="Awaiting payment" value={count(g.pendingOrders)} raw={g.pendingOrders} />
@@ -139,12 +144,13 @@ function AdvancedStats(props: { data: AdvancedDashboard | undefined; loading: bo
     if (!props.loading) return null;
     return (
       <>
-        {['Conversion', 'Repeat purchases', 'Average rating', 'Replacements'].map((label) => (
+        {['Conversion', 'Repeat purchases', 'Average rating', 'Replacements', 'Refunds'].map((label) => (
           <Stat key={label} label={label} value="…" busy />
         ))}
       </>
     );
   }
+  const r = a.refundsAndReplacements;
   return (
     <>
       <Stat
@@ -167,9 +173,15 @@ function AdvancedStats(props: { data: AdvancedDashboard | undefined; loading: bo
       />
       <Stat
         label="Replacements"
-        value={count(a.refundsAndReplacements.count)}
-        raw={a.refundsAndReplacements.count}
-        note={`${count(a.refundsAndReplacements.units)} ${a.refundsAndReplacements.units === 1 ? 'unit' : 'units'} replaced`}
+        value={count(r.replacements)}
+        raw={r.replacements}
+        note={`${count(r.units)} ${r.units === 1 ? 'unit' : 'units'} replaced`}
+      />
+      <Stat
+        label="Refunds"
+        value={money(r.refundedAmount, a.currency)}
+        raw={r.refundedAmount}
+        note={`${count(r.refunds)} ${r.refunds === 1 ? 'refund' : 'refunds'}`}
       />
     </>
   );

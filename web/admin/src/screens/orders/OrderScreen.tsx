@@ -8,7 +8,19 @@ import { Field, FormError, fieldError } from '../../ui/Field';
 import { dateTime, money } from '../../ui/format';
 import { Badge, Card, LoadError, Loading, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
-import { type Invoice, invoiceActions, invoiceStatusLabels, invoiceStatusTones, useIdempotencyKey } from './orders';
+import {
+  currencyDigits,
+  gatewayLabel,
+  type Invoice,
+  invoiceActions,
+  invoiceStatusLabels,
+  invoiceStatusTones,
+  type PaymentKind,
+  paymentKind,
+  refundableAmount,
+  refundHow,
+  useIdempotencyKey,
+} from './orders';
 import './orders.css';
 
 export default function OrderScreen() {
@@ -65,10 +77,18 @@ export default function OrderScreen() {
             <p>The last delivery failed: {order.deliveryError} Processing the order again retries the delivery.</p>
           </div>
         ) : null}
+        {order.payment.note ? (
+          <div className="alert orders-warning" role="alert">
+            <p>
+              <strong>Payment needs your attention:</strong> {order.payment.note}
+            </p>
+          </div>
+        ) : null}
         <div className="grid-2">
           <Summary order={order} />
           <Customer order={order} />
         </div>
+        <Payment order={order} />
         <Parts order={order} />
         <div className="grid-2">
           <CustomFields order={order} />
@@ -91,7 +111,7 @@ function ActionError(props: { error: unknown }) {
   return <FormError error={props.error} />;
 }
 
-/** Process, Cancel order, Replace and Resend, each only in the statuses the API allows it. */
+/** Process, Cancel order, Refund, Replace and Resend, each only in the statuses the API allows it. */
 function OrderActions(props: {
   order: Invoice;
   onChange: (next: Invoice | undefined) => void;
@@ -101,35 +121,15 @@ function OrderActions(props: {
   const shopId = Number(useParams<{ shopId: string }>().shopId);
   const invoiceId = order.id;
   const notify = useToast();
-  const allowed = invoiceActions(order.status);
-  const processKey = useIdempotencyKey();
+  const allowed = invoiceActions(order);
   const cancelKey = useIdempotencyKey();
-  const [dialog, setDialog] = useState<'replace' | 'resend' | null>(null);
+  const [dialog, setDialog] = useState<'process' | 'refund' | 'replace' | 'resend' | null>(null);
 
   /** A 409 means the invoice moved on meanwhile (paid, expired, cancelled): show its state now. */
   const failed = (error: unknown) => {
     props.onError(error);
     if (error instanceof ApiError && error.status === 409) props.onChange(undefined);
   };
-  const process = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.POST('/self/{shopId}/invoices/{invoiceId}/process', {
-          params: { path: { shopId, invoiceId }, header: { 'idempotency-key': processKey.keyFor('process') } },
-        }),
-      ),
-    onSuccess: (next) => {
-      notify('Order processed: the goods were delivered');
-      props.onChange(next);
-    },
-    onError: (error) => {
-      // A failed dynamic delivery (422) is recorded on the invoice: show it.
-      if (error instanceof ApiError && error.status === 422) props.onChange(undefined);
-      failed(error);
-    },
-    onMutate: () => props.onError(null),
-    onSettled: (_data, error) => processKey.settled(error),
-  });
   const cancel = useMutation({
     mutationFn: () =>
       unwrap(
@@ -145,28 +145,34 @@ function OrderActions(props: {
     onMutate: () => props.onError(null),
     onSettled: (_data, error) => cancelKey.settled(error),
   });
-  const pending = process.isPending || cancel.isPending;
+  const close = () => setDialog(null);
 
   return (
     <div className="stack">
       <div className="orders-actions">
         {allowed.process ? (
-          <ConfirmButton
-            label={process.isPending ? 'Processing…' : 'Process'}
-            className="btn-primary"
-            question={`Mark order ${order.id} as paid and deliver its goods to ${order.customerEmail}?`}
-            disabled={pending}
-            onConfirm={() => process.mutate()}
-          />
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={cancel.isPending}
+            onClick={() => setDialog('process')}
+          >
+            Process
+          </button>
         ) : null}
         {allowed.cancel ? (
           <ConfirmButton
             label={cancel.isPending ? 'Cancelling…' : 'Cancel order'}
             danger
             question={`Cancel order ${order.id}? Its reserved stock goes back on sale.`}
-            disabled={pending}
+            disabled={cancel.isPending}
             onConfirm={() => cancel.mutate()}
           />
+        ) : null}
+        {allowed.refund ? (
+          <button type="button" className="btn" onClick={() => setDialog('refund')}>
+            Refund
+          </button>
         ) : null}
         {allowed.replace ? (
           <button type="button" className="btn" onClick={() => setDialog('replace')}>
@@ -179,6 +185,12 @@ function OrderActions(props: {
           </button>
         ) : null}
       </div>
+      <Dialog open={dialog === 'process'} onClose={close} title="Process the order">
+        <ProcessForm order={order} onChange={props.onChange} onError={failed} close={close} />
+      </Dialog>
+      <Dialog open={dialog === 'refund'} onClose={close} title="Refund the order">
+        <RefundForm order={order} onChange={props.onChange} onError={failed} close={close} />
+      </Dialog>
       <Dialog open={dialog === 'replace'} onClose={() => setDialog(null)} title="Replace items">
         <ReplaceForm order={order} onDone={props.onChange} close={() => setDialog(null)} />
       </Dialog>
@@ -186,6 +198,229 @@ function OrderActions(props: {
         <ResendForm order={order} onConflict={() => props.onChange(undefined)} close={() => setDialog(null)} />
       </Dialog>
     </div>
+  );
+}
+
+/** What the reference asked for at Process is, by how the buyer paid. */
+const referenceHints: Record<PaymentKind, string> = {
+  manual: 'The reference the buyer quoted, or the transfer id of the money you received. Optional; kept on the order.',
+  card: "The Stripe payment id you checked in Stripe's dashboard. Optional; kept on the order.",
+  crypto: "The charge or transaction id you checked in the provider's dashboard. Optional; kept on the order.",
+  balance: 'Optional; kept on the order.',
+};
+
+/** Process: the owner confirms the money arrived (how, optionally), and the goods are delivered. */
+function ProcessForm(props: {
+  order: Invoice;
+  onChange: (next: Invoice | undefined) => void;
+  onError: (error: unknown) => void;
+  close: () => void;
+}) {
+  const { order } = props;
+  const shopId = Number(useParams<{ shopId: string }>().shopId);
+  const notify = useToast();
+  const idempotency = useIdempotencyKey();
+  const [reference, setReference] = useState('');
+  const kind = paymentKind(order.gateway);
+  const process = useMutation({
+    mutationFn: (body: { paymentReference?: string }) =>
+      unwrap(
+        api.POST('/self/{shopId}/invoices/{invoiceId}/process', {
+          params: { path: { shopId, invoiceId: order.id }, header: { 'idempotency-key': idempotency.keyFor(body) } },
+          body,
+        }),
+      ),
+    onSuccess: (next) => {
+      notify('Order processed: the goods were delivered');
+      props.onChange(next);
+      props.close();
+    },
+    onError: (error) => {
+      // The order moved on (409), or its dynamic delivery failed (422, recorded on the invoice):
+      // both are shown on the order itself.
+      if (error instanceof ApiError && (error.status === 409 || error.status === 422)) {
+        if (error.status === 422) props.onChange(undefined);
+        props.onError(error);
+        props.close();
+      }
+    },
+    onMutate: () => props.onError(null),
+    onSettled: (_data, error) => idempotency.settled(error),
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const paymentReference = reference.trim();
+    process.mutate(paymentReference ? { paymentReference } : {});
+  };
+  return (
+    <form className="stack orders-form" onSubmit={submit} noValidate>
+      <p>
+        Mark order {order.id} as paid ({money(order.total, order.currency)}) and deliver its goods to{' '}
+        {order.customerEmail}.
+      </p>
+      {kind === 'card' || kind === 'crypto' ? (
+        <p className="muted small">
+          {kind === 'card' ? 'Stripe' : 'The crypto provider'} completes this order by itself once the payment arrives.
+          Process it by hand only after checking the payment in the provider's dashboard.
+        </p>
+      ) : null}
+      {order.payment.note ? <p className="alert orders-warning small">{order.payment.note}</p> : null}
+      <FormError error={process.error} fields={['paymentReference']} />
+      <Field
+        label="Payment reference"
+        error={fieldError(process.error, 'paymentReference')}
+        hint={referenceHints[kind]}
+      >
+        {(ids) => (
+          <input
+            {...ids}
+            className="input"
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={200}
+            value={reference}
+            onChange={(e) => setReference(e.target.value)}
+          />
+        )}
+      </Field>
+      <div className="row">
+        <button type="submit" className="btn btn-primary" disabled={process.isPending}>
+          {process.isPending ? 'Processing…' : 'Mark paid and deliver'}
+        </button>
+        <button type="button" className="btn btn-ghost" onClick={props.close}>
+          Close
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** What a refund of this order does with the money, as the API decides it (payment.service.ts `refundMethod`). */
+function refundEffect(order: Invoice): { text: string; submit: string } {
+  const kind = paymentKind(order.gateway);
+  if (kind === 'balance')
+    return {
+      text: `The amount is credited to ${order.customerEmail}'s balance in this shop at once.`,
+      submit: 'Credit the balance',
+    };
+  if (kind === 'card' && order.payment.confirmedBy === 'provider' && order.payment.reference)
+    return {
+      text: "The amount goes back to the buyer's card through Stripe. If Stripe refuses, nothing is refunded and its answer is shown here.",
+      submit: 'Refund through Stripe',
+    };
+  if (kind === 'card')
+    return {
+      text: 'This order was marked paid by hand, with no Stripe payment to refund: the refund is recorded here, and you send the money back to the buyer yourself.',
+      submit: 'Record the refund',
+    };
+  if (kind === 'crypto')
+    return {
+      text: "The crypto provider cannot refund payments: the refund is recorded here, and you send the money back to the buyer yourself, from the provider's dashboard or your wallet.",
+      submit: 'Record the refund',
+    };
+  return {
+    text: `The refund is recorded here, and you send the money back to the buyer yourself, the way they paid (${gatewayLabel(order.gateway)}).`,
+    submit: 'Record the refund',
+  };
+}
+
+/** Refund a completed order, in full or in part. */
+function RefundForm(props: {
+  order: Invoice;
+  onChange: (next: Invoice | undefined) => void;
+  onError: (error: unknown) => void;
+  close: () => void;
+}) {
+  const { order } = props;
+  const shopId = Number(useParams<{ shopId: string }>().shopId);
+  const notify = useToast();
+  const idempotency = useIdempotencyKey();
+  const c = order.currency;
+  const left = refundableAmount(order);
+  const [amount, setAmount] = useState(left.toFixed(currencyDigits(c)));
+  const [reason, setReason] = useState('');
+  const [missing, setMissing] = useState(false);
+  const effect = refundEffect(order);
+  const refund = useMutation({
+    mutationFn: (body: { amount: number; reason: string | null }) =>
+      unwrap(
+        api.POST('/self/{shopId}/invoices/{invoiceId}/refund', {
+          params: { path: { shopId, invoiceId: order.id }, header: { 'idempotency-key': idempotency.keyFor(body) } },
+          body,
+        }),
+      ),
+    onSuccess: (next, body) => {
+      notify(`Refunded ${money(body.amount, c)}`);
+      props.onChange(next);
+      props.close();
+    },
+    onError: (error) => {
+      // The order moved on (another refund, a full refund meanwhile): shown on the order as it is now.
+      if (error instanceof ApiError && error.status === 409) {
+        props.onError(error);
+        props.close();
+      }
+    },
+    onMutate: () => props.onError(null),
+    onSettled: (_data, error) => idempotency.settled(error),
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    // An empty amount would mean "everything left" to the API: the owner says how much.
+    const empty = amount.trim() === '';
+    setMissing(empty);
+    if (empty) return;
+    refund.mutate({ amount: Number(amount), reason: reason.trim() || null });
+  };
+  return (
+    <form className="stack orders-form" onSubmit={submit} noValidate>
+      <p>{effect.text}</p>
+      <p className="muted small">
+        The order stays completed and the buyer keeps the goods delivered; their total spend goes down by the amount.
+        {order.refunded > 0 ? ` Refunded so far: ${money(order.refunded, c)} of ${money(order.total, c)}.` : ''}
+      </p>
+      <FormError error={refund.error} fields={['amount', 'reason']} />
+      <Field
+        label={`Amount (${c})`}
+        error={missing ? 'Enter the amount to refund.' : fieldError(refund.error, 'amount')}
+        hint={`Up to ${money(left, c)}, what is left to refund.`}
+      >
+        {(ids) => (
+          <input
+            {...ids}
+            className="input"
+            type="number"
+            inputMode="decimal"
+            min={0}
+            max={left}
+            step="any"
+            required
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+          />
+        )}
+      </Field>
+      <Field label="Reason" error={fieldError(refund.error, 'reason')} hint="Kept with the refund (optional).">
+        {(ids) => (
+          <textarea
+            {...ids}
+            className="input"
+            rows={2}
+            maxLength={500}
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+          />
+        )}
+      </Field>
+      <div className="row">
+        <button type="submit" className="btn btn-danger" disabled={refund.isPending}>
+          {refund.isPending ? 'Refunding…' : effect.submit}
+        </button>
+        <button type="button" className="btn btn-ghost" onClick={props.close}>
+          Close
+        </button>
+      </div>
+    </form>
   );
 }
 
@@ -337,9 +572,15 @@ function Summary(props: { order: Invoice }) {
         <dt>Status</dt>
         <dd>
           <Badge tone={invoiceStatusTones[order.status]}>{invoiceStatusLabels[order.status]}</Badge>
+          {order.refunded > 0 ? (
+            <>
+              {' '}
+              <Badge tone="warn">{order.refunded >= order.total ? 'Refunded' : 'Partly refunded'}</Badge>
+            </>
+          ) : null}
         </dd>
         <dt>Gateway</dt>
-        <dd>{order.gateway}</dd>
+        <dd>{gatewayLabel(order.gateway)}</dd>
         <dt>Subtotal</dt>
         <dd>{money(order.subtotal, c)}</dd>
         {order.coupon || order.discount > 0 ? (
@@ -360,6 +601,14 @@ function Summary(props: { order: Invoice }) {
         <dd>
           <strong>{money(order.total, c)}</strong>
         </dd>
+        {order.refunded > 0 ? (
+          <>
+            <dt>Refunded</dt>
+            <dd>
+              {money(order.refunded, c)} of {money(order.total, c)}
+            </dd>
+          </>
+        ) : null}
         {order.affiliateCode ? (
           <>
             <dt>Affiliate</dt>
@@ -389,6 +638,114 @@ function Summary(props: { order: Invoice }) {
           </a>
         </dd>
       </dl>
+    </Card>
+  );
+}
+
+const paidHow: Record<PaymentKind, string> = {
+  card: "By card on Stripe's payment page; Stripe tells shopd when the money arrives.",
+  crypto: "In cryptocurrency on the provider's payment page; the provider tells shopd when it is confirmed.",
+  balance: "From the buyer's balance in this shop, at checkout.",
+  manual: 'Outside shopd: you confirm the money arrived by processing the order.',
+};
+
+/** How the order is paid: the gateway, the provider's payment, the reference, a note, the refunds. */
+function Payment(props: { order: Invoice }) {
+  const { order } = props;
+  const { payment } = order;
+  const c = order.currency;
+  const kind = paymentKind(order.gateway);
+  return (
+    <Card title="Payment">
+      <dl className="orders-facts">
+        <dt>Gateway</dt>
+        <dd>
+          {gatewayLabel(order.gateway)}
+          <span className="muted small orders-fact-hint">{paidHow[kind]}</span>
+        </dd>
+        {payment.url || payment.providerId ? (
+          <>
+            <dt>Provider's payment</dt>
+            <dd>
+              {payment.url ? (
+                <a href={payment.url} target="_blank" rel="noreferrer">
+                  Open the payment page
+                </a>
+              ) : null}
+              {payment.url && payment.providerId ? ' · ' : null}
+              {payment.providerId ? <code>{payment.providerId}</code> : null}
+            </dd>
+          </>
+        ) : null}
+        <dt>Payment reference</dt>
+        <dd>
+          {payment.reference ? (
+            <code>{payment.reference}</code>
+          ) : (
+            <span className="muted">
+              {order.status !== 'pending'
+                ? '—'
+                : kind === 'manual'
+                  ? 'None yet: give it when you process the order.'
+                  : kind === 'balance'
+                    ? '—'
+                    : 'None yet: the provider sends it when the payment arrives.'}
+            </span>
+          )}
+        </dd>
+        {payment.note ? (
+          <>
+            <dt>Note</dt>
+            <dd className="orders-note">{payment.note}</dd>
+          </>
+        ) : null}
+      </dl>
+      {order.refunds.length > 0 ? (
+        <>
+          <h3>Refunds</h3>
+          <div className="table-wrap">
+            <table className="table">
+              <caption className="sr-only">Refunds of the order</caption>
+              <thead>
+                <tr>
+                  <th>Date</th>
+                  <th className="num">Amount</th>
+                  <th>How</th>
+                  <th>Reason</th>
+                </tr>
+              </thead>
+              <tbody>
+                {order.refunds.map((r) => (
+                  <tr key={r.id}>
+                    <td data-label="Date">
+                      <time dateTime={r.createdAt}>{dateTime(r.createdAt)}</time>
+                    </td>
+                    <td data-label="Amount" className="num">
+                      {money(r.amount, c)}
+                    </td>
+                    <td data-label="How">
+                      {refundHow(r, order.gateway)}
+                      {r.providerRefundId ? (
+                        <>
+                          {' '}
+                          <code className="small">{r.providerRefundId}</code>
+                        </>
+                      ) : null}
+                      {r.status === 'pending' ? (
+                        <>
+                          {' '}
+                          <Badge tone="warn">Pending</Badge>
+                        </>
+                      ) : null}
+                    </td>
+                    <td data-label="Reason">{r.reason ?? <span className="muted">—</span>}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      ) : null}
     </Card>
   );
 }
@@ -538,9 +895,17 @@ function CustomFields(props: { order: Invoice }) {
 function Timeline(props: { order: Invoice }) {
   const { order } = props;
   const events: { at: string | null; text: string }[] = [
-    { at: order.createdAt, text: `Order placed with ${order.gateway} for ${money(order.total, order.currency)}` },
+    {
+      at: order.createdAt,
+      text: `Order placed with ${gatewayLabel(order.gateway)} for ${money(order.total, order.currency)}`,
+    },
   ];
   if (order.completedAt) events.push({ at: order.completedAt, text: 'Completed: goods delivered and mailed' });
+  for (const r of order.refunds)
+    events.push({
+      at: r.createdAt,
+      text: `Refunded ${money(r.amount, order.currency)}${r.reason ? ` — “${r.reason}”` : ''}`,
+    });
   for (const r of order.replacements) {
     const part = order.parts.find((p) => p.id === r.partInvoiceId);
     events.push({ at: r.createdAt, text: `Replacement of ${r.quantity} × ${part?.title ?? 'an item'}` });

@@ -9,6 +9,7 @@ export type InvoiceListQuery = NonNullable<InvoiceList['parameters']['query']>;
 export type Invoice = InvoiceList['responses'][200]['content']['application/json']['data']['items'][number];
 export type InvoiceStatus = Invoice['status'];
 export type InvoicePart = Invoice['parts'][number];
+export type InvoiceRefund = Invoice['refunds'][number];
 export type GatewayName = NonNullable<InvoiceListQuery['gateway']>;
 
 export const invoiceStatusLabels: Record<InvoiceStatus, string> = {
@@ -23,15 +24,70 @@ export const invoiceStatuses = Object.keys(invoiceStatusLabels) as InvoiceStatus
 /**
  * What the owner may do with an invoice in each status, as the API decides it (invoices/state.ts
  * and owner.service.ts): only a pending invoice is processed or cancelled, only a completed one
- * gets replacements or its delivery mail again. The API's 409 still answers a race.
+ * gets replacements, its delivery mail again or refunds (until it is refunded in full, payment.service.ts).
+ * The API's 409 still answers a race.
  */
-export function invoiceActions(status: InvoiceStatus) {
+export function invoiceActions(invoice: Pick<Invoice, 'status' | 'total' | 'refunded'>) {
+  const { status } = invoice;
   return {
     process: status === 'pending',
     cancel: status === 'pending',
     replace: status === 'completed',
     resend: status === 'completed',
+    refund: status === 'completed' && invoice.refunded < invoice.total,
   };
+}
+
+/**
+ * How an order's money moved, which decides what Process and Refund mean for it: `card` and
+ * `crypto` orders are paid on the provider's page (Stripe; the crypto provider), `balance` ones
+ * from the buyer's store balance, `manual` ones outside shopd (tip jar, wallets, mobile cash),
+ * confirmed by the owner.
+ */
+export type PaymentKind = 'card' | 'crypto' | 'balance' | 'manual';
+export function paymentKind(gateway: string): PaymentKind {
+  if (gateway === 'cardconnect') return 'card';
+  if (gateway === 'cryptocommerce') return 'crypto';
+  if (gateway === 'balance') return 'balance';
+  return 'manual';
+}
+
+/** The gateway's name as the owner knows it. */
+export const gatewayLabels: Record<string, string> = {
+  cardconnect: 'Card (Stripe)',
+  cryptocommerce: 'Crypto (Coinbase Commerce)',
+  balance: 'Store balance',
+  tipjar: 'Tip jar',
+  walletemail: 'Wallet (e-mail)',
+  mobilecash: 'Mobile cash',
+  'wallet-ff': 'Wallet FF',
+  'virtual-payments': 'Virtual payments',
+  cardreader: 'Card reader',
+};
+export const gatewayLabel = (gateway: string) => gatewayLabels[gateway] ?? gateway;
+
+/**
+ * How a refund went back, from its `method`: through the provider (a card order paid on Stripe's
+ * page), to the store balance, or recorded (the owner sends the money: crypto, manual methods, and
+ * card orders marked paid by hand).
+ */
+export function refundHow(refund: InvoiceRefund, gateway: string): string {
+  const provider = paymentKind(gateway) === 'card' ? 'Stripe' : 'the provider';
+  if (refund.method === 'balance') return "Credited to the buyer's balance";
+  if (refund.method === 'provider' && refund.status === 'pending') return `Being refunded through ${provider}`;
+  if (refund.method === 'provider' && refund.providerRefundId) return `Refunded through ${provider}`;
+  return 'Recorded: you send the money';
+}
+
+/** What is left to refund, in the currency's minor-unit precision (no floating-point tails). */
+export function refundableAmount(invoice: Pick<Invoice, 'total' | 'refunded' | 'currency'>): number {
+  const digits = currencyDigits(invoice.currency);
+  return Number(Math.max(0, invoice.total - invoice.refunded).toFixed(digits));
+}
+
+/** How many decimals the currency's amounts have (2 for EUR, 0 for JPY). */
+export function currencyDigits(currency: string): number {
+  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
 }
 
 export type InvoiceOrder = NonNullable<InvoiceListQuery['orderBy']>;

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
-import { useShopId } from '../../app/shop';
+import { useShop, useShopId } from '../../app/shop';
 import { Field, fieldError } from '../../ui/Field';
 import { Badge, LoadError, Loading, Page } from '../../ui/Page';
+import { CopyButton } from './copy';
 import { type Settings, SettingsSection, useSettingSave, useSettings } from './section';
 import './settings.css';
 
@@ -37,6 +38,44 @@ function humanize(name: string): string {
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * Gateways this server has no adapter for (shops/payments.ts `unsupportedProviders`): their
+ * settings are kept, but enabling them is refused (422).
+ */
+const unsupported = new Set<string>(['virtual-payments', 'cardreader']);
+
+/**
+ * The gateways whose provider tells shopd when the money arrives: the callback URL the owner pastes
+ * into the provider's dashboard (payment.routes.ts) and the events shopd acts on.
+ */
+const callbacks: Partial<Record<Provider, { dashboard: string; events: string[] }>> = {
+  cardconnect: {
+    dashboard: "Stripe's dashboard (Developers → Webhooks)",
+    events: [
+      'checkout.session.completed',
+      'checkout.session.expired',
+      'checkout.session.async_payment_succeeded',
+      'checkout.session.async_payment_failed',
+    ],
+  },
+  cryptocommerce: {
+    dashboard: "the crypto provider's dashboard (Settings → Webhook subscriptions)",
+    events: ['charge:confirmed', 'charge:failed', 'charge:pending', 'charge:delayed', 'charge:resolved'],
+  },
+};
+
+/**
+ * The server's public address (PUBLIC_URL): the shop's storefront is `{PUBLIC_URL}/s/{subdomain}`
+ * unless it has a domain of its own; then this page's origin, the server the admin is served from.
+ */
+function useServerBase(): { base: string; guessed: boolean } {
+  const { shop } = useShop();
+  const suffix = shop ? `/s/${shop.subdomain}` : null;
+  if (shop && suffix && shop.storefrontUrl.endsWith(suffix))
+    return { base: shop.storefrontUrl.slice(0, -suffix.length), guessed: false };
+  return { base: window.location.origin, guessed: true };
 }
 
 function fieldsOf(view: View): string[] {
@@ -80,6 +119,7 @@ function GatewayForm({ provider, view }: { provider: Provider; view: View }) {
   );
   const [cleared, setCleared] = useState<Set<string>>(new Set());
   const title = humanize(provider);
+  const supported = !unsupported.has(provider);
 
   const save = useSettingSave(
     (body: Record<string, unknown>) =>
@@ -94,7 +134,10 @@ function GatewayForm({ provider, view }: { provider: Provider; view: View }) {
   );
 
   const submit = () => {
-    const body: Record<string, unknown> = { enabled, gatewayRules: { blockVpn } };
+    // An unsupported gateway's switch stays as it is (off): sending it on is refused.
+    const body: Record<string, unknown> = supported
+      ? { enabled, gatewayRules: { blockVpn } }
+      : { gatewayRules: { blockVpn } };
     for (const name of fields) {
       const value = values[name] ?? '';
       if (isSecret(name, stored[name])) {
@@ -115,7 +158,9 @@ function GatewayForm({ provider, view }: { provider: Provider; view: View }) {
     });
   };
 
-  const status = view.secretsUnreadable ? (
+  const status = !supported ? (
+    <Badge tone="muted">Not supported by this server yet</Badge>
+  ) : view.secretsUnreadable ? (
     <Badge tone="bad">Secrets unreadable</Badge>
   ) : view.enabled ? (
     <Badge tone="ok">Enabled</Badge>
@@ -139,8 +184,18 @@ function GatewayForm({ provider, view }: { provider: Provider; view: View }) {
           restore the old key.
         </p>
       ) : null}
+      {supported ? null : (
+        <p className="muted small">
+          This server cannot take payments through {title} yet, so it cannot be enabled. Its settings can still be kept.
+        </p>
+      )}
       <label className="check">
-        <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
+        <input
+          type="checkbox"
+          checked={supported && enabled}
+          disabled={!supported}
+          onChange={(e) => setEnabled(e.target.checked)}
+        />
         Enable {title}
       </label>
       {fieldError(save.error, 'enabled') ? <p className="field-error">{fieldError(save.error, 'enabled')}</p> : null}
@@ -151,6 +206,7 @@ function GatewayForm({ provider, view }: { provider: Provider; view: View }) {
       {fieldError(save.error, 'gatewayRules.blockVpn') ? (
         <p className="field-error">{fieldError(save.error, 'gatewayRules.blockVpn')}</p>
       ) : null}
+      {callbacks[provider] ? <CallbackInfo provider={provider} title={title} /> : null}
       {fields.length === 0 ? <p className="muted small">This gateway has no settings besides its switch.</p> : null}
       {fields.map((name) => {
         const label = fieldLabels[name] ?? humanize(name);
@@ -226,5 +282,55 @@ function GatewayForm({ provider, view }: { provider: Provider; view: View }) {
         );
       })}
     </SettingsSection>
+  );
+}
+
+/** Where the provider sends its payment events, and which ones to send, for its dashboard. */
+function CallbackInfo({ provider, title }: { provider: Provider; title: string }) {
+  const shopId = useShopId();
+  const { base, guessed } = useServerBase();
+  const callback = callbacks[provider];
+  if (!callback) return null;
+  const url = `${base}/v2/public/payments/${provider}/${shopId}/webhook`;
+  return (
+    <div className="stack settings-callback">
+      <Field
+        label={`${title} callback URL`}
+        hint={
+          <>
+            Add it as an endpoint in {callback.dashboard}, and enter the signing secret it shows as the webhook secret
+            below.
+            {guessed
+              ? " Built from this page's address: if the server's public address (PUBLIC_URL) is another, use that one."
+              : null}
+          </>
+        }
+      >
+        {(ids) => (
+          // A text area, so that the whole address shows, wrapped, at any width.
+          <textarea
+            {...ids}
+            className="input settings-secret settings-callback-url"
+            readOnly
+            rows={2}
+            value={url}
+            onFocus={(e) => e.target.select()}
+          />
+        )}
+      </Field>
+      <div className="row">
+        <CopyButton text={url} label="Copy URL" />
+      </div>
+      <div>
+        <p className="settings-legend">Events to send</p>
+        <ul className="settings-callback-events">
+          {callback.events.map((event) => (
+            <li key={event}>
+              <code>{event}</code>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </div>
   );
 }
