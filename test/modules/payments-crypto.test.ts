@@ -317,7 +317,7 @@ test('charge:failed with nothing paid expires the invoice and returns its stock;
   assert.equal(noted.status, 'expired');
   assert.deepEqual(noted.parts[0].deliverables, []);
   assert.match(noted.payment.note, /after the order was expired/);
-  assert.equal(noted.payment.reference, late.payments[0]!.transaction_id, 'the payment to refund is named');
+  assert.ok(noted.payment.note.includes(late.payments[0]!.transaction_id), 'the payment to refund is named');
   assert.equal((await events('invoice.completed')).length, 0);
   assert.equal(await stock(), before);
 });
@@ -383,7 +383,7 @@ test('when the crypto checkout cannot create the charge the checkout is a 502, a
     parts: [{ productId, productVariantId: keysVariant, quantity: 1 }],
   });
   assertError(res, 502, 'payment_provider_error');
-  assert.match(res.body.errors[0], /^gateway: the crypto checkout refused the call: Internal server error/);
+  assert.deepEqual(res.body.errors, ['gateway: Coinbase Commerce refused or did not answer']);
   assert.equal(await stock(), before, 'nothing is held');
   assert.equal(assertOk(await api.get(`/self/${shopId}/invoices?status=cancelled`)).items.length, 1);
   assert.equal((await checkout()).status, 'pending', 'a later checkout works');

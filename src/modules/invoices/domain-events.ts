@@ -242,11 +242,19 @@ export async function invoiceReplaced(
 export async function invoiceRefunded(
   trx: Conn,
   invoice: InvoiceRow,
-  refund: { id: number; amount: number; reason: string | null; method: string; createdAt: number },
+  refund: {
+    id: number;
+    amount: number;
+    /** The amount in the shop's currency today (the buyer's lifetime spend is kept in it). */
+    localAmount: number;
+    reason: string | null;
+    method: string;
+    createdAt: number;
+  },
   now: number,
 ): Promise<void> {
   const shopId = invoice.shop_id;
-  await recordRefund(trx, shopId, invoice.customer_id, refund.amount, now);
+  await recordRefund(trx, shopId, invoice.customer_id, refund.localAmount, now);
   await recordInvoiceEvent(
     trx,
     shopId,

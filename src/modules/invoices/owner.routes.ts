@@ -77,10 +77,14 @@ export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Refund a completed invoice, in full or in part',
       description:
         'Only a completed invoice (409 otherwise, and when it is refunded in full already). `amount` omitted: everything not ' +
-        'refunded yet; more than that is a 422. How the money goes back follows the gateway: a card order (`cardconnect`) is ' +
-        "refunded through Stripe (a refusal is a 502 and nothing is refunded); a `balance` order is credited to the buyer's " +
-        'store balance; crypto and manual orders are recorded, and the owner sends the money (the crypto provider has no refund ' +
-        'API). The invoice keeps its status `completed` and its goods (digital goods cannot be taken back); `refunded` and `refunds` ' +
+        'refunded yet; more than that is a 422. How the money goes back follows the payment: a card order (`cardconnect`) paid ' +
+        "on Stripe's page (`payment.confirmedBy: provider`) is refunded through Stripe; a `balance` order is credited to the " +
+        "buyer's store balance; crypto, manual and hand-processed card orders are recorded, and the owner sends the money (the " +
+        'crypto provider has no refund API). Stripe refusing is a 502 and nothing is refunded; Stripe not answering is a 502 ' +
+        'that keeps the refund `pending`, its amount held: a refund request of the invoice 5 minutes or more later asks Stripe ' +
+        'again for that refund, with the same idempotency key, and answers that, instead of making a new one (sooner, it is ' +
+        'a 409 while the first request may still be asking). ' +
+        'The invoice keeps its status `completed` and its goods (digital goods cannot be taken back); `refunded` and `refunds` ' +
         "show what went back. The buyer's lifetime spend goes down by the amount, an `invoice.refunded` event is sent, and the " +
         "dashboard's `refundsAndReplacements` counts it. Two refunds at once never give back more than the total. Honours " +
         'Idempotency-Key.',

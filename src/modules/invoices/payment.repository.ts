@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { InvoiceRefundRow, PaymentEventsTable } from './invoices.table.js';
+import type { InvoiceRefundRow, InvoiceStatus, PaymentEventsTable } from './invoices.table.js';
 
 /** The SQL of payments: hosted payments on invoices, provider callbacks applied once, refunds. */
 
@@ -39,16 +39,22 @@ export async function notePayment(
   shopId: number,
   invoiceId: string,
   note: string,
-  holdUntil?: number,
-  reference?: string | null,
+  options: {
+    /** Only while the invoice has one of these statuses (read before): a completion meanwhile keeps it clean. */
+    onlyIf: InvoiceStatus[];
+    holdUntil?: number;
+    /** The provider confirmed a payment (which delivered nothing yet): its reference, kept for a refund. */
+    providerReference?: string;
+  },
 ): Promise<void> {
+  const { holdUntil, providerReference } = options;
   const now = Date.now();
   await db
     .updateTable('invoices')
     .set((eb) => ({
       payment_note: note,
       updated_at: now,
-      ...(reference ? { payment_reference: reference } : {}),
+      ...(providerReference ? { payment_reference: providerReference, payment_source: 'provider' as const } : {}),
       ...(holdUntil === undefined
         ? {}
         : {
@@ -62,19 +68,47 @@ export async function notePayment(
     }))
     .where('shop_id', '=', shopId)
     .where('id', '=', invoiceId)
+    .where('status', 'in', options.onlyIf)
     .execute();
 }
 
 type EventKey = Pick<PaymentEventsTable, 'shop_id' | 'provider' | 'event_id'>;
 
-/** Claims a provider event for this process: false when it was claimed before (a repeat delivery). */
-export async function claimPaymentEvent(db: Conn, event: PaymentEventsTable): Promise<boolean> {
-  const result = await db
+/**
+ * Claims a provider event for this request: `claimed`; `settled` when it was applied before (a
+ * repeat delivery); `in-flight` while another request handles it. A claim older than `staleAfter`
+ * ms that was never settled (its process died) is taken over.
+ */
+export async function claimPaymentEvent(
+  db: Conn,
+  event: PaymentEventsTable,
+  staleAfter: number,
+): Promise<'claimed' | 'settled' | 'in-flight'> {
+  const inserted = await db
     .insertInto('payment_events')
     .values(event)
     .onConflict((oc) => oc.columns(['shop_id', 'provider', 'event_id']).doNothing())
     .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return 'claimed';
+  const taken = await db
+    .updateTable('payment_events')
+    .set({ created_at: event.created_at })
+    .where('shop_id', '=', event.shop_id)
+    .where('provider', '=', event.provider)
+    .where('event_id', '=', event.event_id)
+    .where('outcome', '=', 'handling')
+    .where('created_at', '<', event.created_at - staleAfter)
+    .executeTakeFirst();
+  if (Number(taken.numUpdatedRows) === 1) return 'claimed';
+  const row = await db
+    .selectFrom('payment_events')
+    .select('outcome')
+    .where('shop_id', '=', event.shop_id)
+    .where('provider', '=', event.provider)
+    .where('event_id', '=', event.event_id)
+    .executeTakeFirst();
+  // Gone: released by a failed handling just now; the provider's retry is handled anew.
+  return row?.outcome === 'handling' || !row ? 'in-flight' : 'settled';
 }
 
 export async function settlePaymentEvent(db: Conn, key: EventKey, outcome: string): Promise<void> {
@@ -129,19 +163,22 @@ export async function insertRefund(db: Conn, refund: Omit<InvoiceRefundRow, 'id'
   return Number(row.id);
 }
 
+/** Marks a pending refund made: false when another request did so first (it then recorded its effects). */
 export async function finishRefund(
   db: Conn,
   shopId: number,
   refundId: number,
   providerRefundId: string | null,
   method: InvoiceRefundRow['method'],
-) {
-  await db
+): Promise<boolean> {
+  const result = await db
     .updateTable('invoice_refunds')
     .set({ status: 'succeeded', provider_refund_id: providerRefundId, method })
     .where('shop_id', '=', shopId)
     .where('id', '=', refundId)
-    .execute();
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 export async function deleteRefund(db: Conn, shopId: number, refundId: number): Promise<void> {

@@ -28,10 +28,13 @@ export const paymentCallbackRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'complete the invoice, `checkout.session.expired` expires it and `checkout.session.async_payment_failed` cancels it. ' +
         "`cryptocommerce`: `X-CC-Webhook-Signature`, the hex HMAC-SHA256 of the body with the shop's `webhookSecret`; " +
         '`charge:confirmed` and `charge:resolved` complete, `charge:failed` with nothing paid expires; an underpayment, ' +
-        '`charge:pending` and `charge:delayed` hold the invoice (7 days) with a note for the owner. A completion happens only ' +
+        '`charge:pending` and `charge:delayed` hold the invoice (7 days) with a note for the owner, and so does a Stripe ' +
+        'session completed unpaid (a method that settles later). A completion happens only ' +
         "for the payment started for the invoice, of the invoice's exact amount and currency (another is noted for the owner, " +
-        'nothing delivered); each event id is applied once, also when delivered twice at once (`duplicate`). A callback ' +
+        'nothing delivered); each event id is applied once (a repeat is answered `duplicate`). A callback ' +
         "naming another shop's invoice, or an event shopd does not act on, is answered `ignored` and changes nothing. " +
+        'An event arriving while the same event is being handled is a 409 (the provider retries it); a claim left by a ' +
+        'server that stopped mid-way is taken over after 5 minutes. ' +
         'A bad or missing signature is a 400; a shop that has not configured the provider, a 404. Not rate limited.',
       params: Type.Object({
         provider: StringEnum(hostedProviders),
@@ -45,6 +48,7 @@ export const paymentCallbackRoutes: FastifyPluginAsyncTypebox = async (app) => {
               'completed, already-completed, expired, cancelled, held, noted, ignored, duplicate, amount-mismatch, paid-late or delivery-failed.',
           }),
         }),
+        [409],
       ),
     },
     handler: async (request) => {

@@ -8,7 +8,7 @@ import {
   ValidationError,
 } from '../../http/errors.js';
 import { currencyDigits } from '../../schemas/currencies.js';
-import { fromMinorUnits, toMinorUnits } from '../../schemas/money.js';
+import { fromMinorUnits, rescaleMinorUnits, toMinorUnits } from '../../schemas/money.js';
 import * as customers from '../customers/index.js';
 import {
   type CallbackOutcome,
@@ -21,7 +21,7 @@ import { gatewayCredentials } from '../settings/index.js';
 import { findShop, type HostedProvider, isHostedProvider, shareShop } from '../shops/index.js';
 import { invoiceRefunded, writeTransaction } from './domain-events.js';
 import { queueCheckoutMail } from './invoice-mail.js';
-import type { InvoiceRow } from './invoices.table.js';
+import type { InvoiceRefundRow, InvoiceRow } from './invoices.table.js';
 import { completeInvoice, DeliveryFailedError, endUnpaid, requireInvoice } from './lifecycle.service.js';
 import type { OrderOptions, PaymentContext } from './order-options.js';
 import { invoiceUrl } from './owner-view.js';
@@ -45,6 +45,8 @@ export const ATTENTION_HOLD_MS = 7 * 24 * 60 * 60_000;
  * moment is still being reported when the invoice would otherwise expire.
  */
 export const CALLBACK_GRACE_MS = 10 * 60_000;
+/** A callback's claim never settled for this long was left by a process that died: the next delivery takes it over. */
+export const STALE_CLAIM_MS = 5 * 60_000;
 
 async function credentialsOf(db: Conn, context: PaymentContext, shopId: number, provider: HostedProvider) {
   return gatewayCredentials(db, context.secrets, shopId, provider);
@@ -91,9 +93,10 @@ export async function startHostedPayment(
     if (!(err instanceof ProviderCallError)) throw err;
     await endUnpaid(db, shopId, invoiceId, 'cancelled');
     options.payments.log.warn({ shopId, invoiceId, provider, reason: err.detail }, 'payment could not be started');
+    // The provider's words are for the owner (the log has them): they may name the shop's key or account.
     throw new PaymentProviderError(
       `The payment could not be started with ${gateways[provider].label}, so the order was not placed; try again, or pay another way.`,
-      [`gateway: ${err.detail}`],
+      [`gateway: ${gateways[provider].label} refused or did not answer`],
     );
   }
   await payments.setHostedPayment(db, shopId, invoiceId, {
@@ -155,10 +158,11 @@ async function applyPaid(
       db,
       shopId,
       id,
-      `Paid ${paid} for an order of ${amountText(invoice.total, invoice.currency)}: not completed. ` +
-        'Refund the payment at the provider, or process the order by hand.',
-      invoice.status === 'pending' ? Date.now() + ATTENTION_HOLD_MS : undefined,
-      outcome.reference,
+      `Paid ${paid} for an order of ${amountText(invoice.total, invoice.currency)} (payment ${outcome.reference}): ` +
+        'not completed. Refund the payment at the provider, or process the order by hand.',
+      invoice.status === 'pending'
+        ? { onlyIf: ['pending'], holdUntil: Date.now() + ATTENTION_HOLD_MS }
+        : { onlyIf: [invoice.status] },
     );
     return 'amount-mismatch';
   }
@@ -169,14 +173,11 @@ async function applyPaid(
     } catch (err) {
       if (err instanceof DeliveryFailedError) {
         // Paid: the order must not expire while the owner retries the delivery.
-        await payments.notePayment(
-          db,
-          shopId,
-          id,
-          'Paid; the delivery failed. Process the order again to retry it.',
-          Date.now() + ATTENTION_HOLD_MS,
-          outcome.reference,
-        );
+        await payments.notePayment(db, shopId, id, 'Paid; the delivery failed. Process the order again to retry it.', {
+          onlyIf: ['pending'],
+          holdUntil: Date.now() + ATTENTION_HOLD_MS,
+          providerReference: outcome.reference,
+        });
         return 'delivery-failed';
       }
       if (!(err instanceof ConflictError)) throw err;
@@ -189,10 +190,9 @@ async function applyPaid(
     db,
     shopId,
     id,
-    `Paid ${amountText(outcome.amount, outcome.currency)} after the order was ${now.status}: nothing was delivered. ` +
-      'Refund the payment at the provider.',
-    undefined,
-    outcome.reference,
+    `Paid ${amountText(outcome.amount, outcome.currency)} after the order was ${now.status} (payment ` +
+      `${outcome.reference}): nothing was delivered. Refund the payment at the provider.`,
+    { onlyIf: ['expired', 'cancelled'] },
   );
   return 'paid-late';
 }
@@ -220,10 +220,13 @@ async function applyOutcome(
       // A late word about a payment that completed the order (a `charge:pending` after the confirmation).
       if (invoice.status === 'completed') return 'ignored';
       if (invoice.status !== 'pending') {
-        await payments.notePayment(db, shopId, invoice.id, outcome.note);
+        await payments.notePayment(db, shopId, invoice.id, outcome.note, { onlyIf: ['expired', 'cancelled'] });
         return 'noted';
       }
-      await payments.notePayment(db, shopId, invoice.id, outcome.note, Date.now() + ATTENTION_HOLD_MS);
+      await payments.notePayment(db, shopId, invoice.id, outcome.note, {
+        onlyIf: ['pending'],
+        holdUntil: Date.now() + ATTENTION_HOLD_MS,
+      });
       return 'held';
   }
 }
@@ -231,9 +234,10 @@ async function applyOutcome(
 /**
  * A provider's callback for a shop (`POST /v2/public/payments/{provider}/{shopId}/webhook`): the
  * signature is checked on the raw body with the shop's webhook secret (400 when it fails; 404 when
- * the shop has not configured the provider), then the event is claimed by its id: a repeat, or one
- * arriving while the first is handled, is answered `duplicate` and changes nothing. When handling
- * fails the claim is let go, so the provider's retry is handled anew.
+ * the shop has not configured the provider), then the event is claimed by its id: a repeat is
+ * answered `duplicate` and changes nothing; one arriving while the first is handled is a 409, so
+ * that the provider retries it. When handling fails the claim is let go, so the provider's retry is
+ * handled anew; a claim a dead process left is taken over after STALE_CLAIM_MS.
  */
 export async function applyCallback(
   db: Conn,
@@ -256,14 +260,23 @@ export async function applyCallback(
   }
   const key = { shop_id: shopId, provider, event_id: outcome.eventId };
   const invoiceId = outcome.kind === 'ignored' ? null : outcome.invoiceId;
-  const claimed = await payments.claimPaymentEvent(db, {
-    ...key,
-    invoice_id: invoiceId === null ? null : invoiceId.slice(0, 64),
-    type: outcome.type.slice(0, 100),
-    outcome: 'handling',
-    created_at: Date.now(),
-  });
-  if (!claimed) return { outcome: 'duplicate', eventId: outcome.eventId };
+  const claim = await payments.claimPaymentEvent(
+    db,
+    {
+      ...key,
+      invoice_id: invoiceId === null ? null : invoiceId.slice(0, 64),
+      type: outcome.type.slice(0, 100),
+      outcome: 'handling',
+      created_at: Date.now(),
+    },
+    STALE_CLAIM_MS,
+  );
+  if (claim === 'settled') return { outcome: 'duplicate', eventId: outcome.eventId };
+  if (claim === 'in-flight')
+    // Not a 2xx: should the handling under way fail, the provider's retry must still come.
+    throw new ConflictError('This event is being handled by another request; the provider will retry it.', [
+      'event: is being handled',
+    ]);
   try {
     const applied = await applyOutcome(db, shopId, provider, outcome, options);
     await payments.settlePaymentEvent(db, key, applied);
@@ -285,14 +298,102 @@ function refundMethod(invoice: InvoiceRow): 'provider' | 'balance' | 'recorded' 
 }
 
 /**
+ * How long a provider refund may stay pending before a refund request asks the provider again for
+ * it: well past what one call with its retry may take, so the request that is still asking is
+ * never raced.
+ */
+const staleRefundMs = (context: PaymentContext) => Math.max(5 * 60_000, 4 * context.endpoints.timeoutMs);
+
+/** What a refund makes of the buyer's balance and lifetime spend: the invoice's minor units in the shop's currency today. */
+function inShopCurrency(amount: number, invoiceCurrency: string, shopCurrency: string): number {
+  return invoiceCurrency === shopCurrency ? amount : rescaleMinorUnits(amount, invoiceCurrency, shopCurrency);
+}
+
+/**
+ * Records a refund made (its row already `succeeded` or being marked so here, the invoice's
+ * `refunded` already counting it): a balance order's credit, the buyer's lifetime spend, the
+ * event, the rollups. Inside the caller's write transaction, after the shop's share.
+ */
+async function refundMade(
+  trx: Conn,
+  invoice: InvoiceRow,
+  refund: { id: number; amount: number; reason: string | null; method: InvoiceRefundRow['method']; createdAt: number },
+  providerRefundId: string | null,
+): Promise<void> {
+  const now = Date.now();
+  const { shop_id: shopId } = invoice;
+  if (!(await payments.finishRefund(trx, shopId, refund.id, providerRefundId, refund.method))) return;
+  const shop = await findShop(trx, shopId);
+  const local = inShopCurrency(refund.amount, invoice.currency, shop.currency);
+  if (refund.method === 'balance')
+    await customers.changeBalance(
+      trx,
+      shopId,
+      invoice.customer_id,
+      { delta: local, kind: 'refund', invoiceId: invoice.id, note: refund.reason ?? `Refund of ${invoice.id}` },
+      now,
+    );
+  await invoiceRefunded(trx, invoice, { ...refund, localAmount: local }, now);
+}
+
+/** Asks the provider for a refund row's refund, with the row's own idempotency key. */
+async function askProvider(
+  db: Conn,
+  invoice: InvoiceRow,
+  refund: { id: number; amount: number },
+  context: PaymentContext,
+) {
+  const provider = invoice.gateway as HostedProvider;
+  const credentials = await credentialsOf(db, context, invoice.shop_id, provider);
+  if (!credentials) throw new ProviderCallError(`${provider} is not configured, or its secrets cannot be read`);
+  return hostedGateways[provider].refund(
+    credentials,
+    {
+      reference: invoice.payment_reference!,
+      amount: refund.amount,
+      currency: invoice.currency,
+      digits: currencyDigits(invoice.currency),
+      invoiceId: invoice.id,
+      key: `shopd-refund-${invoice.shop_id}-${refund.id}`,
+    },
+    context.endpoints,
+  );
+}
+
+/**
+ * A provider refund that did not finish: the provider refused (definite: the hold is given back,
+ * nothing was refunded) or its answer is unknown (a timeout, a server error: the refund may have
+ * been made, so the row and its hold stay pending, to be asked again with the same key).
+ */
+async function providerFailed(db: Conn, invoice: InvoiceRow, refund: { id: number; amount: number }, err: unknown) {
+  if (!(err instanceof ProviderCallError)) throw err;
+  const label = gateways[invoice.gateway as HostedProvider].label;
+  if (err.unknown)
+    throw new PaymentProviderError(
+      `${label} did not answer the refund, which may or may not have been made: it is kept as pending. Refund this order ` +
+        'again in a few minutes to ask again: the same refund is asked for, never a second one.',
+      [`gateway: ${err.detail}`],
+    );
+  await writeTransaction(db, async (trx) => {
+    await shareShop(trx, invoice.shop_id);
+    await payments.deleteRefund(trx, invoice.shop_id, refund.id);
+    await payments.releaseRefund(trx, invoice.shop_id, invoice.id, refund.amount);
+  });
+  throw new PaymentProviderError(`${label} refused the refund; nothing was refunded.`, [`gateway: ${err.detail}`]);
+}
+
+/**
  * Refunds a completed invoice, in full (no amount: what is left) or in part, with a reason.
- * - `balance` orders are credited back to the buyer's store balance;
- * - card orders are refunded through Stripe (the provider's refund id is kept);
- * - crypto and manual orders are recorded: the owner sends the money (the crypto API has no refunds).
- * The amount is first held against the invoice (a conditional update: two concurrent refunds never
- * give back more than its total), then the provider is asked, then one transaction records the
- * refund, credits the balance, lowers the buyer's lifetime spend, writes `invoice.refunded` and
- * counts it in the dashboard. A provider refusal gives the hold back and answers 502.
+ * - `balance` orders are credited back to the buyer's store balance, in one transaction;
+ * - card orders paid on Stripe's page are refunded through Stripe (its refund id is kept);
+ * - crypto, manual and hand-processed card orders are recorded, in one transaction: the owner
+ *   sends the money (the crypto API has no refunds).
+ * A provider refund first holds the amount against the invoice with a pending row (a conditional
+ * update: two concurrent refunds never give back more than its total), then asks the provider
+ * with the row's own idempotency key, then one transaction records it. A refusal gives the hold
+ * back (502); an unknown answer keeps it pending (502), and the next refund request of the invoice
+ * asks again for that refund, with the same key, instead of making a new one. Each refund lowers
+ * the buyer's lifetime spend, writes `invoice.refunded` and counts in the dashboard.
  */
 export async function refundInvoice(
   db: Conn,
@@ -306,6 +407,32 @@ export async function refundInvoice(
     throw new ConflictError(`Only a completed invoice can be refunded; this one is ${invoice.status}.`, [
       `status: is ${invoice.status}`,
     ]);
+  const pending = (await payments.listRefunds(db, shopId, [invoiceId])).find((r) => r.status === 'pending');
+  // A refund being asked of the provider right now (by another request) is left to it.
+  if (pending && pending.created_at > Date.now() - staleRefundMs(options.payments))
+    throw new ConflictError('Another refund of this invoice is being made; read it again in a moment.', [
+      'amount: another refund of this invoice is under way',
+    ]);
+  if (pending) {
+    // Settle the refund whose answer was lost before anything else: asked again with its own key.
+    let providerRefundId: string | null;
+    try {
+      providerRefundId = await askProvider(db, invoice, pending, options.payments);
+    } catch (err) {
+      return providerFailed(db, invoice, pending, err);
+    }
+    await writeTransaction(db, async (trx) => {
+      await shareShop(trx, shopId);
+      const method = providerRefundId === null ? 'recorded' : 'provider';
+      await refundMade(
+        trx,
+        invoice,
+        { id: pending.id, amount: pending.amount, reason: pending.reason, method, createdAt: pending.created_at },
+        providerRefundId,
+      );
+    });
+    return;
+  }
   const left = invoice.total - invoice.refunded;
   if (left <= 0)
     throw new ConflictError('This invoice is refunded in full already.', ['amount: nothing is left to refund']);
@@ -317,8 +444,7 @@ export async function refundInvoice(
   const method = refundMethod(invoice);
   const reason = body.reason?.trim() || null;
   const createdAt = Date.now();
-  // Hold the amount and write the refund as pending: from here no other refund can take it.
-  const refundId = await writeTransaction(db, async (trx) => {
+  const hold = async (trx: Conn) => {
     await shareShop(trx, shopId);
     if (!(await payments.holdRefund(trx, shopId, invoiceId, amount)))
       throw new ConflictError('Another refund of this invoice was made meanwhile; read it again.', [
@@ -334,48 +460,29 @@ export async function refundInvoice(
       status: 'pending',
       created_at: createdAt,
     });
-  });
-
-  let providerRefundId: string | null = null;
-  if (method === 'provider') {
-    const provider = invoice.gateway as HostedProvider;
-    try {
-      const credentials = await credentialsOf(db, options.payments, shopId, provider);
-      if (!credentials) throw new ProviderCallError(`${provider} is not configured, or its secrets cannot be read`);
-      providerRefundId = await hostedGateways[provider].refund(
-        credentials,
-        { reference: invoice.payment_reference!, amount, invoiceId, key: `shopd-refund-${shopId}-${refundId}` },
-        options.payments.endpoints,
-      );
-    } catch (err) {
-      await writeTransaction(db, async (trx) => {
-        await shareShop(trx, shopId);
-        await payments.deleteRefund(trx, shopId, refundId);
-        await payments.releaseRefund(trx, shopId, invoiceId, amount);
-      });
-      if (err instanceof ProviderCallError)
-        throw new PaymentProviderError(`${gateways[provider].label} did not make the refund; nothing was refunded.`, [
-          `gateway: ${err.detail}`,
-        ]);
-      throw err;
-    }
+  };
+  if (method !== 'provider') {
+    // Nothing outside shopd to ask: the hold and the record are one transaction.
+    await writeTransaction(db, async (trx) => {
+      const id = await hold(trx);
+      await refundMade(trx, invoice, { id, amount, reason, method, createdAt }, null);
+    });
+    return;
   }
-
-  // A provider without a refund API (the crypto charges API) answers no refund id: the refund is
-  // recorded, and the owner sends the money.
-  const made = method === 'provider' && providerRefundId === null ? 'recorded' : method;
+  const refundId = await writeTransaction(db, hold);
+  let providerRefundId: string | null;
+  try {
+    providerRefundId = await askProvider(db, invoice, { id: refundId, amount }, options.payments);
+  } catch (err) {
+    return providerFailed(db, invoice, { id: refundId, amount }, err);
+  }
   await writeTransaction(db, async (trx) => {
     await shareShop(trx, shopId);
-    const now = Date.now();
-    await payments.finishRefund(trx, shopId, refundId, providerRefundId, made);
-    if (method === 'balance')
-      await customers.changeBalance(
-        trx,
-        shopId,
-        invoice.customer_id,
-        { delta: amount, kind: 'refund', invoiceId, note: reason ?? `Refund of ${invoiceId}` },
-        now,
-      );
-    await invoiceRefunded(trx, invoice, { id: refundId, amount, reason, method: made, createdAt }, now);
+    await refundMade(
+      trx,
+      invoice,
+      { id: refundId, amount, reason, method: providerRefundId === null ? 'recorded' : 'provider', createdAt },
+      providerRefundId,
+    );
   });
 }

@@ -145,8 +145,13 @@ export async function moveStatus(
       // A completed order has nothing left for the owner to look at: a note of a held payment is history.
       ...(to === 'completed' ? { completed_at: now, delivery_error: null, payment_note: null } : {}),
       ...(extra.commission === undefined ? {} : { commission: extra.commission }),
-      ...(extra.paymentReference == null ? {} : { payment_reference: extra.paymentReference }),
-      ...(extra.paymentSource === undefined ? {} : { payment_source: extra.paymentSource }),
+      // What a provider's callback recorded before (a payment whose delivery failed) is kept.
+      ...(extra.paymentReference == null
+        ? {}
+        : { payment_reference: sql<string>`coalesce(payment_reference, ${extra.paymentReference})` }),
+      ...(extra.paymentSource === undefined
+        ? {}
+        : { payment_source: sql<PaymentSource>`coalesce(payment_source, ${extra.paymentSource})` }),
     })
     .where('shop_id', '=', shopId)
     .where('id', '=', invoiceId)

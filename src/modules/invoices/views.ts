@@ -98,8 +98,8 @@ export function toOwnerInvoice(
 
 /** What the buyer's page says of a payment held for the owner's look (payment.service.ts `attention`). */
 export const BUYER_NOTE =
-  'A payment for this order needs a look from the shop (its amount did not match, or it awaits confirmation). ' +
-  'The shop holds your order and will complete or cancel it.';
+  'A payment for this order needs a look from the shop: do not pay again. The shop holds your order and will ' +
+  'complete or cancel it.';
 
 /** How the customer pays, from the gateway's public settings (never its secrets). */
 export function paymentInstructions(invoice: InvoiceRow, fields: Record<string, string> | undefined) {

@@ -75,14 +75,21 @@ export type CallbackOutcome =
 /** The callback's signature is missing or wrong: nothing in it can be believed. */
 export class SignatureError extends Error {}
 
-/** The provider refused a call or could not be reached; `detail` is safe to show the owner. */
+/**
+ * The provider refused a call or could not be reached; `detail` is for the owner and the log (it
+ * may quote the provider), not for buyers. `unknown`: the call may have been carried out (a
+ * timeout, a lost connection, a server error), so it must be asked again with the same
+ * idempotency key, never given up as "not done".
+ */
 export class ProviderCallError extends Error {
   constructor(
     readonly detail: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; unknown?: boolean },
   ) {
     super(detail, options);
+    this.unknown = options?.unknown ?? false;
   }
+  readonly unknown: boolean;
 }
 
 /** What every gateway does: tell the buyer how to pay. Hosted ones also take the money themselves. */
@@ -115,7 +122,7 @@ export interface HostedGateway {
    */
   refund(
     credentials: Credentials,
-    payment: { reference: string; amount: number; invoiceId: string; key: string },
+    payment: { reference: string; amount: number; currency: string; digits: number; invoiceId: string; key: string },
     endpoints: ProviderEndpoints,
   ): Promise<string | null>;
   /** Closes the provider's page of a payment that will not be made (the invoice was cancelled). */

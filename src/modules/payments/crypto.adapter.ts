@@ -37,6 +37,14 @@ interface Charge {
   timeline?: { status: string; context?: string }[];
 }
 
+/** A money object as the API writes it (`{ amount: "9.99", currency: "USD" }`), or undefined. */
+function moneyOf(value: unknown): Money | undefined {
+  const money = value as Partial<Money> | null | undefined;
+  return typeof money?.amount === 'string' && typeof money.currency === 'string'
+    ? { amount: money.amount, currency: money.currency }
+    : undefined;
+}
+
 async function call(endpoints: ProviderEndpoints, path: string, apiKey: string, body?: unknown): Promise<unknown> {
   let response: Response;
   try {
@@ -47,13 +55,13 @@ async function call(endpoints: ProviderEndpoints, path: string, apiKey: string, 
       signal: AbortSignal.timeout(endpoints.timeoutMs),
     });
   } catch (err) {
-    throw new ProviderCallError('the crypto checkout did not answer', { cause: err });
+    throw new ProviderCallError('the crypto checkout did not answer', { cause: err, unknown: true });
   }
   const answer = (await response.json().catch(() => null)) as { data?: unknown; error?: { message?: string } } | null;
   if (!response.ok || !answer?.data) {
     const why =
       typeof answer?.error?.message === 'string' ? answer.error.message.slice(0, 200) : `HTTP ${response.status}`;
-    throw new ProviderCallError(`the crypto checkout refused the call: ${why}`);
+    throw new ProviderCallError(`the crypto checkout refused the call: ${why}`, { unknown: response.status >= 500 });
   }
   return answer.data;
 }
@@ -92,8 +100,10 @@ const hosted: HostedGateway = {
       throw new SignatureError('the signed body is not JSON');
     }
     const event = body.event;
-    if (typeof event?.id !== 'string' || typeof event.type !== 'string' || typeof event.data?.code !== 'string')
-      throw new SignatureError('the signed body is not a charge event');
+    if (typeof event?.id !== 'string' || typeof event.type !== 'string')
+      throw new SignatureError('the signed body is not an event');
+    if (typeof event.data?.code !== 'string')
+      return { kind: 'ignored', eventId: event.id, type: event.type, why: 'not about a charge' };
     const charge = event.data;
     const shopId = Number(charge.metadata?.shopId);
     const facts = {
@@ -103,7 +113,7 @@ const hosted: HostedGateway = {
       shopId: Number.isSafeInteger(shopId) ? shopId : null,
       invoiceId: typeof charge.metadata?.invoiceId === 'string' ? charge.metadata.invoiceId : null,
     };
-    const price = charge.pricing?.local;
+    const price = moneyOf(charge.pricing?.local);
     const currency = (price?.currency ?? '').toUpperCase();
     let digits: number;
     try {
@@ -118,9 +128,15 @@ const hosted: HostedGateway = {
       };
     }
     const priced = price ? minorOf(price.amount, digits) : null;
-    const received = (charge.payments ?? [])
-      .filter((p) => p.value?.local && p.value.local.currency.toUpperCase() === currency)
-      .reduce((sum, p) => sum + (minorOf(p.value!.local!.amount, digits) ?? 0), 0);
+    // What arrived in the charge's currency: all of it (for the notes), and what the network confirmed.
+    const sumOf = (confirmedOnly: boolean) =>
+      (Array.isArray(charge.payments) ? charge.payments : [])
+        .filter((p) => !confirmedOnly || p?.status === undefined || p.status === 'CONFIRMED')
+        .map((p) => moneyOf(p?.value?.local))
+        .filter((m): m is Money => m !== undefined && m.currency.toUpperCase() === currency)
+        .reduce((sum, m) => sum + (minorOf(m.amount, digits) ?? 0), 0);
+    const received = sumOf(false);
+    const confirmed = sumOf(true);
     const receivedText = `${decimalOf(received, digits)} ${currency}`;
     const pricedText = price ? `${price.amount} ${currency}` : 'an unknown amount';
     const paidOut = {
@@ -128,11 +144,13 @@ const hosted: HostedGateway = {
       kind: 'paid' as const,
       amount: priced ?? -1,
       currency,
-      reference: charge.payments?.find((p) => p.transaction_id)?.transaction_id ?? charge.code,
+      reference:
+        (Array.isArray(charge.payments) ? charge.payments : []).find((p) => typeof p?.transaction_id === 'string')
+          ?.transaction_id ?? charge.code,
     };
     switch (event.type) {
       case 'charge:confirmed':
-        if (priced !== null && received < priced)
+        if (priced !== null && confirmed < priced)
           return { ...facts, kind: 'attention', note: `Underpaid: ${receivedText} received of ${pricedText}.` };
         return paidOut;
       case 'charge:resolved':

@@ -35,10 +35,64 @@ function client(credentials: Credentials, endpoints: ProviderEndpoints): Stripe 
   });
 }
 
-/** What the owner may read of a failed call: Stripe's own message, never the request. */
+/**
+ * What the owner may read of a failed call: Stripe's own message, never the request. A refusal
+ * (an invalid request, a card or permission error) is definite; anything else (no answer, a
+ * server error, a rate limit) may have been carried out.
+ */
 function callError(what: string, err: unknown): ProviderCallError {
   const message = err instanceof Stripe.errors.StripeError ? err.message : 'no answer';
-  return new ProviderCallError(`Stripe refused or did not answer the ${what}: ${message}`, { cause: err });
+  const refused =
+    err instanceof Stripe.errors.StripeInvalidRequestError ||
+    err instanceof Stripe.errors.StripeCardError ||
+    err instanceof Stripe.errors.StripePermissionError ||
+    err instanceof Stripe.errors.StripeAuthenticationError;
+  return new ProviderCallError(`Stripe refused or did not answer the ${what}: ${message}`, {
+    cause: err,
+    unknown: !refused,
+  });
+}
+
+/**
+ * Stripe's minor units are not always ISO 4217's: zero-decimal currencies (MGA has two digits in
+ * ISO, none at Stripe), ISK and UGX (none in ISO, two at Stripe, in whole units), and the
+ * three-decimal ones, whose last digit Stripe wants 0. Stripe's documented lists.
+ */
+const STRIPE_ZERO_DECIMAL = new Set([
+  'BIF',
+  'CLP',
+  'DJF',
+  'GNF',
+  'JPY',
+  'KMF',
+  'KRW',
+  'MGA',
+  'PYG',
+  'RWF',
+  'VND',
+  'VUV',
+  'XAF',
+  'XOF',
+  'XPF',
+]);
+const STRIPE_THREE_DECIMAL = new Set(['BHD', 'JOD', 'KWD', 'OMR', 'TND']);
+const stripeDigits = (currency: string) =>
+  STRIPE_ZERO_DECIMAL.has(currency) ? 0 : STRIPE_THREE_DECIMAL.has(currency) ? 3 : 2;
+
+/** ISO minor units → Stripe's amount, or null when Stripe cannot charge exactly that. */
+export function toStripeAmount(minor: number, currency: string, isoDigits: number): number | null {
+  const digits = stripeDigits(currency);
+  const amount = digits >= isoDigits ? minor * 10 ** (digits - isoDigits) : minor / 10 ** (isoDigits - digits);
+  if (!Number.isSafeInteger(amount)) return null;
+  if (STRIPE_THREE_DECIMAL.has(currency) && amount % 10 !== 0) return null;
+  return amount;
+}
+
+/** Stripe's amount → ISO minor units, or null when it has no exact value in them. */
+export function fromStripeAmount(amount: number, currency: string, isoDigits: number): number | null {
+  const digits = stripeDigits(currency);
+  const minor = isoDigits >= digits ? amount * 10 ** (isoDigits - digits) : amount / 10 ** (digits - isoDigits);
+  return Number.isSafeInteger(minor) ? minor : null;
 }
 
 const idOf = (value: string | { id: string } | null): string | null =>
@@ -55,16 +109,33 @@ function sessionFacts(event: Stripe.Event, session: Stripe.Checkout.Session) {
   };
 }
 
-function paid(event: Stripe.Event, session: Stripe.Checkout.Session): CallbackOutcome {
+function paid(
+  event: Stripe.Event,
+  session: Stripe.Checkout.Session,
+  digitsOf: (currency: string) => number,
+): CallbackOutcome {
   const facts = sessionFacts(event, session);
-  // A session paid by a delayed method completes unpaid; its async_payment_succeeded follows.
+  // A session paid by a delayed method (a bank debit) completes unpaid; its async_payment_succeeded
+  // follows, days later: the order is held for it rather than left to expire.
   if (session.payment_status === 'unpaid')
-    return { kind: 'ignored', eventId: event.id, type: event.type, why: 'the payment is not made yet' };
+    return {
+      ...facts,
+      kind: 'attention',
+      note: 'Paid by a method that settles later: waiting for Stripe to confirm the payment.',
+    };
+  const currency = (session.currency ?? '').toUpperCase();
+  let amount: number | null = null;
+  try {
+    amount =
+      session.amount_total === null ? null : fromStripeAmount(session.amount_total, currency, digitsOf(currency));
+  } catch {
+    // A currency shopd does not know: no amount to compare, so no order of shopd's matches it.
+  }
   return {
     ...facts,
     kind: 'paid',
-    amount: session.amount_total ?? -1,
-    currency: (session.currency ?? '').toUpperCase(),
+    amount: amount ?? -1,
+    currency,
     reference: idOf(session.payment_intent) ?? session.id,
   };
 }
@@ -74,6 +145,9 @@ const hosted: HostedGateway = {
     const now = Date.now();
     const closes = Math.min(Math.max(order.expiresAt, now + STRIPE_MIN_OPEN_MS + 60_000), now + STRIPE_MAX_OPEN_MS);
     const metadata = { invoiceId: order.invoiceId, shopId: String(order.shopId) };
+    const amount = toStripeAmount(order.amount, order.currency, order.digits);
+    if (amount === null)
+      throw new ProviderCallError(`Stripe cannot charge exactly ${order.amount} minor units of ${order.currency}`);
     try {
       const session = await client(credentials, endpoints).checkout.sessions.create(
         {
@@ -83,7 +157,7 @@ const hosted: HostedGateway = {
               quantity: 1,
               price_data: {
                 currency: order.currency.toLowerCase(),
-                unit_amount: order.amount,
+                unit_amount: amount,
                 product_data: { name: order.title, description: order.description.slice(0, 500) || undefined },
               },
             },
@@ -106,7 +180,7 @@ const hosted: HostedGateway = {
     }
   },
 
-  readCallback(credentials, rawBody, headers) {
+  readCallback(credentials, rawBody, headers, digitsOf) {
     const signature = headers['stripe-signature'];
     if (typeof signature !== 'string') throw new SignatureError('the Stripe-Signature header is missing');
     let event: Stripe.Event;
@@ -123,7 +197,7 @@ const hosted: HostedGateway = {
     switch (event.type) {
       case 'checkout.session.completed':
       case 'checkout.session.async_payment_succeeded':
-        return paid(event, event.data.object);
+        return paid(event, event.data.object, digitsOf);
       case 'checkout.session.expired':
         return { ...sessionFacts(event, event.data.object), kind: 'ended', status: 'expired' };
       case 'checkout.session.async_payment_failed':
@@ -134,9 +208,12 @@ const hosted: HostedGateway = {
   },
 
   async refund(credentials, payment, endpoints) {
+    const amount = toStripeAmount(payment.amount, payment.currency, payment.digits);
+    if (amount === null)
+      throw new ProviderCallError(`Stripe cannot refund exactly ${payment.amount} minor units of ${payment.currency}`);
     try {
       const refund = await client(credentials, endpoints).refunds.create(
-        { payment_intent: payment.reference, amount: payment.amount, metadata: { invoiceId: payment.invoiceId } },
+        { payment_intent: payment.reference, amount, metadata: { invoiceId: payment.invoiceId } },
         { idempotencyKey: payment.key },
       );
       return refund.id;

@@ -122,7 +122,7 @@ function Payment({ site, invoice, csrf, now }: { site: Site; invoice: PublicInvo
           {payment.note}
         </p>
       ) : null}
-      {payment?.url ? (
+      {payment?.note ? null : payment?.url ? (
         <>
           <p class="text">{payment.instructions}</p>
           <p>
