@@ -121,11 +121,12 @@ test('a paid session completes the invoice once, whether the callback comes twic
   const paid = double.stripe.pay(sessionOf(placed.id).id);
   const event = stripeEvent('checkout.session.completed', paid, SECRET);
   const [first, second] = await Promise.all([callback(event), callback(event)]);
-  const outcomes = [first, second].map((r) => {
-    assert.equal(r.status, 200, JSON.stringify(r.body));
-    return r.body.data.outcome;
-  });
-  assert.deepEqual(outcomes.sort(), ['completed', 'duplicate']);
+  // One completes it; the other finds it applied (`duplicate`) or still being handled (a 409 the provider retries).
+  const outcomes = [first, second].map((r) =>
+    r.status === 409 ? 'in-flight' : r.status === 200 ? r.body.data.outcome : `${r.status} ${JSON.stringify(r.body)}`,
+  );
+  assert.equal(outcomes.filter((o) => o === 'completed').length, 1, outcomes.join());
+  assert.ok(['duplicate', 'in-flight'].includes(outcomes.find((o) => o !== 'completed')!), outcomes.join());
   const again = await callback(event);
   assert.equal(again.body.data.outcome, 'duplicate');
   // The same payment reported by another event id (Stripe's retries keep the id; a second event would not).
