@@ -3,6 +3,7 @@ import { api, unwrap } from '../../api/client';
 import { useShop, useShopId } from '../../app/shop';
 import { Field, fieldError } from '../../ui/Field';
 import { Badge, LoadError, Loading, Page } from '../../ui/Page';
+import { gatewayLabel } from '../orders/orders';
 import { CopyButton } from './copy';
 import { type Settings, SettingsSection, useSettingSave, useSettings } from './section';
 import './settings.css';
@@ -118,7 +119,8 @@ function GatewayForm({ provider, view }: { provider: Provider; view: View }) {
     Object.fromEntries(fields.map((name) => [name, isSecret(name, stored[name]) ? '' : (stored[name] ?? '')])),
   );
   const [cleared, setCleared] = useState<Set<string>>(new Set());
-  const title = humanize(provider);
+  // The name the owner knows it by ("Card (Stripe)"), the API's word beside it in the card's header.
+  const title = gatewayLabel(provider);
   const supported = !unsupported.has(provider);
 
   const save = useSettingSave(
