@@ -8,12 +8,12 @@ import { withId } from '../migration-helpers.js';
  *   payment started for it (a Stripe Checkout Session, a crypto charge), `payment_url`, the page
  *   the buyer pays on, and `payment_closes_at`, when that page closes; `payment_source`, who
  *   confirmed the payment (`provider`, `owner`, `balance`); `payment_reference`, what identifies
- *   the money received (the provider's
- *   payment id, or the reference the owner typed when confirming a manual payment);
+ *   the money received (the provider's payment id, or the reference the owner typed when
+ *   confirming a manual payment);
  *   `payment_note`, what the owner must look at (an underpayment, a payment of another amount);
  *   `refunded`, the minor units refunded so far.
- * - `payment_events`: every provider callback applied, keyed by the provider's event id per shop,
- *   so a callback delivered twice (or twice at once) is applied once.
+ * - `payment_events`: every provider callback claimed (`handling`) and applied (its outcome), keyed
+ *   by the provider's event id per shop, so a callback delivered twice is applied once.
  * - `invoice_refunds`: each refund with its amount, reason, how it was made, the provider's id and
  *   its status (`pending` while the provider is asked, then `succeeded`).
  * - `rollup_totals` counts refunds and the refunded amount by local day.
