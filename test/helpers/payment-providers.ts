@@ -1,7 +1,10 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { TestContext } from 'node:test';
+import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
+import { build, onEnd } from './build.js';
 
 /**
  * A local double of the two payment providers shopd talks to, answering the requests their
@@ -345,4 +348,35 @@ export async function startProviderDouble(): Promise<ProviderDouble> {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   double.url = base;
   return double;
+}
+
+/** The app of a test, built against a fresh double of both providers (closed when the test ends). */
+export async function buildWithProviders(t: TestContext, env: Record<string, string> = {}) {
+  const double = await startProviderDouble();
+  onEnd(t, () => double.close());
+  const app = await build(t, {
+    RATE_LIMIT_PUBLIC_MAX: '0',
+    RATE_LIMIT_OWNER_MAX: '0',
+    PAYMENTS_STRIPE_API_URL: double.url,
+    PAYMENTS_CRYPTO_API_URL: double.url,
+    PAYMENTS_TIMEOUT_MS: '5000',
+    ...env,
+  });
+  return { app, double };
+}
+
+/** Delivers a signed callback to a shop's provider route, as the provider would. */
+export async function deliverCallback(
+  app: FastifyInstance,
+  provider: 'cardconnect' | 'cryptocommerce',
+  shopId: number | string,
+  event: { payload: string; headers: Record<string, string> },
+) {
+  const res = await app.inject({
+    method: 'POST',
+    url: `/v2/public/payments/${provider}/${shopId}/webhook`,
+    headers: event.headers,
+    payload: event.payload,
+  });
+  return { status: res.statusCode, body: res.json() };
 }

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
 import { fromStripeAmount, toStripeAmount } from '../../src/modules/payments/stripe.adapter.js';
-import { build, onEnd, owner } from '../helpers/build.js';
+import { owner } from '../helpers/build.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
-import { type StripeSession, startProviderDouble, stripeEvent } from '../helpers/payment-providers.js';
+import { buildWithProviders, deliverCallback, type StripeSession, stripeEvent } from '../helpers/payment-providers.js';
 
 /**
  * Issue 23: card payments through Stripe Checkout (`cardconnect`), against a local double of
@@ -14,14 +14,7 @@ import { type StripeSession, startProviderDouble, stripeEvent } from '../helpers
 const SECRET = 'whsec_test_card_secret_0001';
 
 async function setup(t: TestContext) {
-  const double = await startProviderDouble();
-  onEnd(t, () => double.close());
-  const app = await build(t, {
-    RATE_LIMIT_PUBLIC_MAX: '0',
-    RATE_LIMIT_OWNER_MAX: '0',
-    PAYMENTS_STRIPE_API_URL: double.url,
-    PAYMENTS_TIMEOUT_MS: '5000',
-  });
+  const { app, double } = await buildWithProviders(t);
   const api = await owner(app);
   const shop = await sellingShop(api, { serials: ['CARD-KEY-ALPHA-1', 'CARD-KEY-BRAVO-2', 'CARD-KEY-CHARLIE-3'] });
   const { shopId, productId, keysVariant } = shop;
@@ -40,15 +33,8 @@ async function setup(t: TestContext) {
         parts: [{ productId, productVariantId: keysVariant, quantity }],
       }),
     );
-  const callback = async (event: { payload: string; headers: Record<string, string> }, forShop = shopId) => {
-    const res = await app.inject({
-      method: 'POST',
-      url: `/v2/public/payments/cardconnect/${forShop}/webhook`,
-      headers: event.headers,
-      payload: event.payload,
-    });
-    return { status: res.statusCode, body: res.json() };
-  };
+  const callback = (event: { payload: string; headers: Record<string, string> }, forShop: number = shopId) =>
+    deliverCallback(app, 'cardconnect', forShop, event);
   const sessionOf = (invoiceId: string) => {
     const session = [...double.stripe.sessions.values()].find((s) => s.metadata.invoiceId === invoiceId);
     assert.ok(session, `a Checkout Session for ${invoiceId}`);

@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { type TestContext, test } from 'node:test';
 import { expireOverdue } from '../../src/modules/invoices/lifecycle.service.js';
 import { ATTENTION_HOLD_MS, CALLBACK_GRACE_MS } from '../../src/modules/invoices/payment.service.js';
-import { build, onEnd, owner } from '../helpers/build.js';
+import { owner } from '../helpers/build.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
-import { type CryptoCharge, cryptoEvent, startProviderDouble } from '../helpers/payment-providers.js';
+import { buildWithProviders, type CryptoCharge, cryptoEvent, deliverCallback } from '../helpers/payment-providers.js';
 
 /**
  * Issue 23: crypto payments through a hosted charge (`cryptocommerce`, the Coinbase Commerce
@@ -21,14 +21,7 @@ const DAY_MS = 24 * 60 * 60_000;
 type Event = { payload: string; headers: Record<string, string> };
 
 async function setup(t: TestContext) {
-  const double = await startProviderDouble();
-  onEnd(t, () => double.close());
-  const app = await build(t, {
-    RATE_LIMIT_PUBLIC_MAX: '0',
-    RATE_LIMIT_OWNER_MAX: '0',
-    PAYMENTS_CRYPTO_API_URL: double.url,
-    PAYMENTS_TIMEOUT_MS: '5000',
-  });
+  const { app, double } = await buildWithProviders(t);
   const api = await owner(app);
   const shop = await sellingShop(api, {
     serials: ['CRYPTO-KEY-ALPHA-1', 'CRYPTO-KEY-BRAVO-2', 'CRYPTO-KEY-CHARLIE-3', 'CRYPTO-KEY-DELTA-4'],
@@ -49,15 +42,7 @@ async function setup(t: TestContext) {
         parts: [{ productId, productVariantId: keysVariant, quantity }],
       }),
     );
-  const callback = async (event: Event, forShop = shopId) => {
-    const res = await app.inject({
-      method: 'POST',
-      url: `/v2/public/payments/cryptocommerce/${forShop}/webhook`,
-      headers: event.headers,
-      payload: event.payload,
-    });
-    return { status: res.statusCode, body: res.json() };
-  };
+  const callback = (event: Event, forShop: number = shopId) => deliverCallback(app, 'cryptocommerce', forShop, event);
   /** The outcome of a callback that must be accepted (200). */
   const outcome = async (event: Event, forShop = shopId) => {
     const res = await callback(event, forShop);

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
 import { expireOverdue } from '../../src/modules/invoices/lifecycle.service.js';
-import { build, onEnd, owner } from '../helpers/build.js';
+import { owner } from '../helpers/build.js';
 import { customerSession } from '../helpers/customer-session.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
-import { startProviderDouble, stripeEvent } from '../helpers/payment-providers.js';
+import { buildWithProviders, stripeEvent } from '../helpers/payment-providers.js';
 
 /**
  * Issue 23: refunds of completed invoices (`POST /self/{shopId}/invoices/{invoiceId}/refund`):
@@ -17,14 +17,7 @@ const SECRET = 'whsec_test_refunds_0001';
 const SERIALS = Array.from({ length: 12 }, (_, i) => `REFUND-KEY-${String(i + 1).padStart(2, '0')}-XYZ`);
 
 async function setup(t: TestContext) {
-  const double = await startProviderDouble();
-  onEnd(t, () => double.close());
-  const app = await build(t, {
-    RATE_LIMIT_PUBLIC_MAX: '0',
-    RATE_LIMIT_OWNER_MAX: '0',
-    PAYMENTS_STRIPE_API_URL: double.url,
-    PAYMENTS_TIMEOUT_MS: '5000',
-  });
+  const { app, double } = await buildWithProviders(t);
   const api = await owner(app);
   const shop = await sellingShop(api, { serials: SERIALS });
   const { shopId, productId, keysVariant, serviceVariant } = shop;
