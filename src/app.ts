@@ -50,6 +50,7 @@ import {
   invoicePublicRoutes,
   paymentCallbackRoutes,
   startExpiryWorker,
+  sweepPaymentEvents,
   useLinkSettings,
 } from './modules/invoices/index.js';
 import { listingOwnerRoutes } from './modules/listings/index.js';
@@ -265,6 +266,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     sweepIdempotencyKeys(db.kysely).catch((err: unknown) => app.log.warn({ err }, 'idempotency sweep failed'));
     sweepCustomerSessions(db.kysely).catch((err: unknown) => app.log.warn({ err }, 'customer session sweep failed'));
     sweepOwnerSessions(db.kysely).catch((err: unknown) => app.log.warn({ err }, 'owner session sweep failed'));
+    sweepPaymentEvents(db.kysely).catch((err: unknown) => app.log.warn({ err }, 'payment event sweep failed'));
   }, HOUR);
   sweeper.unref();
   app.addHook('onClose', async () => clearInterval(sweeper));

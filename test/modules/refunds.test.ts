@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
+import { sweepPaymentEvents } from '../../src/modules/invoices/index.js';
 import { expireOverdue } from '../../src/modules/invoices/lifecycle.service.js';
+import { PAYMENT_EVENT_RETENTION_MS } from '../../src/modules/invoices/payment.repository.js';
 import { owner } from '../helpers/build.js';
 import { customerSession } from '../helpers/customer-session.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
@@ -479,4 +481,58 @@ test("a balance order refunded after the shop changed currency credits the balan
   // 5.00 USD is 5 JPY: the shop's balances were re-expressed the same way (prices keep their numbers).
   assert.equal(after.balance, before.balance + order.total);
   assert.equal(after.totalSpent, before.totalSpent - order.total);
+});
+
+test('the buyer is mailed each refund: how much, how it comes back, what was refunded so far, and the reason', async (t) => {
+  const { app, shopId, fundedBuyer, balanceOrder, tipjarOrder, refund } = await setup(t);
+  const { token } = await fundedBuyer('told@example.com', 20);
+  const byBalance = await balanceOrder('told@example.com', token);
+  const byTipjar = await tipjarOrder('told@example.com');
+  assertOk(await refund(byBalance.id, { amount: 2, reason: 'one key did not work' }));
+  assertOk(await refund(byTipjar.id, {}));
+  const mails = await app.db.kysely
+    .selectFrom('mail_outbox')
+    .select(['to_address', 'subject', 'body_text'])
+    .where('shop_id', '=', shopId)
+    .where('subject', 'like', 'Refund for your order %')
+    .orderBy('id')
+    .execute();
+  assert.equal(mails.length, 2);
+  const [balanceMail, tipjarMail] = mails;
+  assert.equal(balanceMail!.to_address, 'told@example.com');
+  assert.match(balanceMail!.subject, new RegExp(byBalance.id));
+  assert.match(balanceMail!.body_text, /refunded 2\.00 USD of your order/);
+  assert.match(balanceMail!.body_text, /added to your balance in this shop/);
+  assert.match(balanceMail!.body_text, /Refunded so far: 2\.00 USD of 5\.00 USD/);
+  assert.match(balanceMail!.body_text, /one key did not work/);
+  assert.match(tipjarMail!.body_text, /The shop sends it back to you the way you paid/);
+  assert.match(tipjarMail!.body_text, /Refunded so far: 5\.00 USD of 5\.00 USD/);
+});
+
+test('applied provider events are swept after their retention; recent ones and claims in flight stay', async (t) => {
+  const { app, shopId } = await setup(t);
+  const now = Date.now();
+  const row = (event_id: string, outcome: string, created_at: number) => ({
+    shop_id: shopId,
+    provider: 'cardconnect',
+    event_id,
+    invoice_id: null,
+    type: 'checkout.session.completed',
+    outcome,
+    created_at,
+  });
+  await app.db.kysely
+    .insertInto('payment_events')
+    .values([
+      row('evt_old', 'completed', now - PAYMENT_EVENT_RETENTION_MS - 1),
+      row('evt_recent', 'completed', now - 1000),
+      row('evt_stuck', 'handling', now - PAYMENT_EVENT_RETENTION_MS - 1),
+    ])
+    .execute();
+  assert.equal(await sweepPaymentEvents(app.db.kysely, now), 1);
+  const left = await app.db.kysely.selectFrom('payment_events').select('event_id').orderBy('event_id').execute();
+  assert.deepEqual(
+    left.map((r) => r.event_id),
+    ['evt_recent', 'evt_stuck'],
+  );
 });

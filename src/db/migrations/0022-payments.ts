@@ -13,7 +13,8 @@ import { withId } from '../migration-helpers.js';
  *   `payment_note`, what the owner must look at (an underpayment, a payment of another amount);
  *   `refunded`, the minor units refunded so far.
  * - `payment_events`: every provider callback claimed (`handling`) and applied (its outcome), keyed
- *   by the provider's event id per shop, so a callback delivered twice is applied once.
+ *   by the provider's event id per shop, so a callback delivered twice is applied once; indexed by
+ *   time for the hourly sweep of old ones.
  * - `invoice_refunds`: each refund with its amount, reason, how it was made, the provider's id and
  *   its status (`pending` while the provider is asked, then `succeeded`).
  * - `rollup_totals` counts refunds and the refunded amount by local day.
@@ -40,6 +41,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('payment_events_pk', ['shop_id', 'provider', 'event_id'])
     .execute();
+  // The hourly sweep of applied events past their retention.
+  await db.schema.createIndex('payment_events_created_idx').on('payment_events').column('created_at').execute();
 
   await withId(db, db.schema.createTable('invoice_refunds'))
     .addColumn('shop_id', 'integer', (c) => c.notNull().references('shops.id').onDelete('cascade'))

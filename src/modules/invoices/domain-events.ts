@@ -7,7 +7,13 @@ import type { LinkSettings } from '../mail/index.js';
 import { type RollupSource, recordRollupChanges } from '../rollups/index.js';
 import { isHostedProvider } from '../shops/index.js';
 import { addFeedbackToTotals, countFirstPurchase, shopContentChanged } from '../storefront/index.js';
-import { type PartDelivery, queueCheckoutMail, queueDeliveryMail, queueReplacementMail } from './invoice-mail.js';
+import {
+  type PartDelivery,
+  queueCheckoutMail,
+  queueDeliveryMail,
+  queueRefundMail,
+  queueReplacementMail,
+} from './invoice-mail.js';
 import type { InvoicePartRow, InvoiceRow } from './invoices.table.js';
 import { ownerInvoiceView } from './owner-view.js';
 import * as repo from './repository.js';
@@ -237,7 +243,7 @@ export async function invoiceReplaced(
 /**
  * A refund of a completed invoice made (its row marked succeeded, the invoice's `refunded`
  * already counting it, a balance refund already credited): the buyer's lifetime spend, the
- * event, the rollups. Revenue keeps the order's total: the dashboard shows refunds beside it.
+ * buyer's mail, the event, the rollups. Revenue keeps the order's total: the dashboard shows refunds beside it.
  */
 export async function invoiceRefunded(
   trx: Conn,
@@ -252,9 +258,11 @@ export async function invoiceRefunded(
     createdAt: number;
   },
   now: number,
+  links: LinkSettings,
 ): Promise<void> {
   const shopId = invoice.shop_id;
   await recordRefund(trx, shopId, invoice.customer_id, refund.localAmount, now);
+  await queueRefundMail(trx, shopId, invoice.id, refund, links);
   await recordInvoiceEvent(
     trx,
     shopId,

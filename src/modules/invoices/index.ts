@@ -7,6 +7,7 @@ export { expireOverdue, startExpiryWorker, withExpiryApplied } from './lifecycle
 export { type OrderOptions, orderOptions } from './order-options.js';
 export { invoiceOwnerRoutes } from './owner.routes.js';
 export { getPublicInvoice, publicInvoiceStatus } from './owner.service.js';
+export { sweepPaymentEvents } from './payment.repository.js';
 export { paymentCallbackRoutes } from './payment.routes.js';
 export { buyerOf, invoicePublicRoutes } from './public.routes.js';
 export { findInvoice, findInvoiceById, listParts } from './repository.js';

@@ -8,6 +8,7 @@ import {
   deliveryMail,
   enqueueMail,
   type LinkSettings,
+  refundMail,
   replacementMail,
   shopLink,
 } from '../mail/index.js';
@@ -23,7 +24,7 @@ type Conn = Kysely<Database>;
 /**
  * The invoice mails (templates in src/modules/mail/templates), written to the outbox in the
  * caller's transaction by the domain events: at checkout, at completion (and the owner's
- * resend), at a replacement. Each carries the absolute link to the invoice's storefront page.
+ * resend), at a replacement, at a refund. Each carries the absolute link to the invoice's storefront page.
  */
 
 /** `24.98 USD`, `500 JPY`: minor units with the currency's digits. */
@@ -127,6 +128,38 @@ export async function queueReplacementMail(db: Conn, invoice: InvoiceRow, delive
       invoiceUrl: shopLink(links, shop, storefrontPaths.invoice(invoice.id)),
       parts: goodsOf([delivery]),
       note: await sellerNote(db, invoice.shop_id, [delivery]),
+    }),
+  });
+}
+
+const REFUND_HOW: Record<string, string> = {
+  provider: 'It goes back to the card you paid with; your bank may take a few days to show it.',
+  balance: 'It was added to your balance in this shop.',
+  recorded: 'The shop sends it back to you the way you paid.',
+};
+
+/** The mail of a refund: how much, how it comes back, what was refunded so far (read in the caller's transaction). */
+export async function queueRefundMail(
+  db: Conn,
+  shopId: number,
+  invoiceId: string,
+  refund: { amount: number; method: string; reason: string | null },
+  links: LinkSettings,
+) {
+  const [invoice, shop] = await Promise.all([repo.findInvoice(db, shopId, invoiceId), findShop(db, shopId)]);
+  if (!invoice) throw new Error(`invoice ${invoiceId} of shop ${shopId} vanished inside its own transaction`);
+  const money = (minor: number) => moneyText(minor, invoice.currency);
+  await enqueueMail(db, shopId, {
+    to: invoice.customer_email,
+    ...refundMail({
+      shopName: shop.name,
+      invoiceId,
+      invoiceUrl: shopLink(links, shop, storefrontPaths.invoice(invoiceId)),
+      amount: money(refund.amount),
+      refundedSoFar: money(invoice.refunded),
+      total: money(invoice.total),
+      how: REFUND_HOW[refund.method] ?? REFUND_HOW.recorded!,
+      reason: refund.reason,
     }),
   });
 }

@@ -85,7 +85,8 @@ export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'again for that refund, with the same idempotency key, and answers that, instead of making a new one (sooner, it is ' +
         'a 409 while the first request may still be asking). ' +
         'The invoice keeps its status `completed` and its goods (digital goods cannot be taken back); `refunded` and `refunds` ' +
-        "show what went back. The buyer's lifetime spend goes down by the amount, an `invoice.refunded` event is sent, and the " +
+        'show what went back. The buyer is mailed the refund (amount, how it comes back, the reason), their lifetime spend goes ' +
+        'down by the amount, an `invoice.refunded` event is sent, and the ' +
         "dashboard's `refundsAndReplacements` counts it. Two refunds at once never give back more than the total. Honours " +
         'Idempotency-Key.',
       params: schema.InvoiceParams,

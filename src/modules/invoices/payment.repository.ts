@@ -121,6 +121,23 @@ export async function settlePaymentEvent(db: Conn, key: EventKey, outcome: strin
     .execute();
 }
 
+/** How long an applied provider event is kept: well past the providers' retries (Stripe's: 3 days). */
+export const PAYMENT_EVENT_RETENTION_MS = 30 * 24 * 60 * 60_000;
+
+/**
+ * Deletes the applied provider events older than PAYMENT_EVENT_RETENTION_MS (the hourly sweep):
+ * a delivery that old is no longer retried, so its key has nothing left to guard. Claims still
+ * `handling` are left to be taken over.
+ */
+export async function sweepPaymentEvents(db: Conn, now = Date.now()): Promise<number> {
+  const result = await db
+    .deleteFrom('payment_events')
+    .where('created_at', '<', now - PAYMENT_EVENT_RETENTION_MS)
+    .where('outcome', '!=', 'handling')
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /** Lets a provider's retry of an event whose handling failed be handled anew. */
 export async function releasePaymentEvent(db: Conn, key: EventKey): Promise<void> {
   await db

@@ -10,6 +10,7 @@ import {
 import { currencyDigits } from '../../schemas/currencies.js';
 import { fromMinorUnits, rescaleMinorUnits, toMinorUnits } from '../../schemas/money.js';
 import * as customers from '../customers/index.js';
+import type { LinkSettings } from '../mail/index.js';
 import {
   type CallbackOutcome,
   gateways,
@@ -319,6 +320,7 @@ async function refundMade(
   invoice: InvoiceRow,
   refund: { id: number; amount: number; reason: string | null; method: InvoiceRefundRow['method']; createdAt: number },
   providerRefundId: string | null,
+  links: LinkSettings,
 ): Promise<void> {
   const now = Date.now();
   const { shop_id: shopId } = invoice;
@@ -333,7 +335,7 @@ async function refundMade(
       { delta: local, kind: 'refund', invoiceId: invoice.id, note: refund.reason ?? `Refund of ${invoice.id}` },
       now,
     );
-  await invoiceRefunded(trx, invoice, { ...refund, localAmount: local }, now);
+  await invoiceRefunded(trx, invoice, { ...refund, localAmount: local }, now, links);
 }
 
 /** Asks the provider for a refund row's refund, with the row's own idempotency key. */
@@ -429,6 +431,7 @@ export async function refundInvoice(
         invoice,
         { id: pending.id, amount: pending.amount, reason: pending.reason, method, createdAt: pending.created_at },
         providerRefundId,
+        options.links,
       );
     });
     return;
@@ -465,7 +468,7 @@ export async function refundInvoice(
     // Nothing outside shopd to ask: the hold and the record are one transaction.
     await writeTransaction(db, async (trx) => {
       const id = await hold(trx);
-      await refundMade(trx, invoice, { id, amount, reason, method, createdAt }, null);
+      await refundMade(trx, invoice, { id, amount, reason, method, createdAt }, null, options.links);
     });
     return;
   }
@@ -483,6 +486,7 @@ export async function refundInvoice(
       invoice,
       { id: refundId, amount, reason, method: providerRefundId === null ? 'recorded' : 'provider', createdAt },
       providerRefundId,
+      options.links,
     );
   });
 }
