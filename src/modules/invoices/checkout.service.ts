@@ -21,7 +21,7 @@ import {
 } from '../products/index.js';
 import { enabledGateway, gatewayBlocksVpn } from '../settings/index.js';
 import type { ShopRow } from '../shops/index.js';
-import { findShopById, shareShop } from '../shops/index.js';
+import { findShopById, isHostedProvider, shareShop } from '../shops/index.js';
 import { invoiceCreated, writeTransaction } from './domain-events.js';
 import {
   completeInvoice,
@@ -439,7 +439,7 @@ export async function checkout(
   });
 
   if (body.gateway === 'balance') await completeBalanceOrder(db, shop.id, invoiceId, options);
-  else await startHostedPayment(db, shop.id, invoiceId, options);
+  else if (isHostedProvider(body.gateway)) await startHostedPayment(db, shop.id, invoiceId, options);
   return invoiceId;
 }
 

@@ -8,7 +8,7 @@ import {
   ValidationError,
 } from '../../http/errors.js';
 import { currencyDigits } from '../../schemas/currencies.js';
-import { fromMinorUnits, rescaleMinorUnits, toMinorUnits } from '../../schemas/money.js';
+import { rescaleMinorUnits, toMinorUnits } from '../../schemas/money.js';
 import * as customers from '../customers/index.js';
 import type { LinkSettings } from '../mail/index.js';
 import {
@@ -21,7 +21,7 @@ import {
 import { gatewayCredentials } from '../settings/index.js';
 import { findShop, type HostedProvider, isHostedProvider, shareShop } from '../shops/index.js';
 import { invoiceRefunded, writeTransaction } from './domain-events.js';
-import { queueCheckoutMail } from './invoice-mail.js';
+import { moneyText, queueCheckoutMail } from './invoice-mail.js';
 import type { InvoiceRefundRow, InvoiceRow } from './invoices.table.js';
 import { completeInvoice, DeliveryFailedError, endUnpaid, requireInvoice } from './lifecycle.service.js';
 import type { OrderOptions, PaymentContext } from './order-options.js';
@@ -49,10 +49,6 @@ export const CALLBACK_GRACE_MS = 10 * 60_000;
 /** A callback's claim never settled for this long was left by a process that died: the next delivery takes it over. */
 export const STALE_CLAIM_MS = 5 * 60_000;
 
-async function credentialsOf(db: Conn, context: PaymentContext, shopId: number, provider: HostedProvider) {
-  return gatewayCredentials(db, context.secrets, shopId, provider);
-}
-
 /**
  * Starts the provider's payment of a new invoice of a hosted gateway (checkout calls it once the
  * invoice is written): the provider's page and id are stored on the invoice, whose expiry becomes
@@ -69,7 +65,7 @@ export async function startHostedPayment(
   const invoice = await requireInvoice(db, shopId, invoiceId);
   if (!isHostedProvider(invoice.gateway)) return;
   const provider = invoice.gateway;
-  const credentials = await credentialsOf(db, options.payments, shopId, provider);
+  const credentials = await gatewayCredentials(db, options.payments.secrets, shopId, provider);
   let started: Awaited<ReturnType<(typeof hostedGateways)[HostedProvider]['start']>>;
   try {
     if (!credentials) throw new ProviderCallError(`${provider} is not configured, or its secrets cannot be read`);
@@ -118,7 +114,7 @@ export async function startHostedPayment(
  */
 export async function closeHostedPayment(db: Conn, invoice: InvoiceRow, context: PaymentContext): Promise<void> {
   if (!isHostedProvider(invoice.gateway) || invoice.payment_ref === null) return;
-  const credentials = await credentialsOf(db, context, invoice.shop_id, invoice.gateway);
+  const credentials = await gatewayCredentials(db, context.secrets, invoice.shop_id, invoice.gateway);
   try {
     if (credentials) await hostedGateways[invoice.gateway].close(credentials, invoice.payment_ref, context.endpoints);
   } catch (err) {
@@ -129,8 +125,6 @@ export async function closeHostedPayment(db: Conn, invoice: InvoiceRow, context:
     );
   }
 }
-
-const amountText = (minor: number, currency: string) => `${fromMinorUnits(minor, currency)} ${currency}`;
 
 /** What one callback did to its invoice, as the provider is answered and the event is kept. */
 type Applied =
@@ -154,12 +148,12 @@ async function applyPaid(
 ): Promise<Applied> {
   const { shop_id: shopId, id } = invoice;
   if (outcome.amount !== invoice.total || outcome.currency !== invoice.currency) {
-    const paid = outcome.amount < 0 ? `an unknown amount` : amountText(outcome.amount, outcome.currency || '?');
+    const paid = outcome.amount < 0 ? `an unknown amount` : moneyText(outcome.amount, outcome.currency || '?');
     await payments.notePayment(
       db,
       shopId,
       id,
-      `Paid ${paid} for an order of ${amountText(invoice.total, invoice.currency)} (payment ${outcome.reference}): ` +
+      `Paid ${paid} for an order of ${moneyText(invoice.total, invoice.currency)} (payment ${outcome.reference}): ` +
         'not completed. Refund the payment at the provider, or process the order by hand.',
       invoice.status === 'pending'
         ? { onlyIf: ['pending'], holdUntil: Date.now() + ATTENTION_HOLD_MS }
@@ -191,7 +185,7 @@ async function applyPaid(
     db,
     shopId,
     id,
-    `Paid ${amountText(outcome.amount, outcome.currency)} after the order was ${now.status} (payment ` +
+    `Paid ${moneyText(outcome.amount, outcome.currency)} after the order was ${now.status} (payment ` +
       `${outcome.reference}): nothing was delivered. Refund the payment at the provider.`,
     { onlyIf: ['expired', 'cancelled'] },
   );
@@ -248,7 +242,7 @@ export async function applyCallback(
   headers: Record<string, string | string[] | undefined>,
   options: OrderOptions,
 ): Promise<{ outcome: Applied; eventId: string }> {
-  const credentials = await credentialsOf(db, options.payments, shopId, provider);
+  const credentials = await gatewayCredentials(db, options.payments.secrets, shopId, provider);
   if (!credentials)
     throw new NotFoundError('Payment gateway', [`provider: ${provider} is not configured in this shop`]);
   let outcome: CallbackOutcome;
@@ -346,7 +340,7 @@ async function askProvider(
   context: PaymentContext,
 ) {
   const provider = invoice.gateway as HostedProvider;
-  const credentials = await credentialsOf(db, context, invoice.shop_id, provider);
+  const credentials = await gatewayCredentials(db, context.secrets, invoice.shop_id, provider);
   if (!credentials) throw new ProviderCallError(`${provider} is not configured, or its secrets cannot be read`);
   return hostedGateways[provider].refund(
     credentials,
@@ -442,7 +436,7 @@ export async function refundInvoice(
   const amount = body.amount == null ? left : toMinorUnits(body.amount, invoice.currency, 'amount');
   if (amount > left)
     throw new UnprocessableError('The refund is more than what is left to refund.', [
-      `amount: at most ${amountText(left, invoice.currency)} is left to refund`,
+      `amount: at most ${moneyText(left, invoice.currency)} is left to refund`,
     ]);
   const method = refundMethod(invoice);
   const reason = body.reason?.trim() || null;
