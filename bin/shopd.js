@@ -1,6 +1,39 @@
 #!/usr/bin/env node
-// The package's command: runs the TypeScript CLI through tsx's loader.
-import { register } from 'tsx/esm/api';
+// The package's command. It runs the compiled CLI (dist/, made by `npm run build`; the published
+// package holds only that). In a checkout without a build, or whose sources changed since the
+// last one, it runs the TypeScript sources through tsx's loader instead, and says so.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
-register();
-await import('../src/cli.ts');
+const root = resolve(import.meta.dirname, '..');
+const stamp = join(root, 'dist', 'BUILT');
+
+/** The newest modification time of the server's sources (src/, web/ but the admin's sources). */
+function newestSource(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (path === join(root, 'web/admin/src') || path === join(root, 'web/admin/dist')) continue;
+      newest = Math.max(newest, newestSource(path));
+    } else if (/\.(tsx?|mjs|css|js)$/.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+function compiledIsCurrent() {
+  if (!existsSync(stamp)) return false;
+  if (!existsSync(join(root, 'src'))) return true; // an installed package: dist/ is all there is
+  const built = statSync(stamp).mtimeMs;
+  if (Math.max(newestSource(join(root, 'src')), newestSource(join(root, 'web'))) <= built) return true;
+  process.stderr.write('shopd: the sources changed since the last build; running them (npm run build compiles them)\n');
+  return false;
+}
+
+if (compiledIsCurrent()) {
+  await import('../dist/src/cli.js');
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../src/cli.ts');
+}

@@ -15,6 +15,8 @@ const root = resolve(import.meta.dirname, '..');
 const admin = resolve(root, 'web/admin');
 
 if (values['if-missing'] && existsSync(resolve(admin, 'dist/index.html'))) process.exit(0);
+// An installed package has no admin sources: it carries the built admin in dist/ (npm run build).
+if (!existsSync(resolve(admin, 'vite.config.ts'))) process.exit(0);
 
 const started = Date.now();
 const generated = spawnSync(process.execPath, ['--import', 'tsx', resolve(admin, 'scripts/generate-api.ts')], {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs every test file under test/ and e2e/ with node's test runner (through tsx), on SQLite by default
 // or on PostgreSQL with DB=postgres. Extra arguments are passed on (e.g. a file to run alone).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -14,6 +14,10 @@ function findTests(dir) {
 }
 
 const args = process.argv.slice(2);
+// First the build (incremental): the tests that start servers and the CLI in processes of their own
+// (bin/shopd.js, test/helpers/server-process.ts) run the compiled output, as a deployment does.
+const built = spawnSync(process.execPath, ['scripts/build.mjs', '--quick'], { stdio: 'inherit' });
+if (built.status !== 0) process.exit(built.status ?? 1);
 // The browser tests under e2e/ (chromium, see e2e/harness.ts) run with the rest.
 const files = args.some((a) => a.endsWith('.ts')) ? [] : [...findTests('test'), ...findTests('e2e')].sort();
 const db = process.env.DB === 'postgres' ? 'PostgreSQL' : 'SQLite';

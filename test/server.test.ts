@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { type AddressInfo, createServer } from 'node:net';
 import { test } from 'node:test';
@@ -7,42 +6,7 @@ import { buildApp } from '../src/app.js';
 import { engine, onEnd, owner, processEnv } from './helpers/build.js';
 import { type CliResult, cli } from './helpers/cli.js';
 import { sellingShop } from './helpers/factories.js';
-
-function spawnServer(env: Record<string, string>, port: number) {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
-
-/**
- * Starts `src/server.ts` as `npm start` does, and waits until its start-up is complete (it
- * listens, and the first-owner step is done). The deadline only bounds a hang.
- */
-async function startServer(env: Record<string, string>) {
-  const child = spawnServer(env, 0);
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d));
-  const url = await new Promise<string>((resolve, reject) => {
-    // Only bounds a hang: a start under a busy machine (tsx compiling, migrations) may take long.
-    const timer = setTimeout(() => {
-      // A server that never got going must not outlive the test: it would keep this file running.
-      child.kill('SIGKILL');
-      reject(new Error(`server did not start: ${stderr}`));
-    }, 300_000);
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d;
-      const match = /"msg":"Server listening at (http:\/\/127\.0\.0\.1:\d+)"/.exec(stdout);
-      if (match && stdout.includes('"msg":"startup complete"')) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
-  });
-  return { child, url, output: () => stdout };
-}
+import { spawnServer, startServer } from './helpers/server-process.js';
 
 /** The first start's password link line: its token, or undefined when there is none. */
 function setupTokenOf(output: string): string | undefined {
