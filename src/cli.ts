@@ -1,10 +1,11 @@
+import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, type DatabaseConfig, loadConfig } from './config.js';
 import { BackupError, backupDatabase, restoreDatabase } from './db/backup.js';
 import { type Db, openDatabase } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
+import { migrateToLatest, migrationNames, migrationPlan, NewerDatabaseError } from './db/migrate.js';
 import { AppError } from './http/errors.js';
 import { storefrontBase } from './http/storefront-url.js';
 import {
@@ -23,7 +24,9 @@ const usage = `Usage: shopd <command> [options]   (or: npm run cli -- <command> 
 
 Commands:
   serve                                 start the HTTP server (same as npm start)
-  migrate                               apply pending database migrations
+  migrate [--dry-run]                   apply pending database migrations (forward only; the
+                                        server also applies them at start); --dry-run lists
+                                        what would be applied and changes nothing
   keys create --email <e> [--scope read|write]...
                                         create an API key (and the account if needed);
                                         the key alone is the last line of stdout
@@ -109,6 +112,27 @@ async function withDatabase<T>(run: (db: Db) => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * `migrate --dry-run`: what a start (or `migrate`) of this version would apply, read without
+ * changing anything. A SQLite file that does not exist yet is not created.
+ */
+async function migrationDryRun(database: DatabaseConfig): Promise<string[]> {
+  if (database.dialect === 'sqlite' && database.file !== ':memory:' && !existsSync(database.file))
+    return [
+      `no database at ${database.file} yet; the first start creates it and applies all ${migrationNames.length} migrations:`,
+      ...migrationNames.map((n) => `  ${n}`),
+    ];
+  const db = openDatabase(database);
+  const plan = await migrationPlan(db.kysely).finally(() => db.destroy());
+  if (plan.unknown.length > 0) throw new NewerDatabaseError(plan.unknown);
+  if (plan.pending.length === 0)
+    return [`database is up to date (${plan.applied.length} migrations applied); nothing would run`];
+  return [
+    `${plan.applied.length} migrations applied; ${plan.pending.length} would run, in this order:`,
+    ...plan.pending.map((n) => `  ${n}`),
+  ];
+}
+
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -117,6 +141,7 @@ async function main(argv: string[]): Promise<void> {
       email: { type: 'string' },
       scope: { type: 'string', multiple: true },
       demo: { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
       status: { type: 'string' },
       shop: { type: 'string' },
       'from-key-file': { type: 'string' },
@@ -140,7 +165,12 @@ async function main(argv: string[]): Promise<void> {
       await import('./server.js');
       return;
     case 'migrate': {
-      const db = openDatabase(loadConfig().database);
+      const { database } = loadConfig();
+      if (values['dry-run']) {
+        for (const line of await migrationDryRun(database)) console.log(line);
+        return;
+      }
+      const db = openDatabase(database);
       const applied = await migrateToLatest(db.kysely).finally(() => db.destroy());
       console.log(applied.length > 0 ? `applied: ${applied.join(', ')}` : 'database is up to date');
       return;
@@ -250,7 +280,7 @@ main(process.argv.slice(2)).catch((err: unknown) => {
   else if (err instanceof AppError)
     console.error([err.message, ...err.errors.filter((e) => e !== err.message)].join('\n  '));
   else if (err instanceof ConfigError) console.error(err.message);
-  else if (err instanceof BackupError) console.error(err.message);
+  else if (err instanceof BackupError || err instanceof NewerDatabaseError) console.error(err.message);
   else if (err instanceof TypeError && (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))
     console.error(`${err.message}\n\n${usage}`);
   else console.error(err);

@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import { isPostgres } from './database.js';
 import * as m0001 from './migrations/0001-foundation.js';
 import * as m0002 from './migrations/0002-catalog.js';
@@ -54,14 +54,78 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-export async function migrateToLatest<DB>(db: Kysely<DB>): Promise<string[]> {
+/** The names of every migration this version knows, in the order they run. */
+export const migrationNames: readonly string[] = Object.keys(migrations);
+
+/** What a migration to this version would do to a database: apply `pending`; `unknown` were applied by a newer version. */
+export interface MigrationPlan {
+  applied: string[];
+  pending: string[];
+  unknown: string[];
+}
+
+/**
+ * A database that a newer shopd migrated. Migrations only go forward (there is no `down`): an
+ * older version never runs on it, since it cannot know what the newer migrations changed.
+ */
+export class NewerDatabaseError extends Error {
+  constructor(readonly unknown: string[]) {
+    super(
+      `The database was migrated by a newer version of shopd (migration${unknown.length > 1 ? 's' : ''} ` +
+        `${unknown.join(', ')} unknown to this one). Migrations only go forward: run that newer version, or, to go back, ` +
+        'restore the backup taken before the upgrade and run the version it was taken with.',
+    );
+  }
+}
+
+async function migrator<DB>(db: Kysely<DB>): Promise<{ migrator: Migrator; table: string; schema?: string }> {
   // On PostgreSQL, Kysely would look for its bookkeeping tables in every schema: name the one
   // the connection's search_path resolves to.
   const schema = isPostgres(db)
     ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
     : undefined;
-  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
+  return {
+    migrator: new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) }),
+    table: DEFAULT_MIGRATION_TABLE,
+    ...(schema ? { schema } : {}),
+  };
+}
+
+/** Reads which migrations the database has and which this version would apply; changes nothing. */
+export async function migrationPlan<DB>(db: Kysely<DB>): Promise<MigrationPlan> {
+  const { migrator: m, table, schema } = await migrator(db);
+  const known = await m.getMigrations();
+  // getMigrations answers only for the migrations this version has; the others are read here.
+  const tableExists = known.some((k) => k.executedAt !== undefined) || (await hasTable(db, table, schema));
+  const executed = tableExists
+    ? (
+        await sql<{
+          name: string;
+        }>`select name from ${schema ? sql.table(`${schema}.${table}`) : sql.table(table)}`.execute(db)
+      ).rows.map((r) => r.name)
+    : [];
+  return {
+    applied: known.filter((k) => k.executedAt !== undefined).map((k) => k.name),
+    pending: known.filter((k) => k.executedAt === undefined).map((k) => k.name),
+    unknown: executed.filter((name) => !(name in migrations)).sort(),
+  };
+}
+
+async function hasTable<DB>(db: Kysely<DB>, table: string, schema: string | undefined): Promise<boolean> {
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+  return tables.some((t) => t.name === table && (schema === undefined || t.schema === schema));
+}
+
+/**
+ * Applies every pending migration, in order, each in its own transaction; answers their names.
+ * Refuses a database a newer version migrated (NewerDatabaseError), before changing anything.
+ */
+export async function migrateToLatest<DB>(db: Kysely<DB>): Promise<string[]> {
+  const plan = await migrationPlan(db);
+  if (plan.unknown.length > 0) throw new NewerDatabaseError(plan.unknown);
+  if (plan.pending.length === 0) return [];
+  const { migrator: m } = await migrator(db);
+  const { error, results } = await m.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -67,9 +67,3 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('idempotency_keys_created_idx').on('idempotency_keys').column('created_at').execute();
 }
-
-export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['idempotency_keys', 'shop_designs', 'payment_settings', 'shops', 'api_keys', 'accounts']) {
-    await db.schema.dropTable(table).execute();
-  }
-}

@@ -164,18 +164,3 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('category_listings_pk', ['category_id', 'listing_id'])
     .execute();
 }
-
-export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of [
-    'category_listings',
-    'categories',
-    'listings',
-    'group_products',
-    'product_groups',
-    'serials',
-    'product_variants',
-    'products',
-  ]) {
-    await db.schema.dropTable(table).execute();
-  }
-}

@@ -204,20 +204,3 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('events_shop_created_idx').on('events').columns(['shop_id', 'created_at']).execute();
 }
-
-export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of [
-    'events',
-    'mail_outbox',
-    'invoice_replacements',
-    'invoice_parts',
-    'invoices',
-    'blacklist',
-    'coupons',
-    'balance_entries',
-    'customer_ips',
-    'customers',
-  ]) {
-    await db.schema.dropTable(table).execute();
-  }
-}

@@ -124,17 +124,3 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('visits_shop_created_idx').on('visits').columns(['shop_id', 'created_at']).execute();
 }
-
-export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of [
-    'visits',
-    'ticket_messages',
-    'tickets',
-    'feedback_appeals',
-    'feedbacks',
-    'announcements',
-    'faqs',
-  ]) {
-    await db.schema.dropTable(table).execute();
-  }
-}

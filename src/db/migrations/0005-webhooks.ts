@@ -65,8 +65,3 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['shop_id', 'webhook_id', 'created_at', 'id'])
     .execute();
 }
-
-export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['webhook_attempts', 'webhook_deliveries', 'webhook_endpoints'])
-    await db.schema.dropTable(table).execute();
-}

@@ -246,20 +246,3 @@ async function fillShop(db: Kysely<unknown>, shopId: number): Promise<void> {
     );
   }
 }
-
-export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropIndex('invoice_replacements_created_idx').execute();
-  await db.schema.dropIndex('invoices_shop_completed_idx').execute();
-  await db.schema.dropIndex('invoices_shop_status_gateway_created_idx').execute();
-  await db.schema.alterTable('invoices').dropColumn('repeat_purchase').execute();
-  for (const table of [
-    'rollup_invoice_counts',
-    'rollup_gateways',
-    'rollup_hours',
-    'rollup_products',
-    'rollup_days',
-    'rollup_state',
-  ]) {
-    await db.schema.dropTable(table).execute();
-  }
-}

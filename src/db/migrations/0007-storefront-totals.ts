@@ -50,10 +50,3 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['shop_id', 'status', 'feedback_id'])
     .execute();
 }
-
-export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropIndex('feedback_appeals_status_idx').execute();
-  await db.schema.dropIndex('serials_invoice_idx').execute();
-  await db.schema.dropTable('feedback_products').execute();
-  await db.schema.dropTable('shop_totals').execute();
-}

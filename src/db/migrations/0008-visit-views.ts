@@ -12,7 +12,3 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('views', 'integer', (c) => c.notNull().defaultTo(1))
     .execute();
 }
-
-export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('visits').dropColumn('views').execute();
-}

@@ -28,14 +28,3 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['shop_id', 'product_id', 'created_at', 'feedback_id', 'rating'])
     .execute();
 }
-
-export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropIndex('feedback_products_product_created_idx').execute();
-  await db.schema
-    .createIndex('feedback_products_product_idx')
-    .on('feedback_products')
-    .columns(['shop_id', 'product_id', 'feedback_id'])
-    .execute();
-  await db.schema.alterTable('feedback_products').dropColumn('rating').execute();
-  await db.schema.alterTable('feedback_products').dropColumn('created_at').execute();
-}

@@ -19,7 +19,3 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     db,
   );
 }
-
-export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('product_variants').dropColumn('available_serials').execute();
-}

@@ -8,7 +8,3 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('invoices').addColumn('chat_user_id', 'text').execute();
 }
-
-export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('invoices').dropColumn('chat_user_id').execute();
-}

@@ -49,8 +49,3 @@ async function setStatuses(db: Kysely<unknown>, statuses: string[]): Promise<voi
 export async function up(db: Kysely<unknown>): Promise<void> {
   await setStatuses(db, ['pending', 'sending', 'sent', 'failed', 'dropped']);
 }
-
-export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql`delete from mail_outbox where status = 'dropped'`.execute(db);
-  await setStatuses(db, ['pending', 'sending', 'sent', 'failed']);
-}

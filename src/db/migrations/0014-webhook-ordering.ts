@@ -17,8 +17,3 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['webhook_id', 'ordering_key', 'status', 'id'])
     .execute();
 }
-
-export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropIndex('webhook_deliveries_order_idx').execute();
-  await db.schema.alterTable('webhook_deliveries').dropColumn('ordering_key').execute();
-}

@@ -61,15 +61,3 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     end`.execute(db);
   }
 }
-
-export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const [table, columns] of Object.entries(searched)) {
-    if (isPostgres(db)) {
-      for (const column of columns) await sql`drop index ${sql.id(`${table}_${column}_trgm_idx`)}`.execute(db);
-      continue;
-    }
-    for (const event of ['insert', 'delete', 'update'])
-      await sql`drop trigger ${sql.id(`${table}_search_${event}`)}`.execute(db);
-    await sql`drop table ${sql.table(`${table}_search`)}`.execute(db);
-  }
-}

@@ -204,7 +204,3 @@ async function fillShop(db: Kysely<unknown>, shopId: number, offsetMs: number): 
     for (const table of KEYED_TABLES) await coarser(table, KEYED[table].keys, KEYED[table].sums, KEYED[table].maxima);
   }
 }
-
-export async function down(): Promise<void> {
-  throw new Error('0016-rollup-deltas cannot be undone: the cumulative rollups it replaced are gone');
-}

@@ -10,8 +10,3 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('shops').addColumn('custom_domain', 'text').execute();
   await db.schema.createIndex('shops_custom_domain_idx').on('shops').column('custom_domain').unique().execute();
 }
-
-export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropIndex('shops_custom_domain_idx').execute();
-  await db.schema.alterTable('shops').dropColumn('custom_domain').execute();
-}

@@ -11,8 +11,3 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('mail_outbox').addColumn('body_html', 'text').execute();
   await db.schema.alterTable('tickets').addColumn('access_key_sealed', 'text').execute();
 }
-
-export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('tickets').dropColumn('access_key_sealed').execute();
-  await db.schema.alterTable('mail_outbox').dropColumn('body_html').execute();
-}

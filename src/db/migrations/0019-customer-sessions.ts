@@ -52,8 +52,3 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('customer_sessions_expiry_idx').on('customer_sessions').column('expires_at').execute();
 }
-
-export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropTable('customer_sessions').execute();
-  await db.schema.dropTable('customer_sign_in_codes').execute();
-}

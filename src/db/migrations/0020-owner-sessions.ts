@@ -52,12 +52,3 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .column('expires_at')
     .execute();
 }
-
-export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropTable('owner_password_tokens').execute();
-  await db.schema.dropTable('owner_sessions').execute();
-  await db.schema.alterTable('api_keys').dropColumn('last_used_at').execute();
-  await db.schema.alterTable('api_keys').dropColumn('label').execute();
-  await db.schema.alterTable('accounts').dropColumn('password_changed_at').execute();
-  await db.schema.alterTable('accounts').dropColumn('password_hash').execute();
-}

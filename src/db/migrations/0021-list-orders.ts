@@ -21,7 +21,3 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   for (const [name, { table, columns }] of Object.entries(ORDER_INDEXES))
     await db.schema.createIndex(name).on(table).columns(columns).execute();
 }
-
-export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const name of Object.keys(ORDER_INDEXES)) await db.schema.dropIndex(name).execute();
-}

@@ -73,20 +73,3 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await sql`update payment_settings set enabled = 0 where provider in ('virtual-payments', 'cardreader')`.execute(db);
 }
-
-export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const column of ['refunded', 'refunds'])
-    await db.schema.alterTable('rollup_totals').dropColumn(column).execute();
-  await db.schema.dropTable('invoice_refunds').execute();
-  await db.schema.dropTable('payment_events').execute();
-  for (const column of [
-    'refunded',
-    'payment_closes_at',
-    'payment_source',
-    'payment_note',
-    'payment_reference',
-    'payment_url',
-    'payment_ref',
-  ])
-    await db.schema.alterTable('invoices').dropColumn(column).execute();
-}
