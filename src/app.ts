@@ -55,11 +55,12 @@ import {
 } from './modules/invoices/index.js';
 import { listingOwnerRoutes } from './modules/listings/index.js';
 import { startMailWorker } from './modules/mail/index.js';
+import { metricsRoutes, registerMetrics } from './modules/metrics/index.js';
 import { productOwnerRoutes } from './modules/products/index.js';
 import { resumeRollupRebuilds, stopRollupRebuilds } from './modules/rollups/index.js';
 import { checkStoredSecrets } from './modules/secrets/index.js';
 import { settingsOwnerRoutes, warnOfUnenforcedVpnRules } from './modules/settings/index.js';
-import { shopOwnerRoutes } from './modules/shops/index.js';
+import { shopOwnerRoutes, tlsAskRoutes } from './modules/shops/index.js';
 import {
   invalidateAfterWrite,
   PageCache,
@@ -199,6 +200,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     void reply.header('x-request-id', request.id);
     return payload;
   });
+  // Before every route, so that every answer is counted.
+  const metrics = config.metricsToken ? registerMetrics(app) : null;
+  app.decorate('metrics', metrics);
   registerErrorHandling(app);
   await registerOpenApi(app);
   await registerRateLimit(app, config);
@@ -206,6 +210,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await registerUploads(app);
 
   await app.register(systemRoutes);
+  await app.register(tlsAskRoutes);
+  if (metrics) await app.register(metricsRoutes, { metrics, token: config.metricsToken! });
   await app.register(
     async (self) => {
       // The web admin's session cookie and CSRF protection, for both scopes below.

@@ -52,6 +52,7 @@ const EnvSchema = Type.Object({
   PAYMENTS_STRIPE_API_URL: Type.String({ default: 'https://api.stripe.com' }), // checked as an http(s) URL below
   PAYMENTS_CRYPTO_API_URL: Type.String({ default: 'https://api.commerce.coinbase.com' }), // checked as an http(s) URL below
   PAYMENTS_TIMEOUT_MS: Type.Integer({ minimum: 1000, maximum: 120_000, default: 20_000 }),
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, pattern: '^[\\x21-\\x7e]+$' })),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -113,6 +114,8 @@ export interface Config {
    * their own by default; a proxy, or a local double in tests.
    */
   payments: { stripeApiUrl: string; cryptoApiUrl: string; timeoutMs: number };
+  /** The bearer token `GET /metrics` asks for (`METRICS_TOKEN`); undefined turns metrics off. */
+  metricsToken: string | undefined;
   /** The operator's VPN/proxy CIDR list that `blockVpn` gateway rules check buyers against (read at start: blacklist/vpn-ranges.ts). */
   vpnRangesFile: string | undefined;
 }
@@ -197,6 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       workerEnabled: parsed.MAIL_WORKER_ENABLED,
     }),
     pageCacheMaxBytes: parsed.PAGE_CACHE_MAX_BYTES,
+    metricsToken: parsed.METRICS_TOKEN,
     vpnRangesFile: parsed.VPN_RANGES_FILE === undefined ? undefined : resolve(parsed.VPN_RANGES_FILE),
     publicUrl:
       parsed.PUBLIC_URL === undefined

@@ -7,6 +7,7 @@ import type { VisitRecorder } from './modules/analytics/index.js';
 import type { VpnRanges } from './modules/blacklist/index.js';
 import type { CustomerSession, SignInLimits } from './modules/customer-sessions/index.js';
 import type { MailWorker } from './modules/mail/index.js';
+import type { Metrics } from './modules/metrics/index.js';
 import type { ShopRow } from './modules/shops/index.js';
 import type { CachedPage, PageCache } from './modules/storefront/index.js';
 import type { WebhookWorker } from './modules/webhooks/index.js';
@@ -34,6 +35,8 @@ declare module 'fastify' {
     visitRecorder: VisitRecorder;
     /** Serialised public pages (src/modules/storefront/page-cache.ts). */
     pageCache: PageCache;
+    /** The operator's metrics (`GET /metrics`); null when `METRICS_TOKEN` is unset. */
+    metrics: Metrics | null;
     /** The operator's VPN ranges (`VPN_RANGES_FILE`), null when none are configured. */
     vpnRanges: VpnRanges | null;
   }

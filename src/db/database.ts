@@ -44,6 +44,8 @@ export interface Db {
   observeQueries(listener: (event: QueryEvent) => void): () => void;
   /** The thread of heavy reads (reader.ts): SQLite on a file only. */
   reader: SqliteReader | null;
+  /** PostgreSQL's connection pool as it is now (connections open, idle, queries waiting for one); null on SQLite's one connection. */
+  poolStats(): { total: number; idle: number; waiting: number } | null;
   destroy(): Promise<void>;
 }
 
@@ -225,7 +227,7 @@ export function openDatabase(config: DatabaseConfig): Db {
       await reader?.close();
       await kysely.destroy();
     };
-    return { kysely, dialect: 'sqlite', observeQueries, reader, destroy };
+    return { kysely, dialect: 'sqlite', observeQueries, reader, poolStats: () => null, destroy };
   }
   const pool = new pg.Pool({
     connectionString: config.url,
@@ -235,7 +237,14 @@ export function openDatabase(config: DatabaseConfig): Db {
   });
   const kysely = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }), log });
   registerReader(kysely, null);
-  return { kysely, dialect: 'postgres', observeQueries, reader: null, destroy: () => kysely.destroy() };
+  return {
+    kysely,
+    dialect: 'postgres',
+    observeQueries,
+    reader: null,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    destroy: () => kysely.destroy(),
+  };
 }
 
 export function isPostgres(db: Pick<Kysely<unknown>, 'getExecutor'>): boolean {

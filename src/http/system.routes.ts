@@ -4,7 +4,9 @@ import { sql } from 'kysely';
 import { Envelope, ErrorEnvelope, ok } from '../schemas/common.js';
 import { AppError } from './errors.js';
 
-/** Health and discovery: outside every rate limit and every key. */
+const REDIS_PROBE_MS = 2000;
+
+/** Health, readiness and discovery: outside every rate limit and every key. */
 export const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Health checks that arrive while one is asking the database share its answer: a monitor or a
   // load balancer polling hard costs one round trip at a time, not one per request.
@@ -34,6 +36,64 @@ export const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async () => {
       if (!(await databaseAnswers())) throw new AppError(503, 'service_unavailable', 'The database does not answer.');
       return ok({ status: 'ok' as const, database: 'ok' as const });
+    },
+  });
+
+  // Redis answers when ioredis holds a ready connection and PING comes back: a connection that is
+  // down fails at once (ioredis would otherwise queue the command until it reconnects).
+  const redis = app.redis;
+  const redisAnswers = async (): Promise<boolean> => {
+    if (redis?.status !== 'ready') return false;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), REDIS_PROBE_MS);
+    });
+    try {
+      return await Promise.race([
+        redis.ping().then(
+          (answer) => answer === 'PONG',
+          () => false,
+        ),
+        late,
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  app.get('/ready', {
+    config: { rateLimit: false },
+    schema: {
+      tags: ['System'],
+      summary: 'Readiness: the database and Redis answer',
+      description:
+        'For a load balancer or an orchestrator: 200 when this instance can serve, that is the database answers and, when ' +
+        '`REDIS_URL` is set, Redis answers PING (within 2 s). Otherwise 503 naming what does not answer, and the instance ' +
+        'should get no traffic. While the server shuts down, every new request, this one included, is a 503. `/health` ' +
+        'checks the database alone and stays the cheap liveness probe.',
+      response: {
+        200: Envelope(
+          Type.Object({
+            status: Type.Literal('ready'),
+            database: Type.Literal('ok'),
+            redis: Type.Union([Type.Literal('ok'), Type.Literal('not_configured')]),
+          }),
+        ),
+        503: Type.Ref(ErrorEnvelope),
+      },
+    },
+    handler: async () => {
+      const [database, cache] = await Promise.all([databaseAnswers(), redis ? redisAnswers() : true]);
+      const problems = [
+        ...(database ? [] : ['database: does not answer']),
+        ...(cache ? [] : ['redis: does not answer']),
+      ];
+      if (problems.length > 0) throw new AppError(503, 'service_unavailable', 'This instance is not ready.', problems);
+      return ok({
+        status: 'ready' as const,
+        database: 'ok' as const,
+        redis: redis ? ('ok' as const) : ('not_configured' as const),
+      });
     },
   });
 

@@ -276,10 +276,10 @@ async function refuseVpn(
   if (!vpn?.covers(buyer.ip)) return;
   const message = `${gateway} does not accept payments from VPN or proxy addresses.`;
   if (await gatewayBlocksVpn(db, shopId, gateway))
-    throw new UnprocessableError(message, [`gateway: ${gateway} refuses VPN and proxy addresses`]);
+    throw new CheckoutRefusal('blocked', message, [`gateway: ${gateway} refuses VPN and proxy addresses`]);
   const part = parts.find((p) => p.blockVpn);
   if (part)
-    throw new UnprocessableError(message, [
+    throw new CheckoutRefusal('blocked', message, [
       partError(part.index, 'productVariantId', `${gateway} refuses VPN and proxy addresses for this product`),
     ]);
 }
@@ -316,7 +316,7 @@ async function reserveStock(
   for (const part of [...parts].sort((a, b) => a.variant.id - b.variant.id)) {
     const units = await repo.takeUnits(db, shopId, part.variant, invoiceId, part.quantity);
     if (!units.taken)
-      throw new UnprocessableError('Not enough stock for this order.', [
+      throw new CheckoutRefusal('out_of_stock', 'Not enough stock for this order.', [
         partError(part.index, 'quantity', 'is more than the stock left'),
       ]);
     await noteIfOutOfStock(db, shopId, part.product.id, part.variant.id, units.left, now);
@@ -344,6 +344,47 @@ export async function checkout(
   vpn: VpnRanges | null,
   access: ShopAccess = 'key',
 ): Promise<string> {
+  try {
+    const invoiceId = await placeOrder(db, shopId, body, buyer, options, vpn, access);
+    options.observeCheckout?.('placed');
+    return invoiceId;
+  } catch (err) {
+    options.observeCheckout?.(checkoutOutcome(err));
+    throw err;
+  }
+}
+
+/**
+ * How a checkout ended, as the operator's metrics count it: placed, refused for want of stock,
+ * refused by the shop's blacklist or VPN rules, refused otherwise (any other 4xx: a bad coupon, a
+ * closed gateway, a shop on hold), or failed (the server or a payment provider).
+ */
+export type CheckoutOutcome = 'placed' | 'out_of_stock' | 'blocked' | 'refused' | 'failed';
+
+class CheckoutRefusal extends UnprocessableError {
+  constructor(
+    readonly outcome: 'out_of_stock' | 'blocked',
+    message: string,
+    errors: string[],
+  ) {
+    super(message, errors);
+  }
+}
+
+function checkoutOutcome(err: unknown): CheckoutOutcome {
+  if (err instanceof CheckoutRefusal) return err.outcome;
+  return err instanceof AppError && err.statusCode < 500 ? 'refused' : 'failed';
+}
+
+async function placeOrder(
+  db: Conn,
+  shopId: number,
+  body: CheckoutBody,
+  buyer: Buyer,
+  options: OrderOptions,
+  vpn: VpnRanges | null,
+  access: ShopAccess,
+): Promise<string> {
   assertBalancePayer(body, buyer.signedInAs);
   const shop = await openShop(db, shopId, body.key, access);
   if (shop.on_hold === 1)
@@ -360,7 +401,7 @@ export async function checkout(
   const email = body.customerEmail.trim().toLowerCase();
   const block = await findBlock(db, shop.id, { email, ip: buyer.ip, country: buyer.country });
   if (block)
-    throw new UnprocessableError('This order cannot be placed.', [
+    throw new CheckoutRefusal('blocked', 'This order cannot be placed.', [
       `${block.type === 'email' ? 'customerEmail' : block.type}: is blocked by the shop`,
     ]);
   const subtotal = parts.reduce((sum, p) => sum + p.total, 0);

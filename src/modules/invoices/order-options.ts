@@ -2,6 +2,7 @@ import type { Config } from '../../config.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import type { LinkSettings } from '../mail/index.js';
 import type { ProviderEndpoints } from '../payments/index.js';
+import type { CheckoutOutcome } from './checkout.service.js';
 import type { DeliveryOptions } from './dynamic-delivery.js';
 
 /** What the payment code needs: the key that opens the gateways' secrets, the providers' APIs, a log for what fails quietly. */
@@ -18,11 +19,19 @@ export interface PaymentContext {
 export interface OrderOptions extends DeliveryOptions {
   links: LinkSettings;
   payments: PaymentContext;
+  /** Told how each checkout ended (the operator's metrics, when they are on). */
+  observeCheckout?: (outcome: CheckoutOutcome) => void;
 }
 
-export function orderOptions(app: { config: Config; secrets: SecretBox; log: PaymentContext['log'] }): OrderOptions {
-  const { config } = app;
+export function orderOptions(app: {
+  config: Config;
+  secrets: SecretBox;
+  log: PaymentContext['log'];
+  metrics: { countCheckout(outcome: CheckoutOutcome): void } | null;
+}): OrderOptions {
+  const { config, metrics } = app;
   return {
+    ...(metrics ? { observeCheckout: (outcome: CheckoutOutcome) => metrics.countCheckout(outcome) } : {}),
     timeoutMs: config.invoices.dynamicTimeoutMs,
     allowPrivate: config.webhooks.allowPrivate,
     links: { publicUrl: config.publicUrl, storefrontDomain: config.storefrontDomain },

@@ -1,6 +1,7 @@
 // The mail module's door: what other modules and the composition root (src/app.ts, src/cli.ts) use of it.
 
 export { type LinkedShop, type LinkSettings, shopLink } from './links.js';
+export { mailBacklog } from './repository.js';
 export type { MailWorker, OutgoingMail } from './service.js';
 export { enqueueMail, startMailWorker } from './service.js';
 export { type CheckoutMailInput, checkoutMail } from './templates/checkout-mail.js';

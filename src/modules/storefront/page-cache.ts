@@ -90,11 +90,19 @@ export class PageCache {
     }
   }
 
+  /** Lookups answered from memory and not, since the start (the operator's metrics). */
+  readonly lookups = { hits: 0, misses: 0 };
+
   /** The page stored under `key` for the shop's current version, if any. */
   async get(shopId: number, key: string, now = Date.now()): Promise<CachedPage | undefined> {
-    const shop = this.shops.get(shopId);
-    if (!shop) return undefined;
-    const entry = shop.pages.get(key);
+    const entry = await this.current(shopId, key, now);
+    if (entry) this.lookups.hits++;
+    else this.lookups.misses++;
+    return entry;
+  }
+
+  private async current(shopId: number, key: string, now: number): Promise<CachedPage | undefined> {
+    const entry = this.shops.get(shopId)?.pages.get(key);
     if (!entry || now - entry.storedAt > this.maxAgeMs) return undefined;
     const version = await this.version(shopId);
     if (version !== entry.version) return undefined;

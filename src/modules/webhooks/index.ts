@@ -1,6 +1,6 @@
 // The webhooks module's door: what other modules and the composition root (src/app.ts, src/cli.ts) use of it.
 export type { EventType } from './event-types.js';
 export { webhookOwnerRoutes } from './owner.routes.js';
-export { listSealedWebhookSecrets, replaceSealedWebhookSecret } from './repository.js';
+export { deliveryBacklog, listSealedWebhookSecrets, replaceSealedWebhookSecret } from './repository.js';
 export type { WebhookWorker } from './service.js';
 export { queueDeliveries, startWebhookWorker, subscribedEndpoints } from './service.js';

@@ -370,3 +370,13 @@ export function claimDeliveryOf(
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/** The deliveries not settled yet, of every shop (the operator's metrics): how many, and when the oldest was queued. */
+export async function deliveryBacklog(db: Conn): Promise<{ count: number; oldestCreatedAt: number | null }> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])
+    .where('status', 'in', ['pending', 'delivering'])
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), oldestCreatedAt: row.oldest === null ? null : Number(row.oldest) };
+}
