@@ -39,3 +39,4 @@ export {
 } from './service.js';
 export type { ShopRow } from './shops.table.js';
 export { reservedSubdomains, SUBDOMAIN, SUBDOMAIN_PATTERN } from './subdomains.js';
+export { type ServedHost, servedHost, tlsAskRoutes } from './tls-ask.routes.js';
