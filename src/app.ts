@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyServerOptions,
+} from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { type Db, openDatabase } from './db/database.js';
@@ -96,6 +101,23 @@ function loggerOptions(config: Config, given: BuildOptions['logger']): FastifySe
   };
 }
 
+/**
+ * The Redis client. While Redis is unreachable ioredis reconnects on its own and emits an error
+ * at every attempt: logged as a warning at most once a minute (without a listener, ioredis would
+ * print each one to stderr, outside the log).
+ */
+function connectRedis(url: string, log: FastifyBaseLogger): Redis {
+  const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
+  let lastLogged = 0;
+  redis.on('error', (err: Error) => {
+    const now = Date.now();
+    if (now - lastLogged < 60_000) return;
+    lastLogged = now;
+    log.warn({ err }, 'Redis does not answer; reconnecting');
+  });
+  return redis;
+}
+
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 const HOUR = 60 * 60 * 1000;
 
@@ -161,15 +183,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // Invoice events written on this handle carry links built from the server's PUBLIC_URL and STOREFRONT_DOMAIN.
   useLinkSettings(db.kysely, config);
   if (db.reader) db.reader.log = (err, msg) => app.log.error({ err }, msg);
+  db.onError = (err, msg) => app.log.warn({ err }, msg);
   app.decorate('config', config);
   app.decorate('db', db);
   app.decorate('secrets', createSecretBox(config.secretKey, config.dataDir));
   app.decorate('storage', createDiskStorage(join(config.dataDir, 'uploads')));
   app.decorate('vpnRanges', vpnRanges);
-  app.decorate(
-    'redis',
-    config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null,
-  );
+  app.decorate('redis', config.redisUrl ? connectRedis(config.redisUrl, app.log) : null);
   app.decorateRequest('principal', null);
   app.decorateRequest('shop', null);
   app.decorateRequest('customer', null);
@@ -187,8 +207,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     await app.redis?.quit();
   });
 
-  await migrateToLatest(db.kysely);
   try {
+    await migrateToLatest(db.kysely);
     await checkStoredSecrets(db.kysely, app.secrets, { allowUnreadable: config.allowUnreadableSecrets, log: app.log });
   } catch (err) {
     await app.close();

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, type DatabaseConfig, loadConfig } from './config.js';
 import { BackupError, backupDatabase, restoreDatabase } from './db/backup.js';
 import { type Db, openDatabase } from './db/database.js';
-import { migrateToLatest, migrationNames, migrationPlan, NewerDatabaseError } from './db/migrate.js';
+import { assertMigratable, MigrationStateError, migrateToLatest, migrationNames, migrationPlan } from './db/migrate.js';
 import { AppError } from './http/errors.js';
 import { storefrontBase } from './http/storefront-url.js';
 import {
@@ -114,7 +114,7 @@ async function withDatabase<T>(run: (db: Db) => Promise<T>): Promise<T> {
 
 /**
  * `migrate --dry-run`: what a start (or `migrate`) of this version would apply, read without
- * changing anything. A SQLite file that does not exist yet is not created.
+ * changing anything. A SQLite file is opened read-only, and one that does not exist yet is not created.
  */
 async function migrationDryRun(database: DatabaseConfig): Promise<string[]> {
   if (database.dialect === 'sqlite' && database.file !== ':memory:' && !existsSync(database.file))
@@ -122,9 +122,9 @@ async function migrationDryRun(database: DatabaseConfig): Promise<string[]> {
       `no database at ${database.file} yet; the first start creates it and applies all ${migrationNames.length} migrations:`,
       ...migrationNames.map((n) => `  ${n}`),
     ];
-  const db = openDatabase(database);
+  const db = openDatabase(database, { readOnly: true });
   const plan = await migrationPlan(db.kysely).finally(() => db.destroy());
-  if (plan.unknown.length > 0) throw new NewerDatabaseError(plan.unknown);
+  assertMigratable(plan);
   if (plan.pending.length === 0)
     return [`database is up to date (${plan.applied.length} migrations applied); nothing would run`];
   return [
@@ -280,7 +280,7 @@ main(process.argv.slice(2)).catch((err: unknown) => {
   else if (err instanceof AppError)
     console.error([err.message, ...err.errors.filter((e) => e !== err.message)].join('\n  '));
   else if (err instanceof ConfigError) console.error(err.message);
-  else if (err instanceof BackupError || err instanceof NewerDatabaseError) console.error(err.message);
+  else if (err instanceof BackupError || err instanceof MigrationStateError) console.error(err.message);
   else if (err instanceof TypeError && (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))
     console.error(`${err.message}\n\n${usage}`);
   else console.error(err);

@@ -1,7 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { NewerDatabaseError } from './db/migrate.js';
+import { MigrationStateError } from './db/migrate.js';
 import { ensureFirstOwner, PASSWORD_SETUP_HOURS, passwordSetupLink } from './modules/accounts/index.js';
 
 async function main(): Promise<void> {
@@ -28,7 +28,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof NewerDatabaseError) console.error(err.message);
+  if (err instanceof ConfigError || err instanceof MigrationStateError) console.error(err.message);
   else console.error(err);
   process.exit(1);
 });

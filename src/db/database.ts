@@ -44,6 +44,12 @@ export interface Db {
   observeQueries(listener: (event: QueryEvent) => void): () => void;
   /** The thread of heavy reads (reader.ts): SQLite on a file only. */
   reader: SqliteReader | null;
+  /**
+   * Where failures outside any query are reported: an idle PostgreSQL connection the server ended
+   * (a restart, a failover). The pool has dropped that connection and opens another when needed.
+   * app.ts points it at the app's logger.
+   */
+  onError: (err: Error, msg: string) => void;
   /** PostgreSQL's connection pool as it is now (connections open, idle, queries waiting for one); null on SQLite's one connection. */
   poolStats(): { total: number; idle: number; waiting: number } | null;
   destroy(): Promise<void>;
@@ -174,6 +180,12 @@ function openSqlite(file: string): SqliteDatabase.Database {
   return sqlite;
 }
 
+function openSqliteReadOnly(file: string): SqliteDatabase.Database {
+  const sqlite = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
+  sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  return sqlite;
+}
+
 /**
  * The connection as Kysely sees it, with the statements it prepares kept for reuse. Kysely's
  * SQLite driver prepares every statement anew, and for a cheap statement preparing is most of the
@@ -202,7 +214,14 @@ function reusingStatements(sqlite: SqliteDatabase.Database): KyselySqliteDatabas
 
 const STATEMENT_CACHE_SIZE = 500;
 
-export function openDatabase(config: DatabaseConfig): Db {
+const reportError = (err: Error, msg: string) => console.error(msg, err);
+
+/**
+ * `readOnly`: SQLite's file is opened read-only (it must exist), without the set-up that writes
+ * (WAL, statistics) and without a reader thread; for commands that only look (`migrate
+ * --dry-run`). PostgreSQL connections are the same either way.
+ */
+export function openDatabase(config: DatabaseConfig, { readOnly = false } = {}): Db {
   const listeners = new Set<QueryListener>();
   const observeQueries = (listener: QueryListener) => {
     listeners.add(listener);
@@ -215,11 +234,13 @@ export function openDatabase(config: DatabaseConfig): Db {
   };
   if (config.dialect === 'sqlite') {
     const kysely = new Kysely<Database>({
-      dialect: new ImmediateSqliteDialect({ database: reusingStatements(openSqlite(config.file)) }),
+      dialect: new ImmediateSqliteDialect({
+        database: reusingStatements(readOnly ? openSqliteReadOnly(config.file) : openSqlite(config.file)),
+      }),
       log,
     });
     const reader =
-      config.file === ':memory:'
+      config.file === ':memory:' || readOnly
         ? null
         : new SqliteReader({ file: config.file, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS });
     registerReader(kysely, reader);
@@ -227,7 +248,7 @@ export function openDatabase(config: DatabaseConfig): Db {
       await reader?.close();
       await kysely.destroy();
     };
-    return { kysely, dialect: 'sqlite', observeQueries, reader, poolStats: () => null, destroy };
+    return { kysely, dialect: 'sqlite', observeQueries, reader, onError: reportError, poolStats: () => null, destroy };
   }
   const pool = new pg.Pool({
     connectionString: config.url,
@@ -237,14 +258,20 @@ export function openDatabase(config: DatabaseConfig): Db {
   });
   const kysely = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }), log });
   registerReader(kysely, null);
-  return {
+  const db: Db = {
     kysely,
     dialect: 'postgres',
     observeQueries,
     reader: null,
+    onError: reportError,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     destroy: () => kysely.destroy(),
   };
+  // Without a listener, an idle connection's error (the server restarting) would end the process.
+  pool.on('error', (err) =>
+    db.onError(err, 'an idle PostgreSQL connection failed; the pool opens a new one when needed'),
+  );
+  return db;
 }
 
 export function isPostgres(db: Pick<Kysely<unknown>, 'getExecutor'>): boolean {

@@ -64,11 +64,14 @@ export interface MigrationPlan {
   unknown: string[];
 }
 
+/** A database this version must not migrate; its message says why and what to do. */
+export class MigrationStateError extends Error {}
+
 /**
  * A database that a newer shopd migrated. Migrations only go forward (there is no `down`): an
  * older version never runs on it, since it cannot know what the newer migrations changed.
  */
-export class NewerDatabaseError extends Error {
+export class NewerDatabaseError extends MigrationStateError {
   constructor(readonly unknown: string[]) {
     super(
       `The database was migrated by a newer version of shopd (migration${unknown.length > 1 ? 's' : ''} ` +
@@ -76,6 +79,18 @@ export class NewerDatabaseError extends Error {
         'restore the backup taken before the upgrade and run the version it was taken with.',
     );
   }
+}
+
+/** Refuses a plan that cannot be applied in order: a newer database, or a gap before the last applied migration. */
+export function assertMigratable(plan: MigrationPlan): void {
+  if (plan.unknown.length > 0) throw new NewerDatabaseError(plan.unknown);
+  const last = plan.applied.at(-1);
+  const skipped = last === undefined ? [] : plan.pending.filter((name) => name < last);
+  if (skipped.length > 0)
+    throw new MigrationStateError(
+      `The database has migrations applied after ${skipped.join(', ')}, which ${skipped.length > 1 ? 'were' : 'was'} not: ` +
+        'its migration table (kysely_migration) was changed by hand. Restore the backup taken before that change.',
+    );
 }
 
 async function migrator<DB>(db: Kysely<DB>): Promise<{ migrator: Migrator; table: string; schema?: string }> {
@@ -118,11 +133,12 @@ async function hasTable<DB>(db: Kysely<DB>, table: string, schema: string | unde
 
 /**
  * Applies every pending migration, in order, each in its own transaction; answers their names.
- * Refuses a database a newer version migrated (NewerDatabaseError), before changing anything.
+ * Refuses a database a newer version migrated, or one with a gap (MigrationStateError), before
+ * changing anything.
  */
 export async function migrateToLatest<DB>(db: Kysely<DB>): Promise<string[]> {
   const plan = await migrationPlan(db);
-  if (plan.unknown.length > 0) throw new NewerDatabaseError(plan.unknown);
+  assertMigratable(plan);
   if (plan.pending.length === 0) return [];
   const { migrator: m } = await migrator(db);
   const { error, results } = await m.migrateToLatest();

@@ -1,10 +1,33 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
 import { sql } from 'kysely';
 import { Envelope, ErrorEnvelope, ok } from '../schemas/common.js';
-import { AppError } from './errors.js';
 
-const REDIS_PROBE_MS = 2000;
+/** How long the database or Redis has to answer a probe: a stalled one is a 503, not a hung probe. */
+const PROBE_MS = 2000;
+
+/** `answer`, or false when it has not settled within PROBE_MS. */
+async function within(answer: Promise<boolean>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), PROBE_MS);
+  });
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * A 503 in the error envelope, sent as the probe's answer rather than thrown: an outage polled by
+ * a load balancer would otherwise log an error with a stack at every poll (the request log line
+ * still records each 503).
+ */
+function unavailable(reply: FastifyReply, message: string, errors: string[]) {
+  return reply.code(503).send({ data: null, message, errors, code: 'service_unavailable' });
+}
 
 /** Health, readiness and discovery: outside every rate limit and every key. */
 export const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -15,26 +38,27 @@ export const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const select1 = sql`select 1`.compile(db);
   let probe: Promise<boolean> | null = null;
   const databaseAnswers = () =>
-    (probe ??= db
-      .executeQuery(select1)
-      .then(
+    (probe ??= within(
+      db.executeQuery(select1).then(
         () => true,
         () => false,
-      )
-      .finally(() => (probe = null)));
+      ),
+    ).finally(() => (probe = null)));
 
   app.get('/health', {
     config: { rateLimit: false },
     schema: {
       tags: ['System'],
       summary: 'Liveness and database check',
+      description: '200 while the process runs and its database answers (within 2 s); otherwise 503.',
       response: {
         200: Envelope(Type.Object({ status: Type.Literal('ok'), database: Type.Literal('ok') })),
         503: Type.Ref(ErrorEnvelope),
       },
     },
-    handler: async () => {
-      if (!(await databaseAnswers())) throw new AppError(503, 'service_unavailable', 'The database does not answer.');
+    handler: async (_request, reply) => {
+      if (!(await databaseAnswers()))
+        return unavailable(reply, 'The database does not answer.', ['database: does not answer']);
       return ok({ status: 'ok' as const, database: 'ok' as const });
     },
   });
@@ -44,21 +68,12 @@ export const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const redis = app.redis;
   const redisAnswers = async (): Promise<boolean> => {
     if (redis?.status !== 'ready') return false;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), REDIS_PROBE_MS);
-    });
-    try {
-      return await Promise.race([
-        redis.ping().then(
-          (answer) => answer === 'PONG',
-          () => false,
-        ),
-        late,
-      ]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return within(
+      redis.ping().then(
+        (answer) => answer === 'PONG',
+        () => false,
+      ),
+    );
   };
 
   app.get('/ready', {
@@ -68,9 +83,9 @@ export const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Readiness: the database and Redis answer',
       description:
         'For a load balancer or an orchestrator: 200 when this instance can serve, that is the database answers and, when ' +
-        '`REDIS_URL` is set, Redis answers PING (within 2 s). Otherwise 503 naming what does not answer, and the instance ' +
-        'should get no traffic. While the server shuts down, every new request, this one included, is a 503. `/health` ' +
-        'checks the database alone and stays the cheap liveness probe.',
+        '`REDIS_URL` is set, Redis answers PING (each within 2 s). Otherwise 503 naming what does not answer, and the ' +
+        'instance should get no traffic. While the server shuts down, every new request, this one included, is a 503. ' +
+        '`/health` checks the database alone and stays the cheap liveness probe.',
       response: {
         200: Envelope(
           Type.Object({
@@ -82,13 +97,13 @@ export const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
         503: Type.Ref(ErrorEnvelope),
       },
     },
-    handler: async () => {
+    handler: async (_request, reply) => {
       const [database, cache] = await Promise.all([databaseAnswers(), redis ? redisAnswers() : true]);
       const problems = [
         ...(database ? [] : ['database: does not answer']),
         ...(cache ? [] : ['redis: does not answer']),
       ];
-      if (problems.length > 0) throw new AppError(503, 'service_unavailable', 'This instance is not ready.', problems);
+      if (problems.length > 0) return unavailable(reply, 'This instance is not ready.', problems);
       return ok({
         status: 'ready' as const,
         database: 'ok' as const,
