@@ -100,3 +100,29 @@ test('RATE_LIMIT_AUTH_FAILURES_MAX=0 turns the failed-authentication limit off',
   }
   assert.equal(loadConfig({}).rateLimit.authFailuresMax, 20, 'on by default');
 });
+
+test('public pages answered from the page cache are counted and limited like any other request', async (t) => {
+  const app = await build(t, { RATE_LIMIT_PUBLIC_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000' });
+  const api = await owner(app);
+  const shop = assertOk(await api.post('/self/shops', { name: 'Cached' }));
+  const url = `/v2/public/shops/${shop.id}/main`;
+  const get = () => app.inject({ method: 'GET', url, remoteAddress: '203.0.113.9' });
+  const statements: string[] = [];
+  const first = await get();
+  assert.equal(first.statusCode, 200);
+  assert.equal(first.headers['ratelimit-remaining'], '2');
+  const stop = app.db.observeQueries((event) => statements.push(event.sql));
+  for (const remaining of ['1', '0']) {
+    const hit = await get();
+    assert.equal(hit.statusCode, 200);
+    assert.equal(hit.headers['ratelimit-remaining'], remaining, 'a hit carries the limit headers');
+  }
+  stop();
+  assert.deepEqual(statements, [], 'the hits were served from memory, without the handler');
+  assertError(
+    await get().then((res) => ({ status: res.statusCode, body: res.json(), headers: res.headers })),
+    429,
+    'rate_limited',
+  );
+  assert.equal(app.pageCache.lookups.hits, 2);
+});

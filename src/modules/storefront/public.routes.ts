@@ -49,9 +49,11 @@ export const storefrontPublicRoutes: FastifyPluginAsyncTypebox = async (app) => 
 
   // A stored page is answered before validation and the handler run; a request the cache cannot
   // answer is marked so that its 200 answer is stored (onSend). Only pages that were once a 200
-  // are stored, so a hit never skips a check the request would have failed.
+  // are stored, so a hit never skips a check the request would have failed. It runs at
+  // preParsing, after every onRequest hook: the rate limit (a route-level onRequest hook, which
+  // runs after this scope's own) counts a hit like any other request.
   if (cache.enabled) {
-    app.addHook('onRequest', async (request, reply) => {
+    app.addHook('preParsing', async (request, reply) => {
       if (request.method !== 'GET') return;
       const shopId = Number((request.params as { shopId?: string }).shopId);
       if (!Number.isSafeInteger(shopId)) return;
