@@ -30,7 +30,7 @@ import {
   expireOverdue,
   noteIfOutOfStock,
 } from './lifecycle.service.js';
-import type { OrderOptions } from './order-options.js';
+import type { CheckoutOutcome, OrderOptions } from './order-options.js';
 import { startHostedPayment } from './payment.service.js';
 import * as repo from './repository.js';
 import type { CheckoutBody } from './schema.js';
@@ -353,13 +353,6 @@ export async function checkout(
     throw err;
   }
 }
-
-/**
- * How a checkout ended, as the operator's metrics count it: placed, refused for want of stock,
- * refused by the shop's blacklist or VPN rules, refused otherwise (any other 4xx: a bad coupon, a
- * closed gateway, a shop on hold), or failed (the server or a payment provider).
- */
-export type CheckoutOutcome = 'placed' | 'out_of_stock' | 'blocked' | 'refused' | 'failed';
 
 class CheckoutRefusal extends UnprocessableError {
   constructor(

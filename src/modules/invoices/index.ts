@@ -1,10 +1,10 @@
 // The invoices module's door: what other modules and the composition root (src/app.ts, src/cli.ts, src/server.ts) use of it.
 export { cancelInvoice, cancelPublicInvoice } from './cancel.service.js';
-export { type Buyer, type CheckoutOutcome, checkout, openShop, type ShopAccess } from './checkout.service.js';
+export { type Buyer, checkout, openShop, type ShopAccess } from './checkout.service.js';
 export { customerInvoices } from './customer.service.js';
 export { feedbackCreated, feedbackWithdrawn, useLinkSettings, writeTransaction } from './domain-events.js';
 export { expireOverdue, startExpiryWorker, withExpiryApplied } from './lifecycle.service.js';
-export { type OrderOptions, orderOptions } from './order-options.js';
+export { type CheckoutOutcome, type OrderOptions, orderOptions } from './order-options.js';
 export { invoiceOwnerRoutes } from './owner.routes.js';
 export { getPublicInvoice, publicInvoiceStatus } from './owner.service.js';
 export { sweepPaymentEvents } from './payment.repository.js';

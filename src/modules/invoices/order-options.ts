@@ -2,8 +2,15 @@ import type { Config } from '../../config.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import type { LinkSettings } from '../mail/index.js';
 import type { ProviderEndpoints } from '../payments/index.js';
-import type { CheckoutOutcome } from './checkout.service.js';
 import type { DeliveryOptions } from './dynamic-delivery.js';
+
+/**
+ * How a checkout that reached the order rules ended, as the operator's metrics count it: placed,
+ * refused for want of stock, refused by the shop's blacklist or VPN rules, refused otherwise (any
+ * other 4xx: a bad coupon, a closed gateway, a shop on hold), or failed (the server or a payment
+ * provider). A body the schema refuses (400) never gets that far.
+ */
+export type CheckoutOutcome = 'placed' | 'out_of_stock' | 'blocked' | 'refused' | 'failed';
 
 /** What the payment code needs: the key that opens the gateways' secrets, the providers' APIs, a log for what fails quietly. */
 export interface PaymentContext {

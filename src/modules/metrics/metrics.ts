@@ -153,7 +153,8 @@ export function registerMetrics(app: FastifyInstance): Metrics {
     name: 'shopd_checkouts_total',
     help:
       'Checkouts (API and storefront) by outcome: placed, out_of_stock, blocked (blacklist or VPN rules), refused (any ' +
-      'other 4xx) or failed (a server or payment provider error).',
+      'other refusal by the order rules; a body the schema refuses is a 400 counted only by the request histogram) or ' +
+      'failed (a server or payment provider error).',
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
