@@ -52,6 +52,11 @@ test('the packed package runs compiled JavaScript: the CLI, and the server with 
     assert.ok(files.includes(needed), `${needed} is in the package`);
   assert.ok(!files.includes('dist/.tsbuildinfo'), 'the compiler state is not');
 
+  // npm runs the package's postinstall on install: with no admin sources to build, it does nothing.
+  const postinstall = await run('npm', ['run', 'postinstall'], { cwd: pkg });
+  assert.doesNotMatch(postinstall.stdout, /building web\/admin/);
+  assert.ok(!filesUnder(pkg).some((f) => f.startsWith('web/')), 'and nothing is built beside dist/');
+
   const { env } = await processEnv(t);
   const cli = await run(process.execPath, [join(pkg, 'bin/shopd.js'), 'migrate', '--dry-run'], {
     env: { ...process.env, ...env },
