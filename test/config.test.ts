@@ -50,3 +50,24 @@ test("TRUST_PROXY: false, true, a number of hops, or the proxies' addresses and 
     );
   }
 });
+
+test('METRICS_TOKEN: unset turns metrics off; shorter than 16 characters or with spaces is refused, never echoed', () => {
+  assert.equal(loadConfig({}).metricsToken, undefined);
+  assert.equal(loadConfig({ METRICS_TOKEN: '' }).metricsToken, undefined, 'empty is unset');
+  assert.equal(loadConfig({ METRICS_TOKEN: 'a-metrics-token-0123' }).metricsToken, 'a-metrics-token-0123');
+  assert.equal(loadConfig({ METRICS_TOKEN: '0123456789abcdef' }).metricsToken, '0123456789abcdef', '16 is enough');
+  for (const bad of [
+    '0123456789abcde',
+    'short',
+    'a metrics token 0123',
+    'metrics-token-0123\t',
+    'métrics-token-0123',
+  ]) {
+    assert.throws(
+      () => loadConfig({ METRICS_TOKEN: bad }),
+      (err: Error) =>
+        err instanceof ConfigError && /^\s*METRICS_TOKEN: /m.test(err.message) && !err.message.includes(bad),
+      JSON.stringify(bad),
+    );
+  }
+});
