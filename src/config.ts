@@ -52,6 +52,7 @@ const EnvSchema = Type.Object({
   PAYMENTS_STRIPE_API_URL: Type.String({ default: 'https://api.stripe.com' }), // checked as an http(s) URL below
   PAYMENTS_CRYPTO_API_URL: Type.String({ default: 'https://api.commerce.coinbase.com' }), // checked as an http(s) URL below
   PAYMENTS_TIMEOUT_MS: Type.Integer({ minimum: 1000, maximum: 120_000, default: 20_000 }),
+  PROBE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 2000 }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, pattern: '^[\\x21-\\x7e]+$' })),
 });
 
@@ -114,6 +115,8 @@ export interface Config {
    * their own by default; a proxy, or a local double in tests.
    */
   payments: { stripeApiUrl: string; cryptoApiUrl: string; timeoutMs: number };
+  /** How long the database and Redis have to answer `/health` and `/ready` before they are a 503. */
+  probeTimeoutMs: number;
   /** The bearer token `GET /metrics` asks for (`METRICS_TOKEN`); undefined turns metrics off. */
   metricsToken: string | undefined;
   /** The operator's VPN/proxy CIDR list that `blockVpn` gateway rules check buyers against (read at start: blacklist/vpn-ranges.ts). */
@@ -200,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       workerEnabled: parsed.MAIL_WORKER_ENABLED,
     }),
     pageCacheMaxBytes: parsed.PAGE_CACHE_MAX_BYTES,
+    probeTimeoutMs: parsed.PROBE_TIMEOUT_MS,
     metricsToken: parsed.METRICS_TOKEN,
     vpnRangesFile: parsed.VPN_RANGES_FILE === undefined ? undefined : resolve(parsed.VPN_RANGES_FILE),
     publicUrl:

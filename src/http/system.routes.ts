@@ -4,14 +4,11 @@ import type { FastifyReply } from 'fastify';
 import { sql } from 'kysely';
 import { Envelope, ErrorEnvelope, ok } from '../schemas/common.js';
 
-/** How long the database or Redis has to answer a probe: a stalled one is a 503, not a hung probe. */
-const PROBE_MS = 2000;
-
-/** `answer`, or false when it has not settled within PROBE_MS. */
-async function within(answer: Promise<boolean>): Promise<boolean> {
+/** `answer`, or false when it has not settled within `ms` (PROBE_TIMEOUT_MS): a stalled database or Redis is a 503, not a hung probe. */
+async function within(answer: Promise<boolean>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), PROBE_MS);
+    timer = setTimeout(() => resolve(false), ms);
   });
   try {
     return await Promise.race([answer, late]);
@@ -36,21 +33,30 @@ export const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // The probe is compiled once: building the query is most of its cost on SQLite.
   const db = app.db.kysely;
   const select1 = sql`select 1`.compile(db);
+  // The query is shared until it settles, even past the probe's deadline: during a stall, polls
+  // wait on the one `select 1` in flight instead of queueing one each. Polls that arrive within one
+  // deadline share its answer too (one timer, not one per poll).
   let probe: Promise<boolean> | null = null;
-  const databaseAnswers = () =>
-    (probe ??= within(
-      db.executeQuery(select1).then(
+  let answer: Promise<boolean> | null = null;
+  const databaseAnswers = () => {
+    probe ??= db
+      .executeQuery(select1)
+      .then(
         () => true,
         () => false,
-      ),
-    ).finally(() => (probe = null)));
+      )
+      .finally(() => (probe = null));
+    answer ??= within(probe, app.config.probeTimeoutMs).finally(() => (answer = null));
+    return answer;
+  };
 
   app.get('/health', {
     config: { rateLimit: false },
     schema: {
       tags: ['System'],
       summary: 'Liveness and database check',
-      description: '200 while the process runs and its database answers (within 2 s); otherwise 503.',
+      description:
+        '200 while the process runs and its database answers (within `PROBE_TIMEOUT_MS`, 2 s by default); otherwise 503.',
       response: {
         200: Envelope(Type.Object({ status: Type.Literal('ok'), database: Type.Literal('ok') })),
         503: Type.Ref(ErrorEnvelope),
@@ -73,6 +79,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
         (answer) => answer === 'PONG',
         () => false,
       ),
+      app.config.probeTimeoutMs,
     );
   };
 
@@ -83,7 +90,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Readiness: the database and Redis answer',
       description:
         'For a load balancer or an orchestrator: 200 when this instance can serve, that is the database answers and, when ' +
-        '`REDIS_URL` is set, Redis answers PING (each within 2 s). Otherwise 503 naming what does not answer, and the ' +
+        '`REDIS_URL` is set, Redis answers PING (each within `PROBE_TIMEOUT_MS`, 2 s by default). Otherwise 503 naming what does not answer, and the ' +
         'instance should get no traffic. While the server shuts down, every new request, this one included, is a 503. ' +
         '`/health` checks the database alone and stays the cheap liveness probe.',
       response: {

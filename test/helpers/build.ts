@@ -83,6 +83,8 @@ export async function freshConfig(
     MAIL_WORKER_ENABLED: 'false',
     WEBHOOK_WORKER_ENABLED: 'false',
     ALLOW_PRIVATE_WEBHOOKS: 'true',
+    // /health and /ready wait as long as the database takes on a loaded machine; tests of the timeout set their own.
+    PROBE_TIMEOUT_MS: '60000',
     ...env,
   });
   onEnd(t, () => rmSync(dataDir, { recursive: true, force: true }));

@@ -111,11 +111,13 @@ test('ready is a 503 naming Redis when nothing listens at REDIS_URL; health is u
 test('ready is a 503 naming Redis when a connected Redis stops answering PING; it is ready again once Redis answers', async (t) => {
   if (!(await redisAvailable())) return t.skip(`no Redis at ${testRedisUrl}`);
   const proxy = await stallableRedis(t);
-  const app = await build(t, { REDIS_URL: proxy.url });
+  // The tests' default probe timeout is a minute (test/helpers/build.ts): this one waits 2 s.
+  const app = await build(t, { REDIS_URL: proxy.url, PROBE_TIMEOUT_MS: '2000' });
   // Before the app closes: its QUIT must get through.
   onEnd(t, proxy.resume);
   await waitUntil(() => app.redis?.status === 'ready', 'the Redis connection');
-  assert.equal((await ready(app)).status, 200);
+  // Ready, once a PING made it back within the 2 s (a loaded machine may miss one).
+  await waitUntil(async () => (await ready(app)).status === 200, 'ready through the proxy');
   proxy.stall();
   // The PING is held: the probe gives up after its own timeout (2 s), whatever the machine.
   const stalled = await ready(app);
@@ -124,8 +126,7 @@ test('ready is a 503 naming Redis when a connected Redis stops answering PING; i
   assert.equal(app.redis?.status, 'ready', 'the connection itself looked fine');
   assert.equal((await app.inject({ method: 'GET', url: '/health' })).statusCode, 200);
   proxy.resume();
-  const again = await ready(app);
-  assert.equal(again.status, 200, JSON.stringify(again.body));
+  await waitUntil(async () => (await ready(app)).status === 200, 'ready again once Redis answers');
 });
 
 test('ready is a 503 naming the database when its connection is gone', async (t) => {
