@@ -149,6 +149,23 @@ test('/metrics asks for the bearer token: none or a wrong one is a 401 envelope 
   assert.equal(requestCount(e, '/metrics', 'GET', '401'), cases.length + 1);
 });
 
+test('wrong metrics tokens count as failed authentications: past the limit a 429, while the right token still works', async (t) => {
+  const app = await build(t, { ...WITH_METRICS, RATE_LIMIT_AUTH_FAILURES_MAX: '2' });
+  const scrapeWith = (token: string, remoteAddress = '198.51.100.7') =>
+    app.inject({ method: 'GET', url: '/metrics', remoteAddress, headers: { authorization: `Bearer ${token}` } });
+  assert.equal((await scrapeWith('wrong-token-0000000001')).statusCode, 401);
+  assert.equal((await scrapeWith('wrong-token-0000000002')).statusCode, 401);
+  const blocked = await scrapeWith('wrong-token-0000000003');
+  assertError({ status: blocked.statusCode, body: blocked.json() }, 429, 'rate_limited');
+  assert.ok(Number(blocked.headers['retry-after']) > 0);
+  assert.equal((await scrapeWith(TOKEN)).statusCode, 200, 'the right token is never refused for it');
+  assert.equal(
+    (await scrapeWith('wrong-token-0000000004', '198.51.100.8')).statusCode,
+    401,
+    'another client has its own count',
+  );
+});
+
 test('requests are counted by method, route pattern and status; a 404 no route took is `unmatched`', async (t) => {
   const app = await build(t, WITH_METRICS);
   const api = await owner(app);

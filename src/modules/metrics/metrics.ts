@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { UnauthorizedError } from '../../http/errors.js';
+import { RateLimitedError, UnauthorizedError } from '../../http/errors.js';
 import type { CheckoutOutcome } from '../invoices/index.js';
 import { mailBacklog } from '../mail/index.js';
 import { deliveryBacklog } from '../webhooks/index.js';
@@ -173,13 +173,25 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
 /**
  * `GET /metrics`: the registry in Prometheus's text format, for `Authorization: Bearer
  * <METRICS_TOKEN>` only (compared in constant time). Outside the rate limits (a scraper polls),
- * and not in the OpenAPI document: it is the operator's, not the API's.
+ * but wrong tokens count as failed authentications of the client, and past
+ * RATE_LIMIT_AUTH_FAILURES_MAX are a 429. Not in the OpenAPI document: it is the operator's, not
+ * the API's.
  */
 export async function metricsRoutes(app: FastifyInstance, options: { metrics: Metrics; token: string }) {
   const expected = digest(`Bearer ${options.token}`);
   app.get('/metrics', { config: { rateLimit: false }, schema: { hide: true } }, async (request, reply) => {
     const given = request.headers.authorization;
     if (typeof given !== 'string' || !timingSafeEqual(digest(given), expected)) {
+      // A wrong token may be a guess: counted with unknown API keys, per client (auth-failures.ts).
+      const failures = app.authFailures;
+      const blockedFor = failures ? await failures.blockedFor(request.ip) : null;
+      if (blockedFor !== null) {
+        throw new RateLimitedError(
+          `Too many requests with a wrong token from this address; retry in ${blockedFor} s.`,
+          blockedFor,
+        );
+      }
+      await failures?.recordFailure(request.ip);
       void reply.header('www-authenticate', 'Bearer realm="metrics"');
       throw new UnauthorizedError('GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.');
     }
