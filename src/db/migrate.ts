@@ -132,9 +132,10 @@ async function hasTable<DB>(db: Kysely<DB>, table: string, schema: string | unde
 }
 
 /**
- * Applies every pending migration, in order, each in its own transaction; answers their names.
- * Refuses a database a newer version migrated, or one with a gap (MigrationStateError), before
- * changing anything.
+ * Applies every pending migration, in order, and answers their names. Kysely holds its migration
+ * lock meanwhile, so instances starting at once apply each migration once; on PostgreSQL they run
+ * in one transaction. Refuses a database a newer version migrated, or one with a gap
+ * (MigrationStateError), before changing anything.
  */
 export async function migrateToLatest<DB>(db: Kysely<DB>): Promise<string[]> {
   const plan = await migrationPlan(db);
@@ -142,6 +143,11 @@ export async function migrateToLatest<DB>(db: Kysely<DB>): Promise<string[]> {
   if (plan.pending.length === 0) return [];
   const { migrator: m } = await migrator(db);
   const { error, results } = await m.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  if (error) {
+    // A newer version may have migrated between the plan and Kysely's lock: say so as above
+    // rather than with Kysely's "corrupted migrations".
+    assertMigratable(await migrationPlan(db));
+    throw error instanceof Error ? error : new Error(String(error));
+  }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
