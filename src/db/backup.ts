@@ -154,11 +154,12 @@ function postgresCommands(kind: 'backup' | 'restore', databaseUrl: string, file:
   const command =
     kind === 'backup'
       ? `pg_dump --format=custom ${schema ? `--schema=${schema} ` : ''}--file=${shellQuote(file)} --dbname=${dbname}`
-      : `pg_restore --clean --if-exists --no-owner --single-transaction --dbname=${dbname} ${shellQuote(file)}`;
+      : `pg_restore --no-owner --exit-on-error --single-transaction --dbname=${dbname} ${shellQuote(file)}`;
   return [
     kind === 'backup'
       ? 'shopd leaves PostgreSQL backups to pg_dump, which takes a consistent snapshot while the server runs. Run:'
-      : 'shopd leaves PostgreSQL restores to pg_restore. Stop the server, then run:',
+      : 'shopd leaves PostgreSQL restores to pg_restore, into an empty database: stop the server, drop the database and ' +
+        'create it again (restoring over tables that later migrations added fails), then run:',
     '',
     `  ${command}`,
     '',
