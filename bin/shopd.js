@@ -8,15 +8,15 @@ import { join, resolve } from 'node:path';
 const root = resolve(import.meta.dirname, '..');
 const stamp = join(root, 'dist', 'BUILT');
 
-/** The newest modification time of the server's sources (src/, web/ but the admin's sources). */
+/**
+ * The newest modification time of a file under `dir`: the server's sources and what the build
+ * copies (src/, web/, the built admin in web/admin/dist included, which `npm install` rebuilds).
+ */
 function newestSource(dir) {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (path === join(root, 'web/admin/src') || path === join(root, 'web/admin/dist')) continue;
-      newest = Math.max(newest, newestSource(path));
-    } else if (/\.(tsx?|mjs|css|js)$/.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
   }
   return newest;
 }

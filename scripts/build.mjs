@@ -36,12 +36,12 @@ for (const [from, to] of copies) {
   rmSync(resolve(dist, to), { recursive: true, force: true });
   cpSync(resolve(root, from), resolve(dist, to), { recursive: true });
 }
-// When this build was made: bin/shopd.js runs the sources instead when one is newer (a checkout
-// edited since). tsc leaves an unchanged output's time alone, so the stamp is written every build.
+// When this build started: bin/shopd.js runs the sources instead when one is newer (a checkout
+// edited since, or during the build). tsc leaves an unchanged output's time alone, so the stamp
+// is written every build.
 const stamp = resolve(dist, 'BUILT');
-writeFileSync(stamp, `${new Date().toISOString()}\n`);
-const now = new Date();
-utimesSync(stamp, now, now);
+writeFileSync(stamp, `${new Date(started).toISOString()}\n`);
+utimesSync(stamp, started / 1000, started / 1000);
 if (!existsSync(resolve(dist, 'src/server.js'))) {
   console.error('build: dist/src/server.js is missing after the compile');
   process.exit(1);
