@@ -101,16 +101,21 @@ deployTest(
   },
 );
 
-/** A loopback port nothing listens on now (the OS's choice), for Caddy, which cannot report the port it took. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
+/**
+ * A loopback port nothing listens on now, for Caddy, which cannot report the port it took. Taken
+ * below Linux's ephemeral range (32768–60999), where the OS hands out the ports of every other
+ * test's `listen(0)`: between this check and Caddy's bind, no other test can take it.
+ */
+async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+  }
 }
 
 /** Every name resolves to 127.0.0.1, as the DNS records of a deployment point them at its server. */
@@ -197,7 +202,9 @@ deployTest(
   ['caddy'],
   async (t) => {
     const dir = tempDir(t);
-    const [httpsPort, httpPort] = [await freePort(), await freePort()];
+    const httpsPort = await freePort();
+    let httpPort = await freePort();
+    while (httpPort === httpsPort) httpPort = await freePort();
     const mainHost = 'shop.localhost';
     const { env } = await processEnv(t);
 
