@@ -23,6 +23,8 @@ function run(args) {
 }
 
 run([resolve(root, 'scripts/build-admin.mjs'), ...(values.quick ? ['--if-missing'] : [])]);
+// The stamp's time: after the admin's build (which writes under web/), before the compile reads the sources.
+const compileStarted = Date.now();
 if (!values.quick) rmSync(dist, { recursive: true, force: true });
 run([resolve(root, 'node_modules/typescript/bin/tsc'), '-p', resolve(root, 'tsconfig.build.json')]);
 
@@ -36,12 +38,12 @@ for (const [from, to] of copies) {
   rmSync(resolve(dist, to), { recursive: true, force: true });
   cpSync(resolve(root, from), resolve(dist, to), { recursive: true });
 }
-// When this build started: bin/shopd.js runs the sources instead when one is newer (a checkout
-// edited since, or during the build). tsc leaves an unchanged output's time alone, so the stamp
+// When the compile started: bin/shopd.js runs the sources instead when one is newer (a checkout
+// edited since, or during the compile). tsc leaves an unchanged output's time alone, so the stamp
 // is written every build.
 const stamp = resolve(dist, 'BUILT');
-writeFileSync(stamp, `${new Date(started).toISOString()}\n`);
-utimesSync(stamp, started / 1000, started / 1000);
+writeFileSync(stamp, `${new Date(compileStarted).toISOString()}\n`);
+utimesSync(stamp, compileStarted / 1000, compileStarted / 1000);
 if (!existsSync(resolve(dist, 'src/server.js'))) {
   console.error('build: dist/src/server.js is missing after the compile');
   process.exit(1);
