@@ -5,7 +5,7 @@ import { openDatabase } from '../src/db/database.js';
 import { createApiKey } from '../src/modules/accounts/service.js';
 import { type Client, engine, processEnv, type Reply } from './helpers/build.js';
 import { assertError, assertOk, createShop, sellingShop } from './helpers/factories.js';
-import { httpClient, metricSum, readMetrics, redisPrefix, startServers, webhookReceiver } from './helpers/instances.js';
+import { httpClient, metricSum, readMetrics, redisPrefix, startServers, webhookHooks } from './helpers/instances.js';
 import { redisAvailable, testRedisUrl } from './helpers/redis.js';
 import type { ServerProcess } from './helpers/server-process.js';
 import { smtpSink } from './helpers/smtp-sink.js';
@@ -26,7 +26,7 @@ test('two instances on one PostgreSQL database and one Redis', {
   const setup = openDatabase(config.database);
   const { key } = await createApiKey(setup.kysely, { email: 'owner@example.com' }).finally(() => setup.destroy());
   const sink = await smtpSink(t);
-  const hooks = await webhookReceiver(t);
+  const hooks = await webhookHooks(t);
   const metricsToken = randomBytes(24).toString('hex');
   const publicMax = 10;
   const [a, b] = (await startServers(
@@ -149,7 +149,7 @@ test('two instances on one PostgreSQL database and one Redis', {
     };
     const invoices = await placeAndComplete(Array.from({ length: orders }, (_, n) => n));
 
-    const hooksOfShop = () => hooks.received.filter((h) => h.body.shopId === shop.shopId);
+    const hooksOfShop = () => hooks.received().filter((h) => h.body.shopId === shop.shopId);
     const mailOfShop = () => sink.received.filter((m) => /^events\d+@example\.com$/.test(m.to));
     const attemptLog = async () =>
       assertOk(await owner(a).get(`/self/${shop.shopId}/webhooks/${hook.id}/deliveries?pageSize=100`)).items as {

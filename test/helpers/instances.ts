@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
 import { Redis } from 'ioredis';
 import { type Client, onEnd, type Reply } from './build.js';
 import { multipartForm } from './multipart.js';
 import { testRedisUrl } from './redis.js';
 import { type ServerProcess, startServer } from './server-process.js';
+import { webhookReceiver } from './webhook-receiver.js';
 
 /**
  * Helpers for tests of several server processes on one database and one Redis
@@ -125,25 +124,11 @@ export interface ReceivedHook {
   body: { id: string; type: string; shopId: number; data: Record<string, unknown> };
 }
 
-/** A local HTTP endpoint that answers 200 to every webhook and keeps what it received, in order. */
-export async function webhookReceiver(t: TestContext): Promise<{ url: string; received: ReceivedHook[] }> {
-  const received: ReceivedHook[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk));
-    req.on('end', () => {
-      received.push({ id: String(req.headers['webhook-id']), body: JSON.parse(body) });
-      res.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onEnd(
-    t,
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received };
+/** A local HTTP endpoint that answers 200 to every webhook; `received()` reads what came, in order. */
+export async function webhookHooks(t: TestContext): Promise<{ url: string; received: () => ReceivedHook[] }> {
+  const { url, received } = await webhookReceiver(t);
+  return {
+    url,
+    received: () => received.map((r) => ({ id: String(r.headers['webhook-id']), body: JSON.parse(r.body) })),
+  };
 }

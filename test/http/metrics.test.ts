@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { type TestContext, test } from 'node:test';
+import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { build, engine, freshConfig, onEnd, owner } from '../helpers/build.js';
 import { assertError, assertOk, createShop, sellingShop } from '../helpers/factories.js';
 import { buildWithProviders } from '../helpers/payment-providers.js';
 import { openForm, postForm } from '../helpers/web-forms.js';
+import { webhookReceiver as receiver } from '../helpers/webhook-receiver.js';
 
 /** Issue 24 item 3: `GET /metrics`, Prometheus's text format behind METRICS_TOKEN. */
 
@@ -397,29 +396,6 @@ test('a checkout the payment provider fails is counted as failed', async (t) => 
   assertOk(await api.post(`/v2/public/shops/${shopId}/invoices`, card));
   assert.equal(checkoutCounts(await scrape(app)).placed, 1, 'a card order the provider took is placed');
 });
-
-/** A local HTTP receiver for webhook deliveries: answers 200 to each. */
-async function receiver(t: TestContext): Promise<{ url: string; received: string[] }> {
-  const received: string[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c));
-    req.on('end', () => {
-      received.push(body);
-      res.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onEnd(
-    t,
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received };
-}
 
 test('the outbox backlogs and the age of their oldest row are read at the scrape; a worker pass empties them', async (t) => {
   const app = await build(t, WITH_METRICS);

@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, renameSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { type TestContext, test } from 'node:test';
@@ -15,32 +13,10 @@ import { secretBoxFromKey } from '../../src/security/secret-box.js';
 import { client, freshConfig, onEnd, owner, processEnv } from '../helpers/build.js';
 import { cli } from '../helpers/cli.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
+import { webhookReceiver as receiver } from '../helpers/webhook-receiver.js';
 
 const OLD = 'test-secret-key-0123456789'; // what processEnv gives the CLI
 const NEW = 'a-brand-new-secret-key-42';
-
-/** A local receiver that records every request and answers 200. */
-async function receiver(t: TestContext) {
-  const received: { headers: IncomingHttpHeaders; body: string }[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onEnd(
-    t,
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received };
-}
 
 async function start(
   t: TestContext,

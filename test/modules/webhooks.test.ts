@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type TestContext, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
@@ -9,34 +9,7 @@ import { recordEvent } from '../../src/modules/events/service.js';
 import { RETRY_DELAYS_MS, retryDelayMs, startWebhookWorker } from '../../src/modules/webhooks/service.js';
 import { build, type Client, freshConfig, onEnd, owner } from '../helpers/build.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A local HTTP receiver that records every request and answers `status(body)`. */
-async function receiver(t: TestContext, status: (body: any) => number = () => 200) {
-  const received: Received[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res.writeHead(status(JSON.parse(body))).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onEnd(
-    t,
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received };
-}
+import { webhookReceiver as receiver } from '../helpers/webhook-receiver.js';
 
 /** Held requests wait for their batch: the send timeout only bounds a hang and decides nothing. */
 const HELD = { WEBHOOK_TIMEOUT_MS: '60000' };
