@@ -12,6 +12,7 @@ import {
   type Timing,
   waitIdle,
 } from './measure.js';
+import { ownerEditUnderLoad } from './owner-edit-under-load.js';
 
 /**
  * The targets of issues 7, 20 and 21, T1–T11. Each scenario answers report rows; a failed expectation (a
@@ -901,4 +902,5 @@ export const scenarios: Record<string, (ctx: Context) => Promise<Row[]>> = {
   T9: t9,
   T10: t10,
   T11: t11,
+  EDIT: ownerEditUnderLoad,
 };

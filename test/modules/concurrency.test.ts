@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { build, owner } from '../helpers/build.js';
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../src/db/schema.js';
+import { shareShop } from '../../src/modules/shops/index.js';
+import { build, engine, owner } from '../helpers/build.js';
 import { assertOk, sellingShop } from '../helpers/factories.js';
+import { waitUntil } from '../helpers/wait.js';
 
 /**
  * Money and stock under concurrency, on whichever engine the suite runs: the same requests in
@@ -417,4 +421,100 @@ test('an idempotent balance call retried in parallel acts once', async (t) => {
   assert.equal(replay.headers['idempotent-replayed'], 'true');
   assert.equal(assertOk(await api.get(`/self/${shop.shopId}/customers/${customerId}`)).balance, 7);
   assert.equal((await api.post(url, { amount: 8 }, headers)).status, 409);
+});
+
+/** Sessions of this test's database waiting for a lock (PostgreSQL). */
+async function lockWaits(db: Kysely<Database>): Promise<number> {
+  const { rows } = await sql<{ n: string }>`
+    select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'
+  `.execute(db);
+  return Number(rows[0]!.n);
+}
+
+/**
+ * What a checkout holds from its first step: the shop's shared lock, in a transaction kept open
+ * until `release()`. `inside` runs once the lock is granted; `done` answers what it answered.
+ */
+function heldShare<T>(db: Kysely<Database>, shopId: number, inside: (trx: Kysely<Database>) => Promise<T>) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let granted = false;
+  const done = db.transaction().execute(async (trx) => {
+    await shareShop(trx, shopId);
+    granted = true;
+    const answer = await inside(trx);
+    await released;
+    return answer;
+  });
+  return { release, done, granted: () => granted };
+}
+
+test("an owner's edit waits only for the checkouts in progress when it asks: checkouts started after it wait for it", {
+  skip: engine !== 'postgres' && 'PostgreSQL only: SQLite runs one write transaction at a time',
+}, async (t) => {
+  const app = await build(t, { RATE_LIMIT_PUBLIC_MAX: '0' });
+  const api = await owner(app);
+  const db = app.db.kysely;
+  const { shopId } = await sellingShop(api);
+  const variant = { title: 'Hour', priceDetails: { amount: 3 }, productType: 'service' };
+  const product = assertOk(
+    await api.post(`/self/${shopId}/v2/products`, {
+      title: 'Before',
+      description: 'A service',
+      variants: [{ ...variant, asService: { text: 'Hour text', stock: 100 } }],
+    }),
+  );
+  const variantId = product.variants[0].id as number;
+  const titleOf = async (trx: Kysely<Database>) =>
+    (await trx.selectFrom('products').select('title').where('id', '=', product.id).executeTakeFirstOrThrow()).title;
+
+  // A checkout in progress holds the shop; the owner's edit asks for it and waits.
+  const inProgress = heldShare(db, shopId, async () => undefined);
+  await waitUntil(inProgress.granted, 'the first checkout to hold the shop');
+  const edit = api.put(`/self/${shopId}/v2/products/${product.id}`, {
+    title: 'After',
+    description: 'A service',
+    variants: [{ ...variant, id: variantId, asService: { text: 'Hour text' } }],
+  });
+  let next: ReturnType<typeof heldShare<string>> | undefined;
+  try {
+    await waitUntil(async () => (await lockWaits(db)) >= 1, 'the edit to wait for the checkout in progress');
+    // A checkout starting now, while the edit waits: with row locks it was granted at once (a
+    // share never waits for a queued exclusive request), and a stream of such checkouts kept the
+    // edit waiting for as long as the stream lasted.
+    const later = heldShare(db, shopId, titleOf);
+    next = later;
+    await waitUntil(
+      async () => later.granted() || (await lockWaits(db)) >= 2,
+      'the later checkout to be granted or to wait',
+    );
+    assert.equal(later.granted(), false, 'a checkout that starts after the edit asked waits behind it');
+    // A real checkout request queues there too, its first step the shop lock.
+    const checkout = app.inject({
+      method: 'POST',
+      url: `/v2/public/shops/${shopId}/invoices`,
+      payload: {
+        customerEmail: 'later@example.com',
+        gateway: 'tipjar',
+        parts: [{ productId: product.id, productVariantId: variantId, quantity: 1 }],
+      },
+    });
+    await waitUntil(async () => (await lockWaits(db)) >= 3, 'the checkout request to wait behind the edit');
+
+    // The checkout in progress ends: the edit goes next and completes while the later checkouts
+    // are still open; they were granted the shop after the edit committed, and see it.
+    inProgress.release();
+    await inProgress.done;
+    assertOk(await edit);
+    assert.equal((await checkout).statusCode, 200);
+    later.release();
+    assert.equal(await later.done, 'After', 'the later checkout read the shop after the edit');
+  } finally {
+    // On a failure, every transaction still open ends, so the edit and the app can finish.
+    inProgress.release();
+    next?.release();
+    await Promise.allSettled([inProgress.done, edit, next?.done]);
+  }
 });

@@ -28,10 +28,10 @@ type Conn = Kysely<Database>;
  * `feedback_products`, units sold), stock counts, the outbox (webhook events, mail) and, once the
  * transaction has committed, the shop's page-cache version. No write site repeats that list.
  *
- * Lock order. Every write transaction of a shop takes, in this order: the shop row (shared:
- * `shareShop`; a settings change takes it exclusively), the rows it changes (customers, then
- * variants in id order), and last the shop's rollup lock (`rollup_state`), taken by
- * `recordRollupChanges` as the final step of each function below. One order for every writer
+ * Lock order. Every write transaction of a shop takes, in this order: the shop lock (shared:
+ * `shareShop`; an owner's catalog or settings write takes it exclusively), the rows it changes
+ * (customers, then variants in id order), and last the shop's rollup lock (`rollup_state`), taken
+ * by `recordRollupChanges` as the final step of each function below. One order for every writer
  * means no two wait for each other (PostgreSQL); on SQLite write transactions run one at a time.
  */
 

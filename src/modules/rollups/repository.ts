@@ -54,10 +54,14 @@ export async function lockRollupState(db: Conn, shopId: number): Promise<RollupS
   // The shop row first, then the rollup state: every writer takes them in that order. A write of
   // the rollup state after its upsert below checks the row's foreign key again (PostgreSQL does
   // for a row its own transaction wrote), which takes a key-share lock on the shop; asked for then,
-  // behind an owner's queued `FOR UPDATE` of the shop, while this transaction holds the rollup
-  // state that a customer's write (which holds a key share of the shop) waits for, the three
-  // waited for each other in a cycle (seen as a deadlock between a timezone change, its
-  // rebuild and feedbacks). Held from the start, the later check waits for nothing.
+  // behind a queued write of the shop row that conflicts with it, while this transaction holds
+  // the rollup state that a customer's write (which holds a key share of the shop) waits for, the
+  // three waited for each other in a cycle (seen as a deadlock between a timezone change, its
+  // rebuild and feedbacks, when owners locked the shop row `FOR UPDATE`). Owners' shop lock is an
+  // advisory lock now (shops/repository.ts), but a change of the row's keys (subdomain, custom
+  // domain) still conflicts with a key share. Held from the start, the later check waits for
+  // nothing. This is a row lock, not the shop's advisory lock: a rollup rebuild takes it alone and
+  // must not wait for owners' catalog writes.
   if (isPostgres(db)) await db.selectFrom('shops').select('id').where('id', '=', shopId).forKeyShare().execute();
   const row = await db
     .insertInto('rollup_state')

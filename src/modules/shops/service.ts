@@ -82,12 +82,26 @@ export async function renameShop(db: Conn, shop: ShopRow, newName: string): Prom
   return repo.updateShop(db, shop.id, { name: newName.trim() });
 }
 
+/**
+ * Updates a unique column of the shop (subdomain, custom domain). On PostgreSQL that row lock
+ * conflicts with the key share every insert referencing the shop takes, and row locks queue
+ * unfairly: under steady checkouts the update would wait for as long as they go on. The shop lock
+ * taken first (lockShop: fair, and every checkout holds its shared side) lets the checkouts already
+ * running finish and holds back new ones, so the update waits for those few only.
+ */
+function updateKeyColumn(db: Conn, shopId: number, change: Parameters<typeof repo.updateShop>[2]): Promise<ShopRow> {
+  return db.transaction().execute(async (trx) => {
+    await repo.lockShop(trx, shopId);
+    return repo.updateShop(trx, shopId, change);
+  });
+}
+
 export async function changeSubdomain(db: Conn, shop: ShopRow, subdomain: string): Promise<ShopRow> {
   if (subdomain === shop.subdomain) return shop;
   const taken = new ConflictError('This subdomain is already taken.', ['newSubDomain: is already taken']);
   if (await repo.subdomainTaken(db, subdomain)) throw taken;
   try {
-    return await repo.updateShop(db, shop.id, { subdomain });
+    return await updateKeyColumn(db, shop.id, { subdomain });
   } catch (err) {
     if (constraintViolation(err) === 'unique') throw taken;
     throw err;
@@ -138,7 +152,7 @@ export async function setCustomDomain(
   const taken = new ConflictError('This domain is already used by another shop.', ['domain: is already taken']);
   if (name !== null && (await repo.domainTaken(db, name, shop.id))) throw taken;
   try {
-    return await repo.updateShop(db, shop.id, { custom_domain: name });
+    return await updateKeyColumn(db, shop.id, { custom_domain: name });
   } catch (err) {
     // Another shop took the domain between the check and the write.
     if (constraintViolation(err) === 'unique') throw taken;
