@@ -1,4 +1,5 @@
 import type { SeedMeta } from './config.js';
+import { mailThroughput } from './mail-throughput.js';
 import {
   BenchFailure,
   compare,
@@ -902,5 +903,6 @@ export const scenarios: Record<string, (ctx: Context) => Promise<Row[]>> = {
   T9: t9,
   T10: t10,
   T11: t11,
+  MAIL: mailThroughput,
   EDIT: ownerEditUnderLoad,
 };

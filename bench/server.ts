@@ -7,6 +7,7 @@ import { loadConfig } from '../src/config.js';
 import { expireOverdue } from '../src/modules/invoices/lifecycle.service.js';
 import { CheckoutBody } from '../src/modules/invoices/schema.js';
 import { type Engine, serverEnv } from './config.js';
+import { addMailBenchRoutes } from './mail-routes.js';
 import { ensurePgDatabase } from './pg-admin.js';
 import { appliedMigrations } from './seed.js';
 
@@ -224,6 +225,7 @@ async function main(): Promise<void> {
   const expired = await expireOverdue(app.db.kysely);
   if (expired > 0) app.log.warn(`bench: expired ${expired} overdue invoices left by earlier runs`);
   const features = addBenchRoutes(app);
+  addMailBenchRoutes(app);
   const migrations = await appliedMigrations(app.db.kysely);
   app.get('/__bench/info', { config: { rateLimit: false }, schema: { hide: true } }, async () => ({
     engine,

@@ -39,6 +39,7 @@ const EnvSchema = Type.Object({
   MAIL_FROM: Type.String({ minLength: 3, default: 'shopd <no-reply@localhost>' }),
   MAIL_WORKER_INTERVAL_MS: Type.Integer({ minimum: 50, default: 2000 }),
   MAIL_WORKER_ENABLED: Type.Boolean({ default: true }),
+  MAIL_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 50, default: 5 }),
   PAGE_CACHE_MAX_BYTES: Type.Integer({ minimum: 0, default: 64 * 1024 * 1024 }),
   VPN_RANGES_FILE: Type.Optional(Type.String({ minLength: 1 })),
   PUBLIC_URL: Type.Optional(Type.String({ minLength: 1 })), // checked as an http(s) URL below
@@ -94,8 +95,11 @@ export interface Config {
     timeoutMs: number;
     concurrency: number;
   };
-  /** Outgoing mail: SMTP when `smtpUrl` is set, else an `.eml` file under `DATA_DIR/mail`. */
-  mail: { smtpUrl: string | undefined; from: string; intervalMs: number; workerEnabled: boolean };
+  /**
+   * Outgoing mail: SMTP when `smtpUrl` is set, else an `.eml` file under `DATA_DIR/mail`.
+   * `concurrency`: mails one instance sends at once, over as many pooled SMTP connections.
+   */
+  mail: { smtpUrl: string | undefined; from: string; intervalMs: number; workerEnabled: boolean; concurrency: number };
   /** Memory for serialised public pages; 0 turns the page cache off. */
   pageCacheMaxBytes: number;
   /**
@@ -201,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       from: parsed.MAIL_FROM,
       intervalMs: parsed.MAIL_WORKER_INTERVAL_MS,
       workerEnabled: parsed.MAIL_WORKER_ENABLED,
+      concurrency: parsed.MAIL_CONCURRENCY,
     }),
     pageCacheMaxBytes: parsed.PAGE_CACHE_MAX_BYTES,
     probeTimeoutMs: parsed.PROBE_TIMEOUT_MS,

@@ -1,5 +1,6 @@
 import type { TestContext } from 'node:test';
 import { SMTPServer } from 'smtp-server';
+import { onEnd } from './build.js';
 
 export interface ReceivedMail {
   envelopeFrom: string;
@@ -48,7 +49,9 @@ export async function smtpSink(t: TestContext): Promise<SmtpSink> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as { port: number };
   sink.url = `smtp://127.0.0.1:${port}`;
-  t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  // Closed after the apps built later in the test (onEnd runs last in, first out): their pooled
+  // SMTP connections are closed by then, and the server would otherwise wait 30 s for them.
+  onEnd(t, () => new Promise<void>((resolve) => server.close(() => resolve())));
   return sink;
 }
 

@@ -9,13 +9,8 @@ import { buildApp } from '../../src/app.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
 import { deliveryMail } from '../../src/modules/mail/index.js';
-import {
-  CLAIM_LEASE_MS,
-  enqueueMail,
-  MAX_ATTEMPTS,
-  retryDelayMs,
-  startMailWorker,
-} from '../../src/modules/mail/service.js';
+import { enqueueMail, MAX_ATTEMPTS, retryDelayMs } from '../../src/modules/mail/service.js';
+import { CLAIM_LEASE_MS, startMailWorker } from '../../src/modules/mail/worker.js';
 import { build, freshConfig, onEnd, owner } from '../helpers/build.js';
 import { assertOk, createShop, sellingShop } from '../helpers/factories.js';
 import { parseMessage, smtpSink } from '../helpers/smtp-sink.js';
@@ -105,6 +100,8 @@ test('two workers on one database never send the same row', async (t) => {
   const otherDb = openDatabase(app.config.database);
   const other = startMailWorker(app, { db: otherDb.kysely, schedule: false });
   onEnd(t, () => otherDb.destroy());
+  // Connected before the race, or the first worker may have claimed every row before the other's first statement.
+  await otherDb.kysely.selectFrom('mail_outbox').select('id').limit(1).execute();
   const results = await Promise.all([
     app.mailWorker.runOnce(),
     other.runOnce(),
@@ -287,7 +284,7 @@ test('rows abandoned mid-send are recovered once their claim lease ends', async 
   await enqueueMail(app.db.kysely, shopId, { to: 'b@example.test', subject: 'in flight', text: 'y' });
   const [abandoned, inFlight] = await outbox(app);
   const now = Date.now();
-  // A worker crashed 11 minutes into a claim; another claimed a row a minute ago and is still at it.
+  // A worker crashed and its claim ran out a minute ago; another holds a live claim (its heartbeat renews it).
   await app.db.kysely
     .updateTable('mail_outbox')
     .set({ status: 'sending', next_attempt_at: now - 60_000 })
@@ -295,7 +292,7 @@ test('rows abandoned mid-send are recovered once their claim lease ends', async 
     .execute();
   await app.db.kysely
     .updateTable('mail_outbox')
-    .set({ status: 'sending', next_attempt_at: now - 60_000 + CLAIM_LEASE_MS })
+    .set({ status: 'sending', next_attempt_at: now + CLAIM_LEASE_MS })
     .where('id', '=', inFlight!.id)
     .execute();
 
@@ -348,6 +345,7 @@ test('mail settings are validated at boot', () => {
     from: 'shopd <no-reply@localhost>',
     intervalMs: 2000,
     workerEnabled: true,
+    concurrency: 5,
   });
   assert.equal(
     loadConfig({ SMTP_URL: 'smtps://user:p%40ss@mail.example.com:465' }).mail.smtpUrl,
@@ -365,6 +363,10 @@ test('mail settings are validated at boot', () => {
     );
   }
   assert.throws(() => loadConfig({ MAIL_WORKER_INTERVAL_MS: '10' }), /MAIL_WORKER_INTERVAL_MS/);
+  assert.equal(loadConfig({ MAIL_CONCURRENCY: '20' }).mail.concurrency, 20);
+  for (const MAIL_CONCURRENCY of ['0', '51', 'many']) {
+    assert.throws(() => loadConfig({ MAIL_CONCURRENCY }), /MAIL_CONCURRENCY/, MAIL_CONCURRENCY);
+  }
   assert.equal(loadConfig({ MAIL_WORKER_ENABLED: 'false', MAIL_WORKER_INTERVAL_MS: '50' }).mail.workerEnabled, false);
 });
 

@@ -2,8 +2,8 @@
 
 export { type LinkedShop, type LinkSettings, shopLink } from './links.js';
 export { mailBacklog } from './repository.js';
-export type { MailWorker, OutgoingMail } from './service.js';
-export { enqueueMail, startMailWorker } from './service.js';
+export type { OutgoingMail } from './service.js';
+export { enqueueMail } from './service.js';
 export { type CheckoutMailInput, checkoutMail } from './templates/checkout-mail.js';
 export { type DeliveryMailInput, deliveryMail } from './templates/delivery-mail.js';
 export type { DeliveredPart } from './templates/goods.js';
@@ -17,3 +17,5 @@ export {
   ticketAnsweredMail,
   ticketOpenedMail,
 } from './templates/ticket-mail.js';
+export type { MailWorker } from './worker.js';
+export { startMailWorker } from './worker.js';

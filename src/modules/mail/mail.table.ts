@@ -18,6 +18,12 @@ export interface MailOutboxTable {
   next_attempt_at: number;
   created_at: number;
   sent_at: Generated<number | null>;
+  /** Times a worker claimed the row (migration 0023): a claim is told apart by it. */
+  claims: Generated<number>;
+  /** The Message-ID header, chosen at the first claim and sent with every attempt. */
+  message_id: Generated<string | null>;
+  /** What the SMTP server answered when it took the mail (or the `.eml` file's path). */
+  transport_response: Generated<string | null>;
 }
 
 export type MailRow = Selectable<MailOutboxTable>;

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type QueryCreator, sql } from 'kysely';
 import { isPostgres } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { MailRow } from './mail.table.js';
@@ -30,45 +30,99 @@ export async function insertMail(
     .execute();
 }
 
+/** One claim of a row: the row and which of its claims (`claims` after it was claimed). */
+export type MailClaim = Pick<MailRow, 'id' | 'claims'>;
+
 /**
  * Moves up to `limit` due rows from `pending` to `sending` in one statement and returns them.
  * While a row is `sending`, `next_attempt_at` holds the end of the claim's lease (`leaseUntil`),
- * after which a crashed sender's row may be taken back. On PostgreSQL the candidate rows are
- * locked with SKIP LOCKED, so concurrent workers claim disjoint rows without waiting; SQLite
- * runs one writer at a time and the status test in the same statement does the rest.
+ * which its worker renews while it lives; after it, a crashed sender's row may be taken back.
+ * Each claim counts in `claims`, so the functions below act only on the claim they were given.
+ * A row claimed for the first time gets its Message-ID here (`<shopd.{id}.{messageIdTail}`,
+ * e.g. `<shopd.42.k3Jx9q@example.com>`), kept for every later attempt. On PostgreSQL the
+ * candidate rows are locked with SKIP LOCKED, so concurrent workers claim disjoint rows without
+ * waiting; SQLite runs one writer at a time and the status test in the same statement does the rest.
  */
-export function claimDueMail(db: Conn, now: number, leaseUntil: number, limit: number): Promise<MailRow[]> {
-  const due = db
-    .selectFrom('mail_outbox')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .orderBy('next_attempt_at')
-    .orderBy('id')
-    .limit(limit);
+export function claimDueMail(
+  db: Conn,
+  now: number,
+  leaseUntil: number,
+  limit: number,
+  messageIdTail: string,
+): Promise<MailRow[]> {
+  const due = (qc: QueryCreator<Database>) =>
+    qc
+      .selectFrom('mail_outbox')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', now)
+      .orderBy('next_attempt_at')
+      .orderBy('id')
+      .limit(limit);
+  const claim = {
+    status: 'sending' as const,
+    next_attempt_at: leaseUntil,
+    claims: sql<number>`claims + 1`,
+    message_id: sql<string>`coalesce(message_id, '<shopd.' || cast(id as text) || '.' || ${messageIdTail})`,
+  };
+  if (!isPostgres(db))
+    return db
+      .updateTable('mail_outbox')
+      .set(claim)
+      .where('id', 'in', due(db))
+      .where('status', '=', 'pending')
+      .returningAll()
+      .execute();
+  // Materialized: PostgreSQL may run a LIMIT … SKIP LOCKED subquery of `id in (…)` more than
+  // once in one statement and claim more rows than `limit` (seen: two rows for a limit of one).
   return db
+    .with(
+      (cte) => cte('due').materialized(),
+      (qc) => due(qc).forUpdate().skipLocked(),
+    )
     .updateTable('mail_outbox')
-    .set({ status: 'sending', next_attempt_at: leaseUntil })
-    .where('id', 'in', isPostgres(db) ? due.forUpdate().skipLocked() : due)
+    .set(claim)
+    .where('id', 'in', (eb) => eb.selectFrom('due').select('due.id'))
     .where('status', '=', 'pending')
     .returningAll()
     .execute();
 }
 
-/** Marks a claimed row sent. */
-export async function markMailSent(db: Conn, id: number, now: number): Promise<void> {
+/** Rows of these claims that are still theirs (`sending`, not taken over after a lapse). */
+function held(eb: ExpressionBuilder<Database, 'mail_outbox'>, claims: MailClaim[]) {
+  return eb.and([
+    eb('status', '=', 'sending'),
+    eb(
+      eb.refTuple('id', 'claims'),
+      'in',
+      claims.map((c) => eb.tuple(c.id, c.claims)),
+    ),
+  ]);
+}
+
+/** Pushes the lease of claims still in hand to `leaseUntil` (the worker's heartbeat). */
+export async function renewMailClaims(db: Conn, claims: MailClaim[], leaseUntil: number): Promise<void> {
+  if (claims.length === 0) return;
   await db
     .updateTable('mail_outbox')
-    .set({ status: 'sent', sent_at: now, last_error: null })
-    .where('id', '=', id)
-    .where('status', '=', 'sending')
+    .set({ next_attempt_at: leaseUntil })
+    .where((eb) => held(eb, claims))
+    .execute();
+}
+
+/** Marks a claimed row sent, with what the transport answered. */
+export async function markMailSent(db: Conn, claim: MailClaim, now: number, response: string | null): Promise<void> {
+  await db
+    .updateTable('mail_outbox')
+    .set({ status: 'sent', sent_at: now, last_error: null, transport_response: response })
+    .where((eb) => held(eb, [claim]))
     .execute();
 }
 
 /** Records a failed attempt on a claimed row: retried at `nextAttemptAt`, or given up (`failed`). */
 export async function markMailAttemptFailed(
   db: Conn,
-  id: number,
+  claim: MailClaim,
   outcome: { attempts: number; lastError: string; nextAttemptAt: number; giveUp: boolean },
 ): Promise<void> {
   await db
@@ -79,19 +133,17 @@ export async function markMailAttemptFailed(
       last_error: outcome.lastError,
       next_attempt_at: outcome.nextAttemptAt,
     })
-    .where('id', '=', id)
-    .where('status', '=', 'sending')
+    .where((eb) => held(eb, [claim]))
     .execute();
 }
 
 /** Hands claimed rows that were not tried back to the queue, due at once. */
-export async function releaseMailClaims(db: Conn, ids: number[], now: number): Promise<void> {
-  if (ids.length === 0) return;
+export async function releaseMailClaims(db: Conn, claims: MailClaim[], now: number): Promise<void> {
+  if (claims.length === 0) return;
   await db
     .updateTable('mail_outbox')
     .set({ status: 'pending', next_attempt_at: now })
-    .where('id', 'in', ids)
-    .where('status', '=', 'sending')
+    .where((eb) => held(eb, claims))
     .execute();
 }
 

@@ -217,6 +217,21 @@ export async function finishDelivery(
     .execute();
 }
 
+/** Pushes the lease of claims still current (same `attempts`, still `delivering`) to `leaseUntil`: the worker's heartbeat. */
+export async function renewDeliveryClaims(
+  db: Conn,
+  claims: { id: number; attempts: number }[],
+  leaseUntil: number,
+): Promise<void> {
+  if (claims.length === 0) return;
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: leaseUntil })
+    .where('status', '=', 'delivering')
+    .where((eb) => eb.or(claims.map((c) => eb.and([eb('id', '=', c.id), eb('attempts', '=', c.attempts)]))))
+    .execute();
+}
+
 export type DeliveryWithType = DeliveryRow & { event_type: string };
 
 /** One delivery of this shop's endpoint, with its event's type. */

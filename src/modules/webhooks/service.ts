@@ -33,8 +33,16 @@ export const RETRY_DELAYS_MS = [
 export const UNREADABLE_SIGNING_SECRET =
   "not sent: the signing secret cannot be opened with this server's key (SECRET_KEY or DATA_DIR/secret.key changed); " +
   'restore the old key or run `shopd secrets rotate`, or delete and recreate this endpoint';
-/** How long a claimed delivery may take before another worker may take it over. */
-const CLAIM_LEASE_MS = 2 * 60_000;
+/**
+ * How long a claim lasts unless its worker renews it: a live worker renews the claims of its
+ * sends in flight every `HEARTBEAT_MS`, however long the endpoint takes, so only a crashed
+ * worker's deliveries wait, and for this long at most, before another worker sends them again.
+ */
+export const CLAIM_LEASE_MS = 30_000;
+/** A third of the lease: two beats may fail (a slow database) before a live claim lapses. */
+export const HEARTBEAT_MS = 10_000;
+/** How long `stop()` waits for sends in flight (their lease covers the rest); inside the server's 10 s shutdown grace. */
+const STOP_GRACE_MS = 5_000;
 
 /** Full jitter within ±20 % so that retries of many deliveries do not arrive together. */
 export function retryDelayMs(attempts: number, random = Math.random): number {
@@ -282,6 +290,8 @@ export interface PassOptions {
   perEndpoint: number;
   /** Asked before each claim: a stopping worker claims nothing more and lets its sends finish. */
   stopping?: () => boolean;
+  /** The deliveries this pass has in flight, by id, kept up to date for the worker's heartbeat. */
+  held?: Map<number, DeliveryRow>;
 }
 
 /**
@@ -316,6 +326,8 @@ export async function deliverDue(ctx: Deliverer, now: number, options: PassOptio
       // The delivery stays claimed until its lease lapses and a later pass sends it again;
       // this pass claims no more for its endpoint, rather than fail its whole backlog alike.
       failure ??= err;
+    } finally {
+      options.held?.delete(delivery.id);
     }
   };
   for (;;) {
@@ -337,6 +349,7 @@ export async function deliverDue(ctx: Deliverer, now: number, options: PassOptio
         break;
       }
       for (const delivery of claimed) {
+        options.held?.set(delivery.id, delivery);
         const job: Promise<void> = send(delivery).finally(() => inFlight.delete(job));
         inFlight.add(job);
       }
@@ -358,7 +371,8 @@ export async function ping(ctx: Deliverer, shopId: number, webhookId: number) {
   const eventId = `evt_${randomBytes(16).toString('base64url')}`;
   await repo.insertPingEvent(ctx.db, shopId, eventId, webhookId, now);
   await repo.insertDeliveries(ctx.db, shopId, eventId, `ping:${eventId}`, [webhook.id], now);
-  const delivery = await repo.claimDeliveryOf(ctx.db, webhook.id, eventId, now + CLAIM_LEASE_MS);
+  // No heartbeat renews this claim: its lease covers the whole timeout.
+  const delivery = await repo.claimDeliveryOf(ctx.db, webhook.id, eventId, now + ctx.timeoutMs + CLAIM_LEASE_MS);
   // A test is sent even to a disabled endpoint: the owner is checking it.
   const result = await attempt(ctx, delivery, Date.now, true);
   await repo.finishDelivery(ctx.db, delivery, {
@@ -370,28 +384,56 @@ export async function ping(ctx: Deliverer, shopId: number, webhookId: number) {
 
 export interface WebhookWorker {
   runOnce(now?: number): Promise<number>;
+  /** Claims nothing more and waits (at most 5 s) for the sends in flight. */
   stop(): Promise<void>;
+}
+
+export interface WebhookWorkerOptions {
+  /** How often the claims in flight are renewed; default `HEARTBEAT_MS` (tests shorten it). */
+  heartbeatMs?: number;
+  /** How long `stop()` waits for sends in flight; default 5 s (tests lengthen it). */
+  stopGraceMs?: number;
 }
 
 /**
  * The delivery loop of this instance, never overlapping itself, stopped on close: a pass, then
  * the next one at once if it delivered something (more may have come due meanwhile), else
- * after the interval.
+ * after the interval. A heartbeat renews the leases of the deliveries in flight and takes back
+ * other workers' lapsed claims meanwhile. Every delivery is sent as soon as it is claimed, so a
+ * stopping worker has no unstarted claims to hand back; sends still in flight after the grace
+ * are sent again by another worker once their lease lapses (receivers dedupe by `webhook-id`).
  */
-export function startWebhookWorker(app: FastifyInstance): WebhookWorker {
+export function startWebhookWorker(app: FastifyInstance, options: WebhookWorkerOptions = {}): WebhookWorker {
   const ctx: Deliverer = {
     db: app.db.kysely,
     secrets: app.secrets,
     timeoutMs: app.config.webhooks.timeoutMs,
     allowPrivate: app.config.webhooks.allowPrivate,
   };
+  const log = app.log.child({ component: 'webhooks' });
   let running: Promise<number> = Promise.resolve(0);
   let stopped = false;
-  const pass = { perEndpoint: app.config.webhooks.concurrency, stopping: () => stopped };
+  const held = new Map<number, DeliveryRow>();
+  const pass = { perEndpoint: app.config.webhooks.concurrency, stopping: () => stopped, held };
   const runOnce = (now?: number) => {
     running = running.catch(() => 0).then(() => deliverDue(ctx, now ?? Date.now(), pass));
     return running;
   };
+  let beating = false;
+  const heartbeat = setInterval(async () => {
+    if (beating || held.size === 0) return;
+    beating = true;
+    try {
+      const now = Date.now();
+      await repo.renewDeliveryClaims(ctx.db, [...held.values()], now + CLAIM_LEASE_MS);
+      await repo.recoverLapsedClaims(ctx.db, now);
+    } catch (err) {
+      log.warn({ err }, 'webhook claims not renewed; retrying at the next beat');
+    } finally {
+      beating = false;
+    }
+  }, options.heartbeatMs ?? HEARTBEAT_MS);
+  heartbeat.unref();
   let timer: NodeJS.Timeout | undefined;
   const schedule = (delayMs: number) => {
     if (stopped || !app.config.webhooks.workerEnabled) return;
@@ -411,7 +453,27 @@ export function startWebhookWorker(app: FastifyInstance): WebhookWorker {
     async stop() {
       stopped = true;
       clearTimeout(timer);
-      await running.catch(() => 0);
+      let grace: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<boolean>((resolve) => {
+        grace = setTimeout(() => resolve(true), options.stopGraceMs ?? STOP_GRACE_MS);
+        grace.unref();
+      });
+      if (
+        await Promise.race([
+          running.then(
+            () => false,
+            () => false,
+          ),
+          timedOut,
+        ])
+      ) {
+        log.warn(
+          { inFlight: held.size, leaseMs: CLAIM_LEASE_MS },
+          'webhook worker stopped with deliveries in flight; they are sent again once their claim lease lapses',
+        );
+      }
+      clearTimeout(grace);
+      clearInterval(heartbeat);
     },
   };
 }
