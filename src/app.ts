@@ -184,6 +184,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   useLinkSettings(db.kysely, config);
   if (db.reader) db.reader.log = (err, msg) => app.log.error({ err }, msg);
   db.onError = (err, msg) => app.log.warn({ err }, msg);
+  db.health.log = app.log;
   app.decorate('config', config);
   app.decorate('db', db);
   app.decorate('secrets', createSecretBox(config.secretKey, config.dataDir));

@@ -24,6 +24,7 @@ import type { DatabaseConfig } from '../config.js';
 import { createPrivateFile, makePrivateDir } from '../security/file-modes.js';
 import { registerReader, SqliteReader } from './reader.js';
 import type { Database } from './schema.js';
+import { StorageHealth } from './storage-health.js';
 
 export type Dialect = DatabaseConfig['dialect'];
 
@@ -50,6 +51,8 @@ export interface Db {
    * app.ts points it at the app's logger.
    */
   onError: (err: Error, msg: string) => void;
+  /** Whether the storage under the database fails now (a full disk, a lost server): storage-health.ts. */
+  health: StorageHealth;
   /** PostgreSQL's connection pool as it is now (connections open, idle, queries waiting for one); null on SQLite's one connection. */
   poolStats(): { total: number; idle: number; waiting: number } | null;
   destroy(): Promise<void>;
@@ -108,6 +111,21 @@ class CurrentSchemaPostgresDialect extends PostgresDialect {
  * transaction. Single statements outside a transaction keep the synchronous busy handler.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  readonly #sqlite: SqliteDatabase.Database;
+  constructor(config: SqliteDialectConfig, sqlite: SqliteDatabase.Database) {
+    super(config);
+    this.#sqlite = sqlite;
+  }
+
+  /**
+   * SQLite ends a transaction by itself on some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM):
+   * a `rollback` after one fails with "cannot rollback - no transaction is active", and that
+   * error would replace the one that explains what happened.
+   */
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (this.#sqlite.inTransaction) await super.rollbackTransaction(connection);
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     const deadline = performance.now() + SQLITE_BUSY_TIMEOUT_MS;
     await connection.executeQuery(CompiledQuery.raw('pragma busy_timeout = 0'));
@@ -129,14 +147,20 @@ class ImmediateSqliteDriver extends SqliteDriver {
 
 class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
-  constructor(config: SqliteDialectConfig) {
+  readonly #sqlite: SqliteDatabase.Database;
+  constructor(sqlite: SqliteDatabase.Database) {
+    const config = { database: reusingStatements(sqlite) };
     super(config);
     this.#config = config;
+    this.#sqlite = sqlite;
   }
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#config);
+    return new ImmediateSqliteDriver(this.#config, this.#sqlite);
   }
 }
+
+/** How long a PostgreSQL request waits for a connection before it fails (a 503). */
+const PG_CONNECTION_WAIT_MS = 10_000;
 
 /** How long a statement waits for another process's write lock before failing with SQLITE_BUSY. */
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
@@ -227,16 +251,17 @@ export function openDatabase(config: DatabaseConfig, { readOnly = false } = {}):
     listeners.add(listener);
     return () => void listeners.delete(listener);
   };
+  const health = new StorageHealth();
   const log = (event: LogEvent) => {
+    if (event.level === 'error') health.report(event.error);
+    else if (health.failure) health.succeeded(event.query.sql);
     if (listeners.size === 0) return;
     const query = { sql: event.query.sql, durationMs: event.queryDurationMillis };
     for (const listener of listeners) listener(query);
   };
   if (config.dialect === 'sqlite') {
     const kysely = new Kysely<Database>({
-      dialect: new ImmediateSqliteDialect({
-        database: reusingStatements(readOnly ? openSqliteReadOnly(config.file) : openSqlite(config.file)),
-      }),
+      dialect: new ImmediateSqliteDialect(readOnly ? openSqliteReadOnly(config.file) : openSqlite(config.file)),
       log,
     });
     const reader =
@@ -248,12 +273,24 @@ export function openDatabase(config: DatabaseConfig, { readOnly = false } = {}):
       await reader?.close();
       await kysely.destroy();
     };
-    return { kysely, dialect: 'sqlite', observeQueries, reader, onError: reportError, poolStats: () => null, destroy };
+    return {
+      kysely,
+      dialect: 'sqlite',
+      observeQueries,
+      reader,
+      onError: reportError,
+      health,
+      poolStats: () => null,
+      destroy,
+    };
   }
   const pool = new pg.Pool({
     connectionString: config.url,
     types: pgTypes,
     max: 10,
+    // A request waits at most this long for a connection (a new one, or a free one of the pool):
+    // an unreachable server or a pool held by stuck work is a 503, never a request that hangs.
+    connectionTimeoutMillis: PG_CONNECTION_WAIT_MS,
     ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
   });
   const kysely = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }), log });
@@ -264,13 +301,24 @@ export function openDatabase(config: DatabaseConfig, { readOnly = false } = {}):
     observeQueries,
     reader: null,
     onError: reportError,
+    health,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     destroy: () => kysely.destroy(),
   };
-  // Without a listener, an idle connection's error (the server restarting) would end the process.
-  pool.on('error', (err) =>
-    db.onError(err, 'an idle PostgreSQL connection failed; the pool opens a new one when needed'),
-  );
+  // Every connection gets an error listener as it is made. node-postgres emits 'error' on a client
+  // whose socket ended (the server restarted, pg_terminate_backend, a failover), and the pool
+  // listens only while the client is idle: one lost while checked out (between two statements of
+  // a transaction) would be an unhandled 'error' event and end the process. The statement in
+  // flight, or the next one, fails on its own (a 503 for its request: storage-health.ts); the
+  // pool drops the broken client when it is released and opens a new one when needed.
+  pool.on('connect', (client) => {
+    client.on('error', (err) => {
+      db.onError(err, 'a PostgreSQL connection failed; the pool replaces it');
+      health.report(err);
+    });
+  });
+  // The pool's own listener for idle clients re-emits their errors here: logged above already.
+  pool.on('error', () => {});
   return db;
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { constraintViolation, databaseBusy } from '../db/database.js';
+import { constraintViolation } from '../db/database.js';
+import { causeText, retryAfterSeconds, storageFailureOf } from '../db/storage-health.js';
 import {
   AppError,
   ConflictError,
@@ -48,8 +49,18 @@ export function toAppError(err: FastifyError | Error): AppError {
   if (constraint === 'foreign_key')
     return new ConflictError('This refers to a record that does not exist or is still in use.');
   if (constraint) return new ValidationError(['body: violates a data constraint']);
-  // Another process (the CLI, a second server) kept the SQLite file locked past busy_timeout.
-  if (databaseBusy(err)) return new ServiceUnavailableError('The database is busy; try again shortly.');
+  // The storage under the database failed (a full disk, a read-only file system, another process
+  // keeping SQLite's file locked past its bound, a PostgreSQL server gone): nothing of the request
+  // is kept, and it may be tried again once that is over.
+  const storage = storageFailureOf(err);
+  if (storage) {
+    const cause = causeText[storage.cause];
+    return new ServiceUnavailableError(
+      `Temporarily unavailable: ${cause}. Nothing was changed; try again shortly.`,
+      retryAfterSeconds[storage.cause],
+      [`database: ${cause}`],
+    );
+  }
   if (
     fastifyErr.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
     (err instanceof SyntaxError && fastifyErr.statusCode === 400)
@@ -83,7 +94,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
   app.setErrorHandler((err, request, reply) => {
     const appError = toAppError(err as Error);
-    if (appError.statusCode >= 500) request.log.error({ err }, 'request failed');
+    // A storage failure is logged once, when it starts (storage-health.ts), not with a stack per request.
+    if (request.server.db.health.report(err)) request.log.debug({ err: appError.message }, 'request refused');
+    else if (appError.statusCode >= 500) request.log.error({ err }, 'request failed');
     else request.log.debug({ err: appError.message }, 'request refused');
     if (appError instanceof ServiceUnavailableError || appError instanceof RateLimitedError)
       void reply.header('retry-after', String(appError.retryAfterSeconds));

@@ -96,8 +96,9 @@ export class ServiceUnavailableError extends AppError {
   constructor(
     message: string,
     readonly retryAfterSeconds = 1,
+    errors?: string[],
   ) {
-    super(503, 'service_unavailable', message);
+    super(503, 'service_unavailable', message, errors);
   }
 }
 

@@ -67,7 +67,7 @@ test(
     other.exec('rollback');
     assertError(busy, 503, 'service_unavailable');
     assert.equal(busy.headers['retry-after'], '1');
-    assert.match(busy.body.message, /busy/);
+    assert.match(busy.body.message, /locked by another process/);
 
     assertOk(await api.post('/self/shops', { name: 'Waited' }));
     assert.equal(assertOk(await api.get('/self/shops')).length, 1, 'the refused request changed nothing');

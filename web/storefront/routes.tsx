@@ -2,6 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyFormbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { retryAfterSeconds } from '../../src/db/storage-health.js';
 import { AppError } from '../../src/http/errors.js';
 import { recordVisit } from '../../src/modules/analytics/index.js';
 import { keyOpens, UnlockedKeys } from '../../src/modules/storefront/index.js';
@@ -166,25 +167,31 @@ async function notFound(app: FastifyInstance, request: FastifyRequest, reply: Fa
  * a generic 500 that reveals nothing.
  */
 async function problem(app: FastifyInstance, error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  const status = error instanceof AppError ? error.statusCode : (error.statusCode ?? 500);
+  let status = error instanceof AppError ? error.statusCode : (error.statusCode ?? 500);
   if (status === 404) return notFound(app, request, reply);
   const site = request.site ?? undefined;
   let details: Awaited<ReturnType<typeof detailsOf>> | undefined;
   if (site) details = await detailsOf(app, site).catch(() => undefined);
-  if (status >= 500) request.log.error({ err: error }, 'storefront page failed');
+  // The database's storage failing (storage-health.ts) is a 503 the buyer may retry, logged once when it starts.
+  const storage = app.db.health.report(error);
+  if (storage) status = 503;
+  else if (status >= 500) request.log.error({ err: error }, 'storefront page failed');
+  if (storage) void reply.header('retry-after', String(retryAfterSeconds[storage.cause]));
   const message =
     error.code === 'FST_CSRF_INVALID_TOKEN' || error.code === 'FST_CSRF_MISSING_SECRET'
       ? 'This form has expired. Go back, reload the page and send it again.'
-      : status >= 500
-        ? 'Something went wrong on our side. Please try again in a moment.'
-        : error.message;
+      : storage
+        ? 'The shop cannot take this right now. Nothing was changed; please try again in a moment.'
+        : status >= 500
+          ? 'Something went wrong on our side. Please try again in a moment.'
+          : error.message;
   return sendPage(
     reply,
     <ProblemPage
       site={site}
       details={details}
       status={status >= 400 && status < 600 ? status : 500}
-      title={status >= 500 ? 'Something went wrong' : 'That did not work'}
+      title={storage ? 'Please try again shortly' : status >= 500 ? 'Something went wrong' : 'That did not work'}
       message={message}
     />,
     { status: status >= 400 && status < 600 ? status : 500, private: true },
