@@ -24,7 +24,7 @@ import { adminRoutes } from '../web/admin/serve.js';
 import { storefrontRewrite, storefrontWebRoutes } from '../web/storefront/index.js';
 import { registerPublicCors } from './http/cors.js';
 import { registerErrorHandling } from './http/error-handler.js';
-import { sweepIdempotencyKeys } from './http/idempotency.js';
+import { ClaimLeases, sweepIdempotencyKeys } from './http/idempotency.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { serializeRequest } from './http/request-log.js';
@@ -190,6 +190,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.decorate('secrets', createSecretBox(config.secretKey, config.dataDir));
   app.decorate('storage', createDiskStorage(join(config.dataDir, 'uploads')));
   app.decorate('vpnRanges', vpnRanges);
+  const leases = new ClaimLeases(db.kysely, (err) => app.log.warn({ err }, 'renewing idempotency claims failed'));
+  app.decorate('idempotencyLeases', leases);
   app.decorate('redis', config.redisUrl ? connectRedis(config.redisUrl, app.log) : null);
   app.decorateRequest('principal', null);
   app.decorateRequest('shop', null);
@@ -203,6 +205,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.decorate('pageCache', pageCache);
   const unregisterPageCache = registerPageCache(pageCache);
   app.addHook('onClose', async () => {
+    leases.stop();
     unregisterPageCache();
     await db.destroy();
     await app.redis?.quit();

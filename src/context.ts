@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { AuthFailureLimiter } from './http/auth-failures.js';
+import type { ClaimLeases } from './http/idempotency.js';
 import type { OwnerSignInLimits, Principal } from './modules/accounts/index.js';
 import type { VisitRecorder } from './modules/analytics/index.js';
 import type { VpnRanges } from './modules/blacklist/index.js';
@@ -21,6 +22,8 @@ declare module 'fastify' {
     secrets: SecretBox;
     redis: Redis | null;
     storage: FileStorage;
+    /** The Idempotency-Key claims of running requests, whose leases are renewed (src/http/idempotency.ts). */
+    idempotencyLeases: ClaimLeases;
     /** Unknown API keys per client IP (src/http/auth-failures.ts); null when the limit is off. */
     authFailures: AuthFailureLimiter | null;
     /** Sign-in codes per e-mail and per client IP (src/modules/customer-sessions/sign-in-limits.ts). */

@@ -23,6 +23,7 @@ import * as m0020 from './migrations/0020-owner-sessions.js';
 import * as m0021 from './migrations/0021-list-orders.js';
 import * as m0022 from './migrations/0022-payments.js';
 import * as m0023 from './migrations/0023-mail-claims.js';
+import * as m0024 from './migrations/0024-survive-failures.js';
 
 /**
  * Migrations are listed here, in order, rather than read from a folder: the list is part of
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '0021-list-orders': m0021,
   '0022-payments': m0022,
   '0023-mail-claims': m0023,
+  '0024-survive-failures': m0024,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

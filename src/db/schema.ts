@@ -98,4 +98,11 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  storage_probes: StorageProbesTable;
+}
+
+/** One row that `/ready` rewrites while the database's storage fails (storage-health.ts); it belongs to no shop. */
+export interface StorageProbesTable {
+  id: number;
+  written_at: number;
 }

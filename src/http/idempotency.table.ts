@@ -13,4 +13,10 @@ export interface IdempotencyKeysTable {
   status_code: Generated<number | null>;
   response_body: Generated<string | null>;
   created_at: number;
+  /** Set in the transaction of the work the key guards: that work is done, even if no answer was recorded. */
+  committed_at: Generated<number | null>;
+  /** What the work made or changed (an invoice id, a shop id), for answering a retry after a crash. */
+  result_ref: Generated<string | null>;
+  /** Until when a claim without an answer holds the key; renewed while its request runs. */
+  lease_until: Generated<number | null>;
 }

@@ -1,11 +1,10 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Config } from '../config.js';
 import { constraintViolation } from '../db/database.js';
 import type { Database } from '../db/schema.js';
-import { MAX_ORDER_PARTS } from '../schemas/rules.js';
 import { ConflictError } from './errors.js';
 import * as keys from './idempotency-keys.js';
 
@@ -13,28 +12,29 @@ import * as keys from './idempotency-keys.js';
  * `Idempotency-Key` for calls that move money or stock (contract section 1): a retry with the
  * same key and the same request within 24 h answers the first response without acting again;
  * the same key with another request is a 409, and so is a retry while the first is running.
- * Responses of 5xx are not kept, so a retry after a failure acts again.
+ * Responses of 5xx are not kept: a retry after one acts again, unless the work had committed before
+ * the failure (then it is answered what the work made, as after a crash).
  *
- * A key is claimed before the handler runs and its answer recorded after. A claim that never
- * got its answer (the process died in between) holds the key only for a lease, then the next
- * retry takes it over and runs: see `claimLeaseMs`.
+ * A key is claimed before the handler runs and its answer recorded after. In between, the work the
+ * key guards marks the claim done in its own transaction (`recordIdempotentWork`, with what it made:
+ * an invoice id, a shop id), so the claim and the work commit together or not at all. A process that
+ * dies leaves one of two claims behind:
+ * - work not committed (nothing of it is in the database): once the claim's lease is over, the next
+ *   retry takes the key and runs the request, once;
+ * - work committed, answer not recorded: the next retry is answered what the work made as it is now
+ *   (the route's `replay`, e.g. the invoice), with `Idempotent-Replayed: true`. It is never run again.
+ * The lease is short (CLAIM_LEASE_MS) because a running request renews it (ClaimLeases): after a
+ * crash a key is free, or its answer replayable, within seconds; while a request runs, however
+ * long, its retries are told it is in progress.
  *
- * Use on a route: `{ schema: { headers: IdempotencyHeaders }, ...idempotent }`.
+ * Use on a route: `{ schema: { headers: IdempotencyHeaders }, ...idempotent(replay) }`.
  */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** Room for everything in a request besides dynamic deliveries: database work, lock waits. */
-const REQUEST_SLACK_MS = 60_000;
-
-/**
- * How long a claim without an answer holds its key. It must outlast the longest legitimate
- * request, or a retry would run beside a request still working: the longest are completions
- * (checkout with balance, process) that ask every dynamic part's URL in turn, each up to
- * DYNAMIC_DELIVERY_TIMEOUT_MS. About 5 minutes with the default 10 s timeout.
- */
-export function claimLeaseMs(config: Pick<Config, 'invoices'>): number {
-  return MAX_ORDER_PARTS * config.invoices.dynamicTimeoutMs + REQUEST_SLACK_MS;
-}
+/** How long a claim without an answer holds its key after the last renewal of its request. */
+export const CLAIM_LEASE_MS = 30_000;
+/** How often the leases of running requests are renewed: a few times per lease. */
+const LEASE_RENEW_MS = CLAIM_LEASE_MS / 3;
 
 export const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(
@@ -70,84 +70,168 @@ function fingerprint(request: FastifyRequest): string {
     .digest('hex');
 }
 
-type ClaimResult =
-  | { claimed: number }
-  | { existing: { fingerprint: string; status_code: number | null; response_body: string | null; created_at: number } };
+type Claim = NonNullable<Awaited<ReturnType<typeof keys.findClaim>>>;
+type ClaimResult = { claimed: number } | { existing: Claim };
 
-async function claim(
-  db: Conn,
-  scope: string,
-  shopId: number | null,
-  key: string,
-  print: string,
-  leaseMs: number,
-): Promise<ClaimResult> {
+async function claim(db: Conn, scope: string, shopId: number | null, key: string, print: string): Promise<ClaimResult> {
   // A row deleted between our failed insert and our read (its request ended in a 5xx) frees
   // the key: try again rather than fail. Two rounds settle it; three leave room for bad luck.
   for (let round = 0; ; round++) {
     const now = Date.now();
-    // Gone: keys past 24 h, and claims that never got an answer within the lease. Several
+    // Gone: keys past 24 h, and claims whose request died before its work committed. Several
     // retries may get here at once; the unique (scope, key) lets exactly one insert win.
-    await keys.dropLapsed(db, scope, key, now - IDEMPOTENCY_TTL_MS, now - leaseMs);
+    await keys.dropLapsed(db, scope, key, now - IDEMPOTENCY_TTL_MS, now);
     try {
       return {
-        claimed: await keys.insertClaim(db, { scope, shop_id: shopId, key, fingerprint: print, created_at: now }),
+        claimed: await keys.insertClaim(db, {
+          scope,
+          shop_id: shopId,
+          key,
+          fingerprint: print,
+          created_at: now,
+          lease_until: now + CLAIM_LEASE_MS,
+        }),
       };
     } catch (err) {
       if (constraintViolation(err) !== 'unique') throw err;
     }
     const existing = await keys.findClaim(db, scope, key);
     if (existing) return { existing };
-    if (round === 2)
-      throw new ConflictError('A request with this Idempotency-Key is still in progress.', [
-        'idempotency-key: request in progress',
-      ]);
+    if (round === 2) throw inProgress();
   }
 }
 
-const claimKey: preHandlerHookHandler = async (request: FastifyRequest, reply: FastifyReply) => {
-  const key = request.headers['idempotency-key'];
-  if (typeof key !== 'string') return;
-  const { scope, shopId } = scopeOf(request);
-  const print = fingerprint(request);
-  const leaseMs = claimLeaseMs(request.server.config);
-  const result = await claim(request.server.db.kysely, scope, shopId, key, print, leaseMs);
-  if ('claimed' in result) {
-    request.idempotencyClaim = result.claimed;
-    return;
-  }
-  const { existing } = result;
-  if (existing.fingerprint !== print) {
-    throw new ConflictError('This Idempotency-Key was used with a different request.', [
-      'idempotency-key: was used with a different request',
-    ]);
-  }
-  if (existing.status_code === null || existing.response_body === null) {
-    // The running request usually answers within a second; should it have died, the retries
-    // that follow find its claim lapsed once the lease is over.
+function inProgress(): ConflictError {
+  return new ConflictError('A request with this Idempotency-Key is still in progress.', [
+    'idempotency-key: request in progress',
+  ]);
+}
+
+/**
+ * What a retry is answered when the first request's work committed but its answer was lost (the
+ * process died in between): the current view of what the work made. `ref` is what the work
+ * recorded with `recordIdempotentWork`.
+ */
+export type Replay = (request: FastifyRequest, ref: string) => Promise<unknown>;
+
+function claimKey(replay: Replay): preHandlerHookHandler {
+  return async function claimIdempotencyKey(request: FastifyRequest, reply: FastifyReply) {
+    const key = request.headers['idempotency-key'];
+    if (typeof key !== 'string') return;
+    const { scope, shopId } = scopeOf(request);
+    const print = fingerprint(request);
+    const result = await claim(request.server.db.kysely, scope, shopId, key, print);
+    if ('claimed' in result) {
+      request.idempotencyClaim = result.claimed;
+      request.server.idempotencyLeases.hold(result.claimed);
+      return;
+    }
+    const { existing } = result;
+    if (existing.fingerprint !== print) {
+      throw new ConflictError('This Idempotency-Key was used with a different request.', [
+        'idempotency-key: was used with a different request',
+      ]);
+    }
+    if (existing.status_code !== null && existing.response_body !== null) {
+      return reply
+        .code(existing.status_code)
+        .header('idempotent-replayed', 'true')
+        .type('application/json; charset=utf-8')
+        .send(existing.response_body);
+    }
+    if (existing.committed_at !== null && existing.result_ref !== null && (existing.lease_until ?? 0) < Date.now()) {
+      // The work committed and its request died before answering: answer what it made, and keep that answer.
+      request.idempotencyClaim = existing.id;
+      return reply.header('idempotent-replayed', 'true').send(await replay(request, existing.result_ref));
+    }
+    // The running request usually answers within a second; should it have died, its lease lapses
+    // within CLAIM_LEASE_MS and the retries that follow run it or get its result.
     void reply.header('retry-after', '1');
-    throw new ConflictError('A request with this Idempotency-Key is still in progress.', [
-      'idempotency-key: request in progress',
-    ]);
-  }
-  return reply
-    .code(existing.status_code)
-    .header('idempotent-replayed', 'true')
-    .type('application/json; charset=utf-8')
-    .send(existing.response_body);
-};
+    throw inProgress();
+  };
+}
+
+/** The work a claimed key guards, for `recordIdempotentWork` inside the handler's transactions. */
+const guardedWork = new AsyncLocalStorage<{ claimId: number }>();
+
+/**
+ * Runs the rest of the request (the handler) with its claim in reach of `recordIdempotentWork`.
+ * A callback hook: `done` calls the handler synchronously, so the handler and everything it awaits
+ * run inside `guardedWork.run`.
+ */
+function enterGuardedWork(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
+  const claimId = request.idempotencyClaim;
+  if (claimId === null) done();
+  else guardedWork.run({ claimId }, done);
+}
+
+/**
+ * Called by the work an Idempotency-Key guards, inside its write transaction `trx`: the key's claim
+ * is marked done with `ref` (what the work made, for the route's replay) in that same transaction.
+ * Outside a request with a claimed key it does nothing.
+ */
+export async function recordIdempotentWork(trx: Conn, ref: string | number): Promise<void> {
+  const work = guardedWork.getStore();
+  if (work) await keys.markCommitted(trx, work.claimId, String(ref), Date.now());
+}
 
 const recordResponse: onSendHookHandler = async (request, reply, payload) => {
   const id = request.idempotencyClaim;
   if (id === null) return payload;
   request.idempotencyClaim = null;
+  request.server.idempotencyLeases.release(id);
   const db = request.server.db.kysely;
-  if (reply.statusCode >= 500 || typeof payload !== 'string') await keys.dropClaim(db, id);
-  else await keys.recordAnswer(db, id, reply.statusCode, payload);
+  try {
+    if (reply.statusCode >= 500 || typeof payload !== 'string') await keys.releaseClaim(db, id);
+    else await keys.recordAnswer(db, id, reply.statusCode, payload);
+  } catch (err) {
+    // The database failing now (a full disk, a lost connection) must not turn the answer into an
+    // error: the claim's lease lapses on its own, and a retry then acts or is answered as after a crash.
+    request.log.warn({ err }, 'the answer to an Idempotency-Key could not be recorded');
+  }
   return payload;
 };
 
-export const idempotent = { preHandler: claimKey, onSend: recordResponse };
+/**
+ * The hooks of a route that honours `Idempotency-Key`; `replay` answers a retry whose first request
+ * committed its work but died before answering.
+ */
+export function idempotent(replay: Replay): {
+  preHandler: preHandlerHookHandler[];
+  onSend: onSendHookHandler;
+} {
+  return { preHandler: [claimKey(replay), enterGuardedWork as preHandlerHookHandler], onSend: recordResponse };
+}
+
+/**
+ * The claims of this process's running requests, whose leases it renews every LEASE_RENEW_MS: a
+ * request runs as long as it needs to (dynamic deliveries, a payment provider), and a claim whose
+ * process died is over within CLAIM_LEASE_MS.
+ */
+export class ClaimLeases {
+  private readonly held = new Set<number>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(db: Conn, onError: (err: unknown) => void) {
+    this.timer = setInterval(() => {
+      if (this.held.size === 0) return;
+      keys.renewLeases(db, [...this.held], Date.now() + CLAIM_LEASE_MS).catch(onError);
+    }, LEASE_RENEW_MS);
+    this.timer.unref();
+  }
+
+  hold(id: number): void {
+    this.held.add(id);
+  }
+
+  release(id: number): void {
+    this.held.delete(id);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
 
 /** Drops keys past their 24 hours; run periodically. */
 export function sweepIdempotencyKeys(db: Conn, now = Date.now()): Promise<number> {

@@ -128,9 +128,17 @@ or removing from a customer's balance honour an \`Idempotency-Key\` header (mark
 same key and request within 24 h is answered with the first response (header
 \`idempotent-replayed: true\`) and acts once; the same key with another request is a 409, and so is a
 retry while the first is still running (with \`Retry-After: 1\`). Server errors (5xx) are not
-remembered, so a retry after one acts again. A first request that never answered (the server
-stopped mid-request) holds its key only for a lease of 25 × \`DYNAMIC_DELIVERY_TIMEOUT_MS\` + 60 s
-(about 5 minutes by default); the next retry then acts — exactly one of several sent at once.
+remembered, so a retry after one acts again — unless the work had committed before the error (a
+database connection lost after the order was placed): then the retry is answered what it made, as below.
+
+A first request that never answered (the server died mid-request) holds its key for a lease of
+30 s, which a running request renews for as long as it runs; after it, the next retry gets one of
+two answers, never the work done twice. The key is recorded in the same database transaction as
+the work it guards: if that work committed (the order was placed, the invoice completed, the refund
+held), the retry is answered what it made as it is now (the invoice, the shop, the balance) with
+\`idempotent-replayed: true\`; if it did not, nothing of it was kept and the retry acts — exactly one
+of several sent at once. A database failure (a full disk, an unreachable database) is a 503 with
+\`Retry-After\`, after which a retry with the same key acts or is answered as above.
 
 ## Rate limits
 

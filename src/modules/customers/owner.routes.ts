@@ -9,6 +9,12 @@ const tags = ['Customers'];
 
 export const customerOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.db.kysely;
+  // A retry whose first balance move committed but died before answering gets the balance as it is now.
+  const balanceNow = idempotent(async (request, customerId) => {
+    const shop = currentShop(request);
+    const customer = await service.getCustomer(db, shop, Number(customerId));
+    return ok({ customerId: customer.id, balance: customer.balance, currency: shop.currency });
+  });
 
   app.get('/:shopId/customers/stats', {
     schema: {
@@ -75,7 +81,7 @@ export const customerOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: schema.BalanceBody,
         response: ownerResponses(schema.BalanceResult, [409, 422]),
       },
-      ...idempotent,
+      ...balanceNow,
       handler: async (request) =>
         ok(await service.moveBalance(db, currentShop(request), request.params.customerId, direction, request.body)),
     });

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { NotFoundError, UnprocessableError } from '../../http/errors.js';
+import { recordIdempotentWork } from '../../http/idempotency.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
 import { type PageQuery, toIso } from '../../schemas/common.js';
 import { parseDateRange } from '../../schemas/dates.js';
@@ -114,13 +115,14 @@ export async function moveBalance(
 ) {
   const minor = toMinorUnits(input.amount, shop.currency, 'amount');
   const delta = direction === 'add' ? minor : -minor;
-  const balance = await db.transaction().execute((trx) =>
-    changeBalance(trx, shop.id, customerId, {
+  const balance = await db.transaction().execute(async (trx) => {
+    await recordIdempotentWork(trx, customerId);
+    return changeBalance(trx, shop.id, customerId, {
       delta,
       kind: direction === 'add' ? 'credit' : 'debit',
       note: input.note ?? null,
-    }),
-  );
+    });
+  });
   return { customerId, balance: fromMinorUnits(balance, shop.currency), currency: shop.currency };
 }
 

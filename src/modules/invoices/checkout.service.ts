@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { AppError, ForbiddenError, NotFoundError, UnprocessableError, ValidationError } from '../../http/errors.js';
+import { recordIdempotentWork } from '../../http/idempotency.js';
 import { EMAIL } from '../../schemas/common.js';
 import { verifyPassword } from '../../security/passwords.js';
 import type { VpnRanges } from '../blacklist/index.js';
@@ -411,6 +412,8 @@ async function placeOrder(
   const invoiceId = randomBytes(18).toString('base64url');
   await writeTransaction(db, async (trx) => {
     await shareShop(trx, shop.id);
+    // An Idempotency-Key's claim commits with the order: a retry after a crash answers this invoice.
+    await recordIdempotentWork(trx, invoiceId);
     const now = Date.now();
     if (coupon && !(await claimCouponUse(trx, shop.id, coupon.coupon.id))) {
       throw new UnprocessableError('This coupon has been used up.', ['coupon: has no uses left']);

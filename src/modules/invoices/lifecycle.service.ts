@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { ConflictError, NotFoundError, UnprocessableError } from '../../http/errors.js';
+import { recordIdempotentWork } from '../../http/idempotency.js';
 import { fromMinorUnits } from '../../schemas/money.js';
 import { releaseCouponUse } from '../coupons/index.js';
 import * as customers from '../customers/index.js';
@@ -40,6 +41,8 @@ export async function endUnpaid(
   return writeTransaction(db, async (trx) => {
     await shareShop(trx, shopId);
     if (!(await repo.moveStatus(trx, shopId, invoiceId, 'pending', to, now))) return false;
+    // A cancellation is always asked for (an expiry never is): it is the work of a request's Idempotency-Key.
+    if (to === 'cancelled') await recordIdempotentWork(trx, invoiceId);
     const invoice = await requireInvoice(trx, shopId, invoiceId);
     if (invoice.coupon_id !== null) await releaseCouponUse(trx, shopId, invoice.coupon_id);
     await invoiceEndedUnpaid(trx, invoice, to, now);
@@ -171,6 +174,7 @@ export async function completeInvoice(
 
   await writeTransaction(db, async (trx) => {
     await shareShop(trx, shopId);
+    await recordIdempotentWork(trx, invoiceId);
     const now = Date.now();
     const moved = await repo.moveStatus(trx, shopId, invoiceId, 'pending', 'completed', now, {
       notExpiredAt: now,

@@ -14,6 +14,17 @@ const tags = ['Invoices'];
 export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.db.kysely;
   const options = orderOptions(app);
+  // A retry whose first request did its work but died before answering gets the invoice as it is now.
+  const invoiceNow = idempotent(async (request) =>
+    ok(
+      await service.getInvoice(
+        db,
+        currentShop(request),
+        (request.params as { invoiceId: string }).invoiceId,
+        options.links,
+      ),
+    ),
+  );
 
   app.get('/:shopId/invoices', {
     schema: {
@@ -58,7 +69,7 @@ export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: Type.Optional(schema.ProcessBody),
       response: ownerResponses(schema.OwnerInvoice, [409, 422]),
     },
-    ...idempotent,
+    ...invoiceNow,
     handler: async (request) =>
       ok(
         await service.processInvoice(
@@ -94,7 +105,7 @@ export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: schema.RefundBody,
       response: ownerResponses(schema.OwnerInvoice, [409, 422, 502]),
     },
-    ...idempotent,
+    ...invoiceNow,
     handler: async (request) => {
       const shop = currentShop(request);
       await refundInvoice(db, shop.id, request.params.invoiceId, request.body, options);
@@ -117,7 +128,7 @@ export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       headers: IdempotencyHeaders,
       response: ownerResponses(schema.OwnerInvoice, [409]),
     },
-    ...idempotent,
+    ...invoiceNow,
     handler: async (request) => {
       const shop = currentShop(request);
       await cancelInvoice(db, shop.id, request.params.invoiceId, options.payments);
@@ -137,7 +148,7 @@ export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: schema.ReplacementBody,
       response: ownerResponses(schema.OwnerInvoice, [409, 422]),
     },
-    ...idempotent,
+    ...invoiceNow,
     handler: async (request) =>
       ok(await service.replaceItems(db, currentShop(request), request.params.invoiceId, request.body, options)),
   });

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { ConflictError, UnprocessableError, ValidationError } from '../../http/errors.js';
+import { recordIdempotentWork } from '../../http/idempotency.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
 import { parseDateRange } from '../../schemas/dates.js';
 import type { LinkSettings } from '../mail/index.js';
@@ -158,6 +159,7 @@ export async function replaceItems(
   }
   await writeTransaction(db, async (trx) => {
     await shareShop(trx, shop.id);
+    await recordIdempotentWork(trx, invoiceId);
     const now = Date.now();
     const units = await repo.takeUnits(
       trx,

@@ -7,6 +7,7 @@ import {
   UnprocessableError,
   ValidationError,
 } from '../../http/errors.js';
+import { recordIdempotentWork } from '../../http/idempotency.js';
 import { currencyDigits } from '../../schemas/currencies.js';
 import { rescaleMinorUnits, toMinorUnits } from '../../schemas/money.js';
 import * as customers from '../customers/index.js';
@@ -419,6 +420,7 @@ export async function refundInvoice(
     }
     await writeTransaction(db, async (trx) => {
       await shareShop(trx, shopId);
+      await recordIdempotentWork(trx, invoiceId);
       const method = providerRefundId === null ? 'recorded' : 'provider';
       await refundMade(
         trx,
@@ -443,6 +445,8 @@ export async function refundInvoice(
   const createdAt = Date.now();
   const hold = async (trx: Conn) => {
     await shareShop(trx, shopId);
+    // The refund held is the work of the request's Idempotency-Key: a retry after a crash answers the invoice, it refunds no more.
+    await recordIdempotentWork(trx, invoiceId);
     if (!(await payments.holdRefund(trx, shopId, invoiceId, amount)))
       throw new ConflictError('Another refund of this invoice was made meanwhile; read it again.', [
         'amount: is more than what is left to refund',

@@ -28,6 +28,8 @@ export function buyerOf(request: FastifyRequest): Buyer {
 export const invoicePublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.db.kysely;
   const options = orderOptions(app);
+  // A retry whose first checkout placed the order but died before answering gets that invoice as it is now.
+  const guard = idempotent(async (_request, invoiceId) => ok((await getPublicInvoice(db, invoiceId, options.links))!));
 
   app.post('/shops/:shopId/invoices', {
     config: { public: true, customerSession: true },
@@ -56,8 +58,8 @@ export const invoicePublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: publicResponses(schema.PublicInvoice, [401, 403, 409, 422]),
     },
     // The balance payer is checked before the Idempotency-Key is claimed: a refusal is not replayed once signed in.
-    preHandler: [async (request) => assertBalancePayer(request.body, request.customer?.email), idempotent.preHandler],
-    onSend: idempotent.onSend,
+    preHandler: [async (request) => assertBalancePayer(request.body, request.customer?.email), ...guard.preHandler],
+    onSend: guard.onSend,
     handler: async (request) => {
       const invoiceId = await checkout(
         db,

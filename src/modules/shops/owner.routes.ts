@@ -9,6 +9,10 @@ import * as service from './service.js';
 const tags = ['Shops and settings'];
 
 export const shopOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // A retry whose first request made the shop but died before answering gets that shop.
+  const shopMade = idempotent(async (request, shopId) =>
+    ok(service.toShop(app.config, await service.getOwnShop(app.db.kysely, currentAccountId(request), Number(shopId)))),
+  );
   app.get('/shops', {
     schema: {
       tags,
@@ -32,7 +36,7 @@ export const shopOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: schema.CreateShopBody,
       response: ownerResponses(schema.Shop, [409]),
     },
-    ...idempotent,
+    ...shopMade,
     handler: async (request) =>
       ok(service.toShop(app.config, await service.createShop(app.db.kysely, currentAccountId(request), request.body))),
   });

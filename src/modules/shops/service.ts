@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { constraintViolation } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import { ConflictError, ValidationError } from '../../http/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
+import { recordIdempotentWork } from '../../http/idempotency.js';
 import { slugify } from '../../http/slug.js';
 import { storefrontBase } from '../../http/storefront-url.js';
 import { toIso } from '../../schemas/common.js';
@@ -62,6 +63,13 @@ function* subdomainCandidates(base: string): Generator<string> {
   for (;;) yield `${base.slice(0, 25)}-${randomBytes(3).toString('hex')}`;
 }
 
+/** A shop the account made (an Idempotency-Key's replay of `createShop`); 404 when it is not the account's. */
+export async function getOwnShop(db: Conn, accountId: number, shopId: number): Promise<ShopRow> {
+  const shop = await repo.findShopOfAccount(db, accountId, shopId);
+  if (!shop) throw new NotFoundError('Shop');
+  return shop;
+}
+
 /** Creates a shop with a unique subdomain derived from its name, currency USD and offset 0. */
 export async function createShop(db: Conn, accountId: number, input: { name: string }): Promise<ShopRow> {
   const name = input.name.trim();
@@ -69,7 +77,12 @@ export async function createShop(db: Conn, accountId: number, input: { name: str
   for (const subdomain of subdomainCandidates(subdomainBase(name))) {
     if (await repo.subdomainTaken(db, subdomain)) continue;
     try {
-      return await repo.insertShop(db, { accountId, name, subdomain, currency: 'USD', now: Date.now() });
+      // One transaction with the Idempotency-Key's claim, if any: a retry after a crash answers this shop.
+      return await db.transaction().execute(async (trx) => {
+        const shop = await repo.insertShop(trx, { accountId, name, subdomain, currency: 'USD', now: Date.now() });
+        await recordIdempotentWork(trx, shop.id);
+        return shop;
+      });
     } catch (err) {
       // Another shop took the subdomain between the check and the insert: try the next one.
       if (constraintViolation(err) !== 'unique' || ++attempts > 5) throw err;
