@@ -27,6 +27,7 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { ClaimLeases, sweepIdempotencyKeys } from './http/idempotency.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { logRedisOutages } from './http/redis-health.js';
 import { serializeRequest } from './http/request-log.js';
 import { reusedSerializers } from './http/serialization.js';
 import { systemRoutes } from './http/system.routes.js';
@@ -102,18 +103,26 @@ function loggerOptions(config: Config, given: BuildOptions['logger']): FastifySe
 }
 
 /**
- * The Redis client. While Redis is unreachable ioredis reconnects on its own and emits an error
- * at every attempt: logged as a warning at most once a minute (without a listener, ioredis would
- * print each one to stderr, outside the log).
+ * The Redis client, an accelerator (src/http/redis-health.ts). Commands fail at once while the
+ * connection is down (no offline queue, no command retried across reconnections), and after
+ * PROBE_TIMEOUT_MS when a connected Redis stops answering: each use then falls back, and no
+ * request waits on a dead Redis. ioredis reconnects on its own; an outage is logged once when it
+ * starts and once when it ends. The start waits for the first connection attempt to succeed or
+ * fail (ioredis gives up an attempt after 10 s), so that a Redis that is up serves the first requests.
  */
-function connectRedis(url: string, log: FastifyBaseLogger): Redis {
-  const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
-  let lastLogged = 0;
-  redis.on('error', (err: Error) => {
-    const now = Date.now();
-    if (now - lastLogged < 60_000) return;
-    lastLogged = now;
-    log.warn({ err }, 'Redis does not answer; reconnecting');
+async function connectRedis(url: string, commandTimeoutMs: number, log: FastifyBaseLogger): Promise<Redis> {
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: commandTimeoutMs,
+  });
+  logRedisOutages(redis, log);
+  await new Promise<void>((resolve) => {
+    const settled = () => {
+      redis.off('ready', settled).off('reconnecting', settled).off('end', settled);
+      resolve();
+    };
+    redis.on('ready', settled).on('reconnecting', settled).on('end', settled);
   });
   return redis;
 }
@@ -192,7 +201,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.decorate('vpnRanges', vpnRanges);
   const leases = new ClaimLeases(db.kysely, (err) => app.log.warn({ err }, 'renewing idempotency claims failed'));
   app.decorate('idempotencyLeases', leases);
-  app.decorate('redis', config.redisUrl ? connectRedis(config.redisUrl, app.log) : null);
+  app.decorate('redis', config.redisUrl ? await connectRedis(config.redisUrl, config.probeTimeoutMs, app.log) : null);
   app.decorateRequest('principal', null);
   app.decorateRequest('shop', null);
   app.decorateRequest('customer', null);
@@ -208,7 +217,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     leases.stop();
     unregisterPageCache();
     await db.destroy();
-    await app.redis?.quit();
+    // QUIT needs a connection (commands are not queued while down): without one, stop reconnecting.
+    await app.redis?.quit().catch(() => app.redis?.disconnect());
   });
 
   try {

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import ipaddr from 'ipaddr.js';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { RateLimitedError } from './errors.js';
+import { redisHealth } from './redis-health.js';
 
 /**
  * Failed authentications per client (issue 19, item 12). The owner rate limit is keyed per API
@@ -11,7 +12,8 @@ import { RateLimitedError } from './errors.js';
  * unknown key until the window ends (auth.ts); a valid key is never refused for it. A client is
  * its IPv4 address, or the /64 prefix of its IPv6 address (one host is usually given a whole
  * /64, and would otherwise have a fresh budget per address). Counters live in Redis when
- * `REDIS_URL` is set, so instances share them; otherwise in this process's memory.
+ * `REDIS_URL` is set, so instances share them; otherwise (and while Redis is down) in this
+ * process's memory.
  * `@fastify/rate-limit` counts and checks in one step; this counts only failures, which
  * rate-limiter-flexible's `get`/`penalty` do.
  */
@@ -59,6 +61,9 @@ export function clientOf(ip: string): string {
 /**
  * A counter of attempts (rate-limiter-flexible): in Redis when the server has one, so instances
  * share it; otherwise in this process. `points` per `seconds`, keys under `keyPrefix` + `name`.
+ * While Redis cannot be used (its connection is down, or a command failed), the counter is kept in
+ * this process instead (rate-limiter-flexible's insurance limiter), with the same budget, so that
+ * an outage neither refuses every attempt nor lifts the limit.
  */
 export function createCounter(
   store: { redis: Redis | null; keyPrefix: string },
@@ -69,9 +74,49 @@ export function createCounter(
     duration: counter.seconds,
     keyPrefix: `${store.keyPrefix}${counter.name}`,
   };
-  return store.redis
-    ? new RateLimiterRedis({ ...settings, storeClient: store.redis })
-    : new RateLimiterMemory(settings);
+  if (!store.redis) return new RateLimiterMemory(settings);
+  const health = redisHealth(store.redis);
+  return new RateLimiterRedis({
+    ...settings,
+    storeClient: store.redis,
+    rejectIfRedisNotReady: true,
+    insuranceLimiter: new FallbackCounter(settings, () => health.fellBack('auth_limits')),
+  });
+}
+
+/** The in-process counter a Redis counter falls back to: every call it answers is a fallback. */
+class FallbackCounter extends RateLimiterMemory {
+  constructor(
+    settings: ConstructorParameters<typeof RateLimiterMemory>[0],
+    private readonly fellBack: () => void,
+  ) {
+    super(settings);
+  }
+
+  override consume(...args: Parameters<RateLimiterMemory['consume']>) {
+    this.fellBack();
+    return super.consume(...args);
+  }
+
+  override penalty(...args: Parameters<RateLimiterMemory['penalty']>) {
+    this.fellBack();
+    return super.penalty(...args);
+  }
+
+  override reward(...args: Parameters<RateLimiterMemory['reward']>) {
+    this.fellBack();
+    return super.reward(...args);
+  }
+
+  override get(...args: Parameters<RateLimiterMemory['get']>) {
+    this.fellBack();
+    return super.get(...args);
+  }
+
+  override delete(...args: Parameters<RateLimiterMemory['delete']>) {
+    this.fellBack();
+    return super.delete(...args);
+  }
 }
 
 /** Takes a point of `key`'s budget; past it, a 429 whose message says when to retry (and `Retry-After`). */

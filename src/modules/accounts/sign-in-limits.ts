@@ -23,7 +23,7 @@ export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
  * 429 and the password is not even compared. A success gives the client its point back and
  * clears the e-mail's counters: only failures count. rate-limiter-flexible, as for the buyers'
  * codes (customer-sessions/sign-in-limits.ts): counters in Redis when `REDIS_URL` is set, so
- * instances share them; otherwise in this process.
+ * instances share them; otherwise, and while Redis is down, in this process.
  */
 export interface OwnerSignInLimits {
   /** Counts an attempt; a 429 (with Retry-After) past any budget. */

@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { ServiceUnavailableError } from '../../http/errors.js';
+import { redisHealth } from '../../http/redis-health.js';
 import * as repo from './repository.js';
 import { MINUTE_MS } from './repository.js';
 
@@ -65,12 +67,33 @@ function repliesOf(results: [Error | null, unknown][] | null): unknown[] {
  * minutes counts each visitor once; exact for small numbers, within about 1 % at scale) and a
  * sorted set of pages by views. The `{shopId}` hash tag keeps a shop's keys in one cluster slot,
  * so multi-key reads work on Redis Cluster too.
+ *
+ * While Redis is down (src/http/redis-health.ts), views are not recorded (a batch that cannot be
+ * stored is dropped and counted, never an error of the pages served) and reads are a 503 that
+ * says why: the figures live in Redis alone.
  */
 export function redisVisitStore(redis: Redis, prefix: string): VisitStore {
   const key = (shopId: number, minute: number, kind: 'count' | 'visitors' | 'pages') =>
     `${prefix}visits:{${shopId}}:${minute}:${kind}`;
+  const health = redisHealth(redis);
+  /** Runs a read; while Redis is down, a 503 instead of its error. */
+  const read = async <T>(run: () => Promise<T>): Promise<T> => {
+    if (health.up) {
+      try {
+        return await run();
+      } catch (err) {
+        health.fellBack('visits', err);
+        if (health.up) throw err;
+      }
+    } else health.fellBack('visits');
+    throw new ServiceUnavailableError(
+      'Real-time visits are kept in Redis, which does not answer now; try again shortly.',
+      5,
+    );
+  };
   return {
     async addMany(visits) {
+      if (!health.up) return health.fellBack('visits');
       // One pipeline per batch; each key's counters are summed first and its expiry set once.
       const counts = new Map<string, number>();
       const visitors = new Map<string, Set<string>>();
@@ -94,21 +117,30 @@ export function redisVisitStore(redis: Redis, prefix: string): VisitStore {
         for (const [page, n] of byPage) pipeline.zincrby(k, n, page);
         pipeline.expire(k, REDIS_TTL_SECONDS);
       }
-      repliesOf(await pipeline.exec());
+      try {
+        repliesOf(await pipeline.exec());
+      } catch (err) {
+        health.fellBack('visits', err);
+        // Lost with the connection: dropped, as the outage's warning says. Any other failure is logged.
+        if (health.up) throw err;
+      }
     },
     async perMinute(shopId, window) {
       const minutes = minutesOf(window);
-      const counts = await redis.mget(minutes.map((m) => key(shopId, m, 'count')));
+      const counts = await read(() => redis.mget(minutes.map((m) => key(shopId, m, 'count'))));
       return new Map(minutes.map((m, i) => [m, Number(counts[i] ?? 0)]));
     },
     async distinctVisitors(shopId, window) {
-      return redis.pfcount(minutesOf(window).map((m) => key(shopId, m, 'visitors')));
+      return read(() => redis.pfcount(minutesOf(window).map((m) => key(shopId, m, 'visitors'))));
     },
     async topPages(shopId, window, limit) {
-      const pipeline = redis.pipeline();
-      for (const m of minutesOf(window)) pipeline.zrange(key(shopId, m, 'pages'), 0, -1, 'WITHSCORES');
+      const replies = await read(() => {
+        const pipeline = redis.pipeline();
+        for (const m of minutesOf(window)) pipeline.zrange(key(shopId, m, 'pages'), 0, -1, 'WITHSCORES');
+        return pipeline.exec();
+      });
       const totals = new Map<string, number>();
-      for (const reply of repliesOf(await pipeline.exec()) as string[][]) {
+      for (const reply of repliesOf(replies) as string[][]) {
         for (let i = 0; i < reply.length; i += 2)
           totals.set(reply[i]!, (totals.get(reply[i]!) ?? 0) + Number(reply[i + 1]));
       }

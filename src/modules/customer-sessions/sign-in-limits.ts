@@ -11,7 +11,8 @@ export const CODES_PER_CLIENT_PER_HOUR = 20;
  * address (mail bombing, guessing: each code has 5 tries) nor a client (spraying many addresses)
  * gets more than a few an hour. The API and the storefront's form count against the same
  * budgets. rate-limiter-flexible, as for failed authentications (src/http/auth-failures.ts):
- * counters in Redis when `REDIS_URL` is set, so instances share them; otherwise in this process.
+ * counters in Redis when `REDIS_URL` is set, so instances share them; otherwise, and while Redis
+ * is down, in this process.
  */
 export interface SignInLimits {
   /** Counts one code for the client and the address; a 429 (with Retry-After) past either budget. */

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { RateLimitedError, UnauthorizedError } from '../../http/errors.js';
+import { redisHealth } from '../../http/redis-health.js';
 import type { CheckoutOutcome } from '../invoices/index.js';
 import { mailBacklog } from '../mail/index.js';
 import { deliveryBacklog } from '../webhooks/index.js';
@@ -148,6 +149,32 @@ export function registerMetrics(app: FastifyInstance): Metrics {
       this.set(cache.size.bytes);
     },
   });
+
+  // Redis is an accelerator (src/http/redis-health.ts): whether it is usable, and how often each use did without it.
+  if (app.redis) {
+    const health = redisHealth(app.redis);
+    new Gauge({
+      name: 'shopd_redis_up',
+      help: 'Whether this instance’s Redis connection is ready (1) or down (0, every use falls back).',
+      registers: [registry],
+      collect() {
+        this.set(health.up ? 1 : 0);
+      },
+    });
+    new Counter({
+      name: 'shopd_redis_fallbacks_total',
+      help:
+        'Uses of Redis that did without it (connection down or command failed), by use: rate_limit (counted in this ' +
+        'instance’s memory), auth_limits (failed-authentication and sign-in budgets, in memory), page_cache (page ' +
+        'computed, not cached; or a change announced later) and visits (real-time views not recorded or not read).',
+      labelNames: ['use'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [use, count] of health.fallbacks) this.inc({ use }, count);
+      },
+    });
+  }
 
   const checkouts = new Counter({
     name: 'shopd_checkouts_total',

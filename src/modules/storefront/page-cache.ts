@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
+import { redisHealth } from '../../http/redis-health.js';
 import { etagOf } from './http-cache.js';
 
 /**
@@ -11,7 +12,8 @@ import { etagOf } from './http-cache.js';
  * after it: it was stored under the old version.
  *
  * Versions live in this process, or in Redis when it is configured, so that every instance sees
- * an edit made through any other one before that edit's response is sent. An entry also expires
+ * an edit made through any other one before that edit's response is sent; while Redis is down the
+ * cache is bypassed (`redisVersions`). An entry also expires
  * after `maxAgeMs`, a bound on staleness should a change ever bypass the API (an operator editing
  * the database by hand).
  */
@@ -38,7 +40,8 @@ interface ShopPages {
 
 /** Where a shop's version lives: this process, or Redis (shared by every instance). */
 interface VersionSource {
-  current(shopId: number): string | Promise<string>;
+  /** The shop's version; null when it cannot be read now. */
+  current(shopId: number): string | null | Promise<string | null>;
   bump(shopId: number): void | Promise<void>;
 }
 
@@ -50,11 +53,67 @@ function localVersions(): VersionSource {
   };
 }
 
-function redisVersions(redis: Redis, prefix: string): VersionSource {
+/**
+ * Versions in Redis, which may be down (src/http/redis-health.ts). While it cannot be read, the
+ * version is null: nothing is served from memory or stored, every page is computed. A change that
+ * cannot be written to Redis is remembered and written once Redis answers again, so other
+ * instances drop their pages of that shop then. And what this instance holds cannot be vouched for
+ * after an outage (a change made elsewhere meanwhile may never have reached Redis): each
+ * (re)connection starts a new epoch, part of every version read, so no page stored before it is
+ * served after it, and `forget` drops them all.
+ */
+function redisVersions(redis: Redis, prefix: string, forget: () => void): VersionSource {
+  const health = redisHealth(redis);
   const key = (shopId: number) => `${prefix}pages:{${shopId}}:version`;
+  const unannounced = new Set<number>();
+  let announcing = false;
+  const announce = async () => {
+    if (announcing) return;
+    announcing = true;
+    try {
+      for (const shopId of unannounced) {
+        await redis.incr(key(shopId));
+        unannounced.delete(shopId);
+      }
+    } catch (err) {
+      health.fellBack('page_cache', err);
+    } finally {
+      announcing = false;
+    }
+  };
+  let epoch = 0;
+  redis.on('ready', () => {
+    epoch++;
+    forget();
+    if (unannounced.size > 0) void announce();
+  });
   return {
-    current: async (shopId) => (await redis.get(key(shopId))) ?? '0',
-    bump: async (shopId) => void (await redis.incr(key(shopId))),
+    current: async (shopId) => {
+      if (!health.up) {
+        health.fellBack('page_cache');
+        return null;
+      }
+      const at = epoch;
+      try {
+        const version = `${at}:${(await redis.get(key(shopId))) ?? '0'}`;
+        // A change that failed to be written while the connection stayed up is retried on success.
+        if (unannounced.size > 0) void announce();
+        return version;
+      } catch (err) {
+        health.fellBack('page_cache', err);
+        return null;
+      }
+    },
+    // Tried even while down: the server's client refuses at once, a command-line one (no
+    // connection yet) queues it until it connects.
+    bump: async (shopId) => {
+      try {
+        await redis.incr(key(shopId));
+      } catch (err) {
+        health.fellBack('page_cache', err);
+        unannounced.add(shopId);
+      }
+    },
   };
 }
 
@@ -74,7 +133,9 @@ export class PageCache {
   constructor(options: PageCacheOptions) {
     this.maxBytes = options.maxBytes;
     this.maxAgeMs = options.maxAgeMs ?? 60_000;
-    this.versions = options.redis ? redisVersions(options.redis.client, options.redis.prefix) : localVersions();
+    this.versions = options.redis
+      ? redisVersions(options.redis.client, options.redis.prefix, () => this.clear())
+      : localVersions();
   }
 
   get enabled(): boolean {
@@ -83,11 +144,7 @@ export class PageCache {
 
   /** The shop's current version; null when it cannot be read (then nothing is cached or served). */
   async version(shopId: number): Promise<string | null> {
-    try {
-      return await this.versions.current(shopId);
-    } catch {
-      return null;
-    }
+    return this.versions.current(shopId);
   }
 
   /** Lookups answered from memory and not, since the start (the operator's metrics). */
@@ -182,6 +239,12 @@ export class PageCache {
 
   get size(): { shops: number; bytes: number } {
     return { shops: this.shops.size, bytes: this.bytes };
+  }
+
+  /** Drops every stored page. */
+  private clear(): void {
+    this.shops.clear();
+    this.bytes = 0;
   }
 
   private forget(shop: ShopPages, key: string, entry: Entry): void {
