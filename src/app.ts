@@ -207,6 +207,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.decorateRequest('customer', null);
   app.decorateRequest('idempotencyClaim', null);
   app.decorateRequest('pageFill', null);
+  app.decorate('lifecycle', { draining: false });
   const pageCache = new PageCache({
     maxBytes: config.pageCacheMaxBytes,
     redis: app.redis ? { client: app.redis, prefix: config.redisKeyPrefix } : null,
@@ -232,6 +233,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   app.addHook('onSend', async (request, reply, payload) => {
     void reply.header('x-request-id', request.id);
+    // Stopping: each answer closes its keep-alive connection, so the client's next request opens a
+    // new one (to another instance), and no idle connection is left to hold the listener open.
+    if (app.lifecycle.draining) void reply.header('connection', 'close');
     return payload;
   });
   // Before every route, so that every answer is counted.

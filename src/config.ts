@@ -54,6 +54,8 @@ const EnvSchema = Type.Object({
   PAYMENTS_CRYPTO_API_URL: Type.String({ default: 'https://api.commerce.coinbase.com' }), // checked as an http(s) URL below
   PAYMENTS_TIMEOUT_MS: Type.Integer({ minimum: 1000, maximum: 120_000, default: 20_000 }),
   PROBE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 2000 }),
+  SHUTDOWN_DELAY_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 3000 }),
+  SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 20_000 }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, pattern: '^[\\x21-\\x7e]+$' })),
 });
 
@@ -121,6 +123,12 @@ export interface Config {
   payments: { stripeApiUrl: string; cryptoApiUrl: string; timeoutMs: number };
   /** How long the database and Redis have to answer `/health` and `/ready` before they are a 503. */
   probeTimeoutMs: number;
+  /**
+   * Stopping (SIGTERM, SIGINT): `delayMs` (`SHUTDOWN_DELAY_MS`) with `/ready` answering 503 and
+   * everything else served, so a load balancer stops sending; then the listener closes and requests
+   * in flight have `timeoutMs` (`SHUTDOWN_TIMEOUT_MS`) to finish before their connections are closed.
+   */
+  shutdown: { delayMs: number; timeoutMs: number };
   /** The bearer token `GET /metrics` asks for (`METRICS_TOKEN`); undefined turns metrics off. */
   metricsToken: string | undefined;
   /** The operator's VPN/proxy CIDR list that `blockVpn` gateway rules check buyers against (read at start: blacklist/vpn-ranges.ts). */
@@ -209,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     pageCacheMaxBytes: parsed.PAGE_CACHE_MAX_BYTES,
     probeTimeoutMs: parsed.PROBE_TIMEOUT_MS,
+    shutdown: Object.freeze({ delayMs: parsed.SHUTDOWN_DELAY_MS, timeoutMs: parsed.SHUTDOWN_TIMEOUT_MS }),
     metricsToken: parsed.METRICS_TOKEN,
     vpnRangesFile: parsed.VPN_RANGES_FILE === undefined ? undefined : resolve(parsed.VPN_RANGES_FILE),
     publicUrl:
@@ -293,4 +302,12 @@ function isSmtpUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** What the workers' stop may take after the requests are done (mail and webhook sends in flight). */
+const WORKERS_STOP_MS = 10_000;
+
+/** The longest a stop takes (src/server.ts): the drain delay, the requests' bound, the workers' stop. */
+export function longestStopMs(shutdown: Config['shutdown']): number {
+  return shutdown.delayMs + shutdown.timeoutMs + WORKERS_STOP_MS;
 }

@@ -22,6 +22,8 @@ declare module 'fastify' {
     secrets: SecretBox;
     redis: Redis | null;
     storage: FileStorage;
+    /** `draining` from the first signal to stop on: `/ready` answers 503 while requests are still served (src/server.ts). */
+    lifecycle: { draining: boolean };
     /** The Idempotency-Key claims of running requests, whose leases are renewed (src/http/idempotency.ts). */
     idempotencyLeases: ClaimLeases;
     /** Unknown API keys per client IP (src/http/auth-failures.ts); null when the limit is off. */

@@ -14,6 +14,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
+import { loadConfig, longestStopMs } from '../src/config.js';
 import { onEnd } from './helpers/build.js';
 import { deployTest } from './helpers/deploy-tools.js';
 
@@ -121,11 +122,12 @@ deployTest(
     assert.equal(one('[Service] StateDirectory'), 'shopd', 'systemd creates /var/lib/shopd for the user');
     assert.equal(one('[Service] Restart'), 'on-failure');
     const stop = /^(\d+)s$/.exec(one('[Service] TimeoutStopSec'));
-    assert.ok(stop && Number(stop[1]) > 10, 'longer than the server’s own 10 s graceful close (src/server.ts)');
+    const longest = longestStopMs(loadConfig({}).shutdown);
+    assert.ok(stop && Number(stop[1]) * 1000 > longest, `longer than the server’s own graceful close (${longest} ms)`);
     assert.match(
       readFileSync('src/server.ts', 'utf8'),
-      /closeWithGrace\(\{ delay: 10_000 \}/,
-      'the server closes within 10 s',
+      /closeWithGrace\(\{ delay: longestStopMs\(config\.shutdown\) \}/,
+      'the server bounds its stop by that',
     );
     const hardening: Record<string, string> = {
       NoNewPrivileges: 'yes',

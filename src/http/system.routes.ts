@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { sql } from 'kysely';
+import { causeText } from '../db/storage-health.js';
 import { Envelope, ErrorEnvelope, ok } from '../schemas/common.js';
 
 /** `answer`, or false when it has not settled within `ms` (PROBE_TIMEOUT_MS): a stalled database or Redis is a 503, not a hung probe. */
@@ -69,8 +70,30 @@ export const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   });
 
-  // Redis answers when ioredis holds a ready connection and PING comes back: a connection that is
-  // down fails at once (ioredis would otherwise queue the command until it reconnects).
+  // While the storage under the database fails (a full disk, a read-only file system, a lock held
+  // past its bound: storage-health.ts), `select 1` still answers: readiness tries a write instead,
+  // one at a time however many probes poll, and is ready again once it succeeds.
+  const health = app.db.health;
+  let storageProbe: Promise<boolean> | null = null;
+  const storageWrites = (): Promise<boolean> => {
+    if (health.failure === null || health.failure.cause === 'unreachable') return Promise.resolve(true);
+    storageProbe ??= within(
+      db
+        .insertInto('storage_probes')
+        .values({ id: 1, written_at: Date.now() })
+        .onConflict((oc) => oc.column('id').doUpdateSet({ written_at: Date.now() }))
+        .execute()
+        .then(
+          () => health.failure === null,
+          () => false,
+        ),
+      app.config.probeTimeoutMs,
+    ).finally(() => (storageProbe = null));
+    return storageProbe;
+  };
+
+  // Redis answers when ioredis holds a ready connection and PING comes back. It is reported, not
+  // required: without it the instance still serves (src/http/redis-health.ts, issue 33).
   const redis = app.redis;
   const redisAnswers = async (): Promise<boolean> => {
     if (redis?.status !== 'ready') return false;
@@ -87,34 +110,48 @@ export const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { rateLimit: false },
     schema: {
       tags: ['System'],
-      summary: 'Readiness: the database and Redis answer',
+      summary: 'Readiness: the database answers (and whether Redis does)',
       description:
-        'For a load balancer or an orchestrator: 200 when this instance can serve, that is the database answers and, when ' +
-        '`REDIS_URL` is set, Redis answers PING (each within `PROBE_TIMEOUT_MS`, 2 s by default). Otherwise 503 naming what does not answer, and the ' +
-        'instance should get no traffic. While the server shuts down, every new request, this one included, is a 503. ' +
+        'For a load balancer or an orchestrator: 200 when this instance can serve, that is the database answers (within ' +
+        '`PROBE_TIMEOUT_MS`, 2 s by default). Otherwise 503 naming what does not answer, and the instance should get no traffic. ' +
+        '`redis` tells whether Redis answered PING within the same time (`ok`, `down`, or `not_configured` without `REDIS_URL`), ' +
+        'but a Redis that is down leaves the instance ready: it is an accelerator, and without it rate limits count in the ' +
+        'instance’s memory and public pages are computed for every request. Taking every instance out of the load balancer ' +
+        'because the shared cache is down would be the outage itself. After a write failed for want of storage (a full disk, a read-only file system, a write lock ' +
+        'held past its bound), it is a 503 naming that cause (`database: the database disk is full (SQLITE_FULL)`) until a write ' +
+        'succeeds again: readiness tries one itself while the failure lasts, so it turns 200 on its own once space is freed. ' +
+        'From the signal to stop on (SIGTERM), it is a 503 naming `instance: shutting down` while every other request is still served ' +
+        'for `SHUTDOWN_DELAY_MS` (3 s by default); then the listener closes and requests in flight have `SHUTDOWN_TIMEOUT_MS` ' +
+        '(20 s) to finish. ' +
         '`/health` checks the database alone and stays the cheap liveness probe.',
       response: {
         200: Envelope(
           Type.Object({
             status: Type.Literal('ready'),
             database: Type.Literal('ok'),
-            redis: Type.Union([Type.Literal('ok'), Type.Literal('not_configured')]),
+            redis: Type.Union([Type.Literal('ok'), Type.Literal('down'), Type.Literal('not_configured')]),
           }),
         ),
         503: Type.Ref(ErrorEnvelope),
       },
     },
     handler: async (_request, reply) => {
-      const [database, cache] = await Promise.all([databaseAnswers(), redis ? redisAnswers() : true]);
+      const [database, writes, cache] = await Promise.all([
+        databaseAnswers(),
+        storageWrites(),
+        redis ? redisAnswers() : true,
+      ]);
+      const failure = health.failure;
       const problems = [
+        ...(app.lifecycle.draining ? ['instance: shutting down'] : []),
         ...(database ? [] : ['database: does not answer']),
-        ...(cache ? [] : ['redis: does not answer']),
+        ...(database && !writes && failure ? [`database: ${causeText[failure.cause]} (${failure.code})`] : []),
       ];
       if (problems.length > 0) return unavailable(reply, 'This instance is not ready.', problems);
       return ok({
         status: 'ready' as const,
         database: 'ok' as const,
-        redis: redis ? ('ok' as const) : ('not_configured' as const),
+        redis: redis ? (cache ? ('ok' as const) : ('down' as const)) : ('not_configured' as const),
       });
     },
   });

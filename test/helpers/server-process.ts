@@ -13,7 +13,15 @@ export function spawnServer(env: Record<string, string>, port: number): ChildPro
   if (!existsSync(compiledServer))
     throw new Error(`${compiledServer} is missing: run the tests with npm test, which builds it first`);
   return spawn(process.execPath, ['--enable-source-maps', compiledServer], {
-    env: { ...process.env, LOG_LEVEL: 'info', PROBE_TIMEOUT_MS: '60000', ...env, PORT: String(port) },
+    // No drain delay on stopping unless a test of it sets one: SIGTERM closes the listener at once.
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'info',
+      PROBE_TIMEOUT_MS: '60000',
+      SHUTDOWN_DELAY_MS: '0',
+      ...env,
+      PORT: String(port),
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
 }
