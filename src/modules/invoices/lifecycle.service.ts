@@ -89,7 +89,12 @@ export function startExpiryWorker(app: FastifyInstance): { stop(): void } {
     if (running) return;
     running = true;
     expireOverdue(app.db.kysely)
-      .catch((err: unknown) => app.log.error({ err }, 'invoice expiry failed'))
+      .catch((err: unknown) =>
+        // A database outage is logged once by the database's health (storage-health.ts), not at every run.
+        app.db.health.report(err)
+          ? app.log.debug({ err }, 'invoice expiry failed')
+          : app.log.error({ err }, 'invoice expiry failed'),
+      )
       .finally(() => (running = false));
   }, app.config.invoices.expiryIntervalMs);
   timer.unref();

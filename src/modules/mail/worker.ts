@@ -107,7 +107,9 @@ export function startMailWorker(app: FastifyInstance, options: MailWorkerOptions
       pass().then(
         (sent) => scheduleNext(sent > 0 ? 0 : settings.intervalMs),
         (err: unknown) => {
-          log.error({ err }, 'mail worker pass failed');
+          // A database outage is logged once by the database's health (storage-health.ts), not at every pass.
+          if (app.db.health.report(err)) log.debug({ err }, 'mail worker pass failed');
+          else log.error({ err }, 'mail worker pass failed');
           scheduleNext(settings.intervalMs);
         },
       );

@@ -440,7 +440,9 @@ export function startWebhookWorker(app: FastifyInstance, options: WebhookWorkerO
     timer = setTimeout(() => {
       runOnce()
         .catch((err: unknown) => {
-          app.log.error({ err }, 'webhook delivery pass failed');
+          // A database outage is logged once by the database's health (storage-health.ts), not at every pass.
+          if (app.db.health.report(err)) app.log.debug({ err }, 'webhook delivery pass failed');
+          else app.log.error({ err }, 'webhook delivery pass failed');
           return 0;
         })
         .then((delivered) => schedule(delivered > 0 ? 0 : app.config.webhooks.intervalMs));
