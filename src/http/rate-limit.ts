@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
+import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
@@ -59,75 +61,51 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
   });
 }
 
-type Counted = { current: number; ttl: number };
-type Callback = (error: Error | null, result?: Counted) => void;
-
-/** The Redis store's script (as @fastify/rate-limit's own, same keys): a fixed window from the first request. */
-const COUNT_IN_WINDOW = `
-  local current = redis.call('INCR', KEYS[1])
-  local ttl = tonumber(ARGV[1])
-  if current == 1 then redis.call('PEXPIRE', KEYS[1], ttl) else ttl = redis.call('PTTL', KEYS[1]) end
-  return {current, ttl}
-`;
+type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void;
 
 /** At most this many keys are counted in memory while Redis is down; the least recently seen go first. */
 const LOCAL_KEYS = 5000;
 
-/** A fixed window per key in this process (as @fastify/rate-limit's LocalStore). */
-class LocalCounts {
-  private readonly windows = new Map<string, { count: number; startedAt: number }>();
-
-  count(key: string, timeWindow: number): Counted {
-    const now = Date.now();
-    let window = this.windows.get(key);
-    this.windows.delete(key);
-    if (!window || window.startedAt + timeWindow <= now) window = { count: 0, startedAt: now };
-    window.count++;
-    this.windows.set(key, window);
-    if (this.windows.size > LOCAL_KEYS) this.windows.delete(this.windows.keys().next().value!);
-    return { current: window.count, ttl: window.startedAt + timeWindow - now };
-  }
-}
-
 /**
- * The rate limit's store with Redis: counts in Redis, shared by every instance; a request that
- * Redis cannot count (its connection is down, or the command failed) is counted in this
- * process instead, with the same maximum and window, so that an outage neither lets every request
- * through nor refuses them all. Each instance then limits on its own until Redis is back.
+ * The rate limit's store with Redis: @fastify/rate-limit's own Redis store, shared by every
+ * instance; a request that Redis cannot count (its connection is down, or the command failed) is
+ * counted by the plugin's in-process store instead, with the same maximum and window, so that an
+ * outage neither lets every request through nor refuses them all. Each instance then limits on its
+ * own until Redis is back.
  */
 function sharedOrLocalStore(redis: Redis, nameSpace: string): FastifyRateLimitStoreCtor {
   const health = redisHealth(redis);
-  redis.defineCommand('shopdRateLimit', { numberOfKeys: 1, lua: COUNT_IN_WINDOW });
-  const shared = redis as unknown as { shopdRateLimit(key: string, ttl: number): Promise<[number, number]> };
 
   class SharedOrLocalStore implements FastifyRateLimitStore {
-    private readonly local = new LocalCounts();
-
     constructor(
       _options: unknown,
-      private readonly prefix = nameSpace,
+      private readonly shared = new RedisStore(false, false, redis, nameSpace),
+      private readonly local = new LocalStore(false, false, LOCAL_KEYS),
     ) {}
 
-    incr(key: string, callback: Callback, timeWindow?: number): void {
-      const ms = timeWindow!; // the plugin always passes the route's window
+    incr(key: string, callback: Callback, timeWindow?: number, max?: number): void {
+      const countHere = () => this.local.incr(key, callback, timeWindow, max);
       if (!health.up) {
         health.fellBack('rate_limit');
-        callback(null, this.local.count(key, ms));
+        countHere();
         return;
       }
-      shared.shopdRateLimit(this.prefix + key, ms).then(
-        ([current, ttl]) => callback(null, { current, ttl }),
-        (err: unknown) => {
-          health.fellBack('rate_limit', err);
-          callback(null, this.local.count(key, ms));
+      this.shared.incr(
+        key,
+        (err, result) => {
+          if (err) {
+            health.fellBack('rate_limit', err);
+            countHere();
+          } else callback(null, result);
         },
+        timeWindow,
+        max,
       );
     }
 
-    /** A route with a limit of its own (none so far) counts apart, as with @fastify/rate-limit's RedisStore. */
+    /** A route with a limit of its own (none so far) counts apart, as with the plugin's stores. */
     child(options: unknown): FastifyRateLimitStore {
-      const route = (options as { routeInfo?: { method?: string; url?: string } }).routeInfo;
-      return new SharedOrLocalStore(options, `${this.prefix}${route?.method ?? ''}${route?.url ?? ''}-`);
+      return new SharedOrLocalStore(options, this.shared.child(options), this.local.child(options));
     }
   }
   return SharedOrLocalStore;

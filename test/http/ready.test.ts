@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { build, engine, onEnd } from '../helpers/build.js';
 import { assertError } from '../helpers/factories.js';
-import { redisAvailable, testRedisUrl } from '../helpers/redis.js';
+import { freePort, redisAvailable, testRedisUrl } from '../helpers/redis.js';
 import { waitUntil } from '../helpers/wait.js';
 
 /**
@@ -24,15 +24,6 @@ const readyBody = (redis: 'ok' | 'down' | 'not_configured') => ({
   errors: [],
   code: 'ok',
 });
-
-/** A port on 127.0.0.1 where nothing listens (it was free a moment ago, and nothing here takes it). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const listening = (server: Server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 
