@@ -236,7 +236,11 @@ e2eTest('the admin refuses a call without its CSRF token and a session that has 
   assert.equal(faqs.length, 0, 'nothing was written');
   assert.equal((await page.request.get(`${server.url}/self/${shop.shopId}/faqs`)).status(), 200, 'reads need no token');
 
-  // A session past its end is refused: the next screen asks to sign in again.
+  // A session past its end is refused: the next screen asks to sign in again. The dashboard polls
+  // (every 10 s), so the session is expired on a screen that does not: otherwise a poll landing
+  // between the update and the click would sign out first and take the navigation away.
+  await nav(page, 'FAQs').click();
+  await page.getByRole('heading', { name: 'FAQs', level: 1 }).waitFor();
   await server.app.db.kysely
     .updateTable('owner_sessions')
     .set({ expires_at: Date.now() - 1000 })
