@@ -31,13 +31,27 @@ export function findBlockedData(
     .executeTakeFirst();
 }
 
-/** Every ip item of the shop, oldest first: ranges are matched in code, not in SQL. */
-export function listIpItems(db: Conn, shopId: number): Promise<BlockedItemRow[]> {
+/**
+ * The items that could match a buyer, in one read: the `email` item with this key, every `ip`
+ * item (ranges are matched by the caller) and the `country` item with this key (when there is one).
+ */
+export function listBuyerCandidates(
+  db: Conn,
+  shopId: number,
+  email: string,
+  country: string | null,
+): Promise<BlockedItemRow[]> {
   return db
     .selectFrom('blacklist')
     .selectAll()
     .where('shop_id', '=', shopId)
-    .where('type', '=', 'ip')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('type', '=', 'email'), eb('data', '=', email)]),
+        eb('type', '=', 'ip'),
+        ...(country === null ? [] : [eb.and([eb('type', '=', 'country'), eb('data', '=', country)])]),
+      ]),
+    )
     .orderBy('id')
     .execute();
 }

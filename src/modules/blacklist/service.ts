@@ -95,13 +95,11 @@ export async function findBlock(
   shopId: number,
   buyer: { email: string; ip: string | null; country: string | null },
 ): Promise<BlockedItemRow | undefined> {
-  const byEmail = await repo.findBlockedData(db, shopId, 'email', buyerEmailKey(buyer.email));
+  const country = buyerCountryKey(buyer.country);
+  const items = await repo.listBuyerCandidates(db, shopId, buyerEmailKey(buyer.email), country);
+  const byEmail = items.find((item) => item.type === 'email');
   if (byEmail) return byEmail;
   const ip = parseBuyerIp(buyer.ip);
-  if (ip) {
-    const byIp = (await repo.listIpItems(db, shopId)).find((item) => ipDataCovers(item.data, ip));
-    if (byIp) return byIp;
-  }
-  const country = buyerCountryKey(buyer.country);
-  return country === null ? undefined : repo.findBlockedData(db, shopId, 'country', country);
+  const byIp = ip ? items.find((item) => item.type === 'ip' && ipDataCovers(item.data, ip)) : undefined;
+  return byIp ?? items.find((item) => item.type === 'country');
 }

@@ -36,9 +36,17 @@ export function findCustomerByReferralCode(db: Conn, shopId: number, code: strin
     .executeTakeFirst();
 }
 
-/** Inserts the customer unless one with this e-mail exists (a concurrent checkout may win the race); true when it did. */
-export async function insertCustomerIfAbsent(db: Conn, shopId: number, email: string, now: number): Promise<boolean> {
-  const result = await db
+/**
+ * Inserts the customer unless one with this e-mail exists (a concurrent checkout may win the
+ * race): the new row, or undefined when it existed.
+ */
+export function insertCustomerIfAbsent(
+  db: Conn,
+  shopId: number,
+  email: string,
+  now: number,
+): Promise<CustomerRow | undefined> {
+  return db
     .insertInto('customers')
     .values({
       shop_id: shopId,
@@ -48,8 +56,8 @@ export async function insertCustomerIfAbsent(db: Conn, shopId: number, email: st
       updated_at: now,
     })
     .onConflict((oc) => oc.columns(['shop_id', 'email']).doNothing())
+    .returningAll()
     .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
 export interface CustomerFilter {

@@ -53,8 +53,9 @@ export async function customerForEmail(
   const normalised = email.trim().toLowerCase();
   const existing = await repo.findCustomerByEmail(db, shopId, normalised);
   if (existing) return { ...existing, isNew: false };
-  const isNew = await repo.insertCustomerIfAbsent(db, shopId, normalised, now);
-  return { ...(await repo.findCustomerByEmail(db, shopId, normalised))!, isNew };
+  const inserted = await repo.insertCustomerIfAbsent(db, shopId, normalised, now);
+  if (inserted) return { ...inserted, isNew: true };
+  return { ...(await repo.findCustomerByEmail(db, shopId, normalised))!, isNew: false };
 }
 
 /**

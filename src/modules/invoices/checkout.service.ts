@@ -20,10 +20,11 @@ import {
   matchesFieldPattern,
   matchWork,
 } from '../products/index.js';
-import { enabledGateway, gatewayBlocksVpn } from '../settings/index.js';
+import { checkoutGateway } from '../settings/index.js';
 import type { ShopRow } from '../shops/index.js';
 import { findShopById, isHostedProvider, shareShop } from '../shops/index.js';
 import { invoiceCreated, writeTransaction } from './domain-events.js';
+import type { PlacedOrder } from './invoice-mail.js';
 import {
   completeInvoice,
   DeliveryFailedError,
@@ -99,7 +100,7 @@ const partError = (index: number, field: string, problem: string) => `parts[${in
 /**
  * How a buyer reached a password-protected shop: the public API proves the storefront password
  * with `key` on each call; the web storefront has already checked its unlock cookie (an HMAC of
- * the current password hash, web/storefront/shop-scope.ts) before calling.
+ * the current password hash, web/storefront/shop-scope.tsx) before calling.
  */
 export type ShopAccess = 'key' | 'unlocked';
 
@@ -116,25 +117,58 @@ export async function openShop(
     access === 'key' &&
     shop.password_hash !== null &&
     !(key != null && (await verifyPassword(key, shop.password_hash)))
-  ) {
-    throw new ForbiddenError('This shop is protected by a password.', 'shop_locked');
-  }
+  )
+    throw shopLocked();
   return shop;
 }
 
-/** Products and variants of the order, each purchasable, with quantities within limits and prices for the gateway. */
+const shopLocked = () => new ForbiddenError('This shop is protected by a password.', 'shop_locked');
+
+/**
+ * The storefront password hash `key` proves, checked before the checkout's transaction (scrypt is
+ * slow; no transaction waits on it), or null when nothing is to be proved: no `key` given, or the
+ * web storefront's `unlocked`. The transaction then compares the shop's hash with it (unlocked).
+ */
+async function provenPassword(
+  db: Conn,
+  shopId: number,
+  key: string | null | undefined,
+  access: ShopAccess,
+): Promise<string | null> {
+  if (access === 'unlocked' || key == null) return null;
+  const hash = (await findShopById(db, shopId))?.password_hash ?? null;
+  return hash !== null && (await verifyPassword(key, hash)) ? hash : null;
+}
+
+/** Whether the shop, as the checkout's transaction reads it, is open to this buyer (see provenPassword). */
+function unlocked(shop: ShopRow, access: ShopAccess, proven: string | null): boolean {
+  return access === 'unlocked' || shop.password_hash === null || shop.password_hash === proven;
+}
+
+/**
+ * Products and variants of the order, each purchasable, with quantities within limits and prices
+ * for the gateway: read in one go (findOrderedItems), inside the checkout's transaction.
+ */
 async function priceParts(db: Conn, shop: ShopRow, body: CheckoutBody): Promise<PricedPart[]> {
   const seen = new Set<number>();
-  const priced: PricedPart[] = [];
   for (const [index, part] of body.parts.entries()) {
     if (seen.has(part.productVariantId))
       throw ValidationError.field(`parts[${index}].productVariantId`, 'repeats an earlier part');
     seen.add(part.productVariantId);
-    const product = await products.findProduct(db, shop.id, part.productId);
+  }
+  const items = await products.findOrderedItems(
+    db,
+    shop.id,
+    body.parts.map((p) => p.productId),
+    [...seen],
+  );
+  const priced: PricedPart[] = [];
+  for (const [index, part] of body.parts.entries()) {
+    const product = items.products.get(part.productId);
     // Private and internal products appear nowhere public: to a buyer they do not exist.
-    if (!product || product.private === 1 || product.is_internal === 1)
+    if (!product)
       throw ValidationError.field(`parts[${index}].productId`, 'no such product');
-    const variant = await products.findVariant(db, shop.id, part.productVariantId);
+    const variant = items.variants.get(part.productVariantId);
     if (!variant || variant.deleted_at !== null || variant.product_id !== product.id) {
       throw ValidationError.field(`parts[${index}].productVariantId`, 'no such variant of this product');
     }
@@ -266,18 +300,10 @@ function chatUserFor(parts: PricedPart[], chatUserId: string | null | undefined)
  * ranges nothing can be checked: rules stored before turning one on needed them are kept but not
  * enforced, and the server says how many at start (blacklist/vpn-ranges.ts).
  */
-async function refuseVpn(
-  db: Conn,
-  shopId: number,
-  gateway: string,
-  parts: PricedPart[],
-  buyer: Buyer,
-  vpn: VpnRanges | null,
-): Promise<void> {
+function refuseVpn(gateway: string, shopRule: boolean, parts: PricedPart[], buyer: Buyer, vpn: VpnRanges | null): void {
   if (!vpn?.covers(buyer.ip)) return;
   const message = `${gateway} does not accept payments from VPN or proxy addresses.`;
-  if (await gatewayBlocksVpn(db, shopId, gateway))
-    throw new CheckoutRefusal('blocked', message, [`gateway: ${gateway} refuses VPN and proxy addresses`]);
+  if (shopRule) throw new CheckoutRefusal('blocked', message, [`gateway: ${gateway} refuses VPN and proxy addresses`]);
   const part = parts.find((p) => p.blockVpn);
   if (part)
     throw new CheckoutRefusal('blocked', message, [
@@ -324,17 +350,29 @@ async function reserveStock(
   }
 }
 
+/** A placed order: its id, and the order as placed when nothing changed it after its transaction (a manual gateway's). */
+export interface PlacedCheckout {
+  invoiceId: string;
+  order: PlacedOrder | null;
+}
+
 /**
  * The public checkout (contract 6.2). Checks, in order: the balance payer's session
- * (assertBalancePayer), shop not on hold, products
- * purchasable, quantities, custom fields and the chat user id, gateway (and its VPN rules),
- * blacklist, coupon, stock. Then one transaction reserves the stock and the coupon use, creates
- * the customer on first sight, and writes the pending invoice, its parts, the buyer's IP, the
- * `invoice.created` event and the buyer's mail (invoice link, how to pay). The `balance` gateway
- * completes at once when the balance covers the total (else 422, nothing kept; see
- * completeBalanceOrder). A card or crypto order then gets its payment page at the provider
- * (startHostedPayment: 502 and the invoice cancelled when the provider cannot be asked). The web
- * storefront passes `access` 'unlocked' (see ShopAccess).
+ * (assertBalancePayer), the storefront password, shop not on hold, products purchasable,
+ * quantities, custom fields and the chat user id, gateway (and its VPN rules), blacklist, coupon,
+ * the balance, stock. Every read those checks make happens once, inside the one transaction that
+ * then reserves the stock and the coupon use, creates the customer on first sight, and writes the
+ * pending invoice, its parts, the buyer's IP, the `invoice.created` event and the buyer's mail
+ * (invoice link, how to pay): taken after the shop lock (shareShop), they see every change an
+ * owner committed before it (a price, a hold, a gateway turned off) and none can commit between
+ * a check and the write it decides (an owner's catalog write takes the lock exclusively; SQLite
+ * runs one write transaction at a time). Only the storefront password is proved before
+ * (provenPassword), and the returned stock of expired invoices is written before.
+ *
+ * The `balance` gateway completes at once when the balance covers the total (else 422, nothing
+ * kept; see completeBalanceOrder). A card or crypto order then gets its payment page at the
+ * provider (startHostedPayment: 502 and the invoice cancelled when the provider cannot be
+ * asked). The web storefront passes `access` 'unlocked' (see ShopAccess).
  */
 export async function checkout(
   db: Conn,
@@ -344,11 +382,11 @@ export async function checkout(
   options: OrderOptions,
   vpn: VpnRanges | null,
   access: ShopAccess = 'key',
-): Promise<string> {
+): Promise<PlacedCheckout> {
   try {
-    const invoiceId = await placeOrder(db, shopId, body, buyer, options, vpn, access);
+    const placed = await placeOrder(db, shopId, body, buyer, options, vpn, access);
     options.observeCheckout?.('placed');
-    return invoiceId;
+    return placed;
   } catch (err) {
     options.observeCheckout?.(checkoutOutcome(err));
     throw err;
@@ -378,40 +416,39 @@ async function placeOrder(
   options: OrderOptions,
   vpn: VpnRanges | null,
   access: ShopAccess,
-): Promise<string> {
+): Promise<PlacedCheckout> {
   assertBalancePayer(body, buyer.signedInAs);
-  const shop = await openShop(db, shopId, body.key, access);
-  if (shop.on_hold === 1)
-    throw new UnprocessableError('The shop is on hold and takes no orders right now.', ['shop: is on hold']);
-  const parts = await priceParts(db, shop, body);
-  const customFields = checkCustomFields(parts, body.customFields ?? {});
-  const chatUserId = chatUserFor(parts, body.chatUserId);
-  if (!(await enabledGateway(db, shop.id, body.gateway))) {
-    throw new UnprocessableError(`${body.gateway} is not available in this shop.`, [
-      `gateway: ${body.gateway} is not enabled`,
-    ]);
-  }
-  await refuseVpn(db, shop.id, body.gateway, parts, buyer, vpn);
-  const email = body.customerEmail.trim().toLowerCase();
-  const block = await findBlock(db, shop.id, { email, ip: buyer.ip, country: buyer.country });
-  if (block)
-    throw new CheckoutRefusal('blocked', 'This order cannot be placed.', [
-      `${block.type === 'email' ? 'customerEmail' : block.type}: is blocked by the shop`,
-    ]);
-  const subtotal = parts.reduce((sum, p) => sum + p.total, 0);
-  const coupon = body.coupon ? await couponFor(db, shop.id, body.coupon, parts, body.gateway) : undefined;
-  const total = subtotal - (coupon?.discount ?? 0);
-  if (body.gateway === 'balance') {
-    const existing = await customers.findCustomerByEmail(db, shop.id, email);
-    if ((existing?.balance ?? 0) < total)
-      throw new UnprocessableError('The balance does not cover this order.', ['gateway: the balance is too low']);
-  }
-
+  const proven = await provenPassword(db, shopId, body.key, access);
   // Stock held by invoices that expired while no worker ran is returned before reserving.
-  await expireOverdue(db, { shopId: shop.id });
+  await expireOverdue(db, { shopId });
   const invoiceId = randomBytes(18).toString('base64url');
-  await writeTransaction(db, async (trx) => {
-    await shareShop(trx, shop.id);
+  const email = body.customerEmail.trim().toLowerCase();
+  const order = await writeTransaction(db, async (trx): Promise<PlacedOrder> => {
+    await shareShop(trx, shopId);
+    const shop = await findShopById(trx, shopId);
+    if (!shop) throw new NotFoundError('Shop');
+    if (!unlocked(shop, access, proven)) throw shopLocked();
+    if (shop.on_hold === 1)
+      throw new UnprocessableError('The shop is on hold and takes no orders right now.', ['shop: is on hold']);
+    const parts = await priceParts(trx, shop, body);
+    const customFields = checkCustomFields(parts, body.customFields ?? {});
+    const chatUserId = chatUserFor(parts, body.chatUserId);
+    const gateway = await checkoutGateway(trx, shop.id, body.gateway);
+    if (!gateway) {
+      throw new UnprocessableError(`${body.gateway} is not available in this shop.`, [
+        `gateway: ${body.gateway} is not enabled`,
+      ]);
+    }
+    refuseVpn(body.gateway, gateway.blockVpn, parts, buyer, vpn);
+    const block = await findBlock(trx, shop.id, { email, ip: buyer.ip, country: buyer.country });
+    if (block)
+      throw new CheckoutRefusal('blocked', 'This order cannot be placed.', [
+        `${block.type === 'email' ? 'customerEmail' : block.type}: is blocked by the shop`,
+      ]);
+    const subtotal = parts.reduce((sum, p) => sum + p.total, 0);
+    const coupon = body.coupon ? await couponFor(trx, shop.id, body.coupon, parts, body.gateway) : undefined;
+    const total = subtotal - (coupon?.discount ?? 0);
+
     // An Idempotency-Key's claim commits with the order: a retry after a crash answers this invoice.
     await recordIdempotentWork(trx, invoiceId);
     const now = Date.now();
@@ -419,13 +456,16 @@ async function placeOrder(
       throw new UnprocessableError('This coupon has been used up.', ['coupon: has no uses left']);
     }
     const customer = await customerForEmail(trx, shop.id, email, now);
+    // Checked again, as debited, at completion (completeBalanceOrder): this refusal keeps nothing.
+    if (body.gateway === 'balance' && customer.balance < total)
+      throw new UnprocessableError('The balance does not cover this order.', ['gateway: the balance is too low']);
     const referrer = body.affiliateCode
       ? await customers.findCustomerByReferralCode(trx, shop.id, body.affiliateCode)
       : undefined;
     // An unknown, disabled or own referral code is ignored rather than refused: a stale link must not block a sale.
     const affiliate =
       referrer && referrer.referral_disabled === 0 && referrer.id !== customer.id ? referrer : undefined;
-    await repo.insertInvoice(trx, {
+    const invoice = await repo.insertInvoice(trx, {
       id: invoiceId,
       shop_id: shop.id,
       status: 'pending',
@@ -449,35 +489,35 @@ async function placeOrder(
       updated_at: now,
       expires_at: now + shop.invoice_lifetime_minutes * 60_000,
     });
+    const partRows = [];
     for (const p of parts) {
-      await repo.insertPart(trx, {
-        shop_id: shop.id,
-        invoice_id: invoiceId,
-        product_id: p.product.id,
-        variant_id: p.variant.id,
-        title: p.product.title,
-        variant_title: p.variant.title,
-        product_type: p.variant.product_type,
-        quantity: p.quantity,
-        unit_price: p.unitPrice,
-        total: p.total,
-        created_at: now,
-      });
+      partRows.push(
+        await repo.insertPart(trx, {
+          shop_id: shop.id,
+          invoice_id: invoiceId,
+          product_id: p.product.id,
+          variant_id: p.variant.id,
+          title: p.product.title,
+          variant_title: p.variant.title,
+          product_type: p.variant.product_type,
+          quantity: p.quantity,
+          unit_price: p.unitPrice,
+          total: p.total,
+          created_at: now,
+        }),
+      );
     }
     await reserveStock(trx, shop.id, invoiceId, parts, now);
     if (buyer.ip) await customers.recordCustomerIp(trx, shop.id, customer.id, buyer.ip, now);
-    await invoiceCreated(
-      trx,
-      { id: invoiceId, shop_id: shop.id, created_at: now, gateway: body.gateway, total, currency: shop.currency },
-      customer.isNew,
-      now,
-      options.links,
-    );
+    const placed = { invoice, shop, parts: partRows, fields: gateway.fields };
+    await invoiceCreated(trx, placed, customer.isNew, now, options.links);
+    return placed;
   });
 
-  if (body.gateway === 'balance') await completeBalanceOrder(db, shop.id, invoiceId, options);
-  else if (isHostedProvider(body.gateway)) await startHostedPayment(db, shop.id, invoiceId, options);
-  return invoiceId;
+  if (body.gateway === 'balance') await completeBalanceOrder(db, shopId, invoiceId, options);
+  else if (isHostedProvider(body.gateway)) await startHostedPayment(db, shopId, invoiceId, options);
+  else return { invoiceId, order };
+  return { invoiceId, order: null };
 }
 
 /**

@@ -9,6 +9,7 @@ import { isHostedProvider } from '../shops/index.js';
 import { addFeedbackToTotals, countFirstPurchase, shopContentChanged } from '../storefront/index.js';
 import {
   type PartDelivery,
+  type PlacedOrder,
   queueCheckoutMail,
   queueDeliveryMail,
   queueRefundMail,
@@ -120,14 +121,15 @@ const pendingSource = (invoice: InvoiceFacts): RollupSource => ({
  */
 export async function invoiceCreated(
   trx: Conn,
-  invoice: InvoiceFacts & Pick<InvoiceRow, 'id' | 'shop_id' | 'currency'>,
+  order: PlacedOrder,
   customerCreated: boolean,
   now: number,
   links: LinkSettings,
 ): Promise<void> {
+  const { invoice } = order;
   const shopId = invoice.shop_id;
   // A card or crypto order's mail waits for the provider's page (payment.service.ts startHostedPayment).
-  if (!isHostedProvider(invoice.gateway)) await queueCheckoutMail(trx, shopId, invoice.id, links);
+  if (!isHostedProvider(invoice.gateway)) await queueCheckoutMail(trx, order, links);
   await recordInvoiceEvent(
     trx,
     shopId,

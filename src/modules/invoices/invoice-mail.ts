@@ -14,7 +14,7 @@ import {
 } from '../mail/index.js';
 import { findProduct, findVariant } from '../products/index.js';
 import { enabledGateway } from '../settings/index.js';
-import { findShop } from '../shops/index.js';
+import { findShop, type ShopRow } from '../shops/index.js';
 import type { InvoicePartRow, InvoiceRow } from './invoices.table.js';
 import * as repo from './repository.js';
 import { paymentInstructions } from './views.js';
@@ -62,27 +62,30 @@ async function sellerNote(db: Conn, shopId: number, deliveries: PartDelivery[]) 
   return notes.length > 0 ? notes.join('\n\n') : null;
 }
 
+/** A new pending invoice with what its mail and its view show: the checkout has all of it in hand. */
+export interface PlacedOrder {
+  invoice: InvoiceRow;
+  shop: ShopRow;
+  parts: InvoicePartRow[];
+  /** The gateway's public fields (its payment instructions); undefined when the shop turned it off. */
+  fields: Record<string, string> | undefined;
+}
+
 /**
  * The mail of a new pending invoice: payment instructions, expiry, items, total and link. None
  * for the balance gateway: that order completes in the same request (its delivery mail follows)
  * or is cancelled, so instructions to pay would only mislead.
  */
-export async function queueCheckoutMail(db: Conn, shopId: number, invoiceId: string, links: LinkSettings) {
-  const invoice = await repo.findInvoice(db, shopId, invoiceId);
-  if (!invoice) throw new Error(`invoice ${invoiceId} of shop ${shopId} vanished inside its own transaction`);
+export async function queueCheckoutMail(db: Conn, order: PlacedOrder, links: LinkSettings) {
+  const { invoice, shop, parts, fields } = order;
   if (invoice.gateway === 'balance') return;
-  const [shop, parts, fields] = await Promise.all([
-    findShop(db, shopId),
-    repo.listParts(db, shopId, [invoiceId]),
-    enabledGateway(db, shopId, invoice.gateway),
-  ]);
   const money = (minor: number) => moneyText(minor, invoice.currency);
-  await enqueueMail(db, shopId, {
+  await enqueueMail(db, invoice.shop_id, {
     to: invoice.customer_email,
     ...checkoutMail({
       shopName: shop.name,
-      invoiceId,
-      invoiceUrl: shopLink(links, shop, storefrontPaths.invoice(invoiceId)),
+      invoiceId: invoice.id,
+      invoiceUrl: shopLink(links, shop, storefrontPaths.invoice(invoice.id)),
       instructions: paymentInstructions(invoice, fields)!.instructions,
       items: parts.map((p) => ({ title: partTitle(p), quantity: p.quantity, total: money(p.total) })),
       discount:
@@ -93,6 +96,18 @@ export async function queueCheckoutMail(db: Conn, shopId: number, invoiceId: str
       utcOffsetMinutes: shop.utc_offset_minutes,
     }),
   });
+}
+
+/** A pending invoice as the checkout mail needs it, read again (after a hosted payment page was started). */
+export async function readPlacedOrder(db: Conn, shopId: number, invoiceId: string): Promise<PlacedOrder> {
+  const invoice = await repo.findInvoice(db, shopId, invoiceId);
+  if (!invoice) throw new Error(`invoice ${invoiceId} of shop ${shopId} vanished inside its own transaction`);
+  const [shop, parts, fields] = await Promise.all([
+    findShop(db, shopId),
+    repo.listParts(db, shopId, [invoiceId]),
+    enabledGateway(db, shopId, invoice.gateway),
+  ]);
+  return { invoice, shop, parts, fields };
 }
 
 /** The delivery mail of a completed invoice (at completion, and again on the owner's resend, to `to`). */

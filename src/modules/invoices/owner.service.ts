@@ -12,7 +12,7 @@ import type { ShopRow } from '../shops/index.js';
 import { findShop, shareShop } from '../shops/index.js';
 import { invoiceReplaced, writeTransaction } from './domain-events.js';
 import { DynamicDeliveryError } from './dynamic-delivery.js';
-import { queueDeliveryMail } from './invoice-mail.js';
+import { type PlacedOrder, queueDeliveryMail } from './invoice-mail.js';
 import type { InvoiceStatus } from './invoices.table.js';
 import {
   completeInvoice,
@@ -227,6 +227,11 @@ export async function getPublicInvoice(db: Conn, invoiceId: string, links: LinkS
     findShop(db, invoice.shop_id),
   ]);
   return toPublicInvoice(invoice, parts, replacements, fields, invoiceUrl(links, shop, invoice.id));
+}
+
+/** The customer's view of an order just placed, from what the checkout has in hand (no read). */
+export function placedInvoiceView(order: PlacedOrder, links: LinkSettings) {
+  return toPublicInvoice(order.invoice, order.parts, [], order.fields, invoiceUrl(links, order.shop, order.invoice.id));
 }
 
 /**

@@ -22,7 +22,7 @@ import {
 import { gatewayCredentials } from '../settings/index.js';
 import { findShop, type HostedProvider, isHostedProvider, shareShop } from '../shops/index.js';
 import { invoiceRefunded, writeTransaction } from './domain-events.js';
-import { moneyText, queueCheckoutMail } from './invoice-mail.js';
+import { moneyText, queueCheckoutMail, readPlacedOrder } from './invoice-mail.js';
 import type { InvoiceRefundRow, InvoiceRow } from './invoices.table.js';
 import { completeInvoice, DeliveryFailedError, endUnpaid, requireInvoice } from './lifecycle.service.js';
 import type { OrderOptions, PaymentContext } from './order-options.js';
@@ -105,7 +105,7 @@ export async function startHostedPayment(
   });
   // Only now: a provider that could not start the payment leaves no "how to pay" mail behind, and
   // the mail's deadline is the page's.
-  await queueCheckoutMail(db, shopId, invoiceId, options.links);
+  await queueCheckoutMail(db, await readPlacedOrder(db, shopId, invoiceId), options.links);
 }
 
 /**

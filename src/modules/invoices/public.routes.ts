@@ -7,7 +7,7 @@ import { PublicShopParams } from '../shops/index.js';
 import { cancelPublicInvoice } from './cancel.service.js';
 import { assertBalancePayer, type Buyer, checkout } from './checkout.service.js';
 import { orderOptions } from './order-options.js';
-import { getPublicInvoice } from './owner.service.js';
+import { getPublicInvoice, placedInvoiceView } from './owner.service.js';
 import * as schema from './schema.js';
 
 const tags = ['Checkout'];
@@ -61,15 +61,10 @@ export const invoicePublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
     preHandler: [async (request) => assertBalancePayer(request.body, request.customer?.email), ...guard.preHandler],
     onSend: guard.onSend,
     handler: async (request) => {
-      const invoiceId = await checkout(
-        db,
-        request.params.shopId,
-        request.body,
-        buyerOf(request),
-        options,
-        app.vpnRanges,
-      );
-      return ok((await getPublicInvoice(db, invoiceId, options.links))!);
+      const placed = await checkout(db, request.params.shopId, request.body, buyerOf(request), options, app.vpnRanges);
+      // A manual gateway's order is answered as placed; one that went on (completed, or at a provider) is read again.
+      if (placed.order) return ok(placedInvoiceView(placed.order, options.links));
+      return ok((await getPublicInvoice(db, placed.invoiceId, options.links))!);
     },
   });
 

@@ -56,8 +56,8 @@ export function findInvoiceStatus(
 /** A shop as a storefront address names it: its subdomain, or its custom domain. */
 export type ShopAddress = { subdomain: string } | { domain: string };
 
-export async function insertInvoice(db: Conn, row: Insertable<InvoicesTable>): Promise<void> {
-  await db.insertInto('invoices').values(row).execute();
+export function insertInvoice(db: Conn, row: Insertable<InvoicesTable>): Promise<InvoiceRow> {
+  return db.insertInto('invoices').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
 export function insertPart(db: Conn, row: Insertable<InvoicePartsTable>): Promise<InvoicePartRow> {

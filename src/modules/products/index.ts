@@ -13,10 +13,12 @@ export {
   changeAvailableSerials,
   countBlockVpnVariants,
   existingProductIds,
+  findOrderedItems,
   findProduct,
   findVariant,
   listVariantStocks,
   listVariants,
+  reachableProducts,
 } from './repository.js';
 export { customFieldTypes, Gateway, productTypes } from './schema.js';
 export { rescalePrices } from './service.js';

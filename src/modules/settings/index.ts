@@ -4,8 +4,8 @@
 // rollups, and below invoices, which ask it which gateways are enabled.
 export { settingsOwnerRoutes } from './owner.routes.js';
 export {
+  checkoutGateway,
   enabledGateway,
-  gatewayBlocksVpn,
   gatewayCredentials,
   warnOfUnenforcedVpnRules,
 } from './payment-settings.js';

@@ -162,9 +162,18 @@ export async function gatewayCredentials(
   return stored.values;
 }
 
-/** Whether the shop's settings of this gateway carry the `blockVpn` rule (checked at checkout). */
-export async function gatewayBlocksVpn(db: Conn, shopId: number, provider: string): Promise<boolean> {
-  return (await repo.findPaymentSettings(db, shopId, provider))?.block_vpn === 1;
+/**
+ * What a checkout needs of a gateway, in one read: undefined unless enabled, else its public
+ * fields (the payment instructions) and whether it carries the `blockVpn` rule.
+ */
+export async function checkoutGateway(
+  db: Conn,
+  shopId: number,
+  provider: string,
+): Promise<{ fields: Fields; blockVpn: boolean } | undefined> {
+  const row = await repo.findPaymentSettings(db, shopId, provider);
+  if (row?.enabled !== 1) return undefined;
+  return { fields: JSON.parse(row.public_fields) as Fields, blockVpn: row.block_vpn === 1 };
 }
 
 /** Every provider's masked settings, unconfigured ones included (disabled, fields null). */

@@ -6,7 +6,7 @@ import type { AnnouncementRow } from '../announcements/index.js';
 import type { CategoryRow } from '../categories/index.js';
 import type { FaqRow } from '../faqs/index.js';
 import type { GroupRow } from '../groups/index.js';
-import type { ProductRow } from '../products/index.js';
+import { type ProductRow, reachableProducts } from '../products/index.js';
 
 /**
  * The storefront's read queries. Every visibility rule of the public pages is a `where` here,
@@ -15,15 +15,6 @@ import type { ProductRow } from '../products/index.js';
  */
 type Conn = Kysely<Database>;
 
-/** Products a buyer may open by path: live, neither private nor internal (unlisted ones included). */
-function reachableProducts(db: Conn, shopId: number) {
-  return db
-    .selectFrom('products')
-    .where('shop_id', '=', shopId)
-    .where('deleted_at', 'is', null)
-    .where('private', '=', 0)
-    .where('is_internal', '=', 0);
-}
 
 export function findReachableProductByPath(db: Conn, shopId: number, path: string): Promise<ProductRow | undefined> {
   return reachableProducts(db, shopId).selectAll().where('path', '=', path).executeTakeFirst();

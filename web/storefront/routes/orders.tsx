@@ -218,7 +218,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     let invoiceId: string;
     try {
       const buyer = { ...buyerOf(request), signedInAs: order.customer?.email ?? null };
-      invoiceId = await checkout(db, site.shop.id, body, buyer, options, app.vpnRanges, 'unlocked');
+      ({ invoiceId } = await checkout(db, site.shop.id, body, buyer, options, app.vpnRanges, 'unlocked'));
     } catch (err) {
       const refused = formRefusal(err);
       if (!refused) throw err;
