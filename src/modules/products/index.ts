@@ -1,4 +1,6 @@
 // The products module's door: what other modules and the composition root (src/app.ts, src/cli.ts, src/server.ts) use of it.
+
+export { findOrderedItems, reachableProducts } from './buyable.js';
 export {
   fieldPatternProblem,
   MAX_ANSWER_LENGTH,
@@ -13,12 +15,10 @@ export {
   changeAvailableSerials,
   countBlockVpnVariants,
   existingProductIds,
-  findOrderedItems,
   findProduct,
   findVariant,
   listVariantStocks,
   listVariants,
-  reachableProducts,
 } from './repository.js';
 export { customFieldTypes, Gateway, productTypes } from './schema.js';
 export { rescalePrices } from './service.js';
