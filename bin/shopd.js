@@ -10,7 +10,8 @@ const stamp = join(root, 'dist', 'BUILT');
 
 /**
  * The newest modification time of a file under `dir`: the server's sources and what the build
- * copies (src/, web/, the built admin in web/admin/dist included, which `npm install` rebuilds).
+ * copies (src/, web/, the built admin in web/admin/dist included, which `npm install` rebuilds,
+ * and docs/api, the OpenAPI document's prose).
  */
 function newestSource(dir) {
   let newest = 0;
@@ -25,7 +26,8 @@ function compiledIsCurrent() {
   if (!existsSync(stamp)) return false;
   if (!existsSync(join(root, 'src'))) return true; // an installed package: dist/ is all there is
   const built = statSync(stamp).mtimeMs;
-  if (Math.max(newestSource(join(root, 'src')), newestSource(join(root, 'web'))) <= built) return true;
+  const sources = ['src', 'web', 'docs/api'].map((dir) => newestSource(join(root, dir)));
+  if (Math.max(...sources) <= built) return true;
   process.stderr.write('shopd: the sources changed since the last build; running them (npm run build compiles them)\n');
   return false;
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm run build`: compiles the server (src/, web/ but the admin's sources) with tsc into dist/,
 // beside the files it reads at run time (the storefront's assets, the SQLite reader thread's boot
-// file, the built admin), so that dist/ with node_modules and package.json is all a deployment
-// runs: `node dist/src/server.js`, or `shopd` (bin/shopd.js) which prefers it.
+// file, the built admin, the OpenAPI document's Markdown), so that dist/ with node_modules and
+// package.json is all a deployment runs: `node dist/src/server.js`, or `shopd` (bin/shopd.js)
+// which prefers it.
 //
 //   node scripts/build.mjs            the admin (Vite) and a clean compile
 //   node scripts/build.mjs --quick    an incremental compile, the admin only when it was never
@@ -28,9 +29,11 @@ const compileStarted = Date.now();
 if (!values.quick) rmSync(dist, { recursive: true, force: true });
 run([resolve(root, 'node_modules/typescript/bin/tsc'), '-p', resolve(root, 'tsconfig.build.json')]);
 
-// What the compiled code reads beside itself, at the same relative paths as in the sources.
+// What the compiled code reads beside itself, at the same relative paths as in the sources (the
+// OpenAPI document's prose: docs/api, read by src/http/openapi-tags.ts).
 const copies = [
   ['src/db/reader-boot.mjs', 'src/db/reader-boot.mjs'],
+  ['docs/api', 'docs/api'],
   ['web/storefront/assets', 'web/storefront/assets'],
   ['web/admin/dist', 'web/admin/dist'],
 ];

@@ -50,6 +50,9 @@ test('the packed package runs compiled JavaScript: the CLI, and the server with 
     'dist/src/db/reader-thread.js',
     'dist/web/storefront/assets/storefront.css',
     'dist/web/admin/dist/index.html',
+    // The OpenAPI document's prose, read by the compiled server beside itself (src/http/openapi-tags.ts).
+    'dist/docs/api/README.md',
+    'dist/docs/api/introduction.md',
     'deploy/shopd.service',
   ])
     assert.ok(files.includes(needed), `${needed} is in the package`);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import type { ErrorCode } from '../../src/http/errors.js';
 import { build, owner } from '../helpers/build.js';
@@ -205,7 +206,7 @@ test('the document is the API reference: conventions in the introduction, a desc
   );
   assert.equal(listed.at(-1), 'System');
 
-  // Each resource's explanation carries what docs/api.md used to say about it (a sample per tag).
+  // Each resource's explanation carries what the old API guide said about it (a sample per tag).
   const tagText = (name: string): string =>
     (doc.tags.find((tag: Node) => tag.name === name)?.description ?? '').replace(/\s+/g, ' ');
   const explains: Record<string, string[]> = {
@@ -227,4 +228,69 @@ test('the document is the API reference: conventions in the introduction, a desc
   for (const [name, phrases] of Object.entries(explains)) {
     for (const phrase of phrases) assert.ok(tagText(name).includes(phrase), `the ${name} tag mentions ${phrase}`);
   }
+});
+
+/** docs/api/, where the document's prose is written (src/http/openapi-tags.ts reads it). */
+const apiDocs = new URL('../../docs/api/', import.meta.url);
+const readApiDoc = (file: string) => readFileSync(new URL(file, apiDocs), 'utf8');
+
+/** docs/api/README.md's groups: each `## ` heading, with the `- [<tag>](<file>)` items under it. */
+function apiDocIndex(): { name: string; tags: { name: string; file: string }[] }[] {
+  const groups: { name: string; tags: { name: string; file: string }[] }[] = [];
+  for (const line of readApiDoc('README.md').split('\n')) {
+    const heading = /^## (.+)$/.exec(line);
+    if (heading) groups.push({ name: heading[1]!.trim(), tags: [] });
+    const item = /^- \[([^\]]+)\]\(([^)]+)\)$/.exec(line);
+    if (item && groups.length > 0) groups.at(-1)!.tags.push({ name: item[1]!, file: item[2]! });
+  }
+  return groups;
+}
+
+/** A docs/api file as the document carries it: without its `# <title>` line, trimmed. */
+function docBody(file: string): { title: string; body: string } {
+  const [first = '', ...rest] = readApiDoc(file).split('\n');
+  return { title: first.replace(/^# /, '').trim(), body: rest.join('\n').trim() };
+}
+
+test('the prose of the document is docs/api: every tag a route uses is explained there, and every file there is used', async (t) => {
+  const app = await build(t);
+  const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+
+  assert.equal(doc.info.description, docBody('introduction.md').body, 'the introduction is docs/api/introduction.md');
+
+  const groups = apiDocIndex();
+  assert.deepEqual(
+    doc['x-tagGroups'],
+    groups.map((group) => ({ name: group.name, tags: group.tags.map((tag) => tag.name) })),
+    'the groups and their order are those of docs/api/README.md',
+  );
+  const listed = groups.flatMap((group) => group.tags);
+  for (const { name, file } of listed) {
+    const { title, body } = docBody(file);
+    assert.equal(title, name, `docs/api/${file} is titled as README.md lists it`);
+    assert.equal(doc.tags.find((tag: Node) => tag.name === name)?.description, body, `${name}: its text is ${file}`);
+    assert.ok(body.length > 0, `${file} is not empty`);
+  }
+
+  // Every tag a route uses has its file; every file is the introduction, the index or a tag a route uses.
+  const used = new Set(operations(doc).flatMap(([, op]) => op.tags as string[]));
+  const explained = new Set(listed.map((tag) => tag.name));
+  assert.deepEqual(
+    [...used].filter((name) => !explained.has(name)),
+    [],
+    'tags used by routes without a file in docs/api/README.md',
+  );
+  assert.deepEqual(
+    listed.filter((tag) => !used.has(tag.name)).map((tag) => tag.file),
+    [],
+    'files of tags no route uses',
+  );
+  const files = readdirSync(apiDocs).filter((name) => name.endsWith('.md'));
+  const usedFiles = new Set(['README.md', 'introduction.md', ...listed.map((tag) => tag.file)]);
+  assert.deepEqual(
+    files.filter((file) => !usedFiles.has(file)),
+    [],
+    'Markdown files in docs/api that nothing reads (list them in docs/api/README.md)',
+  );
+  assert.equal(new Set(listed.map((tag) => tag.file)).size, listed.length, 'no file is listed twice');
 });
