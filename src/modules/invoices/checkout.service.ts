@@ -166,8 +166,7 @@ async function priceParts(db: Conn, shop: ShopRow, body: CheckoutBody): Promise<
   for (const [index, part] of body.parts.entries()) {
     const product = items.products.get(part.productId);
     // Private and internal products appear nowhere public: to a buyer they do not exist.
-    if (!product)
-      throw ValidationError.field(`parts[${index}].productId`, 'no such product');
+    if (!product) throw ValidationError.field(`parts[${index}].productId`, 'no such product');
     const variant = items.variants.get(part.productVariantId);
     if (!variant || variant.deleted_at !== null || variant.product_id !== product.id) {
       throw ValidationError.field(`parts[${index}].productVariantId`, 'no such variant of this product');
@@ -341,7 +340,7 @@ async function reserveStock(
   now: number,
 ): Promise<void> {
   for (const part of [...parts].sort((a, b) => a.variant.id - b.variant.id)) {
-    const units = await repo.takeUnits(db, shopId, part.variant, invoiceId, part.quantity);
+    const units = await products.takeUnits(db, shopId, part.variant, invoiceId, part.quantity);
     if (!units.taken)
       throw new CheckoutRefusal('out_of_stock', 'Not enough stock for this order.', [
         partError(part.index, 'quantity', 'is more than the stock left'),

@@ -4,6 +4,7 @@ import { fromMinorUnits } from '../../schemas/money.js';
 import { recordRefund } from '../customers/index.js';
 import { type EventType, recordEvent } from '../events/index.js';
 import type { LinkSettings } from '../mail/index.js';
+import { addSoldCounts, returnOrderStock } from '../products/index.js';
 import { type RollupSource, recordRollupChanges } from '../rollups/index.js';
 import { isHostedProvider } from '../shops/index.js';
 import { addFeedbackToTotals, countFirstPurchase, shopContentChanged } from '../storefront/index.js';
@@ -162,7 +163,7 @@ export async function invoiceCompleted(
 ): Promise<void> {
   const shopId = invoice.shop_id;
   const { now } = completion;
-  await repo.addSoldCounts(trx, shopId, parts);
+  await addSoldCounts(trx, shopId, parts);
   await countFirstPurchase(trx, shopId, invoice.customer_id);
   await queueDeliveryMail(trx, invoice, invoice.customer_email, completion.delivered, completion.links);
   await recordInvoiceEvent(
@@ -200,7 +201,7 @@ export async function invoiceEndedUnpaid(
   now: number,
 ): Promise<void> {
   const shopId = invoice.shop_id;
-  await repo.returnInvoiceStock(trx, shopId, invoice.id, await repo.listParts(trx, shopId, [invoice.id]));
+  await returnOrderStock(trx, shopId, invoice.id, await repo.listParts(trx, shopId, [invoice.id]));
   await recordInvoiceEvent(
     trx,
     shopId,

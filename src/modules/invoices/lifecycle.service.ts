@@ -8,10 +8,9 @@ import { releaseCouponUse } from '../coupons/index.js';
 import * as customers from '../customers/index.js';
 import { changeBalance } from '../customers/index.js';
 import { recordEvent } from '../events/index.js';
-import { findVariant } from '../products/index.js';
+import { DynamicDeliveryError, type DynamicOrder, deliverUnits, dynamicDeliverable } from '../products/index.js';
 import { findShop, shareShop } from '../shops/index.js';
 import { invoiceCompleted, invoiceEndedUnpaid, writeTransaction } from './domain-events.js';
-import { type DeliveryOptions, DynamicDeliveryError, fetchDynamicDeliverable } from './dynamic-delivery.js';
 import type { PartDelivery } from './invoice-mail.js';
 import type { InvoicePartRow, InvoiceRow, InvoiceStatus, PaymentSource } from './invoices.table.js';
 import type { OrderOptions } from './order-options.js';
@@ -113,31 +112,23 @@ export async function noteIfOutOfStock(
   if (left === 0) await recordEvent(db, shopId, 'product.out_of_stock', { productId, variantId }, now);
 }
 
-/** What a dynamic part delivers, asked of the owner's URL outside any transaction. */
-export async function dynamicDeliverable(
-  db: Conn,
+/** What the owner's URL of a dynamic part is sent (products' dynamicDeliverable). */
+export function dynamicOrderOf(
   invoice: InvoiceRow,
   part: InvoicePartRow,
   quantity: number,
   replacement: boolean,
-  delivery: DeliveryOptions,
-): Promise<string> {
-  const variant = await findVariant(db, invoice.shop_id, part.variant_id);
-  if (!variant?.dynamic_url) throw new DynamicDeliveryError(`variant ${part.variant_id} has no delivery URL`);
-  return fetchDynamicDeliverable(
-    variant.dynamic_url,
-    {
-      invoiceId: invoice.id,
-      shopId: invoice.shop_id,
-      productId: part.product_id,
-      variantId: part.variant_id,
-      quantity,
-      customerEmail: invoice.customer_email,
-      customFields: JSON.parse(invoice.custom_fields) as Record<string, unknown>,
-      replacement,
-    },
-    delivery,
-  );
+): DynamicOrder {
+  return {
+    invoiceId: invoice.id,
+    shopId: invoice.shop_id,
+    productId: part.product_id,
+    variantId: part.variant_id,
+    quantity,
+    customerEmail: invoice.customer_email,
+    customFields: JSON.parse(invoice.custom_fields) as Record<string, unknown>,
+    replacement,
+  };
 }
 
 /** A dynamic part's delivery failed (422); the failure is recorded on the invoice, which stays pending. */
@@ -169,7 +160,7 @@ export async function completeInvoice(
   const answers = new Map<number, string>();
   try {
     for (const part of parts.filter((p) => p.product_type === 'dynamic')) {
-      answers.set(part.id, await dynamicDeliverable(db, invoice, part, part.quantity, false, options));
+      answers.set(part.id, await dynamicDeliverable(db, dynamicOrderOf(invoice, part, part.quantity, false), options));
     }
   } catch (err) {
     if (!(err instanceof DynamicDeliveryError)) throw err;
@@ -202,18 +193,11 @@ export async function completeInvoice(
     }
     const delivered: PartDelivery[] = [];
     for (const part of parts) {
-      let deliverables: string[];
-      if (part.product_type === 'serials') {
-        deliverables = await repo.deliverReservedSerials(trx, shopId, part.variant_id, invoiceId, now);
-        if (deliverables.length !== part.quantity)
-          throw new Error(
-            `invoice ${invoiceId} part ${part.id}: ${deliverables.length} reserved serials for ${part.quantity} units`,
-          );
-      } else if (part.product_type === 'service') {
-        deliverables = [(await findVariant(trx, shopId, part.variant_id))?.service_text ?? ''];
-      } else {
-        deliverables = [answers.get(part.id)!];
-      }
+      const deliverables = await deliverUnits(trx, shopId, part, invoiceId, now, answers.get(part.id));
+      if (part.product_type === 'serials' && deliverables.length !== part.quantity)
+        throw new Error(
+          `invoice ${invoiceId} part ${part.id}: ${deliverables.length} reserved serials for ${part.quantity} units`,
+        );
       await repo.setPartDeliverables(trx, shopId, part.id, deliverables);
       delivered.push({ part, quantity: part.quantity, deliverables });
     }

@@ -2,7 +2,7 @@ import type { Config } from '../../config.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import type { LinkSettings } from '../mail/index.js';
 import type { ProviderEndpoints } from '../payments/index.js';
-import type { DeliveryOptions } from './dynamic-delivery.js';
+import type { DeliveryOptions } from '../products/index.js';
 
 /**
  * How a checkout that reached the order rules ended, as the operator's metrics count it: placed,

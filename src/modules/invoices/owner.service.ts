@@ -5,18 +5,17 @@ import { recordIdempotentWork } from '../../http/idempotency.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
 import { parseDateRange } from '../../schemas/dates.js';
 import type { LinkSettings } from '../mail/index.js';
-import { findVariant } from '../products/index.js';
+import { DynamicDeliveryError, deliverUnits, dynamicDeliverable, takeUnits } from '../products/index.js';
 import { countCreatedInvoices, rollupView, splitAtLocalMidnights } from '../rollups/index.js';
 import { enabledGateway } from '../settings/index.js';
 import type { ShopRow } from '../shops/index.js';
 import { findShop, shareShop } from '../shops/index.js';
 import { invoiceReplaced, writeTransaction } from './domain-events.js';
-import { DynamicDeliveryError } from './dynamic-delivery.js';
 import { type PlacedOrder, queueDeliveryMail } from './invoice-mail.js';
 import type { InvoiceStatus } from './invoices.table.js';
 import {
   completeInvoice,
-  dynamicDeliverable,
+  dynamicOrderOf,
   expireOverdue,
   noteIfOutOfStock,
   requireInvoice,
@@ -150,7 +149,7 @@ export async function replaceItems(
   let answer: string | undefined;
   if (part.product_type === 'dynamic') {
     try {
-      answer = await dynamicDeliverable(db, invoice, part, input.quantity, true, options);
+      answer = await dynamicDeliverable(db, dynamicOrderOf(invoice, part, input.quantity, true), options);
     } catch (err) {
       if (err instanceof DynamicDeliveryError)
         throw new UnprocessableError('The dynamic delivery failed.', [`delivery: ${err.message}`]);
@@ -161,7 +160,7 @@ export async function replaceItems(
     await shareShop(trx, shop.id);
     await recordIdempotentWork(trx, invoiceId);
     const now = Date.now();
-    const units = await repo.takeUnits(
+    const units = await takeUnits(
       trx,
       shop.id,
       { id: part.variant_id, product_type: part.product_type },
@@ -170,12 +169,7 @@ export async function replaceItems(
     );
     if (!units.taken)
       throw new UnprocessableError('Not enough stock for this replacement.', ['quantity: is more than the stock left']);
-    const deliverables =
-      part.product_type === 'serials'
-        ? await repo.deliverReservedSerials(trx, shop.id, part.variant_id, invoiceId, now)
-        : part.product_type === 'service'
-          ? [(await findVariant(trx, shop.id, part.variant_id))?.service_text ?? '']
-          : [answer!];
+    const deliverables = await deliverUnits(trx, shop.id, part, invoiceId, now, answer);
     await noteIfOutOfStock(trx, shop.id, part.product_id, part.variant_id, units.left, now);
     await repo.insertReplacement(trx, {
       shopId: shop.id,

@@ -1,6 +1,7 @@
 // The products module's door: what other modules and the composition root (src/app.ts, src/cli.ts, src/server.ts) use of it.
 
 export { findOrderedItems, reachableProducts } from './buyable.js';
+export { type DeliveryOptions, DynamicDeliveryError, type DynamicOrder } from './dynamic-delivery.js';
 export {
   fieldPatternProblem,
   MAX_ANSWER_LENGTH,
@@ -8,6 +9,14 @@ export {
   matchesFieldPattern,
   matchWork,
 } from './field-pattern.js';
+export {
+  addSoldCounts,
+  deliverUnits,
+  dynamicDeliverable,
+  returnOrderStock,
+  type TakenUnits,
+  takeUnits,
+} from './fulfilment.js';
 export { productOwnerRoutes } from './owner.routes.js';
 export type { ProductRow, VariantRow } from './products.table.js';
 export type { VariantStockRow } from './repository.js';

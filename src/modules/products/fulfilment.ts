@@ -1,0 +1,220 @@
+import { type Kysely, sql } from 'kysely';
+import { isPostgres } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
+import {
+  type DeliveryOptions,
+  DynamicDeliveryError,
+  type DynamicOrder,
+  fetchDynamicDeliverable,
+} from './dynamic-delivery.js';
+import { changeAvailableSerials, findVariant } from './repository.js';
+
+/**
+ * Fulfilment: the stock and serials an order takes, returns and delivers, and what each delivery
+ * type hands the buyer (serials, a service text, a dynamic answer). The orders module decides
+ * when (checkout, completion, expiry, replacement); these are the only writes of the catalog's
+ * stock columns and serials an order makes. File and licence delivery belong here too.
+ */
+type Conn = Kysely<Database>;
+
+/**
+ * Reserves `quantity` available serials of a variant for an invoice and answers how many it
+ * got (and takes them off the variant's `available_serials`). On PostgreSQL rows locked by a
+ * concurrent checkout are skipped, never waited on or taken twice; SQLite runs one write
+ * transaction at a time.
+ */
+async function reserveSerials(
+  db: Conn,
+  shopId: number,
+  variantId: number,
+  invoiceId: string,
+  quantity: number,
+): Promise<TakenUnits> {
+  const candidates = db
+    .selectFrom('serials')
+    .select('id')
+    .where('shop_id', '=', shopId)
+    .where('variant_id', '=', variantId)
+    .where('status', '=', 'available')
+    .orderBy('id')
+    .limit(quantity)
+    .$if(isPostgres(db), (q) => q.forUpdate().skipLocked());
+  const result = await db
+    .updateTable('serials')
+    .set({ status: 'reserved', invoice_id: invoiceId })
+    .where('id', 'in', candidates)
+    .where('status', '=', 'available')
+    .executeTakeFirst();
+  const reserved = Number(result.numUpdatedRows);
+  const left = await changeAvailableSerials(db, shopId, variantId, -reserved);
+  return { taken: reserved === quantity, left: left ?? 0 };
+}
+
+/** Marks a part's reserved serials delivered and answers their values, oldest first. */
+async function deliverReservedSerials(
+  db: Conn,
+  shopId: number,
+  variantId: number,
+  invoiceId: string,
+  now: number,
+): Promise<string[]> {
+  const rows = await db
+    .updateTable('serials')
+    .set({ status: 'delivered', delivered_at: now })
+    .where('shop_id', '=', shopId)
+    .where('variant_id', '=', variantId)
+    .where('invoice_id', '=', invoiceId)
+    .where('status', '=', 'reserved')
+    .returning(['id', 'value'])
+    .execute();
+  return rows.sort((a, b) => a.id - b.id).map((r) => r.value);
+}
+
+/** The sum of `amount` over rows, by `key`. */
+function totalsBy<T>(rows: T[], key: (row: T) => number, amount: (row: T) => number): Map<number, number> {
+  const totals = new Map<number, number>();
+  for (const row of rows) totals.set(key(row), (totals.get(key(row)) ?? 0) + amount(row));
+  return totals;
+}
+
+/**
+ * Returns an unpaid order's stock: its reserved serials become available again (and count in
+ * their variants' `available_serials`), its counted parts go back to their variants' `stock`.
+ * Variants are changed in id order, as checkouts take them (invoices' reserveStock): two transactions
+ * never each hold a variant the other waits for.
+ */
+export async function returnOrderStock(
+  db: Conn,
+  shopId: number,
+  invoiceId: string,
+  parts: { product_type: string; variant_id: number; quantity: number }[],
+): Promise<void> {
+  const released = await db
+    .updateTable('serials')
+    .set({ status: 'available', invoice_id: null })
+    .where('shop_id', '=', shopId)
+    .where('invoice_id', '=', invoiceId)
+    .where('status', '=', 'reserved')
+    .returning('variant_id')
+    .execute();
+  const serials = totalsBy(
+    released,
+    (r) => r.variant_id,
+    () => 1,
+  );
+  const counted = totalsBy(
+    parts.filter((p) => p.product_type !== 'serials'),
+    (p) => p.variant_id,
+    (p) => p.quantity,
+  );
+  for (const variantId of [...new Set([...serials.keys(), ...counted.keys()])].sort((a, b) => a - b)) {
+    await changeAvailableSerials(db, shopId, variantId, serials.get(variantId) ?? 0);
+    if (counted.has(variantId)) await returnStock(db, shopId, variantId, counted.get(variantId)!);
+  }
+}
+
+/**
+ * Takes `quantity` from a counted stock in one statement. When nothing was taken the stock is
+ * either unlimited (null: always succeeds, and is never written, so never locked) or too small.
+ */
+async function takeStock(db: Conn, shopId: number, variantId: number, quantity: number): Promise<TakenUnits> {
+  const taken = await db
+    .updateTable('product_variants')
+    .set({ stock: sql`stock - ${quantity}` })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', variantId)
+    .where('stock', '>=', quantity)
+    .returning('stock')
+    .executeTakeFirst();
+  if (taken) return { taken: true, left: taken.stock };
+  const variant = await db
+    .selectFrom('product_variants')
+    .select('stock')
+    .where('shop_id', '=', shopId)
+    .where('id', '=', variantId)
+    .executeTakeFirstOrThrow();
+  return variant.stock === null ? { taken: true, left: null } : { taken: false, left: variant.stock };
+}
+
+/** Whether all the units asked for were taken and, when they were, how many the variant has left (null: unlimited). */
+export interface TakenUnits {
+  taken: boolean;
+  left: number | null;
+}
+
+/**
+ * Takes `quantity` units of a variant for an invoice: serials are reserved to it, a counted stock
+ * goes down, an unlimited one is untouched. A caller whose units were not all taken throws,
+ * rolling back whatever was.
+ */
+export function takeUnits(
+  db: Conn,
+  shopId: number,
+  variant: { id: number; product_type: string },
+  invoiceId: string,
+  quantity: number,
+): Promise<TakenUnits> {
+  return variant.product_type === 'serials'
+    ? reserveSerials(db, shopId, variant.id, invoiceId, quantity)
+    : takeStock(db, shopId, variant.id, quantity);
+}
+
+async function returnStock(db: Conn, shopId: number, variantId: number, quantity: number): Promise<void> {
+  await db
+    .updateTable('product_variants')
+    .set({ stock: sql`stock + ${quantity}` })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', variantId)
+    .where('stock', 'is not', null)
+    .execute();
+}
+
+/**
+ * Counts a completed invoice's units sold on its products, one update per product in product-id
+ * order: two completions naming the same products in different orders never hold one each.
+ */
+export async function addSoldCounts(
+  db: Conn,
+  shopId: number,
+  parts: { product_id: number; quantity: number }[],
+): Promise<void> {
+  const sold = totalsBy(
+    parts,
+    (p) => p.product_id,
+    (p) => p.quantity,
+  );
+  for (const [productId, quantity] of [...sold].sort(([a], [b]) => a - b)) {
+    await db
+      .updateTable('products')
+      .set({ sold_count: sql`sold_count + ${quantity}` })
+      .where('shop_id', '=', shopId)
+      .where('id', '=', productId)
+      .execute();
+  }
+}
+
+/**
+ * What the units of a part deliver, in the order's transaction: its reserved serials (marked
+ * delivered), the variant's service text, or the dynamic answer asked for before the transaction
+ * (dynamicDeliverable).
+ */
+export async function deliverUnits(
+  db: Conn,
+  shopId: number,
+  part: { variant_id: number; product_type: string },
+  invoiceId: string,
+  now: number,
+  dynamicAnswer: string | undefined,
+): Promise<string[]> {
+  if (part.product_type === 'serials') return deliverReservedSerials(db, shopId, part.variant_id, invoiceId, now);
+  if (part.product_type === 'service') return [(await findVariant(db, shopId, part.variant_id))?.service_text ?? ''];
+  if (dynamicAnswer === undefined) throw new Error(`variant ${part.variant_id}: a dynamic part needs its answer`);
+  return [dynamicAnswer];
+}
+
+/** What a dynamic variant delivers for this order, asked of the owner's URL outside any transaction. */
+export async function dynamicDeliverable(db: Conn, order: DynamicOrder, delivery: DeliveryOptions): Promise<string> {
+  const variant = await findVariant(db, order.shopId, order.variantId);
+  if (!variant?.dynamic_url) throw new DynamicDeliveryError(`variant ${order.variantId} has no delivery URL`);
+  return fetchDynamicDeliverable(variant.dynamic_url, order, delivery);
+}
