@@ -79,6 +79,7 @@ import { ErrorEnvelope } from './schemas/common.js';
 import { makePrivateDir, tightenDataModes } from './security/file-modes.js';
 import { createSecretBox } from './security/secret-box.js';
 import { createDiskStorage } from './storage/file-storage.js';
+import { wireSubscribers } from './subscribers.js';
 
 export interface BuildOptions {
   config: Config;
@@ -191,6 +192,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const db: Db = openDatabase(config.database);
   // Invoice events written on this handle carry links built from the server's PUBLIC_URL and STOREFRONT_DOMAIN.
   useLinkSettings(db.kysely, config);
+  // What is derived from a change follows it through its owner's subscriber (src/domain/dispatcher.ts).
+  wireSubscribers();
   if (db.reader) db.reader.log = (err, msg) => app.log.error({ err }, msg);
   db.onError = (err, msg) => app.log.warn({ err }, msg);
   db.health.log = app.log;

@@ -19,6 +19,7 @@ import {
   setPassword,
   setupTokenForEmail,
 } from './modules/accounts/index.js';
+import { wireSubscribers } from './subscribers.js';
 
 const usage = `Usage: shopd <command> [options]   (or: npm run cli -- <command> [options])
 
@@ -134,6 +135,8 @@ async function migrationDryRun(database: DatabaseConfig): Promise<string[]> {
 }
 
 async function main(argv: string[]): Promise<void> {
+  // Commands write too (appeals accept): what derives from their changes follows through the subscribers.
+  wireSubscribers();
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

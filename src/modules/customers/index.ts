@@ -7,9 +7,9 @@ export {
   lockCustomers,
   recordCustomerIp,
   recordPurchase,
-  recordRefund,
   rescaleMoney,
   setReferralDisabled,
 } from './repository.js';
 export { Customer, CustomerParams, StatsQuery } from './schema.js';
 export { changeBalance, customerForEmail, InsufficientBalanceError, requireCustomer, toCustomer } from './service.js';
+export { subscribe as subscribeCustomers } from './subscribers.js';

@@ -2,3 +2,4 @@
 
 export type { EventType } from './service.js';
 export { recordEvent } from './service.js';
+export { subscribe as subscribeEvents } from './subscribers.js';

@@ -1,11 +1,13 @@
 import type { Kysely } from 'kysely';
 import { constraintViolation } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
+import { writeTransaction } from '../../domain/dispatcher.js';
+import { domainEvents } from '../../domain/events.js';
 import { ConflictError, NotFoundError } from '../../http/errors.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
 import { toIso } from '../../schemas/common.js';
 import * as invoices from '../invoices/index.js';
-import { feedbackCreated, feedbackWithdrawn, withExpiryApplied, writeTransaction } from '../invoices/index.js';
+import { withExpiryApplied } from '../invoices/index.js';
 import type { ShopRow } from '../shops/index.js';
 import type { AppealStatus, FeedbackAppealRow, FeedbackRow } from './feedbacks.table.js';
 import * as repo from './repository.js';
@@ -91,11 +93,13 @@ export async function postFeedback(db: Conn, invoiceId: string, body: FeedbackBo
         created_at: now,
         updated_at: now,
       });
-      await feedbackCreated(
-        trx,
-        { id: row.id, shopId, invoiceId: invoice.id, rating: row.rating, comment, createdAt: row.created_at },
-        productIds,
-      );
+      await domainEvents.emit(trx, 'feedback.created', {
+        feedback: { id: row.id, shopId, invoiceId: invoice.id, rating: row.rating, createdAt: row.created_at },
+        webhook: {
+          at: row.created_at,
+          data: { feedbackId: row.id, invoiceId: invoice.id, productIds, rating: row.rating, comment },
+        },
+      });
       return row;
     });
   } catch (err) {
@@ -213,7 +217,10 @@ export async function resolveAppeal(
     if (!(await repo.resolveOpenAppeal(trx, shopId, appeal.id, outcome, now))) throw notOpen('no longer open');
     // A feedback hidden once stays hidden once: a second accepted appeal changes no figure.
     if (outcome === 'accepted' && !(await repo.isWithdrawn(trx, shopId, appeal.feedback_id, appeal.id))) {
-      await feedbackWithdrawn(trx, shopId, { rating: appeal.rating, createdAt: appeal.feedback_created_at });
+      await domainEvents.emit(trx, 'feedback.withdrawn', {
+        shopId,
+        feedback: { rating: appeal.rating, createdAt: appeal.feedback_created_at },
+      });
     }
   });
   return toOperatorAppeal((await repo.findAppealById(db, appeal.id))!);

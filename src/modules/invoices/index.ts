@@ -2,7 +2,7 @@
 export { cancelInvoice, cancelPublicInvoice } from './cancel.service.js';
 export { type Buyer, checkout, openShop, type ShopAccess } from './checkout.service.js';
 export { customerInvoices } from './customer.service.js';
-export { feedbackCreated, feedbackWithdrawn, useLinkSettings, writeTransaction } from './domain-events.js';
+export { useLinkSettings } from './domain-events.js';
 export { expireOverdue, startExpiryWorker, withExpiryApplied } from './lifecycle.service.js';
 export { type CheckoutOutcome, type OrderOptions, orderOptions } from './order-options.js';
 export { invoiceOwnerRoutes } from './owner.routes.js';
@@ -11,4 +11,5 @@ export { sweepPaymentEvents } from './payment.repository.js';
 export { paymentCallbackRoutes } from './payment.routes.js';
 export { buyerOf, invoicePublicRoutes } from './public.routes.js';
 export { findInvoice, findInvoiceById, listParts } from './repository.js';
-export { InvoiceId, PublicInvoice } from './schema.js';
+export { CheckoutBody, InvoiceId, PublicInvoice } from './schema.js';
+export { subscribe as subscribeInvoiceMails } from './subscribers.js';

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { PartDelivery } from '../../domain/events.js';
 import { storefrontPaths } from '../../http/storefront-url.js';
 import { currencyDigits } from '../../schemas/currencies.js';
 import { fromMinorUnits } from '../../schemas/money.js';
@@ -35,13 +36,6 @@ export function moneyText(minor: number, currency: string): string {
 /** A part as mail names it: the product title, with the variant's when it differs. */
 export function partTitle(part: Pick<InvoicePartRow, 'title' | 'variant_title'>): string {
   return part.variant_title === part.title ? part.title : `${part.title} (${part.variant_title})`;
-}
-
-/** What a part of an invoice delivered: `quantity` items (fewer than the part's for a replacement). */
-export interface PartDelivery {
-  part: InvoicePartRow;
-  quantity: number;
-  deliverables: string[];
 }
 
 const goodsOf = (deliveries: PartDelivery[]) =>

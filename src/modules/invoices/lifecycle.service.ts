@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { PartDelivery } from '../../domain/events.js';
 import { ConflictError, NotFoundError, UnprocessableError } from '../../http/errors.js';
 import { recordIdempotentWork } from '../../http/idempotency.js';
 import { fromMinorUnits } from '../../schemas/money.js';
@@ -11,7 +12,6 @@ import { recordEvent } from '../events/index.js';
 import { DynamicDeliveryError, type DynamicOrder, deliverUnits, dynamicDeliverable } from '../products/index.js';
 import { findShop, shareShop } from '../shops/index.js';
 import { invoiceCompleted, invoiceEndedUnpaid, writeTransaction } from './domain-events.js';
-import type { PartDelivery } from './invoice-mail.js';
 import type { InvoicePartRow, InvoiceRow, InvoiceStatus, PaymentSource } from './invoices.table.js';
 import type { OrderOptions } from './order-options.js';
 import * as repo from './repository.js';

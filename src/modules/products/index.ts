@@ -10,10 +10,8 @@ export {
   matchWork,
 } from './field-pattern.js';
 export {
-  addSoldCounts,
   deliverUnits,
   dynamicDeliverable,
-  returnOrderStock,
   type TakenUnits,
   takeUnits,
 } from './fulfilment.js';
@@ -31,5 +29,6 @@ export {
 } from './repository.js';
 export { customFieldTypes, Gateway, productTypes } from './schema.js';
 export { rescalePrices } from './service.js';
+export { subscribe as subscribeProducts } from './subscribers.js';
 export type { StoredCustomField, StoredGateway } from './variant-input.js';
 export { totalStock, variantStock } from './views.js';

@@ -1,5 +1,5 @@
 // The rollups module's door. Rollups are the dashboards' figures per shop-local day, kept as
-// deltas in day buckets: written by the invoice domain events (invoices/domain-events.ts) in the
+// deltas in day buckets: written by their subscriber to the domain events (subscribers.ts) in the
 // transaction of each change, rebuilt from the invoices by `shopd rollups rebuild` and after a
 // timezone change, read by the dashboards and by the invoice list's counts.
 export type { LocalDaySplit } from './local-days.js';
@@ -28,8 +28,8 @@ export type { RollupSource } from './rollups.js';
 export {
   rebuildInBackground,
   rebuildRollups,
-  recordRollupChanges,
   resumeRollupRebuilds,
   startRollupRebuild,
   stopRollupRebuilds,
 } from './rollups.js';
+export { subscribe as subscribeRollups } from './subscribers.js';

@@ -512,7 +512,7 @@ export async function rawTotals(db: Conn, shopId: number, range: Range): Promise
       .where('shop_id', '=', shopId)
       .where('created_at', '>=', range.from)
       .where('created_at', '<=', range.to)
-      // Not those hidden by an accepted appeal, as the rollups (feedbackWithdrawn, invoices/domain-events.ts).
+      // Not those hidden by an accepted appeal, as the rollups (feedback.withdrawn, subscribers.ts).
       .where('id', 'not in', (eb) =>
         eb
           .selectFrom('feedback_appeals')

@@ -10,7 +10,7 @@ type Conn = Kysely<Database>;
 
 /**
  * Dashboard rollups, kept in the same transaction as every write that changes them (through the
- * domain events, invoices/domain-events.ts), so dashboards and the invoice list's totalCount sum
+ * domain events, subscribers.ts), so dashboards and the invoice list's totalCount sum
  * a few dozen rows instead of reading every invoice.
  *
  * A row holds the deltas of one bucket of shop-local days: a day, 32 days or 1024 days (levels
@@ -179,7 +179,7 @@ const createdAtOf = (change: RollupChange) => (change.after ?? change.before)!.c
 
 /**
  * Adds `changes` to the shop's rollups. Takes the shop's rollup lock, so it is the last step of
- * its transaction (see the lock order in invoices/domain-events.ts).
+ * its transaction (see the lock order in docs/internals.md).
  */
 export async function recordRollupChanges(db: Conn, shopId: number, changes: RollupChange[]): Promise<void> {
   const state = await repo.lockRollupState(db, shopId);

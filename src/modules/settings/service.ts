@@ -54,7 +54,7 @@ export async function setTimezone(
 ): Promise<ShopRow> {
   const { row, rebuild } = await db.transaction().execute(async (trx) => {
     const row = await updateShop(trx, shop.id, { utc_offset_minutes: utcTimezoneOffset });
-    // After the shop row: the rollup lock comes last (invoices/domain-events.ts).
+    // After the shop row: the rollup lock comes last (docs/internals.md, the lock order).
     return { row, rebuild: await startRollupRebuild(trx, shop.id, utcTimezoneOffset) };
   });
   if (rebuild)

@@ -2,9 +2,8 @@
 
 export { cacheControlFor, conditionalGet, etagOf, matchesIfNoneMatch } from './http-cache.js';
 export type { CachedPage } from './page-cache.js';
-export { invalidateAfterWrite, PageCache, registerPageCache, shopContentChanged } from './page-cache.js';
+export { invalidateAfterWrite, PageCache, registerPageCache } from './page-cache.js';
 export { storefrontPublicRoutes } from './public.routes.js';
-export { addFeedbackToTotals, countFirstPurchase } from './repository.js';
 export type { PublicListing } from './schema.js';
 export {
   announcementPage,
@@ -17,3 +16,4 @@ export {
   shopDetails,
 } from './service.js';
 export { keyOpens, UnlockedKeys } from './storefront-lock.js';
+export { subscribe as subscribeStorefront } from './subscribers.js';

@@ -15,7 +15,6 @@ import { type ProductRow, reachableProducts } from '../products/index.js';
  */
 type Conn = Kysely<Database>;
 
-
 export function findReachableProductByPath(db: Conn, shopId: number, path: string): Promise<ProductRow | undefined> {
   return reachableProducts(db, shopId).selectAll().where('path', '=', path).executeTakeFirst();
 }

@@ -1,0 +1,114 @@
+import type { Selectable } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { LinkSettings } from '../modules/mail/index.js';
+import { Dispatcher } from './dispatcher.js';
+
+/**
+ * The domain events of orders and feedbacks and what each carries: enough for every subscriber
+ * to do its part without reading the change back. Emitted by src/modules/invoices (and
+ * feedbacks); subscribed to in each module's subscribers.ts.
+ */
+type Row<T extends keyof Database> = Selectable<Database[T]>;
+
+/** What an `invoice.*` or `feedback.*` webhook event reports (src/modules/events records it). */
+export interface WebhookFacts {
+  /** When it happened (the event's `created_at`). */
+  at: number;
+  data: Record<string, unknown>;
+  /** The invoice as the owner API shows it, read in the transaction when an endpoint wants it. */
+  detail?: () => Promise<Record<string, unknown>>;
+}
+
+/** What a part of an invoice delivered: `quantity` items (fewer than the part's for a replacement). */
+export interface PartDelivery {
+  part: Row<'invoice_parts'>;
+  quantity: number;
+  deliverables: string[];
+}
+
+interface InvoiceEvent {
+  invoice: Row<'invoices'>;
+  now: number;
+  webhook: WebhookFacts;
+}
+
+export interface DomainEvents {
+  /** A new pending invoice, its stock reserved and its parts written. */
+  'invoice.created': InvoiceEvent & {
+    shop: Row<'shops'>;
+    parts: Row<'invoice_parts'>[];
+    /** The gateway's public fields (its payment instructions); undefined when turned off. */
+    fields: Record<string, string> | undefined;
+    customerCreated: boolean;
+    links: LinkSettings;
+  };
+  /** A pending invoice completed: status, deliverables, balance and customer totals written. */
+  'invoice.completed': InvoiceEvent & {
+    parts: Row<'invoice_parts'>[];
+    repeatPurchase: boolean;
+    delivered: PartDelivery[];
+    links: LinkSettings;
+  };
+  /** A pending invoice expired unpaid. */
+  'invoice.expired': InvoiceEvent & { parts: Row<'invoice_parts'>[] };
+  /** A pending invoice cancelled. */
+  'invoice.cancelled': InvoiceEvent & { parts: Row<'invoice_parts'>[] };
+  /** Items of a completed part delivered again (the replacement row written). */
+  'invoice.replaced': InvoiceEvent & { replacement: PartDelivery; links: LinkSettings };
+  /** A refund made: its row succeeded, the invoice's `refunded` counting it, a balance refund credited. */
+  'invoice.refunded': InvoiceEvent & {
+    refund: {
+      id: number;
+      amount: number;
+      /** The amount in the shop's currency today (the buyer's lifetime spend is kept in it). */
+      localAmount: number;
+      reason: string | null;
+      method: string;
+      createdAt: number;
+    };
+    links: LinkSettings;
+  };
+  /** A new feedback on an invoice (the row written). */
+  'feedback.created': {
+    feedback: { id: number; shopId: number; invoiceId: string; rating: number; createdAt: number };
+    webhook: WebhookFacts;
+  };
+  /** A feedback hidden by an accepted appeal: it no longer counts anywhere. */
+  'feedback.withdrawn': { shopId: number; feedback: { rating: number; createdAt: number } };
+}
+
+export type DomainEventType = keyof DomainEvents;
+
+export const domainEventTypes = [
+  'invoice.created',
+  'invoice.completed',
+  'invoice.expired',
+  'invoice.cancelled',
+  'invoice.replaced',
+  'invoice.refunded',
+  'feedback.created',
+  'feedback.withdrawn',
+] as const satisfies DomainEventType[];
+
+/** The types whose events carry a webhook's facts. */
+export const webhookEventTypes = [
+  'invoice.created',
+  'invoice.completed',
+  'invoice.expired',
+  'invoice.cancelled',
+  'invoice.replaced',
+  'invoice.refunded',
+  'feedback.created',
+] as const satisfies DomainEventType[];
+
+export type DomainEventBus = Dispatcher<DomainEvents>;
+
+/** The one dispatcher; its handlers are module functions, the same for every app in the process. */
+export const domainEvents: DomainEventBus = new Dispatcher<DomainEvents>();
+
+/** The shop an event is about. */
+export function shopOf<K extends DomainEventType>(type: K, event: DomainEvents[K]): number {
+  if (type === 'feedback.created') return (event as DomainEvents['feedback.created']).feedback.shopId;
+  if (type === 'feedback.withdrawn') return (event as DomainEvents['feedback.withdrawn']).shopId;
+  return (event as InvoiceEvent).invoice.shop_id;
+}

@@ -1,0 +1,22 @@
+import { afterCommit } from '../../domain/dispatcher.js';
+import { type DomainEventBus, type DomainEventType, domainEventTypes, shopOf } from '../../domain/events.js';
+import { shopContentChanged } from './page-cache.js';
+import { addFeedbackToTotals, countFirstPurchase } from './repository.js';
+
+/**
+ * The storefront's read model: the shop's buyers (a first completed order) and feedback totals,
+ * and, once the change has committed, the shop's cached pages (every event changes what a page
+ * shows: stock, sold counts, ratings).
+ */
+export function subscribe(events: DomainEventBus): void {
+  events.on('invoice.completed', (trx, { invoice }) => countFirstPurchase(trx, invoice.shop_id, invoice.customer_id));
+  events.on('feedback.created', (trx, { feedback }) => addFeedbackToTotals(trx, feedback.shopId, feedback));
+  for (const type of domainEventTypes) pagesChangeOn(events, type);
+}
+
+function pagesChangeOn<K extends DomainEventType>(events: DomainEventBus, type: K): void {
+  events.on(type, async (trx, event) => {
+    const shopId = shopOf(type, event);
+    afterCommit(trx, `pages:${shopId}`, () => shopContentChanged(shopId));
+  });
+}
