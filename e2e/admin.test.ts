@@ -241,6 +241,25 @@ e2eTest('the admin refuses a call without its CSRF token and a session that has 
   // between the update and the click would sign out first and take the navigation away.
   await nav(page, 'FAQs').click();
   await page.getByRole('heading', { name: 'FAQs', level: 1 }).waitFor();
+
+  // A form is checked against the API's schema of its body before anything is sent: the problem
+  // shows beside its field, tied to it, and no request leaves the browser.
+  const faqWrites: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() !== 'GET' && new URL(request.url()).pathname.endsWith('/faqs')) faqWrites.push(request.url());
+  });
+  await page.getByRole('button', { name: 'Add FAQ' }).click();
+  const faqDialog = page.getByRole('dialog', { name: 'New FAQ' });
+  await faqDialog.getByLabel('Answer').fill('Within a day.');
+  await faqDialog.getByRole('button', { name: 'Save' }).click();
+  const question = faqDialog.getByLabel('Question');
+  await faqDialog.getByText('must NOT have fewer than 1 characters').waitFor();
+  assert.equal(await question.getAttribute('aria-invalid'), 'true', 'the question is marked invalid');
+  assert.ok(await question.evaluate((el) => el === document.activeElement), 'the focus is on the question');
+  await shot('faq-schema-problem');
+  await faqDialog.getByRole('button', { name: 'Cancel' }).click();
+  assert.deepEqual(faqWrites, [], 'nothing was sent');
+
   await server.app.db.kysely
     .updateTable('owner_sessions')
     .set({ expires_at: Date.now() - 1000 })

@@ -15,6 +15,22 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     chunkSizeWarningLimit: 300,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // The libraries every screen runs on, in chunks of their own: a new admin build that
+          // changes only its own code leaves these files' names, and so the browser's cached
+          // copies, as they were. The ones a few screens load (uPlot, ajv-formats) stay with them.
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+            {
+              name: 'vendor',
+              test: /node_modules[\\/](@tanstack|wouter|regexparam|openapi-fetch|react-hook-form|@hookform|@standard-schema)[\\/]/,
+            },
+          ],
+        },
+      },
+    },
   },
   server: {
     proxy: { '/self': 'http://127.0.0.1:3000', '/uploads': 'http://127.0.0.1:3000', '/s/': 'http://127.0.0.1:3000' },

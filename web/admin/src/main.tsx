@@ -2,6 +2,7 @@ import { MutationCache, QueryClient, QueryClientProvider } from '@tanstack/react
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError } from './api/client';
+import { isSessionKey } from './api/queries/keys';
 import { App } from './app/App';
 import './styles.css';
 
@@ -15,7 +16,7 @@ const queryClient: QueryClient = new QueryClient({
       // Signing in or out starts the cache over instead (session.ts).
       if (mutation.meta?.session) return;
       void queryClient.invalidateQueries({
-        predicate: (query) => query.queryKey[0] !== 'session',
+        predicate: (query) => !isSessionKey(query.queryKey),
         refetchType: 'none',
       });
     },

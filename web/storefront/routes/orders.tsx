@@ -20,7 +20,6 @@ import {
   formRefusal,
   INVOICE_ID,
   idOf,
-  isEmail,
   noErrors,
   type PlacedErrors,
   placeErrors,
@@ -38,6 +37,7 @@ import { checkoutFieldName } from '../pages/product.js';
 import { sendPage } from '../render.js';
 import { detailsOf } from '../shop-scope.js';
 import { href, type Site } from '../site.js';
+import { orderOf } from './checkout-body.js';
 
 /**
  * The buyer's order flow: the checkout form, the invoice page (by its unguessable id) with its
@@ -45,8 +45,6 @@ import { href, type Site } from '../site.js';
  * JSON API (checkout, cancel, feedback); a refusal comes back as the form with each of the
  * service's `errors` next to its field.
  */
-
-type CheckoutBody = Parameters<typeof checkout>[2];
 
 /**
  * The gateways a buyer may pick for a variant: what it can be paid with now; the store balance
@@ -90,55 +88,6 @@ function checkoutFieldOf(path: string): string | undefined {
   if (path === 'affiliateCode') return 'ref';
   if (path === 'gateway' || path === 'coupon' || path === 'chatUserId' || path === 'terms') return path;
   return undefined;
-}
-
-/**
- * The checkout service's body from the form, or the problems the form itself shows first (in the
- * service's `"<path>: <problem>"` form): what the JSON API's schema would refuse, the gateway
- * choice, and the terms, which only the storefront asks for.
- */
-function orderOf(
-  values: CheckoutValues,
-  product: CheckoutProduct,
-  variant: CheckoutVariant,
-  gateways: GatewayOption[],
-  terms: boolean,
-): { body: CheckoutBody; problems: string[] } {
-  const problems: string[] = [];
-  const email = values.email.trim();
-  if (email === '') problems.push('customerEmail: is required');
-  else if (!isEmail(email)) problems.push('customerEmail: must be an e-mail address');
-  const quantity = /^[0-9]{1,7}$/.test(values.quantity.trim()) ? Number(values.quantity.trim()) : Number.NaN;
-  if (!(quantity >= 1 && quantity <= 1_000_000))
-    problems.push('parts[0].quantity: must be a whole number of at least 1');
-  if (!gateways.some((g) => g.gateway === values.gateway)) problems.push('gateway: choose how to pay');
-  const coupon = values.coupon.trim();
-  if (coupon.length > 64) problems.push('coupon: must be at most 64 characters');
-  const ref = values.ref.trim();
-  if (ref.length > 64) problems.push('affiliateCode: must be at most 64 characters');
-  const chatUserId = values.chatUserId.trim();
-  if (chatUserId !== '' && !/^[0-9]{1,32}$/.test(chatUserId)) problems.push('chatUserId: must be digits only');
-  if (terms && !values.terms) problems.push('terms: accept the terms of service to place the order');
-  const customFields: Record<string, string | boolean> = {};
-  for (const f of variant.customFields) {
-    const value = values.fields[f.id] ?? '';
-    if (f.type === 'checkbox') {
-      if (value !== '') customFields[f.id] = true;
-    } else if (value !== '') customFields[f.id] = value;
-  }
-  return {
-    problems,
-    body: {
-      customerEmail: email,
-      gateway: values.gateway as CheckoutBody['gateway'],
-      parts: [{ productId: product.id, productVariantId: variant.id, quantity }],
-      coupon: coupon || null,
-      customFields,
-      affiliateCode: ref || null,
-      chatUserId: chatUserId || null,
-      key: null,
-    },
-  };
 }
 
 /** The invoice of this shop with this id; any other (unknown, malformed, another shop's) is the 404 page. */

@@ -69,11 +69,18 @@ export class ApiError extends Error {
     }
   }
 
-  /** The problems that no field on the form shows, for a summary above it. */
-  unshown(shown: readonly string[]): string[] {
+  /**
+   * The problems that no field on the form shows, for a summary above it: `shown` names the
+   * fields (a problem of `title` or `title.x` is theirs), or tells whether a path is shown.
+   */
+  unshown(shown: readonly string[] | ((path: string) => boolean)): string[] {
+    const isShown =
+      typeof shown === 'function'
+        ? shown
+        : (path: string) => shown.some((name) => path === name || path.startsWith(`${name}.`));
     return this.errors.filter((problem) => {
       const at = problem.indexOf(': ');
-      return at <= 0 || !shown.some((name) => problem.slice(0, at) === name || problem.startsWith(`${name}.`));
+      return at <= 0 || !isShown(problem.slice(0, at));
     });
   }
 }

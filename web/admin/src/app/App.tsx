@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import { Redirect, Route, Router, Switch } from 'wouter';
+import { useShops } from '../api/queries/shops';
 import { LoadError, Loading } from '../ui/Page';
 import { ToastProvider } from '../ui/Toast';
 import { Layout } from './Layout';
@@ -7,7 +8,6 @@ import { screens } from './routes';
 import { CreateFirstShop, NotFound } from './Shops';
 import { SetPassword, SignIn } from './SignIn';
 import { useSession } from './session';
-import { useShops } from './shop';
 
 export function App() {
   return (

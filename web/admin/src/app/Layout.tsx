@@ -2,13 +2,14 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import { ApiError, api, setCsrfToken, unwrap } from '../api/client';
+import { queryKeys } from '../api/queries/keys';
+import { useShops } from '../api/queries/shops';
 import { Dialog } from '../ui/Dialog';
 import { LoadError } from '../ui/Page';
 import { useToast } from '../ui/Toast';
 import { navigation } from './routes';
 import { NewShopForm } from './Shops';
-import { resetForSession, sessionKey, useSession } from './session';
-import { useShops } from './shop';
+import { resetForSession, useSession } from './session';
 
 /** The frame of every shop screen: the shop switcher, the navigation and the account. */
 export function Layout(props: { children: ReactNode }) {
@@ -38,7 +39,7 @@ export function Layout(props: { children: ReactNode }) {
     onError: (error) => {
       if (!(error instanceof ApiError && error.status === 401)) {
         notify('Could not sign out; please try again.', 'bad');
-        void queryClient.invalidateQueries({ queryKey: sessionKey });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.session });
       }
     },
   });

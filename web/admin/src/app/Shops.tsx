@@ -1,43 +1,29 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { api, unwrap } from '../api/client';
-import { Field, FormError, fieldError } from '../ui/Field';
+import { queryKeys } from '../api/queries/keys';
+import { useBodyForm } from '../forms/body-form';
+import { Field, FormProblems } from '../ui/Field';
 import { Page } from '../ui/Page';
 
 /** Creates a shop and opens it. */
 export function NewShopForm(props: { onDone?: () => void }) {
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
-  const [name, setName] = useState('');
+  const form = useBodyForm({ operation: 'POST /self/shops', defaultValues: { name: '' }, toBody: (values) => values });
   const create = useMutation({
-    mutationFn: () => unwrap(api.POST('/self/shops', { body: { name } })),
+    mutationFn: (body: { name: string }) => unwrap(api.POST('/self/shops', { body })),
     onSuccess: async (shop) => {
-      await queryClient.invalidateQueries({ queryKey: ['shops'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.shops });
       props.onDone?.();
       navigate(`/${shop.id}`);
     },
   });
   return (
-    <form
-      className="stack"
-      onSubmit={(e) => {
-        e.preventDefault();
-        create.mutate();
-      }}
-    >
-      <FormError error={create.error} fields={['name']} />
-      <Field label="Shop name" error={fieldError(create.error, 'name')}>
-        {(ids) => (
-          <input
-            {...ids}
-            className="input"
-            required
-            maxLength={64}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-          />
-        )}
+    <form className="stack" onSubmit={form.submit(create.mutateAsync)} noValidate>
+      <FormProblems form={form} error={create.error} />
+      <Field label="Shop name" error={form.problem('name')}>
+        {(ids) => <input {...ids} {...form.register('name')} className="input" required maxLength={64} />}
       </Field>
       <button type="submit" className="btn btn-primary" disabled={create.isPending}>
         Create shop

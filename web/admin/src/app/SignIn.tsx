@@ -2,15 +2,19 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { api, setCsrfToken, unwrap } from '../api/client';
-import { Field, FormError, fieldError } from '../ui/Field';
+import { useBodyForm } from '../forms/body-form';
+import { Field, FormProblems } from '../ui/Field';
 import { resetForSession, type Session } from './session';
 
 export function SignIn() {
   const queryClient = useQueryClient();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
+  const form = useBodyForm({
+    operation: 'POST /self/session',
+    defaultValues: { email: '', password: '' },
+    toBody: (values) => values,
+  });
   const signIn = useMutation({
-    mutationFn: () => unwrap(api.POST('/self/session', { body: { email, password } })),
+    mutationFn: (body: { email: string; password: string }) => unwrap(api.POST('/self/session', { body })),
     meta: { session: true },
     onSuccess: (session) => {
       setCsrfToken((session as Session).csrfToken);
@@ -20,40 +24,30 @@ export function SignIn() {
   });
   return (
     <main className="auth">
-      <form
-        className="auth-card"
-        onSubmit={(e) => {
-          e.preventDefault();
-          signIn.mutate();
-        }}
-      >
+      <form className="auth-card" onSubmit={form.submit(signIn.mutateAsync)} noValidate>
         <h1>Sign in to shopd</h1>
-        <FormError error={signIn.error} fields={['email', 'password']} />
-        <Field label="E-mail" error={fieldError(signIn.error, 'email')}>
+        <FormProblems form={form} error={signIn.error} />
+        <Field label="E-mail" error={form.problem('email')}>
           {(ids) => (
             <input
               {...ids}
+              {...form.register('email')}
               className="input"
               type="email"
-              name="email"
               autoComplete="username"
               required
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
             />
           )}
         </Field>
-        <Field label="Password" error={fieldError(signIn.error, 'password')}>
+        <Field label="Password" error={form.problem('password')}>
           {(ids) => (
             <input
               {...ids}
+              {...form.register('password')}
               className="input"
               type="password"
-              name="password"
               autoComplete="current-password"
               required
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
             />
           )}
         </Field>
@@ -75,11 +69,16 @@ export function SetPassword() {
   useEffect(() => {
     if (window.location.hash) window.history.replaceState(null, '', window.location.pathname);
   }, []);
-  const [password, setPassword] = useState('');
-  const [repeat, setRepeat] = useState('');
-  const setup = useMutation({
-    mutationFn: () => unwrap(api.POST('/self/password-setup', { body: { token, password } })),
+  const form = useBodyForm({
+    operation: 'POST /self/password-setup',
+    defaultValues: { password: '', repeat: '' },
+    toBody: (values) => ({ token, password: values.password }),
+    check: (values) => ({ repeat: values.repeat !== values.password ? 'The two passwords differ.' : undefined }),
   });
+  const setup = useMutation({
+    mutationFn: (body: { token: string; password: string }) => unwrap(api.POST('/self/password-setup', { body })),
+  });
+  const [password, repeat] = form.watch(['password', 'repeat']);
   if (setup.isSuccess)
     return (
       <main className="auth">
@@ -94,47 +93,40 @@ export function SetPassword() {
         </div>
       </main>
     );
+  // Said while typing, once the second one is begun.
   const mismatch = repeat.length > 0 && repeat !== password;
   return (
     <main className="auth">
-      <form
-        className="auth-card"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (!mismatch) setup.mutate();
-        }}
-      >
+      <form className="auth-card" onSubmit={form.submit(setup.mutateAsync)} noValidate>
         <h1>Choose your password</h1>
         {token ? null : (
           <div className="alert alert-error" role="alert">
             This page needs the link printed by the server; it carries a one-time token.
           </div>
         )}
-        <FormError error={setup.error} fields={['password']} />
-        <Field label="New password" hint="At least 10 characters." error={fieldError(setup.error, 'password')}>
+        <FormProblems form={form} error={setup.error} />
+        <Field label="New password" hint="At least 10 characters." error={form.problem('password')}>
           {(ids) => (
             <input
               {...ids}
+              {...form.register('password')}
               className="input"
               type="password"
               autoComplete="new-password"
               required
               minLength={10}
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
             />
           )}
         </Field>
-        <Field label="Repeat it" error={mismatch ? 'The two passwords differ.' : undefined}>
+        <Field label="Repeat it" error={mismatch ? 'The two passwords differ.' : form.problem('repeat')}>
           {(ids) => (
             <input
               {...ids}
+              {...form.register('repeat')}
               className="input"
               type="password"
               autoComplete="new-password"
               required
-              value={repeat}
-              onChange={(e) => setRepeat(e.target.value)}
             />
           )}
         </Field>

@@ -1,6 +1,7 @@
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { ApiError, api, setCsrfToken, unwrap, whenCsrfRefused, whenSignedOut } from '../api/client';
+import { isSessionKey, queryKeys } from '../api/queries/keys';
 
 export interface Session {
   accountId: number;
@@ -8,8 +9,6 @@ export interface Session {
   csrfToken: string | null;
   expiresAt: string | null;
 }
-
-export const sessionKey = ['session'] as const;
 
 /** The signed-in owner, or null when signed out (the session query answers 401). */
 export function useSession() {
@@ -19,10 +18,10 @@ export function useSession() {
       setCsrfToken(null);
       resetForSession(queryClient, null);
     });
-    whenCsrfRefused(() => void queryClient.invalidateQueries({ queryKey: sessionKey }));
+    whenCsrfRefused(() => void queryClient.invalidateQueries({ queryKey: queryKeys.session }));
   }, [queryClient]);
   return useQuery({
-    queryKey: sessionKey,
+    queryKey: queryKeys.session,
     staleTime: Number.POSITIVE_INFINITY,
     queryFn: async (): Promise<Session | null> => {
       try {
@@ -43,6 +42,6 @@ export function useSession() {
  * query the app is watching, and the new value would not show until a reload.)
  */
 export function resetForSession(queryClient: QueryClient, session: Session | null): void {
-  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionKey[0] });
-  queryClient.setQueryData(sessionKey, session);
+  queryClient.removeQueries({ predicate: (query) => !isSessionKey(query.queryKey) });
+  queryClient.setQueryData(queryKeys.session, session);
 }

@@ -1,13 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'wouter';
-import { api, unwrap } from '../api/client';
-
-export function useShops() {
-  return useQuery({
-    queryKey: ['shops'],
-    queryFn: () => unwrap(api.GET('/self/shops')),
-  });
-}
+import { useShops } from '../api/queries/shops';
 
 /** The `{shopId}` of the current screen (every screen lives under `/admin/{shopId}/`). */
 export function useShopId(): number {

@@ -1,5 +1,7 @@
-import { type ReactNode, useId } from 'react';
+import { type ComponentProps, type ReactNode, useId } from 'react';
+import type { FieldError, FieldValues } from 'react-hook-form';
 import { ApiError } from '../api/client';
+import type { BodyForm } from '../forms/body-form';
 
 /**
  * A labelled form field with the API's error for it underneath. `children` is a function given
@@ -38,16 +40,33 @@ export function Field(props: {
   );
 }
 
-/** The API's problem with one field of a failed mutation (`fieldError(mutation.error, 'title')`). */
-export function fieldError(error: unknown, name: string): string | undefined {
-  return error instanceof ApiError ? error.fields[name] : undefined;
+/**
+ * A checkbox with its label, and its problem under it (tied to it like a Field's). The input's
+ * props pass through, a form's `register(name)` included (React 19 passes `ref` as a prop).
+ */
+export function CheckField(props: Omit<ComponentProps<'input'>, 'type'> & { error?: string | undefined }) {
+  const { children, error, ...input } = props;
+  const errorId = `${useId()}-error`;
+  return (
+    <>
+      <label className="check">
+        <input type="checkbox" {...input} {...(error ? { 'aria-invalid': true, 'aria-describedby': errorId } : {})} />
+        {children}
+      </label>
+      {error ? (
+        <p className="field-error" id={errorId}>
+          {error}
+        </p>
+      ) : null}
+    </>
+  );
 }
 
 /**
  * A failed mutation's message above the form, with the problems no field shows (pass the names
- * of the fields the form has).
+ * of the fields the form has, or a test of the paths it shows).
  */
-export function FormError(props: { error: unknown; fields?: readonly string[] }) {
+export function FormError(props: { error: unknown; fields?: readonly string[] | ((path: string) => boolean) }) {
   if (!props.error) return null;
   if (!(props.error instanceof ApiError))
     return (
@@ -67,5 +86,33 @@ export function FormError(props: { error: unknown; fields?: readonly string[] })
         </ul>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * What stops a form, above it: the server's refusal with the problems no field shows, and the
+ * problems the schema found where the form has no field (a field beside each shows the rest).
+ */
+export function FormProblems<Values extends FieldValues, Body>(props: {
+  form: BodyForm<Values, Body>;
+  error: unknown;
+}) {
+  // The resolver keeps every such problem in `types`.
+  const root = props.form.formState.errors.root as FieldError | undefined;
+  const problems = root ? Object.values(root.types ?? { 0: root.message }).map(String) : [];
+  return (
+    <>
+      <FormError error={props.error} fields={props.form.shows} />
+      {problems.length > 0 ? (
+        <div className="alert alert-error" role="alert">
+          <p>The form cannot be sent as it is:</p>
+          <ul>
+            {problems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </>
   );
 }

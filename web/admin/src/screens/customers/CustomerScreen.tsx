@@ -1,17 +1,20 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link, useParams } from 'wouter';
+import type { BodyOf } from '../../api/bodies';
 import { api, unwrap } from '../../api/client';
+import { type Customer, useBalanceChanged, useCustomer, useCustomerIps } from '../../api/queries/customers';
+import { useCustomerInvoiceList } from '../../api/queries/invoices';
 import { useShopPath } from '../../app/shop';
+import { useBodyForm } from '../../forms/body-form';
 import { Dialog } from '../../ui/Dialog';
-import { Field, FormError, fieldError } from '../../ui/Field';
+import { Field, FormProblems } from '../../ui/Field';
 import { count, dateTime, money } from '../../ui/format';
-import { Pager, SearchBox, useList } from '../../ui/list';
+import { Pager, SearchBox } from '../../ui/list';
 import { Badge, Card, LoadError, Loading, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
 import { InvoiceTable } from '../orders/InvoiceTable';
-import { defaultInvoiceOrder, fetchInvoices, type Invoice, useIdempotencyKey } from '../orders/orders';
-import type { Customer } from './CustomersScreen';
+import { useIdempotencyKey } from '../orders/orders';
 import './customers.css';
 
 export default function CustomerScreen() {
@@ -19,11 +22,7 @@ export default function CustomerScreen() {
   const shopId = Number(params.shopId);
   const customerId = Number(params.customerId);
   const shopPath = useShopPath();
-  const customer = useQuery({
-    queryKey: ['shop', shopId, 'customers', 'detail', customerId],
-    queryFn: () =>
-      unwrap(api.GET('/self/{shopId}/customers/{customerId}', { params: { path: { shopId, customerId } } })),
-  });
+  const customer = useCustomer(shopId, customerId);
 
   const back = (
     <Link href={shopPath('/customers')} className="small">
@@ -121,16 +120,28 @@ function Balance(props: { customer: Customer; shopId: number }) {
   );
 }
 
+type BalanceBody = BodyOf<'POST /self/{shopId}/customers/{customerId}/balance/add'>;
+
 function BalanceForm(props: { customer: Customer; shopId: number; direction: Direction; close: () => void }) {
   const { customer, shopId, direction } = props;
   const customerId = customer.id;
-  const queryClient = useQueryClient();
   const notify = useToast();
   const idempotency = useIdempotencyKey();
-  const [amount, setAmount] = useState('');
-  const [note, setNote] = useState('');
+  const balanceChanged = useBalanceChanged(shopId);
+  const form = useBodyForm({
+    operation:
+      direction === 'add'
+        ? 'POST /self/{shopId}/customers/{customerId}/balance/add'
+        : 'POST /self/{shopId}/customers/{customerId}/balance/remove',
+    defaultValues: { amount: '', note: '' },
+    // An empty amount is sent missing, so the schema names the field.
+    toBody: (values) => ({
+      amount: (values.amount.trim() === '' ? undefined : Number(values.amount)) as number,
+      note: values.note.trim() || null,
+    }),
+  });
   const move = useMutation({
-    mutationFn: (body: { amount: number; note: string | null }) => {
+    mutationFn: (body: BalanceBody) => {
       const options = {
         params: { path: { shopId, customerId }, header: { 'idempotency-key': idempotency.keyFor(body) } },
         body,
@@ -142,54 +153,35 @@ function BalanceForm(props: { customer: Customer; shopId: number; direction: Dir
       );
     },
     onSuccess: (answer) => {
-      queryClient.setQueryData(['shop', shopId, 'customers', 'detail', customerId], {
-        ...customer,
-        balance: answer.balance,
-      });
-      void queryClient.invalidateQueries({ queryKey: ['shop', shopId, 'customers'] });
+      balanceChanged(customer, answer.balance);
       notify(`Balance is now ${money(answer.balance, answer.currency)}`);
       props.close();
     },
     onSettled: (_data, error) => idempotency.settled(error),
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    // An empty or unreadable amount goes to the API as is, which names the problem beside the field.
-    move.mutate({ amount: amount.trim() === '' ? Number.NaN : Number(amount), note: note.trim() || null });
-  };
   return (
-    <form className="stack" onSubmit={submit} noValidate>
+    <form className="stack" onSubmit={form.submit(move.mutateAsync)} noValidate>
       <p className="muted small">
         {direction === 'add' ? 'Credit' : 'Debit'} {customer.email}. The balance is{' '}
         {money(customer.balance, customer.currency)} now.
       </p>
-      <FormError error={move.error} fields={['amount', 'note']} />
-      <Field label={`Amount (${customer.currency})`} error={fieldError(move.error, 'amount')}>
+      <FormProblems form={form} error={move.error} />
+      <Field label={`Amount (${customer.currency})`} error={form.problem('amount')}>
         {(ids) => (
           <input
             {...ids}
+            {...form.register('amount')}
             className="input"
             type="number"
             inputMode="decimal"
             min={0}
             step="any"
             required
-            value={amount}
-            onChange={(e) => setAmount(e.target.value)}
           />
         )}
       </Field>
-      <Field label="Reason" error={fieldError(move.error, 'note')} hint="Kept with the ledger entry (optional).">
-        {(ids) => (
-          <textarea
-            {...ids}
-            className="input"
-            rows={2}
-            maxLength={500}
-            value={note}
-            onChange={(e) => setNote(e.target.value)}
-          />
-        )}
+      <Field label="Reason" error={form.problem('note')} hint="Kept with the ledger entry (optional).">
+        {(ids) => <textarea {...ids} {...form.register('note')} className="input" rows={2} maxLength={500} />}
       </Field>
       <div className="row">
         <button
@@ -211,11 +203,7 @@ function BalanceForm(props: { customer: Customer; shopId: number; direction: Dir
 function CustomerOrders(props: { shopId: number; customerId: number }) {
   const { shopId, customerId } = props;
   const shopPath = useShopPath();
-  const list = useList<Invoice>(
-    ['shop', shopId, 'invoices', 'list', 'customer', customerId],
-    (query) => fetchInvoices(shopId, query, { customerId }),
-    { cursor: true, pageSize: 10, defaultOrder: defaultInvoiceOrder },
-  );
+  const list = useCustomerInvoiceList(shopId, customerId);
   return (
     <Card
       title="Orders"
@@ -246,16 +234,7 @@ function CustomerOrders(props: { shopId: number; customerId: number }) {
 function CustomerIps(props: { shopId: number; customerId: number }) {
   const { shopId, customerId } = props;
   const [pageNumber, setPageNumber] = useState(1);
-  const ips = useQuery({
-    queryKey: ['shop', shopId, 'customers', 'ips', customerId, pageNumber],
-    queryFn: () =>
-      unwrap(
-        api.GET('/self/{shopId}/customers/{customerId}/ips', {
-          params: { path: { shopId, customerId }, query: { pageNumber, pageSize: 10 } },
-        }),
-      ),
-    placeholderData: keepPreviousData,
-  });
+  const ips = useCustomerIps(shopId, customerId, pageNumber);
   const data = ips.data;
   return (
     <Card title="IP addresses">

@@ -1,38 +1,18 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
-import { ApiError, api, unwrap } from '../../api/client';
-import type { paths } from '../../api/schema';
+import { ApiError } from '../../api/client';
+import { type Customer, useCustomerList, useCustomerStats } from '../../api/queries/customers';
+import type { ListState } from '../../api/queries/list';
 import { useShop, useShopPath } from '../../app/shop';
 import { FormError } from '../../ui/Field';
 import { count, date, dateTime, money } from '../../ui/format';
-import { DataTable, type ListState, Pager, SearchBox, useList } from '../../ui/list';
+import { DataTable, Pager, SearchBox } from '../../ui/list';
 import { Card, LoadError, Loading, Page } from '../../ui/Page';
 import './customers.css';
-
-type CustomerList = paths['/self/{shopId}/customers']['get'];
-export type Customer = CustomerList['responses'][200]['content']['application/json']['data']['items'][number];
-type CustomerListQuery = NonNullable<CustomerList['parameters']['query']>;
-type CustomerOrder = NonNullable<CustomerListQuery['orderBy']>;
-const customerOrders: readonly CustomerOrder[] = ['createdAt', '-createdAt', 'email', '-email', 'balance', '-balance'];
-const isCustomerOrder = (value: string | undefined): value is CustomerOrder =>
-  customerOrders.includes(value as CustomerOrder);
 
 export default function CustomersScreen() {
   const { shopId } = useShop();
   const shopPath = useShopPath();
-  const list = useList<Customer>(
-    ['shop', shopId, 'customers', 'list'],
-    (query) => {
-      const q: CustomerListQuery = { pageSize: query.pageSize };
-      if (query.searchString) q.searchString = query.searchString;
-      if (query.cursor) q.cursor = query.cursor;
-      if (isCustomerOrder(query.orderBy)) q.orderBy = query.orderBy;
-      if (query.fromDate) q.fromDate = String(query.fromDate);
-      if (query.toDate) q.toDate = String(query.toDate);
-      return unwrap(api.GET('/self/{shopId}/customers', { params: { path: { shopId }, query: q } }));
-    },
-    { filters: ['fromDate', 'toDate'], cursor: true, defaultOrder: '-createdAt' },
-  );
+  const list = useCustomerList(shopId);
   const filtered = Object.keys(list.filters).length > 0 || list.search !== '';
 
   return (
@@ -95,10 +75,7 @@ function CustomerStats(props: { shopId: number; fromDate: string | undefined; to
     ...(props.fromDate ? { fromDate: props.fromDate } : {}),
     ...(props.toDate ? { toDate: props.toDate } : {}),
   };
-  const stats = useQuery({
-    queryKey: ['shop', shopId, 'customers', 'stats', range],
-    queryFn: () => unwrap(api.GET('/self/{shopId}/customers/stats', { params: { path: { shopId }, query: range } })),
-  });
+  const stats = useCustomerStats(shopId, range);
   if (stats.error) return <LoadError error={stats.error} retry={() => stats.refetch()} />;
   if (!stats.data) return <Loading label="Loading the figures…" />;
   const s = stats.data;

@@ -1,7 +1,7 @@
-import { type Query, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'wouter';
-import { ApiError, api, unwrap } from '../../api/client';
+import { ApiError } from '../../api/client';
+import { useAdvancedDashboard, useGeneralDashboard } from '../../api/queries/dashboard';
 import { useShop, useShopPath } from '../../app/shop';
 import { FormError } from '../../ui/Field';
 import { count, money } from '../../ui/format';
@@ -18,15 +18,6 @@ import './dashboard.css';
 const chartModule = import('./TimeChart');
 const TimeChart = lazy(() => chartModule);
 
-/**
- * While another range loads, the figures of the previous one stay (dimmed); those of another shop
- * do not, so one shop's figures never show under the other's name.
- */
-const sameShop =
-  (shopId: number) =>
-  <T,>(previous: T | undefined, previousQuery: Query<T, Error, T, readonly unknown[]> | undefined) =>
-    previousQuery?.queryKey[1] === shopId ? previous : undefined;
-
 const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 });
 const rating = new Intl.NumberFormat(undefined, { minimumFractionDigits: 1, maximumFractionDigits: 2 });
 
@@ -38,18 +29,8 @@ export default function DashboardScreen() {
   const range = offset === undefined ? null : readRange(params, offset);
   const query = range ? { fromDate: range.fromDate, toDate: range.toDate } : {};
 
-  const general = useQuery({
-    queryKey: ['shop', shopId, 'dashboard', 'general', query],
-    queryFn: () => unwrap(api.GET('/self/{shopId}/dashboard/general', { params: { path: { shopId }, query } })),
-    enabled: range !== null,
-    placeholderData: sameShop(shopId),
-  });
-  const advanced = useQuery({
-    queryKey: ['shop', shopId, 'dashboard', 'advanced', query],
-    queryFn: () => unwrap(api.GET('/self/{shopId}/dashboard/advanced', { params: { path: { shopId }, query } })),
-    enabled: range !== null,
-    placeholderData: sameShop(shopId),
-  });
+  const general = useGeneralDashboard(shopId, query, range !== null);
+  const advanced = useAdvancedDashboard(shopId, query, range !== null);
 
   const picker =
     range && offset !== undefined ? (

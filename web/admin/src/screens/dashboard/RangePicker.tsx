@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
 import { Field } from '../../ui/Field';
 import { type DashboardRange, type Preset, presets, rangeProblem } from './range';
 
@@ -14,19 +15,17 @@ export function RangePicker(props: {
 }) {
   const { range } = props;
   const custom = range.preset === null;
-  const [from, setFrom] = useState(range.fromDate);
-  const [to, setTo] = useState(range.toDate);
+  // A filter, not a body: no schema, and each change applies at once when the range is whole.
+  const form = useForm({ defaultValues: { from: range.fromDate, to: range.toDate } });
+  const { reset } = form;
   // Back/forward or a preset changes the range from outside: the inputs follow it.
-  useEffect(() => {
-    setFrom(range.fromDate);
-    setTo(range.toDate);
-  }, [range.fromDate, range.toDate]);
+  useEffect(() => reset({ from: range.fromDate, to: range.toDate }), [reset, range.fromDate, range.toDate]);
 
+  const [from, to] = form.watch(['from', 'to']);
   const problem = rangeProblem(from, to);
-  const change = (nextFrom: string, nextTo: string) => {
-    setFrom(nextFrom);
-    setTo(nextTo);
-    if (!rangeProblem(nextFrom, nextTo)) props.onCustom(nextFrom, nextTo);
+  const apply = () => {
+    const next = form.getValues();
+    if (!rangeProblem(next.from, next.to)) props.onCustom(next.from, next.to);
   };
 
   return (
@@ -63,11 +62,10 @@ export function RangePicker(props: {
             {(ids) => (
               <input
                 {...ids}
+                {...form.register('from', { onChange: apply })}
                 className="input"
                 type="date"
                 max={props.today}
-                value={from}
-                onChange={(e) => change(e.target.value, to)}
               />
             )}
           </Field>
@@ -75,11 +73,10 @@ export function RangePicker(props: {
             {(ids) => (
               <input
                 {...ids}
+                {...form.register('to', { onChange: apply })}
                 className="input"
                 type="date"
                 max={props.today}
-                value={to}
-                onChange={(e) => change(from, e.target.value)}
               />
             )}
           </Field>

@@ -1,26 +1,12 @@
-import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client';
+import { useRealTimeVisits } from '../../api/queries/dashboard';
 import { count } from '../../ui/format';
 import { Card, LoadError, Loading } from '../../ui/Page';
 import { Stat } from './Stat';
 
-const POLL_MS = 10_000;
-
-/**
- * Visitors of the storefront in the last minutes, asked again every 10 s while the tab is
- * visible: TanStack Query pauses an interval while the document is hidden and asks at once when
- * it shows again.
- */
+/** Visitors of the storefront in the last minutes, polled every 10 s while the tab is visible. */
 export function RealTime(props: { shopId: number }) {
   const { shopId } = props;
-  const visits = useQuery({
-    queryKey: ['shop', shopId, 'dashboard', 'real-time'],
-    queryFn: () => unwrap(api.GET('/self/{shopId}/analytics/visits/real-time', { params: { path: { shopId } } })),
-    refetchInterval: POLL_MS,
-    refetchIntervalInBackground: false,
-    refetchOnWindowFocus: true,
-    staleTime: POLL_MS,
-  });
+  const visits = useRealTimeVisits(shopId);
   const data = visits.data;
   const largest = data ? Math.max(0, ...data.series.map((m) => m.visits)) : 0;
   return (

@@ -1,51 +1,19 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'wouter';
-import { api, unwrap } from '../../api/client';
-import type { paths } from '../../api/schema';
+import { useAffiliateList, useAffiliateStats, useDisableReferral } from '../../api/queries/affiliates';
 import { useShopId, useShopPath } from '../../app/shop';
 import { ConfirmButton } from '../../ui/Dialog';
 import { count, date, money } from '../../ui/format';
-import { DataTable, type ListQuery, Pager, pageQuery, SearchBox, useList } from '../../ui/list';
+import { DataTable, Pager, SearchBox } from '../../ui/list';
 import { Badge, Card, LoadError, Loading, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
 import './marketing.css';
 
-type Affiliate =
-  paths['/self/{shopId}/affiliates']['get']['responses'][200]['content']['application/json']['data']['items'][number];
-
 export default function AffiliatesScreen() {
   const shopId = useShopId();
   const shopPath = useShopPath();
-  const queryClient = useQueryClient();
   const notify = useToast();
-  const list = useList<Affiliate>(['shop', shopId, 'affiliates', 'list'], (query: ListQuery) =>
-    unwrap(
-      api.GET('/self/{shopId}/affiliates', {
-        params: {
-          path: { shopId },
-          query: {
-            ...pageQuery(query),
-          },
-        },
-      }),
-    ),
-  );
-  const disable = useMutation({
-    mutationFn: (customerId: number) =>
-      unwrap(
-        api.POST('/self/{shopId}/affiliates/{customerId}/referral/disable', {
-          params: { path: { shopId, customerId } },
-        }),
-      ),
-    onSuccess: async (customer) => {
-      notify(`Referral disabled for ${customer.email}`);
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['shop', shopId, 'affiliates'] }),
-        queryClient.invalidateQueries({ queryKey: ['shop', shopId, 'customers'] }),
-      ]);
-    },
-    onError: (err) => notify(err.message, 'bad'),
-  });
+  const list = useAffiliateList(shopId);
+  const disable = useDisableReferral(shopId);
 
   return (
     <Page title="Affiliates">
@@ -79,7 +47,12 @@ export default function AffiliatesScreen() {
                   danger
                   question={`Stop paying commission on ${a.email}'s referrals?`}
                   disabled={disable.isPending}
-                  onConfirm={() => disable.mutate(a.customerId)}
+                  onConfirm={() =>
+                    disable.mutate(a.customerId, {
+                      onSuccess: (customer) => notify(`Referral disabled for ${customer.email}`),
+                      onError: (error) => notify(error.message, 'bad'),
+                    })
+                  }
                 />
               ),
           },
@@ -96,18 +69,7 @@ function ReferralStats(props: { shopId: number }) {
   const [params, setParams] = useSearchParams();
   const fromDate = params.get('from') ?? '';
   const toDate = params.get('to') ?? '';
-  const stats = useQuery({
-    queryKey: ['shop', shopId, 'affiliates', 'stats', fromDate, toDate],
-    queryFn: () =>
-      unwrap(
-        api.GET('/self/{shopId}/affiliates/stats', {
-          params: {
-            path: { shopId },
-            query: { ...(fromDate ? { fromDate } : {}), ...(toDate ? { toDate } : {}) },
-          },
-        }),
-      ),
-  });
+  const stats = useAffiliateStats(shopId, fromDate, toDate);
   const setRange = (name: 'from' | 'to', value: string) =>
     setParams((current) => {
       const next = new URLSearchParams(current);

@@ -1,20 +1,15 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { ApiError, api, unwrap } from '../../api/client';
-import type { paths } from '../../api/schema';
+import { useController } from 'react-hook-form';
+import { type Coupon, type CouponBody, coupons } from '../../api/queries/coupons';
+import { useCouponProductSearch } from '../../api/queries/products';
 import { useShop } from '../../app/shop';
-import { ConfirmButton, Dialog } from '../../ui/Dialog';
-import { Field, FormError } from '../../ui/Field';
+import type { BodyForm } from '../../forms/body-form';
+import { Field } from '../../ui/Field';
 import { count, dateTime, money } from '../../ui/format';
-import { DataTable, type ListQuery, Pager, pageQuery, SearchBox, useList } from '../../ui/list';
-import { Badge, LoadError, Page } from '../../ui/Page';
-import { useToast } from '../../ui/Toast';
+import { Badge, LoadError } from '../../ui/Page';
+import { ResourceScreen, type ResourceScreenConfig } from '../../ui/ResourceScreen';
 import './marketing.css';
-import { useRemove } from '../../ui/remove';
 
-type Coupon =
-  paths['/self/{shopId}/coupons']['get']['responses'][200]['content']['application/json']['data']['items'][number];
-type CouponBody = paths['/self/{shopId}/coupons']['post']['requestBody']['content']['application/json'];
 type Gateway = NonNullable<CouponBody['restrictToGateways']>[number];
 
 /** Every gateway the API knows (a Record, so a new one in the schema fails the type check here). */
@@ -31,34 +26,20 @@ const gatewayLabels: Record<Gateway, string> = {
 };
 const gateways = Object.keys(gatewayLabels) as Gateway[];
 
-const fields = [
-  'name',
-  'note',
-  'discount',
-  'isFixed',
-  'startDate',
-  'endDate',
-  'restrictToProducts',
-  'restrictToGateways',
-  'maxUses',
-] as const;
-
-/** The API's problem with a field or any entry of it (`restrictToProducts[2]`). */
-function problemWith(error: unknown, name: string): string | undefined {
-  if (!(error instanceof ApiError)) return undefined;
-  if (error.fields[name]) return error.fields[name];
-  const entry = Object.keys(error.fields).find((path) => path.startsWith(`${name}[`) || path.startsWith(`${name}.`));
-  return entry ? `${entry}: ${error.fields[entry]}` : undefined;
-}
-
-/** The field paths a form shows, entries included, so FormError lists only the rest. */
-function shownPaths(error: unknown): string[] {
-  if (!(error instanceof ApiError)) return [...fields];
-  const entries = Object.keys(error.fields).filter((path) =>
-    fields.some((name) => path.startsWith(`${name}[`) || path.startsWith(`${name}.`)),
-  );
-  return [...fields, ...entries];
-}
+type CouponValues = {
+  name: string;
+  note: string;
+  /** The discount type's radio value. */
+  isFixed: 'true' | 'false';
+  discount: string;
+  maxUses: string;
+  /** `datetime-local` values, in this browser's time zone. */
+  startDate: string;
+  endDate: string;
+  restrictToProducts: number[];
+  restrictToGateways: Gateway[];
+};
+type CouponForm = BodyForm<CouponValues, unknown>;
 
 /** An ISO instant as a `datetime-local` value in this browser's time zone. */
 function toLocalInput(iso: string | null): string {
@@ -86,201 +67,125 @@ function couponState(c: Coupon): { label: string; tone: 'ok' | 'warn' | 'bad' | 
   return { label: 'Active', tone: 'ok' };
 }
 
-export default function CouponsScreen() {
-  const { shopId, currency } = useShop();
-  const [editing, setEditing] = useState<Coupon | 'new' | null>(null);
-  const list = useList<Coupon>(['shop', shopId, 'coupons', 'list'], (query: ListQuery) =>
-    unwrap(
-      api.GET('/self/{shopId}/coupons', {
-        params: {
-          path: { shopId },
-          query: {
-            ...pageQuery(query),
-          },
-        },
-      }),
-    ),
-  );
-  const remove = useRemove(['shop', shopId, 'coupons'], 'Coupon deleted', (couponId: number) =>
-    unwrap(api.DELETE('/self/{shopId}/coupons/{couponId}', { params: { path: { shopId, couponId } } })),
-  );
-
-  return (
-    <Page
-      title="Coupons"
-      actions={
-        <button type="button" className="btn btn-primary" onClick={() => setEditing('new')}>
-          Add coupon
-        </button>
-      }
-    >
-      <div className="toolbar">
-        <SearchBox value={list.search} onChange={list.setSearch} label="Search codes" />
-      </div>
-      {list.result.error ? <LoadError error={list.result.error} retry={() => list.result.refetch()} /> : null}
-      <DataTable
-        caption="Coupons, newest first"
-        rows={list.rows}
-        list={list}
-        loading={list.result.isLoading}
-        rowKey={(c) => c.id}
-        empty="No coupons yet."
-        columns={[
-          {
-            header: 'Code',
-            cell: (c) => (
-              <>
-                <code>{c.name}</code>
-                {c.note ? <div className="muted small">{c.note}</div> : null}
-              </>
-            ),
-          },
-          {
-            header: 'Discount',
-            cell: (c) => (c.isFixed ? money(c.discount, c.currency ?? currency) : `${c.discount} %`),
-          },
-          {
-            header: 'Uses',
-            className: 'num',
-            cell: (c) => `${count(c.uses)} / ${c.maxUses === null ? '∞' : count(c.maxUses)}`,
-          },
-          {
-            header: 'Valid',
-            cell: (c) => (
-              <>
-                <Badge tone={couponState(c).tone}>{couponState(c).label}</Badge>
-                <div className="small muted">
-                  {c.startDate ? `from ${dateTime(c.startDate)}` : 'from creation'}
-                  <br />
-                  {c.endDate ? `until ${dateTime(c.endDate)}` : 'never expires'}
-                </div>
-              </>
-            ),
-          },
-          {
-            header: 'Applies to',
-            cell: (c) => (
-              <span className="small">
-                {c.restrictToProducts.length === 0
-                  ? 'Every product'
-                  : `${count(c.restrictToProducts.length)} product${c.restrictToProducts.length === 1 ? '' : 's'}`}
-                <br />
-                {c.restrictToGateways.length === 0
-                  ? 'Every gateway'
-                  : c.restrictToGateways.map((g) => gatewayLabels[g as Gateway] ?? g).join(', ')}
-              </span>
-            ),
-          },
-          {
-            header: 'Actions',
-            cell: (c) => (
-              <div className="row">
-                <button type="button" className="btn" onClick={() => setEditing(c)}>
-                  Edit
-                </button>
-                <ConfirmButton
-                  label="Delete"
-                  danger
-                  question={`Delete the coupon ${c.name}? Orders that used it keep its code.`}
-                  disabled={remove.isPending}
-                  onConfirm={() => remove.mutate(c.id)}
-                />
-              </div>
-            ),
-          },
-        ]}
-      />
-      <Pager list={list} />
-      <Dialog
-        open={editing !== null}
-        onClose={() => setEditing(null)}
-        title={editing === 'new' ? 'New coupon' : 'Edit coupon'}
-        wide
-      >
-        {editing ? <CouponForm coupon={editing === 'new' ? null : editing} onDone={() => setEditing(null)} /> : null}
-      </Dialog>
-    </Page>
-  );
+/** The discount in the shop's currency (a fixed one) or as a percentage. */
+function Discount(props: { coupon: Coupon }) {
+  const { currency } = useShop();
+  const c = props.coupon;
+  return <>{c.isFixed ? money(c.discount, c.currency ?? currency) : `${c.discount} %`}</>;
 }
 
-function CouponForm(props: { coupon: Coupon | null; onDone: () => void }) {
-  const { shopId, currency } = useShop();
-  const queryClient = useQueryClient();
-  const notify = useToast();
-  const c = props.coupon;
-  const [name, setName] = useState(c?.name ?? '');
-  const [note, setNote] = useState(c?.note ?? '');
-  const [isFixed, setFixed] = useState(c?.isFixed ?? false);
-  const [discount, setDiscount] = useState(c ? String(c.discount) : '');
-  const [maxUses, setMaxUses] = useState(c?.maxUses === null || c === null ? '' : String(c.maxUses));
-  const [startDate, setStartDate] = useState(toLocalInput(c?.startDate ?? null));
-  const [endDate, setEndDate] = useState(toLocalInput(c?.endDate ?? null));
-  const [products, setProducts] = useState<number[]>(c?.restrictToProducts ?? []);
-  const [chosenGateways, setGateways] = useState<Gateway[]>((c?.restrictToGateways ?? []) as Gateway[]);
+const config: ResourceScreenConfig<typeof coupons, CouponValues> = {
+  resource: coupons,
+  title: 'Coupons',
+  addLabel: 'Add coupon',
+  searchLabel: 'Search codes',
+  caption: 'Coupons, newest first',
+  empty: () => 'No coupons yet.',
+  rowKey: (c) => c.id,
+  columns: () => [
+    {
+      header: 'Code',
+      cell: (c) => (
+        <>
+          <code>{c.name}</code>
+          {c.note ? <div className="muted small">{c.note}</div> : null}
+        </>
+      ),
+    },
+    { header: 'Discount', cell: (c) => <Discount coupon={c} /> },
+    {
+      header: 'Uses',
+      className: 'num',
+      cell: (c) => `${count(c.uses)} / ${c.maxUses === null ? '∞' : count(c.maxUses)}`,
+    },
+    {
+      header: 'Valid',
+      cell: (c) => (
+        <>
+          <Badge tone={couponState(c).tone}>{couponState(c).label}</Badge>
+          <div className="small muted">
+            {c.startDate ? `from ${dateTime(c.startDate)}` : 'from creation'}
+            <br />
+            {c.endDate ? `until ${dateTime(c.endDate)}` : 'never expires'}
+          </div>
+        </>
+      ),
+    },
+    {
+      header: 'Applies to',
+      cell: (c) => (
+        <span className="small">
+          {c.restrictToProducts.length === 0
+            ? 'Every product'
+            : `${count(c.restrictToProducts.length)} product${c.restrictToProducts.length === 1 ? '' : 's'}`}
+          <br />
+          {c.restrictToGateways.length === 0
+            ? 'Every gateway'
+            : c.restrictToGateways.map((g) => gatewayLabels[g as Gateway] ?? g).join(', ')}
+        </span>
+      ),
+    },
+  ],
+  remove: {
+    label: 'Delete',
+    question: (c) => `Delete the coupon ${c.name}? Orders that used it keep its code.`,
+    done: 'Coupon deleted',
+  },
+  dialog: { title: (c) => (c ? 'Edit coupon' : 'New coupon'), wide: true },
+  form: {
+    values: (c) => ({
+      name: c?.name ?? '',
+      note: c?.note ?? '',
+      isFixed: c?.isFixed ? 'true' : 'false',
+      discount: c ? String(c.discount) : '',
+      maxUses: c === null || c.maxUses === null ? '' : String(c.maxUses),
+      startDate: toLocalInput(c?.startDate ?? null),
+      endDate: toLocalInput(c?.endDate ?? null),
+      restrictToProducts: c?.restrictToProducts ?? [],
+      restrictToGateways: (c?.restrictToGateways ?? []) as Gateway[],
+    }),
+    toBody: (v) => ({
+      name: v.name,
+      note: v.note.trim() === '' ? null : v.note,
+      // An empty discount is sent missing, so the schema names the field.
+      discount: (v.discount.trim() === '' ? undefined : Number(v.discount)) as number,
+      isFixed: v.isFixed === 'true',
+      startDate: fromLocalInput(v.startDate),
+      endDate: fromLocalInput(v.endDate),
+      restrictToProducts: v.restrictToProducts,
+      restrictToGateways: v.restrictToGateways,
+      maxUses: v.maxUses.trim() === '' ? null : Number(v.maxUses),
+    }),
+    saved: (c) => (c ? 'Coupon saved' : 'Coupon added'),
+    Fields: CouponFields,
+  },
+};
 
-  const save = useMutation({
-    mutationFn: () => {
-      const body: CouponBody = {
-        name,
-        note: note.trim() === '' ? null : note,
-        discount: Number(discount),
-        isFixed,
-        startDate: fromLocalInput(startDate),
-        endDate: fromLocalInput(endDate),
-        restrictToProducts: products,
-        restrictToGateways: chosenGateways,
-        maxUses: maxUses.trim() === '' ? null : Number(maxUses),
-      };
-      return c
-        ? unwrap(api.PUT('/self/{shopId}/coupons/{couponId}', { params: { path: { shopId, couponId: c.id } }, body }))
-        : unwrap(api.POST('/self/{shopId}/coupons', { params: { path: { shopId } }, body }));
-    },
-    onSuccess: async () => {
-      notify(c ? 'Coupon saved' : 'Coupon added');
-      await queryClient.invalidateQueries({ queryKey: ['shop', shopId, 'coupons'] });
-      props.onDone();
-    },
-  });
-  const err = save.error;
+export default function CouponsScreen() {
+  return <ResourceScreen config={config} />;
+}
+
+function CouponFields({ form, row }: { form: CouponForm; row: Coupon | null }) {
+  const { currency } = useShop();
+  const { register, problem } = form;
+  const isFixed = form.watch('isFixed') === 'true';
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-
   return (
-    <form
-      className="stack"
-      onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate();
-      }}
-    >
-      <FormError error={err} fields={shownPaths(err)} />
+    <>
       <div className="grid-2">
-        <Field
-          label="Code"
-          error={problemWith(err, 'name')}
-          hint="Letters, digits, _ and -; buyers enter it at checkout."
-        >
-          {(ids) => (
-            <input
-              {...ids}
-              className="input"
-              maxLength={64}
-              autoComplete="off"
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-            />
-          )}
+        <Field label="Code" error={problem('name')} hint="Letters, digits, _ and -; buyers enter it at checkout.">
+          {(ids) => <input {...ids} {...register('name')} className="input" maxLength={64} autoComplete="off" />}
         </Field>
-        <Field label="Maximum uses" error={problemWith(err, 'maxUses')} hint="Empty: unlimited.">
+        <Field label="Maximum uses" error={problem('maxUses')} hint="Empty: unlimited.">
           {(ids) => (
             <input
               {...ids}
+              {...register('maxUses')}
               className="input"
               type="number"
               min={0}
               step={1}
               inputMode="numeric"
-              value={maxUses}
-              onChange={(e) => setMaxUses(e.target.value)}
             />
           )}
         </Field>
@@ -288,18 +193,18 @@ function CouponForm(props: { coupon: Coupon | null; onDone: () => void }) {
       <fieldset className="marketing-fieldset">
         <legend>Discount type</legend>
         <label className="check">
-          <input type="radio" name="discount-type" checked={!isFixed} onChange={() => setFixed(false)} />
+          <input type="radio" value="false" {...register('isFixed')} />
           Percentage
         </label>
         <label className="check">
-          <input type="radio" name="discount-type" checked={isFixed} onChange={() => setFixed(true)} />
+          <input type="radio" value="true" {...register('isFixed')} />
           Fixed amount ({currency})
         </label>
       </fieldset>
-      {problemWith(err, 'isFixed') ? <p className="field-error">{problemWith(err, 'isFixed')}</p> : null}
+      {problem('isFixed') ? <p className="field-error">{problem('isFixed')}</p> : null}
       <Field
         label={isFixed ? `Discount (${currency})` : 'Discount (%)'}
-        error={problemWith(err, 'discount')}
+        error={problem('discount')}
         hint={
           isFixed
             ? 'Taken off the eligible subtotal, never more than it.'
@@ -309,79 +214,39 @@ function CouponForm(props: { coupon: Coupon | null; onDone: () => void }) {
         {(ids) => (
           <input
             {...ids}
+            {...register('discount')}
             className="input"
             type="number"
             min={0}
             step="any"
             inputMode="decimal"
-            value={discount}
-            onChange={(e) => setDiscount(e.target.value)}
           />
         )}
       </Field>
       <div className="grid-2">
-        <Field label="Valid from" error={problemWith(err, 'startDate')} hint={`Empty: at once. Times in ${zone}.`}>
-          {(ids) => (
-            <input
-              {...ids}
-              className="input"
-              type="datetime-local"
-              value={startDate}
-              onChange={(e) => setStartDate(e.target.value)}
-            />
-          )}
+        <Field label="Valid from" error={problem('startDate')} hint={`Empty: at once. Times in ${zone}.`}>
+          {(ids) => <input {...ids} {...register('startDate')} className="input" type="datetime-local" />}
         </Field>
-        <Field label="Expires" error={problemWith(err, 'endDate')} hint="Empty: never expires.">
-          {(ids) => (
-            <input
-              {...ids}
-              className="input"
-              type="datetime-local"
-              value={endDate}
-              onChange={(e) => setEndDate(e.target.value)}
-            />
-          )}
+        <Field label="Expires" error={problem('endDate')} hint="Empty: never expires.">
+          {(ids) => <input {...ids} {...register('endDate')} className="input" type="datetime-local" />}
         </Field>
       </div>
-      <ProductPicker
-        shopId={shopId}
-        chosen={products}
-        onChange={setProducts}
-        error={problemWith(err, 'restrictToProducts')}
-      />
+      <ProductPicker form={form} />
       <fieldset className="marketing-fieldset">
         <legend>Payment methods (none chosen: every one)</legend>
         {gateways.map((g) => (
           <label key={g} className="check">
-            <input
-              type="checkbox"
-              checked={chosenGateways.includes(g)}
-              onChange={(e) =>
-                setGateways((all) => (e.target.checked ? [...all, g] : all.filter((other) => other !== g)))
-              }
-            />
+            <input type="checkbox" value={g} {...register('restrictToGateways')} />
             {gatewayLabels[g]}
           </label>
         ))}
       </fieldset>
-      {problemWith(err, 'restrictToGateways') ? (
-        <p className="field-error">{problemWith(err, 'restrictToGateways')}</p>
-      ) : null}
-      <Field label="Note" error={problemWith(err, 'note')} hint="For you only.">
-        {(ids) => (
-          <textarea {...ids} className="input" rows={2} value={note} onChange={(e) => setNote(e.target.value)} />
-        )}
+      {problem('restrictToGateways') ? <p className="field-error">{problem('restrictToGateways')}</p> : null}
+      <Field label="Note" error={problem('note')} hint="For you only.">
+        {(ids) => <textarea {...ids} {...register('note')} className="input" rows={2} />}
       </Field>
-      {c ? <p className="muted small">Used by {count(c.uses)} orders so far.</p> : null}
-      <div className="row">
-        <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-          Save
-        </button>
-        <button type="button" className="btn" onClick={props.onDone}>
-          Cancel
-        </button>
-      </div>
-    </form>
+      {row ? <p className="muted small">Used by {count(row.uses)} orders so far.</p> : null}
+    </>
   );
 }
 
@@ -389,13 +254,10 @@ function CouponForm(props: { coupon: Coupon | null; onDone: () => void }) {
  * The products a coupon is limited to: a search over the shop's products (on the server) with
  * a checkbox each, and the chosen ones as removable chips.
  */
-function ProductPicker(props: {
-  shopId: number;
-  chosen: number[];
-  onChange: (next: number[]) => void;
-  error: string | undefined;
-}) {
-  const { shopId, chosen, onChange } = props;
+function ProductPicker({ form }: { form: CouponForm }) {
+  const { shopId } = useShop();
+  const { field } = useController({ control: form.control, name: 'restrictToProducts' });
+  const chosen = field.value;
   const [text, setText] = useState('');
   const [search, setSearch] = useState('');
   // Ask the server once typing pauses.
@@ -403,25 +265,16 @@ function ProductPicker(props: {
     const timer = setTimeout(() => setSearch(text.trim()), 300);
     return () => clearTimeout(timer);
   }, [text]);
+  const products = useCouponProductSearch(shopId, search);
   // Titles of every product seen, so chosen ones keep their names when the search changes.
   const [titles, setTitles] = useState<Record<number, string>>({});
-  const products = useQuery({
-    queryKey: ['shop', shopId, 'products', 'coupon-picker', search],
-    queryFn: async () => {
-      const page = await unwrap(
-        api.GET('/self/{shopId}/products', {
-          params: {
-            path: { shopId },
-            query: { pageSize: 100, orderBy: 'title', ...(search ? { searchString: search } : {}) },
-          },
-        }),
-      );
-      setTitles((all) => ({ ...all, ...Object.fromEntries(page.items.map((p) => [p.id, p.title])) }));
-      return page;
-    },
-    placeholderData: keepPreviousData,
-  });
-  const toggle = (id: number, on: boolean) => onChange(on ? [...chosen, id] : chosen.filter((other) => other !== id));
+  const page = products.data;
+  useEffect(() => {
+    if (page) setTitles((all) => ({ ...all, ...Object.fromEntries(page.items.map((p) => [p.id, p.title])) }));
+  }, [page]);
+  const toggle = (id: number, on: boolean) =>
+    field.onChange(on ? [...chosen, id] : chosen.filter((other) => other !== id));
+  const problem = form.problem('restrictToProducts');
   return (
     <fieldset className="marketing-fieldset marketing-fieldset-column">
       <legend>Products (none chosen: every product)</legend>
@@ -452,20 +305,18 @@ function ProductPicker(props: {
       />
       {products.error ? <LoadError error={products.error} /> : null}
       <div className="marketing-picker">
-        {products.data?.items.length === 0 ? <span className="muted">No products found.</span> : null}
-        {products.data?.items.map((p) => (
+        {page?.items.length === 0 ? <span className="muted">No products found.</span> : null}
+        {page?.items.map((p) => (
           <label key={p.id} className="check">
             <input type="checkbox" checked={chosen.includes(p.id)} onChange={(e) => toggle(p.id, e.target.checked)} />
             {p.title}
           </label>
         ))}
-        {products.data && products.data.totalCount > products.data.items.length ? (
-          <span className="muted small">
-            {count(products.data.totalCount - products.data.items.length)} more; search to narrow.
-          </span>
+        {page && page.totalCount > page.items.length ? (
+          <span className="muted small">{count(page.totalCount - page.items.length)} more; search to narrow.</span>
         ) : null}
       </div>
-      {props.error ? <p className="field-error">{props.error}</p> : null}
+      {problem ? <p className="field-error">{problem}</p> : null}
     </fieldset>
   );
 }

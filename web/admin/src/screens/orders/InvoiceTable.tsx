@@ -1,7 +1,9 @@
+import type { Invoice } from '../../api/queries/invoices';
+import type { ListState } from '../../api/queries/list';
 import { dateTime, money } from '../../ui/format';
-import { DataTable, type ListState } from '../../ui/list';
+import { DataTable } from '../../ui/list';
 import { Badge } from '../../ui/Page';
-import { type Invoice, invoiceStatusLabels, invoiceStatusTones } from './orders';
+import { invoiceStatusLabels, invoiceStatusTones } from './orders';
 import './orders.css';
 
 /** The invoice columns, shared with the customer screen's order list. */

@@ -1,29 +1,20 @@
 import { ApiError } from '../../api/client';
+import { type Invoice, invoiceFilters, invoiceStatuses, useInvoiceList } from '../../api/queries/invoices';
+import type { ListState } from '../../api/queries/list';
+import { useProductChoices } from '../../api/queries/products';
+import { useGatewayNames } from '../../api/queries/settings';
 import { useShop, useShopPath } from '../../app/shop';
 import { FormError } from '../../ui/Field';
-import { FilterSelect, type ListState, Pager, SearchBox, useList } from '../../ui/list';
+import { FilterSelect, Pager, SearchBox } from '../../ui/list';
 import { LoadError, Page } from '../../ui/Page';
 import { InvoiceTable } from './InvoiceTable';
-import {
-  defaultInvoiceOrder,
-  fetchInvoices,
-  type Invoice,
-  invoiceFilters,
-  invoiceStatuses,
-  invoiceStatusLabels,
-  useGatewayNames,
-  useProductChoices,
-} from './orders';
+import { invoiceStatusLabels } from './orders';
 import './orders.css';
 
 export default function OrdersScreen() {
   const { shopId } = useShop();
   const shopPath = useShopPath();
-  const list = useList<Invoice>(['shop', shopId, 'invoices', 'list'], (query) => fetchInvoices(shopId, query), {
-    filters: invoiceFilters,
-    cursor: true,
-    defaultOrder: defaultInvoiceOrder,
-  });
+  const list = useInvoiceList(shopId);
   const filtered = Object.keys(list.filters).length > 0 || list.search !== '';
 
   return (

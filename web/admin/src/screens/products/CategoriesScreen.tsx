@@ -1,154 +1,98 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { api, unwrap } from '../../api/client';
+import { useController } from 'react-hook-form';
+import { type Category, categories } from '../../api/queries/categories';
+import { queryKeys } from '../../api/queries/keys';
+import { searchListings, useAllListings } from '../../api/queries/listings';
 import { useShop } from '../../app/shop';
-import { ConfirmButton, Dialog } from '../../ui/Dialog';
-import { Field, FormError, fieldError } from '../../ui/Field';
+import type { BodyForm } from '../../forms/body-form';
+import { Field } from '../../ui/Field';
 import { count, dateTime } from '../../ui/format';
-import { type Column, DataTable, Pager, SearchBox, useList } from '../../ui/list';
-import { LoadError, Page } from '../../ui/Page';
-import { useToast } from '../../ui/Toast';
-import { type Category, listingTitle, useAllListings } from './catalog';
+import { ResourceScreen, type ResourceScreenConfig } from '../../ui/ResourceScreen';
+import { listingTitle } from './catalog';
 import './catalog.css';
 import { Picker } from './Picker';
 
-export default function CategoriesScreen() {
-  const { shopId } = useShop();
-  const [editing, setEditing] = useState<Category | 'new' | null>(null);
+type CategoryValues = { name: string; listingIds: number[] };
+
+/** Listing titles by id (every listing, read once for the screen). */
+function useListingNames(shopId: number): ReadonlyMap<number, string> | undefined {
   const listings = useAllListings(shopId);
-  const names = listings.data ? new Map(listings.data.map((l) => [l.id, listingTitle(l)])) : undefined;
-  const list = useList<Category>(['shop', shopId, 'categories', 'list'], (query) =>
-    unwrap(api.GET('/self/{shopId}/categories', { params: { path: { shopId }, query } })),
+  return listings.data ? new Map(listings.data.map((l) => [l.id, listingTitle(l)])) : undefined;
+}
+
+function FirstListings(props: { category: Category }) {
+  const { shopId } = useShop();
+  const names = useListingNames(shopId);
+  const ids = props.category.listingIds;
+  return (
+    <>
+      {ids
+        .slice(0, 3)
+        .map((id) => names?.get(id) ?? `#${id}`)
+        .join(', ') + (ids.length > 3 ? ', …' : '') || '—'}
+    </>
   );
-  const columns: Column<Category>[] = [
+}
+
+const config: ResourceScreenConfig<typeof categories, CategoryValues> = {
+  resource: categories,
+  title: 'Categories',
+  addLabel: 'Add category',
+  intro: 'A category gathers storefront listings (products and groups) under a name.',
+  searchLabel: 'Search categories',
+  caption: 'Categories',
+  empty: (search) => (search ? 'No category matches this search.' : 'No categories yet.'),
+  rowKey: (c) => c.id,
+  columns: (open) => [
     {
       header: 'Name',
       cell: (c) => (
-        <button type="button" className="catalog-link" onClick={() => setEditing(c)}>
+        <button type="button" className="catalog-link" onClick={() => open(c)}>
           {c.name}
         </button>
       ),
     },
     { header: 'Listings', className: 'num', cell: (c) => count(c.listingIds.length) },
-    {
-      header: 'First listings',
-      cell: (c) =>
-        c.listingIds
-          .slice(0, 3)
-          .map((id) => names?.get(id) ?? `#${id}`)
-          .join(', ') + (c.listingIds.length > 3 ? ', …' : '') || '—',
-    },
+    { header: 'First listings', cell: (c) => <FirstListings category={c} /> },
     { header: 'Updated', cell: (c) => dateTime(c.updatedAt) },
-  ];
-  return (
-    <Page
-      title="Categories"
-      actions={
-        <button type="button" className="btn btn-primary" onClick={() => setEditing('new')}>
-          Add category
-        </button>
-      }
-    >
-      <p className="muted">A category gathers storefront listings (products and groups) under a name.</p>
-      <div className="toolbar">
-        <SearchBox value={list.search} onChange={list.setSearch} label="Search categories" />
-      </div>
-      {list.result.error ? <LoadError error={list.result.error} retry={() => list.result.refetch()} /> : null}
-      <DataTable
-        rows={list.rows}
-        columns={columns}
-        rowKey={(c) => c.id}
-        list={list}
-        loading={list.result.isPending}
-        caption="Categories"
-        empty={list.search ? 'No category matches this search.' : 'No categories yet.'}
-      />
-      <Pager list={list} />
-      <Dialog
-        open={editing !== null}
-        onClose={() => setEditing(null)}
-        title={editing === 'new' || editing === null ? 'New category' : `Category: ${editing.name}`}
-        wide
-      >
-        {editing !== null ? (
-          <CategoryForm
-            key={editing === 'new' ? 'new' : editing.id}
-            category={editing === 'new' ? null : editing}
-            names={names}
-            onDone={() => setEditing(null)}
-          />
-        ) : null}
-      </Dialog>
-    </Page>
-  );
+  ],
+  remove: {
+    label: 'Delete category',
+    question: (c) => `Delete the category "${c.name}"? Its listings stay on the storefront.`,
+    done: 'Category deleted',
+    inForm: true,
+  },
+  dialog: { title: (c) => (c ? `Category: ${c.name}` : 'New category'), wide: true },
+  form: {
+    values: (c) => ({ name: c?.name ?? '', listingIds: c?.listingIds ?? [] }),
+    toBody: (v) => v,
+    saved: (c) => (c ? 'Category saved' : 'Category created'),
+    Fields: CategoryFields,
+  },
+};
+
+export default function CategoriesScreen() {
+  return <ResourceScreen config={config} />;
 }
 
-function CategoryForm(props: {
-  category: Category | null;
-  names: ReadonlyMap<number, string> | undefined;
-  onDone: () => void;
-}) {
+function CategoryFields({ form }: { form: BodyForm<CategoryValues, unknown> }) {
   const { shopId } = useShop();
-  const queryClient = useQueryClient();
-  const notify = useToast();
-  const c = props.category;
-  const [name, setName] = useState(c?.name ?? '');
-  const [listingIds, setListingIds] = useState<number[]>(c?.listingIds ?? []);
-  const invalidate = () => queryClient.invalidateQueries({ queryKey: ['shop', shopId, 'categories'] });
-
-  const save = useMutation({
-    mutationFn: () => {
-      const body = { name, listingIds };
-      return c
-        ? unwrap(
-            api.PUT('/self/{shopId}/categories/{categoryId}', { params: { path: { shopId, categoryId: c.id } }, body }),
-          )
-        : unwrap(api.POST('/self/{shopId}/categories', { params: { path: { shopId } }, body }));
-    },
-    onSuccess: async () => {
-      notify(c ? 'Category saved' : 'Category created');
-      await invalidate();
-      props.onDone();
-    },
-  });
-  const remove = useMutation({
-    mutationFn: () =>
-      unwrap(api.DELETE('/self/{shopId}/categories/{categoryId}', { params: { path: { shopId, categoryId: c!.id } } })),
-    onSuccess: async () => {
-      notify('Category deleted');
-      await invalidate();
-      props.onDone();
-    },
-  });
-
+  const names = useListingNames(shopId);
+  const { field } = useController({ control: form.control, name: 'listingIds' });
   return (
-    <form
-      className="stack"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate();
-      }}
-    >
-      <FormError error={save.error} fields={['name', 'listingIds']} />
-      <FormError error={remove.error} />
-      <Field label="Name" error={fieldError(save.error, 'name')}>
-        {(ids) => <input {...ids} className="input" value={name} onChange={(e) => setName(e.target.value)} />}
+    <>
+      <Field label="Name" error={form.problem('name')}>
+        {(ids) => <input {...ids} {...form.register('name')} className="input" />}
       </Field>
       <Picker
         noun="listing"
         legend="Listings in the category"
-        chosen={listingIds}
-        onChange={setListingIds}
-        names={props.names}
-        error={fieldError(save.error, 'listingIds')}
-        searchKey={['shop', shopId, 'listings', 'picker']}
+        chosen={field.value}
+        onChange={field.onChange}
+        names={names}
+        error={form.problem('listingIds')}
+        searchKey={queryKeys.listings.picker(shopId)}
         search={async (text) => {
-          const page = await unwrap(
-            api.GET('/self/{shopId}/listings', {
-              params: { path: { shopId }, query: { pageSize: 20, ...(text ? { searchString: text } : {}) } },
-            }),
-          );
+          const page = await searchListings(shopId, text, 20);
           return {
             totalCount: page.totalCount,
             items: page.items.map((l) => ({
@@ -159,23 +103,6 @@ function CategoryForm(props: {
           };
         }}
       />
-      <div className="catalog-actions">
-        <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save'}
-        </button>
-        <button type="button" className="btn" onClick={props.onDone}>
-          Cancel
-        </button>
-        {c ? (
-          <ConfirmButton
-            label="Delete category"
-            question={`Delete the category "${c.name}"? Its listings stay on the storefront.`}
-            onConfirm={() => remove.mutate()}
-            danger
-            disabled={remove.isPending}
-          />
-        ) : null}
-      </div>
-    </form>
+    </>
   );
 }

@@ -1,28 +1,42 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { api, unwrap } from '../../api/client';
+import { useController } from 'react-hook-form';
+import { type Group, type GroupBody, groups, useGroupThumbnailUpload } from '../../api/queries/groups';
+import { queryKeys } from '../../api/queries/keys';
+import { searchProducts, useProductNames } from '../../api/queries/products';
 import { useShop } from '../../app/shop';
-import { ConfirmButton, Dialog } from '../../ui/Dialog';
-import { Field, FormError, fieldError } from '../../ui/Field';
+import type { BodyForm } from '../../forms/body-form';
+import { CheckField, Field } from '../../ui/Field';
 import { count, money } from '../../ui/format';
-import { type Column, DataTable, Pager, SearchBox, useList } from '../../ui/list';
-import { Badge, LoadError, Page } from '../../ui/Page';
+import { Badge } from '../../ui/Page';
+import { ResourceScreen, type ResourceScreenConfig } from '../../ui/ResourceScreen';
 import { useToast } from '../../ui/Toast';
-import { type Group, type GroupBody, useProductNames } from './catalog';
 import './catalog.css';
 import { Picker } from './Picker';
 
-export default function GroupsScreen() {
-  const { shopId } = useShop();
-  const [editing, setEditing] = useState<Group | 'new' | null>(null);
-  const list = useList<Group>(['shop', shopId, 'groups', 'list'], (query) =>
-    unwrap(api.GET('/self/{shopId}/groups', { params: { path: { shopId }, query } })),
-  );
-  const columns: Column<Group>[] = [
+type GroupValues = {
+  title: string;
+  description: string;
+  path: string;
+  type: NonNullable<GroupBody['type']>;
+  priority: string;
+  main: boolean;
+  productIds: number[];
+};
+type GroupForm = BodyForm<GroupValues, unknown>;
+
+const config: ResourceScreenConfig<typeof groups, GroupValues> = {
+  resource: groups,
+  title: 'Groups',
+  addLabel: 'Add group',
+  intro: 'A group shows several products as one storefront listing.',
+  searchLabel: 'Search groups',
+  caption: 'Groups',
+  empty: (search) => (search ? 'No group matches this search.' : 'No groups yet.'),
+  rowKey: (g) => g.id,
+  columns: (open) => [
     {
       header: 'Title',
       cell: (g) => (
-        <button type="button" className="catalog-link" onClick={() => setEditing(g)}>
+        <button type="button" className="catalog-link" onClick={() => open(g)}>
           {g.title}
         </button>
       ),
@@ -32,243 +46,123 @@ export default function GroupsScreen() {
     { header: 'Products', className: 'num', cell: (g) => count(g.productIds.length) },
     { header: 'Priority', className: 'num', cell: (g) => count(g.priority) },
     { header: 'Main', cell: (g) => (g.main ? <Badge tone="info">Main</Badge> : '—') },
-  ];
-  return (
-    <Page
-      title="Groups"
-      actions={
-        <button type="button" className="btn btn-primary" onClick={() => setEditing('new')}>
-          Add group
-        </button>
-      }
-    >
-      <p className="muted">A group shows several products as one storefront listing.</p>
-      <div className="toolbar">
-        <SearchBox value={list.search} onChange={list.setSearch} label="Search groups" />
-      </div>
-      {list.result.error ? <LoadError error={list.result.error} retry={() => list.result.refetch()} /> : null}
-      <DataTable
-        rows={list.rows}
-        columns={columns}
-        rowKey={(g) => g.id}
-        list={list}
-        loading={list.result.isPending}
-        caption="Groups"
-        empty={list.search ? 'No group matches this search.' : 'No groups yet.'}
-      />
-      <Pager list={list} />
-      <Dialog
-        open={editing !== null}
-        onClose={() => setEditing(null)}
-        title={editing === 'new' || editing === null ? 'New group' : `Group: ${editing.title}`}
-        wide
-      >
-        {editing !== null ? (
-          <GroupForm
-            key={editing === 'new' ? 'new' : editing.id}
-            group={editing === 'new' ? null : editing}
-            onDone={() => setEditing(null)}
-          />
-        ) : null}
-      </Dialog>
-    </Page>
-  );
+  ],
+  remove: {
+    label: 'Delete group',
+    question: (g) => `Delete the group "${g.title}"? Its products go back to the storefront one by one.`,
+    done: 'Group deleted',
+    inForm: true,
+  },
+  dialog: { title: (g) => (g ? `Group: ${g.title}` : 'New group'), wide: true },
+  form: {
+    values: (g) => ({
+      title: g?.title ?? '',
+      description: g?.description ?? '',
+      path: g?.path ?? '',
+      type: g?.type ?? 'list',
+      priority: String(g?.priority ?? 0),
+      main: g?.main ?? false,
+      productIds: g?.productIds ?? [],
+    }),
+    toBody: (v) => ({
+      title: v.title,
+      description: v.description.trim() === '' ? null : v.description,
+      path: v.path.trim() === '' ? null : v.path.trim(),
+      type: v.type,
+      priority: v.priority.trim() === '' ? null : Number(v.priority),
+      main: v.main,
+      productIds: v.productIds,
+    }),
+    saved: (g) => (g ? 'Group saved' : 'Group created'),
+    Fields: GroupFields,
+  },
+};
+
+export default function GroupsScreen() {
+  return <ResourceScreen config={config} />;
 }
 
-function GroupForm(props: { group: Group | null; onDone: () => void }) {
+function GroupFields({ form, row }: { form: GroupForm; row: Group | null }) {
   const { shopId, currency } = useShop();
-  const queryClient = useQueryClient();
-  const notify = useToast();
   const names = useProductNames(shopId);
-  const g = props.group;
-  const [title, setTitle] = useState(g?.title ?? '');
-  const [description, setDescription] = useState(g?.description ?? '');
-  const [path, setPath] = useState(g?.path ?? '');
-  const [type, setType] = useState<NonNullable<GroupBody['type']>>(g?.type ?? 'list');
-  const [priority, setPriority] = useState(String(g?.priority ?? 0));
-  const [main, setMain] = useState(g?.main ?? false);
-  const [productIds, setProductIds] = useState<number[]>(g?.productIds ?? []);
-  const [thumbnail, setThumbnail] = useState(g?.thumbnailUrl ?? null);
-
-  const invalidate = () =>
-    Promise.all(
-      ['groups', 'listings', 'categories'].map((area) =>
-        queryClient.invalidateQueries({ queryKey: ['shop', shopId, area] }),
-      ),
-    );
-
-  const save = useMutation({
-    mutationFn: () => {
-      const body: GroupBody = {
-        title,
-        description: description.trim() === '' ? null : description,
-        path: path.trim() === '' ? null : path.trim(),
-        type,
-        priority: priority.trim() === '' ? null : Number(priority),
-        main,
-        productIds,
-      };
-      return g
-        ? unwrap(api.PUT('/self/{shopId}/groups/{groupId}', { params: { path: { shopId, groupId: g.id } }, body }))
-        : unwrap(api.POST('/self/{shopId}/groups', { params: { path: { shopId } }, body }));
-    },
-    onSuccess: async () => {
-      notify(g ? 'Group saved' : 'Group created');
-      await invalidate();
-      props.onDone();
-    },
-  });
-  const remove = useMutation({
-    mutationFn: () =>
-      unwrap(api.DELETE('/self/{shopId}/groups/{groupId}', { params: { path: { shopId, groupId: g!.id } } })),
-    onSuccess: async () => {
-      notify('Group deleted');
-      await invalidate();
-      props.onDone();
-    },
-  });
-  const upload = useMutation({
-    mutationFn: (file: File) => {
-      const form = new FormData();
-      form.append('file', file);
-      // The typed body is a placeholder: the serializer sends the multipart form with its `file` part.
-      return unwrap(
-        api.POST('/self/{shopId}/groups/{groupId}/thumbnail', {
-          params: { path: { shopId, groupId: g!.id } },
-          body: { file: '' },
-          bodySerializer: () => form,
-        }),
-      );
-    },
-    onSuccess: async (answer) => {
-      setThumbnail(answer.url);
-      notify('Thumbnail uploaded');
-      await invalidate();
-    },
-  });
-
-  const fields = ['title', 'description', 'path', 'type', 'priority', 'main', 'productIds'];
+  const { register, problem } = form;
+  const { field } = useController({ control: form.control, name: 'productIds' });
   return (
-    <form
-      className="stack"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate();
-      }}
-    >
-      <FormError error={save.error} fields={fields} />
-      <FormError error={remove.error} />
-      <Field label="Title" error={fieldError(save.error, 'title')}>
-        {(ids) => <input {...ids} className="input" value={title} onChange={(e) => setTitle(e.target.value)} />}
+    <>
+      <Field label="Title" error={problem('title')}>
+        {(ids) => <input {...ids} {...register('title')} className="input" />}
       </Field>
-      <Field label="Description" error={fieldError(save.error, 'description')}>
-        {(ids) => (
-          <textarea
-            {...ids}
-            className="input"
-            rows={3}
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
-          />
-        )}
+      <Field label="Description" error={problem('description')}>
+        {(ids) => <textarea {...ids} {...register('description')} className="input" rows={3} />}
       </Field>
       <div className="grid">
-        <Field label="Path" error={fieldError(save.error, 'path')} hint={g ? undefined : 'Empty: made from the title.'}>
-          {(ids) => <input {...ids} className="input" value={path} onChange={(e) => setPath(e.target.value)} />}
+        <Field label="Path" error={problem('path')} hint={row ? undefined : 'Empty: made from the title.'}>
+          {(ids) => <input {...ids} {...register('path')} className="input" />}
         </Field>
-        <Field label="Shown as" error={fieldError(save.error, 'type')}>
+        <Field label="Shown as" error={problem('type')}>
           {(ids) => (
-            <select
-              {...ids}
-              className="input"
-              value={type}
-              onChange={(e) => setType(e.target.value as NonNullable<GroupBody['type']>)}
-            >
+            <select {...ids} {...register('type')} className="input">
               <option value="list">List</option>
               <option value="dropdown">Dropdown</option>
             </select>
           )}
         </Field>
-        <Field label="Priority" error={fieldError(save.error, 'priority')}>
-          {(ids) => (
-            <input
-              {...ids}
-              className="input"
-              inputMode="numeric"
-              value={priority}
-              onChange={(e) => setPriority(e.target.value)}
-            />
-          )}
+        <Field label="Priority" error={problem('priority')}>
+          {(ids) => <input {...ids} {...register('priority')} className="input" inputMode="numeric" />}
         </Field>
       </div>
-      <label className="check">
-        <input type="checkbox" checked={main} onChange={(e) => setMain(e.target.checked)} />
+      <CheckField {...register('main')} error={problem('main')}>
         Main group
-      </label>
+      </CheckField>
       <Picker
         noun="product"
         legend="Products in the group"
-        chosen={productIds}
-        onChange={setProductIds}
+        chosen={field.value}
+        onChange={field.onChange}
         names={names.data}
-        error={fieldError(save.error, 'productIds')}
-        searchKey={['shop', shopId, 'products', 'picker']}
+        error={problem('productIds')}
+        searchKey={queryKeys.products.picker(shopId)}
         search={async (text) => {
-          const page = await unwrap(
-            api.GET('/self/{shopId}/products', {
-              params: { path: { shopId }, query: { pageSize: 20, ...(text ? { searchString: text } : {}) } },
-            }),
-          );
+          const page = await searchProducts(shopId, text, 20);
           return {
             totalCount: page.totalCount,
             items: page.items.map((p) => ({ id: p.id, title: p.title, detail: money(p.minPrice.amount, currency) })),
           };
         }}
       />
-      {g ? (
-        <div className="stack">
-          {thumbnail ? <img src={thumbnail} alt="Group thumbnail" className="catalog-thumb" /> : null}
-          <Field
-            label="Group thumbnail"
-            error={upload.error instanceof Error ? upload.error.message : undefined}
-            hint={upload.isPending ? 'Uploading…' : 'PNG, JPEG, WebP or GIF; uploaded at once.'}
-          >
-            {(ids) => (
-              <input
-                {...ids}
-                type="file"
-                accept="image/png,image/jpeg,image/webp,image/gif"
-                disabled={upload.isPending}
-                onChange={(e) => {
-                  const file = e.target.files?.[0];
-                  if (file) upload.mutate(file);
-                  e.target.value = '';
-                }}
-              />
-            )}
-          </Field>
-        </div>
-      ) : (
-        <p className="muted small">Add a thumbnail once the group is created.</p>
-      )}
-      <div className="catalog-actions">
-        <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save'}
-        </button>
-        <button type="button" className="btn" onClick={props.onDone}>
-          Cancel
-        </button>
-        {g ? (
-          <ConfirmButton
-            label="Delete group"
-            question={`Delete the group "${g.title}"? Its products go back to the storefront one by one.`}
-            onConfirm={() => remove.mutate()}
-            danger
-            disabled={remove.isPending}
+      {row ? <Thumbnail group={row} /> : <p className="muted small">Add a thumbnail once the group is created.</p>}
+    </>
+  );
+}
+
+/** The group's thumbnail, uploaded at once (not with the form). */
+function Thumbnail({ group }: { group: Group }) {
+  const { shopId } = useShop();
+  const notify = useToast();
+  const upload = useGroupThumbnailUpload(shopId, group.id);
+  const url = upload.data?.url ?? group.thumbnailUrl;
+  return (
+    <div className="stack">
+      {url ? <img src={url} alt="Group thumbnail" className="catalog-thumb" /> : null}
+      <Field
+        label="Group thumbnail"
+        error={upload.error instanceof Error ? upload.error.message : undefined}
+        hint={upload.isPending ? 'Uploading…' : 'PNG, JPEG, WebP or GIF; uploaded at once.'}
+      >
+        {(ids) => (
+          <input
+            {...ids}
+            type="file"
+            accept="image/png,image/jpeg,image/webp,image/gif"
+            disabled={upload.isPending}
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              if (file) upload.mutate(file, { onSuccess: () => notify('Thumbnail uploaded') });
+              e.target.value = '';
+            }}
           />
-        ) : null}
-      </div>
-    </form>
+        )}
+      </Field>
+    </div>
   );
 }

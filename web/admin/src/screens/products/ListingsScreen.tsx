@@ -2,12 +2,14 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { api, unwrap } from '../../api/client';
+import { queryKeys } from '../../api/queries/keys';
+import { type Listing, useAllListings } from '../../api/queries/listings';
 import { useShop, useShopPath } from '../../app/shop';
 import { FormError } from '../../ui/Field';
 import { count, money } from '../../ui/format';
 import { Badge, LoadError, Loading, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
-import { type Listing, listingTitle, moved, useAllListings, visibilityWords } from './catalog';
+import { listingTitle, moved, visibilityWords } from './catalog';
 import './catalog.css';
 
 /** The API takes at most this many position changes a call. */
@@ -48,14 +50,14 @@ export default function ListingsScreen() {
     onSuccess: (saved, next) => {
       if (next !== latest.current) return;
       setOrder(saved);
-      queryClient.setQueryData(['shop', shopId, 'listings', 'all'], saved);
+      queryClient.setQueryData(queryKeys.listings.everyOne(shopId), saved);
     },
     onError: (_error, next) => {
       if (next !== latest.current) return;
       notify('The new order was not saved', 'bad');
       void listings.refetch();
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['shop', shopId, 'categories'] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.categories.all(shopId) }),
   });
 
   async function sendOrder(next: Listing[]) {

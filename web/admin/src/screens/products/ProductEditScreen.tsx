@@ -1,16 +1,26 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import { api, unwrap } from '../../api/client';
+import { queryKeys } from '../../api/queries/keys';
+import { type Product, useProduct } from '../../api/queries/products';
 import { useShop, useShopPath } from '../../app/shop';
+import { useBodyForm } from '../../forms/body-form';
 import { ConfirmButton } from '../../ui/Dialog';
-import { Field, FormError } from '../../ui/Field';
+import { CheckField, Field, FormError, FormProblems } from '../../ui/Field';
 import { count, dateTime } from '../../ui/format';
 import { Card, LoadError, Loading, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
-import { errorAt, type Product } from './catalog';
+import type { ProductBody } from './catalog';
 import './catalog.css';
-import { emptyProduct, emptyVariant, type ProductDraft, productBody, productDraft, shownPaths } from './product-draft';
+import {
+  emptyProduct,
+  emptyVariant,
+  productBody,
+  productDraft,
+  productFieldOf,
+  type VariantDraft,
+} from './product-draft';
 import { VariantEditor } from './VariantEditor';
 
 type ImageKind = 'thumbnail' | 'seo';
@@ -30,19 +40,19 @@ export default function ProductEditScreen() {
   const { productId: productIdText } = useParams<{ productId?: string }>();
   const { shopId } = useShop();
   const productId = productIdText ? Number(productIdText) : null;
-  const product = useQuery({
-    queryKey: ['shop', shopId, 'products', 'one', productId],
-    queryFn: () =>
-      unwrap(
-        api.GET('/self/{shopId}/v2/products/{productId}', { params: { path: { shopId, productId: productId! } } }),
-      ),
-    enabled: productId !== null,
-  });
+  const product = useProduct(shopId, productId);
   if (productId === null) return <ProductForm key="new" product={null} />;
   if (product.error) return <LoadError error={product.error} retry={() => product.refetch()} />;
   if (!product.data) return <Loading label="Loading the product…" />;
   return <ProductForm key={productId} product={product.data} />;
 }
+
+const visibilityFlags = [
+  ['unlisted', 'Unlisted', 'Reachable by its address, but not listed on the storefront.'],
+  ['private', 'Private', 'Shown nowhere public.'],
+  ['onHold', 'On hold', 'Shown, but cannot be bought.'],
+  ['isInternal', 'Internal', 'Never public; for your own manual or custom sales.'],
+] as const;
 
 function ProductForm(props: { product: Product | null }) {
   const { shopId, currency } = useShop();
@@ -51,19 +61,25 @@ function ProductForm(props: { product: Product | null }) {
   const queryClient = useQueryClient();
   const notify = useToast();
   const saved = props.product;
-  const [draft, setDraft] = useState<ProductDraft>(() => (saved ? productDraft(saved) : emptyProduct()));
+  const form = useBodyForm({
+    operation: saved ? 'PUT /self/{shopId}/v2/products/{productId}' : 'POST /self/{shopId}/v2/products',
+    defaultValues: saved ? productDraft(saved) : emptyProduct(),
+    toBody: productBody,
+    fieldOf: productFieldOf,
+  });
+  const { register, problem } = form;
+  // Images picked for a product not created yet: uploaded once it is.
   const [pending, setPending] = useState<Partial<Record<ImageKind, File>>>({});
 
   const invalidate = () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: ['shop', shopId, 'products'] }),
-      queryClient.invalidateQueries({ queryKey: ['shop', shopId, 'listings'] }),
-      queryClient.invalidateQueries({ queryKey: ['shop', shopId, 'groups'] }),
-    ]);
+    Promise.all(
+      [queryKeys.products.all, queryKeys.listings.all, queryKeys.groups.all].map((key) =>
+        queryClient.invalidateQueries({ queryKey: key(shopId) }),
+      ),
+    );
 
   const save = useMutation({
-    mutationFn: async (d: ProductDraft) => {
-      const body = productBody(d);
+    mutationFn: async (body: ProductBody) => {
       if (saved)
         return unwrap(
           api.PUT('/self/{shopId}/v2/products/{productId}', {
@@ -82,10 +98,10 @@ function ProductForm(props: { product: Product | null }) {
       return created;
     },
     onSuccess: async (answer) => {
-      queryClient.setQueryData(['shop', shopId, 'products', 'one', answer.id], answer);
+      queryClient.setQueryData(queryKeys.products.one(shopId, answer.id), answer);
       // A save answers the product as stored: the form shows it (new variants get their ids). A
       // re-read for any other reason (a restock, a refetch) leaves the owner's unsaved edits alone.
-      if (saved) setDraft(productDraft(answer));
+      if (saved) form.reset(productDraft(answer));
       notify(saved ? 'Product saved' : 'Product created');
       await invalidate();
       if (!saved) navigate(shopPath(`/products/${answer.id}`), { replace: true });
@@ -99,14 +115,13 @@ function ProductForm(props: { product: Product | null }) {
       notify('Product deleted');
       // Away first: the editor, still on screen, would otherwise read the deleted product again (a 404).
       navigate(shopPath('/products'));
-      queryClient.removeQueries({ queryKey: ['shop', shopId, 'products', 'one', saved!.id] });
+      queryClient.removeQueries({ queryKey: queryKeys.products.one(shopId, saved!.id) });
       await invalidate();
     },
   });
 
-  const set = <K extends keyof ProductDraft>(key: K, value: ProductDraft[K]) =>
-    setDraft((d) => ({ ...d, [key]: value }));
-  const e = (path: string) => errorAt(save.error, path);
+  const variants = form.watch('variants');
+  const setVariants = (next: VariantDraft[]) => form.setValue('variants', next, { shouldDirty: true });
 
   return (
     <Page
@@ -129,52 +144,26 @@ function ProductForm(props: { product: Product | null }) {
       }
     >
       <FormError error={remove.error} />
-      <form
-        className="stack"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          save.mutate(draft);
-        }}
-      >
-        <FormError error={save.error} fields={shownPaths(draft)} />
+      <form className="stack" noValidate onSubmit={form.submit(save.mutateAsync)}>
+        <FormProblems form={form} error={save.error} />
 
         <Card title="Product">
           <div className="stack">
-            <Field label="Title" error={e('title')}>
-              {(ids) => (
-                <input {...ids} className="input" value={draft.title} onChange={(x) => set('title', x.target.value)} />
-              )}
+            <Field label="Title" error={problem('title')}>
+              {(ids) => <input {...ids} {...register('title')} className="input" />}
             </Field>
-            <Field label="Short description" error={e('shortDescription')}>
-              {(ids) => (
-                <input
-                  {...ids}
-                  className="input"
-                  value={draft.shortDescription}
-                  onChange={(x) => set('shortDescription', x.target.value)}
-                />
-              )}
+            <Field label="Short description" error={problem('shortDescription')}>
+              {(ids) => <input {...ids} {...register('shortDescription')} className="input" />}
             </Field>
-            <Field label="Description" error={e('description')}>
-              {(ids) => (
-                <textarea
-                  {...ids}
-                  className="input"
-                  rows={6}
-                  value={draft.description}
-                  onChange={(x) => set('description', x.target.value)}
-                />
-              )}
+            <Field label="Description" error={problem('description')}>
+              {(ids) => <textarea {...ids} {...register('description')} className="input" rows={6} />}
             </Field>
             <Field
               label="Path"
-              error={e('path')}
+              error={problem('path')}
               hint={saved ? 'The address of the product page.' : 'Leave empty to make it from the title.'}
             >
-              {(ids) => (
-                <input {...ids} className="input" value={draft.path} onChange={(x) => set('path', x.target.value)} />
-              )}
+              {(ids) => <input {...ids} {...register('path')} className="input" />}
             </Field>
             {saved ? (
               <p className="muted small">
@@ -190,55 +179,40 @@ function ProductForm(props: { product: Product | null }) {
             <button
               type="button"
               className="btn"
-              disabled={draft.variants.length >= 50}
-              onClick={() => set('variants', [...draft.variants, emptyVariant(draft.variants.length)])}
+              disabled={variants.length >= 50}
+              onClick={() => setVariants([...form.getValues('variants'), emptyVariant(variants.length)])}
             >
               Add variant
             </button>
           }
         >
           <div className="stack">
-            {draft.variants.map((variant, index) => (
+            {variants.map((variant, index) => (
               <VariantEditor
                 key={variant.key}
-                variant={variant}
+                form={form}
                 index={index}
                 currency={currency}
                 shopId={shopId}
                 productId={saved?.id ?? null}
-                error={save.error}
-                canRemove={draft.variants.length > 1}
-                onChange={(change) =>
-                  setDraft((d) => ({
-                    ...d,
-                    variants: d.variants.map((v) => (v.key === variant.key ? { ...v, ...change(v) } : v)),
-                  }))
-                }
-                onRemove={() => setDraft((d) => ({ ...d, variants: d.variants.filter((v) => v.key !== variant.key) }))}
-                onRestocked={() => queryClient.invalidateQueries({ queryKey: ['shop', shopId, 'products', 'list'] })}
+                canRemove={variants.length > 1}
+                onRemove={() => setVariants(form.getValues('variants').filter((v) => v.key !== variant.key))}
+                onRestocked={() => queryClient.invalidateQueries({ queryKey: queryKeys.products.list(shopId) })}
               />
             ))}
-            {e('variants') ? <p className="field-error">{e('variants')}</p> : null}
+            {problem('variants') ? <p className="field-error">{problem('variants')}</p> : null}
           </div>
         </Card>
 
         <Card title="Visibility">
           <fieldset className="catalog-subgroup">
             <legend>Where the product shows</legend>
-            {(
-              [
-                ['unlisted', 'Unlisted', 'Reachable by its address, but not listed on the storefront.'],
-                ['private', 'Private', 'Shown nowhere public.'],
-                ['onHold', 'On hold', 'Shown, but cannot be bought.'],
-                ['isInternal', 'Internal', 'Never public; for your own manual or custom sales.'],
-              ] as const
-            ).map(([key, label, hint]) => (
-              <label key={key} className="check">
-                <input type="checkbox" checked={draft[key]} onChange={(x) => set(key, x.target.checked)} />
+            {visibilityFlags.map(([key, label, hint]) => (
+              <CheckField key={key} {...register(key)} error={problem(key)}>
                 <span>
                   {label} <span className="muted small">— {hint}</span>
                 </span>
-              </label>
+              </CheckField>
             ))}
           </fieldset>
         </Card>
@@ -266,87 +240,33 @@ function ProductForm(props: { product: Product | null }) {
 
         <Card title="Search engines">
           <div className="stack">
-            <Field label="Meta title" error={e('seo.metaTitle')} hint="Up to 70 characters.">
-              {(ids) => (
-                <input
-                  {...ids}
-                  className="input"
-                  value={draft.metaTitle}
-                  onChange={(x) => set('metaTitle', x.target.value)}
-                />
-              )}
+            <Field label="Meta title" error={problem('metaTitle')} hint="Up to 70 characters.">
+              {(ids) => <input {...ids} {...register('metaTitle')} className="input" />}
             </Field>
-            <Field label="Meta description" error={e('seo.metaDescription')} hint="Up to 160 characters.">
-              {(ids) => (
-                <textarea
-                  {...ids}
-                  className="input"
-                  rows={2}
-                  value={draft.metaDescription}
-                  onChange={(x) => set('metaDescription', x.target.value)}
-                />
-              )}
+            <Field label="Meta description" error={problem('metaDescription')} hint="Up to 160 characters.">
+              {(ids) => <textarea {...ids} {...register('metaDescription')} className="input" rows={2} />}
             </Field>
           </div>
         </Card>
 
         <Card title="After purchase">
           <div className="stack">
-            <Field label="Customer note" error={e('customerNote')} hint="Shown to the buyer with the delivery.">
-              {(ids) => (
-                <textarea
-                  {...ids}
-                  className="input"
-                  rows={3}
-                  value={draft.customerNote}
-                  onChange={(x) => set('customerNote', x.target.value)}
-                />
-              )}
+            <Field label="Customer note" error={problem('customerNote')} hint="Shown to the buyer with the delivery.">
+              {(ids) => <textarea {...ids} {...register('customerNote')} className="input" rows={3} />}
             </Field>
             <fieldset className="catalog-subgroup">
               <legend>Chat integration</legend>
-              <label className="check">
-                <input
-                  type="checkbox"
-                  checked={draft.chatEnabled}
-                  onChange={(x) => set('chatEnabled', x.target.checked)}
-                />
-                Keep the buyer's chat user id on the order
-              </label>
-              <label className="check">
-                <input
-                  type="checkbox"
-                  checked={draft.chatRequired}
-                  onChange={(x) => set('chatRequired', x.target.checked)}
-                />
-                Require a chat user id at checkout
-              </label>
+              <CheckField {...register('chatEnabled')}>Keep the buyer's chat user id on the order</CheckField>
+              <CheckField {...register('chatRequired')}>Require a chat user id at checkout</CheckField>
               <div className="grid-2">
-                <Field label="Guild id" error={e('chatIntegration.guildId')}>
-                  {(ids) => (
-                    <input
-                      {...ids}
-                      className="input"
-                      inputMode="numeric"
-                      value={draft.guildId}
-                      onChange={(x) => set('guildId', x.target.value)}
-                    />
-                  )}
+                <Field label="Guild id" error={problem('guildId')}>
+                  {(ids) => <input {...ids} {...register('guildId')} className="input" inputMode="numeric" />}
                 </Field>
-                <Field label="Role ids" error={e('chatIntegration.roleIds')} hint="Separated by commas.">
-                  {(ids) => (
-                    <input
-                      {...ids}
-                      className="input"
-                      value={draft.roleIds}
-                      onChange={(x) => set('roleIds', x.target.value)}
-                    />
-                  )}
+                <Field label="Role ids" error={problem('roleIds')} hint="Separated by commas.">
+                  {(ids) => <input {...ids} {...register('roleIds')} className="input" />}
                 </Field>
               </div>
-              {e('chatIntegration') && !e('chatIntegration.guildId') && !e('chatIntegration.roleIds') ? (
-                <p className="field-error">{e('chatIntegration')}</p>
-              ) : null}
+              {problem('chatIntegration') ? <p className="field-error">{problem('chatIntegration')}</p> : null}
             </fieldset>
           </div>
         </Card>
@@ -382,8 +302,8 @@ function ImageField(props: {
     onSuccess: async () => {
       notify(`${props.label} uploaded`);
       // Not the product itself: refetching it would reset the form's unsaved edits.
-      await queryClient.invalidateQueries({ queryKey: ['shop', shopId, 'products', 'list'] });
-      await queryClient.invalidateQueries({ queryKey: ['shop', shopId, 'listings'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.products.list(shopId) });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.listings.all(shopId) });
     },
   });
   const blob = useMemo(() => (props.pending ? URL.createObjectURL(props.pending) : null), [props.pending]);

@@ -2,21 +2,18 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { api, unwrap } from '../../api/client';
+import { queryKeys } from '../../api/queries/keys';
+import { type ProductListItem, useProductList } from '../../api/queries/products';
+import { useGateways } from '../../api/queries/settings';
 import { useShop, useShopPath } from '../../app/shop';
+import { useBodyForm } from '../../forms/body-form';
 import { Dialog } from '../../ui/Dialog';
-import { FormError } from '../../ui/Field';
+import { FormError, FormProblems } from '../../ui/Field';
 import { count, money } from '../../ui/format';
-import { type Column, DataTable, Pager, SearchBox, useList } from '../../ui/list';
+import { type Column, DataTable, Pager, SearchBox } from '../../ui/list';
 import { Badge, LoadError, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
-import {
-  type Gateway,
-  type ProductListItem,
-  type ProductQuery,
-  productTypeShort,
-  useGateways,
-  visibilityWords,
-} from './catalog';
+import { type Gateway, productTypeShort, visibilityWords } from './catalog';
 import './catalog.css';
 
 /** How many products one bulk call carries: small enough that the progress bar moves. */
@@ -62,12 +59,7 @@ export default function ProductsScreen() {
   const [bulkError, setBulkError] = useState<unknown>(null);
   const [paymentsOpen, setPaymentsOpen] = useState(false);
 
-  const list = useList<ProductListItem>(
-    ['shop', shopId, 'products', 'list'],
-    (query) =>
-      unwrap(api.GET('/self/{shopId}/v2/products', { params: { path: { shopId }, query: query as ProductQuery } })),
-    { cursor: true, defaultOrder: '-createdAt' },
-  );
+  const list = useProductList(shopId);
 
   const columns: Column<ProductListItem>[] = [
     { header: 'Title', sort: 'title', cell: (p) => p.title },
@@ -141,8 +133,8 @@ export default function ProductsScreen() {
       notify(`${action.label} stopped after ${count(done)} of ${count(ids.length)}`, 'bad');
     } finally {
       setProgress(null);
-      await queryClient.invalidateQueries({ queryKey: ['shop', shopId, 'products'] });
-      await queryClient.invalidateQueries({ queryKey: ['shop', shopId, 'listings'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.products.all(shopId) });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.listings.all(shopId) });
     }
   };
 
@@ -221,7 +213,7 @@ export default function ProductsScreen() {
         open={paymentsOpen}
         onClose={() => setPaymentsOpen(false)}
         shopId={shopId}
-        count={selected.size}
+        productIds={[...selected].map(Number)}
         onApply={(gatewaysList) => {
           setPaymentsOpen(false);
           void run({ kind: 'payment-methods', label: 'Payment methods', gatewaysList });
@@ -231,59 +223,57 @@ export default function ProductsScreen() {
   );
 }
 
+type Choice = '' | 'allow' | 'remove';
+
 /** Allow or remove gateways on every variant of the selected products. */
 function PaymentMethodsDialog(props: {
   open: boolean;
   onClose: () => void;
   shopId: number;
-  count: number;
+  productIds: number[];
   onApply: (gatewaysList: Partial<Record<Gateway, boolean>>) => void;
 }) {
   const gateways = useGateways(props.shopId);
-  const [choice, setChoice] = useState<Partial<Record<Gateway, boolean>>>({});
-  const chosen = Object.keys(choice).length;
+  const form = useBodyForm({
+    operation: 'PUT /self/{shopId}/v2/products/bulk/update/payment-methods',
+    defaultValues: { choices: {} as Partial<Record<Gateway, Choice>> },
+    // Checked as the first call of the bulk action will be (it sends the products 25 at a time).
+    toBody: (values) => ({
+      productIds: props.productIds.slice(0, BULK_CHUNK),
+      gatewaysList: Object.fromEntries(
+        Object.entries(values.choices).flatMap(([name, choice]) => (choice ? [[name, choice === 'allow']] : [])),
+      ),
+    }),
+  });
+  const choices = form.watch('choices');
+  const chosen = Object.values(choices).filter(Boolean).length;
   return (
     <Dialog open={props.open} onClose={props.onClose} title="Payment methods">
       <form
         className="stack"
-        onSubmit={(e) => {
-          e.preventDefault();
-          props.onApply(choice);
-          setChoice({});
-        }}
+        onSubmit={form.submit(async (body) => {
+          props.onApply(body.gatewaysList);
+          form.reset();
+        })}
       >
         <p className="muted">
-          For the {count(props.count)} selected product(s): allow a gateway on every variant, remove it, or leave it as
-          it is.
+          For the {count(props.productIds.length)} selected product(s): allow a gateway on every variant, remove it, or
+          leave it as it is.
         </p>
+        <FormProblems form={form} error={null} />
         {gateways.error ? <LoadError error={gateways.error} /> : null}
-        {(gateways.data ?? []).map((g) => {
-          const value = choice[g.name] === undefined ? '' : choice[g.name] ? 'allow' : 'remove';
-          return (
-            <label key={g.name} className="row catalog-gateway-choice">
-              <span className="grow">
-                {g.name} {g.enabled ? null : <span className="muted small">(not enabled in settings)</span>}
-              </span>
-              <select
-                className="input"
-                aria-label={`Gateway ${g.name}`}
-                value={value}
-                onChange={(e) =>
-                  setChoice((all) => {
-                    const next = { ...all };
-                    if (e.target.value === '') delete next[g.name];
-                    else next[g.name] = e.target.value === 'allow';
-                    return next;
-                  })
-                }
-              >
-                <option value="">Unchanged</option>
-                <option value="allow">Allow</option>
-                <option value="remove">Remove</option>
-              </select>
-            </label>
-          );
-        })}
+        {(gateways.data ?? []).map((g) => (
+          <label key={g.name} className="row catalog-gateway-choice">
+            <span className="grow">
+              {g.name} {g.enabled ? null : <span className="muted small">(not enabled in settings)</span>}
+            </span>
+            <select className="input" aria-label={`Gateway ${g.name}`} {...form.register(`choices.${g.name}`)}>
+              <option value="">Unchanged</option>
+              <option value="allow">Allow</option>
+              <option value="remove">Remove</option>
+            </select>
+          </label>
+        ))}
         <div className="row">
           <button type="submit" className="btn btn-primary" disabled={chosen === 0}>
             Apply

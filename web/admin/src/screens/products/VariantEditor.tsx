@@ -1,70 +1,59 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useId } from 'react';
+import type { BodyOf } from '../../api/bodies';
 import { api, unwrap } from '../../api/client';
-import { Field, FormError } from '../../ui/Field';
+import { queryKeys } from '../../api/queries/keys';
+import { useGateways } from '../../api/queries/settings';
+import { type BodyForm, useBodyForm } from '../../forms/body-form';
+import { CheckField, Field, FormProblems } from '../../ui/Field';
 import { count, money } from '../../ui/format';
 import { useToast } from '../../ui/Toast';
 import {
   type CustomFieldType,
   customFieldTypeLabels,
-  errorAt,
   type Gateway,
   type ProductType,
   productTypeLabels,
   type RestockAnswer,
-  useGateways,
 } from './catalog';
-import { newKey, settingsKey, type VariantDraft } from './product-draft';
+import { type CustomFieldDraft, type GatewayDraft, newKey, type ProductDraft } from './product-draft';
+
+type ProductForm = BodyForm<ProductDraft, unknown>;
 
 /** One variant of the product form: price, what it delivers, stock, gateways, custom fields, warranty. */
 export function VariantEditor(props: {
-  variant: VariantDraft;
+  form: ProductForm;
   index: number;
   currency: string;
   shopId: number;
   productId: number | null;
-  error: unknown;
   canRemove: boolean;
-  onChange: (change: (v: VariantDraft) => Partial<VariantDraft>) => void;
   onRemove: () => void;
   onRestocked: () => void;
 }) {
-  const { variant: v, index } = props;
-  const at = `variants[${index}]`;
-  const settings = `${at}.${settingsKey[v.productType]}`;
-  const e = (path: string) => errorAt(props.error, `${at}.${path}`);
-  const set = <K extends keyof VariantDraft>(key: K, value: VariantDraft[K]) =>
-    props.onChange(() => ({ [key]: value }));
+  const { form, index } = props;
+  const { register } = form;
+  const at = `variants.${index}` as const;
+  const v = form.watch(at);
+  const problem = (name: string) => form.problem(`${at}.${name}`);
   const name = `Variant ${index + 1}${v.title ? `: ${v.title}` : ''}`;
   const gateways = useGateways(props.shopId);
+  const setGateways = (next: GatewayDraft[]) => form.setValue(`${at}.gateways`, next, { shouldDirty: true });
 
   return (
     <fieldset className="catalog-variant" aria-label={`Variant ${index + 1}`}>
       <legend>{name}</legend>
-      {e('id') ? <p className="field-error">{e('id')}</p> : null}
+      {problem('id') ? <p className="field-error">{problem('id')}</p> : null}
       <div className="grid">
-        <Field label="Variant title" error={e('title')}>
-          {(ids) => <input {...ids} className="input" value={v.title} onChange={(x) => set('title', x.target.value)} />}
+        <Field label="Variant title" error={problem('title')}>
+          {(ids) => <input {...ids} {...register(`${at}.title`)} className="input" />}
         </Field>
-        <Field label="Price" error={e('priceDetails.amount') ?? e('priceDetails')} hint={`In ${props.currency}.`}>
-          {(ids) => (
-            <input
-              {...ids}
-              className="input"
-              inputMode="decimal"
-              value={v.price}
-              onChange={(x) => set('price', x.target.value)}
-            />
-          )}
+        <Field label="Price" error={problem('price')} hint={`In ${props.currency}.`}>
+          {(ids) => <input {...ids} {...register(`${at}.price`)} className="input" inputMode="decimal" />}
         </Field>
-        <Field label="Product type" error={e('productType')}>
+        <Field label="Product type" error={problem('productType')}>
           {(ids) => (
-            <select
-              {...ids}
-              className="input"
-              value={v.productType}
-              onChange={(x) => set('productType', x.target.value as ProductType)}
-            >
+            <select {...ids} {...register(`${at}.productType`)} className="input">
               {(Object.keys(productTypeLabels) as ProductType[]).map((type) => (
                 <option key={type} value={type}>
                   {productTypeLabels[type]}
@@ -74,16 +63,8 @@ export function VariantEditor(props: {
           )}
         </Field>
       </div>
-      <Field label="Variant description" error={e('description')}>
-        {(ids) => (
-          <textarea
-            {...ids}
-            className="input"
-            rows={2}
-            value={v.description}
-            onChange={(x) => set('description', x.target.value)}
-          />
-        )}
+      <Field label="Variant description" error={problem('description')}>
+        {(ids) => <textarea {...ids} {...register(`${at}.description`)} className="input" rows={2} />}
       </Field>
 
       <fieldset className="catalog-subgroup">
@@ -98,17 +79,11 @@ export function VariantEditor(props: {
             {v.id === null ? (
               <Field
                 label="Serial keys (one per line)"
-                error={errorAt(props.error, `${settings}.serials`)}
+                error={problem('serials')}
                 hint="Each key is delivered once, ever. Stock is the number of keys."
               >
                 {(ids) => (
-                  <textarea
-                    {...ids}
-                    className="input catalog-serials"
-                    rows={5}
-                    value={v.serials}
-                    onChange={(x) => set('serials', x.target.value)}
-                  />
+                  <textarea {...ids} {...register(`${at}.serials`)} className="input catalog-serials" rows={5} />
                 )}
               </Field>
             ) : (
@@ -116,107 +91,45 @@ export function VariantEditor(props: {
                 <summary>Edit the keys in stock</summary>
                 <Field
                   label="Serials in stock (one per line)"
-                  error={errorAt(props.error, `${settings}.serials`)}
+                  error={problem('serials')}
                   hint="Saved with the product. Removing a line takes that key out of stock; a sold key never comes back."
                 >
                   {(ids) => (
-                    <textarea
-                      {...ids}
-                      className="input catalog-serials"
-                      rows={6}
-                      value={v.serials}
-                      onChange={(x) => set('serials', x.target.value)}
-                    />
+                    <textarea {...ids} {...register(`${at}.serials`)} className="input catalog-serials" rows={6} />
                   )}
                 </Field>
               </details>
             )}
-            <label className="check">
-              <input
-                type="checkbox"
-                checked={v.removeDuplicates}
-                onChange={(x) => set('removeDuplicates', x.target.checked)}
-              />
+            <CheckField {...register(`${at}.removeDuplicates`)} error={problem('removeDuplicates')}>
               Remove duplicate keys
-            </label>
-            {errorAt(props.error, `${settings}.removeDuplicates`) ? (
-              <p className="field-error">{errorAt(props.error, `${settings}.removeDuplicates`)}</p>
-            ) : null}
+            </CheckField>
           </>
         ) : (
           <>
-            <Field
-              label="Stock"
-              error={errorAt(props.error, `${settings}.stock`)}
-              hint="Leave empty for unlimited stock."
-            >
-              {(ids) => (
-                <input
-                  {...ids}
-                  className="input"
-                  inputMode="numeric"
-                  value={v.stock}
-                  onChange={(x) => set('stock', x.target.value)}
-                />
-              )}
+            <Field label="Stock" error={problem('stock')} hint="Leave empty for unlimited stock.">
+              {(ids) => <input {...ids} {...register(`${at}.stock`)} className="input" inputMode="numeric" />}
             </Field>
             {v.productType === 'service' ? (
-              <Field
-                label="Delivered text"
-                error={errorAt(props.error, `${settings}.text`)}
-                hint="What the buyer receives."
-              >
-                {(ids) => (
-                  <textarea
-                    {...ids}
-                    className="input"
-                    rows={3}
-                    value={v.text}
-                    onChange={(x) => set('text', x.target.value)}
-                  />
-                )}
+              <Field label="Delivered text" error={problem('text')} hint="What the buyer receives.">
+                {(ids) => <textarea {...ids} {...register(`${at}.text`)} className="input" rows={3} />}
               </Field>
             ) : (
               <Field
                 label="External URL"
-                error={errorAt(props.error, `${settings}.externalUrl`)}
+                error={problem('externalUrl')}
                 hint="https address we POST the order to at delivery; its answer is delivered."
               >
-                {(ids) => (
-                  <input
-                    {...ids}
-                    type="url"
-                    className="input"
-                    value={v.externalUrl}
-                    onChange={(x) => set('externalUrl', x.target.value)}
-                  />
-                )}
+                {(ids) => <input {...ids} {...register(`${at}.externalUrl`)} type="url" className="input" />}
               </Field>
             )}
           </>
         )}
         <div className="grid">
-          <Field label="Minimum quantity" error={errorAt(props.error, `${settings}.minAmount`)} hint="Empty: 1.">
-            {(ids) => (
-              <input
-                {...ids}
-                className="input"
-                inputMode="numeric"
-                value={v.minAmount}
-                onChange={(x) => set('minAmount', x.target.value)}
-              />
-            )}
+          <Field label="Minimum quantity" error={problem('minAmount')} hint="Empty: 1.">
+            {(ids) => <input {...ids} {...register(`${at}.minAmount`)} className="input" inputMode="numeric" />}
           </Field>
-          <Field label="Maximum quantity" error={errorAt(props.error, `${settings}.maxAmount`)} hint="Empty: no limit.">
-            {(ids) => (
-              <input
-                {...ids}
-                className="input"
-                inputMode="numeric"
-                value={v.maxAmount}
-                onChange={(x) => set('maxAmount', x.target.value)}
-              />
-            )}
+          <Field label="Maximum quantity" error={problem('maxAmount')} hint="Empty: no limit.">
+            {(ids) => <input {...ids} {...register(`${at}.maxAmount`)} className="input" inputMode="numeric" />}
           </Field>
         </div>
         {v.productType === 'serials' && v.id !== null && props.productId !== null ? (
@@ -225,15 +138,12 @@ export function VariantEditor(props: {
             productId={props.productId}
             variantId={v.id}
             onAdded={(answer) => {
-              props.onChange((current) => {
-                const savedSerials = [current.savedSerials, ...answer.added].filter(Boolean).join('\n');
-                return {
-                  stockNow: answer.stock,
-                  savedSerials,
-                  // Unedited, the list follows the stock; edited, the owner's text stays.
-                  serials: current.serials === current.savedSerials ? savedSerials : current.serials,
-                };
-              });
+              const current = form.getValues(at);
+              const savedSerials = [current.savedSerials, ...answer.added].filter(Boolean).join('\n');
+              form.setValue(`${at}.stockNow`, answer.stock);
+              form.setValue(`${at}.savedSerials`, savedSerials);
+              // Unedited, the list follows the stock; edited, the owner's text stays.
+              if (current.serials === current.savedSerials) form.setValue(`${at}.serials`, savedSerials);
               props.onRestocked();
             }}
           />
@@ -248,51 +158,41 @@ export function VariantEditor(props: {
         {gateways.error ? <p className="field-error">{gateways.error.message}</p> : null}
         {(gateways.data ?? []).map((g) => {
           const position = v.gateways.findIndex((x) => x.gateway === g.name);
-          const chosen = position === -1 ? null : v.gateways[position]!;
-          const update = (change: Partial<{ blockVpn: boolean; price: string }>) =>
-            props.onChange((current) => ({
-              gateways: current.gateways.map((x) => (x.gateway === g.name ? { ...x, ...change } : x)),
-            }));
           return (
             <div key={g.name} className="stack">
               <label className="check">
                 <input
                   type="checkbox"
-                  checked={chosen !== null}
+                  checked={position !== -1}
                   onChange={(x) =>
-                    props.onChange((current) => ({
-                      gateways: x.target.checked
-                        ? [...current.gateways, { gateway: g.name as Gateway, blockVpn: false, price: '' }]
-                        : current.gateways.filter((y) => y.gateway !== g.name),
-                    }))
+                    setGateways(
+                      x.target.checked
+                        ? [...v.gateways, { gateway: g.name as Gateway, blockVpn: false, price: '' }]
+                        : v.gateways.filter((y) => y.gateway !== g.name),
+                    )
                   }
                 />
                 {g.name}
                 {g.enabled ? null : <span className="muted small">(not enabled in settings)</span>}
               </label>
-              {chosen ? (
+              {position !== -1 ? (
                 <div className="row">
                   <Field
                     label={`${g.name} price`}
-                    error={e(`gateways[${position}]`)}
+                    error={problem(`gateways.${position}.price`)}
                     hint={`Empty: ${v.price ? money(v.price, props.currency) : 'the variant price'}.`}
                   >
                     {(ids) => (
                       <input
                         {...ids}
+                        {...register(`${at}.gateways.${position}.price`)}
                         className="input"
                         inputMode="decimal"
-                        value={chosen.price}
-                        onChange={(x) => update({ price: x.target.value })}
                       />
                     )}
                   </Field>
                   <label className="check">
-                    <input
-                      type="checkbox"
-                      checked={chosen.blockVpn}
-                      onChange={(x) => update({ blockVpn: x.target.checked })}
-                    />
+                    <input type="checkbox" {...register(`${at}.gateways.${position}.blockVpn`)} />
                     Block VPN buyers on {g.name}
                   </label>
                 </div>
@@ -300,56 +200,25 @@ export function VariantEditor(props: {
             </div>
           );
         })}
-        {e('gateways') ? <p className="field-error">{e('gateways')}</p> : null}
+        {problem('gateways') ? <p className="field-error">{problem('gateways')}</p> : null}
       </fieldset>
 
-      <CustomFields variant={v} error={props.error} at={at} onChange={props.onChange} />
+      <CustomFields form={form} index={index} fields={v.customFields} />
 
       <fieldset className="catalog-subgroup">
         <legend>After purchase</legend>
         <div className="grid-2">
-          <Field label="Variant customer note" error={e('customerNote')}>
-            {(ids) => (
-              <textarea
-                {...ids}
-                className="input"
-                rows={2}
-                value={v.customerNote}
-                onChange={(x) => set('customerNote', x.target.value)}
-              />
-            )}
+          <Field label="Variant customer note" error={problem('customerNote')}>
+            {(ids) => <textarea {...ids} {...register(`${at}.customerNote`)} className="input" rows={2} />}
           </Field>
-          <Field label="Redirect URL" error={e('redirectUrl')} hint="Where the buyer goes after paying (https).">
-            {(ids) => (
-              <input
-                {...ids}
-                type="url"
-                className="input"
-                value={v.redirectUrl}
-                onChange={(x) => set('redirectUrl', x.target.value)}
-              />
-            )}
+          <Field label="Redirect URL" error={problem('redirectUrl')} hint="Where the buyer goes after paying (https).">
+            {(ids) => <input {...ids} {...register(`${at}.redirectUrl`)} type="url" className="input" />}
           </Field>
-          <Field label="Warranty text" error={e('warranty.text')}>
-            {(ids) => (
-              <input
-                {...ids}
-                className="input"
-                value={v.warrantyText}
-                onChange={(x) => set('warrantyText', x.target.value)}
-              />
-            )}
+          <Field label="Warranty text" error={problem('warrantyText')}>
+            {(ids) => <input {...ids} {...register(`${at}.warrantyText`)} className="input" />}
           </Field>
-          <Field label="Warranty (days)" error={e('warranty.durationSeconds')} hint="Empty with no text: no warranty.">
-            {(ids) => (
-              <input
-                {...ids}
-                className="input"
-                inputMode="decimal"
-                value={v.warrantyDays}
-                onChange={(x) => set('warrantyDays', x.target.value)}
-              />
-            )}
+          <Field label="Warranty (days)" error={problem('warrantyDays')} hint="Empty with no text: no warranty.">
+            {(ids) => <input {...ids} {...register(`${at}.warrantyDays`)} className="input" inputMode="decimal" />}
           </Field>
         </div>
       </fieldset>
@@ -365,44 +234,28 @@ export function VariantEditor(props: {
   );
 }
 
-function CustomFields(props: {
-  variant: VariantDraft;
-  error: unknown;
-  at: string;
-  onChange: (change: (v: VariantDraft) => Partial<VariantDraft>) => void;
-}) {
-  const fields = props.variant.customFields;
-  const update = (key: string, change: Partial<VariantDraft['customFields'][number]>) =>
-    props.onChange((v) => ({ customFields: v.customFields.map((f) => (f.key === key ? { ...f, ...change } : f)) }));
-  const listError = errorAt(props.error, `${props.at}.customFields`);
+function CustomFields(props: { form: ProductForm; index: number; fields: CustomFieldDraft[] }) {
+  const { form, fields } = props;
+  const { register } = form;
+  const at = `variants.${props.index}.customFields` as const;
+  const setFields = (next: CustomFieldDraft[]) => form.setValue(at, next, { shouldDirty: true });
+  const listError = form.problem(at);
   return (
     <fieldset className="catalog-subgroup">
       <legend>Custom fields</legend>
       <p className="small muted">Questions the buyer answers at checkout.</p>
       {fields.map((f, j) => {
-        const e = (name: string) => errorAt(props.error, `${props.at}.customFields[${j}].${name}`);
+        const problem = (name: string) => form.problem(`${at}.${j}.${name}`);
         return (
           <fieldset key={f.key} className="catalog-subgroup" aria-label={`Custom field ${j + 1}`}>
             <legend>Custom field {j + 1}</legend>
             <div className="grid">
-              <Field label="Field name" error={e('name')}>
-                {(ids) => (
-                  <input
-                    {...ids}
-                    className="input"
-                    value={f.name}
-                    onChange={(x) => update(f.key, { name: x.target.value })}
-                  />
-                )}
+              <Field label="Field name" error={problem('name')}>
+                {(ids) => <input {...ids} {...register(`${at}.${j}.name`)} className="input" />}
               </Field>
-              <Field label="Field type" error={e('type')}>
+              <Field label="Field type" error={problem('type')}>
                 {(ids) => (
-                  <select
-                    {...ids}
-                    className="input"
-                    value={f.type}
-                    onChange={(x) => update(f.key, { type: x.target.value as CustomFieldType })}
-                  >
+                  <select {...ids} {...register(`${at}.${j}.type`)} className="input">
                     {(Object.keys(customFieldTypeLabels) as CustomFieldType[]).map((type) => (
                       <option key={type} value={type}>
                         {customFieldTypeLabels[type]}
@@ -411,50 +264,24 @@ function CustomFields(props: {
                   </select>
                 )}
               </Field>
-              <Field label="Placeholder" error={e('placeholder')}>
-                {(ids) => (
-                  <input
-                    {...ids}
-                    className="input"
-                    value={f.placeholder}
-                    onChange={(x) => update(f.key, { placeholder: x.target.value })}
-                  />
-                )}
+              <Field label="Placeholder" error={problem('placeholder')}>
+                {(ids) => <input {...ids} {...register(`${at}.${j}.placeholder`)} className="input" />}
               </Field>
-              <Field label="Pattern (regular expression)" error={e('regex')} hint="Optional, e.g. ^[0-9]+$">
-                {(ids) => (
-                  <input
-                    {...ids}
-                    className="input"
-                    value={f.regex}
-                    onChange={(x) => update(f.key, { regex: x.target.value })}
-                  />
-                )}
+              <Field label="Pattern (regular expression)" error={problem('regex')} hint="Optional, e.g. ^[0-9]+$">
+                {(ids) => <input {...ids} {...register(`${at}.${j}.regex`)} className="input" />}
               </Field>
-              <Field label="Field id" error={e('id')} hint="Empty: made from the name.">
-                {(ids) => (
-                  <input
-                    {...ids}
-                    className="input"
-                    value={f.id}
-                    onChange={(x) => update(f.key, { id: x.target.value })}
-                  />
-                )}
+              <Field label="Field id" error={problem('id')} hint="Empty: made from the name.">
+                {(ids) => <input {...ids} {...register(`${at}.${j}.id`)} className="input" />}
               </Field>
             </div>
             <div className="row">
-              <label className="check">
-                <input
-                  type="checkbox"
-                  checked={f.required}
-                  onChange={(x) => update(f.key, { required: x.target.checked })}
-                />
+              <CheckField {...register(`${at}.${j}.required`)} error={problem('required')}>
                 Required
-              </label>
+              </CheckField>
               <button
                 type="button"
                 className="btn btn-ghost"
-                onClick={() => props.onChange((v) => ({ customFields: v.customFields.filter((y) => y.key !== f.key) }))}
+                onClick={() => setFields(form.getValues(at).filter((y) => y.key !== f.key))}
               >
                 Remove custom field {j + 1}
               </button>
@@ -469,12 +296,10 @@ function CustomFields(props: {
           className="btn"
           disabled={fields.length >= 25}
           onClick={() =>
-            props.onChange((v) => ({
-              customFields: [
-                ...v.customFields,
-                { key: newKey(), id: '', name: '', type: 'text', required: false, placeholder: '', regex: '' },
-              ],
-            }))
+            setFields([
+              ...form.getValues(at),
+              { key: newKey(), id: '', name: '', type: 'text', required: false, placeholder: '', regex: '' },
+            ])
           }
         >
           Add custom field
@@ -491,50 +316,48 @@ function RestockSerials(props: {
   variantId: number;
   onAdded: (answer: RestockAnswer) => void;
 }) {
-  const [keys, setKeys] = useState('');
   const notify = useToast();
   const queryClient = useQueryClient();
   const resultId = useId();
+  const form = useBodyForm({
+    operation: 'POST /self/{shopId}/v2/products/{productId}/variants/{variantId}/serials',
+    defaultValues: { serials: '' },
+    toBody: (values) => ({ serials: values.serials, delimiter: '\n' }),
+  });
   const restock = useMutation({
-    mutationFn: (serials: string) =>
+    mutationFn: (body: BodyOf<'POST /self/{shopId}/v2/products/{productId}/variants/{variantId}/serials'>) =>
       unwrap(
         api.POST('/self/{shopId}/v2/products/{productId}/variants/{variantId}/serials', {
           params: { path: { shopId: props.shopId, productId: props.productId, variantId: props.variantId } },
-          body: { serials, delimiter: '\n' },
+          body,
         }),
       ),
     onSuccess: async (answer) => {
-      setKeys('');
+      form.reset();
       notify(`${count(answer.added.length)} serial(s) added`);
       props.onAdded(answer);
-      await queryClient.invalidateQueries({ queryKey: ['shop', props.shopId, 'listings'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.listings.all(props.shopId) });
     },
   });
   const answer = restock.data;
+  const typed = form.watch('serials');
   return (
+    // Not a <form>: it sits inside the product's form, and sends its own request.
     <section className="catalog-subgroup" aria-label="Restock">
       <Field
         label="Serial keys (one per line)"
-        error={errorAt(restock.error, 'serials')}
+        error={form.problem('serials')}
         hint="Added to the stock now; duplicates and keys sold before are skipped."
       >
-        {(ids) => (
-          <textarea
-            {...ids}
-            className="input catalog-serials"
-            rows={4}
-            value={keys}
-            onChange={(x) => setKeys(x.target.value)}
-          />
-        )}
+        {(ids) => <textarea {...ids} {...form.register('serials')} className="input catalog-serials" rows={4} />}
       </Field>
-      <FormError error={restock.error} fields={['serials']} />
+      <FormProblems form={form} error={restock.error} />
       <div>
         <button
           type="button"
           className="btn"
-          disabled={restock.isPending || keys.trim() === ''}
-          onClick={() => restock.mutate(keys)}
+          disabled={restock.isPending || typed.trim() === ''}
+          onClick={form.submit(restock.mutateAsync)}
           aria-describedby={answer ? resultId : undefined}
         >
           {restock.isPending ? 'Adding…' : 'Add serials'}

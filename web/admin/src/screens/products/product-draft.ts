@@ -1,4 +1,5 @@
-import type { CustomFieldType, Gateway, Product, ProductBody, ProductType, Variant, VariantBody } from './catalog';
+import type { Product } from '../../api/queries/products';
+import type { CustomFieldType, Gateway, ProductBody, ProductType, Variant, VariantBody } from './catalog';
 
 /**
  * The product form's state: the API's product with every number kept as the text the owner
@@ -271,51 +272,67 @@ export function productBody(d: ProductDraft): ProductBody {
   };
 }
 
-export const settingsKey = { serials: 'asSerials', service: 'asService', dynamic: 'asDynamic' } as const;
+/** The draft's field for each part of a variant's delivery settings (`asSerials`, `asService`, `asDynamic`). */
+const settingsFields: Record<string, string> = {
+  serials: 'serials',
+  delimiter: 'serials',
+  removeDuplicates: 'removeDuplicates',
+  stock: 'stock',
+  text: 'text',
+  externalUrl: 'externalUrl',
+  minAmount: 'minAmount',
+  maxAmount: 'maxAmount',
+};
 
-/** The field paths the form shows beside a box, for the summary of the rest. */
-export function shownPaths(d: ProductDraft): string[] {
-  const paths = [
+/**
+ * The form field a path of the product body belongs to (the draft is not shaped like the body:
+ * `variants[0].priceDetails.amount` is the variant's `price` box); undefined for none, so the
+ * problem shows above the form.
+ */
+export function productFieldOf(path: string): string | undefined {
+  const top: Record<string, string> = {
+    'seo.metaTitle': 'metaTitle',
+    'seo.metaDescription': 'metaDescription',
+    'chatIntegration.guildId': 'guildId',
+    'chatIntegration.roleIds': 'roleIds',
+  };
+  if (top[path]) return top[path];
+  if (path.startsWith('chatIntegration.roleIds[')) return 'roleIds';
+  if (path === 'chatIntegration' || path.startsWith('chatIntegration.')) return 'chatIntegration';
+  if (path.startsWith('seo')) return 'metaTitle';
+  const plain = [
     'title',
     'description',
     'shortDescription',
     'path',
-    'seo.metaTitle',
-    'seo.metaDescription',
     'customerNote',
-    'chatIntegration',
     'unlisted',
     'private',
     'onHold',
     'isInternal',
+    'variants',
   ];
-  d.variants.forEach((v, i) => {
-    const at = `variants[${i}]`;
-    const key = `${at}.${settingsKey[v.productType]}`;
-    paths.push(
-      `${at}.id`,
-      `${at}.title`,
-      `${at}.description`,
-      `${at}.priceDetails`,
-      `${at}.productType`,
-      `${at}.customerNote`,
-      `${at}.redirectUrl`,
-      `${at}.warranty.text`,
-      `${at}.warranty.durationSeconds`,
-      `${at}.gateways`,
-      `${at}.customFields`,
-      `${key}.minAmount`,
-      `${key}.maxAmount`,
-    );
-    if (v.productType === 'serials') paths.push(`${key}.serials`, `${key}.removeDuplicates`);
-    else paths.push(`${key}.stock`, v.productType === 'service' ? `${key}.text` : `${key}.externalUrl`);
-    v.customFields.forEach((_, j) => {
-      const field = `${at}.customFields[${j}]`;
-      paths.push(`${field}.id`, `${field}.name`, `${field}.type`, `${field}.placeholder`, `${field}.regex`);
-    });
-    v.gateways.forEach((_, j) => {
-      paths.push(`${at}.gateways[${j}]`);
-    });
-  });
-  return paths;
+  if (plain.includes(path)) return path;
+  const variant = /^variants\[(\d+)\](?:\.(.*))?$/.exec(path);
+  if (!variant) return undefined;
+  const at = `variants.${variant[1]}`;
+  const rest = variant[2] ?? '';
+  if (rest === '' || rest === 'id') return `${at}.id`;
+  if (['title', 'description', 'productType', 'customerNote', 'redirectUrl'].includes(rest)) return `${at}.${rest}`;
+  if (rest.startsWith('priceDetails')) return `${at}.price`;
+  if (rest.startsWith('warranty.durationSeconds')) return `${at}.warrantyDays`;
+  if (rest.startsWith('warranty')) return `${at}.warrantyText`;
+  const settings = /^as(?:Serials|Service|Dynamic)(?:\.(\w+))?/.exec(rest);
+  if (settings) return `${at}.${settingsFields[settings[1] ?? ''] ?? 'productType'}`;
+  const gateway = /^gateways\[(\d+)\]/.exec(rest);
+  if (gateway) return `${at}.gateways.${gateway[1]}.price`;
+  if (rest === 'gateways') return `${at}.gateways`;
+  const field = /^customFields\[(\d+)\](?:\.(\w+))?/.exec(rest);
+  if (field) {
+    const name =
+      field[2] && ['id', 'name', 'type', 'placeholder', 'regex', 'required'].includes(field[2]) ? field[2] : 'name';
+    return `${at}.customFields.${field[1]}.${name}`;
+  }
+  if (rest.startsWith('customFields')) return `${at}.customFields`;
+  return undefined;
 }

@@ -1,10 +1,12 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { BodyOf } from '../../api/bodies';
 import { ApiError, api, unwrap } from '../../api/client';
-import type { paths } from '../../api/schema';
+import { type ApiKey, type NewApiKey as NewKey, useApiKeys, useInvalidateApiKeys } from '../../api/queries/api-keys';
 import { useShopId } from '../../app/shop';
+import { useBodyForm } from '../../forms/body-form';
 import { ConfirmButton, Dialog } from '../../ui/Dialog';
-import { Field, FormError, fieldError } from '../../ui/Field';
+import { Field, FormProblems } from '../../ui/Field';
 import { dateTime } from '../../ui/format';
 import { DataTable } from '../../ui/list';
 import { Badge, Card, LoadError, Page } from '../../ui/Page';
@@ -12,9 +14,7 @@ import { useToast } from '../../ui/Toast';
 import { CopyButton } from './copy';
 import './settings.css';
 
-type ApiKey = paths['/self/keys']['get']['responses'][200]['content']['application/json']['data']['items'][number];
 type Scope = ApiKey['scopes'][number];
-type NewKey = paths['/self/keys']['post']['responses'][200]['content']['application/json']['data'];
 
 /** The scopes the API knows; the check below fails to compile when it adds one. */
 const scopeChoices = [
@@ -24,16 +24,10 @@ const scopeChoices = [
 const everyScopeListed: Exclude<Scope, (typeof scopeChoices)[number][0]> extends never ? true : false = true;
 void everyScopeListed;
 
-function useKeysKey() {
-  // Keys belong to the account, not the shop; kept under the shop's key like every other query.
-  return ['shop', useShopId(), 'api-keys'] as const;
-}
-
 export default function ApiKeysScreen() {
-  const queryKey = useKeysKey();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<NewKey | null>(null);
-  const keys = useQuery({ queryKey, queryFn: () => unwrap(api.GET('/self/keys')) });
+  const keys = useApiKeys(useShopId());
   return (
     <Page
       title="API keys"
@@ -95,14 +89,13 @@ export default function ApiKeysScreen() {
 }
 
 function RevokeButton({ apiKey }: { apiKey: ApiKey }) {
-  const queryKey = useKeysKey();
-  const queryClient = useQueryClient();
+  const invalidate = useInvalidateApiKeys(useShopId());
   const notify = useToast();
   const revoke = useMutation({
     mutationFn: () => unwrap(api.DELETE('/self/keys/{keyId}', { params: { path: { keyId: apiKey.id } } })),
     onSuccess: () => {
       notify('API key revoked');
-      void queryClient.invalidateQueries({ queryKey });
+      void invalidate();
     },
     onError: (error) => notify(error.message, 'bad'),
   });
@@ -119,54 +112,35 @@ function RevokeButton({ apiKey }: { apiKey: ApiKey }) {
 }
 
 function CreateKeyForm(props: { onCancel: () => void; onCreated: (key: NewKey) => void }) {
-  const queryKey = useKeysKey();
-  const queryClient = useQueryClient();
-  const [label, setLabel] = useState('');
-  const [scopes, setScopes] = useState<Set<Scope>>(new Set(scopeChoices.map(([s]) => s)));
+  const invalidate = useInvalidateApiKeys(useShopId());
+  const form = useBodyForm({
+    operation: 'POST /self/keys',
+    defaultValues: { label: '', scopes: scopeChoices.map(([s]) => s) as Scope[] },
+    toBody: (values) => ({
+      label: values.label.trim() === '' ? null : values.label.trim(),
+      // In the API's order, whatever order they were ticked in.
+      scopes: scopeChoices.map(([s]) => s).filter((s) => values.scopes.includes(s)),
+    }),
+  });
   const create = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.POST('/self/keys', {
-          body: {
-            label: label.trim() === '' ? null : label.trim(),
-            scopes: scopeChoices.map(([s]) => s).filter((s) => scopes.has(s)),
-          },
-        }),
-      ),
+    mutationFn: (body: BodyOf<'POST /self/keys'>) => unwrap(api.POST('/self/keys', { body })),
     onSuccess: (key) => {
-      void queryClient.invalidateQueries({ queryKey });
+      void invalidate();
       props.onCreated(key);
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
-  const scopesError = fieldError(create.error, 'scopes');
+  const scopesError = form.problem('scopes');
   return (
-    <form className="stack" onSubmit={submit} noValidate>
-      <FormError error={create.error} fields={['label', 'scopes']} />
-      <Field label="Label" error={fieldError(create.error, 'label')} hint="A name to tell the key apart (optional).">
-        {(ids) => (
-          <input {...ids} className="input" value={label} maxLength={100} onChange={(e) => setLabel(e.target.value)} />
-        )}
+    <form className="stack" onSubmit={form.submit(create.mutateAsync)} noValidate>
+      <FormProblems form={form} error={create.error} />
+      <Field label="Label" error={form.problem('label')} hint="A name to tell the key apart (optional).">
+        {(ids) => <input {...ids} {...form.register('label')} className="input" maxLength={100} />}
       </Field>
       <fieldset className="settings-events" aria-describedby={scopesError ? 'api-key-scopes-error' : undefined}>
         <legend className="settings-legend">Scopes</legend>
         {scopeChoices.map(([scope, text]) => (
           <label key={scope} className="check">
-            <input
-              type="checkbox"
-              checked={scopes.has(scope)}
-              onChange={(e) =>
-                setScopes((all) => {
-                  const next = new Set(all);
-                  if (e.target.checked) next.add(scope);
-                  else next.delete(scope);
-                  return next;
-                })
-              }
-            />
+            <input type="checkbox" value={scope} {...form.register('scopes')} />
             {text}
           </label>
         ))}
@@ -219,66 +193,66 @@ function NewKeyNotice(props: { apiKey: NewKey; onDone: () => void }) {
 
 function ChangePasswordForm() {
   const notify = useToast();
-  const [currentPassword, setCurrentPassword] = useState('');
-  const [newPassword, setNewPassword] = useState('');
-  const [repeat, setRepeat] = useState('');
-  const mismatch = repeat !== '' && repeat !== newPassword;
+  const form = useBodyForm({
+    operation: 'PUT /self/password',
+    defaultValues: { currentPassword: '', newPassword: '', repeat: '' },
+    toBody: (values) => ({ currentPassword: values.currentPassword, newPassword: values.newPassword }),
+    check: (values) => ({
+      repeat: values.repeat !== values.newPassword ? 'does not match the new password' : undefined,
+    }),
+  });
   const change = useMutation({
-    mutationFn: async () => {
+    mutationFn: async (body: BodyOf<'PUT /self/password'>) => {
       // Answers `data: null`, which the generated types drop, so unwrap() cannot be used.
-      const { error, response } = await api.PUT('/self/password', { body: { currentPassword, newPassword } });
+      const { error, response } = await api.PUT('/self/password', { body });
       if (error !== undefined || !response.ok) throw new ApiError(response.status, error);
     },
     onSuccess: () => {
       notify('Password changed. Your other sessions were signed out.');
-      setCurrentPassword('');
-      setNewPassword('');
-      setRepeat('');
+      form.reset();
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (mismatch) return;
-    change.mutate();
-  };
+  const [currentPassword, newPassword, repeat] = form.watch(['currentPassword', 'newPassword', 'repeat']);
+  // Said while typing, once the repeat is begun.
+  const mismatch = repeat !== '' && repeat !== newPassword;
   return (
     <Card title="Change password">
-      <form className="stack" onSubmit={submit} noValidate aria-label="Change password">
+      <form className="stack" onSubmit={form.submit(change.mutateAsync)} noValidate aria-label="Change password">
         <p className="muted small">Changing it signs out every other session of this account.</p>
-        <FormError error={change.error} fields={['currentPassword', 'newPassword']} />
-        <Field label="Current password" error={fieldError(change.error, 'currentPassword')}>
+        <FormProblems form={form} error={change.error} />
+        <Field label="Current password" error={form.problem('currentPassword')}>
           {(ids) => (
             <input
               {...ids}
+              {...form.register('currentPassword')}
               className="input"
               type="password"
               autoComplete="current-password"
-              value={currentPassword}
-              onChange={(e) => setCurrentPassword(e.target.value)}
             />
           )}
         </Field>
-        <Field label="New password" error={fieldError(change.error, 'newPassword')}>
+        <Field label="New password" error={form.problem('newPassword')}>
           {(ids) => (
             <input
               {...ids}
+              {...form.register('newPassword')}
               className="input"
               type="password"
               autoComplete="new-password"
-              value={newPassword}
-              onChange={(e) => setNewPassword(e.target.value)}
             />
           )}
         </Field>
-        <Field label="Repeat new password" error={mismatch ? 'does not match the new password' : undefined}>
+        <Field
+          label="Repeat new password"
+          error={mismatch ? 'does not match the new password' : form.problem('repeat')}
+        >
           {(ids) => (
             <input
               {...ids}
+              {...form.register('repeat')}
               className="input"
               type="password"
               autoComplete="new-password"
-              value={repeat}
-              onChange={(e) => setRepeat(e.target.value)}
             />
           )}
         </Field>

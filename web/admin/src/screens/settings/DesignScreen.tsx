@@ -1,10 +1,13 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
+import type { BodyOf } from '../../api/bodies';
 import { ApiError, api, unwrap } from '../../api/client';
-import type { paths } from '../../api/schema';
+import { useSettings } from '../../api/queries/settings';
 import { useShop, useShopId } from '../../app/shop';
-import { Field, fieldError } from '../../ui/Field';
+import { type BodyForm, useBodyForm } from '../../forms/body-form';
+import { Field } from '../../ui/Field';
 import { LoadError, Loading, Page } from '../../ui/Page';
 import {
+  type ColorField,
   colorFields,
   type Design,
   type DesignDraft,
@@ -14,9 +17,10 @@ import {
   flagFields,
   type HeaderDraft,
   headerSwitches,
+  isHexColor,
 } from './design-draft';
 import { StorefrontPreview } from './design-preview';
-import { orNull, SettingsSection, useSettingSave, useSettings } from './section';
+import { orNull, SettingsSection, useSettingSave } from './section';
 import './settings.css';
 
 type SocialLink = Design['links']['socialLinks'][number];
@@ -39,7 +43,7 @@ void everyPlatformListed;
 const path = (shopId: number) => ({ params: { path: { shopId } } });
 
 export default function DesignScreen() {
-  const settings = useSettings();
+  const settings = useSettings(useShopId());
   return (
     <Page title="Design">
       {settings.isLoading ? <Loading /> : null}
@@ -49,22 +53,47 @@ export default function DesignScreen() {
   );
 }
 
+/** The colours form's values: the design's flags, with the font link as typed. */
+type ColourValues = Omit<Flags, 'fontLink'> & { fontLink: string };
+type ColoursForm = BodyForm<ColourValues, BodyOf<'PUT /self/{shopId}/settings/design'>>;
+type HeaderForm = BodyForm<HeaderDraft, BodyOf<'PUT /self/{shopId}/settings/design/storefront'>>;
+
 /** The sections and the preview; the colours and the storefront header are edited here so the preview can show them unsaved. */
 function DesignEditor({ design }: { design: Design }) {
   const { shop } = useShop();
   // Bumped after every save: the preview frame is made anew and loads the storefront again.
   const [version, setVersion] = useState(0);
   const saved = () => setVersion((v) => v + 1);
-  const [flags, setFlags] = useState<Flags>(design.design);
-  const [fontLink, setFontLink] = useState(() => draftOf(design).fontLink);
-  const [header, setHeader] = useState(() => draftOf(design).header);
-  const draft = useMemo<DesignDraft>(() => ({ flags, fontLink, header }), [flags, fontLink, header]);
+  const colours: ColoursForm = useBodyForm({
+    operation: 'PUT /self/{shopId}/settings/design',
+    defaultValues: { ...design.design, fontLink: draftOf(design).fontLink },
+    toBody: (values) => ({ ...values, fontLink: orNull(values.fontLink.trim()) }),
+  });
+  const header: HeaderForm = useBodyForm({
+    operation: 'PUT /self/{shopId}/settings/design/storefront',
+    defaultValues: draftOf(design).header,
+    toBody: (values) => ({
+      title: orNull(values.title),
+      description: orNull(values.description),
+      buttonText: orNull(values.buttonText),
+      disableTitle: values.disableTitle,
+      disableDescription: values.disableDescription,
+      disableButton: values.disableButton,
+    }),
+  });
+  // The preview follows every keystroke of both forms.
+  const { fontLink, ...flags } = colours.watch();
+  const draft: DesignDraft = {
+    flags: { ...flags, fontLink: design.design.fontLink },
+    fontLink,
+    header: header.watch(),
+  };
   return (
     <div className="settings-design">
       <div className="stack">
-        <ColoursSection flags={flags} onFlags={setFlags} fontLink={fontLink} onFontLink={setFontLink} onSaved={saved} />
+        <ColoursSection form={colours} onSaved={saved} />
         <ImagesSection design={design} onSaved={saved} />
-        <StorefrontSection header={header} onHeader={setHeader} onSaved={saved} />
+        <StorefrontSection form={header} onSaved={saved} />
         <LinksSection design={design} onSaved={saved} />
         <SeoSection design={design} onSaved={saved} />
         <WidgetsSection design={design} onSaved={saved} />
@@ -84,79 +113,66 @@ function DesignEditor({ design }: { design: Design }) {
 
 type SectionProps = { design: Design; onSaved: () => void };
 
-function ColoursSection(props: {
-  flags: Flags;
-  onFlags: (change: (flags: Flags) => Flags) => void;
-  fontLink: string;
-  onFontLink: (fontLink: string) => void;
-  onSaved: () => void;
-}) {
-  const { flags, fontLink, onFontLink: setFontLink, onSaved } = props;
+function ColoursSection({ form, onSaved }: { form: ColoursForm; onSaved: () => void }) {
   const shopId = useShopId();
-  type Body = paths['/self/{shopId}/settings/design']['put']['requestBody']['content']['application/json'];
   const save = useSettingSave(
-    (body: Body) => unwrap(api.PUT('/self/{shopId}/settings/design', { ...path(shopId), body })),
+    (body: BodyOf<'PUT /self/{shopId}/settings/design'>) =>
+      unwrap(api.PUT('/self/{shopId}/settings/design', { ...path(shopId), body })),
     'Design saved',
     onSaved,
   );
-  const set = <K extends keyof Flags>(name: K, value: Flags[K]) => props.onFlags((all) => ({ ...all, [name]: value }));
   return (
-    <SettingsSection
-      title="Colours and display"
-      mutation={save}
-      fields={[...colorFields.map(([name]) => name), ...flagFields.map(([name]) => name), 'fontLink']}
-      onSubmit={() => save.mutate({ ...flags, fontLink: orNull(fontLink.trim()) })}
-    >
+    <SettingsSection title="Colours and display" form={form} mutation={save}>
       <div className="settings-colors">
         {colorFields.map(([name, label]) => (
-          <Field key={name} label={label} error={fieldError(save.error, name)}>
-            {(ids) => (
-              <div className="settings-color">
-                <input
-                  type="color"
-                  className="input"
-                  aria-label={`${label} picker`}
-                  value={/^#[0-9a-fA-F]{6}$/.test(flags[name]) ? flags[name] : '#000000'}
-                  onChange={(e) => set(name, e.target.value)}
-                />
-                <input
-                  {...ids}
-                  className="input"
-                  value={flags[name]}
-                  maxLength={7}
-                  spellCheck={false}
-                  onChange={(e) => set(name, e.target.value)}
-                />
-              </div>
-            )}
-          </Field>
+          <ColourField key={name} form={form} name={name} label={label} />
         ))}
       </div>
       <div className="settings-flags">
         {flagFields.map(([name, label]) => (
           <label key={name} className="check">
-            <input type="checkbox" checked={flags[name]} onChange={(e) => set(name, e.target.checked)} />
+            <input type="checkbox" {...form.register(name)} />
             {label}
           </label>
         ))}
       </div>
       <Field
         label="Font stylesheet"
-        error={fieldError(save.error, 'fontLink')}
+        error={form.problem('fontLink')}
         hint="An https link to a web font's CSS (e.g. from Google Fonts). Leave empty for the default font."
       >
         {(ids) => (
           <input
             {...ids}
+            {...form.register('fontLink')}
             className="input"
             type="url"
-            value={fontLink}
             placeholder="https://fonts.googleapis.com/css2?family=Inter"
-            onChange={(e) => setFontLink(e.target.value)}
           />
         )}
       </Field>
     </SettingsSection>
+  );
+}
+
+/** A colour: a picker and the hex code, both the same value of the form. */
+function ColourField({ form, name, label }: { form: ColoursForm; name: ColorField; label: string }) {
+  const value = form.watch(name);
+  return (
+    <Field label={label} error={form.problem(name)}>
+      {(ids) => (
+        <div className="settings-color">
+          <input
+            type="color"
+            className="input"
+            aria-label={`${label} picker`}
+            value={isHexColor(value) ? value : '#000000'}
+            onChange={(e) => form.setValue(name, e.target.value, { shouldDirty: true })}
+          />
+          <input {...ids} {...form.register(name)} className="input" maxLength={7} spellCheck={false} />
+        </div>
+      )}
+    </Field>
   );
 }
 
@@ -258,18 +274,11 @@ function ImageUpload(props: {
   );
 }
 
-function StorefrontSection(props: {
-  header: HeaderDraft;
-  onHeader: (change: (header: HeaderDraft) => HeaderDraft) => void;
-  onSaved: () => void;
-}) {
-  const { header, onSaved } = props;
+function StorefrontSection({ form, onSaved }: { form: HeaderForm; onSaved: () => void }) {
   const shopId = useShopId();
-  const set = <K extends keyof HeaderDraft>(name: K, value: HeaderDraft[K]) =>
-    props.onHeader((all) => ({ ...all, [name]: value }));
-  type Body = paths['/self/{shopId}/settings/design/storefront']['put']['requestBody']['content']['application/json'];
   const save = useSettingSave(
-    (body: Body) => unwrap(api.PUT('/self/{shopId}/settings/design/storefront', { ...path(shopId), body })),
+    (body: BodyOf<'PUT /self/{shopId}/settings/design/storefront'>) =>
+      unwrap(api.PUT('/self/{shopId}/settings/design/storefront', { ...path(shopId), body })),
     'Storefront texts saved',
     onSaved,
   );
@@ -277,56 +286,22 @@ function StorefrontSection(props: {
     <SettingsSection
       title="Storefront header"
       description="The title, text and button at the top of the storefront's home page."
+      form={form}
       mutation={save}
-      fields={['title', 'description', 'buttonText', 'disableTitle', 'disableDescription', 'disableButton']}
-      onSubmit={() =>
-        save.mutate({
-          title: orNull(header.title),
-          description: orNull(header.description),
-          buttonText: orNull(header.buttonText),
-          disableTitle: header.disableTitle,
-          disableDescription: header.disableDescription,
-          disableButton: header.disableButton,
-        })
-      }
     >
-      <Field label="Title" error={fieldError(save.error, 'title')}>
-        {(ids) => (
-          <input
-            {...ids}
-            className="input"
-            value={header.title}
-            maxLength={200}
-            onChange={(e) => set('title', e.target.value)}
-          />
-        )}
+      <Field label="Title" error={form.problem('title')}>
+        {(ids) => <input {...ids} {...form.register('title')} className="input" maxLength={200} />}
       </Field>
-      <Field label="Description" error={fieldError(save.error, 'description')}>
-        {(ids) => (
-          <textarea
-            {...ids}
-            className="input"
-            value={header.description}
-            maxLength={5000}
-            onChange={(e) => set('description', e.target.value)}
-          />
-        )}
+      <Field label="Description" error={form.problem('description')}>
+        {(ids) => <textarea {...ids} {...form.register('description')} className="input" maxLength={5000} />}
       </Field>
-      <Field label="Button text" error={fieldError(save.error, 'buttonText')}>
-        {(ids) => (
-          <input
-            {...ids}
-            className="input"
-            value={header.buttonText}
-            maxLength={64}
-            onChange={(e) => set('buttonText', e.target.value)}
-          />
-        )}
+      <Field label="Button text" error={form.problem('buttonText')}>
+        {(ids) => <input {...ids} {...form.register('buttonText')} className="input" maxLength={64} />}
       </Field>
       <div className="settings-flags">
         {headerSwitches.map(([name, label]) => (
           <label key={name} className="check">
-            <input type="checkbox" checked={header[name]} onChange={(e) => set(name, e.target.checked)} />
+            <input type="checkbox" {...form.register(name)} />
             {label}
           </label>
         ))}
@@ -337,55 +312,52 @@ function StorefrontSection(props: {
 
 function LinksSection({ design, onSaved }: SectionProps) {
   const shopId = useShopId();
-  const [links, setLinks] = useState<SocialLink[]>(design.links.socialLinks);
+  const form = useBodyForm({
+    operation: 'PUT /self/{shopId}/settings/design/links',
+    defaultValues: { socialLinks: design.links.socialLinks },
+    toBody: (values) => ({
+      socialLinks: values.socialLinks.map((l) => ({ platform: l.platform, link: l.link.trim() })),
+    }),
+  });
   const save = useSettingSave(
-    (socialLinks: SocialLink[]) =>
-      unwrap(api.PUT('/self/{shopId}/settings/design/links', { ...path(shopId), body: { socialLinks } })),
+    (body: BodyOf<'PUT /self/{shopId}/settings/design/links'>) =>
+      unwrap(api.PUT('/self/{shopId}/settings/design/links', { ...path(shopId), body })),
     'Links saved',
     onSaved,
   );
-  const update = (index: number, change: Partial<SocialLink>) =>
-    setLinks((all) => all.map((link, i) => (i === index ? { ...link, ...change } : link)));
-  const move = (index: number, by: number) =>
-    setLinks((all) => {
-      const next = [...all];
-      const [item] = next.splice(index, 1);
-      if (item) next.splice(index + by, 0, item);
-      return next;
-    });
+  const links = form.watch('socialLinks');
+  const setLinks = (next: SocialLink[]) => form.setValue('socialLinks', next, { shouldDirty: true });
+  const move = (index: number, by: number) => {
+    const next = [...form.getValues('socialLinks')];
+    const [item] = next.splice(index, 1);
+    if (item) next.splice(index + by, 0, item);
+    setLinks(next);
+  };
   return (
     <SettingsSection
       title="Social links"
       description="Shown in the storefront's footer, in this order (up to 20)."
+      form={form}
       mutation={save}
-      fields={['socialLinks', ...links.flatMap((_, i) => [`socialLinks[${i}].platform`, `socialLinks[${i}].link`])]}
-      onSubmit={() => save.mutate(links.map((l) => ({ platform: l.platform, link: l.link.trim() })))}
       extra={
         <button
           type="button"
           className="btn"
           disabled={links.length >= 20}
-          onClick={() => setLinks((all) => [...all, { platform: 'website', link: '' }])}
+          onClick={() => setLinks([...form.getValues('socialLinks'), { platform: 'website', link: '' }])}
         >
           Add link
         </button>
       }
     >
       {links.length === 0 ? <p className="muted small">No links.</p> : null}
-      {fieldError(save.error, 'socialLinks') ? (
-        <p className="field-error">{fieldError(save.error, 'socialLinks')}</p>
-      ) : null}
+      {form.problem('socialLinks') ? <p className="field-error">{form.problem('socialLinks')}</p> : null}
       {links.map((link, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: rows have no id; their place is what identifies them
         <div key={index} className="settings-link-row">
-          <Field label={`Link ${index + 1} platform`} error={fieldError(save.error, `socialLinks[${index}].platform`)}>
+          <Field label={`Link ${index + 1} platform`} error={form.problem(`socialLinks.${index}.platform`)}>
             {(ids) => (
-              <select
-                {...ids}
-                className="input"
-                value={link.platform}
-                onChange={(e) => update(index, { platform: e.target.value as Platform })}
-              >
+              <select {...ids} {...form.register(`socialLinks.${index}.platform`)} className="input">
                 {platforms.map(([value, label]) => (
                   <option key={value} value={value}>
                     {label}
@@ -394,15 +366,14 @@ function LinksSection({ design, onSaved }: SectionProps) {
               </select>
             )}
           </Field>
-          <Field label={`Link ${index + 1} address`} error={fieldError(save.error, `socialLinks[${index}].link`)}>
+          <Field label={`Link ${index + 1} address`} error={form.problem(`socialLinks.${index}.link`)}>
             {(ids) => (
               <input
                 {...ids}
+                {...form.register(`socialLinks.${index}.link`)}
                 className="input"
-                value={link.link}
                 type={link.platform === 'email' ? 'email' : 'url'}
                 placeholder={link.platform === 'email' ? 'hello@example.com' : 'https://'}
-                onChange={(e) => update(index, { link: e.target.value })}
               />
             )}
           </Field>
@@ -429,7 +400,7 @@ function LinksSection({ design, onSaved }: SectionProps) {
               type="button"
               className="btn btn-ghost"
               aria-label={`Remove link ${index + 1}`}
-              onClick={() => setLinks((all) => all.filter((_, i) => i !== index))}
+              onClick={() => setLinks(form.getValues('socialLinks').filter((_, i) => i !== index))}
             >
               ✕
             </button>
@@ -442,80 +413,63 @@ function LinksSection({ design, onSaved }: SectionProps) {
 
 function SeoSection({ design, onSaved }: SectionProps) {
   const shopId = useShopId();
-  const [metaTitle, setMetaTitle] = useState(design.seo.metaTitle ?? '');
-  const [metaDescription, setMetaDescription] = useState(design.seo.metaDescription ?? '');
-  type Body = paths['/self/{shopId}/customization/seo']['put']['requestBody']['content']['application/json'];
+  const form = useBodyForm({
+    operation: 'PUT /self/{shopId}/customization/seo',
+    defaultValues: { metaTitle: design.seo.metaTitle ?? '', metaDescription: design.seo.metaDescription ?? '' },
+    toBody: (values) => ({ metaTitle: orNull(values.metaTitle), metaDescription: orNull(values.metaDescription) }),
+  });
   const save = useSettingSave(
-    (body: Body) => unwrap(api.PUT('/self/{shopId}/customization/seo', { ...path(shopId), body })),
+    (body: BodyOf<'PUT /self/{shopId}/customization/seo'>) =>
+      unwrap(api.PUT('/self/{shopId}/customization/seo', { ...path(shopId), body })),
     'SEO saved',
     onSaved,
   );
+  const [metaTitle, metaDescription] = form.watch(['metaTitle', 'metaDescription']);
   return (
     <SettingsSection
       title="Search engines"
       description="The title and description search engines and link previews show. The SEO image and favicon are under Images."
+      form={form}
       mutation={save}
-      fields={['metaTitle', 'metaDescription']}
-      onSubmit={() => save.mutate({ metaTitle: orNull(metaTitle), metaDescription: orNull(metaDescription) })}
     >
-      <Field label="Meta title" error={fieldError(save.error, 'metaTitle')} hint={`${metaTitle.length} / 70`}>
-        {(ids) => (
-          <input
-            {...ids}
-            className="input"
-            value={metaTitle}
-            maxLength={70}
-            onChange={(e) => setMetaTitle(e.target.value)}
-          />
-        )}
+      <Field label="Meta title" error={form.problem('metaTitle')} hint={`${metaTitle.length} / 70`}>
+        {(ids) => <input {...ids} {...form.register('metaTitle')} className="input" maxLength={70} />}
       </Field>
-      <Field
-        label="Meta description"
-        error={fieldError(save.error, 'metaDescription')}
-        hint={`${metaDescription.length} / 160`}
-      >
-        {(ids) => (
-          <textarea
-            {...ids}
-            className="input"
-            value={metaDescription}
-            maxLength={160}
-            onChange={(e) => setMetaDescription(e.target.value)}
-          />
-        )}
+      <Field label="Meta description" error={form.problem('metaDescription')} hint={`${metaDescription.length} / 160`}>
+        {(ids) => <textarea {...ids} {...form.register('metaDescription')} className="input" maxLength={160} />}
       </Field>
     </SettingsSection>
   );
 }
 
+const widgetLabels = [
+  ['crispKey', 'Crisp website ID'],
+  ['googleAnalyticsKey', 'Google Analytics ID'],
+  ['hotjarKey', 'Hotjar site ID'],
+  ['intercomKey', 'Intercom app ID'],
+] as const;
+
 function WidgetsSection({ design, onSaved }: SectionProps) {
   const shopId = useShopId();
   const w = design.widgets;
-  const [keys, setKeys] = useState({
-    crispKey: w.crispKey ?? '',
-    googleAnalyticsKey: w.googleAnalyticsKey ?? '',
-    hotjarKey: w.hotjarKey ?? '',
-    intercomKey: w.intercomKey ?? '',
+  const form = useBodyForm({
+    operation: 'PUT /self/{shopId}/customization/widgets',
+    defaultValues: {
+      crispKey: w.crispKey ?? '',
+      googleAnalyticsKey: w.googleAnalyticsKey ?? '',
+      hotjarKey: w.hotjarKey ?? '',
+      intercomKey: w.intercomKey ?? '',
+    },
+    toBody: (values) => ({
+      crispKey: orNull(values.crispKey.trim()),
+      googleAnalyticsKey: orNull(values.googleAnalyticsKey.trim()),
+      hotjarKey: orNull(values.hotjarKey.trim()),
+      intercomKey: orNull(values.intercomKey.trim()),
+    }),
   });
-  const labels = [
-    ['crispKey', 'Crisp website ID'],
-    ['googleAnalyticsKey', 'Google Analytics ID'],
-    ['hotjarKey', 'Hotjar site ID'],
-    ['intercomKey', 'Intercom app ID'],
-  ] as const;
   const save = useSettingSave(
-    (body: typeof keys) =>
-      unwrap(
-        api.PUT('/self/{shopId}/customization/widgets', {
-          ...path(shopId),
-          body: {
-            crispKey: orNull(body.crispKey.trim()),
-            googleAnalyticsKey: orNull(body.googleAnalyticsKey.trim()),
-            hotjarKey: orNull(body.hotjarKey.trim()),
-            intercomKey: orNull(body.intercomKey.trim()),
-          },
-        }),
-      ),
+    (body: BodyOf<'PUT /self/{shopId}/customization/widgets'>) =>
+      unwrap(api.PUT('/self/{shopId}/customization/widgets', { ...path(shopId), body })),
     'Widgets saved',
     onSaved,
   );
@@ -523,22 +477,12 @@ function WidgetsSection({ design, onSaved }: SectionProps) {
     <SettingsSection
       title="Widgets"
       description="Chat and analytics IDs for a storefront built elsewhere: the public API hands them out. shopd's own storefront loads no third-party scripts, so these change nothing on its pages."
+      form={form}
       mutation={save}
-      fields={labels.map(([name]) => name)}
-      onSubmit={() => save.mutate(keys)}
     >
-      {labels.map(([name, label]) => (
-        <Field key={name} label={label} error={fieldError(save.error, name)}>
-          {(ids) => (
-            <input
-              {...ids}
-              className="input"
-              value={keys[name]}
-              maxLength={200}
-              spellCheck={false}
-              onChange={(e) => setKeys((all) => ({ ...all, [name]: e.target.value }))}
-            />
-          )}
+      {widgetLabels.map(([name, label]) => (
+        <Field key={name} label={label} error={form.problem(name)}>
+          {(ids) => <input {...ids} {...form.register(name)} className="input" maxLength={200} spellCheck={false} />}
         </Field>
       ))}
     </SettingsSection>

@@ -1,17 +1,17 @@
-import { useState } from 'react';
+import type { BodyOf } from '../../api/bodies';
 import { api, unwrap } from '../../api/client';
-import type { paths } from '../../api/schema';
+import { type Settings, useSettings } from '../../api/queries/settings';
 import { useShopId } from '../../app/shop';
-import { Field, fieldError } from '../../ui/Field';
+import { useBodyForm } from '../../forms/body-form';
+import { CheckField, Field } from '../../ui/Field';
 import { Badge, LoadError, Loading, Page } from '../../ui/Page';
-import { orNull, type Settings, SettingsSection, useSettingSave, useSettings } from './section';
+import { orNull, SettingsSection, useSettingSave } from './section';
 import './settings.css';
 
-type Currency =
-  paths['/self/{shopId}/settings/currency']['put']['requestBody']['content']['application/json']['currency'];
+type Currency = BodyOf<'PUT /self/{shopId}/settings/currency'>['currency'];
 
 export default function GeneralSettingsScreen() {
-  const settings = useSettings();
+  const settings = useSettings(useShopId());
   return (
     <Page title="General settings">
       {settings.isLoading ? <Loading /> : null}
@@ -44,16 +44,18 @@ const path = (shopId: number) => ({ params: { path: { shopId } } });
 
 function NameSection({ settings }: Props) {
   const shopId = useShopId();
-  const [name, setName] = useState(settings.name);
-  const save = useSettingSave((newName: string) =>
-    unwrap(api.PUT('/self/{shopId}/settings/name', { ...path(shopId), body: { newName } })),
+  const form = useBodyForm({
+    operation: 'PUT /self/{shopId}/settings/name',
+    defaultValues: { newName: settings.name },
+    toBody: (values) => values,
+  });
+  const save = useSettingSave((body: BodyOf<'PUT /self/{shopId}/settings/name'>) =>
+    unwrap(api.PUT('/self/{shopId}/settings/name', { ...path(shopId), body })),
   );
   return (
-    <SettingsSection title="Shop name" mutation={save} fields={['newName']} onSubmit={() => save.mutate(name)}>
-      <Field label="Shop name" error={fieldError(save.error, 'newName')}>
-        {(ids) => (
-          <input {...ids} className="input" value={name} maxLength={64} onChange={(e) => setName(e.target.value)} />
-        )}
+    <SettingsSection title="Shop name" form={form} mutation={save}>
+      <Field label="Shop name" error={form.problem('newName')}>
+        {(ids) => <input {...ids} {...form.register('newName')} className="input" maxLength={64} />}
       </Field>
     </SettingsSection>
   );
@@ -61,33 +63,38 @@ function NameSection({ settings }: Props) {
 
 function StatusSection({ settings }: Props) {
   const shopId = useShopId();
-  const [onHold, setOnHold] = useState(settings.onHold);
-  const save = useSettingSave((value: boolean) =>
-    unwrap(api.PUT('/self/{shopId}/settings/status', { ...path(shopId), body: { onHold: value } })),
+  const form = useBodyForm({
+    operation: 'PUT /self/{shopId}/settings/status',
+    defaultValues: { onHold: settings.onHold },
+    toBody: (values) => values,
+  });
+  const save = useSettingSave((body: BodyOf<'PUT /self/{shopId}/settings/status'>) =>
+    unwrap(api.PUT('/self/{shopId}/settings/status', { ...path(shopId), body })),
   );
   return (
     <SettingsSection
       title="Shop status"
       description="A shop on hold still shows its pages but refuses every checkout."
+      form={form}
       mutation={save}
-      fields={['onHold']}
-      onSubmit={() => save.mutate(onHold)}
     >
       <p>Now: {settings.onHold ? <Badge tone="warn">On hold</Badge> : <Badge tone="ok">Open</Badge>}</p>
-      <label className="check">
-        <input type="checkbox" checked={onHold} onChange={(e) => setOnHold(e.target.checked)} />
+      <CheckField {...form.register('onHold')} error={form.problem('onHold')}>
         Put the shop on hold
-      </label>
-      {fieldError(save.error, 'onHold') ? <p className="field-error">{fieldError(save.error, 'onHold')}</p> : null}
+      </CheckField>
     </SettingsSection>
   );
 }
 
 function AddressSection({ settings }: Props) {
   const shopId = useShopId();
-  const [subdomain, setSubdomain] = useState(settings.subdomain);
-  const save = useSettingSave((newSubDomain: string) =>
-    unwrap(api.PUT('/self/{shopId}/settings/subdomain', { ...path(shopId), body: { newSubDomain } })),
+  const form = useBodyForm({
+    operation: 'PUT /self/{shopId}/settings/subdomain',
+    defaultValues: { newSubDomain: settings.subdomain },
+    toBody: (values) => ({ newSubDomain: values.newSubDomain.trim() }),
+  });
+  const save = useSettingSave((body: BodyOf<'PUT /self/{shopId}/settings/subdomain'>) =>
+    unwrap(api.PUT('/self/{shopId}/settings/subdomain', { ...path(shopId), body })),
   );
   return (
     <SettingsSection
@@ -101,24 +108,22 @@ function AddressSection({ settings }: Props) {
           . Changing the subdomain changes that address: old links stop working.
         </>
       }
+      form={form}
       mutation={save}
-      fields={['newSubDomain']}
-      onSubmit={() => save.mutate(subdomain.trim())}
     >
       <Field
         label="Subdomain"
-        error={fieldError(save.error, 'newSubDomain')}
+        error={form.problem('newSubDomain')}
         hint="3–32 lower-case letters, digits and inner hyphens."
       >
         {(ids) => (
           <input
             {...ids}
+            {...form.register('newSubDomain')}
             className="input"
-            value={subdomain}
             maxLength={32}
             autoCapitalize="none"
             spellCheck={false}
-            onChange={(e) => setSubdomain(e.target.value)}
           />
         )}
       </Field>
@@ -128,17 +133,20 @@ function AddressSection({ settings }: Props) {
 
 function DomainSection({ settings }: Props) {
   const shopId = useShopId();
-  const [domain, setDomain] = useState(settings.customDomain ?? '');
-  const save = useSettingSave((value: string | null) =>
-    unwrap(api.PUT('/self/{shopId}/settings/domain', { ...path(shopId), body: { domain: value } })),
+  const form = useBodyForm({
+    operation: 'PUT /self/{shopId}/settings/domain',
+    defaultValues: { domain: settings.customDomain ?? '' },
+    toBody: (values) => ({ domain: orNull(values.domain.trim()) }),
+  });
+  const save = useSettingSave((body: BodyOf<'PUT /self/{shopId}/settings/domain'>) =>
+    unwrap(api.PUT('/self/{shopId}/settings/domain', { ...path(shopId), body })),
   );
   return (
     <SettingsSection
       title="Custom domain"
       description="Point the domain's DNS at this server; the storefront is then served at its root and every link shopd writes uses it. Leave empty to remove it."
+      form={form}
       mutation={save}
-      fields={['domain']}
-      onSubmit={() => save.mutate(orNull(domain.trim()))}
       extra={
         settings.customDomain ? (
           <button
@@ -146,8 +154,8 @@ function DomainSection({ settings }: Props) {
             className="btn"
             disabled={save.isPending}
             onClick={() => {
-              setDomain('');
-              save.mutate(null);
+              form.setValue('domain', '');
+              save.mutate({ domain: null });
             }}
           >
             Remove domain
@@ -155,17 +163,16 @@ function DomainSection({ settings }: Props) {
         ) : null
       }
     >
-      <Field label="Custom domain" error={fieldError(save.error, 'domain')} hint="For example shop.example.com">
+      <Field label="Custom domain" error={form.problem('domain')} hint="For example shop.example.com">
         {(ids) => (
           <input
             {...ids}
+            {...form.register('domain')}
             className="input"
-            value={domain}
             maxLength={254}
             autoCapitalize="none"
             spellCheck={false}
             placeholder="shop.example.com"
-            onChange={(e) => setDomain(e.target.value)}
           />
         )}
       </Field>
@@ -179,35 +186,32 @@ const knownCurrencies: string[] =
 
 function CurrencySection({ settings }: Props) {
   const shopId = useShopId();
-  const [currency, setCurrency] = useState(settings.currency);
-  const save = useSettingSave((value: string) =>
-    unwrap(
-      api.PUT('/self/{shopId}/settings/currency', {
-        ...path(shopId),
-        // The server checks the code against its own list (a 400 beside the field otherwise).
-        body: { currency: value as Currency },
-      }),
-    ),
+  const form = useBodyForm({
+    operation: 'PUT /self/{shopId}/settings/currency',
+    defaultValues: { currency: settings.currency as string },
+    // The schema names the codes it takes (a problem beside the field otherwise).
+    toBody: (values) => ({ currency: values.currency.trim().toUpperCase() as Currency }),
+  });
+  const save = useSettingSave((body: BodyOf<'PUT /self/{shopId}/settings/currency'>) =>
+    unwrap(api.PUT('/self/{shopId}/settings/currency', { ...path(shopId), body })),
   );
   return (
     <SettingsSection
       title="Currency"
       description="Prices, coupon amounts and customer balances keep their numbers in the new currency; past orders keep theirs."
+      form={form}
       mutation={save}
-      fields={['currency']}
-      onSubmit={() => save.mutate(currency.trim().toUpperCase())}
     >
-      <Field label="Currency" error={fieldError(save.error, 'currency')} hint="An ISO 4217 code such as USD or EUR.">
+      <Field label="Currency" error={form.problem('currency')} hint="An ISO 4217 code such as USD or EUR.">
         {(ids) => (
           <>
             <input
               {...ids}
+              {...form.register('currency')}
               className="input"
               list="settings-currencies"
-              value={currency}
               maxLength={3}
               autoCapitalize="characters"
-              onChange={(e) => setCurrency(e.target.value)}
             />
             <datalist id="settings-currencies">
               {knownCurrencies.map((code) => (
@@ -238,29 +242,37 @@ function offsetChoices(current: number): number[] {
 
 function TimezoneSection({ settings }: Props) {
   const shopId = useShopId();
-  const [offset, setOffset] = useState(settings.utcTimezoneOffset);
   const browserOffset = -new Date().getTimezoneOffset();
-  const save = useSettingSave((utcTimezoneOffset: number) =>
-    unwrap(api.PUT('/self/{shopId}/settings/timezone', { ...path(shopId), body: { utcTimezoneOffset } })),
+  const form = useBodyForm({
+    operation: 'PUT /self/{shopId}/settings/timezone',
+    defaultValues: { utcTimezoneOffset: String(settings.utcTimezoneOffset) },
+    toBody: (values) => ({ utcTimezoneOffset: Number(values.utcTimezoneOffset) }),
+  });
+  const save = useSettingSave((body: BodyOf<'PUT /self/{shopId}/settings/timezone'>) =>
+    unwrap(api.PUT('/self/{shopId}/settings/timezone', { ...path(shopId), body })),
   );
+  const offset = Number(form.watch('utcTimezoneOffset'));
   return (
     <SettingsSection
       title="Time zone"
       description="Dashboards and date filters count days in this offset. After a change the dashboards are recounted in the background for a while."
+      form={form}
       mutation={save}
-      fields={['utcTimezoneOffset']}
-      onSubmit={() => save.mutate(offset)}
       extra={
         browserOffset !== offset ? (
-          <button type="button" className="btn" onClick={() => setOffset(browserOffset)}>
+          <button
+            type="button"
+            className="btn"
+            onClick={() => form.setValue('utcTimezoneOffset', String(browserOffset))}
+          >
             Use this computer's ({offsetLabel(browserOffset)})
           </button>
         ) : null
       }
     >
-      <Field label="UTC offset" error={fieldError(save.error, 'utcTimezoneOffset')}>
+      <Field label="UTC offset" error={form.problem('utcTimezoneOffset')}>
         {(ids) => (
-          <select {...ids} className="input" value={offset} onChange={(e) => setOffset(Number(e.target.value))}>
+          <select {...ids} {...form.register('utcTimezoneOffset')} className="input">
             {offsetChoices(settings.utcTimezoneOffset).map((m) => (
               <option key={m} value={m}>
                 {offsetLabel(m)}
@@ -275,25 +287,27 @@ function TimezoneSection({ settings }: Props) {
 
 function PasswordSection({ settings }: Props) {
   const shopId = useShopId();
-  const [password, setPassword] = useState('');
+  const form = useBodyForm({
+    operation: 'PUT /self/{shopId}/settings/password',
+    defaultValues: { password: '' },
+    toBody: (values) => values,
+  });
   const save = useSettingSave(
-    (value: string | null) =>
-      unwrap(api.PUT('/self/{shopId}/settings/password', { ...path(shopId), body: { password: value } })),
+    (body: BodyOf<'PUT /self/{shopId}/settings/password'>) =>
+      unwrap(api.PUT('/self/{shopId}/settings/password', { ...path(shopId), body })),
     'Storefront password saved',
   );
-  const submit = (value: string | null) =>
-    save.mutate(value, {
-      onSuccess: () => setPassword(''),
-    });
+  const send = (body: BodyOf<'PUT /self/{shopId}/settings/password'>) =>
+    save.mutateAsync(body).then(() => form.reset());
   return (
     <SettingsSection
       title="Storefront password"
       description="With a password, buyers must enter it before they see the storefront."
+      form={form}
       mutation={save}
-      fields={['password']}
-      onSubmit={() => submit(password)}
+      send={send}
       submitLabel={settings.passwordProtected ? 'Change password' : 'Set password'}
-      submitDisabled={password === ''}
+      submitDisabled={form.watch('password') === ''}
       extra={
         settings.passwordProtected ? (
           <button
@@ -301,7 +315,8 @@ function PasswordSection({ settings }: Props) {
             className="btn btn-danger"
             disabled={save.isPending}
             onClick={() => {
-              if (window.confirm('Remove the storefront password? Anyone can then see the storefront.')) submit(null);
+              if (window.confirm('Remove the storefront password? Anyone can then see the storefront.'))
+                send({ password: null }).catch(() => undefined);
             }}
           >
             Remove password
@@ -315,18 +330,17 @@ function PasswordSection({ settings }: Props) {
       </p>
       <Field
         label={settings.passwordProtected ? 'New storefront password' : 'Storefront password'}
-        error={fieldError(save.error, 'password')}
+        error={form.problem('password')}
         hint="4–128 characters."
       >
         {(ids) => (
           <input
             {...ids}
+            {...form.register('password')}
             className="input"
             type="password"
             autoComplete="new-password"
-            value={password}
             maxLength={128}
-            onChange={(e) => setPassword(e.target.value)}
           />
         )}
       </Field>
@@ -336,34 +350,32 @@ function PasswordSection({ settings }: Props) {
 
 function InvoicesSection({ settings }: Props) {
   const shopId = useShopId();
-  const [minutes, setMinutes] = useState(String(settings.invoiceLifetimeMinutes));
-  const save = useSettingSave((lifetimeMinutes: number) =>
-    unwrap(api.PUT('/self/{shopId}/settings/invoices', { ...path(shopId), body: { lifetimeMinutes } })),
+  const form = useBodyForm({
+    operation: 'PUT /self/{shopId}/settings/invoices',
+    defaultValues: { lifetimeMinutes: String(settings.invoiceLifetimeMinutes) },
+    toBody: (values) => ({ lifetimeMinutes: Number(values.lifetimeMinutes) }),
+  });
+  const save = useSettingSave((body: BodyOf<'PUT /self/{shopId}/settings/invoices'>) =>
+    unwrap(api.PUT('/self/{shopId}/settings/invoices', { ...path(shopId), body })),
   );
   return (
     <SettingsSection
       title="Invoice lifetime"
       description="How long a pending invoice holds its stock before it expires."
+      form={form}
       mutation={save}
-      fields={['lifetimeMinutes']}
-      onSubmit={() => save.mutate(Number(minutes))}
     >
-      <Field
-        label="Invoice lifetime (minutes)"
-        error={fieldError(save.error, 'lifetimeMinutes')}
-        hint="5 to 10080 (a week)."
-      >
+      <Field label="Invoice lifetime (minutes)" error={form.problem('lifetimeMinutes')} hint="5 to 10080 (a week).">
         {(ids) => (
           <input
             {...ids}
+            {...form.register('lifetimeMinutes')}
             className="input"
             type="number"
             inputMode="numeric"
             min={5}
             max={10080}
             step={1}
-            value={minutes}
-            onChange={(e) => setMinutes(e.target.value)}
           />
         )}
       </Field>
@@ -373,30 +385,32 @@ function InvoicesSection({ settings }: Props) {
 
 function AffiliateSection({ settings }: Props) {
   const shopId = useShopId();
-  const [percentage, setPercentage] = useState(String(settings.affiliatePercentage));
-  const save = useSettingSave((value: number) =>
-    unwrap(api.PUT('/self/{shopId}/settings/affiliate', { ...path(shopId), body: { percentage: value } })),
+  const form = useBodyForm({
+    operation: 'PUT /self/{shopId}/settings/affiliate',
+    defaultValues: { percentage: String(settings.affiliatePercentage) },
+    toBody: (values) => ({ percentage: Number(values.percentage) }),
+  });
+  const save = useSettingSave((body: BodyOf<'PUT /self/{shopId}/settings/affiliate'>) =>
+    unwrap(api.PUT('/self/{shopId}/settings/affiliate', { ...path(shopId), body })),
   );
   return (
     <SettingsSection
       title="Affiliate commission"
       description="Paid to the customer who referred a buyer, on each completed order. 0 turns commissions off."
+      form={form}
       mutation={save}
-      fields={['percentage']}
-      onSubmit={() => save.mutate(Number(percentage))}
     >
-      <Field label="Commission (%)" error={fieldError(save.error, 'percentage')} hint="0 to 100, at most 2 decimals.">
+      <Field label="Commission (%)" error={form.problem('percentage')} hint="0 to 100, at most 2 decimals.">
         {(ids) => (
           <input
             {...ids}
+            {...form.register('percentage')}
             className="input"
             type="number"
             inputMode="decimal"
             min={0}
             max={100}
             step={0.01}
-            value={percentage}
-            onChange={(e) => setPercentage(e.target.value)}
           />
         )}
       </Field>
@@ -406,28 +420,23 @@ function AffiliateSection({ settings }: Props) {
 
 function PopupSection({ settings }: Props) {
   const shopId = useShopId();
-  const [message, setMessage] = useState(settings.popup ?? '');
-  const save = useSettingSave((value: string | null) =>
-    unwrap(api.PUT('/self/{shopId}/settings/popup', { ...path(shopId), body: { message: value } })),
+  const form = useBodyForm({
+    operation: 'PUT /self/{shopId}/settings/popup',
+    defaultValues: { message: settings.popup ?? '' },
+    toBody: (values) => ({ message: orNull(values.message) }),
+  });
+  const save = useSettingSave((body: BodyOf<'PUT /self/{shopId}/settings/popup'>) =>
+    unwrap(api.PUT('/self/{shopId}/settings/popup', { ...path(shopId), body })),
   );
   return (
     <SettingsSection
       title="Storefront popup"
       description="A message shown to visitors when they open the storefront. Leave empty for none."
+      form={form}
       mutation={save}
-      fields={['message']}
-      onSubmit={() => save.mutate(orNull(message))}
     >
-      <Field label="Popup message" error={fieldError(save.error, 'message')} hint={`${message.length} / 2000`}>
-        {(ids) => (
-          <textarea
-            {...ids}
-            className="input"
-            value={message}
-            maxLength={2000}
-            onChange={(e) => setMessage(e.target.value)}
-          />
-        )}
+      <Field label="Popup message" error={form.problem('message')} hint={`${form.watch('message').length} / 2000`}>
+        {(ids) => <textarea {...ids} {...form.register('message')} className="input" maxLength={2000} />}
       </Field>
     </SettingsSection>
   );
@@ -435,28 +444,23 @@ function PopupSection({ settings }: Props) {
 
 function TermsSection({ settings }: Props) {
   const shopId = useShopId();
-  const [terms, setTerms] = useState(settings.terms ?? '');
-  const save = useSettingSave((value: string | null) =>
-    unwrap(api.PUT('/self/{shopId}/settings/terms', { ...path(shopId), body: { terms: value } })),
+  const form = useBodyForm({
+    operation: 'PUT /self/{shopId}/settings/terms',
+    defaultValues: { terms: settings.terms ?? '' },
+    toBody: (values) => ({ terms: orNull(values.terms) }),
+  });
+  const save = useSettingSave((body: BodyOf<'PUT /self/{shopId}/settings/terms'>) =>
+    unwrap(api.PUT('/self/{shopId}/settings/terms', { ...path(shopId), body })),
   );
   return (
     <SettingsSection
       title="Terms of service"
       description="Shown on the storefront's terms page. Leave empty for none."
+      form={form}
       mutation={save}
-      fields={['terms']}
-      onSubmit={() => save.mutate(orNull(terms))}
     >
-      <Field label="Terms of service" error={fieldError(save.error, 'terms')} hint={`${terms.length} / 50000`}>
-        {(ids) => (
-          <textarea
-            {...ids}
-            className="input settings-terms"
-            value={terms}
-            maxLength={50000}
-            onChange={(e) => setTerms(e.target.value)}
-          />
-        )}
+      <Field label="Terms of service" error={form.problem('terms')} hint={`${form.watch('terms').length} / 50000`}>
+        {(ids) => <textarea {...ids} {...form.register('terms')} className="input settings-terms" maxLength={50000} />}
       </Field>
     </SettingsSection>
   );

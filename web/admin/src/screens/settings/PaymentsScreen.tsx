@@ -1,11 +1,13 @@
-import { useState } from 'react';
+import type { BodyOperation } from '../../api/bodies';
 import { api, unwrap } from '../../api/client';
+import { type Settings, useSettings } from '../../api/queries/settings';
 import { useShop, useShopId } from '../../app/shop';
-import { Field, fieldError } from '../../ui/Field';
+import { useBodyForm } from '../../forms/body-form';
+import { CheckField, Field } from '../../ui/Field';
 import { Badge, LoadError, Loading, Page } from '../../ui/Page';
 import { gatewayLabel } from '../orders/orders';
 import { CopyButton } from './copy';
-import { type Settings, SettingsSection, useSettingSave, useSettings } from './section';
+import { SettingsSection, useSettingSave } from './section';
 import './settings.css';
 
 type Payments = Settings['payments'];
@@ -88,7 +90,7 @@ function isSecret(name: string, value: unknown): boolean {
 }
 
 export default function PaymentsScreen() {
-  const settings = useSettings();
+  const settings = useSettings(useShopId());
   return (
     <Page title="Payment settings">
       <p className="muted">
@@ -108,57 +110,79 @@ export default function PaymentsScreen() {
   );
 }
 
+type GatewayValues = {
+  enabled: boolean;
+  blockVpn: boolean;
+  /** The gateway's own fields, by name; a secret's is what the owner types anew ('' keeps the stored one). */
+  fields: Record<string, string>;
+  /** The stored secrets the owner asked to remove. */
+  cleared: Record<string, boolean>;
+};
+
 function GatewayForm({ provider, view }: { provider: Provider; view: View }) {
   const shopId = useShopId();
   const fields = fieldsOf(view);
   const stored = view as unknown as Record<string, string | null>;
-  const [enabled, setEnabled] = useState(view.enabled);
-  const [blockVpn, setBlockVpn] = useState(view.gatewayRules.blockVpn);
-  // Public fields start at their stored value; secret fields always start empty (= keep).
-  const [values, setValues] = useState<Record<string, string>>(() =>
-    Object.fromEntries(fields.map((name) => [name, isSecret(name, stored[name]) ? '' : (stored[name] ?? '')])),
-  );
-  const [cleared, setCleared] = useState<Set<string>>(new Set());
   // The name the owner knows it by ("Card (Stripe)"), the API's word beside it in the card's header.
   const title = gatewayLabel(provider);
   const supported = !unsupported.has(provider);
-
+  const form = useBodyForm({
+    operation: `PUT /self/{shopId}/settings/payments/${provider}` as BodyOperation,
+    defaultValues: {
+      enabled: view.enabled,
+      blockVpn: view.gatewayRules.blockVpn,
+      // Public fields start at their stored value; secret fields always start empty (= keep).
+      fields: Object.fromEntries(
+        fields.map((name) => [name, isSecret(name, stored[name]) ? '' : (stored[name] ?? '')]),
+      ),
+      cleared: {},
+    } as GatewayValues,
+    toBody: (values: GatewayValues) => {
+      // An unsupported gateway's switch stays as it is (off): sending it on is refused.
+      const body: Record<string, unknown> = supported
+        ? { enabled: values.enabled, gatewayRules: { blockVpn: values.blockVpn } }
+        : { gatewayRules: { blockVpn: values.blockVpn } };
+      for (const name of fields) {
+        const value = values.fields[name] ?? '';
+        if (isSecret(name, stored[name])) {
+          // A secret is sent only when typed anew, or null when the owner removes it.
+          if (values.cleared[name]) body[name] = null;
+          else if (value !== '') body[name] = value;
+        } else {
+          body[name] = value.trim() === '' ? null : value.trim();
+        }
+      }
+      // Every gateway's body is a partial update of its own fields, built from its own view.
+      return body as never;
+    },
+    fieldOf: (path) => {
+      if (path === 'enabled') return 'enabled';
+      if (path === 'gatewayRules' || path.startsWith('gatewayRules.')) return 'blockVpn';
+      const name = path.split(/[.[]/)[0]!;
+      return fields.includes(name) ? `fields.${name}` : undefined;
+    },
+  });
   const save = useSettingSave(
     (body: Record<string, unknown>) =>
       unwrap(
         api.PUT(`/self/{shopId}/settings/payments/${provider}` as PaymentPath, {
           params: { path: { shopId } },
-          // Every gateway's body is a partial update of its own fields, built from its own view.
           body: body as never,
         }),
       ),
     `${title} saved`,
   );
-
-  const submit = () => {
-    // An unsupported gateway's switch stays as it is (off): sending it on is refused.
-    const body: Record<string, unknown> = supported
-      ? { enabled, gatewayRules: { blockVpn } }
-      : { gatewayRules: { blockVpn } };
-    for (const name of fields) {
-      const value = values[name] ?? '';
-      if (isSecret(name, stored[name])) {
-        // A secret is sent only when typed anew, or null when the owner removes it.
-        if (cleared.has(name)) body[name] = null;
-        else if (value !== '') body[name] = value;
-      } else {
-        body[name] = value.trim() === '' ? null : value.trim();
-      }
-    }
-    save.mutate(body, {
-      onSuccess: () => {
-        setCleared(new Set());
-        setValues((all) =>
-          Object.fromEntries(Object.entries(all).map(([k, v]) => [k, isSecret(k, stored[k]) ? '' : v])),
-        );
-      },
+  // Saved: the secrets are stored, their boxes empty again.
+  const send = (body: Record<string, unknown>) =>
+    save.mutateAsync(body).then(() => {
+      const values = form.getValues();
+      form.reset({
+        ...values,
+        fields: Object.fromEntries(Object.entries(values.fields).map(([k, v]) => [k, isSecret(k, stored[k]) ? '' : v])),
+        cleared: {},
+      });
     });
-  };
+  const cleared = form.watch('cleared');
 
   const status = !supported ? (
     <Badge tone="muted">Not supported by this server yet</Badge>
@@ -173,13 +197,7 @@ function GatewayForm({ provider, view }: { provider: Provider; view: View }) {
   );
 
   return (
-    <SettingsSection
-      title={title}
-      mutation={save}
-      fields={['enabled', 'gatewayRules.blockVpn', ...fields]}
-      onSubmit={submit}
-      description={status}
-    >
+    <SettingsSection title={title} form={form} mutation={save} send={send} description={status}>
       {view.secretsUnreadable ? (
         <p className="alert alert-error small">
           The stored secrets cannot be read with this server's key. Enter every secret again, or ask the operator to
@@ -191,51 +209,40 @@ function GatewayForm({ provider, view }: { provider: Provider; view: View }) {
           This server cannot take payments through {title} yet, so it cannot be enabled. Its settings can still be kept.
         </p>
       )}
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={supported && enabled}
-          disabled={!supported}
-          onChange={(e) => setEnabled(e.target.checked)}
-        />
+      <CheckField {...form.register('enabled')} disabled={!supported} error={form.problem('enabled')}>
         Enable {title}
-      </label>
-      {fieldError(save.error, 'enabled') ? <p className="field-error">{fieldError(save.error, 'enabled')}</p> : null}
-      <label className="check">
-        <input type="checkbox" checked={blockVpn} onChange={(e) => setBlockVpn(e.target.checked)} />
+      </CheckField>
+      <CheckField {...form.register('blockVpn')} error={form.problem('blockVpn')}>
         Block VPN buyers
-      </label>
-      {fieldError(save.error, 'gatewayRules.blockVpn') ? (
-        <p className="field-error">{fieldError(save.error, 'gatewayRules.blockVpn')}</p>
-      ) : null}
+      </CheckField>
       {callbacks[provider] ? <CallbackInfo provider={provider} title={title} /> : null}
       {fields.length === 0 ? <p className="muted small">This gateway has no settings besides its switch.</p> : null}
       {fields.map((name) => {
         const label = fieldLabels[name] ?? humanize(name);
         const secret = isSecret(name, stored[name]);
         const current = stored[name];
+        const error = form.problem(`fields.${name}`);
         if (!secret)
           return (
-            <Field key={name} label={label} error={fieldError(save.error, name)}>
+            <Field key={name} label={label} error={error}>
               {(ids) => (
                 <input
                   {...ids}
+                  {...form.register(`fields.${name}`)}
                   className="input"
                   type={name === 'email' ? 'email' : 'text'}
-                  value={values[name] ?? ''}
                   autoComplete="off"
                   spellCheck={false}
-                  onChange={(e) => setValues((all) => ({ ...all, [name]: e.target.value }))}
                 />
               )}
             </Field>
           );
-        const removing = cleared.has(name);
+        const removing = cleared[name] === true;
         return (
           <Field
             key={name}
             label={label}
-            error={fieldError(save.error, name)}
+            error={error}
             hint={
               removing
                 ? 'Will be removed when you save.'
@@ -248,14 +255,13 @@ function GatewayForm({ provider, view }: { provider: Provider; view: View }) {
               <div className="row">
                 <input
                   {...ids}
+                  {...form.register(`fields.${name}`)}
                   className="input grow"
                   type="password"
                   autoComplete="new-password"
                   spellCheck={false}
                   placeholder={current ? 'Unchanged' : ''}
                   disabled={removing}
-                  value={values[name] ?? ''}
-                  onChange={(e) => setValues((all) => ({ ...all, [name]: e.target.value }))}
                 />
                 {current ? (
                   <button
@@ -266,14 +272,7 @@ function GatewayForm({ provider, view }: { provider: Provider; view: View }) {
                     title={
                       removing ? `Keep the stored ${label.toLowerCase()}` : `Remove the stored ${label.toLowerCase()}`
                     }
-                    onClick={() =>
-                      setCleared((all) => {
-                        const next = new Set(all);
-                        if (next.has(name)) next.delete(name);
-                        else next.add(name);
-                        return next;
-                      })
-                    }
+                    onClick={() => form.setValue(`cleared.${name}`, !removing)}
                   >
                     {removing ? 'Keep stored value' : 'Remove stored value'}
                   </button>

@@ -1,23 +1,27 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
-import { ApiError, api, unwrap } from '../../api/client';
-import type { paths } from '../../api/schema';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { BodyOf } from '../../api/bodies';
+import { api, unwrap } from '../../api/client';
+import {
+  type WebhookAttempt as Attempt,
+  useInvalidateWebhooks as useInvalidate,
+  useWebhookDeliveries,
+  useWebhookList,
+  type Webhook,
+} from '../../api/queries/webhooks';
 import { useShopId } from '../../app/shop';
+import { useBodyForm } from '../../forms/body-form';
 import { ConfirmButton, Dialog } from '../../ui/Dialog';
-import { Field, FormError, fieldError } from '../../ui/Field';
+import { CheckField, Field, FormProblems } from '../../ui/Field';
 import { dateTime } from '../../ui/format';
-import { DataTable, Pager, SearchBox, useList } from '../../ui/list';
+import { DataTable, Pager, SearchBox } from '../../ui/list';
 import { Badge, LoadError, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
 import { CopyButton } from './copy';
 import './settings.css';
 
-type WebhookInput = paths['/self/{shopId}/webhooks']['post']['requestBody']['content']['application/json'];
+type WebhookInput = BodyOf<'POST /self/{shopId}/webhooks'>;
 type EventType = WebhookInput['events'][number];
-type Webhook =
-  paths['/self/{shopId}/webhooks']['get']['responses'][200]['content']['application/json']['data']['items'][number];
-type Attempt =
-  paths['/self/{shopId}/webhooks/{webhookId}/deliveries']['get']['responses'][200]['content']['application/json']['data']['items'][number];
 
 /** The API's event types, in its order; the check below fails to compile when the API adds one. */
 const eventTypes = [
@@ -41,20 +45,7 @@ export default function WebhooksScreen() {
   const [editing, setEditing] = useState<Webhook | 'new' | null>(null);
   const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
   const [deliveriesOf, setDeliveriesOf] = useState<Webhook | null>(null);
-  const list = useList(['shop', shopId, 'webhooks', 'list'], (query) =>
-    unwrap(
-      api.GET('/self/{shopId}/webhooks', {
-        params: {
-          path: { shopId },
-          query: {
-            pageNumber: query.pageNumber ?? 1,
-            pageSize: query.pageSize,
-            ...(query.searchString ? { searchString: query.searchString } : {}),
-          },
-        },
-      }),
-    ),
-  );
+  const list = useWebhookList(shopId);
 
   return (
     <Page
@@ -158,9 +149,7 @@ export default function WebhooksScreen() {
 }
 
 function useInvalidateWebhooks() {
-  const shopId = useShopId();
-  const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: ['shop', shopId, 'webhooks'] });
+  return useInvalidate(useShopId());
 }
 
 function RowActions(props: { webhook: Webhook; onEdit: (w: Webhook) => void; onDeliveries: (w: Webhook) => void }) {
@@ -214,9 +203,20 @@ function WebhookForm(props: {
   const shopId = useShopId();
   const notify = useToast();
   const invalidate = useInvalidateWebhooks();
-  const [url, setUrl] = useState(props.webhook?.url ?? '');
-  const [events, setEvents] = useState<Set<string>>(new Set(props.webhook?.events ?? []));
-  const [enabled, setEnabled] = useState(props.webhook?.enabled ?? true);
+  const form = useBodyForm({
+    operation: props.webhook ? 'PUT /self/{shopId}/webhooks/{webhookId}' : 'POST /self/{shopId}/webhooks',
+    defaultValues: {
+      url: props.webhook?.url ?? '',
+      events: (props.webhook?.events ?? []) as EventType[],
+      enabled: props.webhook?.enabled ?? true,
+    },
+    // In the API's order, whatever order they were ticked in.
+    toBody: (values) => ({
+      url: values.url.trim(),
+      events: eventTypes.filter((e) => values.events.includes(e)),
+      enabled: values.enabled,
+    }),
+  });
   const save = useMutation({
     mutationFn: async (body: WebhookInput) => {
       if (props.webhook)
@@ -238,37 +238,18 @@ function WebhookForm(props: {
       props.onDone(result.created);
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate({
-      url: url.trim(),
-      events: eventTypes.filter((e) => events.has(e)),
-      enabled,
-    });
-  };
-  const toggle = (name: string) =>
-    setEvents((all) => {
-      const next = new Set(all);
-      if (next.has(name)) next.delete(name);
-      else next.add(name);
-      return next;
-    });
-  const eventsError =
-    save.error instanceof ApiError
-      ? Object.entries(save.error.fields).find(([path]) => path === 'events' || path.startsWith('events['))?.[1]
-      : undefined;
+  const eventsError = form.problem('events');
   return (
-    <form className="stack" onSubmit={submit} noValidate>
-      <FormError error={save.error} fields={['url', 'events', 'enabled']} />
-      <Field label="URL" error={fieldError(save.error, 'url')} hint="Where shopd POSTs the events.">
+    <form className="stack" onSubmit={form.submit(save.mutateAsync)} noValidate>
+      <FormProblems form={form} error={save.error} />
+      <Field label="URL" error={form.problem('url')} hint="Where shopd POSTs the events.">
         {(ids) => (
           <input
             {...ids}
+            {...form.register('url')}
             className="input"
             type="url"
-            value={url}
             placeholder="https://example.com/webhooks/shopd"
-            onChange={(e) => setUrl(e.target.value)}
           />
         )}
       </Field>
@@ -276,16 +257,24 @@ function WebhookForm(props: {
         <legend className="settings-legend">Events</legend>
         {eventTypes.map((name) => (
           <label key={name} className="check">
-            <input type="checkbox" checked={events.has(name)} onChange={() => toggle(name)} />
+            <input type="checkbox" value={name} {...form.register('events')} />
             {name}
           </label>
         ))}
       </fieldset>
       <div className="row">
-        <button type="button" className="btn btn-ghost small" onClick={() => setEvents(new Set(eventTypes))}>
+        <button
+          type="button"
+          className="btn btn-ghost small"
+          onClick={() => form.setValue('events', [...eventTypes], { shouldDirty: true })}
+        >
           Select all events
         </button>
-        <button type="button" className="btn btn-ghost small" onClick={() => setEvents(new Set())}>
+        <button
+          type="button"
+          className="btn btn-ghost small"
+          onClick={() => form.setValue('events', [], { shouldDirty: true })}
+        >
           Clear events
         </button>
       </div>
@@ -294,10 +283,9 @@ function WebhookForm(props: {
           {eventsError}
         </p>
       ) : null}
-      <label className="check">
-        <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
+      <CheckField {...form.register('enabled')} error={form.problem('enabled')}>
         Enabled
-      </label>
+      </CheckField>
       <div className="row">
         <button type="submit" className="btn btn-primary" disabled={save.isPending}>
           {save.isPending ? 'Saving…' : props.webhook ? 'Save' : 'Add endpoint'}
@@ -329,15 +317,7 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
     onError: (error) => notify(error.message, 'bad'),
   });
   const pageSize = 20;
-  const attempts = useQuery({
-    queryKey: ['shop', shopId, 'webhooks', webhook.id, 'deliveries', pageNumber],
-    queryFn: () =>
-      unwrap(
-        api.GET('/self/{shopId}/webhooks/{webhookId}/deliveries', {
-          params: { path: { shopId, webhookId: webhook.id }, query: { pageNumber, pageSize } },
-        }),
-      ),
-  });
+  const attempts = useWebhookDeliveries(shopId, webhook.id, pageNumber, pageSize);
   const data = attempts.data;
   // Rows are attempts, newest first: a delivery's button goes on its first row of the page.
   const firstOfDelivery = new Set<number>();

@@ -1,4 +1,5 @@
-import { orNull, type Settings } from './section';
+import type { Settings } from '../../api/queries/settings';
+import { orNull } from './section';
 
 /**
  * The design screen's unsaved edits (colours and switches, the storefront header) and how they

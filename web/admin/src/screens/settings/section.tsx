@@ -1,21 +1,11 @@
-import { type UseMutationResult, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { FormEvent, ReactNode } from 'react';
-import { api, unwrap } from '../../api/client';
-import type { paths } from '../../api/schema';
+import { type UseMutationResult, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import type { FieldValues } from 'react-hook-form';
+import { queryKeys } from '../../api/queries/keys';
 import { useShopId } from '../../app/shop';
-import { FormError } from '../../ui/Field';
+import type { BodyForm } from '../../forms/body-form';
+import { FormProblems } from '../../ui/Field';
 import { useToast } from '../../ui/Toast';
-
-export type Settings = paths['/self/{shopId}/settings']['get']['responses'][200]['content']['application/json']['data'];
-
-/** Every setting of the shop (shop fields, masked payments, design) in one read. */
-export function useSettings() {
-  const shopId = useShopId();
-  return useQuery({
-    queryKey: ['shop', shopId, 'settings'],
-    queryFn: () => unwrap(api.GET('/self/{shopId}/settings', { params: { path: { shopId } } })),
-  });
-}
 
 /**
  * A save of one settings section: on success a toast, and the settings (and the shop list, whose
@@ -35,8 +25,8 @@ export function useSettingSave<TInput, TResult>(
       notify(message);
       onSaved?.();
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['shop', shopId, 'settings'] }),
-        queryClient.invalidateQueries({ queryKey: ['shops'] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.settings(shopId) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.shops }),
       ]);
     },
   });
@@ -44,15 +34,16 @@ export function useSettingSave<TInput, TResult>(
 
 /**
  * One section of a settings page saved on its own: a form named by its title (so it can be found
- * by role), the API's problems no field shows above it, and its own Save button.
+ * by role), checked against the API's schema of its body, the problems no field shows above it,
+ * and its own Save button.
  */
-export function SettingsSection<TInput, TResult>(props: {
+export function SettingsSection<Values extends FieldValues, Body, TResult>(props: {
   title: string;
   description?: ReactNode;
-  mutation: UseMutationResult<TResult, Error, TInput>;
-  /** The body field names the form shows beside their inputs. */
-  fields: readonly string[];
-  onSubmit: () => void;
+  form: BodyForm<Values, Body>;
+  mutation: UseMutationResult<TResult, Error, Body>;
+  /** What Save does with the checked body; by default, the mutation. */
+  send?: (body: Body) => Promise<unknown>;
   children: ReactNode;
   /** More buttons beside Save (e.g. "Remove password"). */
   extra?: ReactNode;
@@ -60,19 +51,20 @@ export function SettingsSection<TInput, TResult>(props: {
   submitDisabled?: boolean;
 }) {
   const titleId = `settings-${props.title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    props.onSubmit();
-  };
   return (
     // Named "<title> settings", not by its heading: a section's title is often its field's label
     // too, and one name for two elements would make the field ambiguous to find by its label.
-    <form className="card stack settings-section" aria-label={`${props.title} settings`} onSubmit={submit} noValidate>
+    <form
+      className="card stack settings-section"
+      aria-label={`${props.title} settings`}
+      onSubmit={props.form.submit(props.send ?? props.mutation.mutateAsync)}
+      noValidate
+    >
       <h2 id={titleId} className="settings-section-title">
         {props.title}
       </h2>
       {props.description ? <p className="muted small settings-section-description">{props.description}</p> : null}
-      <FormError error={props.mutation.error} fields={props.fields} />
+      <FormProblems form={props.form} error={props.mutation.error} />
       {props.children}
       <div className="row">
         <button type="submit" className="btn btn-primary" disabled={props.mutation.isPending || props.submitDisabled}>

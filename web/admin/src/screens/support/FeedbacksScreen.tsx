@@ -1,23 +1,27 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'wouter';
+import type { BodyOf } from '../../api/bodies';
 import { api, unwrap } from '../../api/client';
-import type { paths } from '../../api/schema';
+import {
+  type Appeal,
+  type AppealStatus,
+  type Feedback,
+  useAppealList,
+  useFeedbackList,
+  useInvalidateFeedbacks,
+} from '../../api/queries/feedbacks';
 import { useShopId, useShopPath } from '../../app/shop';
+import { useBodyForm } from '../../forms/body-form';
 import { Dialog } from '../../ui/Dialog';
-import { Field, FormError, fieldError } from '../../ui/Field';
+import { Field, FormProblems } from '../../ui/Field';
 import { date, dateTime } from '../../ui/format';
-import { DataTable, FilterSelect, type ListQuery, Pager, pageQuery, SearchBox, useList } from '../../ui/list';
+import { DataTable, FilterSelect, Pager, SearchBox } from '../../ui/list';
 import { Badge, LoadError, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
 import './support.css';
 
-type FeedbackList = paths['/self/{shopId}/feedbacks']['get'];
-type Feedback = FeedbackList['responses'][200]['content']['application/json']['data']['items'][number];
-type AppealList = paths['/self/{shopId}/feedbacks/appeals']['get'];
-type Appeal = AppealList['responses'][200]['content']['application/json']['data']['items'][number];
 type AppealReason = Appeal['reason'];
-type AppealStatus = Appeal['status'];
 
 const reasonLabels: Record<AppealReason, string> = {
   spam: 'Spam',
@@ -67,24 +71,7 @@ function FeedbacksList() {
   const shopPath = useShopPath();
   const [answering, setAnswering] = useState<Feedback | null>(null);
   const [appealing, setAppealing] = useState<Feedback | null>(null);
-  const list = useList<Feedback>(
-    ['shop', shopId, 'feedbacks', 'list'],
-    (query: ListQuery) =>
-      unwrap(
-        api.GET('/self/{shopId}/feedbacks', {
-          params: {
-            path: { shopId },
-            query: {
-              pageSize: query.pageSize,
-              ...(query.searchString ? { searchString: query.searchString } : {}),
-              ...(query.cursor ? { cursor: query.cursor } : {}),
-              ...(query.rating ? { rating: Number(query.rating) } : {}),
-            },
-          },
-        }),
-      ),
-    { filters: ['rating'], cursor: true },
-  );
+  const list = useFeedbackList(shopId);
   return (
     <>
       <div className="toolbar">
@@ -199,48 +186,37 @@ function FeedbackSummary(props: { feedback: Feedback }) {
 
 function AnswerForm(props: { feedback: Feedback; onDone: () => void }) {
   const shopId = useShopId();
-  const queryClient = useQueryClient();
   const notify = useToast();
-  const [answer, setAnswer] = useState(props.feedback.answer ?? '');
+  const invalidate = useInvalidateFeedbacks(shopId);
+  const form = useBodyForm({
+    operation: 'POST /self/{shopId}/feedbacks/{feedbackId}/answer',
+    defaultValues: { answer: props.feedback.answer ?? '' },
+    toBody: (values) => values,
+  });
   const save = useMutation({
-    mutationFn: () =>
+    mutationFn: (body: BodyOf<'POST /self/{shopId}/feedbacks/{feedbackId}/answer'>) =>
       unwrap(
         api.POST('/self/{shopId}/feedbacks/{feedbackId}/answer', {
           params: { path: { shopId, feedbackId: props.feedback.id } },
-          body: { answer },
+          body,
         }),
       ),
     onSuccess: async () => {
       notify('Answer published');
-      await queryClient.invalidateQueries({ queryKey: ['shop', shopId, 'feedbacks'] });
+      await invalidate();
       props.onDone();
     },
   });
   return (
-    <form
-      className="stack"
-      onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate();
-      }}
-    >
+    <form className="stack" noValidate onSubmit={form.submit(save.mutateAsync)}>
       <FeedbackSummary feedback={props.feedback} />
-      <FormError error={save.error} fields={['answer']} />
+      <FormProblems form={form} error={save.error} />
       <Field
         label="Public answer"
-        error={fieldError(save.error, 'answer')}
+        error={form.problem('answer')}
         hint="Shown under the feedback on the storefront; replaces an earlier answer."
       >
-        {(ids) => (
-          <textarea
-            {...ids}
-            className="input"
-            rows={5}
-            maxLength={2000}
-            value={answer}
-            onChange={(e) => setAnswer(e.target.value)}
-          />
-        )}
+        {(ids) => <textarea {...ids} {...form.register('answer')} className="input" rows={5} maxLength={2000} />}
       </Field>
       <div className="row">
         <button type="submit" className="btn btn-primary" disabled={save.isPending}>
@@ -256,41 +232,38 @@ function AnswerForm(props: { feedback: Feedback; onDone: () => void }) {
 
 function AppealForm(props: { feedback: Feedback; onDone: () => void }) {
   const shopId = useShopId();
-  const queryClient = useQueryClient();
   const notify = useToast();
-  const [reason, setReason] = useState<AppealReason>('spam');
-  const [description, setDescription] = useState('');
+  const invalidate = useInvalidateFeedbacks(shopId);
+  const form = useBodyForm({
+    operation: 'POST /self/{shopId}/feedbacks/{feedbackId}/appeal',
+    defaultValues: { reason: 'spam' as AppealReason, description: '' },
+    toBody: (values) => values,
+  });
   const send = useMutation({
-    mutationFn: () =>
+    mutationFn: (body: BodyOf<'POST /self/{shopId}/feedbacks/{feedbackId}/appeal'>) =>
       unwrap(
         api.POST('/self/{shopId}/feedbacks/{feedbackId}/appeal', {
           params: { path: { shopId, feedbackId: props.feedback.id } },
-          body: { reason, description },
+          body,
         }),
       ),
     onSuccess: async () => {
       notify('Appeal sent for review');
-      await queryClient.invalidateQueries({ queryKey: ['shop', shopId, 'feedbacks'] });
+      await invalidate();
       props.onDone();
     },
   });
   return (
-    <form
-      className="stack"
-      onSubmit={(e) => {
-        e.preventDefault();
-        send.mutate();
-      }}
-    >
+    <form className="stack" noValidate onSubmit={form.submit(send.mutateAsync)}>
       <FeedbackSummary feedback={props.feedback} />
       <p className="muted small">
         The service operator reviews appeals. An accepted appeal hides the feedback from the storefront and from every
         rating figure.
       </p>
-      <FormError error={send.error} fields={['reason', 'description']} />
-      <Field label="Reason" error={fieldError(send.error, 'reason')}>
+      <FormProblems form={form} error={send.error} />
+      <Field label="Reason" error={form.problem('reason')}>
         {(ids) => (
-          <select {...ids} className="input" value={reason} onChange={(e) => setReason(e.target.value as AppealReason)}>
+          <select {...ids} {...form.register('reason')} className="input">
             {(Object.keys(reasonLabels) as AppealReason[]).map((r) => (
               <option key={r} value={r}>
                 {reasonLabels[r]}
@@ -299,17 +272,8 @@ function AppealForm(props: { feedback: Feedback; onDone: () => void }) {
           </select>
         )}
       </Field>
-      <Field label="Why should it be reviewed?" error={fieldError(send.error, 'description')}>
-        {(ids) => (
-          <textarea
-            {...ids}
-            className="input"
-            rows={4}
-            maxLength={2000}
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
-          />
-        )}
+      <Field label="Why should it be reviewed?" error={form.problem('description')}>
+        {(ids) => <textarea {...ids} {...form.register('description')} className="input" rows={4} maxLength={2000} />}
       </Field>
       <div className="row">
         <button type="submit" className="btn btn-primary" disabled={send.isPending}>
@@ -325,22 +289,7 @@ function AppealForm(props: { feedback: Feedback; onDone: () => void }) {
 
 function AppealsList() {
   const shopId = useShopId();
-  const list = useList<Appeal>(
-    ['shop', shopId, 'feedbacks', 'appeals'],
-    (query: ListQuery) =>
-      unwrap(
-        api.GET('/self/{shopId}/feedbacks/appeals', {
-          params: {
-            path: { shopId },
-            query: {
-              ...pageQuery(query),
-              ...(query.status ? { status: query.status as AppealStatus } : {}),
-            },
-          },
-        }),
-      ),
-    { filters: ['status'] },
-  );
+  const list = useAppealList(shopId);
   return (
     <>
       <div className="toolbar">

@@ -1,48 +1,35 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { Link, useParams } from 'wouter';
 import { api, unwrap } from '../../api/client';
-import type { paths } from '../../api/schema';
+import { useTicket, useTicketChanged } from '../../api/queries/tickets';
 import { useShopPath } from '../../app/shop';
+import { useBodyForm } from '../../forms/body-form';
 import { ConfirmButton } from '../../ui/Dialog';
-import { Field, FormError, fieldError } from '../../ui/Field';
+import { Field, FormError, FormProblems } from '../../ui/Field';
 import { dateTime } from '../../ui/format';
 import { Badge, Card, LoadError, Loading, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
 import { ticketStatusLabels, ticketStatusTones } from './TicketsScreen';
 import './support.css';
 
-type Ticket =
-  paths['/self/{shopId}/tickets/{ticketId}']['get']['responses'][200]['content']['application/json']['data'];
-
 export default function TicketScreen() {
   const params = useParams<{ shopId: string; ticketId: string }>();
   const shopId = Number(params.shopId);
   const ticketId = Number(params.ticketId);
   const shopPath = useShopPath();
-  const queryClient = useQueryClient();
   const notify = useToast();
-  const key = ['shop', shopId, 'tickets', 'detail', ticketId];
-  const ticket = useQuery({
-    queryKey: key,
-    queryFn: () => unwrap(api.GET('/self/{shopId}/tickets/{ticketId}', { params: { path: { shopId, ticketId } } })),
+  const ticket = useTicket(shopId, ticketId);
+  const changed = useTicketChanged(shopId, ticketId);
+  const reply = useBodyForm({
+    operation: 'POST /self/{shopId}/tickets/{ticketId}/message',
+    defaultValues: { content: '' },
+    toBody: (values) => values,
   });
-  const [reply, setReply] = useState('');
-
-  const changed = (next: Ticket) => {
-    queryClient.setQueryData(key, next);
-    return queryClient.invalidateQueries({ queryKey: ['shop', shopId, 'tickets', 'list'] });
-  };
   const send = useMutation({
-    mutationFn: (content: string) =>
-      unwrap(
-        api.POST('/self/{shopId}/tickets/{ticketId}/message', {
-          params: { path: { shopId, ticketId } },
-          body: { content },
-        }),
-      ),
+    mutationFn: (body: { content: string }) =>
+      unwrap(api.POST('/self/{shopId}/tickets/{ticketId}/message', { params: { path: { shopId, ticketId } }, body })),
     onSuccess: (next) => {
-      setReply('');
+      reply.reset();
       notify('Reply sent');
       return changed(next);
     },
@@ -138,28 +125,15 @@ export default function TicketScreen() {
         <p className="alert alert-info">This ticket is closed; it takes no more messages.</p>
       ) : (
         <Card>
-          <form
-            className="stack"
-            onSubmit={(e) => {
-              e.preventDefault();
-              send.mutate(reply);
-            }}
-          >
-            <FormError error={send.error} fields={['content']} />
+          <form className="stack" noValidate onSubmit={reply.submit(send.mutateAsync)}>
+            <FormProblems form={reply} error={send.error} />
             <Field
               label="Reply"
-              error={fieldError(send.error, 'content')}
+              error={reply.problem('content')}
               hint="The customer gets it by e-mail with a link to the ticket."
             >
               {(ids) => (
-                <textarea
-                  {...ids}
-                  className="input"
-                  rows={5}
-                  maxLength={5000}
-                  value={reply}
-                  onChange={(e) => setReply(e.target.value)}
-                />
+                <textarea {...ids} {...reply.register('content')} className="input" rows={5} maxLength={5000} />
               )}
             </Field>
             <div className="row">

@@ -1,15 +1,10 @@
 import { Link, useSearchParams } from 'wouter';
-import { api, unwrap } from '../../api/client';
-import type { paths } from '../../api/schema';
+import { type TicketSummary as Ticket, type TicketStatus, useTicketList } from '../../api/queries/tickets';
 import { useShopId, useShopPath } from '../../app/shop';
 import { dateTime } from '../../ui/format';
-import { DataTable, type ListQuery, Pager, SearchBox, useList } from '../../ui/list';
+import { DataTable, Pager, SearchBox } from '../../ui/list';
 import { Badge, LoadError, Page } from '../../ui/Page';
 import './support.css';
-
-type TicketList = paths['/self/{shopId}/tickets']['get'];
-export type TicketStatus = NonNullable<NonNullable<TicketList['parameters']['query']>['status']>;
-type Ticket = TicketList['responses'][200]['content']['application/json']['data']['items'][number];
 
 export const ticketStatusLabels: Record<TicketStatus, string> = {
   open: 'Awaiting answer',
@@ -40,24 +35,7 @@ export default function TicketsScreen() {
   const shopId = useShopId();
   const shopPath = useShopPath();
   const [params] = useSearchParams();
-  const list = useList<Ticket>(
-    ['shop', shopId, 'tickets', 'list'],
-    (query: ListQuery) =>
-      unwrap(
-        api.GET('/self/{shopId}/tickets', {
-          params: {
-            path: { shopId },
-            query: {
-              pageSize: query.pageSize,
-              ...(query.searchString ? { searchString: query.searchString } : {}),
-              ...(query.cursor ? { cursor: query.cursor } : {}),
-              ...(statusFilter(query.status) ? { status: statusFilter(query.status) } : {}),
-            },
-          },
-        }),
-      ),
-    { filters: ['status'], cursor: true },
-  );
+  const list = useTicketList(shopId, statusFilter);
   const tab = list.filters.status ?? '';
   const search = params.get('q');
 

@@ -1,0 +1,119 @@
+import type { Static } from '@sinclair/typebox';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { formatValidationErrors, validatorCompiler } from '../../../src/http/validation.js';
+import { CheckoutBody as CheckoutBodySchema } from '../../../src/modules/invoices/index.js';
+import type { CheckoutProduct, CheckoutValues, CheckoutVariant, GatewayOption } from '../pages/checkout.js';
+
+/**
+ * The checkout form's body, checked the way the JSON API checks it: with the body schema of the
+ * public checkout route (POST /v2/public/shops/{shopId}/invoices, the invoices module's
+ * `CheckoutBody`), compiled by the server's own body validator (src/http/validation.ts:
+ * formats, `errorMessage` sentences, no coercion), so the form restates none of its limits.
+ */
+export type CheckoutBody = Static<typeof CheckoutBodySchema>;
+
+/** Compiled once, when first needed. */
+let compiled: ValidateFunction | undefined;
+
+function checkoutBodyValidator(): ValidateFunction {
+  compiled ??= validatorCompiler({
+    schema: CheckoutBodySchema,
+    method: 'POST',
+    url: '/v2/public/shops/{shopId}/invoices',
+    httpPart: 'body',
+  }) as ValidateFunction;
+  return compiled;
+}
+
+const number = new Intl.NumberFormat('en');
+
+/**
+ * A schema problem in words for a buyer rather than for a program (`must be at most 64
+ * characters`, not `must NOT have more than 64 characters`); the limits are the schema's.
+ */
+function inPlainWords(error: ErrorObject, apiWords: string): string {
+  const limit = typeof error.params.limit === 'number' ? number.format(error.params.limit) : '';
+  switch (error.keyword) {
+    case 'type':
+      return error.params.type === 'integer' ? 'must be a whole number' : apiWords;
+    case 'minimum':
+      return `must be at least ${limit}`;
+    case 'maximum':
+      return `must be at most ${limit}`;
+    case 'minLength':
+      return `must be at least ${limit} characters`;
+    case 'maxLength':
+      return `must be at most ${limit} characters`;
+    case 'pattern':
+      return error.params.pattern === '^[^\\x00]*$' ? apiWords : 'is not in the form asked for';
+    default:
+      return apiWords;
+  }
+}
+
+/** The schema's problems as `"<path>: <problem>"`, the first one of each path. */
+function schemaProblems(errors: readonly ErrorObject[]): string[] {
+  const problems = new Map<string, string>();
+  for (const error of errors) {
+    const [formatted] = formatValidationErrors([error], 'body');
+    if (!formatted) continue;
+    const at = formatted.indexOf(': ');
+    const path = formatted.slice(0, at);
+    if (!problems.has(path)) problems.set(path, `${path}: ${inPlainWords(error, formatted.slice(at + 2))}`);
+  }
+  return [...problems.values()];
+}
+
+/**
+ * The checkout service's body from the form, or the problems the form shows first (in the
+ * service's `"<path>: <problem>"` form): what the JSON API's schema refuses, and the form's own
+ * rules, the gateways this page offers and the terms, which only the storefront asks for.
+ */
+export function orderOf(
+  values: CheckoutValues,
+  product: CheckoutProduct,
+  variant: CheckoutVariant,
+  gateways: GatewayOption[],
+  terms: boolean,
+): { body: CheckoutBody; problems: string[] } {
+  const email = values.email.trim();
+  const quantity = values.quantity.trim();
+  const coupon = values.coupon.trim();
+  const ref = values.ref.trim();
+  const chatUserId = values.chatUserId.trim();
+  const customFields: Record<string, string | boolean> = {};
+  for (const f of variant.customFields) {
+    const value = values.fields[f.id] ?? '';
+    if (f.type === 'checkbox') {
+      if (value !== '') customFields[f.id] = true;
+    } else if (value !== '') customFields[f.id] = value;
+  }
+  // As a JSON client would send it: an unanswered e-mail is left out (the schema says it is
+  // required), a quantity that is not plain digits stays text (the schema says it is no number).
+  const body = {
+    ...(email === '' ? {} : { customerEmail: email }),
+    gateway: values.gateway,
+    parts: [
+      {
+        productId: product.id,
+        productVariantId: variant.id,
+        quantity: /^\d+$/.test(quantity) ? Number(quantity) : quantity,
+      },
+    ],
+    coupon: coupon || null,
+    customFields,
+    affiliateCode: ref || null,
+    chatUserId: chatUserId || null,
+    key: null,
+  };
+
+  const problems: string[] = [];
+  const offered = gateways.some((g) => g.gateway === values.gateway);
+  if (!offered) problems.push('gateway: choose how to pay');
+  if (terms && !values.terms) problems.push('terms: accept the terms of service to place the order');
+  const validate = checkoutBodyValidator();
+  // The validator fills defaults in and drops unknown fields: it is given a copy.
+  if (!validate(structuredClone(body)))
+    problems.push(...schemaProblems(validate.errors ?? []).filter((p) => offered || !p.startsWith('gateway: ')));
+  return { body: body as CheckoutBody, problems };
+}
