@@ -86,10 +86,26 @@ module.exports = {
       name: 'admin-is-browser-code',
       comment:
         'The admin (web/admin/src) runs in the browser and reaches the server only through the owner API: it ' +
-        'imports nothing of src/ or the storefront; its types come from the OpenAPI document (schema.d.ts).',
+        'imports nothing of src/ or the storefront but src/shared (code both run); its types come from the ' +
+        'OpenAPI document (schema.d.ts).',
       severity: 'error',
       from: { path: '^web/admin/src/' },
-      to: { path: '^(src|web/storefront)/' },
+      to: { path: '^(src|web/storefront)/', pathNot: '^src/shared/' },
+    },
+    {
+      name: 'shared-is-browser-safe',
+      comment:
+        'src/shared is code the server and the admin bundle both run: it imports nothing else of the project.',
+      severity: 'error',
+      from: { path: '^src/shared/' },
+      to: { path: '^(src|web)/', pathNot: '^src/shared/' },
+    },
+    {
+      name: 'shared-no-node-builtins',
+      comment: 'src/shared runs in the browser too: no Node built-in modules.',
+      severity: 'error',
+      from: { path: '^src/shared/' },
+      to: { dependencyTypes: ['core'] },
     },
   ],
   options: {

@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import ajvErrors from 'ajv-errors';
 import formats from 'ajv-formats';
 import type { FastifySchema, FastifySchemaCompiler, RouteOptions } from 'fastify';
+import { NUL_FREE, validationProblems } from '../shared/validation-words.js';
 
 /**
  * Two validators: bodies are checked strictly (a string where a number belongs is a 400,
@@ -144,7 +145,6 @@ export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart
  * same thing: every string without an enum carries the pattern below (inside an `allOf` where it
  * already has a pattern of its own), and open maps carry it as `propertyNames`.
  */
-const NUL_FREE = '^[^\\x00]*$';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -209,41 +209,8 @@ export function addSharedSchema(schema: { $id?: string }): void {
   for (const ajv of [bodyAjv, paramAjv]) if (!ajv.getSchema(schema.$id)) ajv.addSchema(schema);
 }
 
-function fieldPath(error: ErrorObject, part: string | undefined): string {
-  const segments = error.instancePath
-    .split('/')
-    .slice(1)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-  if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
-  const path = segments.reduce((acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), '');
-  return path || part || 'body';
-}
-
-function describe(error: ErrorObject): string {
-  if (error.keyword === 'pattern' && error.params.pattern === NUL_FREE) {
-    return error.propertyName === undefined
-      ? 'must not contain NUL characters'
-      : 'must not have NUL characters in its property names';
-  }
-  switch (error.keyword) {
-    case 'required':
-      return 'is required';
-    case 'enum':
-      return `must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`;
-    case 'type':
-      return `must be ${String(error.params.type).replace(',', ' or ')}`;
-    default:
-      return error.message ?? 'is not valid';
-  }
-}
-
 /** Turns ajv errors into the contract's `"<field path>: <what is wrong>"` strings. */
 export function formatValidationErrors(errors: ErrorObject[], part: string | undefined): string[] {
-  const messages = errors
-    // Summaries of the errors beside them: which branch or which property name failed is said there.
-    .filter(
-      (e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && e.keyword !== 'if' && e.keyword !== 'propertyNames',
-    )
-    .map((e) => `${fieldPath(e, part)}: ${describe(e)}`);
+  const messages = validationProblems(errors).map((p) => `${p.path || part || 'body'}: ${p.message}`);
   return [...new Set(messages)];
 }

@@ -28,6 +28,8 @@ const clean: Record<string, string> = {
     "import type { ATable } from '../modules/a/a.table.js';\nexport interface Database { a: ATable }\n",
   'src/db/migrations/0001-a.ts': 'export const up = () => "create table a (id integer)";\n',
   'src/http/errors.ts': 'export class AppError extends Error {}\n',
+  'src/shared/words.ts': 'export const words = (message: string) => message.trim();\n',
+  'web/admin/src/main.ts': "import { words } from '../../../src/shared/words.js';\nexport const main = words;\n",
   'src/app.ts':
     "import { getA } from './modules/a/index.js';\nimport { getB } from './modules/b/index.js';\nexport const app = [getA, getB];\n",
 };
@@ -88,6 +90,21 @@ const violations: { rule: string; files: Record<string, string> }[] = [
   {
     rule: 'infrastructure-below-modules',
     files: { 'src/http/errors.ts': "import { getA } from '../modules/a/index.js';\nexport const errors = getA;\n" },
+  },
+  {
+    rule: 'admin-is-browser-code',
+    files: {
+      'web/admin/src/main.ts':
+        "import { AppError } from '../../../src/http/errors.js';\nexport const main = AppError;\n",
+    },
+  },
+  {
+    rule: 'shared-is-browser-safe',
+    files: { 'src/shared/words.ts': "import { AppError } from '../http/errors.js';\nexport const words = AppError;\n" },
+  },
+  {
+    rule: 'shared-no-node-builtins',
+    files: { 'src/shared/words.ts': "import { readFileSync } from 'node:fs';\nexport const words = readFileSync;\n" },
   },
   {
     rule: 'db-schema-table-types-only',
