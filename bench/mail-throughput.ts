@@ -1,4 +1,4 @@
-import { SMTPServer } from 'smtp-server';
+import { Worker } from 'node:worker_threads';
 import { BenchFailure, fmt, type Load, startLoad, waitIdle } from './measure.js';
 import type { Context, Row } from './scenarios.js';
 
@@ -10,7 +10,9 @@ import type { Context, Row } from './scenarios.js';
  * the checkouts placed per second in the same window: ≥ 1× keeps up, below it the outbox
  * falls behind whatever the load.
  *
- * The relay answers each message after `RELAY_DELAY_MS`, a relay on the local network; one
+ * The relay answers each message after `RELAY_DELAY_MS`, a relay on the local network, on a
+ * thread of its own (it once shared the runner's event loop with the load generator, and so
+ * answered each SMTP command only when autocannon let it: a relay no deployment has); one
  * across the Internet takes longer and wants a higher MAIL_CONCURRENCY (a send takes about
  * that long, so one instance sends up to MAIL_CONCURRENCY ÷ delay mails a second). The worker
  * runs as in production, pointed at the relay, with MAIL_CONCURRENCY from the runner's
@@ -23,30 +25,22 @@ import type { Context, Row } from './scenarios.js';
  */
 const RELAY_DELAY_MS = 10;
 
-/** The relay: accepts every message after `delayMs`, counting them. */
+/** The relay (bench/smtp-relay-thread.mjs, on a thread of its own): accepts every message after `delayMs`, counting them. */
 async function relay(delayMs: number): Promise<{ url: string; accepted: () => number; close(): Promise<void> }> {
-  let accepted = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    disableReverseLookup: true,
-    logger: false,
-    onData(stream, _session, callback) {
-      stream.resume();
-      stream.on('end', () =>
-        setTimeout(() => {
-          accepted++;
-          callback();
-        }, delayMs),
-      );
-    },
+  const accepted = new SharedArrayBuffer(4);
+  const thread = new Worker(new URL('./smtp-relay-thread.mjs', import.meta.url), { workerData: { delayMs, accepted } });
+  const { port } = await new Promise<{ port: number }>((resolve, reject) => {
+    thread.once('message', resolve);
+    thread.once('error', reject);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as { port: number };
+  const count = new Int32Array(accepted);
   return {
     url: `smtp://127.0.0.1:${port}`,
-    accepted: () => accepted,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    accepted: () => Atomics.load(count, 0),
+    close: async () => {
+      thread.postMessage('close');
+      await new Promise((resolve) => thread.once('exit', resolve));
+    },
   };
 }
 

@@ -39,7 +39,7 @@ const EnvSchema = Type.Object({
   MAIL_FROM: Type.String({ minLength: 3, default: 'shopd <no-reply@localhost>' }),
   MAIL_WORKER_INTERVAL_MS: Type.Integer({ minimum: 50, default: 2000 }),
   MAIL_WORKER_ENABLED: Type.Boolean({ default: true }),
-  MAIL_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 50, default: 5 }),
+  MAIL_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 50, default: 20 }),
   PAGE_CACHE_MAX_BYTES: Type.Integer({ minimum: 0, default: 64 * 1024 * 1024 }),
   VPN_RANGES_FILE: Type.Optional(Type.String({ minLength: 1 })),
   PUBLIC_URL: Type.Optional(Type.String({ minLength: 1 })), // checked as an http(s) URL below
