@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type TestContext, test } from 'node:test';
@@ -10,7 +9,7 @@ import { openDatabase } from '../src/db/database.js';
 import { migrationNames, migrationPlan, NewerDatabaseError } from '../src/db/migrate.js';
 import { engine, onEnd, processEnv } from './helpers/build.js';
 import { cli } from './helpers/cli.js';
-import { spawnServer } from './helpers/server-process.js';
+import { endOf, spawnServer } from './helpers/server-process.js';
 
 /**
  * Issue 24: migrations only go forward. `shopd migrate --dry-run` says what would run and changes
@@ -148,13 +147,11 @@ test('a database a newer version migrated is refused by migrate, its dry run and
   );
 
   const server = spawnServer({ ...env, LOG_LEVEL: 'info' }, 0);
-  let stdout = '';
-  let stderr = '';
-  server.stdout.on('data', (d: Buffer) => (stdout += d));
-  server.stderr.on('data', (d: Buffer) => (stderr += d));
+  // Its whole output, read once the process and its streams ended (endOf waits for 'close').
+  const ended = endOf(server);
   // A server that started after all must not outlive the test.
   onEnd(t, () => server.kill('SIGKILL'));
-  const [code] = await once(server, 'exit');
+  const { code, stdout, stderr } = await ended;
   assert.notEqual(code, 0, 'the start fails');
   assert.equal(stderr.trim(), new NewerDatabaseError(['9999-future']).message);
   assert.ok(!stdout.includes('Server listening'), stdout);

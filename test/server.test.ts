@@ -6,7 +6,7 @@ import { buildApp } from '../src/app.js';
 import { engine, onEnd, owner, processEnv } from './helpers/build.js';
 import { type CliResult, cli } from './helpers/cli.js';
 import { sellingShop } from './helpers/factories.js';
-import { spawnServer, startServer } from './helpers/server-process.js';
+import { endOf, spawnServer, startServer } from './helpers/server-process.js';
 
 /** The first start's password link line: its token, or undefined when there is none. */
 function setupTokenOf(output: string): string | undefined {
@@ -56,9 +56,6 @@ test('first start prints one owner key and a password link; the server answers o
     signedIn.headers.get('set-cookie') ?? '',
     /shopd_session=[A-Za-z0-9_-]{43}; Path=\/self; HttpOnly; SameSite=Strict/,
   );
-  // The token is on the link's line alone: the requests that used it left no trace of it in the log.
-  assert.equal(first.output().split(setupToken).length, 2, 'printed once, in no log line');
-
   const health = await fetch(`${first.url}/health`);
   assert.equal(health.status, 200);
   const created = await fetch(`${first.url}/self/shops`, {
@@ -70,8 +67,11 @@ test('first start prints one owner key and a password link; the server answers o
   assert.equal(((await created.json()) as { data: { name: string } }).data.name, 'Over HTTP');
 
   first.child.kill('SIGTERM');
-  const [code] = await once(first.child, 'exit');
+  // 'close': the process exited and its output ended, so every line it logged is read.
+  const [code] = await once(first.child, 'close');
   assert.equal(code, 0, 'graceful shutdown exits cleanly');
+  // The token is on the link's line alone: the requests that used it left no trace of it in the log.
+  assert.equal(first.output().split(setupToken).length, 2, 'printed once, in no log line');
 
   const second = await startServer(env);
   onEnd(t, () => second.child.kill('SIGKILL'));
@@ -143,12 +143,8 @@ test('a start that cannot listen (port in use) creates no key; the next start pr
   onEnd(t, () => new Promise((resolve) => busy.close(resolve)));
   const { port } = busy.address() as AddressInfo;
 
-  const failed = spawnServer(env, port);
-  let stdout = '';
-  let stderr = '';
-  failed.stdout.on('data', (d: Buffer) => (stdout += d));
-  failed.stderr.on('data', (d: Buffer) => (stderr += d));
-  const [code] = await once(failed, 'exit');
+  // Its whole output, read once the process and its streams ended (endOf waits for 'close').
+  const { code, stdout, stderr } = await endOf(spawnServer(env, port));
   assert.notEqual(code, 0, 'a busy port ends the start');
   assert.match(stderr, /EADDRINUSE/);
   assert.ok(!stdout.includes('First API key'), 'no key is shown by a start that failed');

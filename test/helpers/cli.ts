@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 export interface CliResult {
   code: number;
@@ -6,12 +8,32 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the CLI as the README says (`bin/shopd.js`) in a process of its own, with `env` added to the environment. */
+/**
+ * The compiled CLI, the code `shopd` (bin/shopd.js) runs in a deployment: an installed package has
+ * no sources, so it always imports this. The test runner builds it before any test
+ * (scripts/run-tests.mjs), and the tests run it directly, as server-process.ts runs the compiled
+ * server. Through bin/shopd.js a checkout's CLI is chosen anew at every call: once any file under
+ * src/ or web/ is saved after the build (an edit, `npm run typecheck` rewriting the admin's API
+ * types), it runs the sources through tsx instead and says so on stderr. A test would then depend
+ * on whether someone saved a file while it ran (the longer it runs, the likelier): a notice in the
+ * stderr it compares, other code than the server it started, perhaps a half-edited tree.
+ * bin/shopd.js's own choice is tested on a packed package (package.test.ts,
+ * deploy-container.test.ts).
+ */
+export const compiledCli = resolve(import.meta.dirname, '../../dist/src/cli.js');
+
+/**
+ * Runs the compiled CLI in a process of its own, with `env` added to the environment. Answers
+ * when the process has exited and its stdout and stderr have ended (execFile waits for 'close'),
+ * so both are whole.
+ */
 export function cli(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
+  if (!existsSync(compiledCli))
+    return Promise.reject(new Error(`${compiledCli} is missing: run the tests with npm test, which builds it first`));
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['bin/shopd.js', ...args],
+      [compiledCli, ...args],
       { env: { ...process.env, ...env }, maxBuffer: 10 * 1024 * 1024 },
       (err, stdout, stderr) => {
         const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;

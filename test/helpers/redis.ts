@@ -62,7 +62,8 @@ export async function ownRedisServer(t: TestContext): Promise<OwnRedis> {
       child.stdout.on('data', read);
       child.stderr.on('data', read);
       child.on('error', reject);
-      child.on('exit', (code) => reject(new Error(`redis-server exited (${code}) before it was ready:\n${output}`)));
+      // 'close', not 'exit': the message then holds all redis-server wrote before it ended.
+      child.on('close', (code) => reject(new Error(`redis-server exited (${code}) before it was ready:\n${output}`)));
     });
   const stop = async () => {
     const child = server;

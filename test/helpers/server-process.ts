@@ -26,6 +26,31 @@ export function spawnServer(env: Record<string, string>, port: number): ChildPro
   });
 }
 
+export interface EndedProcess {
+  /** The exit code; null when a signal ended it. */
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Collects a child's whole stdout and stderr and answers once it has ended: on 'close', which
+ * comes after the exit and after both streams ended. 'exit' alone does not wait for them (Node:
+ * "child process stdio streams might still be open"), so output read at 'exit' may lack its end.
+ * Call it right after spawning, before any await.
+ */
+export function endOf(child: ChildProcessWithoutNullStreams): Promise<EndedProcess> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d));
+  child.stderr.on('data', (d: Buffer) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
 export interface ServerProcess {
   child: ChildProcessWithoutNullStreams;
   /** `http://127.0.0.1:{port}` */
@@ -61,7 +86,8 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
         resolve(match[1]!);
       }
     });
-    child.on('exit', (code) => {
+    // 'close', not 'exit': the message then holds all the server wrote on stderr before it ended.
+    child.on('close', (code) => {
       clearTimeout(timer);
       reject(new Error(`server exited with ${code}: ${stderr}`));
     });
