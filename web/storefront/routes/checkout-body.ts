@@ -1,7 +1,6 @@
-import type { Static } from '@sinclair/typebox';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { formatValidationErrors, validatorCompiler } from '../../../src/http/validation.js';
-import { CheckoutBody as CheckoutBodySchema } from '../../../src/modules/invoices/index.js';
+import { CheckoutBody } from '../../../src/modules/invoices/index.js';
 import type { CheckoutProduct, CheckoutValues, CheckoutVariant, GatewayOption } from '../pages/checkout.js';
 
 /**
@@ -10,14 +9,14 @@ import type { CheckoutProduct, CheckoutValues, CheckoutVariant, GatewayOption } 
  * `CheckoutBody`), compiled by the server's own body validator (src/http/validation.ts:
  * formats, `errorMessage` sentences, no coercion), so the form restates none of its limits.
  */
-export type CheckoutBody = Static<typeof CheckoutBodySchema>;
+export type { CheckoutBody };
 
 /** Compiled once, when first needed. */
 let compiled: ValidateFunction | undefined;
 
 function checkoutBodyValidator(): ValidateFunction {
   compiled ??= validatorCompiler({
-    schema: CheckoutBodySchema,
+    schema: CheckoutBody,
     method: 'POST',
     url: '/v2/public/shops/{shopId}/invoices',
     httpPart: 'body',

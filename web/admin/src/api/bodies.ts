@@ -1,5 +1,3 @@
-import type { ErrorObject } from 'ajv';
-import { validationProblems } from '../../../../src/shared/validation-words';
 import { type BodyOperation, type BodyValidator, bodyValidators } from './generated/body-validators';
 import type { paths } from './schema';
 
@@ -21,13 +19,9 @@ export function loadBodyValidator(operation: BodyOperation): Promise<BodyValidat
   return bodyValidators[operation]().then((module) => module.validate);
 }
 
-/** One problem of a body, as the API words it: `path` is the contract's (`variants[0].title`). */
-export interface BodyProblem {
-  path: string;
-  message: string;
-}
-
-/** The problems of a validation, worded as the server words them (src/shared/validation-words.ts). */
-export function bodyProblems(errors: readonly ErrorObject[] | null | undefined): BodyProblem[] {
-  return validationProblems(errors);
-}
+/**
+ * One problem of a body and the problems of a validation, worded as the server words them
+ * (src/shared/validation-words.ts): `path` is the contract's (`variants[0].title`).
+ */
+export type { ValidationProblem as BodyProblem } from '../../../../src/shared/validation-words';
+export { validationProblems as bodyProblems } from '../../../../src/shared/validation-words';

@@ -7,6 +7,7 @@ import { Field, FormProblems } from '../../../ui/Field';
 import { money } from '../../../ui/format';
 import { useToast } from '../../../ui/Toast';
 import { type PaymentKind, paymentKind, useIdempotencyKey } from '../orders';
+import { FormButtons } from './FormButtons';
 import type { OrderChange } from './order-change';
 
 /** What the reference asked for at Process is, by how the buyer paid. */
@@ -85,14 +86,12 @@ export function ProcessForm(props: OrderChange & { close: () => void }) {
           />
         )}
       </Field>
-      <div className="row">
-        <button type="submit" className="btn btn-primary" disabled={process.isPending}>
-          {process.isPending ? 'Processing…' : 'Mark paid and deliver'}
-        </button>
-        <button type="button" className="btn btn-ghost" onClick={props.close}>
-          Close
-        </button>
-      </div>
+      <FormButtons
+        label="Mark paid and deliver"
+        pendingLabel="Processing…"
+        pending={process.isPending}
+        onClose={props.close}
+      />
     </form>
   );
 }

@@ -8,6 +8,7 @@ import { Field, FormProblems } from '../../../ui/Field';
 import { money } from '../../../ui/format';
 import { useToast } from '../../../ui/Toast';
 import { currencyDigits, gatewayLabel, paymentKind, refundableAmount, useIdempotencyKey } from '../orders';
+import { FormButtons } from './FormButtons';
 import type { OrderChange } from './order-change';
 
 /** What a refund of this order does with the money, as the API decides it (payment.service.ts `refundMethod`). */
@@ -110,14 +111,13 @@ export function RefundForm(props: OrderChange & { close: () => void }) {
       <Field label="Reason" error={form.problem('reason')} hint="Kept with the refund (optional).">
         {(ids) => <textarea {...ids} {...form.register('reason')} className="input" rows={2} maxLength={500} />}
       </Field>
-      <div className="row">
-        <button type="submit" className="btn btn-danger" disabled={refund.isPending}>
-          {refund.isPending ? 'Refunding…' : effect.submit}
-        </button>
-        <button type="button" className="btn btn-ghost" onClick={props.close}>
-          Close
-        </button>
-      </div>
+      <FormButtons
+        label={effect.submit}
+        pendingLabel="Refunding…"
+        pending={refund.isPending}
+        onClose={props.close}
+        danger
+      />
     </form>
   );
 }

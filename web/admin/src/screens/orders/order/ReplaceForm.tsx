@@ -7,6 +7,7 @@ import { useBodyForm } from '../../../forms/body-form';
 import { Field, FormProblems } from '../../../ui/Field';
 import { useToast } from '../../../ui/Toast';
 import { useIdempotencyKey } from '../orders';
+import { FormButtons } from './FormButtons';
 
 type ReplaceBody = BodyOf<'POST /self/{shopId}/invoices/{invoiceId}/replacement'>;
 
@@ -77,14 +78,13 @@ export function ReplaceForm(props: { order: Invoice; onDone: (next: Invoice | un
           />
         )}
       </Field>
-      <div className="row">
-        <button type="submit" className="btn btn-primary" disabled={replace.isPending || !part}>
-          {replace.isPending ? 'Delivering…' : 'Deliver replacement'}
-        </button>
-        <button type="button" className="btn btn-ghost" onClick={props.close}>
-          Close
-        </button>
-      </div>
+      <FormButtons
+        label="Deliver replacement"
+        pendingLabel="Delivering…"
+        pending={replace.isPending}
+        onClose={props.close}
+        disabled={!part}
+      />
     </form>
   );
 }

@@ -6,6 +6,7 @@ import type { Invoice } from '../../../api/queries/invoices';
 import { useBodyForm } from '../../../forms/body-form';
 import { Field, FormProblems } from '../../../ui/Field';
 import { useToast } from '../../../ui/Toast';
+import { FormButtons } from './FormButtons';
 
 type ResendBody = BodyOf<'POST /self/{shopId}/invoices/{invoiceId}/resend'>;
 
@@ -54,14 +55,7 @@ export function ResendForm(props: { order: Invoice; onConflict: () => void; clos
           />
         )}
       </Field>
-      <div className="row">
-        <button type="submit" className="btn btn-primary" disabled={resend.isPending}>
-          {resend.isPending ? 'Sending…' : 'Send e-mail'}
-        </button>
-        <button type="button" className="btn btn-ghost" onClick={props.close}>
-          Close
-        </button>
-      </div>
+      <FormButtons label="Send e-mail" pendingLabel="Sending…" pending={resend.isPending} onClose={props.close} />
     </form>
   );
 }
