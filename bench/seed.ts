@@ -90,7 +90,7 @@ export async function seedBench(engine: Engine): Promise<SeedMeta> {
     // The seed's own connection only: a larger page cache for a gigabyte of random-order index inserts.
     if (engine === 'sqlite') await sql`pragma cache_size = -262144`.execute(db);
     const random = seededRandom(20_260_101);
-    const { key } = await createApiKey(db, { email: 'bench@localhost' });
+    const { key } = await createApiKey(app.ctx, { email: 'bench@localhost' });
     const catalog = await createCatalog(apiClient(app, key), random);
     log(
       `catalog: shop ${catalog.shopId}, ${catalog.products.length} products, ${catalog.listings} listings (${((Date.now() - started) / 1000).toFixed(1)} s)`,

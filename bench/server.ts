@@ -222,7 +222,7 @@ async function main(): Promise<void> {
   const app = await buildApp({ config });
   // Checkouts of earlier runs left pending invoices: expire the overdue ones now rather than
   // have the expiry worker do it in the middle of a measurement.
-  const expired = await expireOverdue(app.db.kysely);
+  const expired = await expireOverdue(app.ctx);
   if (expired > 0) app.log.warn(`bench: expired ${expired} overdue invoices left by earlier runs`);
   const features = addBenchRoutes(app);
   addMailBenchRoutes(app);

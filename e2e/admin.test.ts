@@ -20,7 +20,7 @@ async function ownerWithPassword(server: Server): Promise<string> {
     .select('email')
     .orderBy('id', 'desc')
     .executeTakeFirstOrThrow();
-  await setPassword(server.app.db.kysely, row.email, PASSWORD);
+  await setPassword(server.app.ctx, row.email, PASSWORD);
   return row.email;
 }
 

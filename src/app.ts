@@ -11,12 +11,14 @@ import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { type Db, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { type Clock, createContext } from './domain/context.js';
+import { invoiceExpiryJob, sweepsJob } from './jobs/maintenance.js';
+import { JobRunner } from './jobs/runner.js';
 import {
   authenticateOwner,
   ownerSessionPublicRoutes,
   ownerSessionRoutes,
   registerOwnerCookies,
-  sweepOwnerSessions,
 } from './modules/accounts/index.js';
 import { loadOwnedShop, resolvePublicShopId } from './modules/shops/index.js';
 import './context.js';
@@ -24,7 +26,7 @@ import { adminRoutes } from '../web/admin/serve.js';
 import { storefrontRewrite, storefrontWebRoutes } from '../web/storefront/index.js';
 import { registerPublicCors } from './http/cors.js';
 import { registerErrorHandling } from './http/error-handler.js';
-import { ClaimLeases, sweepIdempotencyKeys } from './http/idempotency.js';
+import { ClaimLeases } from './http/idempotency.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { logRedisOutages } from './http/redis-health.js';
@@ -43,7 +45,6 @@ import {
   createSignInLimits,
   customerSessionPublicRoutes,
   identifyCustomer,
-  sweepCustomerSessions,
 } from './modules/customer-sessions/index.js';
 import { customerOwnerRoutes } from './modules/customers/index.js';
 import { dashboardOwnerRoutes } from './modules/dashboards/index.js';
@@ -51,16 +52,9 @@ import { designOwnerRoutes } from './modules/design/index.js';
 import { faqOwnerRoutes } from './modules/faqs/index.js';
 import { feedbackOwnerRoutes, feedbackPublicRoutes } from './modules/feedbacks/index.js';
 import { groupOwnerRoutes } from './modules/groups/index.js';
-import {
-  invoiceOwnerRoutes,
-  invoicePublicRoutes,
-  paymentCallbackRoutes,
-  startExpiryWorker,
-  sweepPaymentEvents,
-  useLinkSettings,
-} from './modules/invoices/index.js';
+import { invoiceOwnerRoutes, invoicePublicRoutes, paymentCallbackRoutes } from './modules/invoices/index.js';
 import { listingOwnerRoutes } from './modules/listings/index.js';
-import { startMailWorker } from './modules/mail/index.js';
+import { mailOutboxJob } from './modules/mail/index.js';
 import { metricsRoutes, registerMetrics } from './modules/metrics/index.js';
 import { productOwnerRoutes } from './modules/products/index.js';
 import { resumeRollupRebuilds, stopRollupRebuilds } from './modules/rollups/index.js';
@@ -74,7 +68,7 @@ import {
   storefrontPublicRoutes,
 } from './modules/storefront/index.js';
 import { ticketOwnerRoutes, ticketPublicRoutes } from './modules/tickets/index.js';
-import { startWebhookWorker, webhookOwnerRoutes } from './modules/webhooks/index.js';
+import { webhookDeliveryJob, webhookOwnerRoutes } from './modules/webhooks/index.js';
 import { ErrorEnvelope } from './schemas/common.js';
 import { makePrivateDir, tightenDataModes } from './security/file-modes.js';
 import { createSecretBox } from './security/secret-box.js';
@@ -88,6 +82,8 @@ export interface BuildOptions {
    * every log keeps the redaction of secrets. Default: the configured level, on stdout.
    */
   logger?: false | PinoLoggerOptions;
+  /** The clock every service reads; default the system's. Tests pass one they advance (test/helpers/clock.ts). */
+  clock?: Clock;
 }
 
 type PinoLoggerOptions = Exclude<FastifyServerOptions['logger'], boolean | undefined>;
@@ -129,7 +125,6 @@ async function connectRedis(url: string, commandTimeoutMs: number, log: FastifyB
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
-const HOUR = 60 * 60 * 1000;
 
 /** The one place the service is assembled; the server and every test build it this way. */
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
@@ -190,8 +185,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   for (const path of tightenDataModes(config.dataDir, sqliteFile))
     app.log.warn({ path }, 'file mode tightened: other users could read it');
   const db: Db = openDatabase(config.database);
-  // Invoice events written on this handle carry links built from the server's PUBLIC_URL and STOREFRONT_DOMAIN.
-  useLinkSettings(db.kysely, config);
   // What is derived from a change follows it through its owner's subscriber (src/domain/dispatcher.ts).
   wireSubscribers();
   if (db.reader) db.reader.log = (err, msg) => app.log.error({ err }, msg);
@@ -199,10 +192,15 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   db.health.log = app.log;
   app.decorate('config', config);
   app.decorate('db', db);
+  app.decorate('ctx', createContext(db.kysely, config, options.clock));
   app.decorate('secrets', createSecretBox(config.secretKey, config.dataDir));
   app.decorate('storage', createDiskStorage(join(config.dataDir, 'uploads')));
   app.decorate('vpnRanges', vpnRanges);
-  const leases = new ClaimLeases(db.kysely, (err) => app.log.warn({ err }, 'renewing idempotency claims failed'));
+  const leases = new ClaimLeases(
+    db.kysely,
+    (err) => app.log.warn({ err }, 'renewing idempotency claims failed'),
+    app.ctx.clock,
+  );
   app.decorate('idempotencyLeases', leases);
   app.decorate('redis', config.redisUrl ? await connectRedis(config.redisUrl, config.probeTimeoutMs, app.log) : null);
   app.decorateRequest('principal', null);
@@ -309,24 +307,15 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(storefrontWebRoutes);
   await app.register(adminRoutes);
 
-  const sweeper = setInterval(() => {
-    sweepIdempotencyKeys(db.kysely).catch((err: unknown) => app.log.warn({ err }, 'idempotency sweep failed'));
-    sweepCustomerSessions(db.kysely).catch((err: unknown) => app.log.warn({ err }, 'customer session sweep failed'));
-    sweepOwnerSessions(db.kysely).catch((err: unknown) => app.log.warn({ err }, 'owner session sweep failed'));
-    sweepPaymentEvents(db.kysely).catch((err: unknown) => app.log.warn({ err }, 'payment event sweep failed'));
-  }, HOUR);
-  sweeper.unref();
-  app.addHook('onClose', async () => clearInterval(sweeper));
-
-  // onClose hooks run last-added first: the worker stops before the database closes.
-  const mailWorker = startMailWorker(app);
-  app.decorate('mailWorker', mailWorker);
-  app.addHook('onClose', () => mailWorker.stop());
-  const webhookWorker = startWebhookWorker(app);
-  app.decorate('webhookWorker', webhookWorker);
-  app.addHook('onClose', () => webhookWorker.stop());
-  const expiryWorker = startExpiryWorker(app);
-  app.addHook('onClose', async () => expiryWorker.stop());
+  // The background work, on one runner with one discipline (src/jobs/runner.ts); every pass reads the app's clock.
+  const jobs = new JobRunner({ clock: app.ctx.clock, log: app.log, health: db.health });
+  app.decorate('jobs', jobs);
+  app.decorate('mailWorker', jobs.add(mailOutboxJob(app)));
+  app.decorate('webhookWorker', jobs.add(webhookDeliveryJob(app)));
+  jobs.add(invoiceExpiryJob(app.ctx));
+  jobs.add(sweepsJob(app.ctx, app.log, db.health));
+  // onClose hooks run last-added first: every job has stopped before the database closes.
+  app.addHook('onClose', () => jobs.stop());
   // Rollup rebuilds (a timezone change) that a stopped process left unfinished go on here.
   const rebuildFailed = (err: unknown) => app.log.error({ err }, 'rollup rebuild failed; resumed at the next start');
   await resumeRollupRebuilds(app.db.kysely, rebuildFailed);

@@ -6,6 +6,7 @@ import { ConfigError, type DatabaseConfig, loadConfig } from './config.js';
 import { BackupError, backupDatabase, restoreDatabase } from './db/backup.js';
 import { type Db, openDatabase } from './db/database.js';
 import { assertMigratable, MigrationStateError, migrateToLatest, migrationNames, migrationPlan } from './db/migrate.js';
+import { type Context, createContext } from './domain/context.js';
 import { AppError } from './http/errors.js';
 import { storefrontBase } from './http/storefront-url.js';
 import {
@@ -102,12 +103,16 @@ async function readPassword(): Promise<string> {
   return password;
 }
 
-/** Runs a command on the configured database, migrated first so a new database just works. */
-async function withDatabase<T>(run: (db: Db) => Promise<T>): Promise<T> {
-  const db = openDatabase(loadConfig().database);
+/**
+ * Runs a command on the configured database, migrated first so a new database just works, with
+ * the context services are given (src/domain/context.ts).
+ */
+async function withDatabase<T>(run: (db: Db, ctx: Context) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const db = openDatabase(config.database);
   try {
     await migrateToLatest(db.kysely);
-    return await run(db);
+    return await run(db, createContext(db.kysely, config));
   } finally {
     await db.destroy();
   }
@@ -180,8 +185,8 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'keys create': {
       if (!values.email) throw new UsageError('keys create needs --email');
-      const created = await withDatabase((db) =>
-        createApiKey(db.kysely, { email: values.email!, scopes: parseScopes(values.scope) }),
+      const created = await withDatabase((_db, ctx) =>
+        createApiKey(ctx, { email: values.email!, scopes: parseScopes(values.scope) }),
       );
       console.log(
         `API key ${created.view.id} for ${values.email} (scopes: ${created.view.scopes.join(', ')}); it is shown only now:`,
@@ -191,7 +196,7 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'keys list': {
       if (!values.email) throw new UsageError('keys list needs --email');
-      const keys = await withDatabase((db) => listApiKeys(db.kysely, values.email!));
+      const keys = await withDatabase((_db, ctx) => listApiKeys(ctx, values.email!));
       for (const k of keys) {
         console.log(
           [
@@ -208,21 +213,21 @@ async function main(argv: string[]): Promise<void> {
     case 'keys revoke': {
       const id = Number(arg);
       if (!Number.isSafeInteger(id) || id < 1) throw new UsageError('keys revoke needs a numeric key id');
-      const revoked = await withDatabase((db) => revokeApiKey(db.kysely, id));
+      const revoked = await withDatabase((_db, ctx) => revokeApiKey(ctx, id));
       console.log(`revoked key ${revoked.id} (${revoked.prefix}…)`);
       return;
     }
     case 'users set-password': {
       if (!values.email) throw new UsageError('users set-password needs --email');
       const password = await readPassword();
-      const { email } = await withDatabase((db) => setPassword(db.kysely, values.email!, password));
+      const { email } = await withDatabase((_db, ctx) => setPassword(ctx, values.email!, password));
       console.log(`password set for ${email}`);
       return;
     }
     case 'users setup-link': {
       if (!values.email) throw new UsageError('users setup-link needs --email');
       const config = loadConfig();
-      const { email, token } = await withDatabase((db) => setupTokenForEmail(db.kysely, values.email!));
+      const { email, token } = await withDatabase((_db, ctx) => setupTokenForEmail(ctx, values.email!));
       console.log(`One-time link to set the password of ${email} (valid ${PASSWORD_SETUP_HOURS} h, usable once):`);
       console.log(passwordSetupLink(config.publicUrl, token));
       return;
@@ -249,7 +254,7 @@ async function main(argv: string[]): Promise<void> {
       );
       console.log(`Storefront: ${storefrontBase(config, { subdomain: demo.subdomain })}/`);
       // The demo account signs in to the admin like any other: with a password it sets through this link.
-      const setup = await withDatabase((db) => setupTokenForEmail(db.kysely, demo.email));
+      const setup = await withDatabase((_db, ctx) => setupTokenForEmail(ctx, demo.email));
       console.log(
         `Admin: ${config.publicUrl}/admin/ as ${demo.email}; set its password (one-time link, valid ` +
           `${PASSWORD_SETUP_HOURS} h): ${passwordSetupLink(config.publicUrl, setup.token)}`,

@@ -1,17 +1,17 @@
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
+import type { Context } from './domain/context.js';
 import type { AuthFailureLimiter } from './http/auth-failures.js';
 import type { ClaimLeases } from './http/idempotency.js';
+import type { JobHandle, JobRunner } from './jobs/runner.js';
 import type { OwnerSignInLimits, Principal } from './modules/accounts/index.js';
 import type { VisitRecorder } from './modules/analytics/index.js';
 import type { VpnRanges } from './modules/blacklist/index.js';
 import type { CustomerSession, SignInLimits } from './modules/customer-sessions/index.js';
-import type { MailWorker } from './modules/mail/index.js';
 import type { Metrics } from './modules/metrics/index.js';
 import type { ShopRow } from './modules/shops/index.js';
 import type { CachedPage, PageCache } from './modules/storefront/index.js';
-import type { WebhookWorker } from './modules/webhooks/index.js';
 import type { SecretBox } from './security/secret-box.js';
 import type { FileStorage } from './storage/file-storage.js';
 
@@ -19,6 +19,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     db: Db;
+    /** What services are given (src/domain/context.ts): the database handle, the configuration and the clock. */
+    ctx: Context;
     secrets: SecretBox;
     redis: Redis | null;
     storage: FileStorage;
@@ -32,10 +34,12 @@ declare module 'fastify' {
     signInLimits: SignInLimits;
     /** Owner password attempts per e-mail and client (src/modules/accounts/sign-in-limits.ts); on the `/self` scope. */
     ownerSignInLimits: OwnerSignInLimits;
-    /** The outbox worker; tests flush the outbox with `await app.mailWorker.runOnce()`. */
-    mailWorker: MailWorker;
-    /** The webhook delivery worker; tests drive it with `await app.webhookWorker.runOnce(now)`. */
-    webhookWorker: WebhookWorker;
+    /** The background work (src/jobs/runner.ts): the outboxes, invoice expiry, the hourly sweeps; stopped on close. */
+    jobs: JobRunner;
+    /** The mail outbox's job; tests flush the outbox with `await app.mailWorker.runOnce()`. */
+    mailWorker: JobHandle;
+    /** The webhook delivery job; tests drive it with `await app.webhookWorker.runOnce(now)`. */
+    webhookWorker: JobHandle;
     /** Buffers public page views and stores them in batches. */
     visitRecorder: VisitRecorder;
     /** Serialised public pages (src/modules/storefront/page-cache.ts). */

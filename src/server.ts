@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   // The first owner is created only once listening succeeded: a start that dies on a busy port
   // must not leave behind a key nobody saw (the next start would find an owner and print none).
-  const first = await ensureFirstOwner(app.db.kysely);
+  const first = await ensureFirstOwner(app.ctx);
   if (first) {
     // Printed once, on stdout, each on its own line: neither is shown again. The link's token is in
     // its fragment, which a browser never sends: it reaches no server's request log.

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { openDatabase } from '../src/db/database.js';
+import { createContext } from '../src/domain/context.js';
 import { createApiKey } from '../src/modules/accounts/service.js';
 import { type Client, engine, processEnv, type Reply } from './helpers/build.js';
 import { assertError, assertOk, createShop, sellingShop } from './helpers/factories.js';
@@ -24,7 +25,9 @@ test('two instances on one PostgreSQL database and one Redis', {
   const { config, env: databaseEnv } = await processEnv(t);
   // The owner, made before the servers start (so neither makes a first owner of its own).
   const setup = openDatabase(config.database);
-  const { key } = await createApiKey(setup.kysely, { email: 'owner@example.com' }).finally(() => setup.destroy());
+  const { key } = await createApiKey(createContext(setup.kysely, config), { email: 'owner@example.com' }).finally(() =>
+    setup.destroy(),
+  );
   const sink = await smtpSink(t);
   const hooks = await webhookHooks(t);
   const metricsToken = randomBytes(24).toString('hex');

@@ -1,27 +1,22 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-
-type Conn = Kysely<Database>;
+import { type Context, onConnection, type WriteContext } from './context.js';
 
 /**
  * Domain events, dispatched in-process and in-transaction: the write that makes a change emits
  * an event inside its transaction, and every owner of data derived from it (rollups, storefront
  * totals, customer totals, stock counts, the mail and webhook outboxes) has registered a handler
  * in its own module (its `subscribers.ts`), which src/app.ts wires once. The handlers run in the
- * emitter's transaction, one after another, so the derived data commits or rolls back with the
- * change; what must wait for the commit (emptying a page cache) is queued with `afterCommit`.
+ * emitter's transaction (they are given its `WriteContext`), one after another, so the derived
+ * data commits or rolls back with the change; what must wait for the commit (emptying a page
+ * cache) is queued with the context's `afterCommit`.
  * The producer names no consumer. (The models: Vendure's blocking event handlers, Medusa's
  * subscribers; these are synchronous with the write.)
  */
-export type Handler<E> = (trx: Conn, event: E) => Promise<void>;
+export type Handler<E> = (tx: WriteContext, event: E) => Promise<void>;
 
 interface Registered<E> {
   handler: Handler<E>;
   last: boolean;
 }
-
-/** After-commit work of each open `writeTransaction`, by key (queued once however often asked). */
-const afterCommitWork = new WeakMap<Conn, Map<string, () => Promise<void>>>();
 
 export class Dispatcher<Events extends object> {
   readonly #handlers = new Map<keyof Events, Registered<never>[]>();
@@ -55,40 +50,30 @@ export class Dispatcher<Events extends object> {
     return this.#handlers.get(type)?.length ?? 0;
   }
 
-  /** Runs every handler of `type` in `trx`, which must be a `writeTransaction`'s. */
-  async emit<K extends keyof Events>(trx: Conn, type: K, event: Events[K]): Promise<void> {
-    if (!afterCommitWork.has(trx)) throw new Error(`domain event ${String(type)} outside writeTransaction`);
+  /** Runs every handler of `type` in the transaction of `tx` (a `writeTransaction`'s). */
+  async emit<K extends keyof Events>(tx: WriteContext, type: K, event: Events[K]): Promise<void> {
     const list = this.#handlers.get(type) as Registered<Events[K]>[] | undefined;
     // Every event has derived data; none subscribed means the app did not wire its subscribers.
     if (!list?.length) throw new Error(`no subscriber of ${String(type)}: src/app.ts wires them`);
-    for (const { handler } of list) await handler(trx, event);
+    for (const { handler } of list) await handler(tx, event);
   }
 }
 
 /**
- * A write transaction whose domain events may be emitted: once it has committed, the work its
- * handlers queued with `afterCommit` runs (a page computed before the commit can then never be
- * served after it). `prepare` runs on the transaction's handle first (the orders module gives it
- * the app's link settings).
+ * A write transaction on `ctx`'s database whose domain events may be emitted: `fn` is given the
+ * context of the transaction, and once it has committed, the work its handlers queued with
+ * `afterCommit` runs (a page computed before the commit can then never be served after it).
  */
-export async function writeTransaction<T>(
-  db: Conn,
-  fn: (trx: Conn) => Promise<T>,
-  prepare?: (trx: Conn) => void,
-): Promise<T> {
+export async function writeTransaction<T>(ctx: Context, fn: (tx: WriteContext) => Promise<T>): Promise<T> {
   const work = new Map<string, () => Promise<void>>();
-  const result = await db.transaction().execute((trx) => {
-    afterCommitWork.set(trx, work);
-    prepare?.(trx);
-    return fn(trx);
-  });
+  const result = await ctx.db.transaction().execute((trx) =>
+    fn({
+      ...onConnection(ctx, trx),
+      afterCommit(key, run) {
+        if (!work.has(key)) work.set(key, run);
+      },
+    }),
+  );
   await Promise.all([...work.values()].map((run) => run()));
   return result;
-}
-
-/** Queues `run` for after `trx` commits, once per `key`; dropped when it rolls back. */
-export function afterCommit(trx: Conn, key: string, run: () => Promise<void>): void {
-  const work = afterCommitWork.get(trx);
-  if (!work) throw new Error('afterCommit outside writeTransaction');
-  if (!work.has(key)) work.set(key, run);
 }

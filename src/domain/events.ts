@@ -1,6 +1,5 @@
 import type { Selectable } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { LinkSettings } from '../modules/mail/index.js';
 import { Dispatcher } from './dispatcher.js';
 
 /**
@@ -40,21 +39,19 @@ export interface DomainEvents {
     /** The gateway's public fields (its payment instructions); undefined when turned off. */
     fields: Record<string, string> | undefined;
     customerCreated: boolean;
-    links: LinkSettings;
   };
   /** A pending invoice completed: status, deliverables, balance and customer totals written. */
   'invoice.completed': InvoiceEvent & {
     parts: Row<'invoice_parts'>[];
     repeatPurchase: boolean;
     delivered: PartDelivery[];
-    links: LinkSettings;
   };
   /** A pending invoice expired unpaid. */
   'invoice.expired': InvoiceEvent & { parts: Row<'invoice_parts'>[] };
   /** A pending invoice cancelled. */
   'invoice.cancelled': InvoiceEvent & { parts: Row<'invoice_parts'>[] };
   /** Items of a completed part delivered again (the replacement row written). */
-  'invoice.replaced': InvoiceEvent & { replacement: PartDelivery; links: LinkSettings };
+  'invoice.replaced': InvoiceEvent & { replacement: PartDelivery };
   /** A refund made: its row succeeded, the invoice's `refunded` counting it, a balance refund credited. */
   'invoice.refunded': InvoiceEvent & {
     refund: {
@@ -66,7 +63,6 @@ export interface DomainEvents {
       method: string;
       createdAt: number;
     };
-    links: LinkSettings;
   };
   /** A new feedback on an invoice (the row written). */
   'feedback.created': {

@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHan
 import type { Kysely } from 'kysely';
 import { constraintViolation } from '../db/database.js';
 import type { Database } from '../db/schema.js';
+import { type Clock, type Context, systemClock } from '../domain/context.js';
 import { ConflictError } from './errors.js';
 import * as keys from './idempotency-keys.js';
 
@@ -73,11 +74,18 @@ function fingerprint(request: FastifyRequest): string {
 type Claim = NonNullable<Awaited<ReturnType<typeof keys.findClaim>>>;
 type ClaimResult = { claimed: number } | { existing: Claim };
 
-async function claim(db: Conn, scope: string, shopId: number | null, key: string, print: string): Promise<ClaimResult> {
+async function claim(
+  ctx: Context,
+  scope: string,
+  shopId: number | null,
+  key: string,
+  print: string,
+): Promise<ClaimResult> {
+  const { db } = ctx;
   // A row deleted between our failed insert and our read (its request ended in a 5xx) frees
   // the key: try again rather than fail. Two rounds settle it; three leave room for bad luck.
   for (let round = 0; ; round++) {
-    const now = Date.now();
+    const now = ctx.clock.now();
     // Gone: keys past 24 h, and claims whose request died before its work committed. Several
     // retries may get here at once; the unique (scope, key) lets exactly one insert win.
     await keys.dropLapsed(db, scope, key, now - IDEMPOTENCY_TTL_MS, now);
@@ -120,7 +128,7 @@ function claimKey(replay: Replay): preHandlerHookHandler {
     if (typeof key !== 'string') return;
     const { scope, shopId } = scopeOf(request);
     const print = fingerprint(request);
-    const result = await claim(request.server.db.kysely, scope, shopId, key, print);
+    const result = await claim(request.server.ctx, scope, shopId, key, print);
     if ('claimed' in result) {
       request.idempotencyClaim = result.claimed;
       request.server.idempotencyLeases.hold(result.claimed);
@@ -139,7 +147,11 @@ function claimKey(replay: Replay): preHandlerHookHandler {
         .type('application/json; charset=utf-8')
         .send(existing.response_body);
     }
-    if (existing.committed_at !== null && existing.result_ref !== null && (existing.lease_until ?? 0) < Date.now()) {
+    if (
+      existing.committed_at !== null &&
+      existing.result_ref !== null &&
+      (existing.lease_until ?? 0) < request.server.ctx.clock.now()
+    ) {
       // The work committed and its request died before answering: answer what it made, and keep that answer.
       request.idempotencyClaim = existing.id;
       return reply.header('idempotent-replayed', 'true').send(await replay(request, existing.result_ref));
@@ -151,8 +163,11 @@ function claimKey(replay: Replay): preHandlerHookHandler {
   };
 }
 
-/** The work a claimed key guards, for `recordIdempotentWork` inside the handler's transactions. */
-const guardedWork = new AsyncLocalStorage<{ claimId: number }>();
+/**
+ * The work a claimed key guards, for `recordIdempotentWork` inside the handler's transactions,
+ * with the app's clock: the work's services are handed a transaction, not the request.
+ */
+const guardedWork = new AsyncLocalStorage<{ claimId: number; clock: Clock }>();
 
 /**
  * Runs the rest of the request (the handler) with its claim in reach of `recordIdempotentWork`.
@@ -162,7 +177,7 @@ const guardedWork = new AsyncLocalStorage<{ claimId: number }>();
 function enterGuardedWork(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
   const claimId = request.idempotencyClaim;
   if (claimId === null) done();
-  else guardedWork.run({ claimId }, done);
+  else guardedWork.run({ claimId, clock: request.server.ctx.clock }, done);
 }
 
 /**
@@ -172,7 +187,7 @@ function enterGuardedWork(request: FastifyRequest, _reply: FastifyReply, done: (
  */
 export async function recordIdempotentWork(trx: Conn, ref: string | number): Promise<void> {
   const work = guardedWork.getStore();
-  if (work) await keys.markCommitted(trx, work.claimId, String(ref), Date.now());
+  if (work) await keys.markCommitted(trx, work.claimId, String(ref), work.clock.now());
 }
 
 const recordResponse: onSendHookHandler = async (request, reply, payload) => {
@@ -180,7 +195,7 @@ const recordResponse: onSendHookHandler = async (request, reply, payload) => {
   if (id === null) return payload;
   request.idempotencyClaim = null;
   request.server.idempotencyLeases.release(id);
-  const db = request.server.db.kysely;
+  const db = request.server.ctx.db;
   try {
     if (reply.statusCode >= 500 || typeof payload !== 'string') await keys.releaseClaim(db, id);
     else await keys.recordAnswer(db, id, reply.statusCode, payload);
@@ -212,10 +227,11 @@ export class ClaimLeases {
   private readonly held = new Set<number>();
   private readonly timer: NodeJS.Timeout;
 
-  constructor(db: Conn, onError: (err: unknown) => void) {
+  /** `clock`: the app's (`app.ctx.clock`), which retries compare the stored leases with. */
+  constructor(db: Conn, onError: (err: unknown) => void, clock: Clock = systemClock) {
     this.timer = setInterval(() => {
       if (this.held.size === 0) return;
-      keys.renewLeases(db, [...this.held], Date.now() + CLAIM_LEASE_MS).catch(onError);
+      keys.renewLeases(db, [...this.held], clock.now() + CLAIM_LEASE_MS).catch(onError);
     }, LEASE_RENEW_MS);
     this.timer.unref();
   }
@@ -234,6 +250,6 @@ export class ClaimLeases {
 }
 
 /** Drops keys past their 24 hours; run periodically. */
-export function sweepIdempotencyKeys(db: Conn, now = Date.now()): Promise<number> {
+export function sweepIdempotencyKeys(db: Conn, now: number): Promise<number> {
   return keys.dropExpired(db, now - IDEMPOTENCY_TTL_MS);
 }

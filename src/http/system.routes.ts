@@ -80,8 +80,8 @@ export const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
     storageProbe ??= within(
       db
         .insertInto('storage_probes')
-        .values({ id: 1, written_at: Date.now() })
-        .onConflict((oc) => oc.column('id').doUpdateSet({ written_at: Date.now() }))
+        .values({ id: 1, written_at: app.ctx.clock.now() })
+        .onConflict((oc) => oc.column('id').doUpdateSet({ written_at: app.ctx.clock.now() }))
         .execute()
         .then(
           () => health.failure === null,

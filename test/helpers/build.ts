@@ -8,6 +8,7 @@ import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import type { Clock } from '../../src/domain/context.js';
 import { createApiKey, type Scope } from '../../src/modules/accounts/service.js';
 import { multipartForm } from './multipart.js';
 
@@ -182,8 +183,12 @@ export async function processEnv(
 }
 
 /** The production app on a fresh database, closed when the test ends. */
-export async function build(t: TestContext, env: Record<string, string> = {}): Promise<FastifyInstance> {
-  const app = await buildApp({ config: await freshConfig(t, env), logger: false });
+export async function build(
+  t: TestContext,
+  env: Record<string, string> = {},
+  options: { clock?: Clock } = {},
+): Promise<FastifyInstance> {
+  const app = await buildApp({ config: await freshConfig(t, env), logger: false, clock: options.clock });
   onEnd(t, () => app.close());
   return app;
 }
@@ -254,6 +259,6 @@ let accountCounter = 0;
 /** A new account with a key of these scopes, and a client for it. */
 export async function owner(app: FastifyInstance, opts: { email?: string; scopes?: Scope[] } = {}): Promise<Client> {
   const email = opts.email ?? `owner${++accountCounter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  const { key } = await createApiKey(app.db.kysely, { email, scopes: opts.scopes });
+  const { key } = await createApiKey(app.ctx, { email, scopes: opts.scopes });
   return client(app, key);
 }

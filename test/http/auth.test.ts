@@ -54,7 +54,7 @@ test('the key is accepted with Bearer and bare, and stops working once revoked',
     .select('id')
     .orderBy('id', 'desc')
     .executeTakeFirstOrThrow();
-  await revokeApiKey(app.db.kysely, keyRow.id);
+  await revokeApiKey(app.ctx, keyRow.id);
   assertError(await api.get('/self/shops'), 401, 'unauthorized');
 });
 

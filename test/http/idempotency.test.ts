@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { CLAIM_LEASE_MS, IDEMPOTENCY_TTL_MS, sweepIdempotencyKeys } from '../../src/http/idempotency.js';
 import { build, owner } from '../helpers/build.js';
+import { TestClock } from '../helpers/clock.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
 import { httpsServer } from '../helpers/https-endpoint.js';
 
@@ -54,15 +55,14 @@ test('keys are scoped to the account, and other accounts may reuse them', async 
 });
 
 test('a refused request is remembered too, and a key past 24 hours acts again', async (t) => {
-  const app = await build(t);
+  const clock = new TestClock();
+  const app = await build(t, {}, { clock });
   const api = await owner(app);
   const headers = { 'idempotency-key': 'old' };
   assertOk(await api.post('/self/shops', { name: 'Old' }, headers));
-  await app.db.kysely
-    .updateTable('idempotency_keys')
-    .set({ created_at: Date.now() - IDEMPOTENCY_TTL_MS - 1000 })
-    .execute();
-  assert.equal(await sweepIdempotencyKeys(app.db.kysely), 1);
+  assert.equal(await sweepIdempotencyKeys(app.db.kysely, clock.now()), 0, 'a key within its 24 hours stays');
+  clock.advance(IDEMPOTENCY_TTL_MS + 1000);
+  assert.equal(await sweepIdempotencyKeys(app.db.kysely, clock.now()), 1);
   assertOk(await api.post('/self/shops', { name: 'Old' }, headers));
   assert.equal(assertOk(await api.get('/self/shops')).length, 2);
 
@@ -81,7 +81,7 @@ async function crashState(app: FastifyInstance, key: string, leaseMs: number, co
     .set({
       status_code: null,
       response_body: null,
-      lease_until: Date.now() + leaseMs,
+      lease_until: app.ctx.clock.now() + leaseMs,
       ...(committed ? {} : { committed_at: null, result_ref: null }),
     })
     .where('key', '=', key)

@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { pruneVisits } from '../../src/modules/analytics/repository.js';
 import { recordVisit, VISIT_RETENTION_MS } from '../../src/modules/analytics/visits.js';
 import { build, type Client, owner } from '../helpers/build.js';
+import { TestClock } from '../helpers/clock.js';
 import { assertError, assertOk, createShop } from '../helpers/factories.js';
 import { redisAvailable, testRedisUrl } from '../helpers/redis.js';
 
@@ -124,7 +125,8 @@ for (const store of ['database', 'redis'] as const) {
       env.REDIS_KEY_PREFIX = `shopd-test-${randomBytes(6).toString('hex')}:`;
       await cleanRedis(t, env.REDIS_KEY_PREFIX);
     }
-    const app = await build(t, env);
+    const clock = new TestClock();
+    const app = await build(t, env, { clock });
     const api = await owner(app);
     const shop = await createShop(api, 'Visited');
     const other = await createShop(api, 'Elsewhere');
@@ -147,13 +149,11 @@ for (const store of ['database', 'redis'] as const) {
     // The other shop sees only its own view.
     assert.equal((await realTime(api, other.id, T)()).visitsLastHour, 1);
 
-    // Now, by default: one fresh view.
+    // Now, by default (the app's clock): one fresh view.
     recordVisit(app, { shopId: other.id, page: 'main', ip: '192.0.2.1', userAgent: 'Now' });
-    const asked = Date.now();
     const now = await realTime(api, other.id)();
-    const answered = Date.now();
     assert.deepEqual([now.activeVisitors, now.visitsLastHour, now.topPages], [1, 1, [{ page: 'main', visits: 1 }]]);
-    assert.ok(asked <= Date.parse(now.at) && Date.parse(now.at) <= answered, `at ${now.at} is the time of the read`);
+    assert.equal(now.at, new Date(clock.now()).toISOString(), 'at the time of the read');
 
     assertError(await api.get(`/self/${shop.id}/analytics/visits/real-time?at=yesterday`), 400, 'validation_error');
 
@@ -207,7 +207,7 @@ test('old visit rows are pruned; recordVisit never throws', async (t) => {
   const app = await build(t);
   const api = await owner(app);
   const shop = await createShop(api);
-  const now = Date.now();
+  const now = app.ctx.clock.now();
   recordVisit(app, { shopId: shop.id, page: 'main', ip: '192.0.2.1', userAgent: 'UA' }, now - 3 * 60 * MIN);
   recordVisit(app, { shopId: shop.id, page: 'main', ip: '192.0.2.1', userAgent: 'UA' }, now - 60 * MIN);
   const db = app.db.kysely;
@@ -215,7 +215,7 @@ test('old visit rows are pruned; recordVisit never throws', async (t) => {
     (await db.selectFrom('visits').select('id').where('shop_id', '=', shop.id).execute()).length;
   await app.visitRecorder.flush();
   assert.equal(await count(), 2);
-  assert.equal(await pruneVisits(db, Date.now() - VISIT_RETENTION_MS), 1);
+  assert.equal(await pruneVisits(db, now - VISIT_RETENTION_MS), 1);
   assert.equal(await count(), 1);
 
   // A store that fails (here: the database is gone) is logged, never thrown to the page.

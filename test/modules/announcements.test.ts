@@ -1,20 +1,21 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { build, owner } from '../helpers/build.js';
+import { TestClock } from '../helpers/clock.js';
 import { assertError, assertOk, createShop } from '../helpers/factories.js';
 
 async function setup(t: Parameters<typeof build>[0]) {
-  const app = await build(t);
+  // Moved by hand where a test needs a later timestamp (newest first).
+  const clock = new TestClock();
+  const app = await build(t, {}, { clock });
   const api = await owner(app);
   const shop = await createShop(api);
-  return { app, api, shopId: shop.id as number, url: `/self/${shop.id}/announcements` };
+  return { app, clock, api, shopId: shop.id as number, url: `/self/${shop.id}/announcements` };
 }
 
 const ids = (page: { items: { id: number }[] }) => page.items.map((i) => i.id);
-const pause = () => new Promise((resolve) => setTimeout(resolve, 3));
-
 test('announcements: create with a generated path, list newest first, replace and delete', async (t) => {
-  const { api, url } = await setup(t);
+  const { clock, api, url } = await setup(t);
   const sale = assertOk(await api.post(url, { title: '  Summer Sale!  ', description: 'Everything -20%.' }));
   assert.deepEqual(
     { ...sale, createdAt: undefined, updatedAt: undefined },
@@ -32,14 +33,14 @@ test('announcements: create with a generated path, list newest first, replace an
       updatedAt: undefined,
     },
   );
-  await pause();
+  clock.advance(1000);
   const again = assertOk(await api.post(url, { title: 'Summer sale' }));
   assert.deepEqual(
     [again.path, again.description],
     ['summer-sale-2', ''],
     'a unique path per shop; description defaults to empty',
   );
-  await pause();
+  clock.advance(1000);
   const full = assertOk(
     await api.post(url, {
       title: 'Über Neuigkeiten',
@@ -56,7 +57,7 @@ test('announcements: create with a generated path, list newest first, replace an
     [full.path, full.shortDescription, full.unlisted, full.private, full.buttonText, full.buttonLink],
     ['news', 'Short', true, true, 'Read', 'https://example.com/news'],
   );
-  await pause();
+  clock.advance(1000);
   const symbols = assertOk(await api.post(url, { title: '!!!' }));
   assert.equal(symbols.path, 'announcement', 'a title without letters still gets a path');
   const unicode = assertOk(await api.post(url, { title: 'Über Neuigkeiten' }));

@@ -145,12 +145,12 @@ test('rescaleFixedDiscounts keeps the major-unit number of fixed discounts, as p
   const { app, api, shopId, base, storedRow } = await setup(t);
   const fixed = assertOk(await api.post(`${base}/coupons`, { name: 'FIXED', discount: 5.5, isFixed: true }));
   const pct = assertOk(await api.post(`${base}/coupons`, percent('PCT', { discount: 12.5 })));
-  await rescaleFixedDiscounts(app.db.kysely, shopId, 'USD', 'JPY');
+  await rescaleFixedDiscounts(app.db.kysely, shopId, 'USD', 'JPY', app.ctx.clock.now());
   assert.equal((await storedRow(fixed.id)).discount, 6, '5.50 USD → 6 JPY, rounded half up');
   assert.equal((await storedRow(pct.id)).discount, 1250, 'percentages are left alone');
-  await rescaleFixedDiscounts(app.db.kysely, shopId, 'JPY', 'KWD');
+  await rescaleFixedDiscounts(app.db.kysely, shopId, 'JPY', 'KWD', app.ctx.clock.now());
   assert.equal((await storedRow(fixed.id)).discount, 6000);
-  await rescaleFixedDiscounts(app.db.kysely, shopId, 'KWD', 'BHD');
+  await rescaleFixedDiscounts(app.db.kysely, shopId, 'KWD', 'BHD', app.ctx.clock.now());
   assert.equal((await storedRow(fixed.id)).discount, 6000, 'same digits: unchanged');
 });
 

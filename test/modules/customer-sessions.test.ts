@@ -499,7 +499,7 @@ test('the sweep removes day-old codes and expired sessions of every shop, and ke
     .set({ created_at: Date.now() - 25 * 3_600_000 })
     .where('email', '!=', 'fresh@example.com')
     .execute();
-  assert.equal(await sweepCustomerSessions(db), 3, 'two old codes and one expired session');
+  assert.equal(await sweepCustomerSessions(db, app.ctx.clock.now()), 3, 'two old codes and one expired session');
   assert.deepEqual(
     (await db.selectFrom('customer_sign_in_codes').select('email').execute()).map((r) => r.email),
     ['fresh@example.com'],

@@ -91,7 +91,7 @@ async function publicPost(app: FastifyInstance, url: string, body: object, heade
 
 /** One random step of the shop's life at the simulated time. */
 async function step(sim: Sim, shop: SimShop): Promise<void> {
-  const { app, api, db, random } = sim;
+  const { app, api, random } = sim;
   const roll = random();
   if (roll < 0.36 || shop.invoices.length === 0) {
     const email = `buyer${Math.floor(random() * 12)}@example.com`;
@@ -154,9 +154,9 @@ async function step(sim: Sim, shop: SimShop): Promise<void> {
     });
     assert.ok([200, 409].includes(res.status), JSON.stringify(res.body));
   } else if (roll < 0.97) {
-    await endUnpaid(db, shop.id, pick(random, shop.invoices), 'cancelled');
+    await endUnpaid(app.ctx, shop.id, pick(random, shop.invoices), 'cancelled');
   } else {
-    await expireOverdue(db);
+    await expireOverdue(app.ctx);
   }
 }
 
@@ -169,7 +169,7 @@ async function simulate(sim: Sim, shops: SimShop[], steps: number): Promise<void
   }
   // What the expiry worker would have done by now (the dashboards would do it too); then one
   // fresh unpaid order per shop.
-  await expireOverdue(sim.db);
+  await expireOverdue(sim.app.ctx);
   for (const shop of shops) {
     const res = await publicPost(sim.app, `/v2/public/shops/${shop.id}/invoices`, {
       customerEmail: 'late@example.com',
@@ -594,7 +594,7 @@ test('concurrent checkouts, completions and feedbacks keep the rollups exact', a
     ...ids
       .slice(0, 10)
       .map((id, i) => publicPost(app, `/v2/public/invoices/${id}/feedback`, { rating: 1 + (i % 5) }).then(assertOk)),
-    ...ids.slice(20, 22).map((id) => endUnpaid(db, shop.id, id, 'cancelled')),
+    ...ids.slice(20, 22).map((id) => endUnpaid(app.ctx, shop.id, id, 'cancelled')),
   ]);
   // Exactly one first purchase per customer, however the completions interleaved.
   const firsts = await db
@@ -743,7 +743,7 @@ test('an accepted appeal takes the feedback out of the rollups', async (t) => {
   };
   await appeal();
   const [open] = await db.selectFrom('feedback_appeals').select('id').where('shop_id', '=', shop.id).execute();
-  await resolveAppeal(db, open!.id, 'accepted');
+  await resolveAppeal(app.ctx, open!.id, 'accepted');
   assert.equal(assertOk(await api.get(`/self/${shop.id}/dashboard/advanced`)).averageRating, 4.5);
   const totals = await db
     .selectFrom('rollup_totals')

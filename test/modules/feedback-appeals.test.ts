@@ -89,7 +89,7 @@ test('accepting an appeal hides the feedback from every figure at once; rejectin
 
   // Straight through the service, as `shopd appeals accept` calls it: the pages cached by the
   // reads above are invalidated too.
-  const accepted = await resolveAppeal(app.db.kysely, appealId, 'accepted');
+  const accepted = await resolveAppeal(app.ctx, appealId, 'accepted');
   assert.equal(accepted.status, 'accepted');
   assert.equal(accepted.shopId, shopId);
   assert.ok(accepted.resolvedAt);
@@ -105,8 +105,8 @@ test('accepting an appeal hides the feedback from every figure at once; rejectin
   assert.equal(assertOk(await api.get(`/self/${shopId}/feedbacks/appeals?status=accepted`)).totalCount, 1);
 
   // Resolved once: a second verdict is a 409, a hidden feedback cannot be appealed again.
-  await assert.rejects(resolveAppeal(app.db.kysely, appealId, 'rejected'), (err: any) => err.statusCode === 409);
-  await assert.rejects(resolveAppeal(app.db.kysely, 999_999, 'accepted'), (err: any) => err.statusCode === 404);
+  await assert.rejects(resolveAppeal(app.ctx, appealId, 'rejected'), (err: any) => err.statusCode === 409);
+  await assert.rejects(resolveAppeal(app.ctx, 999_999, 'accepted'), (err: any) => err.statusCode === 404);
   assertError(
     await api.post(`/self/${shopId}/feedbacks/${bad}/appeal`, { reason: 'other', description: 'Again' }),
     409,
@@ -123,7 +123,7 @@ test('accepting an appeal hides the feedback from every figure at once; rejectin
     await api.post(`/self/${shopId}/feedbacks/${good}/appeal`, { reason: 'other', description: 'Please review' }),
   );
   const second = assertOk(await api.get(`/self/${shopId}/feedbacks/appeals?status=open`)).items[0].id;
-  assert.equal((await resolveAppeal(app.db.kysely, second, 'rejected')).status, 'rejected');
+  assert.equal((await resolveAppeal(app.ctx, second, 'rejected')).status, 'rejected');
   assert.deepEqual(await figures(), hidden);
   assert.equal(assertOk(await api.get(`/self/${shopId}/feedbacks/${good}`)).appeal.status, 'rejected');
 });
@@ -134,7 +134,7 @@ test('shopd appeals list / accept / reject, and a running server sharing Redis s
   const shared = { redisUrl: testRedisUrl, redisKeyPrefix: `test-appeals-${randomUUID()}:` };
   const app = await buildApp({ config: { ...config, ...shared }, logger: false });
   onEnd(t, () => app.close());
-  const api = client(app, (await createApiKey(app.db.kysely, { email: 'owner@example.com' })).key);
+  const api = client(app, (await createApiKey(app.ctx, { email: 'owner@example.com' })).key);
   const cliEnv = { ...env, REDIS_URL: shared.redisUrl, REDIS_KEY_PREFIX: shared.redisKeyPrefix };
   const { good, bad, appealId, page } = await ratedShop(app, api);
   assert.deepEqual((await page('/main')).shop.statistics.totalFeedbacks, 2, 'the page is now cached');

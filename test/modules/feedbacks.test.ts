@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
 import { build, owner } from '../helpers/build.js';
+import { TestClock } from '../helpers/clock.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
 
 const BUYER = 'feedback.buyer@example.com';
 
 async function setup(t: TestContext) {
-  const app = await build(t, { RATE_LIMIT_PUBLIC_MAX: '0' });
+  const clock = new TestClock();
+  const app = await build(t, { RATE_LIMIT_PUBLIC_MAX: '0' }, { clock });
   const api = await owner(app);
   const shop = await sellingShop(api);
   const buy = async (email = BUYER, variant = shop.keysVariant) =>
@@ -27,10 +29,19 @@ async function setup(t: TestContext) {
   const reply = (res: Awaited<ReturnType<typeof rate>>) => ({ status: res.statusCode, body: res.json() });
   const feedbackRows = async () =>
     app.db.kysely.selectFrom('feedbacks').select('id').where('shop_id', '=', shop.shopId).execute();
-  return { app, api, ...shop, buy, completed, rate, reply, feedbackRows, base: `/self/${shop.shopId}/feedbacks` };
+  return {
+    app,
+    api,
+    clock,
+    ...shop,
+    buy,
+    completed,
+    rate,
+    reply,
+    feedbackRows,
+    base: `/self/${shop.shopId}/feedbacks`,
+  };
 }
-
-const pause = () => new Promise((resolve) => setTimeout(resolve, 3));
 
 test('a customer rates a completed invoice once; the public answer says nothing about them', async (t) => {
   const { app, api, shopId, productId, completed, rate, reply, base } = await setup(t);
@@ -85,18 +96,15 @@ test('a customer rates a completed invoice once; the public answer says nothing 
 });
 
 test('feedback needs a completed invoice: pending and expired are 409, unknown is 404', async (t) => {
-  const { app, buy, rate, reply, feedbackRows } = await setup(t);
+  const { clock, buy, rate, reply, feedbackRows } = await setup(t);
   const pending = await buy();
   const res = reply(await rate(pending, { rating: 4 }));
   assertError(res, 409, 'conflict');
   assert.deepEqual(res.body.errors, ['invoiceId: is pending, not completed']);
 
   const overdue = await buy('late@example.com');
-  await app.db.kysely
-    .updateTable('invoices')
-    .set({ expires_at: Date.now() - 1000 })
-    .where('id', '=', overdue)
-    .execute();
+  // Past the shop's invoice lifetime (60 minutes by default).
+  clock.advance(61 * 60_000);
   assert.deepEqual(
     reply(await rate(overdue, { rating: 4 })).body.errors,
     ['invoiceId: is expired, not completed'],
@@ -153,11 +161,11 @@ test('parallel feedback posts on one invoice: exactly one wins', async (t) => {
 });
 
 test('owner: list newest first with rating filter, search and cursor paging; get one; answer', async (t) => {
-  const { api, completed, rate, reply, base, productId } = await setup(t);
+  const { api, clock, completed, rate, reply, base, productId } = await setup(t);
   const made: any[] = [];
   for (const [n, rating] of [5, 2, 5, 4].entries()) {
     made.push(assertOk(reply(await rate(await completed(`b${n}@example.com`), { rating, comment: `comment ${n}` }))));
-    await pause();
+    clock.advance(1000);
   }
   const ids = (page: { items: { id: number }[] }) => page.items.map((i) => i.id);
   const list = assertOk(await api.get(base));
@@ -207,9 +215,9 @@ test('owner: list newest first with rating filter, search and cursor paging; get
 });
 
 test('owner: appeals — one open appeal per feedback, listed with their feedback', async (t) => {
-  const { api, completed, rate, reply, base } = await setup(t);
+  const { api, clock, completed, rate, reply, base } = await setup(t);
   const a = assertOk(reply(await rate(await completed('a@example.com'), { rating: 1, comment: 'spam spam' })));
-  await pause();
+  clock.advance(1000);
   const b = assertOk(reply(await rate(await completed('b@example.com'), { rating: 2 })));
 
   const appealed = assertOk(

@@ -103,7 +103,7 @@ test('unpaid invoices expire: stock and coupon uses return, by the worker or at 
   // Read time: no worker ran, yet the invoice reads as expired and cannot be processed.
   assert.equal(assertOk(await api.get(`${base}/${a.id}`)).status, 'expired');
   assertError(await api.post(`${base}/${b.id}/process`), 409, 'conflict');
-  assert.equal(await expireOverdue(app.db.kysely), 0, 'nothing left for the worker');
+  assert.equal(await expireOverdue(app.ctx), 0, 'nothing left for the worker');
   assert.deepEqual(await stock(), [5, 10]);
   const coupon = assertOk(await api.get(`/self/${shopId}/coupons`)).items[0];
   assert.equal(coupon.uses, 0);
@@ -702,7 +702,7 @@ test('overdue invoices read as expired everywhere without the worker: list, stat
   const expired = assertOk(await api.get(`${base}?status=expired&pageSize=1`));
   assert.equal(expired.totalCount, overdue);
   assert.equal(await stock(), overdue + 9, 'only the fresh invoice holds stock');
-  assert.equal(await expireOverdue(app.db.kysely), 0, 'nothing was left for the worker');
+  assert.equal(await expireOverdue(app.ctx), 0, 'nothing was left for the worker');
 
   // A dashboard read counts an overdue invoice as what it is, too.
   await app.db.kysely

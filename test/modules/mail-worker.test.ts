@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { SMTPServer } from 'smtp-server';
+import { CLAIM_LEASE_MS } from '../../src/jobs/lease.js';
 import { claimDueMail, markMailAttemptFailed } from '../../src/modules/mail/repository.js';
 import { enqueueMail } from '../../src/modules/mail/service.js';
-import { CLAIM_LEASE_MS, startMailWorker } from '../../src/modules/mail/worker.js';
+import { startMailWorker } from '../../src/modules/mail/worker.js';
 import { build, onEnd, owner } from '../helpers/build.js';
 import { createShop } from '../helpers/factories.js';
 import { waitUntil } from '../helpers/wait.js';
@@ -90,7 +91,12 @@ function outbox(app: FastifyInstance) {
 
 async function enqueue(app: FastifyInstance, shopId: number, count: number, from = 0) {
   for (let i = from; i < from + count; i++)
-    await enqueueMail(app.db.kysely, shopId, { to: `buyer${i}@example.test`, subject: `mail ${i}`, text: `body ${i}` });
+    await enqueueMail(
+      app.db.kysely,
+      shopId,
+      { to: `buyer${i}@example.test`, subject: `mail ${i}`, text: `body ${i}` },
+      app.ctx.clock.now(),
+    );
 }
 
 test('MAIL_CONCURRENCY mails are sent at once, over that many pooled connections', async (t) => {

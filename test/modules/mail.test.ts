@@ -8,9 +8,10 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
+import { CLAIM_LEASE_MS } from '../../src/jobs/lease.js';
 import { deliveryMail } from '../../src/modules/mail/index.js';
 import { enqueueMail, MAX_ATTEMPTS, retryDelayMs } from '../../src/modules/mail/service.js';
-import { CLAIM_LEASE_MS, startMailWorker } from '../../src/modules/mail/worker.js';
+import { startMailWorker } from '../../src/modules/mail/worker.js';
 import { build, freshConfig, onEnd, owner } from '../helpers/build.js';
 import { assertOk, createShop, sellingShop } from '../helpers/factories.js';
 import { parseMessage, smtpSink } from '../helpers/smtp-sink.js';
@@ -51,11 +52,18 @@ test('outbox mail goes out through SMTP with the configured sender, once', async
   });
   const shopId = await shopIn(app);
 
-  await app.db.kysely.transaction().execute((trx) => enqueueMail(trx, shopId, { to: 'buyer@example.test', ...order }));
+  await app.db.kysely
+    .transaction()
+    .execute((trx) => enqueueMail(trx, shopId, { to: 'buyer@example.test', ...order }, app.ctx.clock.now()));
   // Written in a transaction that rolls back, a mail never existed.
   await assert.rejects(
     app.db.kysely.transaction().execute(async (trx) => {
-      await enqueueMail(trx, shopId, { to: 'ghost@example.test', subject: 'never', text: 'never' });
+      await enqueueMail(
+        trx,
+        shopId,
+        { to: 'ghost@example.test', subject: 'never', text: 'never' },
+        app.ctx.clock.now(),
+      );
       throw new Error('rollback');
     }),
     /rollback/,
@@ -95,7 +103,12 @@ test('two workers on one database never send the same row', async (t) => {
   const shopId = await shopIn(app);
   const count = 15;
   for (let i = 0; i < count; i++)
-    await enqueueMail(app.db.kysely, shopId, { to: `buyer${i}@example.test`, subject: `mail ${i}`, text: `body ${i}` });
+    await enqueueMail(
+      app.db.kysely,
+      shopId,
+      { to: `buyer${i}@example.test`, subject: `mail ${i}`, text: `body ${i}` },
+      app.ctx.clock.now(),
+    );
 
   // The second worker has its own connection, as another instance would.
   const otherDb = openDatabase(app.config.database);
@@ -129,7 +142,12 @@ test('a refused send is retried with backoff and delivered once the server accep
   const sink = await smtpSink(t);
   const app = await build(t, { SMTP_URL: sink.url, MAIL_WORKER_ENABLED: 'false' });
   const shopId = await shopIn(app);
-  await enqueueMail(app.db.kysely, shopId, { to: 'buyer@example.test', subject: 'Your order', text: 'KEY-1\n' });
+  await enqueueMail(
+    app.db.kysely,
+    shopId,
+    { to: 'buyer@example.test', subject: 'Your order', text: 'KEY-1\n' },
+    app.ctx.clock.now(),
+  );
 
   sink.rejecting = true;
   const before = Date.now();
@@ -158,7 +176,7 @@ test('a refused send is retried with backoff and delivered once the server accep
 test('an unreachable server: attempts add up, backoff grows, the row fails after the last attempt', async (t) => {
   const app = await build(t, { SMTP_URL: `smtp://127.0.0.1:${await closedPort()}`, MAIL_WORKER_ENABLED: 'false' });
   const shopId = await shopIn(app);
-  await enqueueMail(app.db.kysely, shopId, { to: 'buyer@example.test', subject: 's', text: 't' });
+  await enqueueMail(app.db.kysely, shopId, { to: 'buyer@example.test', subject: 's', text: 't' }, app.ctx.clock.now());
 
   assert.equal(await app.mailWorker.runOnce(), 0);
   let [row] = await outbox(app);
@@ -281,8 +299,18 @@ test('rows abandoned mid-send are recovered once their claim lease ends', async 
   const sink = await smtpSink(t);
   const app = await build(t, { SMTP_URL: sink.url, MAIL_WORKER_ENABLED: 'false' });
   const shopId = await shopIn(app);
-  await enqueueMail(app.db.kysely, shopId, { to: 'a@example.test', subject: 'abandoned', text: 'x' });
-  await enqueueMail(app.db.kysely, shopId, { to: 'b@example.test', subject: 'in flight', text: 'y' });
+  await enqueueMail(
+    app.db.kysely,
+    shopId,
+    { to: 'a@example.test', subject: 'abandoned', text: 'x' },
+    app.ctx.clock.now(),
+  );
+  await enqueueMail(
+    app.db.kysely,
+    shopId,
+    { to: 'b@example.test', subject: 'in flight', text: 'y' },
+    app.ctx.clock.now(),
+  );
   const [abandoned, inFlight] = await outbox(app);
   const now = Date.now();
   // A worker crashed and its claim ran out a minute ago; another holds a live claim (its heartbeat renews it).
@@ -319,7 +347,12 @@ test('the worker sends on its own timer and stops with the app without hanging',
   const app = await buildApp({ config, logger: false });
   onEnd(t, () => app.close()); // only if the test failed before closing it
   const shopId = await shopIn(app);
-  await enqueueMail(app.db.kysely, shopId, { to: 'buyer@example.test', subject: 'by timer', text: 'x' });
+  await enqueueMail(
+    app.db.kysely,
+    shopId,
+    { to: 'buyer@example.test', subject: 'by timer', text: 'x' },
+    app.ctx.clock.now(),
+  );
 
   await waitUntil(() => sink.received.length > 0, "the mail sent by the worker's timer");
   assert.deepEqual(
@@ -376,7 +409,7 @@ test('mail to a .invalid address is recorded as dropped and never sent', async (
   const app = await build(t, { SMTP_URL: sink.url, MAIL_WORKER_ENABLED: 'false' });
   const shopId = await shopIn(app);
   for (const to of ['alice@demo.invalid', 'bob@SHOP.INVALID.', 'carol@invalid', 'dave@invalid.example.test']) {
-    await enqueueMail(app.db.kysely, shopId, { to, subject: `to ${to}`, text: 'x' });
+    await enqueueMail(app.db.kysely, shopId, { to, subject: `to ${to}`, text: 'x' }, app.ctx.clock.now());
   }
   assert.equal(await app.mailWorker.runOnce(), 1);
   assert.deepEqual(

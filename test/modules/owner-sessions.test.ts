@@ -16,6 +16,7 @@ import {
   FAILED_SIGN_INS_PER_EMAIL_ALL_CLIENTS,
 } from '../../src/modules/accounts/sign-in-limits.js';
 import { build, client, owner, type Reply } from '../helpers/build.js';
+import { atTime } from '../helpers/clock.js';
 import { assertError, assertOk, createShop } from '../helpers/factories.js';
 import { redisAvailable, testRedisUrl } from '../helpers/redis.js';
 
@@ -68,7 +69,7 @@ async function setup(t: TestContext, env: Record<string, string> = {}) {
   const account = async (scopes?: ('read' | 'write')[]) => {
     const email = `owner${++accounts}-${randomBytes(4).toString('hex')}@example.com`;
     const api = await owner(app, { email, scopes });
-    await setPassword(db, email, PASSWORD);
+    await setPassword(app.ctx, email, PASSWORD);
     const { id } = await db.selectFrom('accounts').select('id').where('email', '=', email).executeTakeFirstOrThrow();
     return { email, api, accountId: id };
   };
@@ -394,15 +395,15 @@ test('an expired session is a 401 that clears the cookie; the expiry slides with
   // A fresh token works like the first one.
   assertOk(await browser.request('POST', '/self/shops', { name: 'Fresh' }, { 'x-csrf-token': session.csrfToken }));
 
-  // The expiry, driven by the clock passed in (no waiting): a use within 5 minutes writes nothing,
+  // The expiry, driven by the context's clock set to each moment (no waiting): a use within 5 minutes writes nothing,
   // a later one moves the expiry to 12 h after it, never past 7 days after the sign-in.
   const row = () =>
     db.selectFrom('owner_sessions').selectAll().where('account_id', '=', alice.accountId).executeTakeFirstOrThrow();
   const { created_at: signedIn, expires_at: first } = await row();
-  assert.ok(await authenticateSession(db, browser.token, signedIn + 4 * 60_000));
+  assert.ok(await authenticateSession(atTime(app.ctx, signedIn + 4 * 60_000), browser.token));
   assert.equal((await row()).expires_at, first, 'not written within 5 minutes');
   const later = signedIn + 11 * HOUR;
-  assert.deepEqual(await authenticateSession(db, browser.token, later), {
+  assert.deepEqual(await authenticateSession(atTime(app.ctx, later), browser.token), {
     accountId: alice.accountId,
     keyId: null,
     sessionId: (await row()).id,
@@ -411,9 +412,9 @@ test('an expired session is a 401 that clears the cookie; the expiry slides with
   assert.equal((await row()).expires_at, later + SESSION_IDLE_HOURS * HOUR, 'slid');
   const cap = signedIn + SESSION_MAX_DAYS * 24 * HOUR;
   for (let at = later + 10 * HOUR; at < cap; at += 10 * HOUR)
-    assert.ok(await authenticateSession(db, browser.token, at));
+    assert.ok(await authenticateSession(atTime(app.ctx, at), browser.token));
   assert.equal((await row()).expires_at, cap, 'never past 7 days after the sign-in');
-  assert.equal(await authenticateSession(db, browser.token, cap), undefined);
+  assert.equal(await authenticateSession(atTime(app.ctx, cap), browser.token), undefined);
 
   await db
     .updateTable('owner_sessions')
@@ -454,7 +455,7 @@ test('sign-out ends the session and clears both cookies', async (t) => {
 });
 
 test("a password change needs the current one and ends the account's other sessions", async (t) => {
-  const { db, account, postSession, signIn } = await setup(t);
+  const { app, account, postSession, signIn } = await setup(t);
   const alice = await account();
   const bob = await account();
   const mine = await signIn(alice.email);
@@ -498,7 +499,7 @@ test("a password change needs the current one and ends the account's other sessi
   await signIn(alice.email, PASSWORD);
   // Setting it from the command line ends them all too.
   const last = await signIn(alice.email);
-  assert.deepEqual(await setPassword(db, alice.email.toUpperCase(), NEW), { email: alice.email });
+  assert.deepEqual(await setPassword(app.ctx, alice.email.toUpperCase(), NEW), { email: alice.email });
   assertError(await last.request('GET', '/self/session'), 401, 'unauthorized');
 });
 
@@ -520,7 +521,7 @@ test('a setup link sets the password once; a used, expired, replaced or unknown 
     );
   };
 
-  const token = await createPasswordSetupToken(db, accountId);
+  const token = await createPasswordSetupToken(app.ctx, accountId);
   const stored = await db.selectFrom('owner_password_tokens').selectAll().where('account_id', '=', accountId).execute();
   assert.deepEqual(
     stored.map((r) => r.token_hash),
@@ -540,14 +541,14 @@ test('a setup link sets the password once; a used, expired, replaced or unknown 
 
   // A newer link retires the older one; setting the password ends the sessions.
   const session = await signIn('fresh@example.com');
-  const older = await createPasswordSetupToken(db, accountId);
-  const newer = await createPasswordSetupToken(db, accountId);
+  const older = await createPasswordSetupToken(app.ctx, accountId);
+  const newer = await createPasswordSetupToken(app.ctx, accountId);
   gone(await setupWith(older, 'third password here'));
   assertOk(await setupWith(newer, 'third password here'));
   assertError(await session.request('GET', '/self/session'), 401, 'unauthorized');
   await signIn('fresh@example.com', 'third password here');
 
-  const expiring = await createPasswordSetupToken(db, accountId);
+  const expiring = await createPasswordSetupToken(app.ctx, accountId);
   await db
     .updateTable('owner_password_tokens')
     .set({ expires_at: Date.now() - 1 })
@@ -565,7 +566,7 @@ test('a setup link sets the password once; a used, expired, replaced or unknown 
     .set({ expires_at: Date.now() - 1 })
     .where('account_id', '=', accountId)
     .execute();
-  assert.ok((await sweepOwnerSessions(db)) >= 4);
+  assert.ok((await sweepOwnerSessions(db, app.ctx.clock.now())) >= 4);
   assert.deepEqual(
     await db.selectFrom('owner_password_tokens').select('id').where('account_id', '=', accountId).execute(),
     [],
@@ -672,7 +673,7 @@ test('the API key path is as before: no CSRF token, and a key wins over a sessio
 });
 
 test("a key's last use is written at most once a minute", async (t) => {
-  const { db, account } = await setup(t);
+  const { app, db, account } = await setup(t);
   const { api } = await account();
   const lastUsed = async () =>
     (
@@ -683,11 +684,11 @@ test("a key's last use is written at most once a minute", async (t) => {
         .executeTakeFirstOrThrow()
     ).last_used_at;
   const start = Date.now() + HOUR;
-  assert.ok(await authenticateApiKey(db, api.key, start));
+  assert.ok(await authenticateApiKey(atTime(app.ctx, start), api.key));
   assert.equal(await lastUsed(), start);
-  assert.ok(await authenticateApiKey(db, api.key, start + 59_000));
+  assert.ok(await authenticateApiKey(atTime(app.ctx, start + 59_000), api.key));
   assert.equal(await lastUsed(), start, 'not again within the minute');
-  assert.ok(await authenticateApiKey(db, api.key, start + 60_000));
+  assert.ok(await authenticateApiKey(atTime(app.ctx, start + 60_000), api.key));
   assert.equal(await lastUsed(), start + 60_000);
 });
 

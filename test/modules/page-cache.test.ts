@@ -114,7 +114,7 @@ test('every write empties the shop pages before it is answered: owner edits, che
     .set({ expires_at: Date.now() - 1000 })
     .where('id', '=', unpaid)
     .execute();
-  assert.equal(await expireOverdue(app.db.kysely), 1);
+  assert.equal(await expireOverdue(app.ctx), 1);
   assert.equal(keysStock(await main(), productId), 14, 'expiry returns the key to the page');
 
   // A failed write changes nothing and keeps the cached page.

@@ -4,6 +4,7 @@ import { type TestContext, test } from 'node:test';
 import { expireOverdue } from '../../src/modules/invoices/lifecycle.service.js';
 import { ATTENTION_HOLD_MS, CALLBACK_GRACE_MS } from '../../src/modules/invoices/payment.service.js';
 import { owner } from '../helpers/build.js';
+import { atTime } from '../helpers/clock.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
 import { buildWithProviders, type CryptoCharge, cryptoEvent, deliverCallback } from '../helpers/payment-providers.js';
 
@@ -257,7 +258,7 @@ test('an underpayment or a payment awaiting confirmation holds the invoice for t
 
   // The expiry worker, a day after the charge's page closed, leaves the held orders and their stock alone.
   assert.ok(originalExpiry + DAY_MS < heldFrom + ATTENTION_HOLD_MS);
-  assert.equal(await expireOverdue(app.db.kysely, { shopId, now: originalExpiry + DAY_MS }), 0);
+  assert.equal(await expireOverdue(atTime(app.ctx, originalExpiry + DAY_MS), { shopId }), 0);
   assert.equal(await stock(), before - 3);
   for (const id of [short.id, failedShort.id, waiting.id]) assert.equal((await invoice(id)).status, 'pending');
 
@@ -276,7 +277,7 @@ test('an underpayment or a payment awaiting confirmation holds the invoice for t
   );
 
   // The hold ends: past it, the order nobody resolved expires and its stock is back on sale.
-  assert.equal(await expireOverdue(app.db.kysely, { shopId, now: heldTo + ATTENTION_HOLD_MS + 1 }), 1);
+  assert.equal(await expireOverdue(atTime(app.ctx, heldTo + ATTENTION_HOLD_MS + 1), { shopId }), 1);
   assert.equal((await invoice(failedShort.id)).status, 'expired');
   assert.equal(await stock(), before - 2);
 });

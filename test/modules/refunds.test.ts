@@ -4,6 +4,7 @@ import { sweepPaymentEvents } from '../../src/modules/invoices/index.js';
 import { expireOverdue } from '../../src/modules/invoices/lifecycle.service.js';
 import { PAYMENT_EVENT_RETENTION_MS } from '../../src/modules/invoices/payment.repository.js';
 import { owner } from '../helpers/build.js';
+import { atTime } from '../helpers/clock.js';
 import { customerSession } from '../helpers/customer-session.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
 import { buildWithProviders, stripeEvent } from '../helpers/payment-providers.js';
@@ -228,7 +229,7 @@ test('only a completed invoice can be refunded: pending, cancelled and expired o
   const { app, api, place, keys, refund, invoice, refundRows, shopId } = await setup(t);
   // The expiry worker's run just past the invoice's lifetime (the only pending one then).
   const expired = await place({ customerEmail: 'e@example.com', gateway: 'tipjar', parts: keys() });
-  assert.equal(await expireOverdue(app.db.kysely, { shopId, now: Date.parse(expired.expiresAt) + 1 }), 1);
+  assert.equal(await expireOverdue(atTime(app.ctx, Date.parse(expired.expiresAt) + 1), { shopId }), 1);
   assert.equal((await invoice(expired.id)).status, 'expired');
   const pending = await place({ customerEmail: 'p@example.com', gateway: 'tipjar', parts: keys() });
   const cancelled = await place({ customerEmail: 'c@example.com', gateway: 'tipjar', parts: keys() });

@@ -285,7 +285,7 @@ test('invoice webhooks carry the same url, also for an expiry the worker applies
     .set({ expires_at: Date.now() - 1 })
     .where('id', '=', lapsed.id)
     .execute();
-  assert.equal(await expireOverdue(app.db.kysely), 1);
+  assert.equal(await expireOverdue(app.ctx), 1);
   const dropped = await buy();
   assertOk(await post(app, `/v2/public/invoices/${dropped.id}/cancel`, {}));
 

@@ -3,12 +3,15 @@ import { createHash } from 'node:crypto';
 import { type TestContext, test } from 'node:test';
 import { nextTicketStatus, ticketTransitions } from '../../src/modules/tickets/state.js';
 import { build, owner } from '../helpers/build.js';
+import { TestClock } from '../helpers/clock.js';
 import { assertError, assertOk, createShop, sellingShop } from '../helpers/factories.js';
 
 const EMAIL = 'ticket.buyer@example.com';
 
 async function setup(t: TestContext) {
-  const app = await build(t, { RATE_LIMIT_PUBLIC_MAX: '0' });
+  // Moved by hand where a test needs a later timestamp (latest activity first).
+  const clock = new TestClock();
+  const app = await build(t, { RATE_LIMIT_PUBLIC_MAX: '0' }, { clock });
   const api = await owner(app);
   const shop = await sellingShop(api);
   const shopId = shop.shopId;
@@ -29,10 +32,8 @@ async function setup(t: TestContext) {
     call('POST', `/v2/public/tickets/${id}/message?accessKey=${encodeURIComponent(key)}`, { content });
   const base = `/self/${shopId}/tickets`;
   const ticketCount = async () => (await app.db.kysely.selectFrom('tickets').select('id').execute()).length;
-  return { app, api, ...shop, call, open, view, write, base, ticketCount };
+  return { app, clock, api, ...shop, call, open, view, write, base, ticketCount };
 }
-
-const pause = () => new Promise((resolve) => setTimeout(resolve, 3));
 
 test('the transition table: shop message answers, customer message opens, close ends; closed takes nothing', () => {
   assert.deepEqual(ticketTransitions, {
@@ -51,7 +52,7 @@ test('the transition table: shop message answers, customer message opens, close 
 });
 
 test('a customer opens a ticket, reads it with the access key, and the conversation moves the status', async (t) => {
-  const { app, api, shopId, open, view, write, base } = await setup(t);
+  const { app, clock, api, shopId, open, view, write, base } = await setup(t);
   const created = assertOk(await open({ title: '  Key does not work  ', message: '  It says already redeemed.  ' }));
   assert.deepEqual(Object.keys(created).sort(), ['accessKey', 'id']);
   assert.match(created.accessKey, /^[A-Za-z0-9_-]{32}$/);
@@ -96,7 +97,7 @@ test('a customer opens a ticket, reads it with the access key, and the conversat
   // The owner sees it, answers: answered, and the customer is mailed.
   const ownerView = assertOk(await api.get(`${base}/${created.id}`));
   assert.deepEqual([ownerView.email, ownerView.status, ownerView.messages.length], [EMAIL, 'open', 1]);
-  await pause();
+  clock.advance(1000);
   const answered = assertOk(await api.post(`${base}/${created.id}/message`, { content: 'We sent a new key.' }));
   assert.equal(answered.status, 'answered');
   assert.ok(answered.updatedAt > ownerView.updatedAt);
@@ -252,15 +253,15 @@ test('invoiceId must be an invoice of this shop; unknown shops are 404; a storef
 });
 
 test('owner: list by latest activity with status filter, search and cursor paging', async (t) => {
-  const { api, open, write, base } = await setup(t);
+  const { clock, api, open, write, base } = await setup(t);
   const a = assertOk(await open({ title: 'Refund please', email: 'alice@example.com' }));
-  await pause();
+  clock.advance(1000);
   const b = assertOk(await open({ title: 'Wrong region', email: 'bob@example.com' }));
-  await pause();
+  clock.advance(1000);
   const c = assertOk(await open({ title: 'Where is my key', email: 'carol@example.com' }));
-  await pause();
+  clock.advance(1000);
   assertOk(await api.post(`${base}/${a.id}/message`, { content: 'On its way.' }));
-  await pause();
+  clock.advance(1000);
   assertOk(await api.post(`${base}/${b.id}/close`));
 
   const ids = (page: { items: { id: number }[] }) => page.items.map((i) => i.id);
@@ -283,7 +284,7 @@ test('owner: list by latest activity with status filter, search and cursor pagin
   const second = assertOk(await api.get(`${base}?pageSize=2&cursor=${first.nextCursor}`));
   assert.deepEqual([ids(second), second.nextCursor], [[c.id], null]);
 
-  await pause();
+  clock.advance(1000);
   assertOk(await write(c.id, c.accessKey, 'Any news?'));
   assert.deepEqual(ids(assertOk(await api.get(base))), [c.id, b.id, a.id], 'a customer message moves the ticket up');
 });

@@ -8,6 +8,7 @@ import { isPublicAddress } from '../../src/http/address-guard.js';
 import { recordEvent } from '../../src/modules/events/service.js';
 import { RETRY_DELAYS_MS, retryDelayMs, startWebhookWorker } from '../../src/modules/webhooks/service.js';
 import { build, type Client, freshConfig, onEnd, owner } from '../helpers/build.js';
+import { TestClock } from '../helpers/clock.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
 import { webhookReceiver as receiver } from '../helpers/webhook-receiver.js';
 
@@ -201,6 +202,43 @@ test('backoff: about three days of retries with jitter', () => {
   );
 });
 
+test('every documented retry is made: the tenth failure waits its 20 h, the eleventh ends the delivery', async (t) => {
+  const clock = new TestClock();
+  const app = await build(t, {}, { clock });
+  const api = await owner(app);
+  const shop = await sellingShop(api);
+  const sink = await receiver(t, () => 500);
+  assertOk(await api.post(`/self/${shop.shopId}/webhooks`, { url: sink.url, events: ['invoice.created'] }));
+  assertOk(
+    await api.post(`/v2/public/shops/${shop.shopId}/invoices`, {
+      customerEmail: 'hook@example.com',
+      gateway: 'tipjar',
+      parts: [{ productId: shop.productId, productVariantId: shop.keysVariant, quantity: 1 }],
+    }),
+  );
+  const delivery = () =>
+    app.db.kysely
+      .selectFrom('webhook_deliveries')
+      .select(['status', 'attempts', 'next_attempt_at'])
+      .executeTakeFirstOrThrow();
+  // Nine attempts failed already; each claim counts one.
+  await app.db.kysely
+    .updateTable('webhook_deliveries')
+    .set({ attempts: RETRY_DELAYS_MS.length - 1 })
+    .execute();
+
+  assert.equal(await app.webhookWorker.runOnce(), 0);
+  const tenth = await delivery();
+  assert.deepEqual([tenth.status, tenth.attempts], ['pending', RETRY_DELAYS_MS.length]);
+  const wait = tenth.next_attempt_at - clock.now();
+  const last = RETRY_DELAYS_MS.at(-1)!;
+  assert.ok(wait >= 0.8 * last && wait <= 1.2 * last, `the last retry ${wait / 3_600_000} h later`);
+  clock.advance(wait);
+  assert.equal(await app.webhookWorker.runOnce(), 0);
+  assert.deepEqual([(await delivery()).status, (await delivery()).attempts], ['failed', RETRY_DELAYS_MS.length + 1]);
+  assert.equal(sink.received.length, 2);
+});
+
 test('pending deliveries survive a restart, and a delivery claimed by a crashed worker is sent again', async (t) => {
   const config = await freshConfig(t);
   const sink = await receiver(t);
@@ -267,12 +305,13 @@ test('a backlog to one endpoint goes out in one pass, WEBHOOK_CONCURRENCY at a t
   const ticketMessages = async (from: number, count: number) => {
     for (let i = from; i < from + count; i++) {
       sink.expect(`ticket:${i}`, 1);
-      await recordEvent(app.db.kysely, shopId, 'ticket.message', {
-        ticketId: i,
-        messageId: 1,
-        author: 'customer',
-        status: 'open',
-      });
+      await recordEvent(
+        app.db.kysely,
+        shopId,
+        'ticket.message',
+        { ticketId: i, messageId: 1, author: 'customer', status: 'open' },
+        app.ctx.clock.now(),
+      );
     }
   };
   assertOk(await api.post(base, { url: sink.url, events: ['ticket.message'] }));
@@ -307,12 +346,13 @@ test('events of one object reach an endpoint in order and one at a time; other o
   // Interleaved, as a busy shop writes them.
   for (let m = 1; m <= messages; m++) {
     for (let ticket = 1; ticket <= tickets; ticket++)
-      await recordEvent(app.db.kysely, shopId, 'ticket.message', {
-        ticketId: ticket,
-        messageId: m,
-        author: 'customer',
-        status: 'open',
-      });
+      await recordEvent(
+        app.db.kysely,
+        shopId,
+        'ticket.message',
+        { ticketId: ticket, messageId: m, author: 'customer', status: 'open' },
+        app.ctx.clock.now(),
+      );
   }
   assert.equal(await app.webhookWorker.runOnce(), tickets * messages, 'one pass');
   for (let ticket = 1; ticket <= tickets; ticket++) {
@@ -355,7 +395,7 @@ test('invoice events carry the invoice as the owner API shows it right after the
   const dropped = await buy();
   await snapshot('invoice.created', dropped.id);
   const { endUnpaid } = await import('../../src/modules/invoices/lifecycle.service.js');
-  assert.equal(await endUnpaid(app.db.kysely, shopId, dropped.id, 'cancelled'), true);
+  assert.equal(await endUnpaid(app.ctx, shopId, dropped.id, 'cancelled'), true);
   await snapshot('invoice.cancelled', dropped.id);
 
   while ((await app.webhookWorker.runOnce()) > 0);
@@ -529,7 +569,7 @@ test('a local receiver gets every event type of the contract', async (t) => {
   assert.equal(assertOk(await api.get(`/self/${shopId}/invoices/${lapsed.id}`)).status, 'expired'); // invoice.expired
   const { endUnpaid } = await import('../../src/modules/invoices/lifecycle.service.js');
   const dropped = await order(serviceVariant, 1);
-  assert.equal(await endUnpaid(app.db.kysely, shopId, dropped.id, 'cancelled'), true); // invoice.cancelled
+  assert.equal(await endUnpaid(app.ctx, shopId, dropped.id, 'cancelled'), true); // invoice.cancelled
   await order(keysVariant, 3); // the last three keys: product.out_of_stock
   assertOk(await api.post(`/self/${shopId}/customers/${done.customerId}/balance/add`, { amount: 1 })); // customer.balance_changed
   const ticket = assertOk(

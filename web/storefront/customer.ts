@@ -52,10 +52,9 @@ export async function currentCustomer(app: FastifyInstance, request: FastifyRequ
   const site = request.site;
   const token = site ? request.cookies?.[customerCookieName(site.shop.id)] : undefined;
   if (!site || !token) return null;
-  const db = app.db.kysely;
-  const session = await findSession(db, site.shop.id, token);
+  const session = await findSession(app.ctx, site.shop.id, token);
   if (!session) return null;
-  const customer = await findCustomerByEmail(db, site.shop.id, session.email);
+  const customer = await findCustomerByEmail(app.ctx.db, site.shop.id, session.email);
   return {
     email: session.email,
     customerId: customer?.id ?? null,

@@ -28,7 +28,7 @@ declare module 'fastify' {
 const HTML = 'text/html; charset=utf-8';
 
 function readSiteShop(app: FastifyInstance, segment: string): Promise<ShopRow | undefined> {
-  const db = app.db.kysely;
+  const db = app.ctx.db;
   if (segment.startsWith('~')) return findShopByDomain(db, segment.slice(1));
   if (!SUBDOMAIN.test(segment)) return Promise.resolve(undefined);
   return findShopBySubdomain(db, segment);
@@ -59,6 +59,7 @@ export async function findSiteShop(app: FastifyInstance, segment: string): Promi
     knownSites.set(app, sites);
   }
   const known = sites.get(segment);
+  // The age of an entry in this process's memory, bounded like the page cache's: the system's time, not the app's clock.
   const now = Date.now();
   if (known && now - known.at <= cache.maxAgeMs && (await cache.version(known.shop.id)) === known.version)
     return known.shop;

@@ -92,7 +92,7 @@ export async function authenticateOwner(request: FastifyRequest, reply: FastifyR
     request.headers.authorization === undefined ? sessionTokenFromCookies(request.headers.cookie) : undefined;
   if (session !== undefined) return authenticateBySession(request, reply, session);
   const key = apiKeyFromHeader(request.headers.authorization);
-  const principal = key ? await authenticateApiKey(request.server.db.kysely, key) : undefined;
+  const principal = key ? await authenticateApiKey(request.server.ctx, key) : undefined;
   if (!principal) {
     // A missing key is a client that has not configured one; an unknown key may be a guess.
     if (key) await countUnknownCredential(request, reply, 'API keys');
@@ -130,7 +130,7 @@ async function countUnknownCredential(request: FastifyRequest, reply: FastifyRep
 }
 
 async function authenticateBySession(request: FastifyRequest, reply: FastifyReply, token: string): Promise<unknown> {
-  const principal = await authenticateSession(request.server.db.kysely, token);
+  const principal = await authenticateSession(request.server.ctx, token);
   if (!principal) {
     await countUnknownCredential(request, reply, 'sessions');
     clearSessionCookies(request, reply);

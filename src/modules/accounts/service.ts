@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { Context } from '../../domain/context.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { toIso } from '../../schemas/common.js';
 import type { ApiKeyRow } from './accounts.table.js';
@@ -83,40 +84,47 @@ async function insertKey(db: Conn, accountId: number, granted: readonly Scope[],
 
 /** Creates a key for the account with this e-mail, creating the account if needed (the CLI, the seed). */
 export async function createApiKey(
-  db: Conn,
+  ctx: Context,
   input: { email: string; scopes?: Scope[] },
 ): Promise<{ accountId: number; key: string; view: ApiKeyView }> {
-  return db.transaction().execute((trx) => issueApiKey(trx, input));
+  return ctx.db.transaction().execute((trx) => keyForEmail(trx, input, ctx.clock.now()));
 }
 
-/** createApiKey inside the caller's transaction. */
-export async function issueApiKey(
+/** createApiKey inside the caller's transaction (`ctx.db`). */
+export function issueApiKey(
+  ctx: Context,
+  input: { email: string; scopes?: Scope[] },
+): Promise<{ accountId: number; key: string; view: ApiKeyView }> {
+  return keyForEmail(ctx.db, input, ctx.clock.now());
+}
+
+async function keyForEmail(
   trx: Conn,
   input: { email: string; scopes?: Scope[] },
+  now: number,
 ): Promise<{ accountId: number; key: string; view: ApiKeyView }> {
   const email = normaliseEmail(input.email);
   const granted = input.scopes && input.scopes.length > 0 ? input.scopes : scopes;
-  const now = Date.now();
   const account = (await repo.findAccountByEmail(trx, email)) ?? (await repo.insertAccount(trx, email, now));
   return { accountId: account.id, ...(await insertKey(trx, account.id, granted, null, now)) };
 }
 
-export async function listApiKeys(db: Conn, email: string): Promise<ApiKeyView[]> {
-  const account = await repo.findAccountByEmail(db, normaliseEmail(email));
+export async function listApiKeys(ctx: Context, email: string): Promise<ApiKeyView[]> {
+  const account = await repo.findAccountByEmail(ctx.db, normaliseEmail(email));
   if (!account) throw new NotFoundError('Account');
-  return (await repo.listApiKeys(db, account.id)).map(toView);
+  return (await repo.listApiKeys(ctx.db, account.id)).map(toView);
 }
 
 /** Revokes any account's key (the CLI's `keys revoke`, run by the operator). */
-export async function revokeApiKey(db: Conn, keyId: number): Promise<ApiKeyView> {
-  const row = await repo.revokeApiKey(db, keyId, Date.now());
+export async function revokeApiKey(ctx: Context, keyId: number): Promise<ApiKeyView> {
+  const row = await repo.revokeApiKey(ctx.db, keyId, ctx.clock.now());
   if (!row) throw new NotFoundError('Active API key');
   return toView(row);
 }
 
 /** The caller's account's keys, revoked ones included, newest first. */
-export async function accountKeys(db: Conn, principal: Principal): Promise<ApiKeyView[]> {
-  return (await repo.listApiKeys(db, principal.accountId, 'desc')).map(toView);
+export async function accountKeys(ctx: Context, principal: Principal): Promise<ApiKeyView[]> {
+  return (await repo.listApiKeys(ctx.db, principal.accountId, 'desc')).map(toView);
 }
 
 /**
@@ -125,7 +133,7 @@ export async function accountKeys(db: Conn, principal: Principal): Promise<ApiKe
  * read key): 403.
  */
 export async function createAccountKey(
-  db: Conn,
+  ctx: Context,
   principal: Principal,
   input: { label?: string | null; scopes?: Scope[] | null },
 ): Promise<ApiKeyView & { key: string }> {
@@ -133,21 +141,21 @@ export async function createAccountKey(
   const lacking = asked.find((s) => !principal.scopes.has(s));
   if (lacking) throw new ForbiddenError(`This API key lacks the "${lacking}" scope, so it cannot grant it.`);
   const label = input.label?.trim() || null;
-  return db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     await repo.lockAccount(trx, principal.accountId);
     // The owner rate limit counts per key: the number of keys bounds what an account can send.
     if ((await repo.countActiveApiKeys(trx, principal.accountId)) >= MAX_ACTIVE_KEYS_PER_ACCOUNT)
       throw new ConflictError(
         `An account has at most ${MAX_ACTIVE_KEYS_PER_ACCOUNT} active API keys; revoke one before creating another.`,
       );
-    const { key, view } = await insertKey(trx, principal.accountId, asked, label, Date.now());
+    const { key, view } = await insertKey(trx, principal.accountId, asked, label, ctx.clock.now());
     return { ...view, key };
   });
 }
 
 /** Revokes a key of the caller's account; another account's key is a 404, like one that does not exist. */
-export async function revokeAccountKey(db: Conn, principal: Principal, keyId: number): Promise<ApiKeyView> {
-  const row = await repo.revokeApiKey(db, keyId, Date.now(), principal.accountId);
+export async function revokeAccountKey(ctx: Context, principal: Principal, keyId: number): Promise<ApiKeyView> {
+  const row = await repo.revokeApiKey(ctx.db, keyId, ctx.clock.now(), principal.accountId);
   if (!row) throw new NotFoundError('Active API key');
   return toView(row);
 }
@@ -157,9 +165,11 @@ export async function revokeAccountKey(db: Conn, principal: Principal, keyId: nu
  * in `last_used_at` when the stored one is a minute old or more: one small write per key and
  * minute, not one per request.
  */
-export async function authenticateApiKey(db: Conn, key: string, now = Date.now()): Promise<Principal | undefined> {
+export async function authenticateApiKey(ctx: Context, key: string): Promise<Principal | undefined> {
+  const { db } = ctx;
   const row = await repo.findActiveApiKey(db, hashApiKey(key));
   if (!row) return undefined;
+  const now = ctx.clock.now();
   const staleFrom = now - KEY_TOUCH_EVERY_MS;
   // Advisory: a busy database failing this write must not fail the request it authenticates.
   if (row.last_used_at === null || row.last_used_at <= staleFrom)

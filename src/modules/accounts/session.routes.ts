@@ -25,7 +25,7 @@ const cookie =
  * session is needed), limited per client IP like every public route.
  */
 export const ownerSessionPublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db.kysely;
+  const ctx = app.ctx;
 
   app.post('/session', {
     config: { public: true },
@@ -45,10 +45,10 @@ export const ownerSessionPublicRoutes: FastifyPluginAsyncTypebox = async (app) =
       response: publicResponses(schema.SignedIn, [401]),
     },
     handler: async (request, reply) => {
-      const session = await signIn(db, app.ownerSignInLimits, { ...request.body, ip: request.ip });
+      const session = await signIn(ctx, app.ownerSignInLimits, { ...request.body, ip: request.ip });
       // A session this browser held until now (another account's, or an older one) ends here.
       const replaced = sessionTokenFromCookies(request.headers.cookie);
-      if (replaced !== undefined) await endSessionOfToken(db, replaced);
+      if (replaced !== undefined) await endSessionOfToken(ctx, replaced);
       setSessionCookie(request, reply, session.token);
       void reply.header('cache-control', 'no-store');
       return ok({
@@ -74,13 +74,13 @@ export const ownerSessionPublicRoutes: FastifyPluginAsyncTypebox = async (app) =
       body: schema.PasswordSetupBody,
       response: publicResponses(schema.PasswordSet),
     },
-    handler: async (request) => ok(await usePasswordSetupToken(db, request.body.token, request.body.password)),
+    handler: async (request) => ok(await usePasswordSetupToken(ctx, request.body.token, request.body.password)),
   });
 };
 
 /** The caller's session, password and API keys: inside the authenticated owner scope. */
 export const ownerSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db.kysely;
+  const ctx = app.ctx;
 
   app.get('/session', {
     schema: {
@@ -94,7 +94,7 @@ export const ownerSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (request, reply) => {
       const principal = currentPrincipal(request);
-      const caller = await describeCaller(db, principal);
+      const caller = await describeCaller(ctx, principal);
       void reply.header('cache-control', 'no-store');
       const csrfToken = principal.sessionId === null ? null : csrfTokenFor(request, reply, principal.sessionId);
       return ok({ ...caller, csrfToken });
@@ -112,7 +112,7 @@ export const ownerSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: ownerResponses(Type.Null()),
     },
     handler: async (request, reply) => {
-      await signOut(db, currentPrincipal(request));
+      await signOut(ctx, currentPrincipal(request));
       clearSessionCookies(request, reply);
       return ok(null);
     },
@@ -129,7 +129,7 @@ export const ownerSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: ownerResponses(Type.Null()),
     },
     handler: async (request) => {
-      await changePassword(db, app.ownerSignInLimits, currentPrincipal(request), { ...request.body, ip: request.ip });
+      await changePassword(ctx, app.ownerSignInLimits, currentPrincipal(request), { ...request.body, ip: request.ip });
       return ok(null);
     },
   });
@@ -141,7 +141,7 @@ export const ownerSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description: "Every key of the caller's account, revoked ones too, newest first; never the keys themselves.",
       response: ownerResponses(schema.ApiKeyList),
     },
-    handler: async (request) => ok({ items: await accountKeys(db, currentPrincipal(request)) }),
+    handler: async (request) => ok({ items: await accountKeys(ctx, currentPrincipal(request)) }),
   });
 
   app.post('/keys', {
@@ -155,7 +155,7 @@ export const ownerSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: schema.NewApiKeyBody,
       response: ownerResponses(schema.CreatedApiKey, [409]),
     },
-    handler: async (request) => ok(await createAccountKey(db, currentPrincipal(request), request.body)),
+    handler: async (request) => ok(await createAccountKey(ctx, currentPrincipal(request), request.body)),
   });
 
   app.delete('/keys/:keyId', {
@@ -168,6 +168,6 @@ export const ownerSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: schema.KeyParams,
       response: ownerResponses(schema.ApiKey),
     },
-    handler: async (request) => ok(await revokeAccountKey(db, currentPrincipal(request), request.params.keyId)),
+    handler: async (request) => ok(await revokeAccountKey(ctx, currentPrincipal(request), request.params.keyId)),
   });
 };

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { type Context, onConnection } from '../../domain/context.js';
 import { AppError, NotFoundError, UnauthorizedError, ValidationError } from '../../http/errors.js';
 import { toIso } from '../../schemas/common.js';
 import { hashPassword, verifyPassword } from '../../security/passwords.js';
@@ -92,20 +93,20 @@ export interface OpenedSession {
  * a password and a wrong password are one and the same 401, each after one scrypt comparison.
  */
 export async function signIn(
-  db: Conn,
+  ctx: Context,
   limits: OwnerSignInLimits,
   input: { email: string; password: string; ip: string },
 ): Promise<OpenedSession> {
   const email = input.email.trim().toLowerCase();
   await limits.take(email, input.ip);
-  const account = await repo.findAccountByEmail(db, email);
+  const account = await repo.findAccountByEmail(ctx.db, email);
   const matches = await verifyPassword(input.password, await hashToCompare(account?.password_hash));
   if (!account || account.password_hash === null || !matches) throw wrongCredentials();
   await limits.succeeded(email, input.ip);
-  const now = Date.now();
+  const now = ctx.clock.now();
   const token = newToken();
   const expiresAt = expiryOf(now, now);
-  const sessionId = await db.transaction().execute(async (trx) => {
+  const sessionId = await ctx.db.transaction().execute(async (trx) => {
     await repo.lockAccount(trx, account.id);
     const id = await repo.insertSession(trx, {
       account_id: account.id,
@@ -124,8 +125,10 @@ export async function signIn(
  * The principal of a live session (both scopes), or undefined (unknown, signed out, expired,
  * malformed). A use extends the session (expiryOf), written at most every 5 minutes.
  */
-export async function authenticateSession(db: Conn, token: string, now = Date.now()): Promise<Principal | undefined> {
+export async function authenticateSession(ctx: Context, token: string): Promise<Principal | undefined> {
   if (!TOKEN.test(token)) return undefined;
+  const { db } = ctx;
+  const now = ctx.clock.now();
   const row = await repo.findSessionByHash(db, sha256(token));
   if (!row || row.expires_at <= now) return undefined;
   if (now - row.last_used_at >= TOUCH_EVERY_MS) await repo.touchSession(db, row.id, now, expiryOf(row.created_at, now));
@@ -134,9 +137,10 @@ export async function authenticateSession(db: Conn, token: string, now = Date.no
 
 /** The caller's account and, for a session, when it ends (null for an API key). */
 export async function describeCaller(
-  db: Conn,
+  ctx: Context,
   principal: Principal,
 ): Promise<{ accountId: number; email: string; expiresAt: string | null }> {
+  const { db } = ctx;
   if (principal.sessionId !== null) {
     const session = await repo.findSessionOfAccount(db, principal.accountId, principal.sessionId);
     // Signed out by a parallel request since this one was authenticated.
@@ -149,13 +153,13 @@ export async function describeCaller(
 }
 
 /** Ends the session of a raw token, if it is one (a new sign-in in the browser that held it). */
-export async function endSessionOfToken(db: Conn, token: string): Promise<void> {
-  if (TOKEN.test(token)) await repo.deleteSessionByHash(db, sha256(token));
+export async function endSessionOfToken(ctx: Context, token: string): Promise<void> {
+  if (TOKEN.test(token)) await repo.deleteSessionByHash(ctx.db, sha256(token));
 }
 
 /** Signs out: the session's cookie opens nothing from now on. An API key has no session to end. */
-export async function signOut(db: Conn, principal: Principal): Promise<void> {
-  if (principal.sessionId !== null) await repo.deleteSession(db, principal.accountId, principal.sessionId);
+export async function signOut(ctx: Context, principal: Principal): Promise<void> {
+  if (principal.sessionId !== null) await repo.deleteSession(ctx.db, principal.accountId, principal.sessionId);
 }
 
 /**
@@ -163,20 +167,25 @@ export async function signOut(db: Conn, principal: Principal): Promise<void> {
  * and the account's unused setup links are retired (they were for setting a password). Run it
  * in a transaction.
  */
-async function storePassword(trx: Conn, accountId: number, passwordHash: string, keep: number | null): Promise<void> {
-  const now = Date.now();
+async function storePassword(
+  trx: Conn,
+  accountId: number,
+  passwordHash: string,
+  keep: number | null,
+  now: number,
+): Promise<void> {
   await repo.setPasswordHash(trx, accountId, passwordHash, now);
   await repo.deleteAccountSessions(trx, accountId, keep);
   await repo.retirePasswordTokens(trx, accountId, now);
 }
 
 /** Sets the password of the account with this e-mail (the CLI); its sessions all end. */
-export async function setPassword(db: Conn, email: string, password: string): Promise<{ email: string }> {
-  const account = await repo.findAccountByEmail(db, normaliseEmail(email));
+export async function setPassword(ctx: Context, email: string, password: string): Promise<{ email: string }> {
+  const account = await repo.findAccountByEmail(ctx.db, normaliseEmail(email));
   if (!account) throw new NotFoundError('Account');
   checkPasswordRules(password, 'password');
   const passwordHash = await hashPassword(password);
-  await db.transaction().execute((trx) => storePassword(trx, account.id, passwordHash, null));
+  await ctx.db.transaction().execute((trx) => storePassword(trx, account.id, passwordHash, null, ctx.clock.now()));
   return { email: account.email };
 }
 
@@ -185,13 +194,13 @@ export async function setPassword(db: Conn, email: string, password: string): Pr
  * `currentPassword`). The account's other sessions end; the caller's own goes on.
  */
 export async function changePassword(
-  db: Conn,
+  ctx: Context,
   limits: OwnerSignInLimits,
   principal: Principal,
   input: { currentPassword: string; newPassword: string; ip: string },
 ): Promise<void> {
   checkPasswordRules(input.newPassword, 'newPassword');
-  const account = await repo.findAccountById(db, principal.accountId);
+  const account = await repo.findAccountById(ctx.db, principal.accountId);
   if (!account) throw new UnauthorizedError();
   // The current password is a password guess like a sign-in's: a leaked key must not be a way to try many.
   await limits.take(account.email, input.ip);
@@ -200,21 +209,24 @@ export async function changePassword(
     throw ValidationError.field('currentPassword', 'is not the current password');
   await limits.succeeded(account.email, input.ip);
   const passwordHash = await hashPassword(input.newPassword);
-  await db.transaction().execute((trx) => storePassword(trx, account.id, passwordHash, principal.sessionId));
+  await ctx.db
+    .transaction()
+    .execute((trx) => storePassword(trx, account.id, passwordHash, principal.sessionId, ctx.clock.now()));
 }
 
 /**
  * A one-time token for the link that sets the account's password: valid 24 hours, usable once.
  * The account's earlier unused links stop working: only the newest one does.
  */
-export function createPasswordSetupToken(db: Conn, accountId: number): Promise<string> {
-  return db.transaction().execute((trx) => issuePasswordSetupToken(trx, accountId));
+export function createPasswordSetupToken(ctx: Context, accountId: number): Promise<string> {
+  return ctx.db.transaction().execute((trx) => issuePasswordSetupToken(onConnection(ctx, trx), accountId));
 }
 
-/** createPasswordSetupToken inside the caller's transaction. */
-export async function issuePasswordSetupToken(trx: Conn, accountId: number): Promise<string> {
+/** createPasswordSetupToken inside the caller's transaction (`ctx.db`). */
+export async function issuePasswordSetupToken(ctx: Context, accountId: number): Promise<string> {
+  const trx = ctx.db;
   const token = newToken();
-  const now = Date.now();
+  const now = ctx.clock.now();
   // Two links made at once must not both stay live: the second waits for the first's commit.
   await repo.lockAccount(trx, accountId);
   await repo.retirePasswordTokens(trx, accountId, now);
@@ -229,10 +241,10 @@ export async function issuePasswordSetupToken(trx: Conn, accountId: number): Pro
 }
 
 /** A setup token for the account with this e-mail (the CLI's `users setup-link`); 404 without one. */
-export async function setupTokenForEmail(db: Conn, email: string): Promise<{ email: string; token: string }> {
-  const account = await repo.findAccountByEmail(db, normaliseEmail(email));
+export async function setupTokenForEmail(ctx: Context, email: string): Promise<{ email: string; token: string }> {
+  const account = await repo.findAccountByEmail(ctx.db, normaliseEmail(email));
   if (!account) throw new NotFoundError('Account');
-  return { email: account.email, token: await createPasswordSetupToken(db, account.id) };
+  return { email: account.email, token: await createPasswordSetupToken(ctx, account.id) };
 }
 
 /** The link an owner opens to set the password; the token is in the fragment, which no request carries to a server log. */
@@ -245,18 +257,20 @@ export function passwordSetupLink(publicUrl: string, token: string): string {
  * 404). The password's rules are checked first, so a refused password leaves the link usable;
  * every session of the account ends.
  */
-export async function usePasswordSetupToken(db: Conn, token: string, password: string): Promise<{ email: string }> {
+export async function usePasswordSetupToken(ctx: Context, token: string, password: string): Promise<{ email: string }> {
   checkPasswordRules(password, 'password');
   const tokenHash = sha256(token);
   // Checked before the hashing, so that unknown tokens cost no scrypt.
-  if (!TOKEN.test(token) || (await repo.findLivePasswordToken(db, tokenHash, Date.now())) === undefined)
+  if (!TOKEN.test(token) || (await repo.findLivePasswordToken(ctx.db, tokenHash, ctx.clock.now())) === undefined)
     throw unknownLink();
   const passwordHash = await hashPassword(password);
-  return db.transaction().execute(async (trx) => {
-    const accountId = await repo.spendPasswordToken(trx, tokenHash, Date.now());
+  return ctx.db.transaction().execute(async (trx) => {
+    // The time after the scrypt: a token that expired meanwhile is not spent.
+    const now = ctx.clock.now();
+    const accountId = await repo.spendPasswordToken(trx, tokenHash, now);
     // A parallel request spent it first.
     if (accountId === undefined) throw unknownLink();
-    await storePassword(trx, accountId, passwordHash, null);
+    await storePassword(trx, accountId, passwordHash, null, now);
     const account = await repo.findAccountById(trx, accountId);
     return { email: account!.email };
   });
@@ -267,6 +281,6 @@ export async function usePasswordSetupToken(db: Conn, token: string, password: s
  * Run hourly beside the other sweeps; a row a stopped server missed is refused all the same
  * (expiry is checked on every use).
  */
-export function sweepOwnerSessions(db: Conn, now = Date.now()): Promise<number> {
+export function sweepOwnerSessions(db: Conn, now: number): Promise<number> {
   return repo.sweepDeadRows(db, now);
 }

@@ -30,7 +30,7 @@ const AffiliateStats = Type.Object({
 });
 
 export const affiliateOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db.kysely;
+  const ctx = app.ctx;
 
   app.get('/:shopId/affiliates/stats', {
     schema: {
@@ -40,7 +40,7 @@ export const affiliateOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: StatsQuery,
       response: ownerResponses(AffiliateStats),
     },
-    handler: async (request) => ok(await service.affiliateStats(db, currentShop(request), request.query)),
+    handler: async (request) => ok(await service.affiliateStats(ctx, currentShop(request), request.query)),
   });
 
   app.get('/:shopId/affiliates', {
@@ -51,7 +51,7 @@ export const affiliateOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: PageQuery,
       response: ownerResponses(Page(Affiliate)),
     },
-    handler: async (request) => ok(await service.listAffiliates(db, currentShop(request), request.query)),
+    handler: async (request) => ok(await service.listAffiliates(ctx, currentShop(request), request.query)),
   });
 
   app.post('/:shopId/affiliates/:customerId/referral/disable', {
@@ -61,6 +61,6 @@ export const affiliateOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: CustomerParams,
       response: ownerResponses(Customer),
     },
-    handler: async (request) => ok(await service.disableReferral(db, currentShop(request), request.params.customerId)),
+    handler: async (request) => ok(await service.disableReferral(ctx, currentShop(request), request.params.customerId)),
   });
 };

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Context } from '../../domain/context.js';
 import { pageWindow, toPage } from '../../http/pagination.js';
 import { type PageQuery, toIso } from '../../schemas/common.js';
 import { parseDateRange } from '../../schemas/dates.js';
@@ -9,11 +8,11 @@ import { requireCustomer, toCustomer } from '../customers/index.js';
 import type { ShopRow } from '../shops/index.js';
 import * as repo from './repository.js';
 
-type Conn = Kysely<Database>;
 const DAY = 86_400_000;
 
 /** Customers with referrals: completed referred orders, their revenue, the commission earned. */
-export async function listAffiliates(db: Conn, shop: ShopRow, query: PageQuery) {
+export async function listAffiliates(ctx: Context, shop: ShopRow, query: PageQuery) {
+  const { db } = ctx;
   const [rows, total] = await Promise.all([
     repo.listAffiliates(db, shop.id, query.searchString, pageWindow(query)),
     repo.countAffiliates(db, shop.id, query.searchString),
@@ -32,14 +31,14 @@ export async function listAffiliates(db: Conn, shop: ShopRow, query: PageQuery) 
 }
 
 export async function affiliateStats(
-  db: Conn,
+  ctx: Context,
   shop: ShopRow,
   query: { fromDate?: string | undefined; toDate?: string | undefined },
 ) {
   const parsed = parseDateRange(query, shop.utc_offset_minutes);
-  const to = parsed.to ?? Date.now();
+  const to = parsed.to ?? ctx.clock.now();
   const from = parsed.from ?? to - 30 * DAY;
-  const totals = await repo.affiliateTotals(db, shop.id, { from, to });
+  const totals = await repo.affiliateTotals(ctx.db, shop.id, { from, to });
   return {
     fromDate: toIso(from),
     toDate: toIso(to),
@@ -53,7 +52,8 @@ export async function affiliateStats(
 }
 
 /** No commission from this customer's referrals from now on. */
-export async function disableReferral(db: Conn, shop: ShopRow, customerId: number) {
-  await requireCustomer(db, shop.id, customerId);
-  return toCustomer((await customers.setReferralDisabled(db, shop.id, customerId, Date.now()))!, shop.currency);
+export async function disableReferral(ctx: Context, shop: ShopRow, customerId: number) {
+  await requireCustomer(ctx.db, shop.id, customerId);
+  const customer = await customers.setReferralDisabled(ctx.db, shop.id, customerId, ctx.clock.now());
+  return toCustomer(customer!, shop.currency);
 }

@@ -24,7 +24,7 @@ export const analyticsOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: ownerResponses(schema.RealTimeVisits),
     },
     handler: async (request) => {
-      const at = request.query.at === undefined ? Date.now() : parseInstant(request.query.at, 'at');
+      const at = request.query.at === undefined ? app.ctx.clock.now() : parseInstant(request.query.at, 'at');
       await app.visitRecorder.flush();
       return ok(await realTimeVisits(visitStoreOf(app), currentShop(request).id, at));
     },

@@ -26,7 +26,7 @@ export function visitorHash(shopId: number, ip: string | null, userAgent: string
 
 /** Redis when configured (shared by every instance), else this instance's database. */
 export function visitStoreOf(app: FastifyInstance): VisitStore {
-  return app.redis ? redisVisitStore(app.redis, app.config.redisKeyPrefix) : databaseVisitStore(app.db.kysely);
+  return app.redis ? redisVisitStore(app.redis, app.config.redisKeyPrefix) : databaseVisitStore(app.ctx.db);
 }
 
 /**
@@ -99,14 +99,14 @@ export function startVisitRecorder(app: FastifyInstance): VisitRecorder {
 export function recordVisit(
   app: FastifyInstance,
   visit: { shopId: number; page: string; ip: string | null; userAgent: string | null },
-  now: number = Date.now(),
+  now?: number,
 ): void {
   try {
     app.visitRecorder.add({
       shopId: visit.shopId,
       visitor: visitorHash(visit.shopId, visit.ip, visit.userAgent),
       page: visit.page.slice(0, MAX_PAGE_LENGTH),
-      at: now,
+      at: now ?? app.ctx.clock.now(),
     });
   } catch (err) {
     app.log.warn({ err, shopId: visit.shopId }, 'recording a visit failed');
@@ -147,7 +147,7 @@ export async function realTimeVisits(store: VisitStore, shopId: number, at: numb
 export function startVisitPruner(app: FastifyInstance): { stop(): void } {
   if (app.redis) return { stop: () => {} };
   const timer = setInterval(() => {
-    pruneVisits(app.db.kysely, Date.now() - VISIT_RETENTION_MS).catch((err: unknown) =>
+    pruneVisits(app.ctx.db, app.ctx.clock.now() - VISIT_RETENTION_MS).catch((err: unknown) =>
       app.log.warn({ err }, 'pruning visits failed'),
     );
   }, PRUNE_INTERVAL_MS);

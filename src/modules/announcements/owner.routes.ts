@@ -12,7 +12,7 @@ const rules =
   'Omitted booleans are false; omitted, null or empty optional texts are cleared.';
 
 export const announcementOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db.kysely;
+  const ctx = app.ctx;
 
   app.get('/:shopId/announcements', {
     schema: {
@@ -23,7 +23,7 @@ export const announcementOwnerRoutes: FastifyPluginAsyncTypebox = async (app) =>
       querystring: schema.AnnouncementListQuery,
       response: ownerResponses(Page(schema.Announcement)),
     },
-    handler: async (request) => ok(await service.listAnnouncements(db, currentShop(request), request.query)),
+    handler: async (request) => ok(await service.listAnnouncements(ctx, currentShop(request), request.query)),
   });
 
   app.post('/:shopId/announcements', {
@@ -35,7 +35,7 @@ export const announcementOwnerRoutes: FastifyPluginAsyncTypebox = async (app) =>
       body: schema.AnnouncementInput,
       response: ownerResponses(schema.Announcement, [409]),
     },
-    handler: async (request) => ok(await service.createAnnouncement(db, currentShop(request), request.body)),
+    handler: async (request) => ok(await service.createAnnouncement(ctx, currentShop(request), request.body)),
   });
 
   app.put('/:shopId/announcements/:announcementId', {
@@ -48,7 +48,7 @@ export const announcementOwnerRoutes: FastifyPluginAsyncTypebox = async (app) =>
       response: ownerResponses(schema.Announcement, [409]),
     },
     handler: async (request) =>
-      ok(await service.updateAnnouncement(db, currentShop(request), request.params.announcementId, request.body)),
+      ok(await service.updateAnnouncement(ctx, currentShop(request), request.params.announcementId, request.body)),
   });
 
   app.delete('/:shopId/announcements/:announcementId', {
@@ -60,6 +60,6 @@ export const announcementOwnerRoutes: FastifyPluginAsyncTypebox = async (app) =>
       response: ownerResponses(Deleted),
     },
     handler: async (request) =>
-      ok(await service.deleteAnnouncement(db, currentShop(request), request.params.announcementId)),
+      ok(await service.deleteAnnouncement(ctx, currentShop(request), request.params.announcementId)),
   });
 };

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { Context } from '../../domain/context.js';
 import { ConflictError, NotFoundError } from '../../http/errors.js';
 import { pageWindow, toPage } from '../../http/pagination.js';
 import { slugify } from '../../http/slug.js';
@@ -50,7 +51,8 @@ async function claimAnnouncementPath(
   }
 }
 
-export async function listAnnouncements(db: Conn, shop: ShopRow, query: AnnouncementListQuery) {
+export async function listAnnouncements(ctx: Context, shop: ShopRow, query: AnnouncementListQuery) {
+  const { db } = ctx;
   const { limit, offset } = pageWindow(query);
   const [rows, totalCount] = await Promise.all([
     repo.listAnnouncements(db, shop.id, { search: query.searchString, limit, offset }),
@@ -59,21 +61,26 @@ export async function listAnnouncements(db: Conn, shop: ShopRow, query: Announce
   return toPage(rows.map(toAnnouncement), totalCount, query);
 }
 
-export async function createAnnouncement(db: Conn, shop: ShopRow, input: AnnouncementInput) {
+export async function createAnnouncement(ctx: Context, shop: ShopRow, input: AnnouncementInput) {
   const fields = fieldsOf(input);
-  const row = await db.transaction().execute(async (trx) => {
+  const row = await ctx.db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);
     const path = await claimAnnouncementPath(trx, shop.id, { path: input.path ?? undefined, title: fields.title });
-    const now = Date.now();
+    const now = ctx.clock.now();
     return repo.insertAnnouncement(trx, { shop_id: shop.id, path, ...fields, created_at: now, updated_at: now });
   });
   return toAnnouncement(row);
 }
 
 /** Full update; the path stays unless a new one is given (409 when another announcement has it). */
-export async function updateAnnouncement(db: Conn, shop: ShopRow, announcementId: number, input: AnnouncementInput) {
+export async function updateAnnouncement(
+  ctx: Context,
+  shop: ShopRow,
+  announcementId: number,
+  input: AnnouncementInput,
+) {
   const fields = fieldsOf(input);
-  const row = await db.transaction().execute(async (trx) => {
+  const row = await ctx.db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);
     const current = await repo.findAnnouncement(trx, shop.id, announcementId);
     if (!current) throw new NotFoundError('Announcement');
@@ -81,13 +88,13 @@ export async function updateAnnouncement(db: Conn, shop: ShopRow, announcementId
       input.path == null
         ? current.path
         : await claimAnnouncementPath(trx, shop.id, { path: input.path, title: fields.title }, announcementId);
-    return repo.updateAnnouncement(trx, shop.id, announcementId, { path, ...fields, updated_at: Date.now() });
+    return repo.updateAnnouncement(trx, shop.id, announcementId, { path, ...fields, updated_at: ctx.clock.now() });
   });
   if (!row) throw new NotFoundError('Announcement');
   return toAnnouncement(row);
 }
 
-export async function deleteAnnouncement(db: Conn, shop: ShopRow, announcementId: number) {
-  if ((await repo.deleteAnnouncement(db, shop.id, announcementId)) === 0) throw new NotFoundError('Announcement');
+export async function deleteAnnouncement(ctx: Context, shop: ShopRow, announcementId: number) {
+  if ((await repo.deleteAnnouncement(ctx.db, shop.id, announcementId)) === 0) throw new NotFoundError('Announcement');
   return { id: announcementId, deleted: true as const };
 }

@@ -11,7 +11,7 @@ const rules =
   'or country matches an item. `data` is validated and normalised per `type` (400 naming `data`); the same type and data twice in a shop is a 409.';
 
 export const blacklistOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db.kysely;
+  const ctx = app.ctx;
 
   app.get('/:shopId/blacklist', {
     schema: {
@@ -22,7 +22,7 @@ export const blacklistOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: schema.BlacklistQuery,
       response: ownerResponses(Page(schema.BlockedItem)),
     },
-    handler: async (request) => ok(await service.listBlockedItems(db, currentShop(request), request.query)),
+    handler: async (request) => ok(await service.listBlockedItems(ctx, currentShop(request), request.query)),
   });
 
   app.post('/:shopId/blacklist', {
@@ -34,7 +34,7 @@ export const blacklistOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: schema.BlockedItemInput,
       response: ownerResponses(schema.BlockedItem, [409]),
     },
-    handler: async (request) => ok(await service.createBlockedItem(db, currentShop(request), request.body)),
+    handler: async (request) => ok(await service.createBlockedItem(ctx, currentShop(request), request.body)),
   });
 
   app.get('/:shopId/blacklist/:blockedItemId', {
@@ -45,7 +45,7 @@ export const blacklistOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: ownerResponses(schema.BlockedItem),
     },
     handler: async (request) =>
-      ok(await service.getBlockedItem(db, currentShop(request), request.params.blockedItemId)),
+      ok(await service.getBlockedItem(ctx, currentShop(request), request.params.blockedItemId)),
   });
 
   app.put('/:shopId/blacklist/:blockedItemId', {
@@ -58,7 +58,7 @@ export const blacklistOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: ownerResponses(schema.BlockedItem, [409]),
     },
     handler: async (request) =>
-      ok(await service.updateBlockedItem(db, currentShop(request), request.params.blockedItemId, request.body)),
+      ok(await service.updateBlockedItem(ctx, currentShop(request), request.params.blockedItemId, request.body)),
   });
 
   app.delete('/:shopId/blacklist/:blockedItemId', {
@@ -69,6 +69,6 @@ export const blacklistOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: ownerResponses(Deleted),
     },
     handler: async (request) =>
-      ok(await service.deleteBlockedItem(db, currentShop(request), request.params.blockedItemId)),
+      ok(await service.deleteBlockedItem(ctx, currentShop(request), request.params.blockedItemId)),
   });
 };

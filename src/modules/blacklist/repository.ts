@@ -65,10 +65,11 @@ export function updateBlockedItem(
   shopId: number,
   blockedItemId: number,
   patch: { type: BlockedItemType; data: string; note: string | null },
+  now: number,
 ): Promise<BlockedItemRow> {
   return db
     .updateTable('blacklist')
-    .set({ ...patch, updated_at: Date.now() })
+    .set({ ...patch, updated_at: now })
     .where('shop_id', '=', shopId)
     .where('id', '=', blockedItemId)
     .returningAll()

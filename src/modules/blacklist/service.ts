@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { Context } from '../../domain/context.js';
 import { ConflictError, NotFoundError } from '../../http/errors.js';
 import { pageWindow, toPage } from '../../http/pagination.js';
 import type { ShopRow } from '../shops/index.js';
@@ -34,11 +35,12 @@ async function checkNotBlocked(
   }
 }
 
-export async function getBlockedItem(db: Conn, shop: ShopRow, blockedItemId: number) {
-  return toBlockedItem(await requireBlockedItem(db, shop.id, blockedItemId));
+export async function getBlockedItem(ctx: Context, shop: ShopRow, blockedItemId: number) {
+  return toBlockedItem(await requireBlockedItem(ctx.db, shop.id, blockedItemId));
 }
 
-export async function listBlockedItems(db: Conn, shop: ShopRow, query: BlacklistQuery) {
+export async function listBlockedItems(ctx: Context, shop: ShopRow, query: BlacklistQuery) {
+  const { db } = ctx;
   const { limit, offset } = pageWindow(query);
   const filter = { search: query.searchString, type: query.type };
   const [rows, totalCount] = await Promise.all([
@@ -48,13 +50,13 @@ export async function listBlockedItems(db: Conn, shop: ShopRow, query: Blacklist
   return toPage(rows.map(toBlockedItem), totalCount, query);
 }
 
-export async function createBlockedItem(db: Conn, shop: ShopRow, input: BlockedItemInput) {
+export async function createBlockedItem(ctx: Context, shop: ShopRow, input: BlockedItemInput) {
   const data = normaliseBlockedData(input.type, input.data);
-  const item = await db.transaction().execute(async (trx) => {
+  const item = await ctx.db.transaction().execute(async (trx) => {
     // No unique index on (shop, type, data): the shop lock makes check-then-insert safe.
     await lockShop(trx, shop.id);
     await checkNotBlocked(trx, shop.id, input.type, data);
-    const now = Date.now();
+    const now = ctx.clock.now();
     return repo.insertBlockedItem(trx, {
       shop_id: shop.id,
       type: input.type,
@@ -68,19 +70,20 @@ export async function createBlockedItem(db: Conn, shop: ShopRow, input: BlockedI
 }
 
 /** Full update: `type` and `data` are replaced, an omitted `note` clears it. */
-export async function updateBlockedItem(db: Conn, shop: ShopRow, blockedItemId: number, input: BlockedItemInput) {
+export async function updateBlockedItem(ctx: Context, shop: ShopRow, blockedItemId: number, input: BlockedItemInput) {
   const data = normaliseBlockedData(input.type, input.data);
-  const item = await db.transaction().execute(async (trx) => {
+  const item = await ctx.db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);
     await requireBlockedItem(trx, shop.id, blockedItemId);
     await checkNotBlocked(trx, shop.id, input.type, data, blockedItemId);
-    return repo.updateBlockedItem(trx, shop.id, blockedItemId, { type: input.type, data, note: input.note ?? null });
+    const patch = { type: input.type, data, note: input.note ?? null };
+    return repo.updateBlockedItem(trx, shop.id, blockedItemId, patch, ctx.clock.now());
   });
   return toBlockedItem(item);
 }
 
-export async function deleteBlockedItem(db: Conn, shop: ShopRow, blockedItemId: number) {
-  if ((await repo.deleteBlockedItem(db, shop.id, blockedItemId)) === 0) throw new NotFoundError('Blocked item');
+export async function deleteBlockedItem(ctx: Context, shop: ShopRow, blockedItemId: number) {
+  if ((await repo.deleteBlockedItem(ctx.db, shop.id, blockedItemId)) === 0) throw new NotFoundError('Blocked item');
   return { id: blockedItemId, deleted: true as const };
 }
 

@@ -7,7 +7,7 @@ import * as service from './service.js';
 const tags = ['Categories'];
 
 export const categoryOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db.kysely;
+  const ctx = app.ctx;
 
   app.get('/:shopId/categories', {
     schema: {
@@ -18,7 +18,7 @@ export const categoryOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: PageQuery,
       response: ownerResponses(Page(schema.Category)),
     },
-    handler: async (request) => ok(await service.listCategories(db, currentShop(request), request.query)),
+    handler: async (request) => ok(await service.listCategories(ctx, currentShop(request), request.query)),
   });
 
   app.post('/:shopId/categories', {
@@ -29,7 +29,7 @@ export const categoryOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: schema.CategoryInput,
       response: ownerResponses(schema.Category),
     },
-    handler: async (request) => ok(await service.createCategory(db, currentShop(request), request.body)),
+    handler: async (request) => ok(await service.createCategory(ctx, currentShop(request), request.body)),
   });
 
   app.get('/:shopId/categories/:categoryId', {
@@ -39,7 +39,7 @@ export const categoryOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: schema.CategoryParams,
       response: ownerResponses(schema.Category),
     },
-    handler: async (request) => ok(await service.getCategory(db, currentShop(request), request.params.categoryId)),
+    handler: async (request) => ok(await service.getCategory(ctx, currentShop(request), request.params.categoryId)),
   });
 
   app.put('/:shopId/categories/:categoryId', {
@@ -52,7 +52,7 @@ export const categoryOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: ownerResponses(schema.Category),
     },
     handler: async (request) =>
-      ok(await service.updateCategory(db, currentShop(request), request.params.categoryId, request.body)),
+      ok(await service.updateCategory(ctx, currentShop(request), request.params.categoryId, request.body)),
   });
 
   app.delete('/:shopId/categories/:categoryId', {
@@ -62,6 +62,6 @@ export const categoryOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: schema.CategoryParams,
       response: ownerResponses(Deleted),
     },
-    handler: async (request) => ok(await service.deleteCategory(db, currentShop(request), request.params.categoryId)),
+    handler: async (request) => ok(await service.deleteCategory(ctx, currentShop(request), request.params.categoryId)),
   });
 };

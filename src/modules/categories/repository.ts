@@ -18,10 +18,16 @@ export function insertCategory(db: Conn, row: Insertable<CategoriesTable>): Prom
   return db.insertInto('categories').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function renameCategory(db: Conn, shopId: number, categoryId: number, name: string): Promise<void> {
+export async function renameCategory(
+  db: Conn,
+  shopId: number,
+  categoryId: number,
+  name: string,
+  now: number,
+): Promise<void> {
   await db
     .updateTable('categories')
-    .set({ name, updated_at: Date.now() })
+    .set({ name, updated_at: now })
     .where('shop_id', '=', shopId)
     .where('id', '=', categoryId)
     .execute();

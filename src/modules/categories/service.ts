@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { type Context, onConnection } from '../../domain/context.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import { pageWindow, toPage } from '../../http/pagination.js';
 import { type PageQuery, toIso } from '../../schemas/common.js';
@@ -32,13 +33,15 @@ async function requireCategory(db: Conn, shopId: number, categoryId: number): Pr
   return category;
 }
 
-export async function getCategory(db: Conn, shop: ShopRow, categoryId: number) {
+export async function getCategory(ctx: Context, shop: ShopRow, categoryId: number) {
+  const { db } = ctx;
   const category = await requireCategory(db, shop.id, categoryId);
   const listingIds = await repo.listingIdsOfCategories(db, shop.id, [categoryId]);
   return toCategory(category, listingIds.get(categoryId) ?? []);
 }
 
-export async function listCategories(db: Conn, shop: ShopRow, query: PageQuery) {
+export async function listCategories(ctx: Context, shop: ShopRow, query: PageQuery) {
+  const { db } = ctx;
   const { limit, offset } = pageWindow(query);
   const [rows, totalCount] = await Promise.all([
     repo.listCategories(db, shop.id, { search: query.searchString, limit, offset }),
@@ -56,36 +59,36 @@ export async function listCategories(db: Conn, shop: ShopRow, query: PageQuery) 
   );
 }
 
-export async function createCategory(db: Conn, shop: ShopRow, input: CategoryInput) {
+export async function createCategory(ctx: Context, shop: ShopRow, input: CategoryInput) {
   const name = input.name.trim();
   const listingIds = input.listingIds ?? [];
-  return db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     // Listings come and go with product and group writes, which hold this lock.
     await lockShop(trx, shop.id);
     await checkListingIds(trx, shop.id, listingIds);
-    const now = Date.now();
+    const now = ctx.clock.now();
     const category = await repo.insertCategory(trx, { shop_id: shop.id, name, created_at: now, updated_at: now });
     await repo.replaceCategoryListings(trx, shop.id, category.id, listingIds);
-    return getCategory(trx, shop, category.id);
+    return getCategory(onConnection(ctx, trx), shop, category.id);
   });
 }
 
 /** Full update: an omitted `listingIds` empties the category. */
-export async function updateCategory(db: Conn, shop: ShopRow, categoryId: number, input: CategoryInput) {
+export async function updateCategory(ctx: Context, shop: ShopRow, categoryId: number, input: CategoryInput) {
   const name = input.name.trim();
   const listingIds = input.listingIds ?? [];
-  return db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);
     await requireCategory(trx, shop.id, categoryId);
     await checkListingIds(trx, shop.id, listingIds);
-    await repo.renameCategory(trx, shop.id, categoryId, name);
+    await repo.renameCategory(trx, shop.id, categoryId, name, ctx.clock.now());
     await repo.replaceCategoryListings(trx, shop.id, categoryId, listingIds);
-    return getCategory(trx, shop, categoryId);
+    return getCategory(onConnection(ctx, trx), shop, categoryId);
   });
 }
 
-export async function deleteCategory(db: Conn, shop: ShopRow, categoryId: number) {
-  await db.transaction().execute(async (trx) => {
+export async function deleteCategory(ctx: Context, shop: ShopRow, categoryId: number) {
+  await ctx.db.transaction().execute(async (trx) => {
     await requireCategory(trx, shop.id, categoryId);
     await repo.deleteCategory(trx, shop.id, categoryId);
   });

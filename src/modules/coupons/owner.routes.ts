@@ -12,7 +12,7 @@ const rules =
   '`endDate` may not be before `startDate`; `restrictToProducts` must name products of this shop (400 naming the entry).';
 
 export const couponOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db.kysely;
+  const ctx = app.ctx;
 
   app.get('/:shopId/coupons', {
     schema: {
@@ -23,7 +23,7 @@ export const couponOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: PageQuery,
       response: ownerResponses(Page(schema.Coupon)),
     },
-    handler: async (request) => ok(await service.listCoupons(db, currentShop(request), request.query)),
+    handler: async (request) => ok(await service.listCoupons(ctx, currentShop(request), request.query)),
   });
 
   app.post('/:shopId/coupons', {
@@ -35,12 +35,12 @@ export const couponOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: schema.CouponInput,
       response: ownerResponses(schema.Coupon, [409]),
     },
-    handler: async (request) => ok(await service.createCoupon(db, currentShop(request), request.body)),
+    handler: async (request) => ok(await service.createCoupon(ctx, currentShop(request), request.body)),
   });
 
   app.get('/:shopId/coupons/:couponId', {
     schema: { tags, summary: 'Get one coupon', params: schema.CouponParams, response: ownerResponses(schema.Coupon) },
-    handler: async (request) => ok(await service.getCoupon(db, currentShop(request), request.params.couponId)),
+    handler: async (request) => ok(await service.getCoupon(ctx, currentShop(request), request.params.couponId)),
   });
 
   app.put('/:shopId/coupons/:couponId', {
@@ -53,7 +53,7 @@ export const couponOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: ownerResponses(schema.Coupon, [409]),
     },
     handler: async (request) =>
-      ok(await service.updateCoupon(db, currentShop(request), request.params.couponId, request.body)),
+      ok(await service.updateCoupon(ctx, currentShop(request), request.params.couponId, request.body)),
   });
 
   app.delete('/:shopId/coupons/:couponId', {
@@ -64,6 +64,6 @@ export const couponOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: schema.CouponParams,
       response: ownerResponses(Deleted),
     },
-    handler: async (request) => ok(await service.deleteCoupon(db, currentShop(request), request.params.couponId)),
+    handler: async (request) => ok(await service.deleteCoupon(ctx, currentShop(request), request.params.couponId)),
   });
 };

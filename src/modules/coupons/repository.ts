@@ -39,10 +39,11 @@ export function updateCoupon(
   shopId: number,
   couponId: number,
   patch: CouponPatch & { max_uses: number | null },
+  now: number,
 ): Promise<CouponRow | undefined> {
   let query = db
     .updateTable('coupons')
-    .set({ ...patch, updated_at: Date.now() })
+    .set({ ...patch, updated_at: now })
     .where('shop_id', '=', shopId)
     .where('id', '=', couponId);
   if (patch.max_uses !== null) query = query.where('uses', '<=', patch.max_uses);
@@ -116,10 +117,16 @@ export function listFixedCoupons(db: Conn, shopId: number): Promise<Pick<CouponR
     .execute();
 }
 
-export async function setDiscount(db: Conn, shopId: number, couponId: number, discount: number): Promise<void> {
+export async function setDiscount(
+  db: Conn,
+  shopId: number,
+  couponId: number,
+  discount: number,
+  now: number,
+): Promise<void> {
   await db
     .updateTable('coupons')
-    .set({ discount, updated_at: Date.now() })
+    .set({ discount, updated_at: now })
     .where('shop_id', '=', shopId)
     .where('id', '=', couponId)
     .execute();

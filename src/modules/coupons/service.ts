@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { constraintViolation } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
+import type { Context } from '../../domain/context.js';
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from '../../http/errors.js';
 import { pageWindow, toPage } from '../../http/pagination.js';
 import type { PageQuery } from '../../schemas/common.js';
@@ -99,11 +100,12 @@ async function requireCoupon(db: Conn, shopId: number, couponId: number): Promis
   return coupon;
 }
 
-export async function getCoupon(db: Conn, shop: ShopRow, couponId: number) {
-  return toCoupon(await requireCoupon(db, shop.id, couponId), shop.currency);
+export async function getCoupon(ctx: Context, shop: ShopRow, couponId: number) {
+  return toCoupon(await requireCoupon(ctx.db, shop.id, couponId), shop.currency);
 }
 
-export async function listCoupons(db: Conn, shop: ShopRow, query: PageQuery) {
+export async function listCoupons(ctx: Context, shop: ShopRow, query: PageQuery) {
+  const { db } = ctx;
   const { limit, offset } = pageWindow(query);
   const [rows, totalCount] = await Promise.all([
     repo.listCoupons(db, shop.id, { search: query.searchString, limit, offset }),
@@ -116,13 +118,13 @@ export async function listCoupons(db: Conn, shop: ShopRow, query: PageQuery) {
   );
 }
 
-export async function createCoupon(db: Conn, shop: ShopRow, input: CouponInput) {
+export async function createCoupon(ctx: Context, shop: ShopRow, input: CouponInput) {
   const columns = couponColumns(input, shop);
   const coupon = await withUniqueName(() =>
-    db.transaction().execute(async (trx) => {
+    ctx.db.transaction().execute(async (trx) => {
       await checkProductIds(trx, shop.id, input.restrictToProducts ?? []);
       await checkNameFree(trx, shop.id, columns.name_key);
-      const now = Date.now();
+      const now = ctx.clock.now();
       return repo.insertCoupon(trx, { ...columns, shop_id: shop.id, created_at: now, updated_at: now });
     }),
   );
@@ -130,10 +132,10 @@ export async function createCoupon(db: Conn, shop: ShopRow, input: CouponInput) 
 }
 
 /** Full update: omitted optional fields go back to their defaults; `uses` is kept. */
-export async function updateCoupon(db: Conn, shop: ShopRow, couponId: number, input: CouponInput) {
+export async function updateCoupon(ctx: Context, shop: ShopRow, couponId: number, input: CouponInput) {
   const columns = couponColumns(input, shop);
   const coupon = await withUniqueName(() =>
-    db.transaction().execute(async (trx) => {
+    ctx.db.transaction().execute(async (trx) => {
       const current = await requireCoupon(trx, shop.id, couponId);
       await checkProductIds(
         trx,
@@ -142,7 +144,7 @@ export async function updateCoupon(db: Conn, shop: ShopRow, couponId: number, in
         JSON.parse(current.restrict_products) as number[],
       );
       await checkNameFree(trx, shop.id, columns.name_key, couponId);
-      const updated = await repo.updateCoupon(trx, shop.id, couponId, columns);
+      const updated = await repo.updateCoupon(trx, shop.id, couponId, columns, ctx.clock.now());
       if (updated) return updated;
       const { uses } = await requireCoupon(trx, shop.id, couponId);
       throw new ConflictError('maxUses is below the uses the coupon already has.', [
@@ -154,24 +156,27 @@ export async function updateCoupon(db: Conn, shop: ShopRow, couponId: number, in
 }
 
 /** Invoices that held the coupon keep its code; their link to it is cleared. */
-export async function deleteCoupon(db: Conn, shop: ShopRow, couponId: number) {
-  if ((await repo.deleteCoupon(db, shop.id, couponId)) === 0) throw new NotFoundError('Coupon');
+export async function deleteCoupon(ctx: Context, shop: ShopRow, couponId: number) {
+  if ((await repo.deleteCoupon(ctx.db, shop.id, couponId)) === 0) throw new NotFoundError('Coupon');
   return { id: couponId, deleted: true as const };
 }
 
 /**
  * Re-expresses fixed discounts when the shop changes currency, by the rule prices follow
- * (rescaleMinorUnits: the major-unit number stays). Part of the currency change transaction.
+ * (rescaleMinorUnits: the major-unit number stays). Part of the currency change transaction, on
+ * its handle and at its time.
  */
 export async function rescaleFixedDiscounts(
   db: Conn,
   shopId: number,
   fromCurrency: string,
   toCurrency: string,
+  now: number,
 ): Promise<void> {
   if (currencyDigits(fromCurrency) === currencyDigits(toCurrency)) return;
   for (const coupon of await repo.listFixedCoupons(db, shopId)) {
-    await repo.setDiscount(db, shopId, coupon.id, rescaleMinorUnits(coupon.discount, fromCurrency, toCurrency));
+    const discount = rescaleMinorUnits(coupon.discount, fromCurrency, toCurrency);
+    await repo.setDiscount(db, shopId, coupon.id, discount, now);
   }
 }
 

@@ -20,9 +20,7 @@ export async function identifyCustomer(request: FastifyRequest): Promise<void> {
   const token = sessionTokenOf(request.headers.authorization);
   const shopId = (request.params as { shopId?: unknown } | undefined)?.shopId;
   request.customer =
-    token !== undefined && typeof shopId === 'number'
-      ? await findSession(request.server.db.kysely, shopId, token)
-      : null;
+    token !== undefined && typeof shopId === 'number' ? await findSession(request.server.ctx, shopId, token) : null;
 }
 
 /** The request's customer session, or 401: a customer-area call needs one. */

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ForbiddenError, NotFoundError } from '../../http/errors.js';
 import { ok, publicResponses } from '../../schemas/common.js';
-import { orderOptions } from '../invoices/index.js';
 import { findShopById, PublicShopParams, type ShopRow } from '../shops/index.js';
 import { keyOpens, UnlockedKeys } from '../storefront/index.js';
 import { signedInCustomer } from './customer-auth.js';
@@ -14,13 +13,12 @@ const locked =
   'A password-protected shop needs `key` (the storefront password; missing or wrong: 403 shop_locked); an unknown shop is a 404.';
 
 export const customerSessionPublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db.kysely;
-  const links = orderOptions(app).links;
+  const ctx = app.ctx;
   const unlocked = new UnlockedKeys();
 
   /** The shop in the path, opened with its storefront password when it has one. */
   async function open(shopId: number, key: string | null | undefined): Promise<ShopRow> {
-    const shop = await findShopById(db, shopId);
+    const shop = await findShopById(ctx.db, shopId);
     if (!shop) throw new NotFoundError('Shop');
     if (!(await keyOpens(shop.password_hash, key ?? undefined, shop.id, unlocked)))
       throw new ForbiddenError('This shop is protected by a password.', 'shop_locked');
@@ -45,7 +43,7 @@ export const customerSessionPublicRoutes: FastifyPluginAsyncTypebox = async (app
     },
     handler: async (request) => {
       const shop = await open(request.params.shopId, request.body.key);
-      return ok(await sendSignInCode(db, app.signInLimits, shop, { email: request.body.email, ip: request.ip }));
+      return ok(await sendSignInCode(ctx, app.signInLimits, shop, { email: request.body.email, ip: request.ip }));
     },
   });
 
@@ -69,7 +67,7 @@ export const customerSessionPublicRoutes: FastifyPluginAsyncTypebox = async (app
     handler: async (request) => {
       const shop = await open(request.params.shopId, request.body.key);
       const { email, code } = request.body;
-      return ok(await startSession(db, shop, { email, code, ip: request.ip }, app.authFailures));
+      return ok(await startSession(ctx, shop, { email, code, ip: request.ip }, app.authFailures));
     },
   });
 
@@ -87,7 +85,7 @@ export const customerSessionPublicRoutes: FastifyPluginAsyncTypebox = async (app
     },
     handler: async (request) => {
       const customer = signedInCustomer(request);
-      await endSession(db, customer.shopId, customer.id);
+      await endSession(ctx, customer.shopId, customer.id);
       return ok({ signedOut: true as const });
     },
   });
@@ -113,7 +111,7 @@ export const customerSessionPublicRoutes: FastifyPluginAsyncTypebox = async (app
       const customer = signedInCustomer(request);
       const shop = await open(request.params.shopId, request.query.key);
       void reply.header('cache-control', 'private, no-store');
-      return ok(await customerAccount(db, shop, customer.email, request.query, links));
+      return ok(await customerAccount(ctx, shop, customer.email, request.query));
     },
   });
 };

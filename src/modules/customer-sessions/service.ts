@@ -1,13 +1,14 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { Context } from '../../domain/context.js';
 import type { AuthFailureLimiter } from '../../http/auth-failures.js';
 import { AppError, RateLimitedError } from '../../http/errors.js';
 import { toIso } from '../../schemas/common.js';
 import { fromMinorUnits } from '../../schemas/money.js';
 import { findCustomerByEmail } from '../customers/index.js';
 import { customerInvoices } from '../invoices/index.js';
-import { enqueueMail, type LinkSettings, signInCodeMail } from '../mail/index.js';
+import { enqueueMail, signInCodeMail } from '../mail/index.js';
 import type { ShopRow } from '../shops/index.js';
 import * as repo from './repository.js';
 import type { SignInLimits } from './sign-in-limits.js';
@@ -58,16 +59,16 @@ function refusedCode(): AppError {
  * Limited per address and per client (sign-in-limits.ts): past either, a 429 and nothing sent.
  */
 export async function sendSignInCode(
-  db: Conn,
+  ctx: Context,
   limits: SignInLimits,
   shop: ShopRow,
   input: { email: string; ip: string },
-  now = Date.now(),
 ): Promise<{ email: string; codeValidMinutes: number }> {
   const email = normalised(input.email);
   await limits.take(shop.id, email, input.ip);
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  await db.transaction().execute(async (trx) => {
+  const now = ctx.clock.now();
+  await ctx.db.transaction().execute(async (trx) => {
     await repo.dropOldCodes(trx, shop.id, email, now - CODE_ROWS_KEPT_MS);
     await repo.insertCode(trx, {
       shop_id: shop.id,
@@ -77,10 +78,15 @@ export async function sendSignInCode(
       used_at: null,
       created_at: now,
     });
-    await enqueueMail(trx, shop.id, {
-      to: email,
-      ...signInCodeMail({ shopName: shop.name, code, minutes: CODE_MINUTES }),
-    });
+    await enqueueMail(
+      trx,
+      shop.id,
+      {
+        to: email,
+        ...signInCodeMail({ shopName: shop.name, code, minutes: CODE_MINUTES }),
+      },
+      now,
+    );
   });
   return { email, codeValidMinutes: CODE_MINUTES };
 }
@@ -94,12 +100,13 @@ export async function sendSignInCode(
  * ends). The code used and the address's other unused codes are spent with the session's creation.
  */
 export async function startSession(
-  db: Conn,
+  ctx: Context,
   shop: ShopRow,
   input: { email: string; code: string; ip: string },
   failures: AuthFailureLimiter | null,
-  now = Date.now(),
 ): Promise<{ token: string; email: string; expiresAt: string }> {
+  const { db } = ctx;
+  const now = ctx.clock.now();
   const email = normalised(input.email);
   const blockedFor = failures ? await failures.blockedFor(input.ip) : null;
   if (blockedFor !== null)
@@ -140,13 +147,10 @@ async function openSession(db: Conn, shopId: number, email: string, codeId: numb
 }
 
 /** The live session of this shop that the token opens, or null (unknown, expired, another shop's, malformed). */
-export async function findSession(
-  db: Conn,
-  shopId: number,
-  token: string,
-  now = Date.now(),
-): Promise<CustomerSession | null> {
+export async function findSession(ctx: Context, shopId: number, token: string): Promise<CustomerSession | null> {
   if (!TOKEN.test(token)) return null;
+  const { db } = ctx;
+  const now = ctx.clock.now();
   const row = await repo.findSessionByHash(db, shopId, sha256(token));
   if (!row || row.expires_at <= now) return null;
   if (now - row.last_used_at >= TOUCH_EVERY_MS) await repo.touchSession(db, shopId, row.id, now);
@@ -154,8 +158,8 @@ export async function findSession(
 }
 
 /** Signs out: the session's token opens nothing from now on. */
-export async function endSession(db: Conn, shopId: number, sessionId: number): Promise<void> {
-  await repo.deleteSession(db, shopId, sessionId);
+export async function endSession(ctx: Context, shopId: number, sessionId: number): Promise<void> {
+  await repo.deleteSession(ctx.db, shopId, sessionId);
 }
 
 /**
@@ -163,14 +167,13 @@ export async function endSession(db: Conn, shopId: number, sessionId: number): P
  * (0 before the first order) and one page of their own invoices of this shop, newest first.
  */
 export async function customerAccount(
-  db: Conn,
+  ctx: Context,
   shop: ShopRow,
   email: string,
   page: { pageNumber: number; pageSize: number; cursor?: string | undefined },
-  links: LinkSettings,
 ) {
-  const customer = await findCustomerByEmail(db, shop.id, email);
-  const orders = await customerInvoices(db, shop, customer?.id ?? null, page, links);
+  const customer = await findCustomerByEmail(ctx.db, shop.id, email);
+  const orders = await customerInvoices(ctx, shop, customer?.id ?? null, page);
   return {
     email,
     balance: fromMinorUnits(customer?.balance ?? 0, shop.currency),
@@ -184,7 +187,7 @@ export async function customerAccount(
  * lives 15 minutes) and expired sessions. Run hourly beside the idempotency-key sweep; a row
  * missed by a stopped server is refused all the same (expiry is checked on every use).
  */
-export function sweepCustomerSessions(db: Conn, now = Date.now()): Promise<number> {
+export function sweepCustomerSessions(db: Conn, now: number): Promise<number> {
   return repo.sweepDeadRows(db, now - CODE_ROWS_KEPT_MS, now);
 }
 
@@ -193,9 +196,10 @@ export function sweepCustomerSessions(db: Conn, now = Date.now()): Promise<numbe
  * in-process callers only (the demo seed pays an order from a demo customer's balance). No route
  * reaches it.
  */
-export async function openTrustedSession(db: Conn, shopId: number, email: string, now = Date.now()) {
+export async function openTrustedSession(ctx: Context, shopId: number, email: string) {
   const token = randomBytes(32).toString('base64url');
-  await repo.insertSession(db, {
+  const now = ctx.clock.now();
+  await repo.insertSession(ctx.db, {
     shop_id: shopId,
     email: normalised(email),
     token_hash: sha256(token),

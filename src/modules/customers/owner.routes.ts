@@ -8,11 +8,11 @@ import * as service from './service.js';
 const tags = ['Customers'];
 
 export const customerOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db.kysely;
+  const ctx = app.ctx;
   // A retry whose first balance move committed but died before answering gets the balance as it is now.
   const balanceNow = idempotent(async (request, customerId) => {
     const shop = currentShop(request);
-    const customer = await service.getCustomer(db, shop, Number(customerId));
+    const customer = await service.getCustomer(ctx, shop, Number(customerId));
     return ok({ customerId: customer.id, balance: customer.balance, currency: shop.currency });
   });
 
@@ -24,7 +24,7 @@ export const customerOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: schema.StatsQuery,
       response: ownerResponses(schema.CustomerStats),
     },
-    handler: async (request) => ok(await service.customerStats(db, currentShop(request), request.query)),
+    handler: async (request) => ok(await service.customerStats(ctx, currentShop(request), request.query)),
   });
 
   app.get('/:shopId/customers', {
@@ -39,7 +39,7 @@ export const customerOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: schema.CustomerListQuery,
       response: ownerResponses(CursorPage(schema.Customer)),
     },
-    handler: async (request) => ok(await service.listCustomers(db, currentShop(request), request.query)),
+    handler: async (request) => ok(await service.listCustomers(ctx, currentShop(request), request.query)),
   });
 
   app.get('/:shopId/customers/:customerId', {
@@ -49,7 +49,7 @@ export const customerOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: schema.CustomerParams,
       response: ownerResponses(schema.Customer),
     },
-    handler: async (request) => ok(await service.getCustomer(db, currentShop(request), request.params.customerId)),
+    handler: async (request) => ok(await service.getCustomer(ctx, currentShop(request), request.params.customerId)),
   });
 
   app.get('/:shopId/customers/:customerId/ips', {
@@ -61,7 +61,7 @@ export const customerOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: ownerResponses(Page(schema.CustomerIp)),
     },
     handler: async (request) =>
-      ok(await service.listCustomerIps(db, currentShop(request), request.params.customerId, request.query)),
+      ok(await service.listCustomerIps(ctx, currentShop(request), request.params.customerId, request.query)),
   });
 
   for (const [path, direction] of [
@@ -83,7 +83,7 @@ export const customerOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       ...balanceNow,
       handler: async (request) =>
-        ok(await service.moveBalance(db, currentShop(request), request.params.customerId, direction, request.body)),
+        ok(await service.moveBalance(ctx, currentShop(request), request.params.customerId, direction, request.body)),
     });
   }
 };

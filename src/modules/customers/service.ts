@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { Context } from '../../domain/context.js';
 import { NotFoundError, UnprocessableError } from '../../http/errors.js';
 import { recordIdempotentWork } from '../../http/idempotency.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
@@ -60,14 +61,14 @@ export async function customerForEmail(
 
 /**
  * Moves a balance by `delta` minor units and writes the ledger row, in the caller's
- * transaction. A debit larger than the balance is a 422 and changes nothing.
+ * transaction and at its time `now`. A debit larger than the balance is a 422 and changes nothing.
  */
 export async function changeBalance(
   db: Conn,
   shopId: number,
   customerId: number,
   change: { delta: number; kind: BalanceEntryKind; note?: string | null; invoiceId?: string | null },
-  now = Date.now(),
+  now: number,
 ): Promise<number> {
   // The shop before the customer row (the lock order of shops/repository.ts): the ledger row's
   // insert takes the shop's key share, which must not be asked for while holding the customer,
@@ -108,7 +109,7 @@ export async function changeBalance(
 
 /** Owner credit (`add`) or debit (`remove`); answers the new balance. */
 export async function moveBalance(
-  db: Conn,
+  ctx: Context,
   shop: ShopRow,
   customerId: number,
   direction: 'add' | 'remove',
@@ -116,19 +117,21 @@ export async function moveBalance(
 ) {
   const minor = toMinorUnits(input.amount, shop.currency, 'amount');
   const delta = direction === 'add' ? minor : -minor;
-  const balance = await db.transaction().execute(async (trx) => {
+  const balance = await ctx.db.transaction().execute(async (trx) => {
     await recordIdempotentWork(trx, customerId);
-    return changeBalance(trx, shop.id, customerId, {
-      delta,
-      kind: direction === 'add' ? 'credit' : 'debit',
-      note: input.note ?? null,
-    });
+    return changeBalance(
+      trx,
+      shop.id,
+      customerId,
+      { delta, kind: direction === 'add' ? 'credit' : 'debit', note: input.note ?? null },
+      ctx.clock.now(),
+    );
   });
   return { customerId, balance: fromMinorUnits(balance, shop.currency), currency: shop.currency };
 }
 
-export async function getCustomer(db: Conn, shop: ShopRow, customerId: number) {
-  return toCustomer(await requireCustomer(db, shop.id, customerId), shop.currency);
+export async function getCustomer(ctx: Context, shop: ShopRow, customerId: number) {
+  return toCustomer(await requireCustomer(ctx.db, shop.id, customerId), shop.currency);
 }
 
 const orders = {
@@ -145,7 +148,8 @@ const orders = {
  * `pageNumber`. A cursor names its order (the default's excepted), so one from another order is
  * a 400.
  */
-export async function listCustomers(db: Conn, shop: ShopRow, query: CustomerListQuery) {
+export async function listCustomers(ctx: Context, shop: ShopRow, query: CustomerListQuery) {
+  const { db } = ctx;
   const { from, to } = parseDateRange(query, shop.utc_offset_minutes);
   const filter = { search: query.searchString, from, to };
   const orderBy = query.orderBy ?? '-createdAt';
@@ -171,7 +175,8 @@ export async function listCustomers(db: Conn, shop: ShopRow, query: CustomerList
   };
 }
 
-export async function listCustomerIps(db: Conn, shop: ShopRow, customerId: number, query: PageQuery) {
+export async function listCustomerIps(ctx: Context, shop: ShopRow, customerId: number, query: PageQuery) {
+  const { db } = ctx;
   await requireCustomer(db, shop.id, customerId);
   const [rows, total] = await Promise.all([
     repo.listCustomerIps(db, shop.id, customerId, pageWindow(query)),
@@ -190,14 +195,14 @@ const DAY = 86_400_000;
 
 /** Figures over `fromDate`/`toDate` (default: the last 30 days). */
 export async function customerStats(
-  db: Conn,
+  ctx: Context,
   shop: ShopRow,
   query: { fromDate?: string | undefined; toDate?: string | undefined },
 ) {
   const parsed = parseDateRange(query, shop.utc_offset_minutes);
-  const to = parsed.to ?? Date.now();
+  const to = parsed.to ?? ctx.clock.now();
   const from = parsed.from ?? to - 30 * DAY;
-  const stats = await repo.customerStats(db, shop.id, { from, to });
+  const stats = await repo.customerStats(ctx.db, shop.id, { from, to });
   return {
     fromDate: toIso(from),
     toDate: toIso(to),

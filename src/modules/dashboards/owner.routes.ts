@@ -11,7 +11,7 @@ const rangeDescription =
   'A range covers at most 366 days (400 otherwise). Figures are computed from the stored orders, in the shop currency.';
 
 export const dashboardOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db.kysely;
+  const ctx = app.ctx;
 
   app.get('/:shopId/dashboard/general', {
     schema: {
@@ -22,7 +22,7 @@ export const dashboardOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: schema.DashboardQuery,
       response: ownerResponses(schema.GeneralDashboard),
     },
-    handler: async (request) => ok(await service.generalDashboard(db, currentShop(request), request.query)),
+    handler: async (request) => ok(await service.generalDashboard(ctx, currentShop(request), request.query)),
   });
 
   app.get('/:shopId/dashboard/advanced', {
@@ -34,6 +34,6 @@ export const dashboardOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: schema.DashboardQuery,
       response: ownerResponses(schema.AdvancedDashboard),
     },
-    handler: async (request) => ok(await service.advancedDashboard(db, currentShop(request), request.query)),
+    handler: async (request) => ok(await service.advancedDashboard(ctx, currentShop(request), request.query)),
   });
 };

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { Context } from '../../domain/context.js';
 import { ValidationError } from '../../http/errors.js';
 import { toIso } from '../../schemas/common.js';
 import { parseDateRange } from '../../schemas/dates.js';
@@ -39,9 +40,9 @@ interface DayRange extends Range {
 
 /**
  * `fromDate`/`toDate` in the shop's timezone; by default the last 30 days ending today (whole
- * local days). A range may cover at most 366 local days.
+ * local days, today being that of `now`). A range may cover at most 366 local days.
  */
-export function dashboardRange(shop: ShopRow, query: RangeQuery, now = Date.now()): DayRange {
+export function dashboardRange(shop: ShopRow, query: RangeQuery, now: number): DayRange {
   const offsetMs = shop.utc_offset_minutes * 60_000;
   const parsed = parseDateRange(query, shop.utc_offset_minutes);
   const to = parsed.to ?? (localDayOf(now, offsetMs) + 1) * DAY_MS - offsetMs - 1;
@@ -59,8 +60,9 @@ export function dashboardRange(shop: ShopRow, query: RangeQuery, now = Date.now(
  * except while a timezone change rebuilds them: then days (the series, hours of day) are those of
  * the previous offset until the rebuild ends, and the figures of the range are exact all the same.
  */
-async function rangeAndRollups(db: Conn, shop: ShopRow, query: RangeQuery) {
-  const asked = dashboardRange(shop, query);
+async function rangeAndRollups(ctx: Context, shop: ShopRow, query: RangeQuery) {
+  const { db } = ctx;
+  const asked = dashboardRange(shop, query, ctx.clock.now());
   const view = await rollupStore.rollupView(db, shop.id, shop.utc_offset_minutes);
   const offsetMs = view.offsetMinutes * 60_000;
   const range: DayRange = {
@@ -119,10 +121,11 @@ async function rangeTotals(
 }
 
 /** Sales figures and a day-by-day series (every day of the range, empty ones included). */
-export async function generalDashboard(db: Conn, shop: ShopRow, query: RangeQuery) {
+export async function generalDashboard(ctx: Context, shop: ShopRow, query: RangeQuery) {
+  const { db } = ctx;
   // Like every invoice read, count overdue unpaid invoices as what they are: expired.
-  await expireOverdue(db, { shopId: shop.id });
-  const { range, rollups, rebuilding } = await rangeAndRollups(db, shop, query);
+  await expireOverdue(ctx, { shopId: shop.id });
+  const { range, rollups, rebuilding } = await rangeAndRollups(ctx, shop, query);
   const split = splitRange(range);
   const [{ total, edges }, days] = await Promise.all([
     rangeTotals(db, rollups, split),
@@ -222,9 +225,10 @@ async function topProducts(db: Conn, rollups: Rollups, range: DayRange, split: R
 }
 
 /** Where the money comes from, what sells, who comes back, and when they buy. */
-export async function advancedDashboard(db: Conn, shop: ShopRow, query: RangeQuery) {
-  await expireOverdue(db, { shopId: shop.id });
-  const { range, rollups, rebuilding } = await rangeAndRollups(db, shop, query);
+export async function advancedDashboard(ctx: Context, shop: ShopRow, query: RangeQuery) {
+  const { db } = ctx;
+  await expireOverdue(ctx, { shopId: shop.id });
+  const { range, rollups, rebuilding } = await rangeAndRollups(ctx, shop, query);
   const split = splitRange(range);
   const [{ total }, gateways, products, hours] = await Promise.all([
     rangeTotals(db, rollups, split),

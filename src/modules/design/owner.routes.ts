@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Context } from '../../domain/context.js';
 import { currentShop } from '../../http/auth.js';
 import { type ImageKind, receiveImage, uploadRouteSchema, uploadUrl } from '../../http/uploads.js';
 import { ok, ownerResponses, ShopParams } from '../../schemas/common.js';
@@ -24,7 +23,7 @@ interface SectionRoute<B extends TSchema> {
   summary: string;
   description: string;
   body: B;
-  apply(db: Kysely<Database>, shopId: number, body: Static<B>): Promise<schema.Design>;
+  apply(ctx: Context, shopId: number, body: Static<B>): Promise<schema.Design>;
 }
 
 const section = <B extends TSchema>(s: SectionRoute<B>) => s as unknown as SectionRoute<TSchema>;
@@ -104,7 +103,7 @@ const images: { paths: string[]; slot: ImageSlot; kind: ImageKind; summary: stri
 ];
 
 export const designOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db.kysely;
+  const ctx = app.ctx;
 
   app.get('/:shopId/customization', {
     schema: {
@@ -114,7 +113,7 @@ export const designOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: ShopParams,
       response: ownerResponses(schema.Design),
     },
-    handler: async (request) => ok(await service.getDesign(db, currentShop(request).id)),
+    handler: async (request) => ok(await service.getDesign(ctx.db, currentShop(request).id)),
   });
 
   for (const s of sections) {
@@ -128,7 +127,7 @@ export const designOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
           body: s.body,
           response: ownerResponses(schema.Design),
         },
-        handler: async (request) => ok(await s.apply(db, currentShop(request).id, request.body)),
+        handler: async (request) => ok(await s.apply(ctx, currentShop(request).id, request.body)),
       });
     }
   }
@@ -145,7 +144,7 @@ export const designOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
           description: `Sets \`${i.field}\`; the previous image is removed. ${oneDesign(i.paths)}\n\n${upload.description}`,
         },
         handler: async (request) => {
-          const name = await service.setDesignImage(db, app.storage, currentShop(request).id, i.slot, () =>
+          const name = await service.setDesignImage(ctx, app.storage, currentShop(request).id, i.slot, () =>
             receiveImage(request, i.kind),
           );
           return ok({ url: uploadUrl(name) });

@@ -13,9 +13,9 @@ export async function saveDesignOverrides(
   db: Kysely<Database>,
   shopId: number,
   overrides: DesignOverrides,
+  now: number,
 ): Promise<void> {
   const data = JSON.stringify(overrides);
-  const now = Date.now();
   await db
     .insertInto('shop_designs')
     .values({ shop_id: shopId, data, updated_at: now })

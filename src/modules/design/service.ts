@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { Context } from '../../domain/context.js';
 import { uploadUrl } from '../../http/uploads.js';
 import { type FileStorage, replaceStoredFile } from '../../storage/file-storage.js';
 import { lockShop } from '../shops/index.js';
@@ -43,20 +44,23 @@ export function toDesign(stored: DesignOverrides): Design {
   };
 }
 
-/** The shop's design, as the owner and the public storefront pages see it. */
+/**
+ * The shop's design, as the owner and the public storefront pages see it. A read of one row that
+ * needs no clock, on the connection its caller reads on (storefront/service.ts has no context).
+ */
 export async function getDesign(db: Conn, shopId: number): Promise<Design> {
   return toDesign(await repo.findDesignOverrides(db, shopId));
 }
 
 async function updateOverrides(
-  db: Conn,
+  ctx: Context,
   shopId: number,
   change: (current: DesignOverrides) => DesignOverrides,
 ): Promise<Design> {
-  return db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     await lockShop(trx, shopId);
     const next = change(await repo.findDesignOverrides(trx, shopId));
-    await repo.saveDesignOverrides(trx, shopId, next);
+    await repo.saveDesignOverrides(trx, shopId, next, ctx.clock.now());
     return toDesign(next);
   });
 }
@@ -98,30 +102,30 @@ const colourFields = [
 ] as const;
 
 /** Colours and display flags; colours are stored lower-case. */
-export async function updateDesignFlags(db: Conn, shopId: number, patch: DesignFlagsBody): Promise<Design> {
+export async function updateDesignFlags(ctx: Context, shopId: number, patch: DesignFlagsBody): Promise<Design> {
   const next: Record<string, unknown> = ownFields(patch, DesignFlagsBody);
   for (const field of colourFields) next[field] = patch[field]?.toLowerCase() ?? patch[field];
-  return updateOverrides(db, shopId, (current) => ({ ...current, design: applyPatch(current.design, next) }));
+  return updateOverrides(ctx, shopId, (current) => ({ ...current, design: applyPatch(current.design, next) }));
 }
 
-export async function updateWidgets(db: Conn, shopId: number, patch: WidgetsBody): Promise<Design> {
+export async function updateWidgets(ctx: Context, shopId: number, patch: WidgetsBody): Promise<Design> {
   const next = clearBlank(ownFields(patch, WidgetsBody), [
     'crispKey',
     'googleAnalyticsKey',
     'hotjarKey',
     'intercomKey',
   ]);
-  return updateOverrides(db, shopId, (current) => ({ ...current, widgets: applyPatch(current.widgets, next) }));
+  return updateOverrides(ctx, shopId, (current) => ({ ...current, widgets: applyPatch(current.widgets, next) }));
 }
 
-export async function updateStorefront(db: Conn, shopId: number, patch: StorefrontBody): Promise<Design> {
+export async function updateStorefront(ctx: Context, shopId: number, patch: StorefrontBody): Promise<Design> {
   const next = clearBlank(ownFields(patch, StorefrontBody), ['title', 'description', 'buttonText']);
-  return updateOverrides(db, shopId, (current) => ({ ...current, storefront: applyPatch(current.storefront, next) }));
+  return updateOverrides(ctx, shopId, (current) => ({ ...current, storefront: applyPatch(current.storefront, next) }));
 }
 
-export async function updateSeo(db: Conn, shopId: number, patch: SeoBody): Promise<Design> {
+export async function updateSeo(ctx: Context, shopId: number, patch: SeoBody): Promise<Design> {
   const next = clearBlank(ownFields(patch, SeoBody), ['metaTitle', 'metaDescription']);
-  return updateOverrides(db, shopId, (current) => ({ ...current, seo: applyPatch(current.seo, next) }));
+  return updateOverrides(ctx, shopId, (current) => ({ ...current, seo: applyPatch(current.seo, next) }));
 }
 
 /**
@@ -135,9 +139,9 @@ function ownFields<T extends object>(body: T, schema: { properties: object }): T
 }
 
 /** Replaces the list (null clears it); the schema checks each link against its platform. */
-export async function setSocialLinks(db: Conn, shopId: number, body: LinksBody): Promise<Design> {
+export async function setSocialLinks(ctx: Context, shopId: number, body: LinksBody): Promise<Design> {
   const socialLinks = (body.socialLinks ?? []).map(({ platform, link }) => ({ platform, link }));
-  return updateOverrides(db, shopId, (current) => ({ ...current, links: { socialLinks } }));
+  return updateOverrides(ctx, shopId, (current) => ({ ...current, links: { socialLinks } }));
 }
 
 /**
@@ -146,17 +150,18 @@ export async function setSocialLinks(db: Conn, shopId: number, body: LinksBody):
  * families write the same slot, so a replacement through either removes the other's file.
  */
 export async function setDesignImage(
-  db: Conn,
+  ctx: Context,
   storage: FileStorage,
   shopId: number,
   slot: ImageSlot,
   receive: () => Promise<string>,
 ): Promise<string> {
   return replaceStoredFile(storage, receive, (name) =>
-    db.transaction().execute(async (trx) => {
+    ctx.db.transaction().execute(async (trx) => {
       await lockShop(trx, shopId);
       const current = await repo.findDesignOverrides(trx, shopId);
-      await repo.saveDesignOverrides(trx, shopId, { ...current, images: { ...current.images, [slot]: name } });
+      const next = { ...current, images: { ...current.images, [slot]: name } };
+      await repo.saveDesignOverrides(trx, shopId, next, ctx.clock.now());
       return current.images?.[slot];
     }),
   );

@@ -35,19 +35,20 @@ export function orderingKey(type: EventType, data: unknown): string | null {
 }
 
 /**
- * Records an event in the caller's transaction, with one webhook delivery per subscribed
- * endpoint (the outbox the webhook worker reads), so an event and its deliveries exist exactly
- * when the change that caused them committed. `detail` adds what only a receiver needs (a
- * snapshot of the whole object): it is read, and stored with the event, only when some endpoint
- * will receive it — most events of most shops go nowhere, and a snapshot costs reads inside a
- * checkout's transaction and keeps a copy of the order (delivered goods included) in `events`.
+ * Records an event in the caller's transaction, at the change's time `now`, with one webhook
+ * delivery per subscribed endpoint (the outbox the webhook worker reads), so an event and its
+ * deliveries exist exactly when the change that caused them committed. `detail` adds what only
+ * a receiver needs (a snapshot of the whole object): it is read, and stored with the event, only
+ * when some endpoint will receive it — most events of most shops go nowhere, and a snapshot costs
+ * reads inside a checkout's transaction and keeps a copy of the order (delivered goods included)
+ * in `events`.
  */
 export async function recordEvent(
   db: Kysely<Database>,
   shopId: number,
   type: EventType,
   data: Record<string, unknown>,
-  now = Date.now(),
+  now: number,
   detail?: () => Promise<Record<string, unknown>>,
 ): Promise<string> {
   const id = `evt_${randomBytes(16).toString('base64url')}`;

@@ -4,9 +4,9 @@ import { recordEvent } from './service.js';
 /** The webhook outbox: every event that carries a webhook's facts is recorded, and queued for the endpoints subscribed to it. */
 export function subscribe(events: DomainEventBus): void {
   for (const type of webhookEventTypes) {
-    events.on(type, async (trx, event) => {
+    events.on(type, async (tx, event) => {
       const { webhook } = event;
-      await recordEvent(trx, shopOf(type, event), type, webhook.data, webhook.at, webhook.detail);
+      await recordEvent(tx.db, shopOf(type, event), type, webhook.data, webhook.at, webhook.detail);
     });
   }
 }

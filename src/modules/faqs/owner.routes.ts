@@ -11,7 +11,7 @@ const rules =
   'id breaking ties; positions need not be unique or contiguous.';
 
 export const faqOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db.kysely;
+  const ctx = app.ctx;
 
   app.get('/:shopId/faqs', {
     schema: {
@@ -22,7 +22,7 @@ export const faqOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: schema.FaqListQuery,
       response: ownerResponses(Page(schema.Faq)),
     },
-    handler: async (request) => ok(await service.listFaqs(db, currentShop(request), request.query)),
+    handler: async (request) => ok(await service.listFaqs(ctx, currentShop(request), request.query)),
   });
 
   app.post('/:shopId/faqs', {
@@ -34,7 +34,7 @@ export const faqOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: schema.FaqInput,
       response: ownerResponses(schema.Faq),
     },
-    handler: async (request) => ok(await service.createFaq(db, currentShop(request), request.body)),
+    handler: async (request) => ok(await service.createFaq(ctx, currentShop(request), request.body)),
   });
 
   app.put('/:shopId/faqs/:faqId', {
@@ -47,11 +47,11 @@ export const faqOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: ownerResponses(schema.Faq),
     },
     handler: async (request) =>
-      ok(await service.updateFaq(db, currentShop(request), request.params.faqId, request.body)),
+      ok(await service.updateFaq(ctx, currentShop(request), request.params.faqId, request.body)),
   });
 
   app.delete('/:shopId/faqs/:faqId', {
     schema: { tags, summary: 'Delete an FAQ', params: schema.FaqParams, response: ownerResponses(Deleted) },
-    handler: async (request) => ok(await service.deleteFaq(db, currentShop(request), request.params.faqId)),
+    handler: async (request) => ok(await service.deleteFaq(ctx, currentShop(request), request.params.faqId)),
   });
 };

@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import type { Config } from '../../config.js';
 import { openDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
+import { createContext } from '../../domain/context.js';
 import { ValidationError } from '../../http/errors.js';
 import { PageCache, registerPageCache } from '../storefront/index.js';
 import type { AppealStatus } from './feedbacks.table.js';
@@ -67,13 +68,14 @@ export async function appealsCommand(
     : () => undefined;
   try {
     await migrateToLatest(db.kysely);
+    const ctx = createContext(db.kysely, config);
     if (action === 'list') {
-      const appeals = await listAppealsForReview(db.kysely, options.status as AppealStatus | undefined);
+      const appeals = await listAppealsForReview(ctx, options.status as AppealStatus | undefined);
       for (const appeal of appeals) print(line(appeal));
       if (appeals.length === 0) print(options.status ? `no ${options.status} appeals` : 'no appeals');
       return;
     }
-    const resolved = await resolveAppeal(db.kysely, appealId, action === 'accept' ? 'accepted' : 'rejected');
+    const resolved = await resolveAppeal(ctx, appealId, action === 'accept' ? 'accepted' : 'rejected');
     print(line(resolved));
     print(
       resolved.status === 'accepted'

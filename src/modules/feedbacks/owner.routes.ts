@@ -7,7 +7,7 @@ import * as service from './service.js';
 const tags = ['Feedbacks'];
 
 export const feedbackOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db.kysely;
+  const ctx = app.ctx;
 
   app.get('/:shopId/feedbacks', {
     schema: {
@@ -20,7 +20,7 @@ export const feedbackOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: schema.FeedbackListQuery,
       response: ownerResponses(CursorPage(schema.OwnerFeedback)),
     },
-    handler: async (request) => ok(await service.listFeedbacks(db, currentShop(request), request.query)),
+    handler: async (request) => ok(await service.listFeedbacks(ctx, currentShop(request), request.query)),
   });
 
   app.get('/:shopId/feedbacks/appeals', {
@@ -33,7 +33,7 @@ export const feedbackOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: schema.AppealListQuery,
       response: ownerResponses(Page(schema.AppealListItem)),
     },
-    handler: async (request) => ok(await service.listAppeals(db, currentShop(request), request.query)),
+    handler: async (request) => ok(await service.listAppeals(ctx, currentShop(request), request.query)),
   });
 
   app.get('/:shopId/feedbacks/:feedbackId', {
@@ -43,7 +43,7 @@ export const feedbackOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: schema.FeedbackParams,
       response: ownerResponses(schema.OwnerFeedback),
     },
-    handler: async (request) => ok(await service.getFeedback(db, currentShop(request), request.params.feedbackId)),
+    handler: async (request) => ok(await service.getFeedback(ctx, currentShop(request), request.params.feedbackId)),
   });
 
   app.post('/:shopId/feedbacks/:feedbackId/answer', {
@@ -56,7 +56,7 @@ export const feedbackOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: ownerResponses(schema.OwnerFeedback),
     },
     handler: async (request) =>
-      ok(await service.answerFeedback(db, currentShop(request), request.params.feedbackId, request.body)),
+      ok(await service.answerFeedback(ctx, currentShop(request), request.params.feedbackId, request.body)),
   });
 
   app.post('/:shopId/feedbacks/:feedbackId/appeal', {
@@ -73,6 +73,6 @@ export const feedbackOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: ownerResponses(schema.OwnerFeedback, [409]),
     },
     handler: async (request) =>
-      ok(await service.appealFeedback(db, currentShop(request), request.params.feedbackId, request.body)),
+      ok(await service.appealFeedback(ctx, currentShop(request), request.params.feedbackId, request.body)),
   });
 };

@@ -6,7 +6,7 @@ import * as service from './service.js';
 const tags = ['Feedbacks'];
 
 export const feedbackPublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db.kysely;
+  const ctx = app.ctx;
 
   app.post('/invoices/:invoiceId/feedback', {
     config: { public: true },
@@ -21,6 +21,6 @@ export const feedbackPublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: schema.FeedbackBody,
       response: publicResponses(schema.PublicFeedback, [409]),
     },
-    handler: async (request) => ok(await service.postFeedback(db, request.params.invoiceId, request.body)),
+    handler: async (request) => ok(await service.postFeedback(ctx, request.params.invoiceId, request.body)),
   });
 };

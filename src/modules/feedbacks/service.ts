@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { constraintViolation } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
+import type { Context } from '../../domain/context.js';
 import { writeTransaction } from '../../domain/dispatcher.js';
 import { domainEvents } from '../../domain/events.js';
 import { ConflictError, NotFoundError } from '../../http/errors.js';
@@ -53,7 +54,8 @@ async function requireFeedback(db: Conn, shopId: number, feedbackId: number): Pr
 }
 
 /** The public feedback left on this invoice, if any (the invoice page shows it instead of the form). */
-export async function feedbackOfInvoice(db: Conn, shopId: number, invoiceId: string) {
+export async function feedbackOfInvoice(ctx: Context, shopId: number, invoiceId: string) {
+  const { db } = ctx;
   const feedback = await repo.findFeedbackOfInvoice(db, shopId, invoiceId);
   if (!feedback) return undefined;
   return toPublicFeedback(feedback, (await productIdsOf(db, shopId, [invoiceId])).get(invoiceId) ?? []);
@@ -67,10 +69,11 @@ const alreadyRated = () => new ConflictError('This invoice already has feedback.
  * a second feedback is a 409, also when two arrive at once (the unique index on invoice_id
  * decides). The feedback and its `feedback.created` event are written in one transaction.
  */
-export async function postFeedback(db: Conn, invoiceId: string, body: FeedbackBody) {
+export async function postFeedback(ctx: Context, invoiceId: string, body: FeedbackBody) {
+  const { db } = ctx;
   const found = await invoices.findInvoiceById(db, invoiceId);
   if (!found) throw new NotFoundError('Invoice');
-  const invoice = await withExpiryApplied(db, found);
+  const invoice = await withExpiryApplied(ctx, found);
   const shopId = invoice.shop_id;
   if (invoice.status !== 'completed') {
     throw new ConflictError(`The invoice is ${invoice.status}; only completed invoices can be rated.`, [
@@ -82,9 +85,9 @@ export async function postFeedback(db: Conn, invoiceId: string, body: FeedbackBo
   const comment = body.comment?.trim() || null;
   let feedback: FeedbackRow;
   try {
-    feedback = await writeTransaction(db, async (trx) => {
-      const now = Date.now();
-      const row = await repo.insertFeedback(trx, {
+    feedback = await writeTransaction(ctx, async (tx) => {
+      const now = ctx.clock.now();
+      const row = await repo.insertFeedback(tx.db, {
         shop_id: shopId,
         invoice_id: invoice.id,
         customer_id: invoice.customer_id,
@@ -93,7 +96,7 @@ export async function postFeedback(db: Conn, invoiceId: string, body: FeedbackBo
         created_at: now,
         updated_at: now,
       });
-      await domainEvents.emit(trx, 'feedback.created', {
+      await domainEvents.emit(tx, 'feedback.created', {
         feedback: { id: row.id, shopId, invoiceId: invoice.id, rating: row.rating, createdAt: row.created_at },
         webhook: {
           at: row.created_at,
@@ -110,7 +113,8 @@ export async function postFeedback(db: Conn, invoiceId: string, body: FeedbackBo
 }
 
 /** Newest first, optionally of one rating; `cursor` (keyset) wins over `pageNumber`. */
-export async function listFeedbacks(db: Conn, shop: ShopRow, query: FeedbackListQuery) {
+export async function listFeedbacks(ctx: Context, shop: ShopRow, query: FeedbackListQuery) {
+  const { db } = ctx;
   const filter = { rating: query.rating, search: query.searchString };
   const { limit, offset } = pageWindow(query);
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
@@ -122,21 +126,24 @@ export async function listFeedbacks(db: Conn, shop: ShopRow, query: FeedbackList
   return { ...toPage(await ownerViews(db, shop.id, items), totalCount, query), nextCursor };
 }
 
-export async function getFeedback(db: Conn, shop: ShopRow, feedbackId: number) {
+export async function getFeedback(ctx: Context, shop: ShopRow, feedbackId: number) {
+  const { db } = ctx;
   const [view] = await ownerViews(db, shop.id, [await requireFeedback(db, shop.id, feedbackId)]);
   return view!;
 }
 
 /** Sets the shop's public answer, replacing an earlier one. */
-export async function answerFeedback(db: Conn, shop: ShopRow, feedbackId: number, body: AnswerBody) {
+export async function answerFeedback(ctx: Context, shop: ShopRow, feedbackId: number, body: AnswerBody) {
+  const { db } = ctx;
   const answer = body.answer.trim();
-  const row = await repo.setFeedbackAnswer(db, shop.id, feedbackId, answer, Date.now());
+  const row = await repo.setFeedbackAnswer(db, shop.id, feedbackId, answer, ctx.clock.now());
   if (!row) throw new NotFoundError('Feedback');
-  return getFeedback(db, shop, feedbackId);
+  return getFeedback(ctx, shop, feedbackId);
 }
 
 /** Asks for a review of a feedback. One open appeal per feedback: another is a 409 (the partial unique index decides races). */
-export async function appealFeedback(db: Conn, shop: ShopRow, feedbackId: number, body: AppealBody) {
+export async function appealFeedback(ctx: Context, shop: ShopRow, feedbackId: number, body: AppealBody) {
+  const { db } = ctx;
   const description = body.description.trim();
   await requireFeedback(db, shop.id, feedbackId);
   if (await repo.isWithdrawn(db, shop.id, feedbackId)) {
@@ -153,17 +160,18 @@ export async function appealFeedback(db: Conn, shop: ShopRow, feedbackId: number
       feedback_id: feedbackId,
       reason: body.reason,
       description,
-      created_at: Date.now(),
+      created_at: ctx.clock.now(),
     });
   } catch (err) {
     if (constraintViolation(err) === 'unique') throw alreadyOpen();
     throw err;
   }
-  return getFeedback(db, shop, feedbackId);
+  return getFeedback(ctx, shop, feedbackId);
 }
 
 /** The shop's appeals, newest first, optionally in one status. */
-export async function listAppeals(db: Conn, shop: ShopRow, query: AppealListQuery) {
+export async function listAppeals(ctx: Context, shop: ShopRow, query: AppealListQuery) {
+  const { db } = ctx;
   const filter = { status: query.status, search: query.searchString };
   const [rows, totalCount] = await Promise.all([
     repo.listAppeals(db, shop.id, filter, pageWindow(query)),
@@ -190,7 +198,8 @@ function toOperatorAppeal(a: NonNullable<Awaited<ReturnType<typeof repo.findAppe
 export type OperatorAppeal = ReturnType<typeof toOperatorAppeal>;
 
 /** Every shop's appeals for the operator (`shopd appeals list`), oldest first, optionally of one status. */
-export async function listAppealsForReview(db: Conn, status: AppealStatus | undefined): Promise<OperatorAppeal[]> {
+export async function listAppealsForReview(ctx: Context, status: AppealStatus | undefined): Promise<OperatorAppeal[]> {
+  const { db } = ctx;
   return (await repo.listAppealsOfAllShops(db, status)).map(toOperatorAppeal);
 }
 
@@ -202,22 +211,24 @@ export async function listAppealsForReview(db: Conn, status: AppealStatus | unde
  * then invalidated (in this process, and in every server sharing Redis with it).
  */
 export async function resolveAppeal(
-  db: Conn,
+  ctx: Context,
   appealId: number,
   outcome: Exclude<AppealStatus, 'open'>,
 ): Promise<OperatorAppeal> {
+  const { db } = ctx;
   const appeal = await repo.findAppealById(db, appealId);
   if (!appeal) throw new NotFoundError('Appeal');
   const notOpen = (status: string) =>
     new ConflictError(`The appeal is ${status}; only open appeals can be resolved.`, [`appealId: is ${status}`]);
   if (appeal.status !== 'open') throw notOpen(appeal.status);
   const shopId = appeal.shop_id;
-  await writeTransaction(db, async (trx) => {
-    const now = Date.now();
+  await writeTransaction(ctx, async (tx) => {
+    const trx = tx.db;
+    const now = ctx.clock.now();
     if (!(await repo.resolveOpenAppeal(trx, shopId, appeal.id, outcome, now))) throw notOpen('no longer open');
     // A feedback hidden once stays hidden once: a second accepted appeal changes no figure.
     if (outcome === 'accepted' && !(await repo.isWithdrawn(trx, shopId, appeal.feedback_id, appeal.id))) {
-      await domainEvents.emit(trx, 'feedback.withdrawn', {
+      await domainEvents.emit(tx, 'feedback.withdrawn', {
         shopId,
         feedback: { rating: appeal.rating, createdAt: appeal.feedback_created_at },
       });

@@ -11,7 +11,7 @@ const writeDescription =
   'Every write keeps the listings in step: the group has one listing, and products in any group lose their own. `productIds` keeps its order. A `path` another product or group of the shop has is a 409.';
 
 export const groupOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db.kysely;
+  const ctx = app.ctx;
 
   app.get('/:shopId/groups', {
     schema: {
@@ -22,7 +22,7 @@ export const groupOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: PageQuery,
       response: ownerResponses(Page(schema.Group)),
     },
-    handler: async (request) => ok(await service.listGroups(db, currentShop(request), request.query)),
+    handler: async (request) => ok(await service.listGroups(ctx, currentShop(request), request.query)),
   });
 
   app.post('/:shopId/groups', {
@@ -34,12 +34,12 @@ export const groupOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: schema.GroupInput,
       response: ownerResponses(schema.Group, [409]),
     },
-    handler: async (request) => ok(await service.createGroup(db, currentShop(request), request.body)),
+    handler: async (request) => ok(await service.createGroup(ctx, currentShop(request), request.body)),
   });
 
   app.get('/:shopId/groups/:groupId', {
     schema: { tags, summary: 'Get one group', params: schema.GroupParams, response: ownerResponses(schema.Group) },
-    handler: async (request) => ok(await service.getGroup(db, currentShop(request), request.params.groupId)),
+    handler: async (request) => ok(await service.getGroup(ctx, currentShop(request), request.params.groupId)),
   });
 
   app.put('/:shopId/groups/:groupId', {
@@ -52,7 +52,7 @@ export const groupOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: ownerResponses(schema.Group, [409]),
     },
     handler: async (request) =>
-      ok(await service.updateGroup(db, currentShop(request), request.params.groupId, request.body)),
+      ok(await service.updateGroup(ctx, currentShop(request), request.params.groupId, request.body)),
   });
 
   app.delete('/:shopId/groups/:groupId', {
@@ -65,13 +65,13 @@ export const groupOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: ownerResponses(Deleted),
     },
     handler: async (request) =>
-      ok(await service.deleteGroup(db, app.storage, currentShop(request), request.params.groupId)),
+      ok(await service.deleteGroup(ctx, app.storage, currentShop(request), request.params.groupId)),
   });
 
   app.post('/:shopId/groups/:groupId/thumbnail', {
     schema: { tags, summary: 'Upload the group thumbnail', params: schema.GroupParams, ...uploadRouteSchema() },
     handler: async (request) => {
-      const name = await service.setGroupThumbnail(db, app.storage, currentShop(request), request.params.groupId, () =>
+      const name = await service.setGroupThumbnail(ctx, app.storage, currentShop(request), request.params.groupId, () =>
         receiveImage(request),
       );
       return ok({ url: uploadUrl(name) });

@@ -19,10 +19,16 @@ export function insertGroup(db: Conn, row: Insertable<ProductGroupsTable>): Prom
   return db.insertInto('product_groups').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function updateGroup(db: Conn, shopId: number, groupId: number, patch: GroupPatch): Promise<void> {
+export async function updateGroup(
+  db: Conn,
+  shopId: number,
+  groupId: number,
+  patch: GroupPatch,
+  now: number,
+): Promise<void> {
   await db
     .updateTable('product_groups')
-    .set({ ...patch, updated_at: Date.now() })
+    .set({ ...patch, updated_at: now })
     .where('shop_id', '=', shopId)
     .where('id', '=', groupId)
     .execute();

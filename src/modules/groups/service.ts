@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { type Context, onConnection } from '../../domain/context.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import { pageWindow, toPage } from '../../http/pagination.js';
 import type { PageQuery } from '../../schemas/common.js';
@@ -45,13 +46,15 @@ async function requireGroup(db: Conn, shopId: number, groupId: number): Promise<
   return group;
 }
 
-export async function getGroup(db: Conn, shop: ShopRow, groupId: number) {
+export async function getGroup(ctx: Context, shop: ShopRow, groupId: number) {
+  const { db } = ctx;
   const group = await requireGroup(db, shop.id, groupId);
   const productIds = await repo.productIdsOfGroups(db, shop.id, [groupId]);
   return toGroup(group, productIds.get(groupId) ?? []);
 }
 
-export async function listGroups(db: Conn, shop: ShopRow, query: PageQuery) {
+export async function listGroups(ctx: Context, shop: ShopRow, query: PageQuery) {
+  const { db } = ctx;
   const { limit, offset } = pageWindow(query);
   const [rows, totalCount] = await Promise.all([
     repo.listGroups(db, shop.id, { search: query.searchString, limit, offset }),
@@ -70,10 +73,10 @@ export async function listGroups(db: Conn, shop: ShopRow, query: PageQuery) {
 }
 
 /** Creates the group and gives it a listing; its products lose their own listings. */
-export async function createGroup(db: Conn, shop: ShopRow, input: GroupInput) {
+export async function createGroup(ctx: Context, shop: ShopRow, input: GroupInput) {
   const columns = groupColumns(input);
   const productIds = input.productIds ?? [];
-  return db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);
     await checkProductIds(trx, shop.id, productIds);
     const path = await claimListingPath(trx, shop.id, {
@@ -81,11 +84,11 @@ export async function createGroup(db: Conn, shop: ShopRow, input: GroupInput) {
       title: columns.title,
       field: 'path',
     });
-    const now = Date.now();
+    const now = ctx.clock.now();
     const group = await repo.insertGroup(trx, { ...columns, shop_id: shop.id, path, created_at: now, updated_at: now });
     await repo.replaceGroupProducts(trx, shop.id, group.id, productIds);
-    await syncListings(trx, shop.id);
-    return getGroup(trx, shop, group.id);
+    await syncListings(trx, shop.id, now);
+    return getGroup(onConnection(ctx, trx), shop, group.id);
   });
 }
 
@@ -94,10 +97,10 @@ export async function createGroup(db: Conn, shop: ShopRow, input: GroupInput) {
  * omitted `path`, which keeps the current one. Products that leave their last group get their
  * own listing back, at the end.
  */
-export async function updateGroup(db: Conn, shop: ShopRow, groupId: number, input: GroupInput) {
+export async function updateGroup(ctx: Context, shop: ShopRow, groupId: number, input: GroupInput) {
   const columns = groupColumns(input);
   const productIds = input.productIds ?? [];
-  return db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);
     const group = await requireGroup(trx, shop.id, groupId);
     await checkProductIds(trx, shop.id, productIds);
@@ -105,20 +108,21 @@ export async function updateGroup(db: Conn, shop: ShopRow, groupId: number, inpu
       input.path == null
         ? group.path
         : await claimListingPath(trx, shop.id, { path: input.path, title: columns.title, field: 'path' }, { groupId });
-    await repo.updateGroup(trx, shop.id, groupId, { ...columns, path });
+    const now = ctx.clock.now();
+    await repo.updateGroup(trx, shop.id, groupId, { ...columns, path }, now);
     await repo.replaceGroupProducts(trx, shop.id, groupId, productIds);
-    await syncListings(trx, shop.id);
-    return getGroup(trx, shop, groupId);
+    await syncListings(trx, shop.id, now);
+    return getGroup(onConnection(ctx, trx), shop, groupId);
   });
 }
 
 /** Deletes the group and its listing; its products get their own listings back. The thumbnail file goes after commit. */
-export async function deleteGroup(db: Conn, storage: FileStorage, shop: ShopRow, groupId: number) {
-  const thumbnail = await db.transaction().execute(async (trx) => {
+export async function deleteGroup(ctx: Context, storage: FileStorage, shop: ShopRow, groupId: number) {
+  const thumbnail = await ctx.db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);
     const group = await requireGroup(trx, shop.id, groupId);
     await repo.deleteGroup(trx, shop.id, groupId);
-    await syncListings(trx, shop.id);
+    await syncListings(trx, shop.id, ctx.clock.now());
     return group.thumbnail;
   });
   await storage.remove(thumbnail);
@@ -130,17 +134,17 @@ export async function deleteGroup(db: Conn, storage: FileStorage, shop: ShopRow,
  * new file, points the group at it, and removes the old file once that has committed.
  */
 export async function setGroupThumbnail(
-  db: Conn,
+  ctx: Context,
   storage: FileStorage,
   shop: ShopRow,
   groupId: number,
   receive: () => Promise<string>,
 ): Promise<string> {
-  await requireGroup(db, shop.id, groupId);
+  await requireGroup(ctx.db, shop.id, groupId);
   return replaceStoredFile(storage, receive, (name) =>
-    db.transaction().execute(async (trx) => {
+    ctx.db.transaction().execute(async (trx) => {
       const group = await requireGroup(trx, shop.id, groupId);
-      await repo.updateGroup(trx, shop.id, groupId, { thumbnail: name });
+      await repo.updateGroup(trx, shop.id, groupId, { thumbnail: name }, ctx.clock.now());
       return group.thumbnail;
     }),
   );

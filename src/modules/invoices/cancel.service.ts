@@ -1,13 +1,10 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Context } from '../../domain/context.js';
 import { NotFoundError } from '../../http/errors.js';
 import { endUnpaid, requireInvoice, withExpiryApplied } from './lifecycle.service.js';
 import type { PaymentContext } from './order-options.js';
 import { closeHostedPayment } from './payment.service.js';
 import * as repo from './repository.js';
 import { assertTransition } from './state.js';
-
-type Conn = Kysely<Database>;
 
 /**
  * Cancels a pending invoice, for its owner or its buyer, through the same transition as expiry
@@ -19,25 +16,25 @@ type Conn = Kysely<Database>;
  * payment page of a card or crypto order is closed afterwards (closeHostedPayment).
  */
 export async function cancelInvoice(
-  db: Conn,
+  ctx: Context,
   shopId: number,
   invoiceId: string,
   payments: PaymentContext,
 ): Promise<void> {
-  const invoice = await withExpiryApplied(db, await requireInvoice(db, shopId, invoiceId));
+  const invoice = await withExpiryApplied(ctx, await requireInvoice(ctx.db, shopId, invoiceId));
   assertTransition(invoice.status, 'cancelled');
-  if (await endUnpaid(db, shopId, invoiceId, 'cancelled')) {
-    await closeHostedPayment(db, invoice, payments);
+  if (await endUnpaid(ctx, shopId, invoiceId, 'cancelled')) {
+    await closeHostedPayment(ctx.db, invoice, payments);
     return;
   }
-  const now = await requireInvoice(db, shopId, invoiceId);
+  const now = await requireInvoice(ctx.db, shopId, invoiceId);
   assertTransition(now.status, 'cancelled');
   throw new Error(`invoice ${invoiceId} is pending but could not be cancelled`);
 }
 
 /** The buyer's cancel: the invoice found by its unguessable id alone (404 when unknown), then as above. */
-export async function cancelPublicInvoice(db: Conn, invoiceId: string, payments: PaymentContext): Promise<void> {
-  const invoice = await repo.findInvoiceById(db, invoiceId);
+export async function cancelPublicInvoice(ctx: Context, invoiceId: string, payments: PaymentContext): Promise<void> {
+  const invoice = await repo.findInvoiceById(ctx.db, invoiceId);
   if (!invoice) throw new NotFoundError('Invoice');
-  await cancelInvoice(db, invoice.shop_id, invoice.id, payments);
+  await cancelInvoice(ctx, invoice.shop_id, invoice.id, payments);
 }

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { Context } from '../../domain/context.js';
+import { writeTransaction } from '../../domain/dispatcher.js';
 import { AppError, ForbiddenError, NotFoundError, UnprocessableError, ValidationError } from '../../http/errors.js';
 import { recordIdempotentWork } from '../../http/idempotency.js';
 import { EMAIL } from '../../schemas/common.js';
@@ -23,7 +25,7 @@ import {
 import { checkoutGateway } from '../settings/index.js';
 import type { ShopRow } from '../shops/index.js';
 import { findShopById, isHostedProvider, shareShop } from '../shops/index.js';
-import { invoiceCreated, writeTransaction } from './domain-events.js';
+import { invoiceCreated } from './domain-events.js';
 import type { PlacedOrder } from './invoice-mail.js';
 import {
   completeInvoice,
@@ -316,13 +318,14 @@ async function couponFor(
   code: string,
   parts: PricedPart[],
   gateway: string,
+  now: number,
 ): Promise<{ coupon: CouponRow; discount: number }> {
   const coupon = await findCouponByCode(db, shopId, code);
   if (!coupon) throw new UnprocessableError('This coupon is not valid.', ['coupon: is not valid']);
   const discount = couponDiscount(coupon, {
     parts: parts.map((p) => ({ productId: p.product.id, total: p.total })),
     gateway,
-    now: Date.now(),
+    now,
   });
   return { coupon, discount };
 }
@@ -374,7 +377,7 @@ export interface PlacedCheckout {
  * asked). The web storefront passes `access` 'unlocked' (see ShopAccess).
  */
 export async function checkout(
-  db: Conn,
+  ctx: Context,
   shopId: number,
   body: CheckoutBody,
   buyer: Buyer,
@@ -383,7 +386,7 @@ export async function checkout(
   access: ShopAccess = 'key',
 ): Promise<PlacedCheckout> {
   try {
-    const placed = await placeOrder(db, shopId, body, buyer, options, vpn, access);
+    const placed = await placeOrder(ctx, shopId, body, buyer, options, vpn, access);
     options.observeCheckout?.('placed');
     return placed;
   } catch (err) {
@@ -408,7 +411,7 @@ function checkoutOutcome(err: unknown): CheckoutOutcome {
 }
 
 async function placeOrder(
-  db: Conn,
+  ctx: Context,
   shopId: number,
   body: CheckoutBody,
   buyer: Buyer,
@@ -417,12 +420,15 @@ async function placeOrder(
   access: ShopAccess,
 ): Promise<PlacedCheckout> {
   assertBalancePayer(body, buyer.signedInAs);
-  const proven = await provenPassword(db, shopId, body.key, access);
+  const proven = await provenPassword(ctx.db, shopId, body.key, access);
   // Stock held by invoices that expired while no worker ran is returned before reserving.
-  await expireOverdue(db, { shopId });
+  await expireOverdue(ctx, { shopId });
   const invoiceId = randomBytes(18).toString('base64url');
   const email = body.customerEmail.trim().toLowerCase();
-  const order = await writeTransaction(db, async (trx): Promise<PlacedOrder> => {
+  const order = await writeTransaction(ctx, async (tx): Promise<PlacedOrder> => {
+    const trx = tx.db;
+    // Read once, for every time this order records (its coupon's validity window included).
+    const now = ctx.clock.now();
     await shareShop(trx, shopId);
     const shop = await findShopById(trx, shopId);
     if (!shop) throw new NotFoundError('Shop');
@@ -445,12 +451,11 @@ async function placeOrder(
         `${block.type === 'email' ? 'customerEmail' : block.type}: is blocked by the shop`,
       ]);
     const subtotal = parts.reduce((sum, p) => sum + p.total, 0);
-    const coupon = body.coupon ? await couponFor(trx, shop.id, body.coupon, parts, body.gateway) : undefined;
+    const coupon = body.coupon ? await couponFor(trx, shop.id, body.coupon, parts, body.gateway, now) : undefined;
     const total = subtotal - (coupon?.discount ?? 0);
 
     // An Idempotency-Key's claim commits with the order: a retry after a crash answers this invoice.
     await recordIdempotentWork(trx, invoiceId);
-    const now = Date.now();
     if (coupon && !(await claimCouponUse(trx, shop.id, coupon.coupon.id))) {
       throw new UnprocessableError('This coupon has been used up.', ['coupon: has no uses left']);
     }
@@ -509,12 +514,12 @@ async function placeOrder(
     await reserveStock(trx, shop.id, invoiceId, parts, now);
     if (buyer.ip) await customers.recordCustomerIp(trx, shop.id, customer.id, buyer.ip, now);
     const placed = { invoice, shop, parts: partRows, fields: gateway.fields };
-    await invoiceCreated(trx, placed, customer.isNew, now, options.links);
+    await invoiceCreated(tx, placed, customer.isNew, now);
     return placed;
   });
 
-  if (body.gateway === 'balance') await completeBalanceOrder(db, shopId, invoiceId, options);
-  else if (isHostedProvider(body.gateway)) await startHostedPayment(db, shopId, invoiceId, options);
+  if (body.gateway === 'balance') await completeBalanceOrder(ctx, shopId, invoiceId, options);
+  else if (isHostedProvider(body.gateway)) await startHostedPayment(ctx, shopId, invoiceId, options);
   else return { invoiceId, order };
   return { invoiceId, order: null };
 }
@@ -527,11 +532,16 @@ async function placeOrder(
  * that the owner could later process. If another writer ended the invoice first (the owner
  * processed it meanwhile), its outcome stands and the original error is answered.
  */
-async function completeBalanceOrder(db: Conn, shopId: number, invoiceId: string, options: OrderOptions): Promise<void> {
+async function completeBalanceOrder(
+  ctx: Context,
+  shopId: number,
+  invoiceId: string,
+  options: OrderOptions,
+): Promise<void> {
   try {
-    await completeInvoice(db, shopId, invoiceId, options, { source: 'balance' });
+    await completeInvoice(ctx, shopId, invoiceId, options, { source: 'balance' });
   } catch (err) {
-    if (!(await endUnpaid(db, shopId, invoiceId, 'cancelled'))) throw err;
+    if (!(await endUnpaid(ctx, shopId, invoiceId, 'cancelled'))) throw err;
     if (err instanceof InsufficientBalanceError)
       throw new UnprocessableError('The balance does not cover this order.', ['gateway: the balance is too low']);
     // The owner's delivery URL and its answer are the owner's business: the invoice records them.

@@ -1,15 +1,11 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Context } from '../../domain/context.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
-import type { LinkSettings } from '../mail/index.js';
 import { enabledGateway } from '../settings/index.js';
 import type { ShopRow } from '../shops/index.js';
 import { expireOverdue } from './lifecycle.service.js';
 import { invoiceUrl } from './owner-view.js';
 import * as repo from './repository.js';
 import { toPublicInvoice } from './views.js';
-
-type Conn = Kysely<Database>;
 
 /**
  * A customer's own invoices of one shop, newest first (id as tie-break), in the customer's view
@@ -18,16 +14,16 @@ type Conn = Kysely<Database>;
  * `customerId` null (an address that never ordered here) is an empty page.
  */
 export async function customerInvoices(
-  db: Conn,
+  ctx: Context,
   shop: ShopRow,
   customerId: number | null,
   query: { pageNumber: number; pageSize: number; cursor?: string | undefined },
-  links: LinkSettings,
 ) {
+  const { db } = ctx;
   const { limit, offset } = pageWindow(query);
   if (customerId === null) return { ...toPage([], 0, query), nextCursor: null };
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'number', 'string');
-  await expireOverdue(db, { shopId: shop.id });
+  await expireOverdue(ctx, { shopId: shop.id });
   const filter = { customerId };
   const [rows, totalCount] = await Promise.all([
     repo.listInvoices(db, shop.id, filter, { limit: limit + 1, offset, after }),
@@ -48,7 +44,7 @@ export async function customerInvoices(
       parts.filter((p) => p.invoice_id === i.id),
       replacements.filter((r) => r.invoice_id === i.id),
       fieldsOf.get(i.gateway),
-      invoiceUrl(links, shop, i.id),
+      invoiceUrl(ctx.config, shop, i.id),
     ),
   );
   return { ...toPage(views, totalCount, query), nextCursor };

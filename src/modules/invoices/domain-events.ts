@@ -1,15 +1,10 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import { writeTransaction as domainTransaction } from '../../domain/dispatcher.js';
+import type { WriteContext } from '../../domain/context.js';
 import { type DomainEvents, domainEvents, type PartDelivery } from '../../domain/events.js';
 import { fromMinorUnits } from '../../schemas/money.js';
-import type { LinkSettings } from '../mail/index.js';
 import type { PlacedOrder } from './invoice-mail.js';
 import type { InvoicePartRow, InvoiceRow } from './invoices.table.js';
 import { ownerInvoiceView } from './owner-view.js';
 import * as repo from './repository.js';
-
-type Conn = Kysely<Database>;
 
 /**
  * The invoice transitions as domain events (src/domain): one function per transition (created,
@@ -27,61 +22,36 @@ type Conn = Kysely<Database>;
  */
 
 /**
- * The link settings (PUBLIC_URL, STOREFRONT_DOMAIN) of the app each database handle belongs to,
- * and of the transactions `writeTransaction` opens on it: the invoice in an `invoice.*` webhook
- * carries its `url`, as the owner API shows it, also when the change came from a path that holds
- * no configuration (the expiry worker, an expiry applied as an invoice is read). The app
- * registers its handle once (src/app.ts).
- */
-const linkSettings = new WeakMap<Conn, LinkSettings>();
-
-export function useLinkSettings(db: Conn, links: LinkSettings): void {
-  linkSettings.set(db, { publicUrl: links.publicUrl, storefrontDomain: links.storefrontDomain });
-}
-
-/** A write transaction whose domain events are dispatched (src/domain/dispatcher.ts), with the app's link settings. */
-export function writeTransaction<T>(db: Conn, fn: (trx: Conn) => Promise<T>): Promise<T> {
-  const links = linkSettings.get(db);
-  return domainTransaction(db, fn, (trx) => {
-    if (links) linkSettings.set(trx, links);
-  });
-}
-
-/**
  * What an `invoice.*` webhook reports: `invoiceId` and the event's own fields and, when an
  * endpoint is subscribed to it, `invoice`: the invoice exactly as the owner API shows it at that
  * moment, read in the same transaction, so a receiver needs no follow-up call and never sees a
  * later state under an earlier event.
  */
-function invoiceWebhook(trx: Conn, invoice: InvoiceRow, now: number, extra: Record<string, unknown> = {}) {
+function invoiceWebhook(tx: WriteContext, invoice: InvoiceRow, now: number, extra: Record<string, unknown> = {}) {
   return {
     at: now,
     data: { invoiceId: invoice.id, ...extra },
     detail: async () => {
-      const row = await repo.findInvoice(trx, invoice.shop_id, invoice.id);
+      const row = await repo.findInvoice(tx.db, invoice.shop_id, invoice.id);
       if (!row) throw new Error(`invoice ${invoice.id} of shop ${invoice.shop_id} vanished inside its own transaction`);
-      const links = linkSettings.get(trx);
-      if (!links) throw new Error('invoice events need the link settings of their database handle (useLinkSettings)');
-      return { invoice: await ownerInvoiceView(trx, row, links) };
+      return { invoice: await ownerInvoiceView(tx.db, row, tx.config) };
     },
   };
 }
 
 /** A new pending invoice (its stock already reserved and its parts written). `customerCreated` when its customer is new. */
 export function invoiceCreated(
-  trx: Conn,
+  tx: WriteContext,
   order: PlacedOrder,
   customerCreated: boolean,
   now: number,
-  links: LinkSettings,
 ): Promise<void> {
   const { invoice } = order;
-  return domainEvents.emit(trx, 'invoice.created', {
+  return domainEvents.emit(tx, 'invoice.created', {
     ...order,
     customerCreated,
     now,
-    links,
-    webhook: invoiceWebhook(trx, invoice, now, {
+    webhook: invoiceWebhook(tx, invoice, now, {
       total: fromMinorUnits(invoice.total, invoice.currency),
       currency: invoice.currency,
       gateway: invoice.gateway,
@@ -91,7 +61,7 @@ export function invoiceCreated(
 
 /** A pending invoice completed (status, deliverables, balance and customer totals already written). */
 export function invoiceCompleted(
-  trx: Conn,
+  tx: WriteContext,
   invoice: InvoiceRow,
   parts: InvoicePartRow[],
   completion: {
@@ -99,18 +69,16 @@ export function invoiceCompleted(
     repeatPurchase: boolean;
     commission: number;
     delivered: PartDelivery[];
-    links: LinkSettings;
   },
 ): Promise<void> {
-  const { now, repeatPurchase, delivered, links } = completion;
-  return domainEvents.emit(trx, 'invoice.completed', {
+  const { now, repeatPurchase, delivered } = completion;
+  return domainEvents.emit(tx, 'invoice.completed', {
     invoice,
     parts,
     now,
     repeatPurchase,
     delivered,
-    links,
-    webhook: invoiceWebhook(trx, invoice, now, {
+    webhook: invoiceWebhook(tx, invoice, now, {
       total: fromMinorUnits(invoice.total, invoice.currency),
       currency: invoice.currency,
       commission: completion.commission,
@@ -120,34 +88,32 @@ export function invoiceCompleted(
 
 /** A pending invoice expired or was cancelled: its reserved stock comes back (products' subscriber). */
 export async function invoiceEndedUnpaid(
-  trx: Conn,
+  tx: WriteContext,
   invoice: InvoiceRow,
   to: 'expired' | 'cancelled',
   now: number,
 ): Promise<void> {
   const event: DomainEvents['invoice.expired'] = {
     invoice,
-    parts: await repo.listParts(trx, invoice.shop_id, [invoice.id]),
+    parts: await repo.listParts(tx.db, invoice.shop_id, [invoice.id]),
     now,
-    webhook: invoiceWebhook(trx, invoice, now),
+    webhook: invoiceWebhook(tx, invoice, now),
   };
-  await domainEvents.emit(trx, to === 'expired' ? 'invoice.expired' : 'invoice.cancelled', event);
+  await domainEvents.emit(tx, to === 'expired' ? 'invoice.expired' : 'invoice.cancelled', event);
 }
 
 /** Items of a completed part delivered again (the replacement row already written). */
 export function invoiceReplaced(
-  trx: Conn,
+  tx: WriteContext,
   invoice: InvoiceRow,
   replacement: PartDelivery,
   now: number,
-  links: LinkSettings,
 ): Promise<void> {
-  return domainEvents.emit(trx, 'invoice.replaced', {
+  return domainEvents.emit(tx, 'invoice.replaced', {
     invoice,
     replacement,
     now,
-    links,
-    webhook: invoiceWebhook(trx, invoice, now, { partInvoiceId: replacement.part.id, quantity: replacement.quantity }),
+    webhook: invoiceWebhook(tx, invoice, now, { partInvoiceId: replacement.part.id, quantity: replacement.quantity }),
   });
 }
 
@@ -157,18 +123,16 @@ export function invoiceReplaced(
  * dashboard shows refunds beside it.
  */
 export function invoiceRefunded(
-  trx: Conn,
+  tx: WriteContext,
   invoice: InvoiceRow,
   refund: DomainEvents['invoice.refunded']['refund'],
   now: number,
-  links: LinkSettings,
 ): Promise<void> {
-  return domainEvents.emit(trx, 'invoice.refunded', {
+  return domainEvents.emit(tx, 'invoice.refunded', {
     invoice,
     refund,
     now,
-    links,
-    webhook: invoiceWebhook(trx, invoice, now, {
+    webhook: invoiceWebhook(tx, invoice, now, {
       refundId: refund.id,
       amount: fromMinorUnits(refund.amount, invoice.currency),
       currency: invoice.currency,

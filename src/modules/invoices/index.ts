@@ -2,8 +2,7 @@
 export { cancelInvoice, cancelPublicInvoice } from './cancel.service.js';
 export { type Buyer, checkout, openShop, type ShopAccess } from './checkout.service.js';
 export { customerInvoices } from './customer.service.js';
-export { useLinkSettings } from './domain-events.js';
-export { expireOverdue, startExpiryWorker, withExpiryApplied } from './lifecycle.service.js';
+export { expireOverdue, withExpiryApplied } from './lifecycle.service.js';
 export { type CheckoutOutcome, type OrderOptions, orderOptions } from './order-options.js';
 export { invoiceOwnerRoutes } from './owner.routes.js';
 export { getPublicInvoice, publicInvoiceStatus } from './owner.service.js';

@@ -70,26 +70,31 @@ export interface PlacedOrder {
  * for the balance gateway: that order completes in the same request (its delivery mail follows)
  * or is cancelled, so instructions to pay would only mislead.
  */
-export async function queueCheckoutMail(db: Conn, order: PlacedOrder, links: LinkSettings) {
+export async function queueCheckoutMail(db: Conn, order: PlacedOrder, links: LinkSettings, now: number) {
   const { invoice, shop, parts, fields } = order;
   if (invoice.gateway === 'balance') return;
   const money = (minor: number) => moneyText(minor, invoice.currency);
-  await enqueueMail(db, invoice.shop_id, {
-    to: invoice.customer_email,
-    ...checkoutMail({
-      shopName: shop.name,
-      invoiceId: invoice.id,
-      invoiceUrl: shopLink(links, shop, storefrontPaths.invoice(invoice.id)),
-      instructions: paymentInstructions(invoice, fields)!.instructions,
-      items: parts.map((p) => ({ title: partTitle(p), quantity: p.quantity, total: money(p.total) })),
-      discount:
-        invoice.discount > 0 ? { code: invoice.coupon_code ?? 'coupon', amount: money(invoice.discount) } : null,
-      total: money(invoice.total),
-      // A card or crypto order: when the provider's page closes.
-      expiresAt: invoice.payment_closes_at ?? invoice.expires_at,
-      utcOffsetMinutes: shop.utc_offset_minutes,
-    }),
-  });
+  await enqueueMail(
+    db,
+    invoice.shop_id,
+    {
+      to: invoice.customer_email,
+      ...checkoutMail({
+        shopName: shop.name,
+        invoiceId: invoice.id,
+        invoiceUrl: shopLink(links, shop, storefrontPaths.invoice(invoice.id)),
+        instructions: paymentInstructions(invoice, fields)!.instructions,
+        items: parts.map((p) => ({ title: partTitle(p), quantity: p.quantity, total: money(p.total) })),
+        discount:
+          invoice.discount > 0 ? { code: invoice.coupon_code ?? 'coupon', amount: money(invoice.discount) } : null,
+        total: money(invoice.total),
+        // A card or crypto order: when the provider's page closes.
+        expiresAt: invoice.payment_closes_at ?? invoice.expires_at,
+        utcOffsetMinutes: shop.utc_offset_minutes,
+      }),
+    },
+    now,
+  );
 }
 
 /** A pending invoice as the checkout mail needs it, read again (after a hosted payment page was started). */
@@ -111,34 +116,51 @@ export async function queueDeliveryMail(
   to: string,
   deliveries: PartDelivery[],
   links: LinkSettings,
+  now: number,
 ) {
   const shop = await findShop(db, invoice.shop_id);
-  await enqueueMail(db, invoice.shop_id, {
-    to,
-    ...deliveryMail({
-      shopName: shop.name,
-      invoiceId: invoice.id,
-      invoiceUrl: shopLink(links, shop, storefrontPaths.invoice(invoice.id)),
-      total: moneyText(invoice.total, invoice.currency),
-      parts: goodsOf(deliveries),
-      note: await sellerNote(db, invoice.shop_id, deliveries),
-    }),
-  });
+  await enqueueMail(
+    db,
+    invoice.shop_id,
+    {
+      to,
+      ...deliveryMail({
+        shopName: shop.name,
+        invoiceId: invoice.id,
+        invoiceUrl: shopLink(links, shop, storefrontPaths.invoice(invoice.id)),
+        total: moneyText(invoice.total, invoice.currency),
+        parts: goodsOf(deliveries),
+        note: await sellerNote(db, invoice.shop_id, deliveries),
+      }),
+    },
+    now,
+  );
 }
 
 /** The mail of a replacement: it says so, lists only the replacement goods, and shows no total. */
-export async function queueReplacementMail(db: Conn, invoice: InvoiceRow, delivery: PartDelivery, links: LinkSettings) {
+export async function queueReplacementMail(
+  db: Conn,
+  invoice: InvoiceRow,
+  delivery: PartDelivery,
+  links: LinkSettings,
+  now: number,
+) {
   const shop = await findShop(db, invoice.shop_id);
-  await enqueueMail(db, invoice.shop_id, {
-    to: invoice.customer_email,
-    ...replacementMail({
-      shopName: shop.name,
-      invoiceId: invoice.id,
-      invoiceUrl: shopLink(links, shop, storefrontPaths.invoice(invoice.id)),
-      parts: goodsOf([delivery]),
-      note: await sellerNote(db, invoice.shop_id, [delivery]),
-    }),
-  });
+  await enqueueMail(
+    db,
+    invoice.shop_id,
+    {
+      to: invoice.customer_email,
+      ...replacementMail({
+        shopName: shop.name,
+        invoiceId: invoice.id,
+        invoiceUrl: shopLink(links, shop, storefrontPaths.invoice(invoice.id)),
+        parts: goodsOf([delivery]),
+        note: await sellerNote(db, invoice.shop_id, [delivery]),
+      }),
+    },
+    now,
+  );
 }
 
 const REFUND_HOW: Record<string, string> = {
@@ -154,21 +176,27 @@ export async function queueRefundMail(
   invoiceId: string,
   refund: { amount: number; method: string; reason: string | null },
   links: LinkSettings,
+  now: number,
 ) {
   const [invoice, shop] = await Promise.all([repo.findInvoice(db, shopId, invoiceId), findShop(db, shopId)]);
   if (!invoice) throw new Error(`invoice ${invoiceId} of shop ${shopId} vanished inside its own transaction`);
   const money = (minor: number) => moneyText(minor, invoice.currency);
-  await enqueueMail(db, shopId, {
-    to: invoice.customer_email,
-    ...refundMail({
-      shopName: shop.name,
-      invoiceId,
-      invoiceUrl: shopLink(links, shop, storefrontPaths.invoice(invoiceId)),
-      amount: money(refund.amount),
-      refundedSoFar: money(invoice.refunded),
-      total: money(invoice.total),
-      how: REFUND_HOW[refund.method] ?? REFUND_HOW.recorded!,
-      reason: refund.reason,
-    }),
-  });
+  await enqueueMail(
+    db,
+    shopId,
+    {
+      to: invoice.customer_email,
+      ...refundMail({
+        shopName: shop.name,
+        invoiceId,
+        invoiceUrl: shopLink(links, shop, storefrontPaths.invoice(invoiceId)),
+        amount: money(refund.amount),
+        refundedSoFar: money(invoice.refunded),
+        total: money(invoice.total),
+        how: REFUND_HOW[refund.method] ?? REFUND_HOW.recorded!,
+        reason: refund.reason,
+      }),
+    },
+    now,
+  );
 }

@@ -1,6 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { Context } from '../../domain/context.js';
+import { writeTransaction } from '../../domain/dispatcher.js';
 import type { PartDelivery } from '../../domain/events.js';
 import { ConflictError, NotFoundError, UnprocessableError } from '../../http/errors.js';
 import { recordIdempotentWork } from '../../http/idempotency.js';
@@ -11,7 +12,7 @@ import { changeBalance } from '../customers/index.js';
 import { recordEvent } from '../events/index.js';
 import { DynamicDeliveryError, type DynamicOrder, deliverUnits, dynamicDeliverable } from '../products/index.js';
 import { findShop, shareShop } from '../shops/index.js';
-import { invoiceCompleted, invoiceEndedUnpaid, writeTransaction } from './domain-events.js';
+import { invoiceCompleted, invoiceEndedUnpaid } from './domain-events.js';
 import type { InvoicePartRow, InvoiceRow, InvoiceStatus, PaymentSource } from './invoices.table.js';
 import type { OrderOptions } from './order-options.js';
 import * as repo from './repository.js';
@@ -31,20 +32,21 @@ export async function requireInvoice(db: Conn, shopId: number, invoiceId: string
  * no longer pending (another writer ended it first).
  */
 export async function endUnpaid(
-  db: Conn,
+  ctx: Context,
   shopId: number,
   invoiceId: string,
   to: Extract<InvoiceStatus, 'expired' | 'cancelled'>,
-  now = Date.now(),
+  now = ctx.clock.now(),
 ): Promise<boolean> {
-  return writeTransaction(db, async (trx) => {
+  return writeTransaction(ctx, async (tx) => {
+    const trx = tx.db;
     await shareShop(trx, shopId);
-    if (!(await repo.moveStatus(trx, shopId, invoiceId, 'pending', to, now))) return false;
+    const invoice = await repo.moveStatus(trx, shopId, invoiceId, 'pending', to, now);
+    if (!invoice) return false;
     // A cancellation is always asked for (an expiry never is): it is the work of a request's Idempotency-Key.
     if (to === 'cancelled') await recordIdempotentWork(trx, invoiceId);
-    const invoice = await requireInvoice(trx, shopId, invoiceId);
     if (invoice.coupon_id !== null) await releaseCouponUse(trx, shopId, invoice.coupon_id);
-    await invoiceEndedUnpaid(trx, invoice, to, now);
+    await invoiceEndedUnpaid(tx, invoice, to, now);
     return true;
   });
 }
@@ -53,10 +55,10 @@ export async function endUnpaid(
  * Read-time expiry: a pending invoice past its expiry is expired now, so a stopped worker
  * never lets expired stock be sold or an expired invoice be completed.
  */
-export async function withExpiryApplied(db: Conn, invoice: InvoiceRow, now = Date.now()): Promise<InvoiceRow> {
+export async function withExpiryApplied(ctx: Context, invoice: InvoiceRow, now = ctx.clock.now()): Promise<InvoiceRow> {
   if (invoice.status !== 'pending' || invoice.expires_at > now) return invoice;
-  await endUnpaid(db, invoice.shop_id, invoice.id, 'expired', now);
-  return requireInvoice(db, invoice.shop_id, invoice.id);
+  await endUnpaid(ctx, invoice.shop_id, invoice.id, 'expired', now);
+  return requireInvoice(ctx.db, invoice.shop_id, invoice.id);
 }
 
 /** How many overdue invoices `expireOverdue` reads at a time. */
@@ -71,33 +73,14 @@ export const EXPIRY_BATCH = 100;
  * The set is fixed by `now` (invoices made later expire later), so the loop ends; an invoice
  * another writer ended first is simply not counted.
  */
-export async function expireOverdue(db: Conn, options: { shopId?: number; now?: number } = {}): Promise<number> {
-  const now = options.now ?? Date.now();
+export async function expireOverdue(ctx: Context, options: { shopId?: number } = {}): Promise<number> {
+  const now = ctx.clock.now();
   let expired = 0;
   for (;;) {
-    const overdue = await repo.overdueInvoices(db, now, EXPIRY_BATCH, options.shopId);
-    for (const invoice of overdue) if (await endUnpaid(db, invoice.shop_id, invoice.id, 'expired', now)) expired++;
+    const overdue = await repo.overdueInvoices(ctx.db, now, EXPIRY_BATCH, options.shopId);
+    for (const invoice of overdue) if (await endUnpaid(ctx, invoice.shop_id, invoice.id, 'expired', now)) expired++;
     if (overdue.length < EXPIRY_BATCH) return expired;
   }
-}
-
-/** The background job: expires every overdue invoice every `expiryIntervalMs`, never overlapping itself. */
-export function startExpiryWorker(app: FastifyInstance): { stop(): void } {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    expireOverdue(app.db.kysely)
-      .catch((err: unknown) =>
-        // A database outage is logged once by the database's health (storage-health.ts), not at every run.
-        app.db.health.report(err)
-          ? app.log.debug({ err }, 'invoice expiry failed')
-          : app.log.error({ err }, 'invoice expiry failed'),
-      )
-      .finally(() => (running = false));
-  }, app.config.invoices.expiryIntervalMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
 }
 
 /** Records `product.out_of_stock` when taking units left a variant none (`left`, from takeUnits). */
@@ -148,36 +131,42 @@ export class DeliveryFailedError extends UnprocessableError {
  * asked for first; a failure is recorded on the invoice (422) and processing again retries.
  */
 export async function completeInvoice(
-  db: Conn,
+  ctx: Context,
   shopId: number,
   invoiceId: string,
   options: OrderOptions,
   payment: { source: PaymentSource; reference?: string | null | undefined },
 ): Promise<void> {
-  const invoice = await withExpiryApplied(db, await requireInvoice(db, shopId, invoiceId));
-  assertTransition(invoice.status, 'completed');
+  const { db } = ctx;
+  // Read before the transaction: a 409 before the owner's URL is asked anything, and the parts
+  // (written once at checkout, never changed) whose dynamic items are fetched first.
+  const pending = await withExpiryApplied(ctx, await requireInvoice(db, shopId, invoiceId));
+  assertTransition(pending.status, 'completed');
   const parts = await repo.listParts(db, shopId, [invoiceId]);
   const answers = new Map<number, string>();
   try {
     for (const part of parts.filter((p) => p.product_type === 'dynamic')) {
-      answers.set(part.id, await dynamicDeliverable(db, dynamicOrderOf(invoice, part, part.quantity, false), options));
+      answers.set(part.id, await dynamicDeliverable(db, dynamicOrderOf(pending, part, part.quantity, false), options));
     }
   } catch (err) {
     if (!(err instanceof DynamicDeliveryError)) throw err;
-    await repo.setDeliveryError(db, shopId, invoiceId, err.message);
+    await repo.setDeliveryError(db, shopId, invoiceId, err.message, ctx.clock.now());
     throw new DeliveryFailedError(err.message);
   }
 
-  await writeTransaction(db, async (trx) => {
+  await writeTransaction(ctx, async (tx) => {
+    const trx = tx.db;
     await shareShop(trx, shopId);
     await recordIdempotentWork(trx, invoiceId);
-    const now = Date.now();
-    const moved = await repo.moveStatus(trx, shopId, invoiceId, 'pending', 'completed', now, {
+    const now = ctx.clock.now();
+    // The invoice as this transaction moved it, after the shop lock: what the completion writes
+    // and its event carry comes from here, not from the read above.
+    const invoice = await repo.moveStatus(trx, shopId, invoiceId, 'pending', 'completed', now, {
       notExpiredAt: now,
       paymentReference: payment.reference ?? null,
       paymentSource: payment.source,
     });
-    if (!moved) {
+    if (!invoice) {
       throw new ConflictError('The invoice is no longer pending.', ['status: is not pending']);
     }
     if (invoice.affiliate_customer_id !== null)
@@ -204,7 +193,7 @@ export async function completeInvoice(
     await customers.recordPurchase(trx, shopId, invoice.customer_id, invoice.total, now);
     const repeatPurchase = await repo.markRepeatPurchase(trx, shopId, invoiceId, invoice.customer_id);
     const commission = await payCommission(trx, invoice, now);
-    await invoiceCompleted(trx, invoice, parts, { now, repeatPurchase, commission, delivered, links: options.links });
+    await invoiceCompleted(tx, invoice, parts, { now, repeatPurchase, commission, delivered });
   });
 }
 

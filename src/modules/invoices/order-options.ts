@@ -1,6 +1,5 @@
 import type { Config } from '../../config.js';
 import type { SecretBox } from '../../security/secret-box.js';
-import type { LinkSettings } from '../mail/index.js';
 import type { ProviderEndpoints } from '../payments/index.js';
 import type { DeliveryOptions } from '../products/index.js';
 
@@ -21,10 +20,9 @@ export interface PaymentContext {
 
 /**
  * What the writes of an order take from the server: how dynamic items are fetched
- * (DeliveryOptions), where the links in the order's mail point, and how payments are taken.
+ * (DeliveryOptions) and how payments are taken. Links are built from the context's config.
  */
 export interface OrderOptions extends DeliveryOptions {
-  links: LinkSettings;
   payments: PaymentContext;
   /** Told how each checkout ended (the operator's metrics, when they are on). */
   observeCheckout?: (outcome: CheckoutOutcome) => void;
@@ -41,7 +39,6 @@ export function orderOptions(app: {
     ...(metrics ? { observeCheckout: (outcome: CheckoutOutcome) => metrics.countCheckout(outcome) } : {}),
     timeoutMs: config.invoices.dynamicTimeoutMs,
     allowPrivate: config.webhooks.allowPrivate,
-    links: { publicUrl: config.publicUrl, storefrontDomain: config.storefrontDomain },
     payments: { secrets: app.secrets, endpoints: config.payments, log: app.log },
   };
 }

@@ -12,18 +12,11 @@ import * as schema from './schema.js';
 const tags = ['Invoices'];
 
 export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db.kysely;
+  const ctx = app.ctx;
   const options = orderOptions(app);
   // A retry whose first request did its work but died before answering gets the invoice as it is now.
   const invoiceNow = idempotent(async (request) =>
-    ok(
-      await service.getInvoice(
-        db,
-        currentShop(request),
-        (request.params as { invoiceId: string }).invoiceId,
-        options.links,
-      ),
-    ),
+    ok(await service.getInvoice(ctx, currentShop(request), (request.params as { invoiceId: string }).invoiceId)),
   );
 
   app.get('/:shopId/invoices', {
@@ -41,7 +34,7 @@ export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: schema.InvoiceListQuery,
       response: ownerResponses(CursorPage(schema.OwnerInvoice)),
     },
-    handler: async (request) => ok(await service.listInvoices(db, currentShop(request), request.query, options.links)),
+    handler: async (request) => ok(await service.listInvoices(ctx, currentShop(request), request.query)),
   });
 
   app.get('/:shopId/invoices/:invoiceId', {
@@ -51,8 +44,7 @@ export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: schema.InvoiceParams,
       response: ownerResponses(schema.OwnerInvoice),
     },
-    handler: async (request) =>
-      ok(await service.getInvoice(db, currentShop(request), request.params.invoiceId, options.links)),
+    handler: async (request) => ok(await service.getInvoice(ctx, currentShop(request), request.params.invoiceId)),
   });
 
   app.post('/:shopId/invoices/:invoiceId/process', {
@@ -73,7 +65,7 @@ export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request) =>
       ok(
         await service.processInvoice(
-          db,
+          ctx,
           currentShop(request),
           request.params.invoiceId,
           options,
@@ -108,8 +100,8 @@ export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ...invoiceNow,
     handler: async (request) => {
       const shop = currentShop(request);
-      await refundInvoice(db, shop.id, request.params.invoiceId, request.body, options);
-      return ok(await service.getInvoice(db, shop, request.params.invoiceId, options.links));
+      await refundInvoice(ctx, shop.id, request.params.invoiceId, request.body, options);
+      return ok(await service.getInvoice(ctx, shop, request.params.invoiceId));
     },
   });
 
@@ -131,8 +123,8 @@ export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ...invoiceNow,
     handler: async (request) => {
       const shop = currentShop(request);
-      await cancelInvoice(db, shop.id, request.params.invoiceId, options.payments);
-      return ok(await service.getInvoice(db, shop, request.params.invoiceId, options.links));
+      await cancelInvoice(ctx, shop.id, request.params.invoiceId, options.payments);
+      return ok(await service.getInvoice(ctx, shop, request.params.invoiceId));
     },
   });
 
@@ -150,7 +142,7 @@ export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     ...invoiceNow,
     handler: async (request) =>
-      ok(await service.replaceItems(db, currentShop(request), request.params.invoiceId, request.body, options)),
+      ok(await service.replaceItems(ctx, currentShop(request), request.params.invoiceId, request.body, options)),
   });
 
   app.post('/:shopId/invoices/:invoiceId/resend', {
@@ -165,14 +157,6 @@ export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: ownerResponses(schema.ResendResult, [409]),
     },
     handler: async (request) =>
-      ok(
-        await service.resendDelivery(
-          db,
-          currentShop(request),
-          request.params.invoiceId,
-          request.body.email,
-          options.links,
-        ),
-      ),
+      ok(await service.resendDelivery(ctx, currentShop(request), request.params.invoiceId, request.body.email)),
   });
 };

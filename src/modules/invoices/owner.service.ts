@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { Context } from '../../domain/context.js';
+import { writeTransaction } from '../../domain/dispatcher.js';
 import { ConflictError, UnprocessableError, ValidationError } from '../../http/errors.js';
 import { recordIdempotentWork } from '../../http/idempotency.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
@@ -10,7 +12,7 @@ import { countCreatedInvoices, rollupView, splitAtLocalMidnights } from '../roll
 import { enabledGateway } from '../settings/index.js';
 import type { ShopRow } from '../shops/index.js';
 import { findShop, shareShop } from '../shops/index.js';
-import { invoiceReplaced, writeTransaction } from './domain-events.js';
+import { invoiceReplaced } from './domain-events.js';
 import { type PlacedOrder, queueDeliveryMail } from './invoice-mail.js';
 import type { InvoiceStatus } from './invoices.table.js';
 import {
@@ -30,8 +32,9 @@ import { toOwnerInvoice, toPublicInvoice } from './views.js';
 
 type Conn = Kysely<Database>;
 
-export async function getInvoice(db: Conn, shop: ShopRow, invoiceId: string, links: LinkSettings) {
-  return ownerInvoiceView(db, await withExpiryApplied(db, await requireInvoice(db, shop.id, invoiceId)), links, shop);
+export async function getInvoice(ctx: Context, shop: ShopRow, invoiceId: string) {
+  const invoice = await withExpiryApplied(ctx, await requireInvoice(ctx.db, shop.id, invoiceId));
+  return ownerInvoiceView(ctx.db, invoice, ctx.config, shop);
 }
 
 const orders = {
@@ -46,10 +49,12 @@ const orders = {
  * `pageNumber`. A cursor names its order (the default's excepted), so one from another order is
  * a 400. Overdue pending invoices are expired first.
  */
-export async function listInvoices(db: Conn, shop: ShopRow, query: InvoiceListQuery, links: LinkSettings) {
+export async function listInvoices(ctx: Context, shop: ShopRow, query: InvoiceListQuery) {
+  const { db } = ctx;
+  const links = ctx.config;
   const { from, to } = parseDateRange(query, shop.utc_offset_minutes);
   // The status filter, the counts (from rollups) and the rows must all see overdue invoices as expired.
-  await expireOverdue(db, { shopId: shop.id });
+  await expireOverdue(ctx, { shopId: shop.id });
   const filter = {
     status: query.status,
     gateway: query.gateway,
@@ -111,17 +116,17 @@ async function totalCountOf(db: Conn, shop: ShopRow, filter: repo.InvoiceFilter)
 
 /** The owner marks a pending invoice paid: completes and delivers it (409 in any other status). */
 export async function processInvoice(
-  db: Conn,
+  ctx: Context,
   shop: ShopRow,
   invoiceId: string,
   options: OrderOptions,
   paymentReference?: string | null,
 ) {
-  await completeInvoice(db, shop.id, invoiceId, options, {
+  await completeInvoice(ctx, shop.id, invoiceId, options, {
     source: 'owner',
     reference: paymentReference?.trim() || null,
   });
-  return getInvoice(db, shop, invoiceId, options.links);
+  return getInvoice(ctx, shop, invoiceId);
 }
 
 /**
@@ -129,12 +134,13 @@ export async function processInvoice(
  * the service text again, or a new dynamic answer. Out of stock is a 422 and changes nothing.
  */
 export async function replaceItems(
-  db: Conn,
+  ctx: Context,
   shop: ShopRow,
   invoiceId: string,
   input: { partInvoiceId: number; quantity: number },
   options: OrderOptions,
 ) {
+  const { db } = ctx;
   const invoice = await requireInvoice(db, shop.id, invoiceId);
   if (invoice.status !== 'completed')
     throw new ConflictError(`The invoice is ${invoice.status}; only completed invoices get replacements.`, [
@@ -156,10 +162,11 @@ export async function replaceItems(
       throw err;
     }
   }
-  await writeTransaction(db, async (trx) => {
+  await writeTransaction(ctx, async (tx) => {
+    const trx = tx.db;
     await shareShop(trx, shop.id);
     await recordIdempotentWork(trx, invoiceId);
-    const now = Date.now();
+    const now = ctx.clock.now();
     const units = await takeUnits(
       trx,
       shop.id,
@@ -179,19 +186,14 @@ export async function replaceItems(
       deliverables,
       now,
     });
-    await invoiceReplaced(trx, invoice, { part, quantity: input.quantity, deliverables }, now, options.links);
+    await invoiceReplaced(tx, invoice, { part, quantity: input.quantity, deliverables }, now);
   });
-  return getInvoice(db, shop, invoiceId, options.links);
+  return getInvoice(ctx, shop, invoiceId);
 }
 
 /** Sends the delivery e-mail of a completed invoice again, to `email` when given. */
-export async function resendDelivery(
-  db: Conn,
-  shop: ShopRow,
-  invoiceId: string,
-  email: string | null | undefined,
-  links: LinkSettings,
-) {
+export async function resendDelivery(ctx: Context, shop: ShopRow, invoiceId: string, email: string | null | undefined) {
+  const { db } = ctx;
   const invoice = await requireInvoice(db, shop.id, invoiceId);
   if (invoice.status !== 'completed')
     throw new ConflictError(`The invoice is ${invoice.status}; only completed invoices have a delivery to resend.`, [
@@ -204,23 +206,25 @@ export async function resendDelivery(
     invoice,
     to,
     parts.map((part) => ({ part, quantity: part.quantity, deliverables: JSON.parse(part.deliverables) as string[] })),
-    links,
+    ctx.config,
+    ctx.clock.now(),
   );
   return { invoiceId, to };
 }
 
 /** The customer's view of an invoice, found by its unguessable id alone. */
-export async function getPublicInvoice(db: Conn, invoiceId: string, links: LinkSettings) {
+export async function getPublicInvoice(ctx: Context, invoiceId: string) {
+  const { db } = ctx;
   const found = await repo.findInvoiceById(db, invoiceId);
   if (!found) return undefined;
-  const invoice = await withExpiryApplied(db, found);
+  const invoice = await withExpiryApplied(ctx, found);
   const [parts, replacements, fields, shop] = await Promise.all([
     repo.listParts(db, invoice.shop_id, [invoice.id]),
     repo.listReplacements(db, invoice.shop_id, [invoice.id]),
     enabledGateway(db, invoice.shop_id, invoice.gateway),
     findShop(db, invoice.shop_id),
   ]);
-  return toPublicInvoice(invoice, parts, replacements, fields, invoiceUrl(links, shop, invoice.id));
+  return toPublicInvoice(invoice, parts, replacements, fields, invoiceUrl(ctx.config, shop, invoice.id));
 }
 
 /** The customer's view of an order just placed, from what the checkout has in hand (no read). */
@@ -234,12 +238,12 @@ export function placedInvoiceView(order: PlacedOrder, links: LinkSettings) {
  * expiry, see withExpiryApplied). Undefined for an unknown id.
  */
 export async function publicInvoiceStatus(
-  db: Conn,
+  ctx: Context,
   invoiceId: string,
   shop: repo.ShopAddress,
-  now = Date.now(),
 ): Promise<InvoiceStatus | undefined> {
-  const row = await repo.findInvoiceStatus(db, invoiceId, shop);
+  const row = await repo.findInvoiceStatus(ctx.db, invoiceId, shop);
   if (!row) return undefined;
+  const now = ctx.clock.now();
   return row.status === 'pending' && row.expires_at <= now ? 'expired' : row.status;
 }

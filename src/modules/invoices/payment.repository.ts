@@ -13,6 +13,7 @@ export async function setHostedPayment(
   shopId: number,
   invoiceId: string,
   payment: { ref: string; url: string; closesAt: number; expiresAt: number },
+  now: number,
 ): Promise<boolean> {
   const result = await db
     .updateTable('invoices')
@@ -21,7 +22,7 @@ export async function setHostedPayment(
       payment_url: payment.url,
       payment_closes_at: payment.closesAt,
       expires_at: payment.expiresAt,
-      updated_at: Date.now(),
+      updated_at: now,
     })
     .where('shop_id', '=', shopId)
     .where('id', '=', invoiceId)
@@ -46,9 +47,9 @@ export async function notePayment(
     /** The provider confirmed a payment (which delivered nothing yet): its reference, kept for a refund. */
     providerReference?: string;
   },
+  now: number,
 ): Promise<void> {
   const { holdUntil, providerReference } = options;
-  const now = Date.now();
   await db
     .updateTable('invoices')
     .set((eb) => ({
@@ -129,7 +130,7 @@ export const PAYMENT_EVENT_RETENTION_MS = 30 * 24 * 60 * 60_000;
  * a delivery that old is no longer retried, so its key has nothing left to guard. Claims still
  * `handling` are left to be taken over.
  */
-export async function sweepPaymentEvents(db: Conn, now = Date.now()): Promise<number> {
+export async function sweepPaymentEvents(db: Conn, now: number): Promise<number> {
   const result = await db
     .deleteFrom('payment_events')
     .where('created_at', '<', now - PAYMENT_EVENT_RETENTION_MS)
@@ -153,10 +154,16 @@ export async function releasePaymentEvent(db: Conn, key: EventKey): Promise<void
  * its total (another refund took it first) or it is not completed. The conditional update is what
  * keeps two concurrent refunds from giving back more than was paid.
  */
-export async function holdRefund(db: Conn, shopId: number, invoiceId: string, amount: number): Promise<boolean> {
+export async function holdRefund(
+  db: Conn,
+  shopId: number,
+  invoiceId: string,
+  amount: number,
+  now: number,
+): Promise<boolean> {
   const result = await db
     .updateTable('invoices')
-    .set({ refunded: sql`refunded + ${amount}`, updated_at: Date.now() })
+    .set({ refunded: sql`refunded + ${amount}`, updated_at: now })
     .where('shop_id', '=', shopId)
     .where('id', '=', invoiceId)
     .where('status', '=', 'completed')
@@ -166,10 +173,16 @@ export async function holdRefund(db: Conn, shopId: number, invoiceId: string, am
 }
 
 /** Gives a held amount back (the provider refused the refund). */
-export async function releaseRefund(db: Conn, shopId: number, invoiceId: string, amount: number): Promise<void> {
+export async function releaseRefund(
+  db: Conn,
+  shopId: number,
+  invoiceId: string,
+  amount: number,
+  now: number,
+): Promise<void> {
   await db
     .updateTable('invoices')
-    .set({ refunded: sql`refunded - ${amount}`, updated_at: Date.now() })
+    .set({ refunded: sql`refunded - ${amount}`, updated_at: now })
     .where('shop_id', '=', shopId)
     .where('id', '=', invoiceId)
     .execute();

@@ -11,7 +11,7 @@ import { applyCallback } from './payment.service.js';
  * (the signature is over them), whatever its content type says.
  */
 export const paymentCallbackRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db.kysely;
+  const ctx = app.ctx;
   const options = orderOptions(app);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
@@ -54,7 +54,7 @@ export const paymentCallbackRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request) => {
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       return ok(
-        await applyCallback(db, request.params.provider, request.params.shopId, body, request.headers, options),
+        await applyCallback(ctx, request.params.provider, request.params.shopId, body, request.headers, options),
       );
     },
   });

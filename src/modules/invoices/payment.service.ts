@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { Context, WriteContext } from '../../domain/context.js';
+import { writeTransaction } from '../../domain/dispatcher.js';
 import {
   ConflictError,
   NotFoundError,
@@ -11,7 +13,6 @@ import { recordIdempotentWork } from '../../http/idempotency.js';
 import { currencyDigits } from '../../schemas/currencies.js';
 import { rescaleMinorUnits, toMinorUnits } from '../../schemas/money.js';
 import * as customers from '../customers/index.js';
-import type { LinkSettings } from '../mail/index.js';
 import {
   type CallbackOutcome,
   gateways,
@@ -21,7 +22,7 @@ import {
 } from '../payments/index.js';
 import { gatewayCredentials } from '../settings/index.js';
 import { findShop, type HostedProvider, isHostedProvider, shareShop } from '../shops/index.js';
-import { invoiceRefunded, writeTransaction } from './domain-events.js';
+import { invoiceRefunded } from './domain-events.js';
 import { moneyText, queueCheckoutMail, readPlacedOrder } from './invoice-mail.js';
 import type { InvoiceRefundRow, InvoiceRow } from './invoices.table.js';
 import { completeInvoice, DeliveryFailedError, endUnpaid, requireInvoice } from './lifecycle.service.js';
@@ -58,11 +59,12 @@ export const STALE_CLAIM_MS = 5 * 60_000;
  * checkout answers 502: no order is left that could never be paid.
  */
 export async function startHostedPayment(
-  db: Conn,
+  ctx: Context,
   shopId: number,
   invoiceId: string,
   options: OrderOptions,
 ): Promise<void> {
+  const { db } = ctx;
   const invoice = await requireInvoice(db, shopId, invoiceId);
   if (!isHostedProvider(invoice.gateway)) return;
   const provider = invoice.gateway;
@@ -82,14 +84,14 @@ export async function startHostedPayment(
         customerEmail: invoice.customer_email,
         title: `${shop.name}: order ${invoiceId}`,
         description: parts.map((p) => `${p.title} × ${p.quantity}`).join(', '),
-        returnUrl: invoiceUrl(options.links, shop, invoiceId),
+        returnUrl: invoiceUrl(ctx.config, shop, invoiceId),
         expiresAt: invoice.expires_at,
       },
       options.payments.endpoints,
     );
   } catch (err) {
     if (!(err instanceof ProviderCallError)) throw err;
-    await endUnpaid(db, shopId, invoiceId, 'cancelled');
+    await endUnpaid(ctx, shopId, invoiceId, 'cancelled');
     options.payments.log.warn({ shopId, invoiceId, provider, reason: err.detail }, 'payment could not be started');
     // The provider's words are for the owner (the log has them): they may name the shop's key or account.
     throw new PaymentProviderError(
@@ -97,15 +99,21 @@ export async function startHostedPayment(
       [`gateway: ${gateways[provider].label} refused or did not answer`],
     );
   }
-  await payments.setHostedPayment(db, shopId, invoiceId, {
-    ref: started.ref,
-    url: started.url,
-    closesAt: started.expiresAt,
-    expiresAt: started.expiresAt + CALLBACK_GRACE_MS,
-  });
+  await payments.setHostedPayment(
+    db,
+    shopId,
+    invoiceId,
+    {
+      ref: started.ref,
+      url: started.url,
+      closesAt: started.expiresAt,
+      expiresAt: started.expiresAt + CALLBACK_GRACE_MS,
+    },
+    ctx.clock.now(),
+  );
   // Only now: a provider that could not start the payment leaves no "how to pay" mail behind, and
   // the mail's deadline is the page's.
-  await queueCheckoutMail(db, await readPlacedOrder(db, shopId, invoiceId), options.links);
+  await queueCheckoutMail(db, await readPlacedOrder(db, shopId, invoiceId), ctx.config, ctx.clock.now());
 }
 
 /**
@@ -142,11 +150,12 @@ type Applied =
   | 'delivery-failed';
 
 async function applyPaid(
-  db: Conn,
+  ctx: Context,
   invoice: InvoiceRow,
   outcome: Extract<CallbackOutcome, { kind: 'paid' }>,
   options: OrderOptions,
 ): Promise<Applied> {
+  const { db } = ctx;
   const { shop_id: shopId, id } = invoice;
   if (outcome.amount !== invoice.total || outcome.currency !== invoice.currency) {
     const paid = outcome.amount < 0 ? `an unknown amount` : moneyText(outcome.amount, outcome.currency || '?');
@@ -157,23 +166,28 @@ async function applyPaid(
       `Paid ${paid} for an order of ${moneyText(invoice.total, invoice.currency)} (payment ${outcome.reference}): ` +
         'not completed. Refund the payment at the provider, or process the order by hand.',
       invoice.status === 'pending'
-        ? { onlyIf: ['pending'], holdUntil: Date.now() + ATTENTION_HOLD_MS }
+        ? { onlyIf: ['pending'], holdUntil: ctx.clock.now() + ATTENTION_HOLD_MS }
         : { onlyIf: [invoice.status] },
+      ctx.clock.now(),
     );
     return 'amount-mismatch';
   }
   if (invoice.status === 'pending') {
     try {
-      await completeInvoice(db, shopId, id, options, { source: 'provider', reference: outcome.reference });
+      await completeInvoice(ctx, shopId, id, options, { source: 'provider', reference: outcome.reference });
       return 'completed';
     } catch (err) {
       if (err instanceof DeliveryFailedError) {
         // Paid: the order must not expire while the owner retries the delivery.
-        await payments.notePayment(db, shopId, id, 'Paid; the delivery failed. Process the order again to retry it.', {
-          onlyIf: ['pending'],
-          holdUntil: Date.now() + ATTENTION_HOLD_MS,
-          providerReference: outcome.reference,
-        });
+        const now = ctx.clock.now();
+        await payments.notePayment(
+          db,
+          shopId,
+          id,
+          'Paid; the delivery failed. Process the order again to retry it.',
+          { onlyIf: ['pending'], holdUntil: now + ATTENTION_HOLD_MS, providerReference: outcome.reference },
+          now,
+        );
         return 'delivery-failed';
       }
       if (!(err instanceof ConflictError)) throw err;
@@ -189,12 +203,13 @@ async function applyPaid(
     `Paid ${moneyText(outcome.amount, outcome.currency)} after the order was ${now.status} (payment ` +
       `${outcome.reference}): nothing was delivered. Refund the payment at the provider.`,
     { onlyIf: ['expired', 'cancelled'] },
+    ctx.clock.now(),
   );
   return 'paid-late';
 }
 
 async function applyOutcome(
-  db: Conn,
+  ctx: Context,
   shopId: number,
   provider: HostedProvider,
   outcome: CallbackOutcome,
@@ -204,25 +219,31 @@ async function applyOutcome(
   // Only this shop's invoices, and only the payment started for them: a callback naming another
   // shop's invoice, or another payment, changes nothing.
   if (outcome.shopId !== shopId || outcome.invoiceId === null) return 'ignored';
+  const { db } = ctx;
+  const now = ctx.clock.now();
   const invoice = await repo.findInvoice(db, shopId, outcome.invoiceId);
   if (!invoice || invoice.gateway !== provider || invoice.payment_ref !== outcome.ref) return 'ignored';
   switch (outcome.kind) {
     case 'paid':
-      return applyPaid(db, invoice, outcome, options);
+      return applyPaid(ctx, invoice, outcome, options);
     case 'ended':
       if (invoice.status !== 'pending') return 'ignored';
-      return (await endUnpaid(db, shopId, invoice.id, outcome.status)) ? outcome.status : 'ignored';
+      return (await endUnpaid(ctx, shopId, invoice.id, outcome.status)) ? outcome.status : 'ignored';
     case 'attention':
       // A late word about a payment that completed the order (a `charge:pending` after the confirmation).
       if (invoice.status === 'completed') return 'ignored';
       if (invoice.status !== 'pending') {
-        await payments.notePayment(db, shopId, invoice.id, outcome.note, { onlyIf: ['expired', 'cancelled'] });
+        await payments.notePayment(db, shopId, invoice.id, outcome.note, { onlyIf: ['expired', 'cancelled'] }, now);
         return 'noted';
       }
-      await payments.notePayment(db, shopId, invoice.id, outcome.note, {
-        onlyIf: ['pending'],
-        holdUntil: Date.now() + ATTENTION_HOLD_MS,
-      });
+      await payments.notePayment(
+        db,
+        shopId,
+        invoice.id,
+        outcome.note,
+        { onlyIf: ['pending'], holdUntil: now + ATTENTION_HOLD_MS },
+        now,
+      );
       return 'held';
   }
 }
@@ -236,13 +257,14 @@ async function applyOutcome(
  * handled anew; a claim a dead process left is taken over after STALE_CLAIM_MS.
  */
 export async function applyCallback(
-  db: Conn,
+  ctx: Context,
   provider: HostedProvider,
   shopId: number,
   rawBody: Buffer,
   headers: Record<string, string | string[] | undefined>,
   options: OrderOptions,
 ): Promise<{ outcome: Applied; eventId: string }> {
+  const { db } = ctx;
   const credentials = await gatewayCredentials(db, options.payments.secrets, shopId, provider);
   if (!credentials)
     throw new NotFoundError('Payment gateway', [`provider: ${provider} is not configured in this shop`]);
@@ -263,7 +285,7 @@ export async function applyCallback(
       invoice_id: invoiceId === null ? null : invoiceId.slice(0, 64),
       type: outcome.type.slice(0, 100),
       outcome: 'handling',
-      created_at: Date.now(),
+      created_at: ctx.clock.now(),
     },
     STALE_CLAIM_MS,
   );
@@ -274,7 +296,7 @@ export async function applyCallback(
       'event: is being handled',
     ]);
   try {
-    const applied = await applyOutcome(db, shopId, provider, outcome, options);
+    const applied = await applyOutcome(ctx, shopId, provider, outcome, options);
     await payments.settlePaymentEvent(db, key, applied);
     return { outcome: applied, eventId: outcome.eventId };
   } catch (err) {
@@ -311,13 +333,13 @@ function inShopCurrency(amount: number, invoiceCurrency: string, shopCurrency: s
  * event, the rollups. Inside the caller's write transaction, after the shop's share.
  */
 async function refundMade(
-  trx: Conn,
+  tx: WriteContext,
   invoice: InvoiceRow,
   refund: { id: number; amount: number; reason: string | null; method: InvoiceRefundRow['method']; createdAt: number },
   providerRefundId: string | null,
-  links: LinkSettings,
 ): Promise<void> {
-  const now = Date.now();
+  const trx = tx.db;
+  const now = tx.clock.now();
   const { shop_id: shopId } = invoice;
   if (!(await payments.finishRefund(trx, shopId, refund.id, providerRefundId, refund.method))) return;
   const shop = await findShop(trx, shopId);
@@ -330,7 +352,7 @@ async function refundMade(
       { delta: local, kind: 'refund', invoiceId: invoice.id, note: refund.reason ?? `Refund of ${invoice.id}` },
       now,
     );
-  await invoiceRefunded(trx, invoice, { ...refund, localAmount: local }, now, links);
+  await invoiceRefunded(tx, invoice, { ...refund, localAmount: local }, now);
 }
 
 /** Asks the provider for a refund row's refund, with the row's own idempotency key. */
@@ -362,7 +384,7 @@ async function askProvider(
  * nothing was refunded) or its answer is unknown (a timeout, a server error: the refund may have
  * been made, so the row and its hold stay pending, to be asked again with the same key).
  */
-async function providerFailed(db: Conn, invoice: InvoiceRow, refund: { id: number; amount: number }, err: unknown) {
+async function providerFailed(ctx: Context, invoice: InvoiceRow, refund: { id: number; amount: number }, err: unknown) {
   if (!(err instanceof ProviderCallError)) throw err;
   const label = gateways[invoice.gateway as HostedProvider].label;
   if (err.unknown)
@@ -371,10 +393,10 @@ async function providerFailed(db: Conn, invoice: InvoiceRow, refund: { id: numbe
         'again in a few minutes to ask again: the same refund is asked for, never a second one.',
       [`gateway: ${err.detail}`],
     );
-  await writeTransaction(db, async (trx) => {
+  await writeTransaction(ctx, async ({ db: trx }) => {
     await shareShop(trx, invoice.shop_id);
     await payments.deleteRefund(trx, invoice.shop_id, refund.id);
-    await payments.releaseRefund(trx, invoice.shop_id, invoice.id, refund.amount);
+    await payments.releaseRefund(trx, invoice.shop_id, invoice.id, refund.amount, ctx.clock.now());
   });
   throw new PaymentProviderError(`${label} refused the refund; nothing was refunded.`, [`gateway: ${err.detail}`]);
 }
@@ -393,12 +415,13 @@ async function providerFailed(db: Conn, invoice: InvoiceRow, refund: { id: numbe
  * the buyer's lifetime spend, writes `invoice.refunded` and counts in the dashboard.
  */
 export async function refundInvoice(
-  db: Conn,
+  ctx: Context,
   shopId: number,
   invoiceId: string,
   body: { amount?: number | null | undefined; reason?: string | null | undefined },
   options: OrderOptions,
 ): Promise<void> {
+  const { db } = ctx;
   const invoice = await requireInvoice(db, shopId, invoiceId);
   if (invoice.status !== 'completed')
     throw new ConflictError(`Only a completed invoice can be refunded; this one is ${invoice.status}.`, [
@@ -406,7 +429,7 @@ export async function refundInvoice(
     ]);
   const pending = (await payments.listRefunds(db, shopId, [invoiceId])).find((r) => r.status === 'pending');
   // A refund being asked of the provider right now (by another request) is left to it.
-  if (pending && pending.created_at > Date.now() - staleRefundMs(options.payments))
+  if (pending && pending.created_at > ctx.clock.now() - staleRefundMs(options.payments))
     throw new ConflictError('Another refund of this invoice is being made; read it again in a moment.', [
       'amount: another refund of this invoice is under way',
     ]);
@@ -416,18 +439,17 @@ export async function refundInvoice(
     try {
       providerRefundId = await askProvider(db, invoice, pending, options.payments);
     } catch (err) {
-      return providerFailed(db, invoice, pending, err);
+      return providerFailed(ctx, invoice, pending, err);
     }
-    await writeTransaction(db, async (trx) => {
-      await shareShop(trx, shopId);
-      await recordIdempotentWork(trx, invoiceId);
+    await writeTransaction(ctx, async (tx) => {
+      await shareShop(tx.db, shopId);
+      await recordIdempotentWork(tx.db, invoiceId);
       const method = providerRefundId === null ? 'recorded' : 'provider';
       await refundMade(
-        trx,
+        tx,
         invoice,
         { id: pending.id, amount: pending.amount, reason: pending.reason, method, createdAt: pending.created_at },
         providerRefundId,
-        options.links,
       );
     });
     return;
@@ -442,12 +464,12 @@ export async function refundInvoice(
     ]);
   const method = refundMethod(invoice);
   const reason = body.reason?.trim() || null;
-  const createdAt = Date.now();
-  const hold = async (trx: Conn) => {
+  const createdAt = ctx.clock.now();
+  const hold = async ({ db: trx }: Context) => {
     await shareShop(trx, shopId);
     // The refund held is the work of the request's Idempotency-Key: a retry after a crash answers the invoice, it refunds no more.
     await recordIdempotentWork(trx, invoiceId);
-    if (!(await payments.holdRefund(trx, shopId, invoiceId, amount)))
+    if (!(await payments.holdRefund(trx, shopId, invoiceId, amount, createdAt)))
       throw new ConflictError('Another refund of this invoice was made meanwhile; read it again.', [
         'amount: is more than what is left to refund',
       ]);
@@ -464,27 +486,26 @@ export async function refundInvoice(
   };
   if (method !== 'provider') {
     // Nothing outside shopd to ask: the hold and the record are one transaction.
-    await writeTransaction(db, async (trx) => {
-      const id = await hold(trx);
-      await refundMade(trx, invoice, { id, amount, reason, method, createdAt }, null, options.links);
+    await writeTransaction(ctx, async (tx) => {
+      const id = await hold(tx);
+      await refundMade(tx, invoice, { id, amount, reason, method, createdAt }, null);
     });
     return;
   }
-  const refundId = await writeTransaction(db, hold);
+  const refundId = await writeTransaction(ctx, hold);
   let providerRefundId: string | null;
   try {
     providerRefundId = await askProvider(db, invoice, { id: refundId, amount }, options.payments);
   } catch (err) {
-    return providerFailed(db, invoice, { id: refundId, amount }, err);
+    return providerFailed(ctx, invoice, { id: refundId, amount }, err);
   }
-  await writeTransaction(db, async (trx) => {
-    await shareShop(trx, shopId);
+  await writeTransaction(ctx, async (tx) => {
+    await shareShop(tx.db, shopId);
     await refundMade(
-      trx,
+      tx,
       invoice,
       { id: refundId, amount, reason, method: providerRefundId === null ? 'recorded' : 'provider', createdAt },
       providerRefundId,
-      options.links,
     );
   });
 }

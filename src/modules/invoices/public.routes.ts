@@ -26,10 +26,10 @@ export function buyerOf(request: FastifyRequest): Buyer {
 }
 
 export const invoicePublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db.kysely;
+  const ctx = app.ctx;
   const options = orderOptions(app);
   // A retry whose first checkout placed the order but died before answering gets that invoice as it is now.
-  const guard = idempotent(async (_request, invoiceId) => ok((await getPublicInvoice(db, invoiceId, options.links))!));
+  const guard = idempotent(async (_request, invoiceId) => ok((await getPublicInvoice(ctx, invoiceId))!));
 
   app.post('/shops/:shopId/invoices', {
     config: { public: true, customerSession: true },
@@ -61,10 +61,10 @@ export const invoicePublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
     preHandler: [async (request) => assertBalancePayer(request.body, request.customer?.email), ...guard.preHandler],
     onSend: guard.onSend,
     handler: async (request) => {
-      const placed = await checkout(db, request.params.shopId, request.body, buyerOf(request), options, app.vpnRanges);
+      const placed = await checkout(ctx, request.params.shopId, request.body, buyerOf(request), options, app.vpnRanges);
       // A manual gateway's order is answered as placed; one that went on (completed, or at a provider) is read again.
-      if (placed.order) return ok(placedInvoiceView(placed.order, options.links));
-      return ok((await getPublicInvoice(db, placed.invoiceId, options.links))!);
+      if (placed.order) return ok(placedInvoiceView(placed.order, ctx.config));
+      return ok((await getPublicInvoice(ctx, placed.invoiceId))!);
     },
   });
 
@@ -79,7 +79,7 @@ export const invoicePublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: publicResponses(schema.PublicInvoice),
     },
     handler: async (request) => {
-      const invoice = await getPublicInvoice(db, request.params.invoiceId, options.links);
+      const invoice = await getPublicInvoice(ctx, request.params.invoiceId);
       if (!invoice) throw new NotFoundError('Invoice');
       return ok(invoice);
     },
@@ -100,8 +100,8 @@ export const invoicePublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: publicResponses(schema.PublicInvoice, [409]),
     },
     handler: async (request) => {
-      await cancelPublicInvoice(db, request.params.invoiceId, options.payments);
-      return ok((await getPublicInvoice(db, request.params.invoiceId, options.links))!);
+      await cancelPublicInvoice(ctx, request.params.invoiceId, options.payments);
+      return ok((await getPublicInvoice(ctx, request.params.invoiceId))!);
     },
   });
 };

@@ -119,7 +119,8 @@ export async function insertReplacement(
 /**
  * Moves an invoice from `from` to `to` only if it is still in `from` (and, for completion,
  * not past its expiry): the single conditional write that makes concurrent completions,
- * expiries and retries safe. False when another writer got there first.
+ * expiries and retries safe. Answers the invoice as moved (read by the write itself), or
+ * undefined when another writer got there first.
  */
 export async function moveStatus(
   db: Conn,
@@ -134,7 +135,7 @@ export async function moveStatus(
     paymentReference?: string | null;
     paymentSource?: PaymentSource;
   } = {},
-): Promise<boolean> {
+): Promise<InvoiceRow | undefined> {
   let query = db
     .updateTable('invoices')
     .set({
@@ -155,8 +156,7 @@ export async function moveStatus(
     .where('id', '=', invoiceId)
     .where('status', '=', from);
   if (extra.notExpiredAt !== undefined) query = query.where('expires_at', '>', extra.notExpiredAt);
-  const result = await query.executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return query.returningAll().executeTakeFirst();
 }
 
 /**
@@ -211,10 +211,11 @@ export async function setDeliveryError(
   shopId: number,
   invoiceId: string,
   error: string | null,
+  now: number,
 ): Promise<void> {
   await db
     .updateTable('invoices')
-    .set({ delivery_error: error, updated_at: Date.now() })
+    .set({ delivery_error: error, updated_at: now })
     .where('shop_id', '=', shopId)
     .where('id', '=', invoiceId)
     .execute();

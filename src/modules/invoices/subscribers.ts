@@ -5,19 +5,21 @@ import { queueCheckoutMail, queueDeliveryMail, queueRefundMail, queueReplacement
 /**
  * The buyer's invoice mails, written to the mail outbox in the transaction of the change. They
  * stay beside the invoices: they render the invoice's own views (payment instructions, items).
+ * Their links are built from the app's PUBLIC_URL and STOREFRONT_DOMAIN (the context's config).
  */
 export function subscribe(events: DomainEventBus): void {
-  events.on('invoice.created', async (trx, { invoice, shop, parts, fields, links }) => {
+  events.on('invoice.created', async (tx, { invoice, shop, parts, fields }) => {
     // A card or crypto order's mail waits for the provider's page (payment.service.ts startHostedPayment).
-    if (!isHostedProvider(invoice.gateway)) await queueCheckoutMail(trx, { invoice, shop, parts, fields }, links);
+    if (!isHostedProvider(invoice.gateway))
+      await queueCheckoutMail(tx.db, { invoice, shop, parts, fields }, tx.config, tx.clock.now());
   });
-  events.on('invoice.completed', (trx, { invoice, delivered, links }) =>
-    queueDeliveryMail(trx, invoice, invoice.customer_email, delivered, links),
+  events.on('invoice.completed', (tx, { invoice, delivered, now }) =>
+    queueDeliveryMail(tx.db, invoice, invoice.customer_email, delivered, tx.config, now),
   );
-  events.on('invoice.replaced', (trx, { invoice, replacement, links }) =>
-    queueReplacementMail(trx, invoice, replacement, links),
+  events.on('invoice.replaced', (tx, { invoice, replacement, now }) =>
+    queueReplacementMail(tx.db, invoice, replacement, tx.config, now),
   );
-  events.on('invoice.refunded', (trx, { invoice, refund, links }) =>
-    queueRefundMail(trx, invoice.shop_id, invoice.id, refund, links),
+  events.on('invoice.refunded', (tx, { invoice, refund, now }) =>
+    queueRefundMail(tx.db, invoice.shop_id, invoice.id, refund, tx.config, now),
   );
 }

@@ -8,7 +8,7 @@ import * as service from './service.js';
 const tags = ['Listings'];
 
 export const listingOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db.kysely;
+  const ctx = app.ctx;
 
   app.get('/:shopId/listings', {
     schema: {
@@ -22,7 +22,7 @@ export const listingOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: PageQuery,
       response: ownerResponses(Page(schema.Listing)),
     },
-    handler: async (request) => ok(await service.listListings(db, currentShop(request), request.query)),
+    handler: async (request) => ok(await service.listListings(ctx, currentShop(request), request.query)),
   });
 
   app.put('/:shopId/listings/position', {
@@ -37,6 +37,6 @@ export const listingOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: schema.PositionsBody,
       response: ownerResponses(Type.Array(schema.Listing)),
     },
-    handler: async (request) => ok(await service.setListingPositions(db, currentShop(request), request.body)),
+    handler: async (request) => ok(await service.setListingPositions(ctx, currentShop(request), request.body)),
   });
 };

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { Context } from '../../domain/context.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { pageWindow, toPage } from '../../http/pagination.js';
 import { slugify } from '../../http/slug.js';
@@ -15,9 +16,9 @@ type Conn = Kysely<Database>;
 /**
  * Brings the shop's listings in line with its catalog: one listing per live product that is in
  * no group, one per group. Listings that still fit keep their id and position; new ones go to
- * the end. Call it inside the transaction that changed products or groups.
+ * the end. Call it inside the transaction that changed products or groups, with that change's time.
  */
-export async function syncListings(db: Conn, shopId: number): Promise<void> {
+export async function syncListings(db: Conn, shopId: number, now: number): Promise<void> {
   const [existing, productIds, groupIds] = await Promise.all([
     repo.listListingRows(db, shopId),
     repo.ungroupedProductIds(db, shopId),
@@ -40,7 +41,7 @@ export async function syncListings(db: Conn, shopId: number): Promise<void> {
     ...[...wantedProducts].map((targetId) => ({ type: 'product' as const, targetId })),
     ...[...wantedGroups].map((targetId) => ({ type: 'group' as const, targetId })),
   ].map((l) => ({ ...l, position: next++ }));
-  await repo.insertListings(db, shopId, added, Date.now());
+  await repo.insertListings(db, shopId, added, now);
 }
 
 /**
@@ -69,7 +70,8 @@ export async function claimListingPath(
 }
 
 /** A page of the shop's listings in storefront order: position, then id. */
-export async function listListings(db: Conn, shop: ShopRow, query: PageQuery) {
+export async function listListings(ctx: Context, shop: ShopRow, query: PageQuery) {
+  const { db } = ctx;
   const { limit, offset } = pageWindow(query);
   const [rows, totalCount] = await Promise.all([
     repo.listListings(db, shop.id, { search: query.searchString, limit, offset }),
@@ -91,7 +93,7 @@ export async function allListings(db: Conn, shop: ShopRow) {
  * Moves listings to new positions, all or nothing: a repeated id is a 400 and an id that is not
  * a listing of this shop a 404, and either changes nothing. Listings left out keep their position.
  */
-export async function setListingPositions(db: Conn, shop: ShopRow, body: PositionsBody) {
+export async function setListingPositions(ctx: Context, shop: ShopRow, body: PositionsBody) {
   const seen = new Set<number>();
   const repeated: string[] = [];
   body.listings.forEach((l, i) => {
@@ -99,7 +101,7 @@ export async function setListingPositions(db: Conn, shop: ShopRow, body: Positio
     seen.add(l.listingId);
   });
   if (repeated.length > 0) throw new ValidationError(repeated);
-  return db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);
     const found = await repo.existingListingIds(trx, shop.id, [...seen]);
     const missing = body.listings.flatMap((l, i) =>

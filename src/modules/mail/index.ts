@@ -17,5 +17,5 @@ export {
   ticketAnsweredMail,
   ticketOpenedMail,
 } from './templates/ticket-mail.js';
-export type { MailWorker } from './worker.js';
-export { startMailWorker } from './worker.js';
+export type { MailWorker, MailWorkerOptions } from './worker.js';
+export { mailOutboxJob, startMailWorker } from './worker.js';

@@ -24,11 +24,11 @@ export function neverReceivesMail(address: string): boolean {
  * Writes one mail to the outbox inside the caller's transaction; the worker sends it. Mail to an
  * address that can never receive it is recorded as `dropped` instead, which no worker sends.
  */
-export function enqueueMail(db: Conn, shopId: number, mail: OutgoingMail): Promise<void> {
+export function enqueueMail(db: Conn, shopId: number, mail: OutgoingMail, now: number): Promise<void> {
   const dropped = neverReceivesMail(mail.to)
     ? { reason: 'not sent: .invalid addresses never receive mail (RFC 6761)' }
     : undefined;
-  return insertMail(db, shopId, mail, Date.now(), dropped);
+  return insertMail(db, shopId, mail, now, dropped);
 }
 
 const SECOND = 1000;

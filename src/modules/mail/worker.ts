@@ -5,6 +5,10 @@ import type { Kysely } from 'kysely';
 import type { SendMailOptions } from 'nodemailer';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/schema.js';
+import type { Clock } from '../../domain/context.js';
+import { ClaimLeases } from '../../jobs/lease.js';
+import { nextAttemptAt, type RetrySchedule } from '../../jobs/retry.js';
+import { type Job, type JobHandle, JobRunner } from '../../jobs/runner.js';
 import type { MailRow } from './mail.table.js';
 import {
   claimDueMail,
@@ -27,23 +31,13 @@ import {
 type Conn = Kysely<Database>;
 type Log = FastifyInstance['log'];
 
-const SECOND = 1000;
-/**
- * How long a claim lasts unless its worker renews it. A live worker renews the claims it holds
- * every `HEARTBEAT_MS`, however long a send takes; after a crash (kill -9, a lost machine) its
- * rows are taken back by the next pass of any worker once this has passed.
- */
-export const CLAIM_LEASE_MS = 30 * SECOND;
-/** A third of the lease: two beats may fail (a slow database) before a live claim lapses. */
-export const HEARTBEAT_MS = 10 * SECOND;
-/** How long `stop()` waits for sends in flight (their lease covers the rest); inside the server's 10 s shutdown grace. */
-const STOP_GRACE_MS = 5 * SECOND;
 /** The most rows one claim takes (see Sender). */
 const MAX_CLAIM = 500;
+/** 30 s, doubling, capped at an hour; eight attempts in all (service.ts). */
+const MAIL_RETRIES: RetrySchedule = { attempts: MAX_ATTEMPTS, delayMs: retryDelayMs };
 
-export interface MailWorker {
-  /** Sends what is due now and resolves with how many were sent; waits for a pass already running. */
-  runOnce(): Promise<number>;
+/** A mail worker of its own: the outbox job on a runner of its own (another instance's, the bench's). */
+export interface MailWorker extends JobHandle {
   /**
    * Stops the timer, hands the rows it claimed but has not started sending back to the queue at
    * once, and waits (at most 5 s) for the sends in flight.
@@ -65,12 +59,13 @@ export interface MailWorkerOptions {
 }
 
 /**
- * The outbox worker: it claims due rows and sends up to `MAIL_CONCURRENCY` at once through a
- * pooled SMTP transport on a thread of its own (or, without `SMTP_URL`, writes `.eml` files under
- * `DATA_DIR/mail`, one at a time), writing each outcome as soon as its send ended (with the other
- * outcomes that came in meanwhile, in one transaction). A pass sends what is due until a claim
- * comes back short; the next one follows at once when it sent something, else after the
- * interval. Passes never overlap, and the timer never keeps the process alive.
+ * The outbox job (the app's runner, src/jobs/runner.ts, runs it as `mail`): it claims due rows
+ * and sends up to `MAIL_CONCURRENCY` at once through a pooled SMTP transport on a thread of its
+ * own (or, without `SMTP_URL`, writes `.eml` files under `DATA_DIR/mail`, one at a time), writing
+ * each outcome as soon as its send ended (with the other outcomes that came in meanwhile, in one
+ * transaction). A pass sends what is due until a claim comes back short; it drains (the runner
+ * starts the next at once when it sent something). Claims follow the outboxes' lease discipline
+ * (src/jobs/lease.ts); stopping, it hands back the rows it has not started at once.
  *
  * What it guarantees: a mail is marked sent in the first write after the server accepted it,
  * and every attempt of one mail carries the same Message-ID. What it cannot: a crash (or a lost
@@ -78,72 +73,45 @@ export interface MailWorkerOptions {
  * lapses; mail systems that drop a Message-ID they already delivered (Gmail does) show it once,
  * others twice.
  */
-export function startMailWorker(app: FastifyInstance, options: MailWorkerOptions = {}): MailWorker {
+export function mailOutboxJob(app: FastifyInstance, options: MailWorkerOptions = {}): Job {
   const settings = { ...app.config.mail, ...options.mail };
   const db = options.db ?? app.db.kysely;
+  const { clock } = app.ctx;
   const log = app.log.child({ component: 'mail' });
   const transport = settings.smtpUrl
     ? smtpTransport(settings.smtpUrl, settings.concurrency, (err) =>
         log.error({ err }, 'the SMTP thread failed; the next send starts a new one'),
       )
     : fileTransport(join(app.config.dataDir, MAIL_DIR));
-  const sender = new Sender(db, transport, settings, log);
-
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let last: Promise<unknown> = Promise.resolve();
-
-  const heartbeat = setInterval(() => void sender.beat(), options.heartbeatMs ?? HEARTBEAT_MS);
-  heartbeat.unref();
-
-  const pass = (): Promise<number> => {
-    const current = last.then(() => sender.pass(() => stopped));
-    last = current.catch(() => undefined);
-    return current;
-  };
-  const scheduleNext = (delayMs: number): void => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      pass().then(
-        (sent) => scheduleNext(sent > 0 ? 0 : settings.intervalMs),
-        (err: unknown) => {
-          // A database outage is logged once by the database's health (storage-health.ts), not at every pass.
-          if (app.db.health.report(err)) log.debug({ err }, 'mail worker pass failed');
-          else log.error({ err }, 'mail worker pass failed');
-          scheduleNext(settings.intervalMs);
-        },
-      );
-    }, delayMs);
-    timer.unref();
-  };
-  if (options.schedule ?? settings.workerEnabled) scheduleNext(settings.intervalMs);
-
-  return {
-    runOnce() {
-      if (stopped) return Promise.reject(new Error('the mail worker is stopped'));
-      return pass();
+  const leases = new ClaimLeases<MailRow>(
+    {
+      renew: (claims, leaseUntil) => renewMailClaims(db, claims, leaseUntil),
+      recoverLapsed: (now) => recoverExpiredMailClaims(db, now),
     },
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      clearTimeout(timer);
+    { clock, log, heartbeatMs: options.heartbeatMs, stopGraceMs: options.stopGraceMs },
+  );
+  const sender = new Sender(db, transport, settings, log, leases, clock);
+  let stopping = false;
+  return {
+    name: 'mail',
+    intervalMs: settings.intervalMs,
+    scheduled: options.schedule ?? settings.workerEnabled,
+    drains: true,
+    run: (now) => sender.pass(now, () => stopping),
+    async stop(pass) {
+      stopping = true;
       await sender.releaseUnstarted();
-      let grace: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<boolean>((resolve) => {
-        grace = setTimeout(() => resolve(true), options.stopGraceMs ?? STOP_GRACE_MS);
-        grace.unref();
-      });
-      if (await Promise.race([last.then(() => false), timedOut])) {
-        log.warn(
-          { inFlight: sender.held.size, leaseMs: CLAIM_LEASE_MS },
-          'mail worker stopped with sends in flight; their rows are retried once the claim lease lapses',
-        );
-      }
-      clearTimeout(grace);
-      clearInterval(heartbeat);
+      await leases.stop(pass);
       transport.close();
     },
   };
+}
+
+/** The outbox job on a runner of its own, as another instance (or the bench) would run it. */
+export function startMailWorker(app: FastifyInstance, options: MailWorkerOptions = {}): MailWorker {
+  const runner = new JobRunner({ clock: app.ctx.clock, log: app.log, health: app.db.health });
+  const { name, runOnce } = runner.add(mailOutboxJob(app, options));
+  return { name, runOnce, stop: () => runner.stop() };
 }
 
 /** What a send ended with, waiting to be written. */
@@ -153,8 +121,8 @@ type Outcome =
   | { row: MailRow; sent: 'never'; at: number };
 
 /**
- * One worker's sends: the rows it holds (claimed, started or not), the ones not started, and the
- * outcomes not yet written.
+ * One worker's sends: the rows it claimed and has not started, and the outcomes not yet written;
+ * every row it holds a claim on, started or not, is in its leases' `held`.
  *
  * Under load every statement waits its turn behind the requests queued for the database (on
  * SQLite, behind every checkout transaction: most of a second at c=50), so a worker that wrote
@@ -168,33 +136,34 @@ type Outcome =
  * ran out of rows while it waited (from 2 × `concurrency` up to 500).
  */
 class Sender {
-  /** Every row this worker holds a claim on, by id: what the heartbeat renews. */
-  readonly held = new Map<number, MailRow>();
   /** Claimed, not started: what `stop()` hands back at once. */
   #queue: MailRow[] = [];
   #outcomes: Outcome[] = [];
   #writing: Promise<void> | null = null;
   #writeFailure: unknown;
   readonly #messageIdTail: string;
-  #beating = false;
 
   constructor(
     readonly db: Conn,
     readonly transport: MailTransport,
     readonly settings: Config['mail'],
     readonly log: Log,
+    /** The claims this worker holds (the heartbeat renews them). */
+    readonly leases: ClaimLeases<MailRow>,
+    readonly clock: Clock,
   ) {
     // Unique to this worker, so two installations sending from one domain never share an id.
     this.#messageIdTail = `${randomBytes(6).toString('base64url')}@${senderDomain(settings.from)}>`;
   }
 
   /**
-   * One pass: recovers lapsed claims, then sends what is due until a claim finds fewer rows than
-   * it asked for and those are sent; resolves once every outcome is written.
+   * One pass at `now`: recovers lapsed claims, then sends what is due until a claim finds fewer
+   * rows than it asked for and those are sent; resolves once every outcome is written.
    */
-  async pass(stopping: () => boolean): Promise<number> {
-    const recovered = await recoverExpiredMailClaims(this.db, Date.now());
-    if (recovered > 0) this.log.warn({ recovered }, 'mail rows abandoned mid-send were queued again');
+  async pass(now: number, stopping: () => boolean): Promise<number> {
+    // Never before the pass's moment: a pass asked for at a later time (a test's) stays there.
+    const time = () => Math.max(now, this.clock.now());
+    await this.leases.recoverLapsed(now);
 
     const { concurrency } = this.settings;
     const smallest = 2 * concurrency;
@@ -206,9 +175,9 @@ class Sender {
     const inFlight = new Set<Promise<void>>();
     const claim = async () => {
       const size = claimSize;
-      const now = Date.now();
-      const rows = await claimDueMail(this.db, now, now + CLAIM_LEASE_MS, size, this.#messageIdTail);
-      for (const row of rows) this.held.set(row.id, row);
+      const at = time();
+      const rows = await claimDueMail(this.db, at, this.leases.leaseUntil(at), size, this.#messageIdTail);
+      for (const row of rows) this.leases.held.set(row.id, row);
       this.#queue.push(...rows);
       exhausted = rows.length < size;
       // The transport ran out of rows while the claim waited: the next one brings twice as many.
@@ -225,7 +194,7 @@ class Sender {
         // All of them: the transport sends `concurrency` at once and queues the rest.
         while (this.#queue.length > 0) {
           const row = this.#queue.shift()!;
-          const job: Promise<void> = this.#send(row).then((ok) => {
+          const job: Promise<void> = this.#send(row, time).then((ok) => {
             if (ok) sent++;
             inFlight.delete(job);
           });
@@ -261,32 +230,16 @@ class Sender {
   async releaseUnstarted(): Promise<void> {
     this.transport.cancelQueued();
     const rows = this.#queue.splice(0);
-    for (const row of rows) this.held.delete(row.id);
+    for (const row of rows) this.leases.held.delete(row.id);
     try {
-      await releaseMailClaims(this.db, rows, Date.now());
+      await releaseMailClaims(this.db, rows, this.clock.now());
     } catch (err) {
       this.log.warn({ err, rows: rows.length }, 'mail claims not handed back; they lapse with their lease');
     }
   }
 
-  /** The heartbeat: renews the claims held, and takes back other workers' lapsed ones meanwhile. */
-  async beat(): Promise<void> {
-    if (this.#beating || this.held.size === 0) return;
-    this.#beating = true;
-    try {
-      const now = Date.now();
-      await renewMailClaims(this.db, [...this.held.values()], now + CLAIM_LEASE_MS);
-      const recovered = await recoverExpiredMailClaims(this.db, now);
-      if (recovered > 0) this.log.warn({ recovered }, 'mail rows abandoned mid-send were queued again');
-    } catch (err) {
-      this.log.warn({ err }, 'mail claims not renewed; retrying at the next beat');
-    } finally {
-      this.#beating = false;
-    }
-  }
-
-  /** Sends one row; its outcome joins the next write. Never rejects. */
-  async #send(row: MailRow): Promise<boolean> {
+  /** Sends one row; its outcome (at `time()`) joins the next write. Never rejects. */
+  async #send(row: MailRow, time: () => number): Promise<boolean> {
     const message: SendMailOptions = {
       from: this.settings.from,
       to: row.to_address,
@@ -300,7 +253,7 @@ class Sender {
     if (row.body_html !== null) message.html = row.body_html;
     try {
       const response = await this.transport.send(row, message);
-      this.#record({ row, sent: true, at: Date.now(), response });
+      this.#record({ row, sent: true, at: time(), response });
       if (!this.settings.smtpUrl) {
         // Never the body (what was bought, ticket links, sign-in codes) nor the subject (it
         // names the order, whose id opens its page).
@@ -312,20 +265,15 @@ class Sender {
       return true;
     } catch (err) {
       if (err instanceof SendCancelled) {
-        this.#record({ row, sent: 'never', at: Date.now() });
+        this.#record({ row, sent: 'never', at: time() });
         return false;
       }
       const attempts = row.attempts + 1;
-      const giveUp = attempts >= MAX_ATTEMPTS;
+      const at = time();
+      const next = nextAttemptAt(MAIL_RETRIES, attempts, at);
+      const giveUp = next === null;
       const lastError = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
-      this.#record({
-        row,
-        sent: false,
-        attempts,
-        lastError,
-        nextAttemptAt: Date.now() + retryDelayMs(attempts),
-        giveUp,
-      });
+      this.#record({ row, sent: false, attempts, lastError, nextAttemptAt: next ?? at, giveUp });
       if (giveUp) this.log.error({ err, mailId: row.id, attempts }, 'mail failed for good');
       else this.log.warn({ err, mailId: row.id, attempts }, 'mail not sent; will retry');
       return false;
@@ -354,7 +302,7 @@ class Sender {
           // The rows stay claimed until their lease lapses; then they are sent again, each with its Message-ID.
           this.#writeFailure ??= err;
         } finally {
-          for (const o of batch) this.held.delete(o.row.id);
+          for (const o of batch) this.leases.held.delete(o.row.id);
         }
       }
     } finally {

@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { Context } from '../../domain/context.js';
 import { NotFoundError, UnprocessableError } from '../../http/errors.js';
 import type { FileStorage } from '../../storage/file-storage.js';
 import { lockShop, paymentProviderNames } from '../shops/index.js';
@@ -13,65 +14,67 @@ type Conn = Kysely<Database>;
 
 /**
  * Bulk edits over 1–500 products. All or nothing: one transaction, and when any id is not a
- * live product of this shop the call is a 404 that changes nothing.
+ * live product of this shop the call is a 404 that changes nothing. `apply` is given the
+ * transaction and the edit's time.
  */
 async function inBulk<T>(
-  db: Conn,
+  ctx: Context,
   shopId: number,
   productIds: number[],
-  apply: (trx: Conn, ids: number[]) => Promise<T>,
+  apply: (trx: Conn, ids: number[], now: number) => Promise<T>,
 ): Promise<T> {
   const ids = [...new Set(productIds)];
-  return db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     await lockShop(trx, shopId);
     const found = await repo.existingProductIds(trx, shopId, ids);
     const missing = ids.filter((id) => !found.has(id));
     if (missing.length > 0)
       throw new NotFoundError('Product', [`productIds: no product ${missing.join(', ')} in this shop`]);
-    return apply(trx, ids);
+    return apply(trx, ids, ctx.clock.now());
   });
 }
 
 type Body<K extends keyof typeof BulkBodies> = Static<(typeof BulkBodies)[K]>;
 
-export function setCustomFields(db: Conn, shopId: number, body: Body<'customFields'>) {
+export function setCustomFields(ctx: Context, shopId: number, body: Body<'customFields'>) {
   const fields = JSON.stringify(prepareCustomFields(body.customFields, 'customFields'));
-  return inBulk(db, shopId, body.productIds, async (trx, ids) => {
-    await repo.updateVariantsOfProducts(trx, shopId, ids, { custom_fields: fields });
+  return inBulk(ctx, shopId, body.productIds, async (trx, ids, now) => {
+    await repo.updateVariantsOfProducts(trx, shopId, ids, { custom_fields: fields }, now);
     return { updated: ids.length };
   });
 }
 
-export function setCustomerNote(db: Conn, shopId: number, body: Body<'customerNote'>) {
-  return inBulk(db, shopId, body.productIds, async (trx, ids) => ({
-    updated: await repo.updateProducts(trx, shopId, ids, { customer_note: body.note === '' ? null : body.note }),
+export function setCustomerNote(ctx: Context, shopId: number, body: Body<'customerNote'>) {
+  const note = body.note === '' ? null : body.note;
+  return inBulk(ctx, shopId, body.productIds, async (trx, ids, now) => ({
+    updated: await repo.updateProducts(trx, shopId, ids, { customer_note: note }, now),
   }));
 }
 
 /** Sets the flags given (the schema requires at least one); null or omitted keeps a flag. */
-export function setVisibility(db: Conn, shopId: number, body: Body<'visibility'>) {
+export function setVisibility(ctx: Context, shopId: number, body: Body<'visibility'>) {
   const patch = {
     ...(body.unlisted == null ? {} : { unlisted: body.unlisted ? 1 : 0 }),
     ...(body.private == null ? {} : { private: body.private ? 1 : 0 }),
     ...(body.onHold == null ? {} : { on_hold: body.onHold ? 1 : 0 }),
   };
-  return inBulk(db, shopId, body.productIds, async (trx, ids) => ({
-    updated: await repo.updateProducts(trx, shopId, ids, patch),
+  return inBulk(ctx, shopId, body.productIds, async (trx, ids, now) => ({
+    updated: await repo.updateProducts(trx, shopId, ids, patch, now),
   }));
 }
 
-export function setChatIntegration(db: Conn, shopId: number, body: Body<'chatIntegration'>) {
+export function setChatIntegration(ctx: Context, shopId: number, body: Body<'chatIntegration'>) {
   const value = JSON.stringify(chatIntegrationOf(body.chatIntegration));
-  return inBulk(db, shopId, body.productIds, async (trx, ids) => ({
-    updated: await repo.updateProducts(trx, shopId, ids, { chat_integration: value }),
+  return inBulk(ctx, shopId, body.productIds, async (trx, ids, now) => ({
+    updated: await repo.updateProducts(trx, shopId, ids, { chat_integration: value }, now),
   }));
 }
 
 /** Deletes the products, then their image files once that has committed. */
-export async function deleteMany(db: Conn, storage: FileStorage, shopId: number, body: Body<'delete'>) {
-  const { ids, images } = await inBulk(db, shopId, body.productIds, async (trx, ids) => ({
+export async function deleteMany(ctx: Context, storage: FileStorage, shopId: number, body: Body<'delete'>) {
+  const { ids, images } = await inBulk(ctx, shopId, body.productIds, async (trx, ids, now) => ({
     ids,
-    images: await deleteProducts(trx, shopId, ids),
+    images: await deleteProducts(trx, shopId, ids, now),
   }));
   await removeFiles(storage, images);
   return { updated: ids.length };
@@ -82,9 +85,9 @@ export async function deleteMany(db: Conn, storage: FileStorage, shopId: number,
  * products (the schema allows only gateway names, at least one). A variant with no explicit
  * list (every enabled gateway) first becomes the full list; one left with none is a 422.
  */
-export function setPaymentMethods(db: Conn, shopId: number, body: Body<'paymentMethods'>) {
+export function setPaymentMethods(ctx: Context, shopId: number, body: Body<'paymentMethods'>) {
   const toggles = Object.entries(body.gatewaysList);
-  return inBulk(db, shopId, body.productIds, async (trx, ids) => {
+  return inBulk(ctx, shopId, body.productIds, async (trx, ids, now) => {
     for (const variant of await repo.listVariants(trx, shopId, ids)) {
       const stored = JSON.parse(variant.gateways) as StoredGateway[];
       let list =
@@ -100,7 +103,7 @@ export function setPaymentMethods(db: Conn, shopId: number, body: Body<'paymentM
         throw new UnprocessableError('A variant would be left with no gateway.', [
           `gatewaysList: would leave variant ${variant.id} with no gateway`,
         ]);
-      await repo.updateVariant(trx, shopId, variant.id, { gateways: JSON.stringify(list) });
+      await repo.updateVariant(trx, shopId, variant.id, { gateways: JSON.stringify(list) }, now);
     }
     return { updated: ids.length };
   });

@@ -11,7 +11,7 @@ import * as service from './service.js';
 const tags = ['Products'];
 
 export const productOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db.kysely;
+  const ctx = app.ctx;
   const saving = { allowPrivate: app.config.webhooks.allowPrivate, vpn: app.vpnRanges };
 
   const bulkSchema = <B extends TSchema>(summary: string, body: B) => ({
@@ -31,7 +31,7 @@ export const productOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: schema.NewProduct,
       response: ownerResponses(schema.Product, [409, 422]),
     },
-    handler: async (request) => ok(await service.createProduct(db, currentShop(request), request.body, saving)),
+    handler: async (request) => ok(await service.createProduct(ctx, currentShop(request), request.body, saving)),
   });
 
   app.get('/:shopId/v2/products', {
@@ -42,7 +42,7 @@ export const productOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: schema.ProductListQuery,
       response: ownerResponses(CursorPage(schema.ProductListItem)),
     },
-    handler: async (request) => ok(await service.listProducts(db, currentShop(request), request.query)),
+    handler: async (request) => ok(await service.listProducts(ctx, currentShop(request), request.query)),
   });
 
   app.get('/:shopId/v2/products/:productId', {
@@ -52,7 +52,7 @@ export const productOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: schema.ProductParams,
       response: ownerResponses(schema.Product),
     },
-    handler: async (request) => ok(await service.getProduct(db, currentShop(request), request.params.productId)),
+    handler: async (request) => ok(await service.getProduct(ctx, currentShop(request), request.params.productId)),
   });
 
   app.put('/:shopId/v2/products/:productId', {
@@ -67,7 +67,7 @@ export const productOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: ownerResponses(schema.Product, [409, 422]),
     },
     handler: async (request) =>
-      ok(await service.updateProduct(db, currentShop(request), request.params.productId, request.body, saving)),
+      ok(await service.updateProduct(ctx, currentShop(request), request.params.productId, request.body, saving)),
   });
 
   app.post('/:shopId/v2/products/:productId/variants/:variantId/serials', {
@@ -88,7 +88,7 @@ export const productOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (request) => {
       const { productId, variantId } = request.params;
-      return ok(await restock.restockSerials(db, currentShop(request).id, productId, variantId, request.body));
+      return ok(await restock.restockSerials(ctx, currentShop(request).id, productId, variantId, request.body));
     },
   });
 
@@ -100,7 +100,7 @@ export const productOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags, summary, params: schema.ProductParams, ...uploadRouteSchema() },
       handler: async (request) => {
         const name = await service.setProductImage(
-          db,
+          ctx,
           app.storage,
           currentShop(request),
           request.params.productId,
@@ -114,7 +114,7 @@ export const productOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put('/:shopId/v2/products/bulk/update/payment-methods', {
     schema: bulkSchema('Allow or remove gateways', schema.BulkBodies.paymentMethods),
-    handler: async (request) => ok(await bulk.setPaymentMethods(db, currentShop(request).id, request.body)),
+    handler: async (request) => ok(await bulk.setPaymentMethods(ctx, currentShop(request).id, request.body)),
   });
 
   app.get('/:shopId/products', {
@@ -126,7 +126,7 @@ export const productOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: schema.ProductListQuery,
       response: ownerResponses(CursorPage(schema.ProductSummary)),
     },
-    handler: async (request) => ok(await service.listProductSummaries(db, currentShop(request), request.query)),
+    handler: async (request) => ok(await service.listProductSummaries(ctx, currentShop(request), request.query)),
   });
 
   app.delete('/:shopId/products/:productId', {
@@ -137,33 +137,33 @@ export const productOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: ownerResponses(Deleted),
     },
     handler: async (request) => {
-      await service.deleteProduct(db, app.storage, currentShop(request), request.params.productId);
+      await service.deleteProduct(ctx, app.storage, currentShop(request), request.params.productId);
       return ok({ id: request.params.productId, deleted: true as const });
     },
   });
 
   app.put('/:shopId/products/bulk/update/custom-fields', {
     schema: bulkSchema('Set the custom fields of every variant', schema.BulkBodies.customFields),
-    handler: async (request) => ok(await bulk.setCustomFields(db, currentShop(request).id, request.body)),
+    handler: async (request) => ok(await bulk.setCustomFields(ctx, currentShop(request).id, request.body)),
   });
 
   app.put('/:shopId/products/bulk/update/customer-note', {
     schema: bulkSchema('Set the customer note', schema.BulkBodies.customerNote),
-    handler: async (request) => ok(await bulk.setCustomerNote(db, currentShop(request).id, request.body)),
+    handler: async (request) => ok(await bulk.setCustomerNote(ctx, currentShop(request).id, request.body)),
   });
 
   app.put('/:shopId/products/bulk/update/visibility', {
     schema: bulkSchema('Set unlisted, private or onHold', schema.BulkBodies.visibility),
-    handler: async (request) => ok(await bulk.setVisibility(db, currentShop(request).id, request.body)),
+    handler: async (request) => ok(await bulk.setVisibility(ctx, currentShop(request).id, request.body)),
   });
 
   app.put('/:shopId/products/bulk/update/chat-integration', {
     schema: bulkSchema('Set the chat integration', schema.BulkBodies.chatIntegration),
-    handler: async (request) => ok(await bulk.setChatIntegration(db, currentShop(request).id, request.body)),
+    handler: async (request) => ok(await bulk.setChatIntegration(ctx, currentShop(request).id, request.body)),
   });
 
   app.post('/:shopId/products/bulk/delete', {
     schema: bulkSchema('Delete', schema.BulkBodies.delete),
-    handler: async (request) => ok(await bulk.deleteMany(db, app.storage, currentShop(request).id, request.body)),
+    handler: async (request) => ok(await bulk.deleteMany(ctx, app.storage, currentShop(request).id, request.body)),
   });
 };

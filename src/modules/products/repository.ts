@@ -30,10 +30,16 @@ export function insertProduct(db: Conn, row: Insertable<ProductsTable>): Promise
   return db.insertInto('products').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function updateProduct(db: Conn, shopId: number, productId: number, patch: ProductPatch): Promise<void> {
+export async function updateProduct(
+  db: Conn,
+  shopId: number,
+  productId: number,
+  patch: ProductPatch,
+  now: number,
+): Promise<void> {
   await db
     .updateTable('products')
-    .set({ ...patch, updated_at: Date.now() })
+    .set({ ...patch, updated_at: now })
     .where('shop_id', '=', shopId)
     .where('id', '=', productId)
     .execute();
@@ -45,10 +51,11 @@ export async function updateProducts(
   shopId: number,
   productIds: number[],
   patch: ProductPatch,
+  now: number,
 ): Promise<number> {
   const result = await db
     .updateTable('products')
-    .set({ ...patch, updated_at: Date.now() })
+    .set({ ...patch, updated_at: now })
     .where('shop_id', '=', shopId)
     .where('id', 'in', productIds)
     .where('deleted_at', 'is', null)
@@ -156,10 +163,16 @@ export function insertVariant(db: Conn, row: Insertable<ProductVariantsTable>): 
   return db.insertInto('product_variants').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function updateVariant(db: Conn, shopId: number, variantId: number, patch: VariantPatch): Promise<void> {
+export async function updateVariant(
+  db: Conn,
+  shopId: number,
+  variantId: number,
+  patch: VariantPatch,
+  now: number,
+): Promise<void> {
   await db
     .updateTable('product_variants')
-    .set({ ...patch, updated_at: Date.now() })
+    .set({ ...patch, updated_at: now })
     .where('shop_id', '=', shopId)
     .where('id', '=', variantId)
     .execute();
@@ -170,10 +183,11 @@ export async function updateVariantsOfProducts(
   shopId: number,
   productIds: number[],
   patch: VariantPatch,
+  now: number,
 ): Promise<void> {
   await db
     .updateTable('product_variants')
-    .set({ ...patch, updated_at: Date.now() })
+    .set({ ...patch, updated_at: now })
     .where('shop_id', '=', shopId)
     .where('product_id', 'in', productIds)
     .where('deleted_at', 'is', null)

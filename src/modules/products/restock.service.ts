@@ -1,12 +1,9 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Context } from '../../domain/context.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { lockShop } from '../shops/index.js';
 import * as repo from './repository.js';
 import { MAX_RESTOCK_SERIALS, MAX_SERIAL_LENGTH, type RestockBody } from './schema.js';
 import { parseSerials } from './variant-input.js';
-
-type Conn = Kysely<Database>;
 
 export interface RestockResult {
   added: string[];
@@ -24,7 +21,7 @@ export interface RestockResult {
  * (insertSerials), so the listings and the next sale see it at once.
  */
 export async function restockSerials(
-  db: Conn,
+  ctx: Context,
   shopId: number,
   productId: number,
   variantId: number,
@@ -40,7 +37,7 @@ export async function restockSerials(
   if (tooLong !== -1)
     throw ValidationError.field('serials', `serial ${tooLong + 1} is longer than ${MAX_SERIAL_LENGTH} characters`);
 
-  return db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     await lockShop(trx, shopId);
     if (!(await repo.findProduct(trx, shopId, productId))) throw new NotFoundError('Product');
     const variant = await repo.findLiveVariant(trx, shopId, productId, variantId);
@@ -63,7 +60,7 @@ export async function restockSerials(
       else result.added.push(value);
       seen.add(value);
     }
-    await repo.insertSerials(trx, shopId, variantId, result.added, Date.now());
+    await repo.insertSerials(trx, shopId, variantId, result.added, ctx.clock.now());
     result.stock = (await repo.findVariant(trx, shopId, variantId))!.available_serials;
     return result;
   });

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { type Context, onConnection } from '../../domain/context.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
 import { currencyDigits } from '../../schemas/currencies.js';
@@ -74,11 +75,13 @@ async function saveVariant(
   let variantId: number;
   if (existing) {
     variantId = existing.id;
-    await repo.updateVariant(db, shopId, variantId, {
-      ...v.columns,
-      position,
-      ...(v.stock !== undefined ? { stock: v.stock } : {}),
-    });
+    await repo.updateVariant(
+      db,
+      shopId,
+      variantId,
+      { ...v.columns, position, ...(v.stock !== undefined ? { stock: v.stock } : {}) },
+      now,
+    );
     if (existing.product_type === 'serials' && v.columns.product_type !== 'serials')
       await repo.deleteAllAvailableSerials(db, shopId, variantId);
   } else {
@@ -118,7 +121,8 @@ async function requireProduct(db: Conn, shopId: number, productId: number): Prom
 }
 
 /** One product as its owner sees it, serial contents included. */
-export async function getProduct(db: Conn, shop: ShopRow, productId: number) {
+export async function getProduct(ctx: Context, shop: ShopRow, productId: number) {
+  const { db } = ctx;
   const product = await requireProduct(db, shop.id, productId);
   const variants = await repo.listVariants(db, shop.id, [productId]);
   return toProduct(product, variants, shop.currency, await serialValuesOf(db, shop.id, variants));
@@ -147,19 +151,19 @@ function checkVpnRules(variants: PreparedVariant[], current: Map<number, Variant
   });
 }
 
-export async function createProduct(db: Conn, shop: ShopRow, input: NewProduct, options: SaveOptions) {
+export async function createProduct(ctx: Context, shop: ShopRow, input: NewProduct, options: SaveOptions) {
   // Variant ids of the body are not read: a product read from GET can be posted as a copy.
   const variants = input.variants.map((v, i) => prepareVariant({ ...v, id: undefined }, i, shop.currency));
   checkVpnRules(variants, new Map(), options.vpn);
   await checkDeliveryUrls(input.variants, options.allowPrivate);
-  return db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);
     const path = await claimListingPath(trx, shop.id, {
       path: input.path ?? undefined,
       title: input.title,
       field: 'path',
     });
-    const now = Date.now();
+    const now = ctx.clock.now();
     const product = await repo.insertProduct(trx, {
       ...productColumns(input),
       shop_id: shop.id,
@@ -169,8 +173,8 @@ export async function createProduct(db: Conn, shop: ShopRow, input: NewProduct, 
     });
     for (const [i, v] of variants.entries()) await saveVariant(trx, shop.id, product.id, i, v, undefined, now);
     await repo.refreshMinPrices(trx, shop.id, [product.id]);
-    await syncListings(trx, shop.id);
-    return getProduct(trx, shop, product.id);
+    await syncListings(trx, shop.id, now);
+    return getProduct(onConnection(ctx, trx), shop, product.id);
   });
 }
 
@@ -180,7 +184,7 @@ export async function createProduct(db: Conn, shop: ShopRow, input: NewProduct, 
  * Omitted serials or stock keep the current stock; omitted path keeps the current path.
  */
 export async function updateProduct(
-  db: Conn,
+  ctx: Context,
   shop: ShopRow,
   productId: number,
   input: ProductInput,
@@ -188,7 +192,7 @@ export async function updateProduct(
 ) {
   const variants = input.variants.map((v, i) => prepareVariant(v, i, shop.currency));
   await checkDeliveryUrls(input.variants, options.allowPrivate);
-  return db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);
     const product = await requireProduct(trx, shop.id, productId);
     const current = new Map((await repo.listVariants(trx, shop.id, [productId])).map((v) => [v.id, v]));
@@ -204,8 +208,8 @@ export async function updateProduct(
       input.path == null
         ? product.path
         : await claimListingPath(trx, shop.id, { path: input.path, title: input.title, field: 'path' }, { productId });
-    const now = Date.now();
-    await repo.updateProduct(trx, shop.id, productId, { ...productColumns(input), path });
+    const now = ctx.clock.now();
+    await repo.updateProduct(trx, shop.id, productId, { ...productColumns(input), path }, now);
     await repo.softDeleteVariants(
       trx,
       shop.id,
@@ -215,7 +219,7 @@ export async function updateProduct(
     for (const [i, v] of variants.entries())
       await saveVariant(trx, shop.id, productId, i, v, v.id === undefined ? undefined : current.get(v.id), now);
     await repo.refreshMinPrices(trx, shop.id, [productId]);
-    return getProduct(trx, shop, productId);
+    return getProduct(onConnection(ctx, trx), shop, productId);
   });
 }
 
@@ -261,35 +265,40 @@ async function pageOfProducts(db: Conn, shop: ShopRow, query: ProductListQuery) 
   return { items, variantsOf, totalCount, nextCursor };
 }
 
-export async function listProducts(db: Conn, shop: ShopRow, query: ProductListQuery) {
-  const page = await pageOfProducts(db, shop, query);
+export async function listProducts(ctx: Context, shop: ShopRow, query: ProductListQuery) {
+  const page = await pageOfProducts(ctx.db, shop, query);
   const items = page.items.map((p) => toProduct(p, page.variantsOf(p.id), shop.currency));
   return { ...toPage(items, page.totalCount, query), nextCursor: page.nextCursor };
 }
 
-export async function listProductSummaries(db: Conn, shop: ShopRow, query: ProductListQuery) {
-  const page = await pageOfProducts(db, shop, query);
+export async function listProductSummaries(ctx: Context, shop: ShopRow, query: ProductListQuery) {
+  const page = await pageOfProducts(ctx.db, shop, query);
   const items = page.items.map((p) => toProductSummary(p, page.variantsOf(p.id), shop.currency));
   return { ...toPage(items, page.totalCount, query), nextCursor: page.nextCursor };
 }
 
 /**
  * Removes products from the catalog and their listings (soft delete: orders keep what they
- * sold, pending invoices keep their reserved serials). Returns the stored image names, for
- * the caller to remove once the transaction has committed.
+ * sold, pending invoices keep their reserved serials), in the caller's transaction and at its
+ * time. Returns the stored image names, for the caller to remove once the transaction has committed.
  */
-export async function deleteProducts(db: Conn, shopId: number, productIds: number[]): Promise<string[]> {
+export async function deleteProducts(db: Conn, shopId: number, productIds: number[], now: number): Promise<string[]> {
   const images = await repo.productImages(db, shopId, productIds);
-  await repo.softDeleteProducts(db, shopId, productIds, Date.now());
-  await syncListings(db, shopId);
+  await repo.softDeleteProducts(db, shopId, productIds, now);
+  await syncListings(db, shopId, now);
   return images;
 }
 
-export async function deleteProduct(db: Conn, storage: FileStorage, shop: ShopRow, productId: number): Promise<void> {
-  const images = await db.transaction().execute(async (trx) => {
+export async function deleteProduct(
+  ctx: Context,
+  storage: FileStorage,
+  shop: ShopRow,
+  productId: number,
+): Promise<void> {
+  const images = await ctx.db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);
     await requireProduct(trx, shop.id, productId);
-    return deleteProducts(trx, shop.id, [productId]);
+    return deleteProducts(trx, shop.id, [productId], ctx.clock.now());
   });
   await removeFiles(storage, images);
 }
@@ -299,18 +308,18 @@ export async function deleteProduct(db: Conn, storage: FileStorage, shop: ShopRo
  * the new file, points the product at it, and removes the old file once that has committed.
  */
 export async function setProductImage(
-  db: Conn,
+  ctx: Context,
   storage: FileStorage,
   shop: ShopRow,
   productId: number,
   column: 'thumbnail' | 'seo_image',
   receive: () => Promise<string>,
 ): Promise<string> {
-  await requireProduct(db, shop.id, productId);
+  await requireProduct(ctx.db, shop.id, productId);
   return replaceStoredFile(storage, receive, (name) =>
-    db.transaction().execute(async (trx) => {
+    ctx.db.transaction().execute(async (trx) => {
       const product = await requireProduct(trx, shop.id, productId);
-      await repo.updateProduct(trx, shop.id, productId, { [column]: name });
+      await repo.updateProduct(trx, shop.id, productId, { [column]: name }, ctx.clock.now());
       return product[column];
     }),
   );
@@ -324,9 +333,15 @@ export async function removeFiles(storage: FileStorage, names: string[]): Promis
 /**
  * Re-expresses every price of the shop in a new currency (see rescaleMinorUnits): variant
  * prices, per-gateway overrides, and the products' lowest prices. Part of the currency change
- * transaction.
+ * transaction, on its handle and at its time.
  */
-export async function rescalePrices(db: Conn, shopId: number, fromCurrency: string, toCurrency: string): Promise<void> {
+export async function rescalePrices(
+  db: Conn,
+  shopId: number,
+  fromCurrency: string,
+  toCurrency: string,
+  now: number,
+): Promise<void> {
   if (currencyDigits(fromCurrency) === currencyDigits(toCurrency)) return;
   const rescale = (minor: number) => rescaleMinorUnits(minor, fromCurrency, toCurrency);
   for (const variant of await repo.listAllVariants(db, shopId)) {
@@ -334,10 +349,13 @@ export async function rescalePrices(db: Conn, shopId: number, fromCurrency: stri
       ...g,
       price: g.price === null ? null : rescale(g.price),
     }));
-    await repo.updateVariant(db, shopId, variant.id, {
-      price: rescale(variant.price),
-      gateways: JSON.stringify(gateways),
-    });
+    await repo.updateVariant(
+      db,
+      shopId,
+      variant.id,
+      { price: rescale(variant.price), gateways: JSON.stringify(gateways) },
+      now,
+    );
   }
   await repo.refreshMinPrices(db, shopId, await repo.liveProductIds(db, shopId));
 }

@@ -1,9 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
 import type { DomainEventBus, DomainEvents } from '../../domain/events.js';
 import { type RollupChange, type RollupSource, recordRollupChanges } from './rollups.js';
 
-type Conn = Kysely<Database>;
 type InvoiceRow = DomainEvents['invoice.created']['invoice'];
 type InvoiceSource = Extract<RollupSource, { kind: 'invoice' }>;
 
@@ -31,9 +28,9 @@ export function subscribe(events: DomainEventBus): void {
   ) =>
     events.on(
       type,
-      (trx: Conn, event) => {
+      (tx, event) => {
         const [shopId, list] = changes(event);
-        return recordRollupChanges(trx, shopId, list);
+        return recordRollupChanges(tx.db, shopId, list);
       },
       { last: true },
     );

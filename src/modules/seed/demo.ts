@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app.js';
 import type { Config } from '../../config.js';
+import type { Clock } from '../../domain/context.js';
 import { createApiKey } from '../accounts/index.js';
 import { openTrustedSession } from '../customer-sessions/index.js';
 import { rebuildRollups } from '../rollups/index.js';
@@ -116,7 +117,7 @@ export async function seedDemo(config: Config, log: SeedLog): Promise<DemoSummar
 
 async function fill(app: FastifyInstance, log: SeedLog): Promise<DemoSummary> {
   const random = data.seededRandom(20_251_121);
-  const { key } = await createApiKey(app.db.kysely, { email: DEMO_EMAIL });
+  const { key } = await createApiKey(app.ctx, { email: DEMO_EMAIL });
   const call = apiClient(app, key);
   /** Calls of routes a demo can do without: a failure is a warning, not the end. */
   const optional = async (reply: Promise<Reply>, step: string) => {
@@ -184,11 +185,12 @@ async function fill(app: FastifyInstance, log: SeedLog): Promise<DemoSummary> {
   for (const announcement of data.announcements)
     await optional(call('POST', `${self}/announcements`, announcement), 'an announcement');
 
-  const orders = await placeOrders(call, shop.id, products, random, log);
+  const { clock } = app.ctx;
+  const orders = await placeOrders(call, clock, shop.id, products, random, log);
   // The demo customer signs in without the mailed code: the seed already knows who they are.
-  const signIn = (email: string) => openTrustedSession(app.db.kysely, shop.id, email);
-  await topUpAndPayWithBalance(call, shop.id, products, orders, signIn);
-  await replaceOne(call, shop.id, orders);
+  const signIn = (email: string) => openTrustedSession(app.ctx, shop.id, email);
+  await topUpAndPayWithBalance(call, clock, shop.id, products, orders, signIn);
+  await replaceOne(call, clock, shop.id, orders);
   const feedbacks = await leaveFeedbacks(call, orders, random, log);
   await openTickets(call, shop.id, orders, log);
 
@@ -202,7 +204,7 @@ async function fill(app: FastifyInstance, log: SeedLog): Promise<DemoSummary> {
     });
   }
 
-  const from = new Date(Date.now() - (DEMO_DAYS - 1) * DAY).toISOString().slice(0, 10);
+  const from = new Date(clock.now() - (DEMO_DAYS - 1) * DAY).toISOString().slice(0, 10);
   const figures = must(await call('GET', `${self}/dashboard/general?fromDate=${from}`), 'reading the dashboard');
   const customers = must(await call('GET', `${self}/customers?pageSize=1`), 'counting customers').totalCount as number;
   return {
@@ -228,12 +230,13 @@ function dayStart(daysAgo: number, now: number): number {
 /** About 140 orders over 60 days, busier lately and in the evenings; most paid, dynamic ones never. */
 async function placeOrders(
   call: Call,
+  clock: Clock,
   shopId: number,
   products: Record<data.DemoProductKey, { id: number; variants: { id: number }[] }>,
   random: () => number,
   log: SeedLog,
 ) {
-  const now = Date.now();
+  const now = clock.now();
   const orders: PlacedOrder[] = [];
   for (let daysAgo = DEMO_DAYS - 1; daysAgo >= 0; daysAgo--) {
     const count = 1 + Math.floor(random() * 3) + (daysAgo < 20 ? 1 : 0);
@@ -294,6 +297,7 @@ async function placeOrders(
 /** The most loyal customer gets store credit and spends some of it. */
 async function topUpAndPayWithBalance(
   call: Call,
+  clock: Clock,
   shopId: number,
   products: Record<data.DemoProductKey, { id: number; variants: { id: number }[] }>,
   orders: PlacedOrder[],
@@ -323,15 +327,14 @@ async function topUpAndPayWithBalance(
     ),
     'an order paid from the balance',
   );
-  const createdAt = Date.now() - 3 * DAY - 5 * HOUR;
+  const createdAt = clock.now() - 3 * DAY - 5 * HOUR;
   orders.push({ id: invoice.id, email, createdAt, completedAt: createdAt, product: 'pixel' });
 }
 
 /** One key "did not work": the owner sends a fresh one. */
-async function replaceOne(call: Call, shopId: number, orders: PlacedOrder[]) {
-  const order = orders.find(
-    (o) => o.product === 'starfall' && o.completedAt !== null && o.completedAt > Date.now() - 20 * DAY,
-  );
+async function replaceOne(call: Call, clock: Clock, shopId: number, orders: PlacedOrder[]) {
+  const since = clock.now() - 20 * DAY;
+  const order = orders.find((o) => o.product === 'starfall' && o.completedAt !== null && o.completedAt > since);
   if (!order) return;
   const invoice = must(await call('GET', `/self/${shopId}/invoices/${order.id}`), 'reading an order');
   must(
@@ -403,7 +406,7 @@ async function spreadOverTime(
   random: () => number,
 ) {
   const db = app.db.kysely;
-  const now = Date.now();
+  const now = app.ctx.clock.now();
   for (const order of orders) {
     const overdue = order.completedAt === null && order.createdAt + INVOICE_LIFETIME < now;
     await repo.moveInvoiceInTime(db, shopId, order.id, {

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Context } from '../../domain/context.js';
 import { currentShop } from '../../http/auth.js';
 import { ok, ownerResponses, ShopParams } from '../../schemas/common.js';
 import * as shops from '../shops/index.js';
@@ -19,7 +18,7 @@ interface GeneralSetting<B extends TSchema> {
   body: B;
   description?: string;
   extraErrors?: number[];
-  apply(db: Kysely<Database>, shop: shops.ShopRow, body: Static<B>, log: FastifyBaseLogger): Promise<shops.ShopRow>;
+  apply(ctx: Context, shop: shops.ShopRow, body: Static<B>, log: FastifyBaseLogger): Promise<shops.ShopRow>;
 }
 
 /** A PUT /self/{shopId}/settings/<name> route: each answers the updated shop. */
@@ -35,10 +34,7 @@ function generalSetting<B extends TSchema>(app: App, path: string, s: GeneralSet
     },
     handler: async (request) =>
       ok(
-        shops.toShop(
-          app.config,
-          await s.apply(app.db.kysely, currentShop(request), request.body as Static<B>, request.log),
-        ),
+        shops.toShop(app.config, await s.apply(app.ctx, currentShop(request), request.body as Static<B>, request.log)),
       ),
   });
 }
@@ -59,7 +55,7 @@ function paymentSetting(app: App, path: string, provider: shops.PaymentProvider)
     handler: async (request) =>
       ok(
         await payments.updatePaymentSettings(
-          app.db.kysely,
+          app.ctx,
           app.secrets,
           currentShop(request).id,
           provider,
@@ -78,20 +74,19 @@ export const settingsOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: ShopParams,
       response: ownerResponses(schema.Settings),
     },
-    handler: async (request) =>
-      ok(await service.getSettings(app.db.kysely, app.secrets, app.config, currentShop(request))),
+    handler: async (request) => ok(await service.getSettings(app.ctx, app.secrets, currentShop(request))),
   });
 
   generalSetting(app, '/:shopId/settings/name', {
     summary: 'Set the shop name',
     body: schema.NameBody,
-    apply: (db, shop, b) => shops.renameShop(db, shop, b.newName),
+    apply: (ctx, shop, b) => shops.renameShop(ctx, shop, b.newName),
   });
   generalSetting(app, '/:shopId/settings/subdomain', {
     summary: 'Set the subdomain',
     body: schema.SubdomainBody,
     extraErrors: [409],
-    apply: (db, shop, b) => shops.changeSubdomain(db, shop, b.newSubDomain),
+    apply: (ctx, shop, b) => shops.changeSubdomain(ctx, shop, b.newSubDomain),
   });
   generalSetting(app, '/:shopId/settings/domain', {
     summary: 'Set or clear the custom domain',
@@ -102,17 +97,17 @@ export const settingsOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       "addresses). A domain another shop has is a 409. `null` clears it. The shop's cached storefront pages are dropped.",
     body: schema.DomainBody,
     extraErrors: [409],
-    apply: (db, shop, b) => shops.setCustomDomain(db, app.config, shop, b.domain),
+    apply: (ctx, shop, b) => shops.setCustomDomain(ctx, shop, b.domain),
   });
   generalSetting(app, '/:shopId/settings/currency', {
     summary: 'Set the currency',
     body: schema.CurrencyBody,
-    apply: (db, shop, b) => service.changeCurrency(db, shop, b.currency),
+    apply: (ctx, shop, b) => service.changeCurrency(ctx, shop, b.currency),
   });
   generalSetting(app, '/:shopId/settings/password', {
     summary: 'Set or remove the storefront password',
     body: schema.PasswordBody,
-    apply: (db, shop, b) => shops.setPassword(db, shop, b.password),
+    apply: (ctx, shop, b) => shops.setPassword(ctx, shop, b.password),
   });
   generalSetting(app, '/:shopId/settings/timezone', {
     summary: 'Set the UTC offset',
@@ -121,32 +116,32 @@ export const settingsOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       "Dashboards and date filters use the new offset at once. The dashboards' rollups are then rebuilt in the new local days in the background, " +
       'in short batches (minutes for a million invoices): meanwhile the dashboards answer `rollupsRebuilding: true`, with exact totals for the range ' +
       'but series days and hours of day still in the previous offset.',
-    apply: (db, shop, b, log) => service.setTimezone(db, shop, b.utcTimezoneOffset, log),
+    apply: (ctx, shop, b, log) => service.setTimezone(ctx, shop, b.utcTimezoneOffset, log),
   });
   generalSetting(app, '/:shopId/settings/status', {
     summary: 'Put the shop on hold or open it',
     body: schema.StatusBody,
-    apply: (db, shop, b) => shops.setOnHold(db, shop, b.onHold),
+    apply: (ctx, shop, b) => shops.setOnHold(ctx, shop, b.onHold),
   });
   generalSetting(app, '/:shopId/settings/popup', {
     summary: 'Set the storefront popup',
     body: schema.PopupBody,
-    apply: (db, shop, b) => shops.setPopup(db, shop, b.message),
+    apply: (ctx, shop, b) => shops.setPopup(ctx, shop, b.message),
   });
   generalSetting(app, '/:shopId/settings/terms', {
     summary: 'Set the terms of service',
     body: schema.TermsBody,
-    apply: (db, shop, b) => shops.setTerms(db, shop, b.terms),
+    apply: (ctx, shop, b) => shops.setTerms(ctx, shop, b.terms),
   });
   generalSetting(app, '/:shopId/settings/affiliate', {
     summary: 'Set the affiliate commission percentage',
     body: schema.AffiliateBody,
-    apply: (db, shop, b) => shops.setAffiliatePercentage(db, shop, b.percentage),
+    apply: (ctx, shop, b) => shops.setAffiliatePercentage(ctx, shop, b.percentage),
   });
   generalSetting(app, '/:shopId/settings/invoices', {
     summary: 'Set how long pending invoices hold stock',
     body: schema.InvoicesBody,
-    apply: (db, shop, b) => shops.setInvoiceLifetime(db, shop, b.lifetimeMinutes),
+    apply: (ctx, shop, b) => shops.setInvoiceLifetime(ctx, shop, b.lifetimeMinutes),
   });
   paymentSetting(app, '/:shopId/settings/payments/cryptocommerce', 'cryptocommerce');
   paymentSetting(app, '/:shopId/settings/payments/virtual-payments', 'virtual-payments');

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { Context } from '../../domain/context.js';
 import { ConflictError, UnprocessableError, ValidationError } from '../../http/errors.js';
 import { MASK, maskSecret, type SecretBox, UNREADABLE_MASK } from '../../security/secret-box.js';
 import { assertVpnBlockingAvailable, type VpnRanges } from '../blacklist/index.js';
@@ -194,14 +195,14 @@ export async function getPaymentViews(
  * can be enabled only once every required field is set. Secret fields are sealed at rest.
  */
 export async function updatePaymentSettings(
-  db: Conn,
+  ctx: Context,
   secrets: SecretBox,
   shopId: number,
   provider: PaymentProvider,
   update: PaymentUpdate,
   vpn: VpnRanges | null,
 ): Promise<PaymentView> {
-  return db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     const current = unseal(secrets, await repo.findPaymentSettings(trx, shopId, provider));
     // Turning blockVpn on needs ranges to check it against; one stored before that was checked may stay.
     if (update.gatewayRules?.blockVpn === true && !current.blockVpn)
@@ -253,7 +254,7 @@ export async function updatePaymentSettings(
       block_vpn: next.blockVpn ? 1 : 0,
       public_fields: JSON.stringify(publicFields),
       secret_fields: next.sealed,
-      updated_at: Date.now(),
+      updated_at: ctx.clock.now(),
     });
     return toView(provider, next);
   });

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Context } from '../../domain/context.js';
 import { currencyDigits } from '../../schemas/currencies.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import { rescaleFixedDiscounts } from '../coupons/index.js';
@@ -7,21 +6,19 @@ import { rescaleMoney } from '../customers/index.js';
 import { getDesign } from '../design/index.js';
 import { rescalePrices } from '../products/index.js';
 import { rebuildInBackground, startRollupRebuild } from '../rollups/index.js';
-import { findShop, type LinkSettings, lockShop, type ShopRow, toShop, updateShop } from '../shops/index.js';
+import { findShop, lockShop, type ShopRow, toShop, updateShop } from '../shops/index.js';
 import * as payments from './payment-settings.js';
 
 // The settings that reach beyond the shop row: reading them all, and the currency and timezone
 // changes that rescale or rebuild other modules' data. The settings that only change the shop row
 // are in shops/service.ts.
 
-type Conn = Kysely<Database>;
-
-export async function getSettings(db: Conn, secrets: SecretBox, links: LinkSettings, shop: ShopRow) {
+export async function getSettings(ctx: Context, secrets: SecretBox, shop: ShopRow) {
   const [paymentViews, design] = await Promise.all([
-    payments.getPaymentViews(db, secrets, shop.id),
-    getDesign(db, shop.id),
+    payments.getPaymentViews(ctx.db, secrets, shop.id),
+    getDesign(ctx.db, shop.id),
   ]);
-  return { ...toShop(links, shop), payments: paymentViews, design };
+  return { ...toShop(ctx.config, shop), payments: paymentViews, design };
 }
 
 /**
@@ -29,14 +26,15 @@ export async function getSettings(db: Conn, secrets: SecretBox, links: LinkSetti
  * (rescaleMinorUnits): prices, fixed coupon discounts, customer balances and totals. Invoices
  * keep the currency they were made in.
  */
-export async function changeCurrency(db: Conn, shop: ShopRow, currency: string): Promise<ShopRow> {
-  return db.transaction().execute(async (trx) => {
+export async function changeCurrency(ctx: Context, shop: ShopRow, currency: string): Promise<ShopRow> {
+  return ctx.db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);
+    const now = ctx.clock.now();
     const current = await findShop(trx, shop.id);
-    await rescalePrices(trx, shop.id, current.currency, currency);
-    await rescaleFixedDiscounts(trx, shop.id, current.currency, currency);
+    await rescalePrices(trx, shop.id, current.currency, currency, now);
+    await rescaleFixedDiscounts(trx, shop.id, current.currency, currency, now);
     await rescaleMoney(trx, shop.id, currencyDigits(currency) - currencyDigits(current.currency));
-    return updateShop(trx, shop.id, { currency });
+    return updateShop(trx, shop.id, { currency }, now);
   });
 }
 
@@ -47,18 +45,18 @@ export async function changeCurrency(db: Conn, shop: ShopRow, currency: string):
  * shop's size; dashboards say `rollupsRebuilding` until it ends.
  */
 export async function setTimezone(
-  db: Conn,
+  ctx: Context,
   shop: ShopRow,
   utcTimezoneOffset: number,
   log: { error(obj: object, msg: string): void },
 ): Promise<ShopRow> {
-  const { row, rebuild } = await db.transaction().execute(async (trx) => {
-    const row = await updateShop(trx, shop.id, { utc_offset_minutes: utcTimezoneOffset });
+  const { row, rebuild } = await ctx.db.transaction().execute(async (trx) => {
+    const row = await updateShop(trx, shop.id, { utc_offset_minutes: utcTimezoneOffset }, ctx.clock.now());
     // After the shop row: the rollup lock comes last (docs/internals.md, the lock order).
     return { row, rebuild: await startRollupRebuild(trx, shop.id, utcTimezoneOffset) };
   });
   if (rebuild)
-    rebuildInBackground(db, shop.id, (err) =>
+    rebuildInBackground(ctx.db, shop.id, (err) =>
       log.error({ err, shopId: shop.id }, 'rollup rebuild failed; resumed at the next start'),
     );
   return row;

@@ -9,7 +9,7 @@ import { findShopOfAccount } from './repository.js';
 export async function loadOwnedShop(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   const shopId = (request.params as { shopId?: number } | undefined)?.shopId;
   if (shopId === undefined || !request.principal) return;
-  const shop = await findShopOfAccount(request.server.db.kysely, request.principal.accountId, shopId);
+  const shop = await findShopOfAccount(request.server.ctx.db, request.principal.accountId, shopId);
   if (!shop) throw new NotFoundError('Shop');
   request.shop = shop;
 }

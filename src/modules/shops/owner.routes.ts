@@ -9,9 +9,10 @@ import * as service from './service.js';
 const tags = ['Shops and settings'];
 
 export const shopOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = app.ctx;
   // A retry whose first request made the shop but died before answering gets that shop.
   const shopMade = idempotent(async (request, shopId) =>
-    ok(service.toShop(app.config, await service.getOwnShop(app.db.kysely, currentAccountId(request), Number(shopId)))),
+    ok(service.toShop(app.config, await service.getOwnShop(ctx, currentAccountId(request), Number(shopId)))),
   );
   app.get('/shops', {
     schema: {
@@ -20,11 +21,7 @@ export const shopOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: ownerResponses(Type.Array(schema.Shop)),
     },
     handler: async (request) =>
-      ok(
-        (await service.listShops(app.db.kysely, currentAccountId(request))).map((row) =>
-          service.toShop(app.config, row),
-        ),
-      ),
+      ok((await service.listShops(ctx, currentAccountId(request))).map((row) => service.toShop(app.config, row))),
   });
 
   app.post('/shops', {
@@ -38,6 +35,6 @@ export const shopOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     ...shopMade,
     handler: async (request) =>
-      ok(service.toShop(app.config, await service.createShop(app.db.kysely, currentAccountId(request), request.body))),
+      ok(service.toShop(app.config, await service.createShop(ctx, currentAccountId(request), request.body))),
   });
 };

@@ -38,7 +38,7 @@ export async function resolvePublicShopId(request: FastifyRequest): Promise<void
     return;
   }
   if (!SUBDOMAIN.test(raw)) throw ValidationError.field('shopId', 'must be a positive integer id or a subdomain');
-  const shop = await findShopBySubdomain(request.server.db.kysely, raw);
+  const shop = await findShopBySubdomain(request.server.ctx.db, raw);
   if (!shop) throw new NotFoundError('Shop');
   params!.shopId = shop.id;
 }

@@ -139,14 +139,14 @@ export async function subdomainTaken(db: Conn, subdomain: string): Promise<boole
 
 type ShopPatch = Omit<Updateable<ShopsTable>, 'id' | 'account_id' | 'created_at'>;
 
-const updateShopQuery = (db: Conn, shopId: number, patch: ShopPatch) =>
+const updateShopQuery = (db: Conn, shopId: number, patch: ShopPatch, now: number) =>
   db
     .updateTable('shops')
-    .set({ ...patch, updated_at: Date.now() })
+    .set({ ...patch, updated_at: now })
     .where('id', '=', shopId);
 
-export function updateShop(db: Conn, shopId: number, patch: ShopPatch): Promise<ShopRow> {
-  return updateShopQuery(db, shopId, patch).returningAll().executeTakeFirstOrThrow();
+export function updateShop(db: Conn, shopId: number, patch: ShopPatch, now: number): Promise<ShopRow> {
+  return updateShopQuery(db, shopId, patch, now).returningAll().executeTakeFirstOrThrow();
 }
 
 /** Every shop's id, oldest first (operator commands over all shops). */

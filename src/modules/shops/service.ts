@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { constraintViolation } from '../../db/database.js';
-import type { Database } from '../../db/schema.js';
+import type { Context } from '../../domain/context.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { recordIdempotentWork } from '../../http/idempotency.js';
 import { slugify } from '../../http/slug.js';
-import { storefrontBase } from '../../http/storefront-url.js';
+import { type LinkSettings, storefrontBase } from '../../http/storefront-url.js';
 import { toIso } from '../../schemas/common.js';
 import { toScaledInteger } from '../../schemas/money.js';
 import { hashPassword } from '../../security/passwords.js';
@@ -15,11 +14,7 @@ import type { Shop } from './schema.js';
 import type { ShopRow } from './shops.table.js';
 import { reservedSubdomains, SUBDOMAIN } from './subdomains.js';
 
-type Conn = Kysely<Database>;
-
 /** What a shop's addresses are built from: `PUBLIC_URL` and `STOREFRONT_DOMAIN`. */
-import type { LinkSettings } from '../../http/storefront-url.js';
-
 export type { LinkSettings };
 
 /**
@@ -45,8 +40,8 @@ export function toShop(links: LinkSettings, row: ShopRow): Shop {
   };
 }
 
-export function listShops(db: Conn, accountId: number): Promise<ShopRow[]> {
-  return repo.listShopsOfAccount(db, accountId);
+export function listShops(ctx: Context, accountId: number): Promise<ShopRow[]> {
+  return repo.listShopsOfAccount(ctx.db, accountId);
 }
 
 /** A valid, non-reserved subdomain derived from the shop name. */
@@ -64,22 +59,23 @@ function* subdomainCandidates(base: string): Generator<string> {
 }
 
 /** A shop the account made (an Idempotency-Key's replay of `createShop`); 404 when it is not the account's. */
-export async function getOwnShop(db: Conn, accountId: number, shopId: number): Promise<ShopRow> {
-  const shop = await repo.findShopOfAccount(db, accountId, shopId);
+export async function getOwnShop(ctx: Context, accountId: number, shopId: number): Promise<ShopRow> {
+  const shop = await repo.findShopOfAccount(ctx.db, accountId, shopId);
   if (!shop) throw new NotFoundError('Shop');
   return shop;
 }
 
 /** Creates a shop with a unique subdomain derived from its name, currency USD and offset 0. */
-export async function createShop(db: Conn, accountId: number, input: { name: string }): Promise<ShopRow> {
+export async function createShop(ctx: Context, accountId: number, input: { name: string }): Promise<ShopRow> {
   const name = input.name.trim();
   let attempts = 0;
   for (const subdomain of subdomainCandidates(subdomainBase(name))) {
-    if (await repo.subdomainTaken(db, subdomain)) continue;
+    if (await repo.subdomainTaken(ctx.db, subdomain)) continue;
     try {
       // One transaction with the Idempotency-Key's claim, if any: a retry after a crash answers this shop.
-      return await db.transaction().execute(async (trx) => {
-        const shop = await repo.insertShop(trx, { accountId, name, subdomain, currency: 'USD', now: Date.now() });
+      return await ctx.db.transaction().execute(async (trx) => {
+        const now = ctx.clock.now();
+        const shop = await repo.insertShop(trx, { accountId, name, subdomain, currency: 'USD', now });
         await recordIdempotentWork(trx, shop.id);
         return shop;
       });
@@ -91,8 +87,8 @@ export async function createShop(db: Conn, accountId: number, input: { name: str
   throw new Error('unreachable');
 }
 
-export async function renameShop(db: Conn, shop: ShopRow, newName: string): Promise<ShopRow> {
-  return repo.updateShop(db, shop.id, { name: newName.trim() });
+export async function renameShop(ctx: Context, shop: ShopRow, newName: string): Promise<ShopRow> {
+  return repo.updateShop(ctx.db, shop.id, { name: newName.trim() }, ctx.clock.now());
 }
 
 /**
@@ -102,70 +98,70 @@ export async function renameShop(db: Conn, shop: ShopRow, newName: string): Prom
  * taken first (lockShop: fair, and every checkout holds its shared side) lets the checkouts already
  * running finish and holds back new ones, so the update waits for those few only.
  */
-function updateKeyColumn(db: Conn, shopId: number, change: Parameters<typeof repo.updateShop>[2]): Promise<ShopRow> {
-  return db.transaction().execute(async (trx) => {
+function updateKeyColumn(
+  ctx: Context,
+  shopId: number,
+  change: Parameters<typeof repo.updateShop>[2],
+): Promise<ShopRow> {
+  return ctx.db.transaction().execute(async (trx) => {
     await repo.lockShop(trx, shopId);
-    return repo.updateShop(trx, shopId, change);
+    return repo.updateShop(trx, shopId, change, ctx.clock.now());
   });
 }
 
-export async function changeSubdomain(db: Conn, shop: ShopRow, subdomain: string): Promise<ShopRow> {
+export async function changeSubdomain(ctx: Context, shop: ShopRow, subdomain: string): Promise<ShopRow> {
   if (subdomain === shop.subdomain) return shop;
   const taken = new ConflictError('This subdomain is already taken.', ['newSubDomain: is already taken']);
-  if (await repo.subdomainTaken(db, subdomain)) throw taken;
+  if (await repo.subdomainTaken(ctx.db, subdomain)) throw taken;
   try {
-    return await updateKeyColumn(db, shop.id, { subdomain });
+    return await updateKeyColumn(ctx, shop.id, { subdomain });
   } catch (err) {
     if (constraintViolation(err) === 'unique') throw taken;
     throw err;
   }
 }
 
-export async function setPassword(db: Conn, shop: ShopRow, password: string | null): Promise<ShopRow> {
-  return repo.updateShop(db, shop.id, { password_hash: password === null ? null : await hashPassword(password) });
+export async function setPassword(ctx: Context, shop: ShopRow, password: string | null): Promise<ShopRow> {
+  const passwordHash = password === null ? null : await hashPassword(password);
+  return repo.updateShop(ctx.db, shop.id, { password_hash: passwordHash }, ctx.clock.now());
 }
 
-export async function setOnHold(db: Conn, shop: ShopRow, onHold: boolean): Promise<ShopRow> {
-  return repo.updateShop(db, shop.id, { on_hold: onHold ? 1 : 0 });
+export async function setOnHold(ctx: Context, shop: ShopRow, onHold: boolean): Promise<ShopRow> {
+  return repo.updateShop(ctx.db, shop.id, { on_hold: onHold ? 1 : 0 }, ctx.clock.now());
 }
 
 const emptyToNull = (text: string | null) => (text === null || text.trim() === '' ? null : text);
 
-export async function setPopup(db: Conn, shop: ShopRow, message: string | null): Promise<ShopRow> {
-  return repo.updateShop(db, shop.id, { popup: emptyToNull(message) });
+export async function setPopup(ctx: Context, shop: ShopRow, message: string | null): Promise<ShopRow> {
+  return repo.updateShop(ctx.db, shop.id, { popup: emptyToNull(message) }, ctx.clock.now());
 }
 
-export async function setTerms(db: Conn, shop: ShopRow, terms: string | null): Promise<ShopRow> {
-  return repo.updateShop(db, shop.id, { terms: emptyToNull(terms) });
+export async function setTerms(ctx: Context, shop: ShopRow, terms: string | null): Promise<ShopRow> {
+  return repo.updateShop(ctx.db, shop.id, { terms: emptyToNull(terms) }, ctx.clock.now());
 }
 
 /** Percentage (the schema allows 0–100 in steps of 0.01; the decimals as written decide exactly), stored as basis points. */
-export async function setAffiliatePercentage(db: Conn, shop: ShopRow, percentage: number): Promise<ShopRow> {
+export async function setAffiliatePercentage(ctx: Context, shop: ShopRow, percentage: number): Promise<ShopRow> {
   const bps = toScaledInteger(percentage, 2);
   if (bps === null) throw ValidationError.field('percentage', 'must have at most 2 decimals');
-  return repo.updateShop(db, shop.id, { affiliate_bps: bps });
+  return repo.updateShop(ctx.db, shop.id, { affiliate_bps: bps }, ctx.clock.now());
 }
 
-export async function setInvoiceLifetime(db: Conn, shop: ShopRow, lifetimeMinutes: number): Promise<ShopRow> {
-  return repo.updateShop(db, shop.id, { invoice_lifetime_minutes: lifetimeMinutes });
+export async function setInvoiceLifetime(ctx: Context, shop: ShopRow, lifetimeMinutes: number): Promise<ShopRow> {
+  return repo.updateShop(ctx.db, shop.id, { invoice_lifetime_minutes: lifetimeMinutes }, ctx.clock.now());
 }
 
 /**
  * Sets or clears (null) the custom domain: stored lower-case without a trailing dot; a malformed
  * or refused host is a 400 (custom-domains.ts), one another shop has is a 409.
  */
-export async function setCustomDomain(
-  db: Conn,
-  links: LinkSettings,
-  shop: ShopRow,
-  domain: string | null,
-): Promise<ShopRow> {
-  const name = domain === null ? null : normalizeCustomDomain(domain, links);
+export async function setCustomDomain(ctx: Context, shop: ShopRow, domain: string | null): Promise<ShopRow> {
+  const name = domain === null ? null : normalizeCustomDomain(domain, ctx.config);
   if (name === shop.custom_domain) return shop;
   const taken = new ConflictError('This domain is already used by another shop.', ['domain: is already taken']);
-  if (name !== null && (await repo.domainTaken(db, name, shop.id))) throw taken;
+  if (name !== null && (await repo.domainTaken(ctx.db, name, shop.id))) throw taken;
   try {
-    return await updateKeyColumn(db, shop.id, { custom_domain: name });
+    return await updateKeyColumn(ctx, shop.id, { custom_domain: name });
   } catch (err) {
     // Another shop took the domain between the check and the write.
     if (constraintViolation(err) === 'unique') throw taken;

@@ -1,8 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Kysely } from 'kysely';
-import type { Config } from '../../config.js';
-import type { Database } from '../../db/schema.js';
+import type { Context } from '../../domain/context.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import { hostName } from '../../http/storefront-url.js';
 import { Envelope, ErrorEnvelope, ok } from '../../schemas/common.js';
@@ -18,11 +16,8 @@ export type ServedHost = 'instance' | 'subdomain' | 'customDomain';
  * domain. At most one read of a unique index (custom domains are never under STOREFRONT_DOMAIN:
  * custom-domains.ts refuses them, so a name is looked up one way only).
  */
-export async function servedHost(
-  db: Kysely<Database>,
-  config: Pick<Config, 'publicUrl' | 'storefrontDomain'>,
-  name: string,
-): Promise<ServedHost | undefined> {
+export async function servedHost(ctx: Context, name: string): Promise<ServedHost | undefined> {
+  const { db, config } = ctx;
   if (name === new URL(config.publicUrl).hostname.toLowerCase()) return 'instance';
   const storefrontDomain = config.storefrontDomain ? hostName(config.storefrontDomain) : undefined;
   if (storefrontDomain && name.endsWith(`.${storefrontDomain}`)) {
@@ -70,7 +65,7 @@ export const tlsAskRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request) => {
       const name = hostName(request.query.domain);
       if (name === undefined) throw ValidationError.field('domain', 'must be a host name such as shop.example.com');
-      const serves = await servedHost(app.db.kysely, app.config, name);
+      const serves = await servedHost(app.ctx, name);
       if (serves === undefined) throw new NotFoundError('Host', [`domain: ${name} is not served here`]);
       return ok({ domain: name, serves });
     },

@@ -1,4 +1,3 @@
-import { afterCommit } from '../../domain/dispatcher.js';
 import { type DomainEventBus, type DomainEventType, domainEventTypes, shopOf } from '../../domain/events.js';
 import { shopContentChanged } from './page-cache.js';
 import { addFeedbackToTotals, countFirstPurchase } from './repository.js';
@@ -9,14 +8,14 @@ import { addFeedbackToTotals, countFirstPurchase } from './repository.js';
  * shows: stock, sold counts, ratings).
  */
 export function subscribe(events: DomainEventBus): void {
-  events.on('invoice.completed', (trx, { invoice }) => countFirstPurchase(trx, invoice.shop_id, invoice.customer_id));
-  events.on('feedback.created', (trx, { feedback }) => addFeedbackToTotals(trx, feedback.shopId, feedback));
+  events.on('invoice.completed', (tx, { invoice }) => countFirstPurchase(tx.db, invoice.shop_id, invoice.customer_id));
+  events.on('feedback.created', (tx, { feedback }) => addFeedbackToTotals(tx.db, feedback.shopId, feedback));
   for (const type of domainEventTypes) pagesChangeOn(events, type);
 }
 
 function pagesChangeOn<K extends DomainEventType>(events: DomainEventBus, type: K): void {
-  events.on(type, async (trx, event) => {
+  events.on(type, async (tx, event) => {
     const shopId = shopOf(type, event);
-    afterCommit(trx, `pages:${shopId}`, () => shopContentChanged(shopId));
+    tx.afterCommit(`pages:${shopId}`, () => shopContentChanged(shopId));
   });
 }

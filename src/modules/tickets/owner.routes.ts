@@ -10,7 +10,7 @@ const lifecycle =
   'Status moves by a declared table: a shop message makes a ticket `answered`, a customer message `open`, closing `closed`; a closed ticket takes no message and no second close (409).';
 
 export const ticketOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db.kysely;
+  const ctx = app.ctx;
   const mail = { links: app.config, secrets: app.secrets };
 
   app.get('/:shopId/tickets', {
@@ -24,7 +24,7 @@ export const ticketOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: schema.TicketListQuery,
       response: ownerResponses(CursorPage(schema.OwnerTicket)),
     },
-    handler: async (request) => ok(await service.listTickets(db, currentShop(request), request.query)),
+    handler: async (request) => ok(await service.listTickets(ctx, currentShop(request), request.query)),
   });
 
   app.get('/:shopId/tickets/:ticketId', {
@@ -34,7 +34,7 @@ export const ticketOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: schema.TicketParams,
       response: ownerResponses(schema.OwnerTicket),
     },
-    handler: async (request) => ok(await service.getTicket(db, currentShop(request), request.params.ticketId)),
+    handler: async (request) => ok(await service.getTicket(ctx, currentShop(request), request.params.ticketId)),
   });
 
   app.post('/:shopId/tickets/:ticketId/message', {
@@ -47,7 +47,7 @@ export const ticketOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: ownerResponses(schema.OwnerTicket, [409]),
     },
     handler: async (request) =>
-      ok(await service.postShopMessage(db, currentShop(request), request.params.ticketId, request.body.content, mail)),
+      ok(await service.postShopMessage(ctx, currentShop(request), request.params.ticketId, request.body.content, mail)),
   });
 
   app.post('/:shopId/tickets/:ticketId/close', {
@@ -58,6 +58,6 @@ export const ticketOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: schema.TicketParams,
       response: ownerResponses(schema.OwnerTicket, [409]),
     },
-    handler: async (request) => ok(await service.closeTicket(db, currentShop(request), request.params.ticketId)),
+    handler: async (request) => ok(await service.closeTicket(ctx, currentShop(request), request.params.ticketId)),
   });
 };

@@ -10,7 +10,7 @@ const keyRule =
   'An unknown ticket and a wrong `accessKey` are the same 404 (keys are compared as SHA-256 hashes in constant time).';
 
 export const ticketPublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db.kysely;
+  const ctx = app.ctx;
   const mail = { links: app.config, secrets: app.secrets };
 
   app.post('/shops/:shopId/tickets', {
@@ -28,7 +28,7 @@ export const ticketPublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: schema.CreateTicketBody,
       response: publicResponses(schema.TicketCreated, [403]),
     },
-    handler: async (request) => ok(await service.openTicket(db, request.params.shopId, request.body, mail)),
+    handler: async (request) => ok(await service.openTicket(ctx, request.params.shopId, request.body, mail)),
   });
 
   app.get('/tickets/:ticketId', {
@@ -41,7 +41,8 @@ export const ticketPublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: schema.AccessKeyQuery,
       response: publicResponses(schema.PublicTicket),
     },
-    handler: async (request) => ok(await service.getPublicTicket(db, request.params.ticketId, request.query.accessKey)),
+    handler: async (request) =>
+      ok(await service.getPublicTicket(ctx, request.params.ticketId, request.query.accessKey)),
   });
 
   app.post('/tickets/:ticketId/message', {
@@ -56,6 +57,8 @@ export const ticketPublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: publicResponses(schema.PublicTicket, [409]),
     },
     handler: async (request) =>
-      ok(await service.postCustomerMessage(db, request.params.ticketId, request.query.accessKey, request.body.content)),
+      ok(
+        await service.postCustomerMessage(ctx, request.params.ticketId, request.query.accessKey, request.body.content),
+      ),
   });
 };

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { Context } from '../../domain/context.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
 import { storefrontPaths } from '../../http/storefront-url.js';
@@ -62,12 +63,13 @@ async function requireTicket(db: Conn, shopId: number, ticketId: number): Promis
  * which only mail opens. The web storefront passes `access` 'unlocked' (invoices' ShopAccess).
  */
 export async function openTicket(
-  db: Conn,
+  ctx: Context,
   shopId: number,
   body: CreateTicketBody,
   mail: TicketMailOptions,
   access: ShopAccess = 'key',
 ): Promise<{ id: number; accessKey: string }> {
+  const { db } = ctx;
   const shop = await openShop(db, shopId, body.key, access);
   const title = body.title.trim();
   const content = body.message.trim();
@@ -77,7 +79,7 @@ export async function openTicket(
   const email = body.email.trim().toLowerCase();
   const accessKey = randomBytes(24).toString('base64url');
   const ticket = await db.transaction().execute(async (trx) => {
-    const now = Date.now();
+    const now = ctx.clock.now();
     const row = await repo.insertTicket(trx, {
       shop_id: shop.id,
       title,
@@ -103,15 +105,20 @@ export async function openTicket(
       { ticketId: row.id, title, email, invoiceId: row.invoice_id, messageId: message.id },
       now,
     );
-    await enqueueMail(trx, shop.id, {
-      to: email,
-      ...ticketOpenedMail({
-        shopName: shop.name,
-        ticketId: row.id,
-        title,
-        ticketUrl: shopLink(mail.links, shop, storefrontPaths.ticket(row.id, accessKey)),
-      }),
-    });
+    await enqueueMail(
+      trx,
+      shop.id,
+      {
+        to: email,
+        ...ticketOpenedMail({
+          shopName: shop.name,
+          ticketId: row.id,
+          title,
+          ticketUrl: shopLink(mail.links, shop, storefrontPaths.ticket(row.id, accessKey)),
+        }),
+      },
+      now,
+    );
     return row;
   });
   return { id: ticket.id, accessKey };
@@ -125,7 +132,7 @@ const actionOf: Record<MessageAuthor, TicketAction> = { shop: 'shop_message', cu
  * (`answer`) also queues an e-mail to the customer with the answer and the ticket's link.
  */
 async function addMessage(
-  db: Conn,
+  ctx: Context,
   shopId: number,
   ticketId: number,
   author: MessageAuthor,
@@ -133,11 +140,11 @@ async function addMessage(
   answer?: { shop: ShopRow; mail: TicketMailOptions },
 ): Promise<void> {
   const content = text.trim();
-  await db.transaction().execute(async (trx) => {
+  await ctx.db.transaction().execute(async (trx) => {
     const ticket = await repo.lockTicket(trx, shopId, ticketId);
     if (!ticket) throw new NotFoundError('Ticket');
     const status = nextTicketStatus(ticket.status, actionOf[author]);
-    const now = Date.now();
+    const now = ctx.clock.now();
     const message = await repo.insertMessage(trx, {
       shop_id: shopId,
       ticket_id: ticketId,
@@ -148,16 +155,21 @@ async function addMessage(
     await repo.setTicketStatus(trx, shopId, ticketId, status, now);
     await recordEvent(trx, shopId, 'ticket.message', { ticketId, messageId: message.id, author, status }, now);
     if (answer) {
-      await enqueueMail(trx, shopId, {
-        to: ticket.email,
-        ...ticketAnsweredMail({
-          shopName: answer.shop.name,
-          ticketId,
-          title: ticket.title,
-          reply: content,
-          ticketUrl: ticketLink(answer.shop, ticket, answer.mail),
-        }),
-      });
+      await enqueueMail(
+        trx,
+        shopId,
+        {
+          to: ticket.email,
+          ...ticketAnsweredMail({
+            shopName: answer.shop.name,
+            ticketId,
+            title: ticket.title,
+            reply: content,
+            ticketUrl: ticketLink(answer.shop, ticket, answer.mail),
+          }),
+        },
+        now,
+      );
     }
   });
 }
@@ -170,19 +182,21 @@ async function publicView(db: Conn, ticket: TicketRow) {
   return toPublicTicket(ticket, await repo.listMessages(db, ticket.shop_id, [ticket.id]));
 }
 
-export async function getPublicTicket(db: Conn, ticketId: number, accessKey: string) {
-  return publicView(db, await ticketForCustomer(db, ticketId, accessKey));
+export async function getPublicTicket(ctx: Context, ticketId: number, accessKey: string) {
+  return publicView(ctx.db, await ticketForCustomer(ctx.db, ticketId, accessKey));
 }
 
 /** The customer writes: the ticket becomes open again (409 once closed). The shop found by the key scopes every later query. */
-export async function postCustomerMessage(db: Conn, ticketId: number, accessKey: string, content: string) {
+export async function postCustomerMessage(ctx: Context, ticketId: number, accessKey: string, content: string) {
+  const { db } = ctx;
   const ticket = await ticketForCustomer(db, ticketId, accessKey);
-  await addMessage(db, ticket.shop_id, ticket.id, 'customer', content);
+  await addMessage(ctx, ticket.shop_id, ticket.id, 'customer', content);
   return publicView(db, await requireTicket(db, ticket.shop_id, ticket.id));
 }
 
 /** Latest activity first (a message or close moves a ticket up), optionally in one status; keyset `cursor`. */
-export async function listTickets(db: Conn, shop: ShopRow, query: TicketListQuery) {
+export async function listTickets(ctx: Context, shop: ShopRow, query: TicketListQuery) {
+  const { db } = ctx;
   const filter = { status: query.status, search: query.searchString };
   const { limit, offset } = pageWindow(query);
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
@@ -205,8 +219,8 @@ export async function listTickets(db: Conn, shop: ShopRow, query: TicketListQuer
   return { ...toPage(views, totalCount, query), nextCursor };
 }
 
-export async function getTicket(db: Conn, shop: ShopRow, ticketId: number) {
-  return ownerView(db, await requireTicket(db, shop.id, ticketId));
+export async function getTicket(ctx: Context, shop: ShopRow, ticketId: number) {
+  return ownerView(ctx.db, await requireTicket(ctx.db, shop.id, ticketId));
 }
 
 /**
@@ -220,22 +234,22 @@ function ticketLink(shop: ShopRow, ticket: TicketRow, mail: TicketMailOptions): 
 
 /** The shop answers: the ticket becomes answered (409 once closed) and the customer is mailed. */
 export async function postShopMessage(
-  db: Conn,
+  ctx: Context,
   shop: ShopRow,
   ticketId: number,
   content: string,
   mail: TicketMailOptions,
 ) {
-  await addMessage(db, shop.id, ticketId, 'shop', content, { shop, mail });
-  return getTicket(db, shop, ticketId);
+  await addMessage(ctx, shop.id, ticketId, 'shop', content, { shop, mail });
+  return getTicket(ctx, shop, ticketId);
 }
 
 /** Closes the ticket for good: later messages and closes are a 409. */
-export async function closeTicket(db: Conn, shop: ShopRow, ticketId: number) {
-  await db.transaction().execute(async (trx) => {
+export async function closeTicket(ctx: Context, shop: ShopRow, ticketId: number) {
+  await ctx.db.transaction().execute(async (trx) => {
     const ticket = await repo.lockTicket(trx, shop.id, ticketId);
     if (!ticket) throw new NotFoundError('Ticket');
-    await repo.setTicketStatus(trx, shop.id, ticketId, nextTicketStatus(ticket.status, 'close'), Date.now());
+    await repo.setTicketStatus(trx, shop.id, ticketId, nextTicketStatus(ticket.status, 'close'), ctx.clock.now());
   });
-  return getTicket(db, shop, ticketId);
+  return getTicket(ctx, shop, ticketId);
 }

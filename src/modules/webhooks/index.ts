@@ -2,5 +2,5 @@
 export type { EventType } from './event-types.js';
 export { webhookOwnerRoutes } from './owner.routes.js';
 export { deliveryBacklog, listSealedWebhookSecrets, replaceSealedWebhookSecret } from './repository.js';
-export type { WebhookWorker } from './service.js';
-export { queueDeliveries, startWebhookWorker, subscribedEndpoints } from './service.js';
+export type { WebhookWorker, WebhookWorkerOptions } from './service.js';
+export { queueDeliveries, startWebhookWorker, subscribedEndpoints, webhookDeliveryJob } from './service.js';

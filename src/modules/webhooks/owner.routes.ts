@@ -32,6 +32,7 @@ const resend =
 
 export const webhookOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.db.kysely;
+  const { clock } = app.ctx;
   const { allowPrivate, timeoutMs } = app.config.webhooks;
 
   app.get('/:shopId/webhooks', {
@@ -55,7 +56,9 @@ export const webhookOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: ownerResponses(schema.CreatedWebhook),
     },
     handler: async (request) =>
-      ok(await service.createWebhook(db, app.secrets, currentShop(request).id, request.body, allowPrivate)),
+      ok(
+        await service.createWebhook(db, app.secrets, currentShop(request).id, request.body, allowPrivate, clock.now()),
+      ),
   });
 
   app.get('/:shopId/webhooks/:webhookId', {
@@ -79,7 +82,14 @@ export const webhookOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (request) =>
       ok(
-        await service.updateWebhook(db, currentShop(request).id, request.params.webhookId, request.body, allowPrivate),
+        await service.updateWebhook(
+          db,
+          currentShop(request).id,
+          request.params.webhookId,
+          request.body,
+          allowPrivate,
+          clock.now(),
+        ),
       ),
   });
 
@@ -118,7 +128,7 @@ export const webhookOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (request) => {
       const { webhookId, deliveryId } = request.params;
-      return ok(await service.resendDelivery(db, currentShop(request).id, webhookId, deliveryId));
+      return ok(await service.resendDelivery(db, currentShop(request).id, webhookId, deliveryId, clock.now()));
     },
   });
 
@@ -132,7 +142,7 @@ export const webhookOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request) =>
       ok(
         await service.ping(
-          { db, secrets: app.secrets, timeoutMs, allowPrivate },
+          { db, secrets: app.secrets, timeoutMs, allowPrivate, clock },
           currentShop(request).id,
           request.params.webhookId,
         ),

@@ -43,10 +43,11 @@ export async function updateWebhook(
   shopId: number,
   webhookId: number,
   patch: { url?: string; events?: string; enabled?: number; disabled_reason?: string | null },
+  now: number,
 ): Promise<WebhookRow | undefined> {
   return db
     .updateTable('webhook_endpoints')
-    .set({ ...patch, updated_at: Date.now() })
+    .set({ ...patch, updated_at: now })
     .where('shop_id', '=', shopId)
     .where('id', '=', webhookId)
     .returningAll()
@@ -96,14 +97,15 @@ export async function insertDeliveries(
     .execute();
 }
 
-/** Deliveries whose claim lapsed (a worker died mid-send) become due again. */
-export async function recoverLapsedClaims(db: Conn, now: number): Promise<void> {
-  await db
+/** Deliveries whose claim lapsed (a worker died mid-send) become due again; answers how many. */
+export async function recoverLapsedClaims(db: Conn, now: number): Promise<number> {
+  const result = await db
     .updateTable('webhook_deliveries')
     .set({ status: 'pending' })
     .where('status', '=', 'delivering')
     .where('next_attempt_at', '<=', now)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 /** Endpoints with a delivery due at `now`, oldest due work first: where a delivery pass starts. */

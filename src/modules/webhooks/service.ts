@@ -2,9 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { Clock } from '../../domain/context.js';
 import { assertPublicUrl, UnsafeUrlError } from '../../http/address-guard.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { pageWindow, toPage } from '../../http/pagination.js';
+import { CLAIM_LEASE_MS, ClaimLeases } from '../../jobs/lease.js';
+import { nextAttemptAt, type RetrySchedule } from '../../jobs/retry.js';
+import { type Job, type JobHandle, JobRunner } from '../../jobs/runner.js';
 import { type PageQuery, toIso } from '../../schemas/common.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import * as repo from './repository.js';
@@ -13,7 +17,10 @@ import type { DeliveryRow, WebhookRow } from './webhooks.table.js';
 
 type Conn = Kysely<Database>;
 
-/** Retry delays after each failed attempt: about three days in all, then the delivery fails. */
+/**
+ * Retry delays after each failed attempt: about three days in all, then the delivery fails. The
+ * webhooks contract lists them (docs/api/webhooks.md).
+ */
 export const RETRY_DELAYS_MS = [
   5_000,
   60_000,
@@ -33,22 +40,18 @@ export const RETRY_DELAYS_MS = [
 export const UNREADABLE_SIGNING_SECRET =
   "not sent: the signing secret cannot be opened with this server's key (SECRET_KEY or DATA_DIR/secret.key changed); " +
   'restore the old key or run `shopd secrets rotate`, or delete and recreate this endpoint';
-/**
- * How long a claim lasts unless its worker renews it: a live worker renews the claims of its
- * sends in flight every `HEARTBEAT_MS`, however long the endpoint takes, so only a crashed
- * worker's deliveries wait, and for this long at most, before another worker sends them again.
- */
-export const CLAIM_LEASE_MS = 30_000;
-/** A third of the lease: two beats may fail (a slow database) before a live claim lapses. */
-export const HEARTBEAT_MS = 10_000;
-/** How long `stop()` waits for sends in flight (their lease covers the rest); inside the server's 10 s shutdown grace. */
-const STOP_GRACE_MS = 5_000;
 
 /** Full jitter within ±20 % so that retries of many deliveries do not arrive together. */
 export function retryDelayMs(attempts: number, random = Math.random): number {
   const base = RETRY_DELAYS_MS[Math.min(attempts, RETRY_DELAYS_MS.length) - 1]!;
   return Math.round(base * (0.8 + 0.4 * random()));
 }
+
+/** The first attempt and one retry after each delay of RETRY_DELAYS_MS. */
+export const WEBHOOK_RETRIES: RetrySchedule = {
+  attempts: RETRY_DELAYS_MS.length + 1,
+  delayMs: (failed) => retryDelayMs(failed),
+};
 
 export function toWebhook(row: WebhookRow) {
   return {
@@ -83,10 +86,10 @@ export async function createWebhook(
   shopId: number,
   input: { url: string; events: string[]; enabled?: boolean | null | undefined },
   allowPrivate: boolean,
+  now: number,
 ) {
   await checkUrl(input.url, allowPrivate);
   const secret = generateSecret();
-  const now = Date.now();
   const row = await repo.insertWebhook(db, {
     shop_id: shopId,
     url: input.url,
@@ -118,16 +121,23 @@ export async function updateWebhook(
   webhookId: number,
   input: { url: string; events: string[]; enabled?: boolean | null | undefined },
   allowPrivate: boolean,
+  now: number,
 ) {
   await requireWebhook(db, shopId, webhookId);
   await checkUrl(input.url, allowPrivate);
   const enabled = input.enabled !== false;
-  const row = await repo.updateWebhook(db, shopId, webhookId, {
-    url: input.url,
-    events: JSON.stringify([...new Set(input.events)]),
-    enabled: enabled ? 1 : 0,
-    ...(enabled ? { disabled_reason: null } : {}),
-  });
+  const row = await repo.updateWebhook(
+    db,
+    shopId,
+    webhookId,
+    {
+      url: input.url,
+      events: JSON.stringify([...new Set(input.events)]),
+      enabled: enabled ? 1 : 0,
+      ...(enabled ? { disabled_reason: null } : {}),
+    },
+    now,
+  );
   return toWebhook(row!);
 }
 
@@ -177,7 +187,7 @@ function toDelivery(row: DeliveryRow, eventType: string) {
  * (webhook_deliveries_once), and the delivery's attempts stay one history. An endpoint that is
  * off would turn the resend into a failed attempt at once: refused instead.
  */
-export async function resendDelivery(db: Conn, shopId: number, webhookId: number, deliveryId: number) {
+export async function resendDelivery(db: Conn, shopId: number, webhookId: number, deliveryId: number, now: number) {
   return db.transaction().execute(async (trx) => {
     const webhook = await requireWebhook(trx, shopId, webhookId);
     const delivery = await repo.findDelivery(trx, shopId, webhookId, deliveryId);
@@ -186,7 +196,7 @@ export async function resendDelivery(db: Conn, shopId: number, webhookId: number
       const why = webhook.disabled_reason ? ` (${webhook.disabled_reason})` : '';
       throw new ConflictError(`The endpoint is disabled${why}: enable it again before resending its deliveries.`);
     }
-    const row = await repo.rearmDelivery(trx, shopId, webhookId, deliveryId, Date.now());
+    const row = await repo.rearmDelivery(trx, shopId, webhookId, deliveryId, now);
     if (!row) throw new NotFoundError('Delivery');
     return toDelivery(row, delivery.event_type);
   });
@@ -216,9 +226,11 @@ interface Deliverer {
   secrets: SecretBox;
   timeoutMs: number;
   allowPrivate: boolean;
+  /** Where attempts, outcomes and leases read the time. */
+  clock: Clock;
 }
 
-/** Sends one claimed delivery and records the attempt; answers what the endpoint said. */
+/** Sends one claimed delivery and records the attempt at `now()`; answers what the endpoint said. */
 async function attempt(ctx: Deliverer, delivery: DeliveryRow, now: () => number, force = false): Promise<SendResult> {
   const [webhook, event] = await Promise.all([
     repo.findWebhook(ctx.db, delivery.shop_id, delivery.webhook_id),
@@ -232,17 +244,15 @@ async function attempt(ctx: Deliverer, delivery: DeliveryRow, now: () => number,
     data: JSON.parse(event.payload) as unknown,
   });
   const secret = webhook ? ctx.secrets.tryOpen(webhook.secret) : undefined;
+  // The system's time, not the clock's: receivers check that the signature is recent by their own.
+  const timestamp = Math.floor(Date.now() / 1000);
   const result: SendResult = !webhook
     ? { statusCode: null, durationMs: 0, error: 'endpoint deleted' }
     : webhook.enabled !== 1 && !force
       ? { statusCode: null, durationMs: 0, error: 'endpoint disabled' }
       : secret === undefined
         ? { statusCode: null, durationMs: 0, error: UNREADABLE_SIGNING_SECRET }
-        : await sendWebhook(
-            webhook.url,
-            { id: event.id, timestamp: Math.floor(now() / 1000), body: payload, secret },
-            ctx,
-          );
+        : await sendWebhook(webhook.url, { id: event.id, timestamp, body: payload, secret }, ctx);
   if (webhook) {
     await repo.insertAttempt(ctx.db, {
       shopId: delivery.shop_id,
@@ -262,24 +272,22 @@ async function settle(ctx: Deliverer, delivery: DeliveryRow, result: SendResult,
   if (result.error === null) return repo.finishDelivery(ctx.db, delivery, { status: 'succeeded', now });
   if (result.statusCode === 410) {
     // The receiver says the endpoint is gone: stop sending to it.
-    await repo.updateWebhook(ctx.db, delivery.shop_id, delivery.webhook_id, {
-      enabled: 0,
-      disabled_reason: 'gone: the endpoint answered HTTP 410',
-    });
+    await repo.updateWebhook(
+      ctx.db,
+      delivery.shop_id,
+      delivery.webhook_id,
+      { enabled: 0, disabled_reason: 'gone: the endpoint answered HTTP 410' },
+      now,
+    );
     return repo.finishDelivery(ctx.db, delivery, { status: 'failed', now });
   }
-  if (
-    result.error === 'endpoint deleted' ||
-    result.error === 'endpoint disabled' ||
-    delivery.attempts >= RETRY_DELAYS_MS.length
-  ) {
-    return repo.finishDelivery(ctx.db, delivery, { status: 'failed', now });
-  }
-  return repo.finishDelivery(ctx.db, delivery, {
-    status: 'pending',
-    nextAttemptAt: now + retryDelayMs(delivery.attempts),
-    now,
-  });
+  // Each claim counted an attempt: `attempts` is the number of this failure.
+  const next =
+    result.error === 'endpoint deleted' || result.error === 'endpoint disabled'
+      ? null
+      : nextAttemptAt(WEBHOOK_RETRIES, delivery.attempts, now);
+  if (next === null) return repo.finishDelivery(ctx.db, delivery, { status: 'failed', now });
+  return repo.finishDelivery(ctx.db, delivery, { status: 'pending', nextAttemptAt: next, now });
 }
 
 /** Deliveries one instance has in flight at once, over all endpoints. */
@@ -289,9 +297,9 @@ export interface PassOptions {
   /** Deliveries in flight at once per endpoint, across instances (WEBHOOK_CONCURRENCY). */
   perEndpoint: number;
   /** Asked before each claim: a stopping worker claims nothing more and lets its sends finish. */
-  stopping?: () => boolean;
-  /** The deliveries this pass has in flight, by id, kept up to date for the worker's heartbeat. */
-  held?: Map<number, DeliveryRow>;
+  stopping: () => boolean;
+  /** The worker's claims: each delivery is held there while in flight, for the heartbeat. */
+  leases: ClaimLeases<DeliveryRow>;
 }
 
 /**
@@ -306,7 +314,10 @@ export interface PassOptions {
  * how many deliveries succeeded.
  */
 export async function deliverDue(ctx: Deliverer, now: number, options: PassOptions): Promise<number> {
-  await repo.recoverLapsedClaims(ctx.db, now);
+  const { leases } = options;
+  // Never before the pass's moment, which a long pass is past; backoff counts from that moment.
+  const time = () => Math.max(now, ctx.clock.now());
+  await leases.recoverLapsed(now);
   // Endpoints that may have a claimable delivery.
   const wanting = new Set(await repo.endpointsWithDueDeliveries(ctx.db, now));
   const inFlight = new Set<Promise<void>>();
@@ -314,9 +325,7 @@ export async function deliverDue(ctx: Deliverer, now: number, options: PassOptio
   let failure: unknown;
   const send = async (delivery: DeliveryRow) => {
     try {
-      // The signature's timestamp is the real time of sending (receivers check it is recent),
-      // which in a long pass is later than the moment the pass is for; backoff counts from that moment.
-      const result = await attempt(ctx, delivery, () => Math.max(now, Date.now()));
+      const result = await attempt(ctx, delivery, time);
       await settle(ctx, delivery, result, now);
       if (result.error === null) succeeded++;
       // To the back of the line: endpoints take turns for this instance's slots.
@@ -327,18 +336,17 @@ export async function deliverDue(ctx: Deliverer, now: number, options: PassOptio
       // this pass claims no more for its endpoint, rather than fail its whole backlog alike.
       failure ??= err;
     } finally {
-      options.held?.delete(delivery.id);
+      leases.held.delete(delivery.id);
     }
   };
   for (;;) {
     for (const webhookId of wanting) {
       const room = INSTANCE_IN_FLIGHT - inFlight.size;
-      if (room <= 0 || options.stopping?.()) break;
+      if (room <= 0 || options.stopping()) break;
       wanting.delete(webhookId);
-      const leaseUntil = Math.max(now, Date.now()) + CLAIM_LEASE_MS;
       let claimed: DeliveryRow[];
       try {
-        claimed = await repo.claimForEndpoint(ctx.db, webhookId, now, leaseUntil, {
+        claimed = await repo.claimForEndpoint(ctx.db, webhookId, now, leases.leaseUntil(time()), {
           max: room,
           perEndpoint: options.perEndpoint,
         });
@@ -349,12 +357,12 @@ export async function deliverDue(ctx: Deliverer, now: number, options: PassOptio
         break;
       }
       for (const delivery of claimed) {
-        options.held?.set(delivery.id, delivery);
+        leases.held.set(delivery.id, delivery);
         const job: Promise<void> = send(delivery).finally(() => inFlight.delete(job));
         inFlight.add(job);
       }
     }
-    if (inFlight.size === 0 && (wanting.size === 0 || options.stopping?.())) break;
+    if (inFlight.size === 0 && (wanting.size === 0 || options.stopping())) break;
     if (inFlight.size > 0) await Promise.race(inFlight);
   }
   if (failure !== undefined) throw failure;
@@ -367,28 +375,30 @@ export async function deliverDue(ctx: Deliverer, now: number, options: PassOptio
  */
 export async function ping(ctx: Deliverer, shopId: number, webhookId: number) {
   const webhook = await requireWebhook(ctx.db, shopId, webhookId);
-  const now = Date.now();
+  const now = ctx.clock.now();
   const eventId = `evt_${randomBytes(16).toString('base64url')}`;
   await repo.insertPingEvent(ctx.db, shopId, eventId, webhookId, now);
   await repo.insertDeliveries(ctx.db, shopId, eventId, `ping:${eventId}`, [webhook.id], now);
   // No heartbeat renews this claim: its lease covers the whole timeout.
   const delivery = await repo.claimDeliveryOf(ctx.db, webhook.id, eventId, now + ctx.timeoutMs + CLAIM_LEASE_MS);
   // A test is sent even to a disabled endpoint: the owner is checking it.
-  const result = await attempt(ctx, delivery, Date.now, true);
+  const result = await attempt(ctx, delivery, () => ctx.clock.now(), true);
   await repo.finishDelivery(ctx.db, delivery, {
     status: result.error === null ? 'succeeded' : 'failed',
-    now: Date.now(),
+    now: ctx.clock.now(),
   });
   return { eventId, ok: result.error === null, ...result };
 }
 
-export interface WebhookWorker {
-  runOnce(now?: number): Promise<number>;
+/** A webhook worker of its own: the delivery job on a runner of its own (another instance's, in tests). */
+export interface WebhookWorker extends JobHandle {
   /** Claims nothing more and waits (at most 5 s) for the sends in flight. */
   stop(): Promise<void>;
 }
 
 export interface WebhookWorkerOptions {
+  /** Run a pass every `config.webhooks.intervalMs`; default `config.webhooks.workerEnabled`. */
+  schedule?: boolean;
   /** How often the claims in flight are renewed; default `HEARTBEAT_MS` (tests shorten it). */
   heartbeatMs?: number;
   /** How long `stop()` waits for sends in flight; default 5 s (tests lengthen it). */
@@ -396,86 +406,52 @@ export interface WebhookWorkerOptions {
 }
 
 /**
- * The delivery loop of this instance, never overlapping itself, stopped on close: a pass, then
- * the next one at once if it delivered something (more may have come due meanwhile), else
- * after the interval. A heartbeat renews the leases of the deliveries in flight and takes back
- * other workers' lapsed claims meanwhile. Every delivery is sent as soon as it is claimed, so a
- * stopping worker has no unstarted claims to hand back; sends still in flight after the grace
- * are sent again by another worker once their lease lapses (receivers dedupe by `webhook-id`).
+ * The delivery job of this instance (the app's runner, src/jobs/runner.ts, runs it as
+ * `webhooks`): each pass sends what is due (`deliverDue`), and the next follows at once when it
+ * delivered something (more may have come due meanwhile). Claims follow the outboxes' lease
+ * discipline (src/jobs/lease.ts). Every delivery is sent as soon as it is claimed, so a stopping
+ * worker has no unstarted claims to hand back; sends still in flight after the grace are sent
+ * again by another worker once their lease lapses (receivers dedupe by `webhook-id`).
  */
-export function startWebhookWorker(app: FastifyInstance, options: WebhookWorkerOptions = {}): WebhookWorker {
+export function webhookDeliveryJob(app: FastifyInstance, options: WebhookWorkerOptions = {}): Job {
+  const { webhooks } = app.config;
   const ctx: Deliverer = {
     db: app.db.kysely,
     secrets: app.secrets,
-    timeoutMs: app.config.webhooks.timeoutMs,
-    allowPrivate: app.config.webhooks.allowPrivate,
+    timeoutMs: webhooks.timeoutMs,
+    allowPrivate: webhooks.allowPrivate,
+    clock: app.ctx.clock,
   };
-  const log = app.log.child({ component: 'webhooks' });
-  let running: Promise<number> = Promise.resolve(0);
-  let stopped = false;
-  const held = new Map<number, DeliveryRow>();
-  const pass = { perEndpoint: app.config.webhooks.concurrency, stopping: () => stopped, held };
-  const runOnce = (now?: number) => {
-    running = running.catch(() => 0).then(() => deliverDue(ctx, now ?? Date.now(), pass));
-    return running;
-  };
-  let beating = false;
-  const heartbeat = setInterval(async () => {
-    if (beating || held.size === 0) return;
-    beating = true;
-    try {
-      const now = Date.now();
-      await repo.renewDeliveryClaims(ctx.db, [...held.values()], now + CLAIM_LEASE_MS);
-      await repo.recoverLapsedClaims(ctx.db, now);
-    } catch (err) {
-      log.warn({ err }, 'webhook claims not renewed; retrying at the next beat');
-    } finally {
-      beating = false;
-    }
-  }, options.heartbeatMs ?? HEARTBEAT_MS);
-  heartbeat.unref();
-  let timer: NodeJS.Timeout | undefined;
-  const schedule = (delayMs: number) => {
-    if (stopped || !app.config.webhooks.workerEnabled) return;
-    timer = setTimeout(() => {
-      runOnce()
-        .catch((err: unknown) => {
-          // A database outage is logged once by the database's health (storage-health.ts), not at every pass.
-          if (app.db.health.report(err)) app.log.debug({ err }, 'webhook delivery pass failed');
-          else app.log.error({ err }, 'webhook delivery pass failed');
-          return 0;
-        })
-        .then((delivered) => schedule(delivered > 0 ? 0 : app.config.webhooks.intervalMs));
-    }, delayMs);
-    timer.unref();
-  };
-  schedule(app.config.webhooks.intervalMs);
+  const leases = new ClaimLeases<DeliveryRow>(
+    {
+      renew: (claims, leaseUntil) => repo.renewDeliveryClaims(ctx.db, claims, leaseUntil),
+      recoverLapsed: (now) => repo.recoverLapsedClaims(ctx.db, now),
+    },
+    {
+      clock: ctx.clock,
+      log: app.log.child({ component: 'webhooks' }),
+      heartbeatMs: options.heartbeatMs,
+      stopGraceMs: options.stopGraceMs,
+    },
+  );
+  let stopping = false;
+  const pass: PassOptions = { perEndpoint: webhooks.concurrency, stopping: () => stopping, leases };
   return {
-    runOnce,
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      let grace: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<boolean>((resolve) => {
-        grace = setTimeout(() => resolve(true), options.stopGraceMs ?? STOP_GRACE_MS);
-        grace.unref();
-      });
-      if (
-        await Promise.race([
-          running.then(
-            () => false,
-            () => false,
-          ),
-          timedOut,
-        ])
-      ) {
-        log.warn(
-          { inFlight: held.size, leaseMs: CLAIM_LEASE_MS },
-          'webhook worker stopped with deliveries in flight; they are sent again once their claim lease lapses',
-        );
-      }
-      clearTimeout(grace);
-      clearInterval(heartbeat);
+    name: 'webhooks',
+    intervalMs: webhooks.intervalMs,
+    scheduled: options.schedule ?? webhooks.workerEnabled,
+    drains: true,
+    run: (now) => deliverDue(ctx, now, pass),
+    async stop(running) {
+      stopping = true;
+      await leases.stop(running);
     },
   };
+}
+
+/** The delivery job on a runner of its own, as another instance would run it. */
+export function startWebhookWorker(app: FastifyInstance, options: WebhookWorkerOptions = {}): WebhookWorker {
+  const runner = new JobRunner({ clock: app.ctx.clock, log: app.log, health: app.db.health });
+  const { name, runOnce } = runner.add(webhookDeliveryJob(app, options));
+  return { name, runOnce, stop: () => runner.stop() };
 }

@@ -9,7 +9,6 @@ import {
   sendSignInCode,
   startSession,
 } from '../../../src/modules/customer-sessions/index.js';
-import { orderOptions } from '../../../src/modules/invoices/index.js';
 import { currentCustomer, customerCookieName, forgetSession, rememberSession } from '../customer.js';
 import { type FormInput, formRefusal, isEmail, noErrors, type PlacedErrors, placeErrors, textOf } from '../form.js';
 import { AccountPage } from '../pages/account.js';
@@ -37,8 +36,7 @@ function refusalOf(reply: FastifyReply, err: unknown, fieldOf: (path: string) =>
 }
 
 export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db.kysely;
-  const links = orderOptions(app).links;
+  const ctx = app.ctx;
   const hide = { hide: true };
   const accountPath = (site: Site) => href(site, '/account');
 
@@ -84,7 +82,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       const { cursor } = request.query;
       const [account, details] = await Promise.all([
-        customerAccount(db, site.shop, customer.email, { pageNumber: 1, pageSize: 20, cursor }, links),
+        customerAccount(ctx, site.shop, customer.email, { pageNumber: 1, pageSize: 20, cursor }),
         detailsOf(app, site),
       ]);
       return sendPage(
@@ -105,7 +103,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         status: 400,
       });
     try {
-      const sent = await sendSignInCode(db, app.signInLimits, site.shop, { email, ip: request.ip });
+      const sent = await sendSignInCode(ctx, app.signInLimits, site.shop, { email, ip: request.ip });
       return reply.redirect(`${href(site, '/account/verify')}?email=${encodeURIComponent(sent.email)}`, 303);
     } catch (err) {
       return showSignIn(
@@ -141,7 +139,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         status: 400,
       });
     try {
-      const session = await startSession(db, site.shop, { email, code, ip: request.ip }, app.authFailures);
+      const session = await startSession(ctx, site.shop, { email, code, ip: request.ip }, app.authFailures);
       rememberSession(app, reply, site, session.token, new Date(session.expiresAt));
       return reply.redirect(accountPath(site), 303);
     } catch (err) {
@@ -157,7 +155,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/account/sign-out', { schema: hide }, async (request, reply) => {
     const site = request.site!;
     const customer = await currentCustomer(app, request);
-    if (customer) await endSession(db, site.shop.id, customer.sessionId);
+    if (customer) await endSession(ctx, site.shop.id, customer.sessionId);
     forgetSession(app, reply, site);
     return reply.redirect(accountPath(site), 303);
   });

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Context } from '../../../src/domain/context.js';
 import { ConflictError, NotFoundError } from '../../../src/http/errors.js';
 import { storefrontPaths } from '../../../src/http/storefront-url.js';
 import { feedbackOfInvoice, postFeedback } from '../../../src/modules/feedbacks/index.js';
@@ -8,7 +9,6 @@ import {
   cancelInvoice,
   checkout,
   getPublicInvoice,
-  type OrderOptions,
   orderOptions,
   publicInvoiceStatus,
 } from '../../../src/modules/invoices/index.js';
@@ -91,13 +91,8 @@ function checkoutFieldOf(path: string): string | undefined {
 }
 
 /** The invoice of this shop with this id; any other (unknown, malformed, another shop's) is the 404 page. */
-async function invoiceOfSite(
-  db: Parameters<typeof getPublicInvoice>[0],
-  options: OrderOptions,
-  site: Site,
-  id: string,
-) {
-  const invoice = INVOICE_ID.test(id) ? await getPublicInvoice(db, id, options.links) : undefined;
+async function invoiceOfSite(ctx: Context, site: Site, id: string) {
+  const invoice = INVOICE_ID.test(id) ? await getPublicInvoice(ctx, id) : undefined;
   if (!invoice || invoice.shopId !== site.shop.id) throw new NotFoundError('Invoice');
   return invoice;
 }
@@ -105,7 +100,8 @@ async function invoiceOfSite(
 const invoicePage = (site: Site, invoice: PublicInvoiceView) => href(site, storefrontPaths.invoice(invoice.id));
 
 export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db.kysely;
+  const { ctx } = app;
+  const db = ctx.db;
   const options = orderOptions(app);
   const hide = { hide: true };
 
@@ -167,7 +163,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     let invoiceId: string;
     try {
       const buyer = { ...buyerOf(request), signedInAs: order.customer?.email ?? null };
-      ({ invoiceId } = await checkout(db, site.shop.id, body, buyer, options, app.vpnRanges, 'unlocked'));
+      ({ invoiceId } = await checkout(ctx, site.shop.id, body, buyer, options, app.vpnRanges, 'unlocked'));
     } catch (err) {
       const refused = formRefusal(err);
       if (!refused) throw err;
@@ -185,10 +181,10 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     feedback?: { values: FeedbackValues; errors: PlacedErrors },
   ) {
     const site = request.site!;
-    const invoice = await invoiceOfSite(db, options, site, request.params.invoiceId);
+    const invoice = await invoiceOfSite(ctx, site, request.params.invoiceId);
     const [details, left] = await Promise.all([
       detailsOf(app, site),
-      invoice.status === 'completed' ? feedbackOfInvoice(db, site.shop.id, invoice.id) : undefined,
+      invoice.status === 'completed' ? feedbackOfInvoice(ctx, site.shop.id, invoice.id) : undefined,
     ]);
     return sendPage(
       reply,
@@ -198,7 +194,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         invoice={invoice}
         feedback={left}
         csrf={reply.generateCsrf()}
-        now={Date.now()}
+        now={ctx.clock.now()}
         feedbackValues={feedback?.values}
         feedbackErrors={feedback?.errors}
       />,
@@ -219,7 +215,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { shop, invoiceId: id } = request.params;
       const address = shop.startsWith('~') ? { domain: shop.slice(1) } : { subdomain: shop };
-      const status = INVOICE_ID.test(id) ? await publicInvoiceStatus(db, id, address) : undefined;
+      const status = INVOICE_ID.test(id) ? await publicInvoiceStatus(ctx, id, address) : undefined;
       void reply.header('cache-control', 'private, no-store').header('x-content-type-options', 'nosniff');
       return reply.code(status ? 200 : 404).send({ status: status ?? null });
     },
@@ -229,7 +225,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/invoices/:invoiceId/goods.txt',
     { schema: hide },
     async (request, reply) => {
-      const invoice = await invoiceOfSite(db, options, request.site!, request.params.invoiceId);
+      const invoice = await invoiceOfSite(ctx, request.site!, request.params.invoiceId);
       if (invoice.status !== 'completed') throw new NotFoundError('Goods');
       return reply
         .header('content-type', 'text/plain; charset=utf-8')
@@ -246,9 +242,9 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: hide },
     async (request, reply) => {
       const site = request.site!;
-      const invoice = await invoiceOfSite(db, options, site, request.params.invoiceId);
+      const invoice = await invoiceOfSite(ctx, site, request.params.invoiceId);
       try {
-        await cancelInvoice(db, site.shop.id, invoice.id, options.payments);
+        await cancelInvoice(ctx, site.shop.id, invoice.id, options.payments);
       } catch (err) {
         // Already paid, expired or cancelled (a second click): the page says which.
         if (!(err instanceof ConflictError)) throw err;
@@ -262,7 +258,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: hide },
     async (request, reply) => {
       const site = request.site!;
-      const invoice = await invoiceOfSite(db, options, site, request.params.invoiceId);
+      const invoice = await invoiceOfSite(ctx, site, request.params.invoiceId);
       const input = request.body as FormInput;
       const values = { rating: textOf(input, 'rating'), comment: textOf(input, 'comment') };
       const problems: string[] = [];
@@ -272,7 +268,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (problems.length > 0)
         return renderInvoice(request, reply, { values, errors: { ...placeErrors(problems, fieldOf), status: 400 } });
       try {
-        await postFeedback(db, invoice.id, { rating: Number(values.rating), comment: values.comment.trim() || null });
+        await postFeedback(ctx, invoice.id, { rating: Number(values.rating), comment: values.comment.trim() || null });
       } catch (err) {
         // Rated already (another tab), or not completed: the page shows the review, or the status.
         if (err instanceof ConflictError) return reply.redirect(invoicePage(site, invoice), 303);

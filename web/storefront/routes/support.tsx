@@ -54,7 +54,7 @@ function supportProblems(values: SupportValues): string[] {
 }
 
 export const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db.kysely;
+  const ctx = app.ctx;
   const mail = { links: app.config, secrets: app.secrets };
   const hide = { hide: true };
 
@@ -100,7 +100,7 @@ export const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         invoiceId: values.invoice.trim() || null,
         key: null,
       };
-      ticket = await openTicket(db, site.shop.id, body, mail, 'unlocked');
+      ticket = await openTicket(ctx, site.shop.id, body, mail, 'unlocked');
     } catch (err) {
       const refused = formRefusal(err);
       if (!refused) throw err;
@@ -115,7 +115,7 @@ export const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   /** The ticket of this shop that this key opens; anything else is the 404 page. */
   async function ticketOf(site: Site, ticketId: number | undefined, key: string): Promise<PublicTicketView> {
     if (ticketId === undefined || key === '' || key.length > 128) throw new NotFoundError('Ticket');
-    const ticket = await getPublicTicket(db, ticketId, key);
+    const ticket = await getPublicTicket(ctx, ticketId, key);
     if (ticket.shopId !== site.shop.id) throw new NotFoundError('Ticket');
     return ticket;
   }
@@ -165,7 +165,7 @@ export const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         errors: { ...placeErrors([problem], fieldOf), status: 400 },
       });
     try {
-      await postCustomerMessage(db, ticket.id, key, text);
+      await postCustomerMessage(ctx, ticket.id, key, text);
     } catch (err) {
       const refused = formRefusal(err);
       if (!refused) throw err;
