@@ -159,6 +159,9 @@ function fetchVia(
         res.on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
       },
     );
+    // A bound on a hang only (a handshake Caddy never finishes), far beyond any busy machine: the
+    // waits above retry such a request, and elsewhere the test fails naming it rather than at its timeout.
+    req.setTimeout(60_000, () => req.destroy(new Error(`no answer from Caddy in 60 s: ${host}${path}`)));
     req.on('error', reject);
     req.end(options.body);
   });
