@@ -28,7 +28,13 @@ function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv
       command,
       args,
       { env: options.env ?? process.env, cwd: options.cwd ?? root, timeout: 240_000, maxBuffer: 32 * 1024 * 1024 },
-      (err, stdout, stderr) => done({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+      (err, stdout, stderr) =>
+        done({
+          code: err ? (typeof err.code === 'number' ? err.code : 1) : 0,
+          stdout,
+          // A failure without an exit code (a signal, a spawn error) says what it was.
+          stderr: err && typeof err.code !== 'number' ? `${stderr}\n[${err.message}; signal ${err.signal}]` : stderr,
+        }),
     );
     if (options.input !== undefined) child.stdin?.end(options.input);
   });
@@ -226,7 +232,7 @@ test('the runtime stage (dist/, bin/, package.json and node_modules after the Do
   assert.ok(statSync(join(dir, 'data')).isDirectory(), 'DATA_DIR is made');
   // The package's command runs the compiled CLI there (no sources to fall back on).
   const help = await run(process.execPath, ['bin/shopd.js', '--help'], { cwd: dir, env: { ...process.env, ...env } });
-  assert.equal(help.code, 0, help.stderr);
+  assert.equal(help.code, 0, `${help.stderr}\n${help.stdout}`);
   assert.match(help.stdout, /migrate/);
   assert.doesNotMatch(help.stderr, /running them/, 'bin/shopd.js runs dist/, not sources');
 });
