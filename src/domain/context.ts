@@ -34,6 +34,11 @@ export function createContext(db: Conn, config: Config, clock: Clock = systemClo
   return Object.freeze({ db, config, clock });
 }
 
+/** The context as it is at `ms`: a pass of a background job works at the moment it was run for, whatever the clock says meanwhile. */
+export function atTime(ctx: Context, ms: number): Context {
+  return Object.freeze({ ...ctx, clock: { now: () => ms } });
+}
+
 /** The same context on another handle of the same database (a transaction, a second connection). */
 export function onConnection(ctx: Context, db: Conn): Context {
   return Object.freeze({ db, config: ctx.config, clock: ctx.clock });

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Context } from '../domain/context.js';
+import { atTime, type Context } from '../domain/context.js';
 import { sweepIdempotencyKeys } from '../http/idempotency.js';
 import { sweepOwnerSessions } from '../modules/accounts/index.js';
 import { sweepCustomerSessions } from '../modules/customer-sessions/index.js';
@@ -7,11 +7,6 @@ import { expireOverdue, sweepPaymentEvents } from '../modules/invoices/index.js'
 import type { Job } from './runner.js';
 
 const HOUR = 60 * 60 * 1000;
-
-/** The context as it is at `now`: a pass works at the moment it was run for, whatever the clock says meanwhile. */
-function contextAt(ctx: Context, now: number): Context {
-  return Object.freeze({ ...ctx, clock: { now: () => now } });
-}
 
 /**
  * Expires every overdue invoice of every shop, every INVOICE_EXPIRY_INTERVAL_MS. Reads that show
@@ -24,7 +19,7 @@ export function invoiceExpiryJob(ctx: Context): Job {
     intervalMs: ctx.config.invoices.expiryIntervalMs,
     scheduled: true,
     drains: false,
-    run: (now) => expireOverdue(contextAt(ctx, now)),
+    run: (now) => expireOverdue(atTime(ctx, now)),
   };
 }
 

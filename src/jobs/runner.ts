@@ -164,6 +164,18 @@ export class JobRunner {
   }
 }
 
+/** A job on a runner of its own: what a second instance (in tests, the bench) runs. */
+export interface StandaloneJob extends JobHandle {
+  /** Stops the job as its runner's `stop()` does. */
+  stop(): Promise<void>;
+}
+
+export function runAlone(job: Job, options: JobRunnerOptions): StandaloneJob {
+  const runner = new JobRunner(options);
+  const { name, runOnce } = runner.add(job);
+  return { name, runOnce, stop: () => runner.stop() };
+}
+
 /** A pass asked for once the runner stopped. */
 export class JobStopped extends Error {
   constructor(name: string) {

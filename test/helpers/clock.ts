@@ -1,4 +1,4 @@
-import type { Clock, Context } from '../../src/domain/context.js';
+import type { Clock } from '../../src/domain/context.js';
 
 /**
  * A clock a test moves by hand: `build(t, env, { clock })`, then `clock.advance(1000)` where a
@@ -21,7 +21,5 @@ export class TestClock implements Clock {
   }
 }
 
-/** The app's context as it would be at `ms` (a background job's pass at a later moment), leaving the app's own clock alone. */
-export function atTime(ctx: Context, ms: number): Context {
-  return { ...ctx, clock: { now: () => ms } };
-}
+/** The app's context at a later moment (a background job's pass then), leaving the app's own clock alone. */
+export { atTime } from '../../src/domain/context.js';

@@ -8,7 +8,7 @@ import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../domain/context.js';
 import { ClaimLeases } from '../../jobs/lease.js';
 import { nextAttemptAt, type RetrySchedule } from '../../jobs/retry.js';
-import { type Job, type JobHandle, JobRunner } from '../../jobs/runner.js';
+import { type Job, runAlone, type StandaloneJob } from '../../jobs/runner.js';
 import type { MailRow } from './mail.table.js';
 import {
   claimDueMail,
@@ -37,13 +37,8 @@ const MAX_CLAIM = 500;
 const MAIL_RETRIES: RetrySchedule = { attempts: MAX_ATTEMPTS, delayMs: retryDelayMs };
 
 /** A mail worker of its own: the outbox job on a runner of its own (another instance's, the bench's). */
-export interface MailWorker extends JobHandle {
-  /**
-   * Stops the timer, hands the rows it claimed but has not started sending back to the queue at
-   * once, and waits (at most 5 s) for the sends in flight.
-   */
-  stop(): Promise<void>;
-}
+/** `stop()` hands the rows it claimed but has not started back to the queue at once, and waits (at most 5 s) for the sends in flight. */
+export type MailWorker = StandaloneJob;
 
 export interface MailWorkerOptions {
   /** Run a pass every `config.mail.intervalMs`; default `config.mail.workerEnabled`. */
@@ -109,9 +104,7 @@ export function mailOutboxJob(app: FastifyInstance, options: MailWorkerOptions =
 
 /** The outbox job on a runner of its own, as another instance (or the bench) would run it. */
 export function startMailWorker(app: FastifyInstance, options: MailWorkerOptions = {}): MailWorker {
-  const runner = new JobRunner({ clock: app.ctx.clock, log: app.log, health: app.db.health });
-  const { name, runOnce } = runner.add(mailOutboxJob(app, options));
-  return { name, runOnce, stop: () => runner.stop() };
+  return runAlone(mailOutboxJob(app, options), { clock: app.ctx.clock, log: app.log, health: app.db.health });
 }
 
 /** What a send ended with, waiting to be written. */

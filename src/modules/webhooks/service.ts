@@ -8,7 +8,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../http/errors
 import { pageWindow, toPage } from '../../http/pagination.js';
 import { CLAIM_LEASE_MS, ClaimLeases } from '../../jobs/lease.js';
 import { nextAttemptAt, type RetrySchedule } from '../../jobs/retry.js';
-import { type Job, type JobHandle, JobRunner } from '../../jobs/runner.js';
+import { type Job, runAlone, type StandaloneJob } from '../../jobs/runner.js';
 import { type PageQuery, toIso } from '../../schemas/common.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import * as repo from './repository.js';
@@ -391,10 +391,8 @@ export async function ping(ctx: Deliverer, shopId: number, webhookId: number) {
 }
 
 /** A webhook worker of its own: the delivery job on a runner of its own (another instance's, in tests). */
-export interface WebhookWorker extends JobHandle {
-  /** Claims nothing more and waits (at most 5 s) for the sends in flight. */
-  stop(): Promise<void>;
-}
+/** `stop()` claims nothing more and waits (at most 5 s) for the sends in flight. */
+export type WebhookWorker = StandaloneJob;
 
 export interface WebhookWorkerOptions {
   /** Run a pass every `config.webhooks.intervalMs`; default `config.webhooks.workerEnabled`. */
@@ -451,7 +449,5 @@ export function webhookDeliveryJob(app: FastifyInstance, options: WebhookWorkerO
 
 /** The delivery job on a runner of its own, as another instance would run it. */
 export function startWebhookWorker(app: FastifyInstance, options: WebhookWorkerOptions = {}): WebhookWorker {
-  const runner = new JobRunner({ clock: app.ctx.clock, log: app.log, health: app.db.health });
-  const { name, runOnce } = runner.add(webhookDeliveryJob(app, options));
-  return { name, runOnce, stop: () => runner.stop() };
+  return runAlone(webhookDeliveryJob(app, options), { clock: app.ctx.clock, log: app.log, health: app.db.health });
 }
