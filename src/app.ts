@@ -52,10 +52,11 @@ import { designOwnerRoutes } from './modules/design/index.js';
 import { faqOwnerRoutes } from './modules/faqs/index.js';
 import { feedbackOwnerRoutes, feedbackPublicRoutes } from './modules/feedbacks/index.js';
 import { groupOwnerRoutes } from './modules/groups/index.js';
-import { invoiceOwnerRoutes, invoicePublicRoutes, paymentCallbackRoutes } from './modules/invoices/index.js';
 import { listingOwnerRoutes } from './modules/listings/index.js';
 import { mailOutboxJob } from './modules/mail/index.js';
 import { metricsRoutes, registerMetrics } from './modules/metrics/index.js';
+import { invoiceOwnerRoutes, invoicePublicRoutes, orderOptions } from './modules/orders/index.js';
+import { paymentCallbackRoutes, paymentContext, paymentOwnerRoutes, paymentPort } from './modules/payments/index.js';
 import { productOwnerRoutes } from './modules/products/index.js';
 import { resumeRollupRebuilds, stopRollupRebuilds } from './modules/rollups/index.js';
 import { checkStoredSecrets } from './modules/secrets/index.js';
@@ -242,6 +243,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // Before every route, so that every answer is counted.
   const metrics = config.metricsToken ? registerMetrics(app) : null;
   app.decorate('metrics', metrics);
+  // Orders take payments through the payments module's port: the one place both are named.
+  app.decorate('orders', orderOptions(app, paymentPort(paymentContext(app))));
   registerErrorHandling(app);
   await registerOpenApi(app);
   await registerRateLimit(app, config);
@@ -273,6 +276,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         await owner.register(blacklistOwnerRoutes);
         await owner.register(customerOwnerRoutes);
         await owner.register(invoiceOwnerRoutes);
+        await owner.register(paymentOwnerRoutes);
         await owner.register(affiliateOwnerRoutes);
         await owner.register(webhookOwnerRoutes);
         await owner.register(faqOwnerRoutes);

@@ -10,6 +10,7 @@ import type { VisitRecorder } from './modules/analytics/index.js';
 import type { VpnRanges } from './modules/blacklist/index.js';
 import type { CustomerSession, SignInLimits } from './modules/customer-sessions/index.js';
 import type { Metrics } from './modules/metrics/index.js';
+import type { OrderOptions } from './modules/orders/index.js';
 import type { ShopRow } from './modules/shops/index.js';
 import type { CachedPage, PageCache } from './modules/storefront/index.js';
 import type { SecretBox } from './security/secret-box.js';
@@ -46,6 +47,8 @@ declare module 'fastify' {
     pageCache: PageCache;
     /** The operator's metrics (`GET /metrics`); null when `METRICS_TOKEN` is unset. */
     metrics: Metrics | null;
+    /** What every order write takes from the server (src/modules/orders/order-options.ts): dynamic delivery, the payments port, the metrics. */
+    orders: OrderOptions;
     /** The operator's VPN ranges (`VPN_RANGES_FILE`), null when none are configured. */
     vpnRanges: VpnRanges | null;
   }

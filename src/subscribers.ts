@@ -1,7 +1,7 @@
 import { domainEvents } from './domain/events.js';
 import { subscribeCustomers } from './modules/customers/index.js';
 import { subscribeEvents } from './modules/events/index.js';
-import { subscribeInvoiceMails } from './modules/invoices/index.js';
+import { subscribeInvoiceMails } from './modules/orders/index.js';
 import { subscribeProducts } from './modules/products/index.js';
 import { subscribeRollups } from './modules/rollups/index.js';
 import { subscribeStorefront } from './modules/storefront/index.js';

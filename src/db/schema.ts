@@ -20,15 +20,15 @@ import type { EventsTable } from '../modules/events/events.table.js';
 import type { FaqsTable } from '../modules/faqs/faqs.table.js';
 import type { FeedbackAppealsTable, FeedbacksTable } from '../modules/feedbacks/feedbacks.table.js';
 import type { GroupProductsTable, ProductGroupsTable } from '../modules/groups/groups.table.js';
+import type { ListingsTable } from '../modules/listings/listings.table.js';
+import type { MailOutboxTable } from '../modules/mail/mail.table.js';
 import type {
   InvoicePartsTable,
   InvoiceRefundsTable,
   InvoiceReplacementsTable,
   InvoicesTable,
-  PaymentEventsTable,
-} from '../modules/invoices/invoices.table.js';
-import type { ListingsTable } from '../modules/listings/listings.table.js';
-import type { MailOutboxTable } from '../modules/mail/mail.table.js';
+} from '../modules/orders/invoices.table.js';
+import type { PaymentEventsTable } from '../modules/payments/payments.table.js';
 import type { ProductsTable, ProductVariantsTable, SerialsTable } from '../modules/products/products.table.js';
 import type {
   RollupGatewaysTable,

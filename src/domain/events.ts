@@ -4,7 +4,7 @@ import { Dispatcher } from './dispatcher.js';
 
 /**
  * The domain events of orders and feedbacks and what each carries: enough for every subscriber
- * to do its part without reading the change back. Emitted by src/modules/invoices (and
+ * to do its part without reading the change back. Emitted by src/modules/orders (and
  * feedbacks); subscribed to in each module's subscribers.ts.
  */
 type Row<T extends keyof Database> = Selectable<Database[T]>;

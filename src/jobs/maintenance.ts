@@ -3,14 +3,15 @@ import { atTime, type Context } from '../domain/context.js';
 import { sweepIdempotencyKeys } from '../http/idempotency.js';
 import { sweepOwnerSessions } from '../modules/accounts/index.js';
 import { sweepCustomerSessions } from '../modules/customer-sessions/index.js';
-import { expireOverdue, sweepPaymentEvents } from '../modules/invoices/index.js';
+import { expireOverdue } from '../modules/orders/index.js';
+import { sweepPaymentEvents } from '../modules/payments/index.js';
 import type { Job } from './runner.js';
 
 const HOUR = 60 * 60 * 1000;
 
 /**
  * Expires every overdue invoice of every shop, every INVOICE_EXPIRY_INTERVAL_MS. Reads that show
- * invoices expire their shop's overdue ones first (invoices' `expireOverdue`), so the job only
+ * invoices expire their shop's overdue ones first (orders' `expireOverdue`), so the job only
  * bounds how long an invoice nobody looks at holds its stock; it need not drain.
  */
 export function invoiceExpiryJob(ctx: Context): Job {
@@ -34,7 +35,7 @@ export function sweepsJob(ctx: Context, log: FastifyBaseLogger, health?: { repor
     ['idempotency keys', (now) => sweepIdempotencyKeys(ctx.db, now)],
     ['customer sessions', (now) => sweepCustomerSessions(ctx.db, now)],
     ['owner sessions', (now) => sweepOwnerSessions(ctx.db, now)],
-    ['payment events', (now) => sweepPaymentEvents(ctx.db, now)],
+    ['payment events', (now) => sweepPaymentEvents(ctx, now)],
   ];
   const sweepLog = log.child({ job: 'sweeps' });
   return {

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/schema.js';
 import { resolveAppeal } from '../../src/modules/feedbacks/service.js';
-import { endUnpaid, expireOverdue } from '../../src/modules/invoices/lifecycle.service.js';
+import { endUnpaid, expireOverdue } from '../../src/modules/orders/lifecycle.service.js';
 import { bucketRanges } from '../../src/modules/rollups/rollup-rows.js';
 import { rebuildRollups, rebuildStep, startRollupRebuild } from '../../src/modules/rollups/rollups.js';
 import { seededRandom } from '../../src/modules/seed/demo-data.js';

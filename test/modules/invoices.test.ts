@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
-import { EXPIRY_BATCH, expireOverdue } from '../../src/modules/invoices/lifecycle.service.js';
+import { EXPIRY_BATCH, expireOverdue } from '../../src/modules/orders/lifecycle.service.js';
 import { build, type Client, engine, owner } from '../helpers/build.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
 import { httpsEndpoint, httpsServer } from '../helpers/https-endpoint.js';

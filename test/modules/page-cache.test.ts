@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { expireOverdue } from '../../src/modules/invoices/lifecycle.service.js';
+import { expireOverdue } from '../../src/modules/orders/lifecycle.service.js';
 import { PageCache } from '../../src/modules/storefront/page-cache.js';
 import { build, type Client, freshConfig, onEnd, owner } from '../helpers/build.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';

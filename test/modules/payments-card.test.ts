@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
-import { fromStripeAmount, toStripeAmount } from '../../src/modules/payments/stripe.adapter.js';
+import { fromStripeAmount, toStripeAmount } from '../../src/modules/gateways/stripe.adapter.js';
 import { owner } from '../helpers/build.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
 import { buildWithProviders, deliverCallback, type StripeSession, stripeEvent } from '../helpers/payment-providers.js';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { type TestContext, test } from 'node:test';
-import { expireOverdue } from '../../src/modules/invoices/lifecycle.service.js';
-import { ATTENTION_HOLD_MS, CALLBACK_GRACE_MS } from '../../src/modules/invoices/payment.service.js';
+import { expireOverdue } from '../../src/modules/orders/lifecycle.service.js';
+import { ATTENTION_HOLD_MS, CALLBACK_GRACE_MS } from '../../src/modules/payments/payment.service.js';
 import { owner } from '../helpers/build.js';
 import { atTime } from '../helpers/clock.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
-import { sweepPaymentEvents } from '../../src/modules/invoices/index.js';
-import { expireOverdue } from '../../src/modules/invoices/lifecycle.service.js';
-import { PAYMENT_EVENT_RETENTION_MS } from '../../src/modules/invoices/payment.repository.js';
+import { expireOverdue } from '../../src/modules/orders/lifecycle.service.js';
+import { PAYMENT_EVENT_RETENTION_MS } from '../../src/modules/payments/events.repository.js';
+import { sweepPaymentEvents } from '../../src/modules/payments/index.js';
 import { owner } from '../helpers/build.js';
 import { atTime } from '../helpers/clock.js';
 import { customerSession } from '../helpers/customer-session.js';
@@ -530,7 +530,7 @@ test('applied provider events are swept after their retention; recent ones and c
       row('evt_stuck', 'handling', now - PAYMENT_EVENT_RETENTION_MS - 1),
     ])
     .execute();
-  assert.equal(await sweepPaymentEvents(app.db.kysely, now), 1);
+  assert.equal(await sweepPaymentEvents(app.ctx, now), 1);
   const left = await app.db.kysely.selectFrom('payment_events').select('event_id').orderBy('event_id').execute();
   assert.deepEqual(
     left.map((r) => r.event_id),

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { expireOverdue } from '../../src/modules/invoices/index.js';
+import { expireOverdue } from '../../src/modules/orders/index.js';
 import { findShopByDomain, findShopBySubdomain } from '../../src/modules/shops/index.js';
 import { build, owner } from '../helpers/build.js';
 import { assertError, assertOk, createShop, sellingShop } from '../helpers/factories.js';

@@ -394,7 +394,7 @@ test('invoice events carry the invoice as the owner API shows it right after the
   await snapshot('invoice.expired', lapsed.id); // this read expires it
   const dropped = await buy();
   await snapshot('invoice.created', dropped.id);
-  const { endUnpaid } = await import('../../src/modules/invoices/lifecycle.service.js');
+  const { endUnpaid } = await import('../../src/modules/orders/lifecycle.service.js');
   assert.equal(await endUnpaid(app.ctx, shopId, dropped.id, 'cancelled'), true);
   await snapshot('invoice.cancelled', dropped.id);
 
@@ -567,7 +567,7 @@ test('a local receiver gets every event type of the contract', async (t) => {
     .where('id', '=', lapsed.id)
     .execute();
   assert.equal(assertOk(await api.get(`/self/${shopId}/invoices/${lapsed.id}`)).status, 'expired'); // invoice.expired
-  const { endUnpaid } = await import('../../src/modules/invoices/lifecycle.service.js');
+  const { endUnpaid } = await import('../../src/modules/orders/lifecycle.service.js');
   const dropped = await order(serviceVariant, 1);
   assert.equal(await endUnpaid(app.ctx, shopId, dropped.id, 'cancelled'), true); // invoice.cancelled
   await order(keysVariant, 3); // the last three keys: product.out_of_stock

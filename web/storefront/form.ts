@@ -1,5 +1,5 @@
 import { AppError } from '../../src/http/errors.js';
-import { InvoiceId } from '../../src/modules/invoices/index.js';
+import { InvoiceId } from '../../src/modules/orders/index.js';
 import { EMAIL } from '../../src/schemas/common.js';
 
 /**

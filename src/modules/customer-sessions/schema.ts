@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { CursorPage, CursorPageQuery, Email, OptionalNullable, Timestamp } from '../../schemas/common.js';
-import { PublicInvoice } from '../invoices/index.js';
+import { PublicInvoice } from '../orders/index.js';
 
 const Key = OptionalNullable(
   Type.String({

@@ -5,7 +5,7 @@ import { ValidationError } from '../../http/errors.js';
 import { toIso } from '../../schemas/common.js';
 import { parseDateRange } from '../../schemas/dates.js';
 import { fromMinorUnits } from '../../schemas/money.js';
-import { expireOverdue } from '../invoices/index.js';
+import { expireOverdue } from '../orders/index.js';
 import * as rollupStore from '../rollups/index.js';
 import {
   DAY_MS,

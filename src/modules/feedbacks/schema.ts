@@ -9,7 +9,7 @@ import {
   StringEnum,
   Timestamp,
 } from '../../schemas/common.js';
-import { InvoiceId } from '../invoices/index.js';
+import { InvoiceId } from '../orders/index.js';
 
 export const appealReasons = ['spam', 'abusive', 'wrong_product', 'resolved', 'other'] as const;
 export const appealStatuses = ['open', 'accepted', 'rejected'] as const;

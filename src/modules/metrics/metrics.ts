@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { RateLimitedError, UnauthorizedError } from '../../http/errors.js';
 import { redisHealth } from '../../http/redis-health.js';
-import type { CheckoutOutcome } from '../invoices/index.js';
 import { mailBacklog } from '../mail/index.js';
+import type { CheckoutOutcome } from '../orders/index.js';
 import { deliveryBacklog } from '../webhooks/index.js';
 
 /**

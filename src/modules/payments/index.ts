@@ -1,53 +1,7 @@
-// The payments module's door: one adapter per gateway (adapter.ts). It knows no invoice and no
-// database: the invoices module starts payments, applies callbacks and refunds with it.
-import type { HostedProvider, SupportedProvider } from '../shops/index.js';
-import type { GatewayAdapter, HostedGateway } from './adapter.js';
-import { cryptoAdapter } from './crypto.adapter.js';
-import {
-  balanceAdapter,
-  mobileCashAdapter,
-  tipjarAdapter,
-  walletEmailAdapter,
-  walletFfAdapter,
-} from './manual.adapter.js';
-import { stripeAdapter } from './stripe.adapter.js';
-
-export {
-  type CallbackOutcome,
-  type Credentials,
-  decimalOf,
-  type GatewayAdapter,
-  type HostedGateway,
-  minorOf,
-  type PaymentOrder,
-  ProviderCallError,
-  type ProviderEndpoints,
-  SignatureError,
-  type StartedPayment,
-} from './adapter.js';
-
-/**
- * The adapter of every gateway a shop can enable. A provider without one (shops/payments.ts
- * `unsupportedProviders`) cannot be enabled: the Record makes a supported provider without an
- * adapter a type error.
- */
-export const gateways: Record<SupportedProvider, GatewayAdapter> = {
-  cardconnect: stripeAdapter,
-  cryptocommerce: cryptoAdapter,
-  tipjar: tipjarAdapter,
-  walletemail: walletEmailAdapter,
-  mobilecash: mobileCashAdapter,
-  'wallet-ff': walletFfAdapter,
-  balance: balanceAdapter,
-};
-
-/** The adapter of a gateway by its name, if it has one. */
-export function gatewayAdapter(gateway: string): GatewayAdapter | undefined {
-  return Object.hasOwn(gateways, gateway) ? gateways[gateway as SupportedProvider] : undefined;
-}
-
-/** The providers that take the money on their own page. */
-export const hostedGateways: Record<HostedProvider, HostedGateway> = {
-  cardconnect: stripeAdapter.hosted!,
-  cryptocommerce: cryptoAdapter.hosted!,
-};
+// The payments module's door: the payments of orders. The use-cases (payment.service.ts: start,
+// callbacks; refund.service.ts) ask the providers through the gateways module's adapters and apply
+// what they say through the orders module's door; orders reach them only through the PaymentPort
+// that src/app.ts gives them (`paymentPort`).
+export { type PaymentContext, paymentPort } from './payment.service.js';
+export { sweepPaymentEvents } from './payment-events.js';
+export { paymentCallbackRoutes, paymentContext, paymentOwnerRoutes } from './routes.js';

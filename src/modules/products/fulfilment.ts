@@ -80,7 +80,7 @@ function totalsBy<T>(rows: T[], key: (row: T) => number, amount: (row: T) => num
 /**
  * Returns an unpaid order's stock: its reserved serials become available again (and count in
  * their variants' `available_serials`), its counted parts go back to their variants' `stock`.
- * Variants are changed in id order, as checkouts take them (invoices' reserveStock): two transactions
+ * Variants are changed in id order, as checkouts take them (orders' reserveStock): two transactions
  * never each hold a variant the other waits for.
  */
 export async function returnOrderStock(

@@ -10,7 +10,7 @@ import {
   Timestamp,
 } from '../../schemas/common.js';
 import { references } from '../../schemas/rules.js';
-import { InvoiceId } from '../invoices/index.js';
+import { InvoiceId } from '../orders/index.js';
 
 export const ticketStatuses = ['open', 'answered', 'closed'] as const;
 const TicketStatus = StringEnum(ticketStatuses);

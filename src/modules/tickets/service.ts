@@ -7,9 +7,9 @@ import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/paginat
 import { storefrontPaths } from '../../http/storefront-url.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import { recordEvent } from '../events/index.js';
-import * as invoices from '../invoices/index.js';
-import { openShop, type ShopAccess } from '../invoices/index.js';
 import { enqueueMail, type LinkSettings, shopLink, ticketAnsweredMail, ticketOpenedMail } from '../mail/index.js';
+import * as invoices from '../orders/index.js';
+import { openShop, type ShopAccess } from '../orders/index.js';
 import type { ShopRow } from '../shops/index.js';
 import * as repo from './repository.js';
 import type { CreateTicketBody, TicketListQuery } from './schema.js';
@@ -60,7 +60,7 @@ async function requireTicket(db: Conn, shopId: number, ticketId: number): Promis
  * shop (400). The ticket, its first message, the `ticket.created` event and the mail to the
  * customer with the ticket's link (its access key in it) are written in one transaction. The key
  * is kept as its SHA-256, which requests are checked against, and sealed with the server's key,
- * which only mail opens. The web storefront passes `access` 'unlocked' (invoices' ShopAccess).
+ * which only mail opens. The web storefront passes `access` 'unlocked' (orders' ShopAccess).
  */
 export async function openTicket(
   ctx: Context,

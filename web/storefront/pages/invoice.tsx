@@ -1,7 +1,7 @@
 import { Fragment } from 'preact';
 import { storefrontPaths } from '../../../src/http/storefront-url.js';
 import type { feedbackOfInvoice } from '../../../src/modules/feedbacks/index.js';
-import type { getPublicInvoice } from '../../../src/modules/invoices/index.js';
+import type { getPublicInvoice } from '../../../src/modules/orders/index.js';
 import { Field, FormErrors } from '../components.js';
 import { describedBy, type PlacedErrors } from '../form.js';
 import { day, gatewayName, money, stars } from '../format.js';

@@ -1,11 +1,11 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { formatValidationErrors, validatorCompiler } from '../../../src/http/validation.js';
-import { CheckoutBody } from '../../../src/modules/invoices/index.js';
+import { CheckoutBody } from '../../../src/modules/orders/index.js';
 import type { CheckoutProduct, CheckoutValues, CheckoutVariant, GatewayOption } from '../pages/checkout.js';
 
 /**
  * The checkout form's body, checked the way the JSON API checks it: with the body schema of the
- * public checkout route (POST /v2/public/shops/{shopId}/invoices, the invoices module's
+ * public checkout route (POST /v2/public/shops/{shopId}/invoices, the orders module's
  * `CheckoutBody`), compiled by the server's own body validator (src/http/validation.ts:
  * formats, `errorMessage` sentences, no coercion), so the form restates none of its limits.
  */

@@ -9,9 +9,8 @@ import {
   cancelInvoice,
   checkout,
   getPublicInvoice,
-  orderOptions,
   publicInvoiceStatus,
-} from '../../../src/modules/invoices/index.js';
+} from '../../../src/modules/orders/index.js';
 import { MAX_ANSWER_LENGTH } from '../../../src/modules/products/index.js';
 import { checkoutPage } from '../../../src/modules/storefront/index.js';
 import { currentCustomer, type SignedInCustomer } from '../customer.js';
@@ -102,7 +101,7 @@ const invoicePage = (site: Site, invoice: PublicInvoiceView) => href(site, store
 export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { ctx } = app;
   const db = ctx.db;
-  const options = orderOptions(app);
+  const options = app.orders;
   const hide = { hide: true };
 
   /** What a checkout page is about: the product and variant asked for, and the form as sent. */

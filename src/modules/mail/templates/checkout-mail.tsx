@@ -6,7 +6,7 @@ export interface CheckoutMailInput {
   invoiceId: string;
   /** The invoice's storefront page, absolute. */
   invoiceUrl: string;
-  /** How to pay, as the invoice page shows it (invoices/views.ts `paymentInstructions`). */
+  /** How to pay, as the invoice page shows it (orders/views.ts `paymentInstructions`). */
   instructions: string;
   /** Each part with its formatted line total, e.g. "9.99 USD". */
   items: { title: string; quantity: number; total: string }[];

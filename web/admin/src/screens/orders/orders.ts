@@ -13,7 +13,7 @@ export const invoiceStatusTones = { pending: 'warn', completed: 'ok', expired: '
 /**
  * What the owner may do with an invoice in each status, as the API decides it (invoices/state.ts
  * and owner.service.ts): only a pending invoice is processed or cancelled, only a completed one
- * gets replacements, its delivery mail again or refunds (until it is refunded in full, payment.service.ts).
+ * gets replacements, its delivery mail again or refunds (until it is refunded in full, payments/refund.service.ts).
  * The API's 409 still answers a race.
  */
 export function invoiceActions(invoice: Pick<Invoice, 'status' | 'total' | 'refunded'>) {

@@ -51,7 +51,7 @@ const unsupported = new Set<string>(['virtual-payments', 'cardreader']);
 
 /**
  * The gateways whose provider tells shopd when the money arrives: the callback URL the owner pastes
- * into the provider's dashboard (payment.routes.ts) and the events shopd acts on.
+ * into the provider's dashboard (payments/routes.ts) and the events shopd acts on.
  */
 const callbacks: Partial<Record<Provider, { dashboard: string; events: string[] }>> = {
   cardconnect: {

@@ -11,7 +11,7 @@ import { currencyDigits, gatewayLabel, paymentKind, refundableAmount, useIdempot
 import { FormButtons } from './FormButtons';
 import type { OrderChange } from './order-change';
 
-/** What a refund of this order does with the money, as the API decides it (payment.service.ts `refundMethod`). */
+/** What a refund of this order does with the money, as the API decides it (payments/refund.service.ts `refundMethod`). */
 function refundEffect(order: Invoice): { text: string; submit: string } {
   const kind = paymentKind(order.gateway);
   if (kind === 'balance')

@@ -2,8 +2,8 @@
  * One interface for every gateway (GatewayAdapter): how the buyer is told to pay, and for the
  * providers that take money on their own page and call back (HostedGateway): start a payment for
  * an invoice, check and read a callback, refund. Adapters talk to the provider and nothing else:
- * they know no invoice state, no database. The invoices module applies what they read
- * (invoices/payment.service.ts), through the invoice state machine.
+ * they know no invoice state, no database. The payments module applies what they read
+ * (payments/payment.service.ts), through the orders module's lifecycle.
  */
 
 /** Where the providers' APIs are: their own by default; a local double in tests (PAYMENTS_*_API_URL). */

@@ -6,7 +6,6 @@ import { ok, publicResponses } from '../../schemas/common.js';
 import { PublicShopParams } from '../shops/index.js';
 import { cancelPublicInvoice } from './cancel.service.js';
 import { assertBalancePayer, type Buyer, checkout } from './checkout.service.js';
-import { orderOptions } from './order-options.js';
 import { getPublicInvoice, placedInvoiceView } from './owner.service.js';
 import * as schema from './schema.js';
 
@@ -27,7 +26,7 @@ export function buyerOf(request: FastifyRequest): Buyer {
 
 export const invoicePublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
-  const options = orderOptions(app);
+  const options = app.orders;
   // A retry whose first checkout placed the order but died before answering gets that invoice as it is now.
   const guard = idempotent(async (_request, invoiceId) => ok((await getPublicInvoice(ctx, invoiceId))!));
 

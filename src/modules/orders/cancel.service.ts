@@ -1,8 +1,7 @@
 import type { Context } from '../../domain/context.js';
 import { NotFoundError } from '../../http/errors.js';
 import { endUnpaid, requireInvoice, withExpiryApplied } from './lifecycle.service.js';
-import type { PaymentContext } from './order-options.js';
-import { closeHostedPayment } from './payment.service.js';
+import type { PaymentPort } from './order-options.js';
 import * as repo from './repository.js';
 import { assertTransition } from './state.js';
 
@@ -13,18 +12,18 @@ import { assertTransition } from './state.js';
  * also when the invoice was pending a moment ago and another request (a payment, an expiry, a
  * second cancel) ended it first: the status moves only from `pending`, so exactly one of them wins.
  * A pending invoice past its expiry is expired as it is read, and so is a 409 too. The provider's
- * payment page of a card or crypto order is closed afterwards (closeHostedPayment).
+ * payment page of a card or crypto order is closed afterwards (the payments port's closeHostedPayment).
  */
 export async function cancelInvoice(
   ctx: Context,
   shopId: number,
   invoiceId: string,
-  payments: PaymentContext,
+  payments: PaymentPort,
 ): Promise<void> {
   const invoice = await withExpiryApplied(ctx, await requireInvoice(ctx.db, shopId, invoiceId));
   assertTransition(invoice.status, 'cancelled');
   if (await endUnpaid(ctx, shopId, invoiceId, 'cancelled')) {
-    await closeHostedPayment(ctx.db, invoice, payments);
+    await payments.closeHostedPayment(ctx, invoice);
     return;
   }
   const now = await requireInvoice(ctx.db, shopId, invoiceId);
@@ -33,7 +32,7 @@ export async function cancelInvoice(
 }
 
 /** The buyer's cancel: the invoice found by its unguessable id alone (404 when unknown), then as above. */
-export async function cancelPublicInvoice(ctx: Context, invoiceId: string, payments: PaymentContext): Promise<void> {
+export async function cancelPublicInvoice(ctx: Context, invoiceId: string, payments: PaymentPort): Promise<void> {
   const invoice = await repo.findInvoiceById(ctx.db, invoiceId);
   if (!invoice) throw new NotFoundError('Invoice');
   await cancelInvoice(ctx, invoice.shop_id, invoice.id, payments);

@@ -9,7 +9,7 @@ import { queueCheckoutMail, queueDeliveryMail, queueRefundMail, queueReplacement
  */
 export function subscribe(events: DomainEventBus): void {
   events.on('invoice.created', async (tx, { invoice, shop, parts, fields }) => {
-    // A card or crypto order's mail waits for the provider's page (payment.service.ts startHostedPayment).
+    // A card or crypto order's mail waits for the provider's page (payments' startHostedPayment, through the port).
     if (!isHostedProvider(invoice.gateway))
       await queueCheckoutMail(tx.db, { invoice, shop, parts, fields }, tx.config, tx.clock.now());
   });

@@ -1,6 +1,6 @@
 import { toIso } from '../../schemas/common.js';
 import { fromMinorUnits } from '../../schemas/money.js';
-import { gatewayAdapter } from '../payments/index.js';
+import { gatewayAdapter } from '../gateways/index.js';
 import type { InvoicePartRow, InvoiceRefundRow, InvoiceReplacementRow, InvoiceRow } from './invoices.table.js';
 import type { InvoiceFeedback } from './repository.js';
 
@@ -96,7 +96,7 @@ export function toOwnerInvoice(
   };
 }
 
-/** What the buyer's page says of a payment held for the owner's look (payment.service.ts `attention`). */
+/** What the buyer's page says of a payment held for the owner's look (payments/payment.service.ts `attention`). */
 export const BUYER_NOTE =
   'A payment for this order needs a look from the shop: do not pay again. The shop holds your order and will ' +
   'complete or cancel it.';

@@ -92,17 +92,6 @@ export interface InvoiceRefundsTable {
   created_at: number;
 }
 
-/** A provider callback applied (or recognised and ignored), once per provider event id and shop. */
-export interface PaymentEventsTable {
-  shop_id: number;
-  provider: string;
-  event_id: string;
-  invoice_id: string | null;
-  type: string;
-  outcome: string;
-  created_at: number;
-}
-
 export type InvoiceRefundRow = Selectable<InvoiceRefundsTable>;
 export type InvoiceRow = Selectable<InvoicesTable>;
 export type InvoicePartRow = Selectable<InvoicePartsTable>;

@@ -1,7 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { CursorPageQuery, Email, Id, Nullable, OptionalNullable, StringEnum, Timestamp } from '../../schemas/common.js';
 import { DateRangeQuery } from '../../schemas/dates.js';
-import { Amount } from '../../schemas/money.js';
 import { MAX_ORDER_PARTS, references, rule, uniqueBy } from '../../schemas/rules.js';
 import { Gateway, MAX_ANSWER_LENGTH } from '../products/index.js';
 
@@ -312,15 +311,5 @@ export const ProcessBody = Type.Object({
         'How the money arrived, as the owner sees it (the transfer id, the note the buyer quoted): kept on the invoice as ' +
         '`payment.reference`.',
     }),
-  ),
-});
-
-export const RefundBody = Type.Object({
-  amount: OptionalNullable({
-    ...Amount,
-    description: 'How much to refund, in the currency; omitted or null: everything not refunded yet. More is a 422.',
-  }),
-  reason: OptionalNullable(
-    Type.String({ maxLength: 500, description: 'Kept with the refund and sent in `invoice.refunded`.' }),
   ),
 });

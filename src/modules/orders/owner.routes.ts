@@ -4,16 +4,14 @@ import { currentShop } from '../../http/auth.js';
 import { IdempotencyHeaders, idempotent } from '../../http/idempotency.js';
 import { CursorPage, ok, ownerResponses, ShopParams } from '../../schemas/common.js';
 import { cancelInvoice } from './cancel.service.js';
-import { orderOptions } from './order-options.js';
 import * as service from './owner.service.js';
-import { refundInvoice } from './payment.service.js';
 import * as schema from './schema.js';
 
 const tags = ['Invoices'];
 
 export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
-  const options = orderOptions(app);
+  const options = app.orders;
   // A retry whose first request did its work but died before answering gets the invoice as it is now.
   const invoiceNow = idempotent(async (request) =>
     ok(await service.getInvoice(ctx, currentShop(request), (request.params as { invoiceId: string }).invoiceId)),
@@ -72,37 +70,6 @@ export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
           request.body?.paymentReference,
         ),
       ),
-  });
-
-  app.post('/:shopId/invoices/:invoiceId/refund', {
-    schema: {
-      tags,
-      summary: 'Refund a completed invoice, in full or in part',
-      description:
-        'Only a completed invoice (409 otherwise, and when it is refunded in full already). `amount` omitted: everything not ' +
-        'refunded yet; more than that is a 422. How the money goes back follows the payment: a card order (`cardconnect`) paid ' +
-        "on Stripe's page (`payment.confirmedBy: provider`) is refunded through Stripe; a `balance` order is credited to the " +
-        "buyer's store balance; crypto, manual and hand-processed card orders are recorded, and the owner sends the money (the " +
-        'crypto provider has no refund API). Stripe refusing is a 502 and nothing is refunded; Stripe not answering is a 502 ' +
-        'that keeps the refund `pending`, its amount held: a refund request of the invoice 5 minutes or more later asks Stripe ' +
-        'again for that refund, with the same idempotency key, and answers that, instead of making a new one (sooner, it is ' +
-        'a 409 while the first request may still be asking). ' +
-        'The invoice keeps its status `completed` and its goods (digital goods cannot be taken back); `refunded` and `refunds` ' +
-        'show what went back. The buyer is mailed the refund (amount, how it comes back, the reason), their lifetime spend goes ' +
-        'down by the amount, an `invoice.refunded` event is sent, and the ' +
-        "dashboard's `refundsAndReplacements` counts it. Two refunds at once never give back more than the total. Honours " +
-        'Idempotency-Key.',
-      params: schema.InvoiceParams,
-      headers: IdempotencyHeaders,
-      body: schema.RefundBody,
-      response: ownerResponses(schema.OwnerInvoice, [409, 422, 502]),
-    },
-    ...invoiceNow,
-    handler: async (request) => {
-      const shop = currentShop(request);
-      await refundInvoice(ctx, shop.id, request.params.invoiceId, request.body, options);
-      return ok(await service.getInvoice(ctx, shop, request.params.invoiceId));
-    },
   });
 
   app.post('/:shopId/invoices/:invoiceId/cancel', {

@@ -35,7 +35,6 @@ import {
   noteIfOutOfStock,
 } from './lifecycle.service.js';
 import type { CheckoutOutcome, OrderOptions } from './order-options.js';
-import { startHostedPayment } from './payment.service.js';
 import * as repo from './repository.js';
 import type { CheckoutBody } from './schema.js';
 
@@ -519,7 +518,7 @@ async function placeOrder(
   });
 
   if (body.gateway === 'balance') await completeBalanceOrder(ctx, shopId, invoiceId, options);
-  else if (isHostedProvider(body.gateway)) await startHostedPayment(ctx, shopId, invoiceId, options);
+  else if (isHostedProvider(body.gateway)) await options.payments.startHostedPayment(ctx, shopId, invoiceId);
   else return { invoiceId, order };
   return { invoiceId, order: null };
 }
