@@ -33,6 +33,6 @@ export function addMailBenchRoutes(app: FastifyInstance): void {
     worker = undefined;
     return { stopped: true };
   });
-  app.get('/__bench/mail/backlog', quiet, async () => mailBacklog(app.db.kysely));
+  app.get('/__bench/mail/backlog', quiet, async () => mailBacklog(app.ctx));
   app.addHook('onClose', async () => worker?.stop());
 }

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { type Context, onConnection } from '../../domain/context.js';
-import { NotFoundError, ValidationError } from '../../http/errors.js';
+import { NotFoundError } from '../../http/errors.js';
 import { pageWindow, toPage } from '../../http/pagination.js';
 import { type PageQuery, toIso } from '../../schemas/common.js';
-import { existingListingIds } from '../listings/index.js';
+import { checkListingIds } from '../listings/index.js';
 import type { ShopRow } from '../shops/index.js';
 import { lockShop } from '../shops/index.js';
 import type { CategoryRow } from './categories.table.js';
@@ -17,20 +17,15 @@ function toCategory(c: CategoryRow, listingIds: number[]) {
   return { id: c.id, name: c.name, listingIds, createdAt: toIso(c.created_at), updatedAt: toIso(c.updated_at) };
 }
 
-/** 400 naming every `listingIds[i]` that is not a listing of this shop (the schema refuses repeats). */
-async function checkListingIds(db: Conn, shopId: number, listingIds: number[]): Promise<void> {
-  if (listingIds.length === 0) return;
-  const found = await existingListingIds(db, shopId, listingIds);
-  const problems = listingIds.flatMap((id, i) =>
-    found.has(id) ? [] : [`listingIds[${i}]: is not a listing of this shop`],
-  );
-  if (problems.length > 0) throw new ValidationError(problems);
-}
-
 async function requireCategory(db: Conn, shopId: number, categoryId: number): Promise<CategoryRow> {
   const category = await repo.findCategory(db, shopId, categoryId);
   if (!category) throw new NotFoundError('Category');
   return category;
+}
+
+/** The listing ids of each of these categories, in the category's order: what the storefront shows under each. */
+export function categoryListings(db: Conn, shopId: number, categoryIds: number[]): Promise<Map<number, number[]>> {
+  return repo.listingIdsOfCategories(db, shopId, categoryIds);
 }
 
 export async function getCategory(ctx: Context, shop: ShopRow, categoryId: number) {
@@ -65,7 +60,7 @@ export async function createCategory(ctx: Context, shop: ShopRow, input: Categor
   return ctx.db.transaction().execute(async (trx) => {
     // Listings come and go with product and group writes, which hold this lock.
     await lockShop(trx, shop.id);
-    await checkListingIds(trx, shop.id, listingIds);
+    await checkListingIds(trx, shop.id, listingIds, 'listingIds');
     const now = ctx.clock.now();
     const category = await repo.insertCategory(trx, { shop_id: shop.id, name, created_at: now, updated_at: now });
     await repo.replaceCategoryListings(trx, shop.id, category.id, listingIds);
@@ -80,7 +75,7 @@ export async function updateCategory(ctx: Context, shop: ShopRow, categoryId: nu
   return ctx.db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);
     await requireCategory(trx, shop.id, categoryId);
-    await checkListingIds(trx, shop.id, listingIds);
+    await checkListingIds(trx, shop.id, listingIds, 'listingIds');
     await repo.renameCategory(trx, shop.id, categoryId, name, ctx.clock.now());
     await repo.replaceCategoryListings(trx, shop.id, categoryId, listingIds);
     return getCategory(onConnection(ctx, trx), shop, categoryId);

@@ -46,6 +46,11 @@ async function requireGroup(db: Conn, shopId: number, groupId: number): Promise<
   return group;
 }
 
+/** The product ids of each of these groups, in the group's order: what the storefront shows of each. */
+export function groupMembers(db: Conn, shopId: number, groupIds: number[]): Promise<Map<number, number[]>> {
+  return repo.productIdsOfGroups(db, shopId, groupIds);
+}
+
 export async function getGroup(ctx: Context, shop: ShopRow, groupId: number) {
   const { db } = ctx;
   const group = await requireGroup(db, shop.id, groupId);

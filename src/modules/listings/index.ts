@@ -1,5 +1,4 @@
 // The listings module's door: what other modules and the composition root (src/app.ts, src/cli.ts, src/server.ts) use of it.
 export { listingOwnerRoutes } from './owner.routes.js';
-export { existingListingIds, listListingRows } from './repository.js';
 export { groupTypes, listingTypes } from './schema.js';
-export { claimListingPath, syncListings } from './service.js';
+export { checkListingIds, claimListingPath, listingsInOrder, syncListings } from './service.js';

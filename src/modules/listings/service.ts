@@ -69,6 +69,28 @@ export async function claimListingPath(
   }
 }
 
+/**
+ * What each listing shows (a product or a group) and where, in storefront order: position, then
+ * id. The storefront builds its pages on it and applies its own visibility rules.
+ */
+export function listingsInOrder(db: Conn, shopId: number) {
+  return repo.listListingRows(db, shopId);
+}
+
+/**
+ * 400 naming every `<field>[i]` that is not a listing of this shop (a category's listings; the
+ * schema refuses repeats). `db` is the caller's transaction, which holds the shop lock: listings
+ * come and go with product and group writes, which hold it too.
+ */
+export async function checkListingIds(db: Conn, shopId: number, listingIds: number[], field: string): Promise<void> {
+  if (listingIds.length === 0) return;
+  const found = await repo.existingListingIds(db, shopId, listingIds);
+  const problems = listingIds.flatMap((id, i) =>
+    found.has(id) ? [] : [`${field}[${i}]: is not a listing of this shop`],
+  );
+  if (problems.length > 0) throw new ValidationError(problems);
+}
+
 /** A page of the shop's listings in storefront order: position, then id. */
 export async function listListings(ctx: Context, shop: ShopRow, query: PageQuery) {
   const { db } = ctx;

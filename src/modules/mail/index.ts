@@ -1,9 +1,8 @@
 // The mail module's door: what other modules and the composition root (src/app.ts, src/cli.ts) use of it.
 
 export { type LinkedShop, type LinkSettings, shopLink } from './links.js';
-export { mailBacklog } from './repository.js';
 export type { OutgoingMail } from './service.js';
-export { enqueueMail } from './service.js';
+export { enqueueMail, mailBacklog } from './service.js';
 export { type CheckoutMailInput, checkoutMail } from './templates/checkout-mail.js';
 export { type DeliveryMailInput, deliveryMail } from './templates/delivery-mail.js';
 export type { DeliveredPart } from './templates/goods.js';

@@ -159,7 +159,7 @@ export async function recoverExpiredMailClaims(db: Conn, now: number): Promise<n
 }
 
 /** The mail not sent yet, of every shop (the operator's metrics): how much, and when the oldest was queued. */
-export async function mailBacklog(db: Conn): Promise<{ count: number; oldestCreatedAt: number | null }> {
+export async function unsentMail(db: Conn): Promise<{ count: number; oldestCreatedAt: number | null }> {
   const row = await db
     .selectFrom('mail_outbox')
     .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])

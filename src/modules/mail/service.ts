@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { insertMail } from './repository.js';
+import type { Context } from '../../domain/context.js';
+import { insertMail, unsentMail } from './repository.js';
 
 type Conn = Kysely<Database>;
 
@@ -29,6 +30,11 @@ export function enqueueMail(db: Conn, shopId: number, mail: OutgoingMail, now: n
     ? { reason: 'not sent: .invalid addresses never receive mail (RFC 6761)' }
     : undefined;
   return insertMail(db, shopId, mail, now, dropped);
+}
+
+/** The mail not sent yet, of every shop (the operator's metrics): how much, and when the oldest was queued. */
+export function mailBacklog(ctx: Context): Promise<{ count: number; oldestCreatedAt: number | null }> {
+  return unsentMail(ctx.db);
 }
 
 const SECOND = 1000;

@@ -91,7 +91,7 @@ export function registerMetrics(app: FastifyInstance): Metrics {
   // Both outbox gauges of one scrape share one read of each outbox.
   let reading: Promise<{ mail: Backlog; webhooks: Backlog } | null> | null = null;
   const backlogs = () =>
-    (reading ??= Promise.all([mailBacklog(db.kysely), deliveryBacklog(db.kysely)])
+    (reading ??= Promise.all([mailBacklog(app.ctx), deliveryBacklog(app.ctx)])
       .then(
         ([mail, webhooks]) => ({ mail, webhooks }),
         (err: unknown) => {

@@ -1,5 +1,3 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
 import type { Context } from '../../domain/context.js';
 import { writeTransaction } from '../../domain/dispatcher.js';
 import { ConflictError, UnprocessableError, ValidationError } from '../../http/errors.js';
@@ -8,7 +6,7 @@ import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/paginat
 import { parseDateRange } from '../../schemas/dates.js';
 import type { LinkSettings } from '../mail/index.js';
 import { DynamicDeliveryError, deliverUnits, dynamicDeliverable, takeUnits } from '../products/index.js';
-import { countCreatedInvoices, rollupView, splitAtLocalMidnights } from '../rollups/index.js';
+import { countInvoicesCreatedIn } from '../rollups/index.js';
 import { enabledGateway } from '../settings/index.js';
 import type { ShopRow } from '../shops/index.js';
 import { findShop, shareShop } from '../shops/index.js';
@@ -29,8 +27,6 @@ import { listRefunds } from './payment.repository.js';
 import * as repo from './repository.js';
 import type { InvoiceListQuery } from './schema.js';
 import { toOwnerInvoice, toPublicInvoice } from './views.js';
-
-type Conn = Kysely<Database>;
 
 export async function getInvoice(ctx: Context, shop: ShopRow, invoiceId: string) {
   const invoice = await withExpiryApplied(ctx, await requireInvoice(ctx.db, shop.id, invoiceId));
@@ -71,7 +67,7 @@ export async function listInvoices(ctx: Context, shop: ShopRow, query: InvoiceLi
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'number', 'string', cursorOrder);
   const [rows, totalCount] = await Promise.all([
     repo.listInvoices(db, shop.id, filter, { order, limit: limit + 1, offset, after }),
-    totalCountOf(db, shop, filter),
+    totalCountOf(ctx, shop, filter),
   ]);
   const { items, nextCursor } = keysetPage(rows, limit, (i) => ({ value: i[order.column], id: i.id }), cursorOrder);
   const ids = items.map((i) => i.id);
@@ -96,22 +92,18 @@ export async function listInvoices(ctx: Context, shop: ShopRow, query: InvoiceLi
 
 /**
  * The list's totalCount without counting the shop's invoices: whole local days from the
- * created-day rollups (two snapshots), the partial first and last days counted exactly through
- * the (shop, status, gateway, created_at) indexes. Filters the rollups cannot answer (search,
+ * created-day rollups, the partial first and last days counted exactly here, through the
+ * (shop, status, gateway, created_at) indexes. Filters the rollups cannot answer (search,
  * customer, product) fall back to an exact count.
  */
-async function totalCountOf(db: Conn, shop: ShopRow, filter: repo.InvoiceFilter): Promise<number> {
+async function totalCountOf(ctx: Context, shop: ShopRow, filter: repo.InvoiceFilter): Promise<number> {
+  const { db } = ctx;
   if (filter.search || filter.customerId !== undefined || filter.productId !== undefined)
     return repo.countInvoices(db, shop.id, filter);
-  const view = await rollupView(db, shop.id, shop.utc_offset_minutes);
-  const split = splitAtLocalMidnights(filter.from, filter.to, view.offsetMinutes * 60_000);
   const byStatus = { status: filter.status, gateway: filter.gateway };
-  const rollups = { shopId: shop.id, generation: view.generation };
-  const counts = await Promise.all([
-    split.whole ? countCreatedInvoices(db, rollups, split.whole, byStatus) : 0,
-    ...split.edges.map((edge) => repo.countInvoices(db, shop.id, { ...byStatus, from: edge.from, to: edge.to })),
-  ]);
-  return counts.reduce((sum, n) => sum + n, 0);
+  return countInvoicesCreatedIn(ctx, shop, filter, byStatus, (edge) =>
+    repo.countInvoices(db, shop.id, { ...byStatus, from: edge.from, to: edge.to }),
+  );
 }
 
 /** The owner marks a pending invoice paid: completes and delivers it (409 in any other status). */

@@ -97,15 +97,6 @@ export async function rollupView(
   };
 }
 
-export async function shopOffset(db: Conn, shopId: number): Promise<number> {
-  const row = await db
-    .selectFrom('shops')
-    .select('utc_offset_minutes')
-    .where('id', '=', shopId)
-    .executeTakeFirstOrThrow();
-  return Number(row.utc_offset_minutes);
-}
-
 export async function setRebuild(
   db: Conn,
   shopId: number,

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { findShop } from '../shops/index.js';
 import { localDayOf, localHourOf } from './local-days.js';
 import * as repo from './repository.js';
 import { BLOCK, LEVELS, type RollupRow, type RollupTable } from './rollup-rows.js';
@@ -270,8 +271,8 @@ export async function runRollupRebuild(
 export async function rebuildRollups(db: Conn, shopId: number, batchSize = REBUILD_BATCH): Promise<void> {
   await repo.fillRepeatPurchases(db, shopId);
   await db.transaction().execute(async (trx) => {
-    const shop = await repo.shopOffset(trx, shopId);
-    await startRollupRebuild(trx, shopId, shop, true);
+    const shop = await findShop(trx, shopId);
+    await startRollupRebuild(trx, shopId, Number(shop.utc_offset_minutes), true);
   });
   await runRollupRebuild(db, shopId, { batchSize });
 }

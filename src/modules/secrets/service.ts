@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import { ConfigError } from '../../config.js';
 import type { Database } from '../../db/schema.js';
 import type { SecretBox } from '../../security/secret-box.js';
-import { listSealedPaymentSecrets, replaceSealedPaymentSecrets } from '../settings/index.js';
-import { listSealedWebhookSecrets, replaceSealedWebhookSecret } from '../webhooks/index.js';
+import { resealPaymentSecrets, sealedPaymentSecrets } from '../settings/index.js';
+import { resealWebhookSecret, sealedWebhookSecrets } from '../webhooks/index.js';
 
 type Conn = Kysely<Database>;
 
@@ -18,15 +18,10 @@ export type SealedSecret =
   | { kind: 'webhook'; shopId: number; webhookId: number; sealed: string };
 
 export async function listSealedSecrets(db: Conn): Promise<SealedSecret[]> {
-  const [payments, webhooks] = [await listSealedPaymentSecrets(db), await listSealedWebhookSecrets(db)];
+  const [payments, webhooks] = [await sealedPaymentSecrets(db), await sealedWebhookSecrets(db)];
   return [
-    ...payments.map((p) => ({
-      kind: 'payment' as const,
-      shopId: p.shop_id,
-      provider: p.provider,
-      sealed: p.secret_fields!,
-    })),
-    ...webhooks.map((w) => ({ kind: 'webhook' as const, shopId: w.shop_id, webhookId: w.id, sealed: w.secret })),
+    ...payments.map((p) => ({ kind: 'payment' as const, ...p })),
+    ...webhooks.map((w) => ({ kind: 'webhook' as const, ...w })),
   ];
 }
 
@@ -80,10 +75,10 @@ export async function rotateSecrets(db: Conn, from: SecretBox, to: SecretBox): P
     for (const { secret, plaintext } of opened) {
       const sealed = to.seal(plaintext!);
       if (secret.kind === 'payment') {
-        await replaceSealedPaymentSecrets(trx, secret.shopId, secret.provider, sealed);
+        await resealPaymentSecrets(trx, secret.shopId, secret.provider, sealed);
         done.payments++;
       } else {
-        await replaceSealedWebhookSecret(trx, secret.shopId, secret.webhookId, sealed);
+        await resealWebhookSecret(trx, secret.shopId, secret.webhookId, sealed);
         done.webhooks++;
       }
     }

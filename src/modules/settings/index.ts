@@ -7,6 +7,7 @@ export {
   checkoutGateway,
   enabledGateway,
   gatewayCredentials,
+  resealPaymentSecrets,
+  sealedPaymentSecrets,
   warnOfUnenforcedVpnRules,
 } from './payment-settings.js';
-export { listSealedPaymentSecrets, replaceSealedPaymentSecrets } from './repository.js';

@@ -277,3 +277,18 @@ export async function warnOfUnenforcedVpnRules(
       'they are not enforced until it is (and cannot be turned on anew)',
   );
 }
+
+// The two operations below serve the secrets module (the start-up check, `shopd secrets rotate`),
+// which handles the sealed secrets of every shop at once; they never answer a request. `db` is
+// the caller's: a rotation reads and writes every secret in one transaction.
+
+/** Every shop's sealed payment secrets: one sealed record per shop and provider that has one. */
+export async function sealedPaymentSecrets(db: Conn): Promise<{ shopId: number; provider: string; sealed: string }[]> {
+  const rows = await repo.listSealedPaymentSecrets(db);
+  return rows.map((r) => ({ shopId: r.shop_id, provider: r.provider, sealed: r.secret_fields! }));
+}
+
+/** Stores a shop's payment secrets sealed anew (under another key): the same secrets, so nothing else changes. */
+export function resealPaymentSecrets(db: Conn, shopId: number, provider: string, sealed: string): Promise<void> {
+  return repo.replaceSealedPaymentSecrets(db, shopId, provider, sealed);
+}

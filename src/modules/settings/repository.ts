@@ -47,8 +47,8 @@ export async function upsertPaymentSettings(db: Conn, row: PaymentSettingsRow): 
     .execute();
 }
 
-// The two functions below serve the secrets module (start-up check, `shopd secrets rotate`), which
-// handles the sealed secrets of every shop at once; they never answer a request.
+// The two functions below serve the secrets module (start-up check, `shopd secrets rotate`), through
+// payment-settings.ts; they never answer a request.
 
 /** Every shop's sealed payment secrets. */
 export function listSealedPaymentSecrets(

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { NotFoundError } from '../../http/errors.js';
-import { listingIdsOfCategories } from '../categories/index.js';
-import { productIdsOfGroups } from '../groups/index.js';
-import { listListingRows } from '../listings/index.js';
+import { categoryListings } from '../categories/index.js';
+import { groupMembers } from '../groups/index.js';
+import { listingsInOrder } from '../listings/index.js';
 import type { ProductRow, VariantRow } from '../products/index.js';
 import { listVariantStocks, listVariants } from '../products/index.js';
 import * as repo from './repository.js';
@@ -65,11 +65,11 @@ async function listedProductViews(
 /** The shop's listings in storefront order (position, then id), with what each shows. */
 export async function publicListings(db: Conn, store: Storefront) {
   const shopId = store.shop.id;
-  const rows = await listListingRows(db, shopId);
+  const rows = await listingsInOrder(db, shopId);
   const groupIds = rows.flatMap((l) => (l.type === 'group' && l.group_id !== null ? [l.group_id] : []));
   const [groups, members] = await Promise.all([
     repo.groupsByIds(db, shopId, groupIds),
-    productIdsOfGroups(db, shopId, groupIds),
+    groupMembers(db, shopId, groupIds),
   ]);
   const productIds = new Set(
     rows.flatMap((l) => (l.type === 'product' && l.product_id !== null ? [l.product_id] : [])),
@@ -104,7 +104,7 @@ export async function publicListings(db: Conn, store: Storefront) {
 /** Categories in creation order, each with only the listings these pages show. */
 export async function publicCategories(db: Conn, shopId: number, shownListingIds: Set<number>) {
   const categories = await repo.listCategories(db, shopId);
-  const listingIds = await listingIdsOfCategories(
+  const listingIds = await categoryListings(
     db,
     shopId,
     categories.map((c) => c.id),
@@ -140,7 +140,7 @@ export async function listingAtPath(db: Conn, store: Storefront, path: string) {
   }
   const group = await repo.findGroupByPath(db, shopId, path);
   if (!group) throw new NotFoundError('Listing');
-  const memberIds = (await productIdsOfGroups(db, shopId, [group.id])).get(group.id) ?? [];
+  const memberIds = (await groupMembers(db, shopId, [group.id])).get(group.id) ?? [];
   const found = new Map((await repo.listedProducts(db, shopId, memberIds)).map((p) => [p.id, p]));
   const members = memberIds.flatMap((id) => found.get(id) ?? []);
   if (members.length === 0) throw new NotFoundError('Listing');

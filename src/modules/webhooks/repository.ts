@@ -339,8 +339,8 @@ export function findEvent(db: Conn, shopId: number, eventId: string) {
     .executeTakeFirstOrThrow();
 }
 
-// The two functions below serve the secrets module (start-up check, `shopd secrets rotate`), which
-// handles the sealed secrets of every shop at once; they never answer a request.
+// The two functions below serve the secrets module (start-up check, `shopd secrets rotate`), through
+// service.ts; they never answer a request.
 
 /** Every endpoint's sealed signing secret. */
 export function listSealedWebhookSecrets(db: Conn): Promise<{ shop_id: number; id: number; secret: string }[]> {
@@ -389,7 +389,7 @@ export function claimDeliveryOf(
 }
 
 /** The deliveries not settled yet, of every shop (the operator's metrics): how many, and when the oldest was queued. */
-export async function deliveryBacklog(db: Conn): Promise<{ count: number; oldestCreatedAt: number | null }> {
+export async function unsettledDeliveries(db: Conn): Promise<{ count: number; oldestCreatedAt: number | null }> {
   const row = await db
     .selectFrom('webhook_deliveries')
     .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { Clock } from '../../domain/context.js';
+import type { Clock, Context } from '../../domain/context.js';
 import { assertPublicUrl, UnsafeUrlError } from '../../http/address-guard.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { pageWindow, toPage } from '../../http/pagination.js';
@@ -388,6 +388,26 @@ export async function ping(ctx: Deliverer, shopId: number, webhookId: number) {
     now: ctx.clock.now(),
   });
   return { eventId, ok: result.error === null, ...result };
+}
+
+/** The deliveries not settled yet, of every shop (the operator's metrics): how many, and when the oldest was queued. */
+export function deliveryBacklog(ctx: Context): Promise<{ count: number; oldestCreatedAt: number | null }> {
+  return repo.unsettledDeliveries(ctx.db);
+}
+
+// The two operations below serve the secrets module (the start-up check, `shopd secrets rotate`),
+// which handles the sealed secrets of every shop at once; they never answer a request. `db` is
+// the caller's: a rotation reads and writes every secret in one transaction.
+
+/** Every endpoint's sealed signing secret. */
+export async function sealedWebhookSecrets(db: Conn): Promise<{ shopId: number; webhookId: number; sealed: string }[]> {
+  const rows = await repo.listSealedWebhookSecrets(db);
+  return rows.map((r) => ({ shopId: r.shop_id, webhookId: r.id, sealed: r.secret }));
+}
+
+/** Stores an endpoint's signing secret sealed anew (under another key): the same secret, so receivers notice nothing. */
+export function resealWebhookSecret(db: Conn, shopId: number, webhookId: number, sealed: string): Promise<void> {
+  return repo.replaceSealedWebhookSecret(db, shopId, webhookId, sealed);
 }
 
 /** A webhook worker of its own: the delivery job on a runner of its own (another instance's, in tests). */
