@@ -55,3 +55,46 @@ test('the WAL stays bounded under sustained writes: each checkpoint starts it ov
   const { rows } = await sql<{ n: number }>`select count(*) as n from t`.execute(db.kysely);
   assert.equal(rows[0]!.n, 24_000);
 });
+
+test('the connection is taken once per turn of the event loop, first come first served', sqliteOnly, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'shopd-turns-'));
+  const db = openDatabase({ dialect: 'sqlite', file: join(dir, 'db.sqlite') });
+  t.after(async () => {
+    await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  await sql`create table seen (n integer not null)`.execute(db.kysely);
+  // A turn counter: the check phase of every turn advances it (started before the queries, so in
+  // each turn it runs before the driver's own hand-over).
+  let turn = 0;
+  let counting = true;
+  const tick = () => {
+    turn++;
+    if (counting) setImmediate(tick);
+  };
+  setImmediate(tick);
+  const turns: number[] = [];
+  const order: number[] = [];
+  // Six requests asking at once, as six buyers' statements read in one turn would.
+  await Promise.all(
+    [0, 1, 2, 3, 4, 5].map(async (n) => {
+      await sql`insert into seen (n) values (${n})`.execute(db.kysely);
+      turns[n] = turn;
+      order.push(n);
+    }),
+  );
+  // A transaction holds it for all its statements, and still counts as one taking.
+  await db.kysely.transaction().execute(async (trx) => {
+    const before = turn;
+    for (let i = 0; i < 3; i++) await sql`insert into seen (n) values (${10 + i})`.execute(trx);
+    assert.equal(turn, before, 'a transaction runs its statements without giving the connection up');
+  });
+  counting = false;
+  assert.deepEqual(order, [0, 1, 2, 3, 4, 5], 'in the order they asked');
+  // Without the hand-over all six ran in the first turn, and under load a turn served every
+  // waiting connection to the end while the loop accepted one new connection per turn.
+  for (let n = 1; n < 6; n++)
+    assert.ok(turns[n]! > turns[n - 1]!, `statement ${n} ran a turn after ${n - 1}: ${turns}`);
+  const { rows } = await sql<{ c: number }>`select count(*) as c from seen`.execute(db.kysely);
+  assert.equal(rows[0]!.c, 9);
+});
