@@ -33,7 +33,7 @@ function log(line: string): void {
  */
 const REBUILDERS = [
   { name: 'rebuildRollups', module: '../src/modules/rollups/index.js' },
-  { name: 'rebuildStorefrontTotals', module: '../src/modules/storefront/repository.js' },
+  { name: 'rebuildStorefrontTotals', module: '../src/modules/storefront/index.js' },
 ] as const;
 
 async function runRebuilders(db: Conn, shopId: number): Promise<string[]> {

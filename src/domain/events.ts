@@ -3,13 +3,13 @@ import type { Database } from '../db/schema.js';
 import { Dispatcher } from './dispatcher.js';
 
 /**
- * The domain events of orders and feedbacks and what each carries: enough for every subscriber
- * to do its part without reading the change back. Emitted by src/modules/orders (and
- * feedbacks); subscribed to in each module's subscribers.ts.
+ * The domain events of orders, feedbacks and the catalog and what each carries: enough for every
+ * subscriber to do its part without reading the change back. Emitted by src/modules/orders (and
+ * feedbacks, and products); subscribed to in each module's subscribers.ts.
  */
 type Row<T extends keyof Database> = Selectable<Database[T]>;
 
-/** What an `invoice.*` or `feedback.*` webhook event reports (src/modules/events records it). */
+/** What an `invoice.*` or `feedback.*` webhook event reports (src/modules/webhooks publishes it). */
 export interface WebhookFacts {
   /** When it happened (the event's `created_at`). */
   at: number;
@@ -71,6 +71,11 @@ export interface DomainEvents {
   };
   /** A feedback hidden by an accepted appeal: it no longer counts anywhere. */
   'feedback.withdrawn': { shopId: number; feedback: { rating: number; createdAt: number } };
+  /**
+   * Products removed from the catalog (soft-deleted, their variants with them), under the owner's
+   * shop lock: whatever still names them as part of the live catalog (a group's members) lets go.
+   */
+  'products.deleted': { shopId: number; productIds: number[]; now: number };
 }
 
 export type DomainEventType = keyof DomainEvents;
@@ -84,6 +89,7 @@ export const domainEventTypes = [
   'invoice.refunded',
   'feedback.created',
   'feedback.withdrawn',
+  'products.deleted',
 ] as const satisfies DomainEventType[];
 
 /** The types whose events carry a webhook's facts. */
@@ -106,5 +112,6 @@ export const domainEvents: DomainEventBus = new Dispatcher<DomainEvents>();
 export function shopOf<K extends DomainEventType>(type: K, event: DomainEvents[K]): number {
   if (type === 'feedback.created') return (event as DomainEvents['feedback.created']).feedback.shopId;
   if (type === 'feedback.withdrawn') return (event as DomainEvents['feedback.withdrawn']).shopId;
+  if (type === 'products.deleted') return (event as DomainEvents['products.deleted']).shopId;
   return (event as InvoiceEvent).invoice.shop_id;
 }

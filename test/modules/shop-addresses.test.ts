@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { expireOverdue } from '../../src/modules/orders/index.js';
-import { findShopByDomain, findShopBySubdomain } from '../../src/modules/shops/index.js';
+import { shopAtAddress } from '../../src/modules/shops/index.js';
 import { build, owner } from '../helpers/build.js';
 import { assertError, assertOk, createShop, sellingShop } from '../helpers/factories.js';
 import { selectsDuring } from '../helpers/queries.js';
@@ -116,22 +116,25 @@ test('hosts that cannot lead to one shop are a 400 naming domain, and change not
   }
 });
 
-test('findShopBySubdomain and findShopByDomain find the shop in one read; a request Host in any form finds its domain', async (t) => {
+test('shopAtAddress finds the shop by subdomain or domain in one read; a request Host in any form finds its domain', async (t) => {
   const app = await build(t);
   const api = await owner(app);
   const shop = await createShop(api, 'Found Shop');
   assertOk(await api.put(`/self/${shop.id}/settings/domain`, { domain: 'found.example.com' }));
-  const db = app.db.kysely;
+  const ctx = app.ctx;
   let found: { id: number } | undefined;
-  assert.equal(await selectsDuring(app, async () => (found = await findShopBySubdomain(db, shop.subdomain))), 1);
+  assert.equal(
+    await selectsDuring(app, async () => (found = await shopAtAddress(ctx, { subdomain: shop.subdomain }))),
+    1,
+  );
   assert.equal(found?.id, shop.id);
   for (const host of ['found.example.com', 'FOUND.example.com:8443', 'found.example.com.', ' found.example.com ']) {
-    assert.equal(await selectsDuring(app, async () => (found = await findShopByDomain(db, host))), 1);
+    assert.equal(await selectsDuring(app, async () => (found = await shopAtAddress(ctx, { domain: host }))), 1);
     assert.equal(found?.id, shop.id, host);
   }
-  assert.equal(await findShopByDomain(db, 'other.example.com'), undefined);
-  assert.equal(await findShopByDomain(db, ''), undefined);
-  assert.equal(await findShopBySubdomain(db, 'no-such-shop'), undefined);
+  assert.equal(await shopAtAddress(ctx, { domain: 'other.example.com' }), undefined);
+  assert.equal(await shopAtAddress(ctx, { domain: '' }), undefined);
+  assert.equal(await shopAtAddress(ctx, { subdomain: 'no-such-shop' }), undefined);
 });
 
 test("changing the subdomain or the domain empties the shop's cached pages", async (t) => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { matchesIfNoneMatch } from '../../src/modules/storefront/http-cache.js';
-import { rebuildStorefrontTotals } from '../../src/modules/storefront/repository.js';
+import { rebuildStorefrontTotals } from '../../src/modules/storefront/index.js';
 import { UnlockedKeys } from '../../src/modules/storefront/storefront-lock.js';
 import { build, type Client, owner } from '../helpers/build.js';
 import { assertError, assertOk, createShop } from '../helpers/factories.js';

@@ -5,7 +5,7 @@ import { type TestContext, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { buildApp } from '../../src/app.js';
 import { isPublicAddress } from '../../src/http/address-guard.js';
-import { recordEvent } from '../../src/modules/events/service.js';
+import { publishEvent } from '../../src/modules/webhooks/publish.js';
 import { RETRY_DELAYS_MS, retryDelayMs, startWebhookWorker } from '../../src/modules/webhooks/service.js';
 import { build, type Client, freshConfig, onEnd, owner } from '../helpers/build.js';
 import { TestClock } from '../helpers/clock.js';
@@ -305,7 +305,7 @@ test('a backlog to one endpoint goes out in one pass, WEBHOOK_CONCURRENCY at a t
   const ticketMessages = async (from: number, count: number) => {
     for (let i = from; i < from + count; i++) {
       sink.expect(`ticket:${i}`, 1);
-      await recordEvent(
+      await publishEvent(
         app.db.kysely,
         shopId,
         'ticket.message',
@@ -346,7 +346,7 @@ test('events of one object reach an endpoint in order and one at a time; other o
   // Interleaved, as a busy shop writes them.
   for (let m = 1; m <= messages; m++) {
     for (let ticket = 1; ticket <= tickets; ticket++)
-      await recordEvent(
+      await publishEvent(
         app.db.kysely,
         shopId,
         'ticket.message',

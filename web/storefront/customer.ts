@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { findSession } from '../../src/modules/customer-sessions/index.js';
-import { findCustomerByEmail } from '../../src/modules/customers/index.js';
+import { buyerBalance } from '../../src/modules/customers/index.js';
 import { fromMinorUnits } from '../../src/schemas/money.js';
 import type { Site } from './site.js';
 
@@ -54,11 +54,11 @@ export async function currentCustomer(app: FastifyInstance, request: FastifyRequ
   if (!site || !token) return null;
   const session = await findSession(app.ctx, site.shop.id, token);
   if (!session) return null;
-  const customer = await findCustomerByEmail(app.ctx.db, site.shop.id, session.email);
+  const buyer = await buyerBalance(app.ctx, site.shop.id, session.email);
   return {
     email: session.email,
-    customerId: customer?.id ?? null,
-    balance: fromMinorUnits(customer?.balance ?? 0, site.shop.currency),
+    customerId: buyer?.customerId ?? null,
+    balance: fromMinorUnits(buyer?.balance ?? 0, site.shop.currency),
     currency: site.shop.currency,
     sessionId: session.id,
   };

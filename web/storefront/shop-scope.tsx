@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { VNode } from 'preact';
-import { findShopByDomain, findShopBySubdomain, type ShopRow, SUBDOMAIN } from '../../src/modules/shops/index.js';
+import { type ShopRow, SUBDOMAIN, shopAtAddress } from '../../src/modules/shops/index.js';
 import { cacheControlFor, etagOf, matchesIfNoneMatch, shopDetails } from '../../src/modules/storefront/index.js';
 import { isHostAddressed } from './addressing.js';
 import { PAGE_HEADERS, renderPage } from './render.js';
@@ -28,10 +28,9 @@ declare module 'fastify' {
 const HTML = 'text/html; charset=utf-8';
 
 function readSiteShop(app: FastifyInstance, segment: string): Promise<ShopRow | undefined> {
-  const db = app.ctx.db;
-  if (segment.startsWith('~')) return findShopByDomain(db, segment.slice(1));
+  if (segment.startsWith('~')) return shopAtAddress(app.ctx, { domain: segment.slice(1) });
   if (!SUBDOMAIN.test(segment)) return Promise.resolve(undefined);
-  return findShopBySubdomain(db, segment);
+  return shopAtAddress(app.ctx, { subdomain: segment });
 }
 
 /**

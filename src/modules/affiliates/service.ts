@@ -4,7 +4,6 @@ import { type PageQuery, toIso } from '../../schemas/common.js';
 import { parseDateRange } from '../../schemas/dates.js';
 import { fromMinorUnits } from '../../schemas/money.js';
 import * as customers from '../customers/index.js';
-import { requireCustomer, toCustomer } from '../customers/index.js';
 import type { ShopRow } from '../shops/index.js';
 import * as repo from './repository.js';
 
@@ -52,8 +51,6 @@ export async function affiliateStats(
 }
 
 /** No commission from this customer's referrals from now on. */
-export async function disableReferral(ctx: Context, shop: ShopRow, customerId: number) {
-  await requireCustomer(ctx.db, shop.id, customerId);
-  const customer = await customers.setReferralDisabled(ctx.db, shop.id, customerId, ctx.clock.now());
-  return toCustomer(customer!, shop.currency);
+export function disableReferral(ctx: Context, shop: ShopRow, customerId: number) {
+  return customers.disableReferrals(ctx, shop, customerId);
 }

@@ -8,7 +8,7 @@ import type { PageQuery } from '../../schemas/common.js';
 import { currencyDigits } from '../../schemas/currencies.js';
 import { parseDateBound } from '../../schemas/dates.js';
 import { rescaleMinorUnits, toMinorUnits, toScaledInteger } from '../../schemas/money.js';
-import { existingProductIds } from '../products/index.js';
+import { checkProductIds } from '../products/index.js';
 import type { ShopRow } from '../shops/index.js';
 import type { CouponRow } from './coupons.table.js';
 import * as repo from './repository.js';
@@ -64,19 +64,13 @@ function couponColumns(input: CouponInput, shop: ShopRow) {
  * refuses repeats). Ids already on the coupon stay accepted, so a coupon whose product was
  * deleted can still be saved as read.
  */
-async function checkProductIds(
+function checkRestrictedProducts(
   db: Conn,
   shopId: number,
   productIds: number[],
   alreadyOnCoupon: number[] = [],
 ): Promise<void> {
-  const kept = new Set(alreadyOnCoupon);
-  const toCheck = productIds.filter((id) => !kept.has(id));
-  const found = toCheck.length === 0 ? new Set<number>() : await existingProductIds(db, shopId, toCheck);
-  const problems = productIds.flatMap((id, i) =>
-    kept.has(id) || found.has(id) ? [] : [`restrictToProducts[${i}]: is not a product of this shop`],
-  );
-  if (problems.length > 0) throw new ValidationError(problems);
+  return checkProductIds(db, shopId, productIds, 'restrictToProducts', new Set(alreadyOnCoupon));
 }
 
 async function checkNameFree(db: Conn, shopId: number, nameKey: string, couponId?: number): Promise<void> {
@@ -122,7 +116,7 @@ export async function createCoupon(ctx: Context, shop: ShopRow, input: CouponInp
   const columns = couponColumns(input, shop);
   const coupon = await withUniqueName(() =>
     ctx.db.transaction().execute(async (trx) => {
-      await checkProductIds(trx, shop.id, input.restrictToProducts ?? []);
+      await checkRestrictedProducts(trx, shop.id, input.restrictToProducts ?? []);
       await checkNameFree(trx, shop.id, columns.name_key);
       const now = ctx.clock.now();
       return repo.insertCoupon(trx, { ...columns, shop_id: shop.id, created_at: now, updated_at: now });
@@ -137,7 +131,7 @@ export async function updateCoupon(ctx: Context, shop: ShopRow, couponId: number
   const coupon = await withUniqueName(() =>
     ctx.db.transaction().execute(async (trx) => {
       const current = await requireCoupon(trx, shop.id, couponId);
-      await checkProductIds(
+      await checkRestrictedProducts(
         trx,
         shop.id,
         input.restrictToProducts ?? [],

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ForbiddenError, NotFoundError } from '../../http/errors.js';
+import { ForbiddenError } from '../../http/errors.js';
 import { ok, publicResponses } from '../../schemas/common.js';
-import { findShopById, PublicShopParams, type ShopRow } from '../shops/index.js';
+import { PublicShopParams, requireShop, type ShopRow } from '../shops/index.js';
 import { keyOpens, UnlockedKeys } from '../storefront/index.js';
 import { signedInCustomer } from './customer-auth.js';
 import * as schema from './schema.js';
@@ -18,8 +18,7 @@ export const customerSessionPublicRoutes: FastifyPluginAsyncTypebox = async (app
 
   /** The shop in the path, opened with its storefront password when it has one. */
   async function open(shopId: number, key: string | null | undefined): Promise<ShopRow> {
-    const shop = await findShopById(ctx.db, shopId);
-    if (!shop) throw new NotFoundError('Shop');
+    const shop = await requireShop(ctx.db, shopId);
     if (!(await keyOpens(shop.password_hash, key ?? undefined, shop.id, unlocked)))
       throw new ForbiddenError('This shop is protected by a password.', 'shop_locked');
     return shop;

@@ -6,7 +6,7 @@ import type { AuthFailureLimiter } from '../../http/auth-failures.js';
 import { AppError, RateLimitedError } from '../../http/errors.js';
 import { toIso } from '../../schemas/common.js';
 import { fromMinorUnits } from '../../schemas/money.js';
-import { findCustomerByEmail } from '../customers/index.js';
+import { buyerBalance } from '../customers/index.js';
 import { enqueueMail, signInCodeMail } from '../mail/index.js';
 import { customerInvoices } from '../orders/index.js';
 import type { ShopRow } from '../shops/index.js';
@@ -172,11 +172,11 @@ export async function customerAccount(
   email: string,
   page: { pageNumber: number; pageSize: number; cursor?: string | undefined },
 ) {
-  const customer = await findCustomerByEmail(ctx.db, shop.id, email);
-  const orders = await customerInvoices(ctx, shop, customer?.id ?? null, page);
+  const buyer = await buyerBalance(ctx, shop.id, email);
+  const orders = await customerInvoices(ctx, shop, buyer?.customerId ?? null, page);
   return {
     email,
-    balance: fromMinorUnits(customer?.balance ?? 0, shop.currency),
+    balance: fromMinorUnits(buyer?.balance ?? 0, shop.currency),
     currency: shop.currency,
     orders,
   };

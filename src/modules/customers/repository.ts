@@ -207,6 +207,17 @@ export async function lockCustomers(db: Conn, shopId: number, customerIds: numbe
       .execute();
 }
 
+/** How many customers of the shop have completed an order. */
+export async function countBuyers(db: Conn, shopId: number): Promise<number> {
+  const row = await db
+    .selectFrom('customers')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('shop_id', '=', shopId)
+    .where('orders_count', '>', 0)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** After a completed order: lifetime totals of the buyer. */
 export async function recordPurchase(
   db: Conn,

@@ -5,11 +5,12 @@ import { NotFoundError, UnprocessableError } from '../../http/errors.js';
 import { recordIdempotentWork } from '../../http/idempotency.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
 import { type PageQuery, toIso } from '../../schemas/common.js';
+import { currencyDigits } from '../../schemas/currencies.js';
 import { parseDateRange } from '../../schemas/dates.js';
 import { fromMinorUnits, toMinorUnits } from '../../schemas/money.js';
-import { recordEvent } from '../events/index.js';
 import type { ShopRow } from '../shops/index.js';
-import { findShop, shareShop } from '../shops/index.js';
+import { shareShop, shopCurrency } from '../shops/index.js';
+import { publishEvent } from '../webhooks/index.js';
 import type { BalanceEntryKind, CustomerRow } from './customers.table.js';
 import * as repo from './repository.js';
 import type { CustomerListQuery } from './schema.js';
@@ -60,6 +61,85 @@ export async function customerForEmail(
 }
 
 /**
+ * A buyer of the shop by e-mail (as stored: trimmed, lower case): their customer id and store
+ * balance in minor units; undefined before their first order made them a customer.
+ */
+export async function buyerBalance(
+  ctx: Context,
+  shopId: number,
+  email: string,
+): Promise<{ customerId: number; balance: number } | undefined> {
+  const customer = await repo.findCustomerByEmail(ctx.db, shopId, email);
+  return customer && { customerId: customer.id, balance: customer.balance };
+}
+
+/**
+ * The customer an order's referral code credits, by id, read in the checkout's transaction:
+ * undefined for an unknown or disabled code and for the buyer's own.
+ */
+export async function referrerOfCode(
+  db: Conn,
+  shopId: number,
+  code: string,
+  buyerId: number,
+): Promise<number | undefined> {
+  const referrer = await repo.findCustomerByReferralCode(db, shopId, code);
+  return referrer && referrer.referral_disabled === 0 && referrer.id !== buyerId ? referrer.id : undefined;
+}
+
+/**
+ * Whether the referrer of an order still earns its commission when it completes: not when the
+ * owner has disabled their referrals since (or the customer is gone).
+ */
+export async function earnsCommission(db: Conn, shopId: number, referrerId: number): Promise<boolean> {
+  const referrer = await repo.findCustomer(db, shopId, referrerId);
+  return referrer !== undefined && referrer.referral_disabled === 0;
+}
+
+/** No commission from this customer's referrals from now on (the affiliates' switch); 404 when unknown. */
+export async function disableReferrals(ctx: Context, shop: ShopRow, customerId: number) {
+  const customer = await repo.setReferralDisabled(ctx.db, shop.id, customerId, ctx.clock.now());
+  if (!customer) throw new NotFoundError('Customer');
+  return toCustomer(customer, shop.currency);
+}
+
+/** How many of the shop's customers have completed an order: its buyers (the storefront's totals, rebuilt). */
+export function countBuyers(db: Conn, shopId: number): Promise<number> {
+  return repo.countBuyers(db, shopId);
+}
+
+// The writes below are steps of other modules' transactions (checkout, completion, currency
+// change): `db` is that transaction and `now` its time, and each comes where that transaction's
+// lock order puts it (docs/internals.md, "Lock order on PostgreSQL").
+
+/**
+ * Locks these customers' rows in id order for the rest of the transaction (PostgreSQL; SQLite
+ * transactions are serial). A completion changes its buyer and then credits the referrer; two
+ * completions whose buyer and referrer are swapped would otherwise each hold one and wait.
+ */
+export function lockCustomers(db: Conn, shopId: number, customerIds: number[]): Promise<void> {
+  return repo.lockCustomers(db, shopId, customerIds);
+}
+
+/** Counts an IP the customer ordered from: first and last seen, and how often. */
+export function recordCustomerIp(db: Conn, shopId: number, customerId: number, ip: string, now: number) {
+  return repo.recordCustomerIp(db, shopId, customerId, ip, now);
+}
+
+/** A completed order of `total` minor units counts in the buyer's lifetime totals (spend, orders, last order). */
+export function recordPurchase(db: Conn, shopId: number, customerId: number, total: number, now: number) {
+  return repo.recordPurchase(db, shopId, customerId, total, now);
+}
+
+/**
+ * Re-expresses the shop's customer balances and lifetime totals in a new currency: they keep
+ * their major-unit numbers (rounded half up when the new currency has fewer digits).
+ */
+export function rescaleCustomerMoney(db: Conn, shopId: number, fromCurrency: string, toCurrency: string) {
+  return repo.rescaleMoney(db, shopId, currencyDigits(toCurrency) - currencyDigits(fromCurrency));
+}
+
+/**
  * Moves a balance by `delta` minor units and writes the ledger row, in the caller's
  * transaction and at its time `now`. A debit larger than the balance is a 422 and changes nothing.
  */
@@ -89,8 +169,8 @@ export async function changeBalance(
     invoiceId: change.invoiceId ?? null,
     now,
   });
-  const { currency } = await findShop(db, shopId);
-  await recordEvent(
+  const currency = await shopCurrency(db, shopId);
+  await publishEvent(
     db,
     shopId,
     'customer.balance_changed',

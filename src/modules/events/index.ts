@@ -1,5 +1,4 @@
-// The events module's door: what other modules and the composition root (src/app.ts, src/cli.ts) use of it.
+// The events module's door: the event store (recording and reading the events the webhooks
+// deliver). The webhooks module records through it; nothing here knows of endpoints.
 
-export type { EventType } from './service.js';
-export { recordEvent } from './service.js';
-export { subscribe as subscribeEvents } from './subscribers.js';
+export { findEvent, recordEvent, type StoredEvent } from './service.js';

@@ -1,60 +1,50 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { EventType } from '../webhooks/index.js';
-import { queueDeliveries, subscribedEndpoints } from '../webhooks/index.js';
-import { insertEvent } from './repository.js';
+import { findEventRow, insertEvent } from './repository.js';
 
-export type { EventType };
+// The event store: the events of each shop for the owner's systems, as their receivers get them
+// (id, type, time, data). It only records and reads them: which endpoints receive an event, and
+// its deliveries, are the webhooks module's business, which records every event through this door.
 
-/**
- * What each event is about, as the field of its data naming the object: an endpoint receives
- * the events of one object in order (webhooks/service.ts deliverDue). A feedback is about its
- * invoice, so it comes after that invoice's completion. Every type must say (the Record makes
- * a new type without an answer a type error).
- */
-const subjectOf: Record<EventType, { kind: string; field: string }> = {
-  'invoice.created': { kind: 'invoice', field: 'invoiceId' },
-  'invoice.completed': { kind: 'invoice', field: 'invoiceId' },
-  'invoice.expired': { kind: 'invoice', field: 'invoiceId' },
-  'invoice.replaced': { kind: 'invoice', field: 'invoiceId' },
-  'invoice.cancelled': { kind: 'invoice', field: 'invoiceId' },
-  'invoice.refunded': { kind: 'invoice', field: 'invoiceId' },
-  'feedback.created': { kind: 'invoice', field: 'invoiceId' },
-  'ticket.created': { kind: 'ticket', field: 'ticketId' },
-  'ticket.message': { kind: 'ticket', field: 'ticketId' },
-  'product.out_of_stock': { kind: 'product', field: 'productId' },
-  'customer.balance_changed': { kind: 'customer', field: 'customerId' },
-};
+type Conn = Kysely<Database>;
 
-/** `invoice:<id>`, ...; null when the data does not name its object (then it is ordered with everything). */
-export function orderingKey(type: EventType, data: unknown): string | null {
-  const { kind, field } = subjectOf[type];
-  const id = (data as Record<string, unknown> | null)?.[field];
-  return typeof id === 'string' || typeof id === 'number' ? `${kind}:${id}` : null;
+/** An event as recorded. */
+export interface StoredEvent {
+  /** `evt_` + random. */
+  id: string;
+  shopId: number;
+  type: string;
+  createdAt: number;
+  /** The event's data, as recorded. */
+  data: unknown;
 }
 
-/**
- * Records an event in the caller's transaction, at the change's time `now`, with one webhook
- * delivery per subscribed endpoint (the outbox the webhook worker reads), so an event and its
- * deliveries exist exactly when the change that caused them committed. `detail` adds what only
- * a receiver needs (a snapshot of the whole object): it is read, and stored with the event, only
- * when some endpoint will receive it — most events of most shops go nowhere, and a snapshot costs
- * reads inside a checkout's transaction and keeps a copy of the order (delivered goods included)
- * in `events`.
- */
+/** Records an event of the shop, in the caller's transaction, at the change's time `at`; answers its id. */
 export async function recordEvent(
-  db: Kysely<Database>,
-  shopId: number,
-  type: EventType,
-  data: Record<string, unknown>,
-  now: number,
-  detail?: () => Promise<Record<string, unknown>>,
+  db: Conn,
+  event: { shopId: number; type: string; data: Record<string, unknown>; at: number },
 ): Promise<string> {
   const id = `evt_${randomBytes(16).toString('base64url')}`;
-  const targets = await subscribedEndpoints(db, shopId, type);
-  const payload = detail && targets.length > 0 ? { ...data, ...(await detail()) } : data;
-  await insertEvent(db, { id, shop_id: shopId, type, payload: JSON.stringify(payload), created_at: now });
-  await queueDeliveries(db, shopId, id, orderingKey(type, data), targets, now);
+  await insertEvent(db, {
+    id,
+    shop_id: event.shopId,
+    type: event.type,
+    payload: JSON.stringify(event.data),
+    created_at: event.at,
+  });
   return id;
+}
+
+/** One event of the shop; undefined when it has none of that id. */
+export async function findEvent(db: Conn, shopId: number, eventId: string): Promise<StoredEvent | undefined> {
+  const row = await findEventRow(db, shopId, eventId);
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    shopId: row.shop_id,
+    type: row.type,
+    createdAt: row.created_at,
+    data: JSON.parse(row.payload) as unknown,
+  };
 }

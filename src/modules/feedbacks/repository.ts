@@ -30,6 +30,16 @@ export function findFeedbackOfInvoice(db: Conn, shopId: number, invoiceId: strin
     .executeTakeFirst();
 }
 
+/** The feedbacks left on these invoices (at most one each), with what an invoice's owner view shows of them. */
+export function listFeedbacksOfInvoices(db: Conn, shopId: number, invoiceIds: string[]) {
+  return db
+    .selectFrom('feedbacks')
+    .select(['id', 'invoice_id', 'rating', 'comment', 'answer', 'created_at'])
+    .where('shop_id', '=', shopId)
+    .where('invoice_id', 'in', invoiceIds)
+    .execute();
+}
+
 /** Inserts a feedback; the unique index on invoice_id refuses a second one for the same invoice. */
 export function insertFeedback(db: Conn, row: Insertable<FeedbacksTable>): Promise<FeedbackRow> {
   return db.insertInto('feedbacks').values(row).returningAll().executeTakeFirstOrThrow();

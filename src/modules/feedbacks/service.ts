@@ -53,6 +53,24 @@ async function requireFeedback(db: Conn, shopId: number, feedbackId: number): Pr
   return feedback;
 }
 
+/**
+ * The feedbacks left on these invoices, for the owner's invoice views (the orders module's reader
+ * of them, which the composition root gives it: orders cannot import this module, which builds on
+ * them). Withdrawn ones too: the owner sees every feedback left.
+ */
+export const feedbacksOfInvoices: invoices.InvoiceFeedbacksReader = async (db, shopId, invoiceIds) => {
+  if (invoiceIds.length === 0) return [];
+  const rows = await repo.listFeedbacksOfInvoices(db, shopId, invoiceIds);
+  return rows.map((f) => ({
+    id: f.id,
+    invoiceId: f.invoice_id,
+    rating: f.rating,
+    comment: f.comment,
+    answer: f.answer,
+    createdAt: f.created_at,
+  }));
+};
+
 /** The public feedback left on this invoice, if any (the invoice page shows it instead of the form). */
 export async function feedbackOfInvoice(ctx: Context, shopId: number, invoiceId: string) {
   const { db } = ctx;

@@ -2,3 +2,4 @@
 export type { GroupRow } from './groups.table.js';
 export { groupOwnerRoutes } from './owner.routes.js';
 export { groupMembers } from './service.js';
+export { subscribe as subscribeGroups } from './subscribers.js';

@@ -81,6 +81,11 @@ export async function productIdsOfGroups(db: Conn, shopId: number, groupIds: num
   return byGroup;
 }
 
+/** Takes these products out of every group of the shop (they were deleted); the others keep their positions. */
+export async function removeFromGroups(db: Conn, shopId: number, productIds: number[]): Promise<void> {
+  await db.deleteFrom('group_products').where('shop_id', '=', shopId).where('product_id', 'in', productIds).execute();
+}
+
 /** Makes the group's products exactly these, in this order. */
 export async function replaceGroupProducts(
   db: Conn,

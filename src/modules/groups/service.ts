@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { type Context, onConnection } from '../../domain/context.js';
-import { NotFoundError, ValidationError } from '../../http/errors.js';
+import { NotFoundError } from '../../http/errors.js';
 import { pageWindow, toPage } from '../../http/pagination.js';
 import type { PageQuery } from '../../schemas/common.js';
 import { type FileStorage, replaceStoredFile } from '../../storage/file-storage.js';
 import { claimListingPath, syncListings } from '../listings/index.js';
-import { existingProductIds } from '../products/index.js';
+import { checkProductIds } from '../products/index.js';
 import type { ShopRow } from '../shops/index.js';
 import { lockShop } from '../shops/index.js';
 import type { GroupRow } from './groups.table.js';
@@ -28,16 +28,6 @@ function groupColumns(input: GroupInput) {
     type: input.type ?? 'list',
     main: input.main ? 1 : 0,
   };
-}
-
-/** 400 naming every `productIds[i]` that is not a live product of this shop (the schema refuses repeats). */
-async function checkProductIds(db: Conn, shopId: number, productIds: number[]): Promise<void> {
-  if (productIds.length === 0) return;
-  const live = await existingProductIds(db, shopId, productIds);
-  const problems = productIds.flatMap((id, i) =>
-    live.has(id) ? [] : [`productIds[${i}]: is not a product of this shop`],
-  );
-  if (problems.length > 0) throw new ValidationError(problems);
 }
 
 async function requireGroup(db: Conn, shopId: number, groupId: number): Promise<GroupRow> {
@@ -83,7 +73,7 @@ export async function createGroup(ctx: Context, shop: ShopRow, input: GroupInput
   const productIds = input.productIds ?? [];
   return ctx.db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);
-    await checkProductIds(trx, shop.id, productIds);
+    await checkProductIds(trx, shop.id, productIds, 'productIds');
     const path = await claimListingPath(trx, shop.id, {
       path: input.path ?? undefined,
       title: columns.title,
@@ -108,7 +98,7 @@ export async function updateGroup(ctx: Context, shop: ShopRow, groupId: number, 
   return ctx.db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);
     const group = await requireGroup(trx, shop.id, groupId);
-    await checkProductIds(trx, shop.id, productIds);
+    await checkProductIds(trx, shop.id, productIds, 'productIds');
     const path =
       input.path == null
         ? group.path

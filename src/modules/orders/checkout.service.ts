@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Context } from '../../domain/context.js';
 import { writeTransaction } from '../../domain/dispatcher.js';
-import { AppError, ForbiddenError, NotFoundError, UnprocessableError, ValidationError } from '../../http/errors.js';
+import { AppError, ForbiddenError, UnprocessableError, ValidationError } from '../../http/errors.js';
 import { recordIdempotentWork } from '../../http/idempotency.js';
 import { EMAIL } from '../../schemas/common.js';
 import { verifyPassword } from '../../security/passwords.js';
@@ -24,7 +24,7 @@ import {
 } from '../products/index.js';
 import { checkoutGateway } from '../settings/index.js';
 import type { ShopRow } from '../shops/index.js';
-import { findShopById, isHostedProvider, shareShop } from '../shops/index.js';
+import { isHostedProvider, requireShop, shareShop, shopPasswordHash } from '../shops/index.js';
 import { invoiceCreated } from './domain-events.js';
 import type { PlacedOrder } from './invoice-mail.js';
 import {
@@ -112,8 +112,7 @@ export async function openShop(
   key: string | null | undefined,
   access: ShopAccess = 'key',
 ): Promise<ShopRow> {
-  const shop = await findShopById(db, shopId);
-  if (!shop) throw new NotFoundError('Shop');
+  const shop = await requireShop(db, shopId);
   if (
     access === 'key' &&
     shop.password_hash !== null &&
@@ -137,7 +136,7 @@ async function provenPassword(
   access: ShopAccess,
 ): Promise<string | null> {
   if (access === 'unlocked' || key == null) return null;
-  const hash = (await findShopById(db, shopId))?.password_hash ?? null;
+  const hash = await shopPasswordHash(db, shopId);
   return hash !== null && (await verifyPassword(key, hash)) ? hash : null;
 }
 
@@ -429,8 +428,7 @@ async function placeOrder(
     // Read once, for every time this order records (its coupon's validity window included).
     const now = ctx.clock.now();
     await shareShop(trx, shopId);
-    const shop = await findShopById(trx, shopId);
-    if (!shop) throw new NotFoundError('Shop');
+    const shop = await requireShop(trx, shopId);
     if (!unlocked(shop, access, proven)) throw shopLocked();
     if (shop.on_hold === 1)
       throw new UnprocessableError('The shop is on hold and takes no orders right now.', ['shop: is on hold']);
@@ -462,12 +460,10 @@ async function placeOrder(
     // Checked again, as debited, at completion (completeBalanceOrder): this refusal keeps nothing.
     if (body.gateway === 'balance' && customer.balance < total)
       throw new UnprocessableError('The balance does not cover this order.', ['gateway: the balance is too low']);
-    const referrer = body.affiliateCode
-      ? await customers.findCustomerByReferralCode(trx, shop.id, body.affiliateCode)
-      : undefined;
     // An unknown, disabled or own referral code is ignored rather than refused: a stale link must not block a sale.
-    const affiliate =
-      referrer && referrer.referral_disabled === 0 && referrer.id !== customer.id ? referrer : undefined;
+    const affiliateId = body.affiliateCode
+      ? await customers.referrerOfCode(trx, shop.id, body.affiliateCode, customer.id)
+      : undefined;
     const invoice = await repo.insertInvoice(trx, {
       id: invoiceId,
       shop_id: shop.id,
@@ -485,8 +481,8 @@ async function placeOrder(
       ip: buyer.ip,
       user_agent: buyer.userAgent,
       country: buyer.country,
-      affiliate_code: affiliate ? body.affiliateCode! : null,
-      affiliate_customer_id: affiliate?.id ?? null,
+      affiliate_code: affiliateId === undefined ? null : body.affiliateCode!,
+      affiliate_customer_id: affiliateId ?? null,
       chat_user_id: chatUserId,
       created_at: now,
       updated_at: now,

@@ -2,6 +2,11 @@
 export { cancelInvoice, cancelPublicInvoice } from './cancel.service.js';
 export { type Buyer, checkout, openShop, type ShopAccess } from './checkout.service.js';
 export { customerInvoices } from './customer.service.js';
+export {
+  type InvoiceFeedback,
+  type InvoiceFeedbacksReader,
+  readInvoiceFeedbacksWith,
+} from './invoice-feedbacks.js';
 export { moneyText } from './invoice-mail.js';
 export type { InvoiceRefundRow, InvoiceRow } from './invoices.table.js';
 export {

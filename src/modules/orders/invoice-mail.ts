@@ -13,7 +13,7 @@ import {
   replacementMail,
   shopLink,
 } from '../mail/index.js';
-import { findProduct, findVariant } from '../products/index.js';
+import { deliveryNote } from '../products/index.js';
 import { enabledGateway } from '../settings/index.js';
 import { findShop, type ShopRow } from '../shops/index.js';
 import type { InvoicePartRow, InvoiceRow } from './invoices.table.js';
@@ -48,9 +48,7 @@ const goodsOf = (deliveries: PartDelivery[]) =>
 async function sellerNote(db: Conn, shopId: number, deliveries: PartDelivery[]) {
   const notes: string[] = [];
   for (const { part } of deliveries) {
-    const variant = await findVariant(db, shopId, part.variant_id);
-    const note =
-      variant?.customer_note?.trim() || (await findProduct(db, shopId, part.product_id))?.customer_note?.trim();
+    const note = await deliveryNote(db, shopId, part);
     if (note && !notes.includes(note)) notes.push(note);
   }
   return notes.length > 0 ? notes.join('\n\n') : null;

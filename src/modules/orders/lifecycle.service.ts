@@ -9,9 +9,9 @@ import { fromMinorUnits } from '../../schemas/money.js';
 import { releaseCouponUse } from '../coupons/index.js';
 import * as customers from '../customers/index.js';
 import { changeBalance } from '../customers/index.js';
-import { recordEvent } from '../events/index.js';
 import { DynamicDeliveryError, type DynamicOrder, deliverUnits, dynamicDeliverable } from '../products/index.js';
-import { findShop, shareShop } from '../shops/index.js';
+import { affiliateCommission, shareShop } from '../shops/index.js';
+import { publishEvent } from '../webhooks/index.js';
 import { invoiceCompleted, invoiceEndedUnpaid } from './domain-events.js';
 import type { InvoicePartRow, InvoiceRow, InvoiceStatus, PaymentSource } from './invoices.table.js';
 import type { OrderOptions } from './order-options.js';
@@ -92,7 +92,7 @@ export async function noteIfOutOfStock(
   left: number | null,
   now: number,
 ): Promise<void> {
-  if (left === 0) await recordEvent(db, shopId, 'product.out_of_stock', { productId, variantId }, now);
+  if (left === 0) await publishEvent(db, shopId, 'product.out_of_stock', { productId, variantId }, now);
 }
 
 /** What the owner's URL of a dynamic part is sent (products' dynamicDeliverable). */
@@ -199,18 +199,17 @@ export async function completeInvoice(
 
 /** The shop's affiliate percentage of the total, credited to the referrer unless disabled. */
 async function payCommission(db: Conn, invoice: InvoiceRow, now: number): Promise<number> {
-  if (invoice.affiliate_customer_id === null) return 0;
-  const [shop, referrer] = await Promise.all([
-    findShop(db, invoice.shop_id),
-    customers.findCustomer(db, invoice.shop_id, invoice.affiliate_customer_id),
+  const referrerId = invoice.affiliate_customer_id;
+  if (referrerId === null) return 0;
+  const [commission, earns] = await Promise.all([
+    affiliateCommission(db, invoice.shop_id, invoice.total),
+    customers.earnsCommission(db, invoice.shop_id, referrerId),
   ]);
-  if (!referrer || referrer.referral_disabled === 1 || shop.affiliate_bps === 0) return 0;
-  const commission = Math.floor((invoice.total * shop.affiliate_bps) / 10_000);
-  if (commission === 0) return 0;
+  if (!earns || commission === 0) return 0;
   await changeBalance(
     db,
     invoice.shop_id,
-    referrer.id,
+    referrerId,
     { delta: commission, kind: 'commission', invoiceId: invoice.id, note: `Referral commission for ${invoice.id}` },
     now,
   );

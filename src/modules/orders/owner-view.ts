@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.js';
 import { storefrontPaths } from '../../http/storefront-url.js';
 import { type LinkedShop, type LinkSettings, shopLink } from '../mail/index.js';
 import { findShop } from '../shops/index.js';
+import { feedbacksOfInvoices } from './invoice-feedbacks.js';
 import type { InvoiceRow } from './invoices.table.js';
 import { listRefunds } from './payment.repository.js';
 import * as repo from './repository.js';
@@ -27,7 +28,7 @@ export async function ownerInvoiceView(
   const [parts, replacements, feedbacks, address, refunds] = await Promise.all([
     repo.listParts(db, invoice.shop_id, [invoice.id]),
     repo.listReplacements(db, invoice.shop_id, [invoice.id]),
-    repo.feedbacksOfInvoices(db, invoice.shop_id, [invoice.id]),
+    feedbacksOfInvoices(db, invoice.shop_id, [invoice.id]),
     shop ?? findShop(db, invoice.shop_id),
     listRefunds(db, invoice.shop_id, [invoice.id]),
   ]);

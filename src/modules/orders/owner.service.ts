@@ -9,8 +9,9 @@ import { DynamicDeliveryError, deliverUnits, dynamicDeliverable, takeUnits } fro
 import { countInvoicesCreatedIn } from '../rollups/index.js';
 import { enabledGateway } from '../settings/index.js';
 import type { ShopRow } from '../shops/index.js';
-import { findShop, shareShop } from '../shops/index.js';
+import { findShop, shareShop, shopIdAtAddress } from '../shops/index.js';
 import { invoiceReplaced } from './domain-events.js';
+import { feedbacksOfInvoices } from './invoice-feedbacks.js';
 import { type PlacedOrder, queueDeliveryMail } from './invoice-mail.js';
 import type { InvoiceStatus } from './invoices.table.js';
 import {
@@ -74,7 +75,7 @@ export async function listInvoices(ctx: Context, shop: ShopRow, query: InvoiceLi
   const [parts, replacements, feedbacks, refunds] = await Promise.all([
     repo.listParts(db, shop.id, ids),
     repo.listReplacements(db, shop.id, ids),
-    repo.feedbacksOfInvoices(db, shop.id, ids),
+    feedbacksOfInvoices(db, shop.id, ids),
     listRefunds(db, shop.id, ids),
   ]);
   const views = items.map((i) =>
@@ -82,7 +83,7 @@ export async function listInvoices(ctx: Context, shop: ShopRow, query: InvoiceLi
       i,
       parts.filter((p) => p.invoice_id === i.id),
       replacements.filter((r) => r.invoice_id === i.id),
-      feedbacks.find((f) => f.invoice_id === i.id),
+      feedbacks.find((f) => f.invoiceId === i.id),
       invoiceUrl(links, shop, i.id),
       refunds.filter((r) => r.invoice_id === i.id),
     ),
@@ -224,17 +225,21 @@ export function placedInvoiceView(order: PlacedOrder, links: LinkSettings) {
   return toPublicInvoice(order.invoice, order.parts, [], order.fields, invoiceUrl(links, order.shop, order.invoice.id));
 }
 
+/** A shop as a storefront address names it: its subdomain, or its custom domain. */
+export type ShopAddress = { subdomain: string } | { domain: string };
+
 /**
  * The status a buyer's invoice page polls for, in one database read and no write: a pending
  * invoice past its expiry reads as `expired` (the page then reloads, and loading it applies the
- * expiry, see withExpiryApplied). Undefined for an unknown id.
+ * expiry, see withExpiryApplied). Undefined for an unknown id, or one of another shop than the
+ * address names (the shop is found by its address in the same statement).
  */
 export async function publicInvoiceStatus(
   ctx: Context,
   invoiceId: string,
-  shop: repo.ShopAddress,
+  shop: ShopAddress,
 ): Promise<InvoiceStatus | undefined> {
-  const row = await repo.findInvoiceStatus(ctx.db, invoiceId, shop);
+  const row = await repo.findInvoiceStatus(ctx.db, invoiceId, shopIdAtAddress(ctx.db, shop));
   if (!row) return undefined;
   const now = ctx.clock.now();
   return row.status === 'pending' && row.expires_at <= now ? 'expired' : row.status;

@@ -1,4 +1,4 @@
-import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import { type Expression, type Insertable, type Kysely, sql } from 'kysely';
 import { heavyRead } from '../../db/reader.js';
 import type { Database } from '../../db/schema.js';
 import { searchText } from '../../db/sql-helpers.js';
@@ -30,29 +30,22 @@ export function findInvoiceById(db: Conn, invoiceId: string): Promise<InvoiceRow
 }
 
 /**
- * An invoice's status and expiry by its unguessable id: the one read of the invoice page's status
+ * An invoice's status and expiry by its unguessable id, if it is of the shop `shopId` names (the
+ * shops module's subquery of the shop at an address): the one read of the invoice page's status
  * poll (a primary-key lookup of two columns).
  */
 export function findInvoiceStatus(
   db: Conn,
   invoiceId: string,
-  shop: ShopAddress,
+  shopId: Expression<number>,
 ): Promise<Pick<InvoiceRow, 'status' | 'expires_at'> | undefined> {
   return db
     .selectFrom('invoices')
-    .innerJoin('shops', 'shops.id', 'invoices.shop_id')
-    .select(['invoices.status', 'invoices.expires_at'])
-    .where('invoices.id', '=', invoiceId)
-    .where(
-      'subdomain' in shop ? 'shops.subdomain' : 'shops.custom_domain',
-      '=',
-      'subdomain' in shop ? shop.subdomain : shop.domain,
-    )
+    .select(['status', 'expires_at'])
+    .where('id', '=', invoiceId)
+    .where('shop_id', '=', shopId)
     .executeTakeFirst();
 }
-
-/** A shop as a storefront address names it: its subdomain, or its custom domain. */
-export type ShopAddress = { subdomain: string } | { domain: string };
 
 export function insertInvoice(db: Conn, row: Insertable<InvoicesTable>): Promise<InvoiceRow> {
   return db.insertInto('invoices').values(row).returningAll().executeTakeFirstOrThrow();
@@ -318,25 +311,4 @@ export async function countInvoices(db: Conn, shopId: number, filter: InvoiceFil
   const query = filtered(db, shopId, filter).select((eb) => eb.fn.countAll<number>().as('n'));
   const [row] = filter.search ? await heavyRead(db, query) : await query.execute();
   return Number(row!.n);
-}
-
-/** What an invoice's owner view shows of the feedback left on it (at most one per invoice). */
-export type InvoiceFeedback = Pick<
-  Selectable<Database['feedbacks']>,
-  'id' | 'invoice_id' | 'rating' | 'comment' | 'answer' | 'created_at'
->;
-
-/**
- * The feedbacks left on these invoices, for the owner's invoice views: a read of the feedbacks
- * table that belongs to the invoice read model (the feedbacks module writes it), kept here so
- * that invoices need not import the module that builds on them.
- */
-export function feedbacksOfInvoices(db: Conn, shopId: number, invoiceIds: string[]): Promise<InvoiceFeedback[]> {
-  if (invoiceIds.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('feedbacks')
-    .select(['id', 'invoice_id', 'rating', 'comment', 'answer', 'created_at'])
-    .where('shop_id', '=', shopId)
-    .where('invoice_id', 'in', invoiceIds)
-    .execute();
 }

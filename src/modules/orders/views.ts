@@ -1,8 +1,8 @@
 import { toIso } from '../../schemas/common.js';
 import { fromMinorUnits } from '../../schemas/money.js';
 import { gatewayAdapter } from '../gateways/index.js';
+import type { InvoiceFeedback } from './invoice-feedbacks.js';
 import type { InvoicePartRow, InvoiceRefundRow, InvoiceReplacementRow, InvoiceRow } from './invoices.table.js';
-import type { InvoiceFeedback } from './repository.js';
 
 /** Row → wire shapes: the owner's full view and the customer's public one. */
 function money(minor: number, currency: string): number {
@@ -68,7 +68,7 @@ export function toOwnerInvoice(
           rating: feedback.rating,
           comment: feedback.comment,
           answer: feedback.answer,
-          createdAt: toIso(feedback.created_at),
+          createdAt: toIso(feedback.createdAt),
         }
       : null,
     deliveryError: invoice.delivery_error,

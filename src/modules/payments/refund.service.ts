@@ -11,7 +11,7 @@ import { gateways, hostedGateways, ProviderCallError } from '../gateways/index.j
 import type { InvoiceRefundRow, InvoiceRow } from '../orders/index.js';
 import * as orders from '../orders/index.js';
 import { gatewayCredentials } from '../settings/index.js';
-import { findShop, type HostedProvider, isHostedProvider, shareShop } from '../shops/index.js';
+import { type HostedProvider, isHostedProvider, shareShop, shopCurrency } from '../shops/index.js';
 import type { PaymentContext } from './payment.service.js';
 
 type Conn = Kysely<Database>;
@@ -59,8 +59,7 @@ async function refundMade(
   const trx = tx.db;
   const { shop_id: shopId } = invoice;
   if (!(await orders.finishRefund(tx, shopId, refund.id, { providerRefundId, method: refund.method }))) return;
-  const shop = await findShop(trx, shopId);
-  const local = inShopCurrency(refund.amount, invoice.currency, shop.currency);
+  const local = inShopCurrency(refund.amount, invoice.currency, await shopCurrency(trx, shopId));
   if (refund.method === 'balance')
     await customers.changeBalance(
       trx,

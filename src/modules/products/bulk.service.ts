@@ -1,7 +1,8 @@
 import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { Context } from '../../domain/context.js';
+import type { Context, WriteContext } from '../../domain/context.js';
+import { writeTransaction } from '../../domain/dispatcher.js';
 import { NotFoundError, UnprocessableError } from '../../http/errors.js';
 import type { FileStorage } from '../../storage/file-storage.js';
 import { lockShop, paymentProviderNames } from '../shops/index.js';
@@ -15,22 +16,23 @@ type Conn = Kysely<Database>;
 /**
  * Bulk edits over 1–500 products. All or nothing: one transaction, and when any id is not a
  * live product of this shop the call is a 404 that changes nothing. `apply` is given the
- * transaction and the edit's time.
+ * transaction, the edit's time and the transaction's context (a deletion emits its event on it).
  */
 async function inBulk<T>(
   ctx: Context,
   shopId: number,
   productIds: number[],
-  apply: (trx: Conn, ids: number[], now: number) => Promise<T>,
+  apply: (trx: Conn, ids: number[], now: number, tx: WriteContext) => Promise<T>,
 ): Promise<T> {
   const ids = [...new Set(productIds)];
-  return ctx.db.transaction().execute(async (trx) => {
+  return writeTransaction(ctx, async (tx) => {
+    const trx = tx.db;
     await lockShop(trx, shopId);
     const found = await repo.existingProductIds(trx, shopId, ids);
     const missing = ids.filter((id) => !found.has(id));
     if (missing.length > 0)
       throw new NotFoundError('Product', [`productIds: no product ${missing.join(', ')} in this shop`]);
-    return apply(trx, ids, ctx.clock.now());
+    return apply(trx, ids, ctx.clock.now(), tx);
   });
 }
 
@@ -72,9 +74,9 @@ export function setChatIntegration(ctx: Context, shopId: number, body: Body<'cha
 
 /** Deletes the products, then their image files once that has committed. */
 export async function deleteMany(ctx: Context, storage: FileStorage, shopId: number, body: Body<'delete'>) {
-  const { ids, images } = await inBulk(ctx, shopId, body.productIds, async (trx, ids, now) => ({
+  const { ids, images } = await inBulk(ctx, shopId, body.productIds, async (_trx, ids, now, tx) => ({
     ids,
-    images: await deleteProducts(trx, shopId, ids, now),
+    images: await deleteProducts(tx, shopId, ids, now),
   }));
   await removeFiles(storage, images);
   return { updated: ids.length };

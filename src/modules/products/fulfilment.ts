@@ -7,7 +7,7 @@ import {
   type DynamicOrder,
   fetchDynamicDeliverable,
 } from './dynamic-delivery.js';
-import { changeAvailableSerials, findVariant } from './repository.js';
+import { changeAvailableSerials, findProduct, findVariant } from './repository.js';
 
 /**
  * Fulfilment: the stock and serials an order takes, returns and delivers, and what each delivery
@@ -210,6 +210,23 @@ export async function deliverUnits(
   if (part.product_type === 'service') return [(await findVariant(db, shopId, part.variant_id))?.service_text ?? ''];
   if (dynamicAnswer === undefined) throw new Error(`variant ${part.variant_id}: a dynamic part needs its answer`);
   return [dynamicAnswer];
+}
+
+/**
+ * The seller's note a delivery of this variant carries to the buyer: the variant's customer note,
+ * else its product's while the product is live; undefined when neither has one.
+ */
+export async function deliveryNote(
+  db: Conn,
+  shopId: number,
+  part: { product_id: number; variant_id: number },
+): Promise<string | undefined> {
+  const variant = await findVariant(db, shopId, part.variant_id);
+  return (
+    variant?.customer_note?.trim() ||
+    (await findProduct(db, shopId, part.product_id))?.customer_note?.trim() ||
+    undefined
+  );
 }
 
 /** What a dynamic variant delivers for this order, asked of the owner's URL outside any transaction. */

@@ -11,6 +11,7 @@ export {
 } from './field-pattern.js';
 export {
   deliverUnits,
+  deliveryNote,
   dynamicDeliverable,
   type TakenUnits,
   takeUnits,
@@ -18,17 +19,15 @@ export {
 export { productOwnerRoutes } from './owner.routes.js';
 export type { ProductRow, VariantRow } from './products.table.js';
 export type { VariantStockRow } from './repository.js';
-export {
-  changeAvailableSerials,
-  countBlockVpnVariants,
-  existingProductIds,
-  findProduct,
-  findVariant,
-  listVariantStocks,
-  listVariants,
-} from './repository.js';
 export { customFieldTypes, Gateway, productTypes } from './schema.js';
-export { rescalePrices } from './service.js';
+export {
+  checkProductIds,
+  countVpnBlockingVariants,
+  liveVariantsByProduct,
+  recountAvailableSerials,
+  rescalePrices,
+  variantStocksByProduct,
+} from './service.js';
 export { subscribe as subscribeProducts } from './subscribers.js';
 export type { StoredCustomField, StoredGateway } from './variant-input.js';
 export { totalStock, variantStock } from './views.js';

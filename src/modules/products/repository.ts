@@ -220,7 +220,6 @@ export async function softDeleteProducts(db: Conn, shopId: number, productIds: n
     .where('product_id', 'in', productIds)
     .where('deleted_at', 'is', null)
     .execute();
-  await db.deleteFrom('group_products').where('shop_id', '=', shopId).where('product_id', 'in', productIds).execute();
   return Number(result.numUpdatedRows);
 }
 
@@ -264,6 +263,14 @@ export async function changeAvailableSerials(
     .returning('available_serials')
     .executeTakeFirst();
   return row?.available_serials;
+}
+
+/** Sets every serial variant's maintained stock of the shop to its count of available serials. */
+export async function recountAvailableSerials(db: Conn, shopId: number): Promise<void> {
+  await sql`
+    update product_variants set available_serials = (
+      select count(*) from serials s where s.shop_id = ${shopId} and s.variant_id = product_variants.id and s.status = 'available')
+    where shop_id = ${shopId}`.execute(db);
 }
 
 /** Available serials of these variants, oldest first, with their ids. */

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { type Context, onConnection } from '../../domain/context.js';
+import { type Context, onConnection, type WriteContext } from '../../domain/context.js';
+import { writeTransaction } from '../../domain/dispatcher.js';
+import { domainEvents } from '../../domain/events.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
 import { currencyDigits } from '../../schemas/currencies.js';
@@ -112,6 +114,72 @@ async function serialValuesOf(db: Conn, shopId: number, variants: VariantRow[]):
     serialValues.set(s.variant_id, list);
   }
   return serialValues;
+}
+
+// What other modules read of the catalog, in the caller's handle (inside its transaction, the transaction).
+
+/**
+ * 400 naming every `<field>[i]` that is not a live product of this shop (the schemas refuse
+ * repeats); ids in `accepted` pass without a look (a coupon's own products, deleted since).
+ */
+export async function checkProductIds(
+  db: Conn,
+  shopId: number,
+  productIds: number[],
+  field: string,
+  accepted: ReadonlySet<number> = new Set(),
+): Promise<void> {
+  const toCheck = productIds.filter((id) => !accepted.has(id));
+  if (toCheck.length === 0) return;
+  const live = await repo.existingProductIds(db, shopId, toCheck);
+  const problems = productIds.flatMap((id, i) =>
+    accepted.has(id) || live.has(id) ? [] : [`${field}[${i}]: is not a product of this shop`],
+  );
+  if (problems.length > 0) throw new ValidationError(problems);
+}
+
+function byProduct<T extends { product_id: number }>(rows: T[]): Map<number, T[]> {
+  const map = new Map<number, T[]>();
+  for (const row of rows) {
+    const list = map.get(row.product_id);
+    if (list) list.push(row);
+    else map.set(row.product_id, [row]);
+  }
+  return map;
+}
+
+/** The live variants of these products by product id, each product's in its order; a product without any is absent. */
+export async function liveVariantsByProduct(
+  db: Conn,
+  shopId: number,
+  productIds: number[],
+): Promise<Map<number, VariantRow[]>> {
+  return byProduct(await repo.listVariants(db, shopId, productIds));
+}
+
+/**
+ * The stock figures of these products' live variants by product id (what a listing's total is
+ * made of: views.ts totalStock), without the rest of each variant.
+ */
+export async function variantStocksByProduct(
+  db: Conn,
+  shopId: number,
+  productIds: number[],
+): Promise<Map<number, repo.VariantStockRow[]>> {
+  return byProduct(await repo.listVariantStocks(db, shopId, productIds));
+}
+
+/** How many live variants, of every shop, have a `blockVpn` gateway rule on (the start-up check of VPN ranges). */
+export function countVpnBlockingVariants(db: Conn): Promise<number> {
+  return repo.countBlockVpnVariants(db);
+}
+
+/**
+ * Recounts the shop's serial stock (`available_serials`) from its serials: for serials written in
+ * bulk past the services (the benchmark's seeder, an import), which keep it as they go otherwise.
+ */
+export function recountAvailableSerials(db: Conn, shopId: number): Promise<void> {
+  return repo.recountAvailableSerials(db, shopId);
 }
 
 async function requireProduct(db: Conn, shopId: number, productId: number): Promise<ProductRow> {
@@ -278,14 +346,21 @@ export async function listProductSummaries(ctx: Context, shop: ShopRow, query: P
 }
 
 /**
- * Removes products from the catalog and their listings (soft delete: orders keep what they
- * sold, pending invoices keep their reserved serials), in the caller's transaction and at its
- * time. Returns the stored image names, for the caller to remove once the transaction has committed.
+ * Removes products from the catalog, their groups (the `products.deleted` event: groups owns the
+ * memberships) and their listings (soft delete: orders keep what they sold, pending invoices keep
+ * their reserved serials), in the caller's transaction and at its time. Returns the stored image
+ * names, for the caller to remove once the transaction has committed.
  */
-export async function deleteProducts(db: Conn, shopId: number, productIds: number[], now: number): Promise<string[]> {
-  const images = await repo.productImages(db, shopId, productIds);
-  await repo.softDeleteProducts(db, shopId, productIds, now);
-  await syncListings(db, shopId, now);
+export async function deleteProducts(
+  tx: WriteContext,
+  shopId: number,
+  productIds: number[],
+  now: number,
+): Promise<string[]> {
+  const images = await repo.productImages(tx.db, shopId, productIds);
+  await repo.softDeleteProducts(tx.db, shopId, productIds, now);
+  await domainEvents.emit(tx, 'products.deleted', { shopId, productIds, now });
+  await syncListings(tx.db, shopId, now);
   return images;
 }
 
@@ -295,10 +370,10 @@ export async function deleteProduct(
   shop: ShopRow,
   productId: number,
 ): Promise<void> {
-  const images = await ctx.db.transaction().execute(async (trx) => {
-    await lockShop(trx, shop.id);
-    await requireProduct(trx, shop.id, productId);
-    return deleteProducts(trx, shop.id, [productId], ctx.clock.now());
+  const images = await writeTransaction(ctx, async (tx) => {
+    await lockShop(tx.db, shop.id);
+    await requireProduct(tx.db, shop.id, productId);
+    return deleteProducts(tx, shop.id, [productId], ctx.clock.now());
   });
   await removeFiles(storage, images);
 }

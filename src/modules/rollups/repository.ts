@@ -1,5 +1,4 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
-import { isPostgres } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { HOUR_MS } from './local-days.js';
 import {
@@ -48,30 +47,19 @@ const toState = (row: {
 
 /**
  * Takes the shop's rollup lock for the rest of the transaction (a row lock on PostgreSQL; SQLite
- * runs one write transaction at a time) and answers the rollups' state, creating it on first use.
+ * runs one write transaction at a time) and answers the rollups' state, creating it on first use
+ * in the shop's offset (`shopOffsetMinutes`: the shops module's subquery of it, so that the upsert
+ * every write of the shop makes stays one statement). The caller holds the shop's row first
+ * (rollups.ts).
  */
-export async function lockRollupState(db: Conn, shopId: number): Promise<RollupState> {
-  // The shop row first, then the rollup state: every writer takes them in that order. A write of
-  // the rollup state after its upsert below checks the row's foreign key again (PostgreSQL does
-  // for a row its own transaction wrote), which takes a key-share lock on the shop; asked for then,
-  // behind a queued write of the shop row that conflicts with it, while this transaction holds
-  // the rollup state that a customer's write (which holds a key share of the shop) waits for, the
-  // three waited for each other in a cycle (seen as a deadlock between a timezone change, its
-  // rebuild and feedbacks, when owners locked the shop row `FOR UPDATE`). Owners' shop lock is an
-  // advisory lock now (shops/repository.ts), but a change of the row's keys (subdomain, custom
-  // domain) still conflicts with a key share. Held from the start, the later check waits for
-  // nothing. This is a row lock, not the shop's advisory lock: a rollup rebuild takes it alone and
-  // must not wait for owners' catalog writes.
-  if (isPostgres(db)) await db.selectFrom('shops').select('id').where('id', '=', shopId).forKeyShare().execute();
+export async function lockRollupState(
+  db: Conn,
+  shopId: number,
+  shopOffsetMinutes: Expression<number>,
+): Promise<RollupState> {
   const row = await db
     .insertInto('rollup_state')
-    .columns(['shop_id', 'generation', 'utc_offset_minutes'])
-    .expression(
-      db
-        .selectFrom('shops')
-        .select(['id', sql.lit(0).as('generation'), 'utc_offset_minutes'])
-        .where('id', '=', shopId),
-    )
+    .values({ shop_id: shopId, generation: 0, utc_offset_minutes: shopOffsetMinutes })
     .onConflict((oc) => oc.column('shop_id').doUpdateSet({ shop_id: (eb) => eb.ref('excluded.shop_id') }))
     .returning(['generation', 'utc_offset_minutes', 'rebuild_offset_minutes', 'rebuild_cursor'])
     .executeTakeFirstOrThrow();

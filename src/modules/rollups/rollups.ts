@@ -2,10 +2,10 @@ import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { findShop } from '../shops/index.js';
+import { findShop, holdShopKeys, shopUtcOffset } from '../shops/index.js';
 import { localDayOf, localHourOf } from './local-days.js';
 import * as repo from './repository.js';
-import { BLOCK, LEVELS, type RollupRow, type RollupTable } from './rollup-rows.js';
+import { BLOCK, LEVELS, type RollupRow, type RollupState, type RollupTable } from './rollup-rows.js';
 
 type Conn = Kysely<Database>;
 
@@ -179,11 +179,32 @@ function bucketRows(changes: RollupChange[], offsetMs: number): RollupRow[] {
 const createdAtOf = (change: RollupChange) => (change.after ?? change.before)!.createdAt;
 
 /**
+ * Takes the shop's rollup lock for the rest of the transaction and answers the rollups' state,
+ * created on first use in the shop's offset.
+ */
+async function lockRollupState(db: Conn, shopId: number): Promise<RollupState> {
+  // The shop row first, then the rollup state: every writer takes them in that order. A write of
+  // the rollup state after its upsert checks the row's foreign key again (PostgreSQL does for a
+  // row its own transaction wrote), which takes a key-share lock on the shop; asked for then,
+  // behind a queued write of the shop row that conflicts with it, while this transaction holds
+  // the rollup state that a customer's write (which holds a key share of the shop) waits for, the
+  // three waited for each other in a cycle (seen as a deadlock between a timezone change, its
+  // rebuild and feedbacks, when owners locked the shop row `FOR UPDATE`). Owners' shop lock is an
+  // advisory lock now (shops/repository.ts), but a change of the row's keys (subdomain, custom
+  // domain) still conflicts with a key share. Held from the start (`holdShopKeys`: the shops
+  // module's `FOR KEY SHARE` of the row on PostgreSQL, nothing on SQLite), the later check waits
+  // for nothing. This is a row lock, not the shop's advisory lock: a rollup rebuild takes it alone
+  // and must not wait for owners' catalog writes.
+  await holdShopKeys(db, shopId);
+  return repo.lockRollupState(db, shopId, shopUtcOffset(db, shopId));
+}
+
+/**
  * Adds `changes` to the shop's rollups. Takes the shop's rollup lock, so it is the last step of
  * its transaction (see the lock order in docs/internals.md).
  */
 export async function recordRollupChanges(db: Conn, shopId: number, changes: RollupChange[]): Promise<void> {
-  const state = await repo.lockRollupState(db, shopId);
+  const state = await lockRollupState(db, shopId);
   await repo.addRollupRows(db, shopId, state.generation, bucketRows(changes, state.offsetMinutes * 60_000));
   if (state.rebuildOffsetMinutes === null || state.rebuildCursor === null) return;
   const cursor = state.rebuildCursor;
@@ -203,7 +224,7 @@ export async function startRollupRebuild(
   offsetMinutes: number,
   force = false,
 ): Promise<boolean> {
-  const state = await repo.lockRollupState(db, shopId);
+  const state = await lockRollupState(db, shopId);
   if (!force && state.rebuildOffsetMinutes === null && state.offsetMinutes === offsetMinutes) return false;
   await repo.setRebuild(db, shopId, { offsetMinutes, cursor: null });
   return true;
@@ -218,7 +239,7 @@ export const REBUILD_BATCH = 250;
  */
 export async function rebuildStep(db: Conn, shopId: number, batchSize = REBUILD_BATCH): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const state = await repo.lockRollupState(trx, shopId);
+    const state = await lockRollupState(trx, shopId);
     if (state.rebuildOffsetMinutes === null || state.rebuildCursor === null) {
       // Clearing: rows of any generation but the live one (a previous one, or a partial next one).
       const more = await repo.deleteStaleRows(trx, shopId, state.generation, batchSize);

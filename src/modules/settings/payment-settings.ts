@@ -4,7 +4,7 @@ import type { Context } from '../../domain/context.js';
 import { ConflictError, UnprocessableError, ValidationError } from '../../http/errors.js';
 import { MASK, maskSecret, type SecretBox, UNREADABLE_MASK } from '../../security/secret-box.js';
 import { assertVpnBlockingAvailable, type VpnRanges } from '../blacklist/index.js';
-import { countBlockVpnVariants } from '../products/index.js';
+import { countVpnBlockingVariants } from '../products/index.js';
 import { isUnsupportedProvider, type PaymentProvider, paymentProviderNames, providerFields } from '../shops/index.js';
 import type { PaymentSettingsRow } from './payment-settings.table.js';
 import * as repo from './repository.js';
@@ -144,6 +144,11 @@ export async function enabledGateway(db: Conn, shopId: number, provider: string)
   return row?.enabled === 1 ? (JSON.parse(row.public_fields) as Fields) : undefined;
 }
 
+/** Names of the gateways the shop has enabled (what its storefront offers); secrets are not read. */
+export async function enabledGatewayNames(db: Conn, shopId: number): Promise<Set<string>> {
+  return new Set(await repo.enabledProviders(db, shopId));
+}
+
 /**
  * Every field of a gateway's settings, secrets opened, for the code that talks to the provider
  * (starting a payment, checking a callback's signature, refunding). Undefined when the shop has
@@ -269,7 +274,7 @@ export async function warnOfUnenforcedVpnRules(
   db: Kysely<Database>,
   log: { warn(obj: object, msg: string): void },
 ): Promise<void> {
-  const [gatewaySettings, variants] = await Promise.all([repo.countBlockVpnSettings(db), countBlockVpnVariants(db)]);
+  const [gatewaySettings, variants] = await Promise.all([repo.countBlockVpnSettings(db), countVpnBlockingVariants(db)]);
   if (gatewaySettings + variants === 0) return;
   log.warn(
     { gatewaySettings, variants },

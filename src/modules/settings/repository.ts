@@ -21,6 +21,17 @@ export function findPaymentSettings(
     .executeTakeFirst();
 }
 
+/** The providers the shop has enabled; secrets are never selected. */
+export async function enabledProviders(db: Conn, shopId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('payment_settings')
+    .select('provider')
+    .where('shop_id', '=', shopId)
+    .where('enabled', '=', 1)
+    .execute();
+  return rows.map((r) => r.provider);
+}
+
 /** Gateway settings of every shop with the `blockVpn` rule on (the start-up check of VPN ranges). */
 export async function countBlockVpnSettings(db: Conn): Promise<number> {
   const row = await db

@@ -1,12 +1,11 @@
 import type { Context } from '../../domain/context.js';
-import { currencyDigits } from '../../schemas/currencies.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import { rescaleFixedDiscounts } from '../coupons/index.js';
-import { rescaleMoney } from '../customers/index.js';
+import { rescaleCustomerMoney } from '../customers/index.js';
 import { getDesign } from '../design/index.js';
 import { rescalePrices } from '../products/index.js';
 import { rebuildInBackground, startRollupRebuild } from '../rollups/index.js';
-import { findShop, lockShop, type ShopRow, toShop, updateShop } from '../shops/index.js';
+import { lockShop, recordCurrency, recordUtcOffset, type ShopRow, shopCurrency, toShop } from '../shops/index.js';
 import * as payments from './payment-settings.js';
 
 // The settings that reach beyond the shop row: reading them all, and the currency and timezone
@@ -30,11 +29,11 @@ export async function changeCurrency(ctx: Context, shop: ShopRow, currency: stri
   return ctx.db.transaction().execute(async (trx) => {
     await lockShop(trx, shop.id);
     const now = ctx.clock.now();
-    const current = await findShop(trx, shop.id);
-    await rescalePrices(trx, shop.id, current.currency, currency, now);
-    await rescaleFixedDiscounts(trx, shop.id, current.currency, currency, now);
-    await rescaleMoney(trx, shop.id, currencyDigits(currency) - currencyDigits(current.currency));
-    return updateShop(trx, shop.id, { currency }, now);
+    const current = await shopCurrency(trx, shop.id);
+    await rescalePrices(trx, shop.id, current, currency, now);
+    await rescaleFixedDiscounts(trx, shop.id, current, currency, now);
+    await rescaleCustomerMoney(trx, shop.id, current, currency);
+    return recordCurrency(trx, shop.id, currency, now);
   });
 }
 
@@ -51,7 +50,7 @@ export async function setTimezone(
   log: { error(obj: object, msg: string): void },
 ): Promise<ShopRow> {
   const { row, rebuild } = await ctx.db.transaction().execute(async (trx) => {
-    const row = await updateShop(trx, shop.id, { utc_offset_minutes: utcTimezoneOffset }, ctx.clock.now());
+    const row = await recordUtcOffset(trx, shop.id, utcTimezoneOffset, ctx.clock.now());
     // After the shop row: the rollup lock comes last (docs/internals.md, the lock order).
     return { row, rebuild: await startRollupRebuild(trx, shop.id, utcTimezoneOffset) };
   });

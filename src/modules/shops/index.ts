@@ -13,21 +13,19 @@ export {
   unsupportedProviders,
 } from './payments.js';
 export { PublicShopId, PublicShopParams, resolvePublicShopId } from './public-shop.js';
-export {
-  allShopIds,
-  findShop,
-  findShopByDomain,
-  findShopById,
-  findShopBySubdomain,
-  lockShop,
-  shareShop,
-  updateShop,
-} from './repository.js';
 export { Shop, ShopName } from './schema.js';
 export {
+  affiliateCommission,
+  allShopIds,
   changeSubdomain,
+  findShop,
+  holdShopKeys,
   type LinkSettings,
+  lockShop,
+  recordCurrency,
+  recordUtcOffset,
   renameShop,
+  requireShop,
   setAffiliatePercentage,
   setCustomDomain,
   setInvoiceLifetime,
@@ -35,6 +33,12 @@ export {
   setPassword,
   setPopup,
   setTerms,
+  shareShop,
+  shopAtAddress,
+  shopCurrency,
+  shopIdAtAddress,
+  shopPasswordHash,
+  shopUtcOffset,
   toShop,
 } from './service.js';
 export type { ShopRow } from './shops.table.js';

@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Updateable } from 'kysely';
+import { type Expression, type Kysely, sql, type Updateable } from 'kysely';
 import { isPostgres } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { hostName } from '../../http/storefront-url.js';
@@ -38,6 +38,32 @@ export function findShopByDomain(db: Conn, host: string): Promise<ShopRow | unde
   const name = hostName(host);
   if (name === undefined) return Promise.resolve(undefined);
   return db.selectFrom('shops').selectAll().where('custom_domain', '=', name).executeTakeFirst();
+}
+
+/**
+ * The id of the shop at a storefront address, compared as stored (subdomain, or custom domain),
+ * as a subquery for a read that embeds it.
+ */
+export function shopIdAtAddress(db: Conn, address: { subdomain: string } | { domain: string }): Expression<number> {
+  const query = db.selectFrom('shops').select('id');
+  return (
+    'subdomain' in address
+      ? query.where('subdomain', '=', address.subdomain)
+      : query.where('custom_domain', '=', address.domain)
+  ).$asScalar();
+}
+
+/** The shop's UTC offset (minutes) as a subquery, for a statement that embeds it. */
+export function shopUtcOffset(db: Conn, shopId: number): Expression<number> {
+  return db.selectFrom('shops').select('utc_offset_minutes').where('id', '=', shopId).$asScalar();
+}
+
+/**
+ * A `FOR KEY SHARE` lock of the shop's row on PostgreSQL, held until the transaction ends; SQLite
+ * locks nothing, its write transactions are serial.
+ */
+export async function keyShareShop(db: Conn, shopId: number): Promise<void> {
+  if (isPostgres(db)) await db.selectFrom('shops').select('id').where('id', '=', shopId).forKeyShare().execute();
 }
 
 /** A shop by id, for code that already holds its id from an authorised request. */

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { Expression, Kysely } from 'kysely';
 import { constraintViolation } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
 import type { Context } from '../../domain/context.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { recordIdempotentWork } from '../../http/idempotency.js';
@@ -13,6 +15,8 @@ import * as repo from './repository.js';
 import type { Shop } from './schema.js';
 import type { ShopRow } from './shops.table.js';
 import { reservedSubdomains, SUBDOMAIN } from './subdomains.js';
+
+type Conn = Kysely<Database>;
 
 /** What a shop's addresses are built from: `PUBLIC_URL` and `STOREFRONT_DOMAIN`. */
 export type { LinkSettings };
@@ -167,4 +171,124 @@ export async function setCustomDomain(ctx: Context, shop: ShopRow, domain: strin
     if (constraintViolation(err) === 'unique') throw taken;
     throw err;
   }
+}
+
+// What other modules read of a shop whose id they hold, and the shop lock. `db` is the caller's
+// handle: inside its transaction, the transaction, so the read sees the shop as that transaction
+// does (after its shop lock, what an owner's write committed before it).
+
+/** A shop by id, for code that holds its id from an authorised request or from a row of the shop (none: a bug, it throws). */
+export function findShop(db: Conn, shopId: number): Promise<ShopRow> {
+  return repo.findShop(db, shopId);
+}
+
+/** The shop a public path names by its id (the id comes from the URL): 404 when there is none. */
+export async function requireShop(db: Conn, shopId: number): Promise<ShopRow> {
+  const shop = await repo.findShopById(db, shopId);
+  if (!shop) throw new NotFoundError('Shop');
+  return shop;
+}
+
+/**
+ * The shop's storefront password hash: null when it has no password, and when there is no such
+ * shop (a caller that goes on to read the shop answers its 404 then).
+ */
+export async function shopPasswordHash(db: Conn, shopId: number): Promise<string | null> {
+  return (await repo.findShopById(db, shopId))?.password_hash ?? null;
+}
+
+/** The currency every amount kept in the shop currency is in (balances, prices), as `db` reads it now. */
+export async function shopCurrency(db: Conn, shopId: number): Promise<string> {
+  return (await repo.findShop(db, shopId)).currency;
+}
+
+/**
+ * What the shop pays the referrer of an order of `total` minor units: its affiliate percentage of
+ * the total, rounded down; 0 when it pays none.
+ */
+export async function affiliateCommission(db: Conn, shopId: number, total: number): Promise<number> {
+  const { affiliate_bps: bps } = await repo.findShop(db, shopId);
+  return bps === 0 ? 0 : Math.floor((total * bps) / 10_000);
+}
+
+/**
+ * The shop at a storefront address: its subdomain, or its custom domain (a request's Host in any
+ * case, with a port or a trailing dot). One read of a unique index; undefined when no shop has it.
+ */
+export function shopAtAddress(
+  ctx: Context,
+  address: { subdomain: string } | { domain: string },
+): Promise<ShopRow | undefined> {
+  return 'domain' in address
+    ? repo.findShopByDomain(ctx.db, address.domain)
+    : repo.findShopBySubdomain(ctx.db, address.subdomain);
+}
+
+/** Every shop's id, oldest first (operator commands over all shops). */
+export function allShopIds(db: Conn): Promise<number[]> {
+  return repo.allShopIds(db);
+}
+
+/**
+ * Takes the shop lock exclusively, first in the transaction `db` and until it ends: an owner's
+ * write to the shop's catalog or settings, whose check-then-write steps (unique paths, listing
+ * sync) must not interleave with another writer's. The lock order, and why an advisory lock rather
+ * than the shop row: repository.ts. SQLite: nothing to do, its write transactions are serial.
+ */
+export function lockShop(db: Conn, shopId: number): Promise<void> {
+  return repo.lockShop(db, shopId);
+}
+
+/**
+ * Takes the shop lock shared, first in the transaction `db`: every write that moves orders or
+ * stock (checkout, completion, expiry or cancellation, replacement, refund, a balance change).
+ * Many run at once; none interleaves its row locks with an owner's write (`lockShop`). Asked for
+ * again in the same transaction it is already held and waits for nothing.
+ */
+export function shareShop(db: Conn, shopId: number): Promise<void> {
+  return repo.shareShop(db, shopId);
+}
+
+/**
+ * Holds the shop's row against a change of its keys until the transaction `db` ends (PostgreSQL:
+ * a `FOR KEY SHARE` row lock, not the shop lock, so owners' writes do not hold it up; SQLite:
+ * nothing, its write transactions are serial). For a transaction that later writes a row whose
+ * foreign key names the shop while it holds a lock others wait for (the rollup state,
+ * rollups/rollups.ts): PostgreSQL checks that key with the same key share, which asked for then,
+ * behind a queued change of the shop's keys, could close a cycle of waits; held from the start,
+ * the check waits for nothing.
+ */
+export function holdShopKeys(db: Conn, shopId: number): Promise<void> {
+  return repo.keyShareShop(db, shopId);
+}
+
+/**
+ * The shop's UTC offset (minutes) as a subquery, for a write that records it in the same
+ * statement (the rollups' state, created on first use in the shop's days).
+ */
+export function shopUtcOffset(db: Conn, shopId: number): Expression<number> {
+  return repo.shopUtcOffset(db, shopId);
+}
+
+/**
+ * The id of the shop at a storefront address (its subdomain, or its custom domain as stored) as a
+ * subquery, for a read that names the shop by its address and stays one statement (the invoice
+ * page's status poll): it yields no row when no shop has the address.
+ */
+export function shopIdAtAddress(db: Conn, address: { subdomain: string } | { domain: string }): Expression<number> {
+  return repo.shopIdAtAddress(db, address);
+}
+
+// The two writes below are steps of the settings module's currency and timezone changes
+// (settings/service.ts), which rescale or rebuild other modules' data in the same transaction:
+// `db` is that transaction and `now` its time.
+
+/** Records the shop's new currency, once every amount kept in the shop currency has been rescaled to it. */
+export function recordCurrency(db: Conn, shopId: number, currency: string, now: number): Promise<ShopRow> {
+  return repo.updateShop(db, shopId, { currency }, now);
+}
+
+/** Records the shop's UTC offset (minutes), before the rollup rebuild in the new days starts. */
+export function recordUtcOffset(db: Conn, shopId: number, minutes: number, now: number): Promise<ShopRow> {
+  return repo.updateShop(db, shopId, { utc_offset_minutes: minutes }, now);
 }

@@ -4,8 +4,8 @@ import { NotFoundError } from '../../http/errors.js';
 import { categoryListings } from '../categories/index.js';
 import { groupMembers } from '../groups/index.js';
 import { listingsInOrder } from '../listings/index.js';
-import type { ProductRow, VariantRow } from '../products/index.js';
-import { listVariantStocks, listVariants } from '../products/index.js';
+import type { ProductRow } from '../products/index.js';
+import { liveVariantsByProduct, variantStocksByProduct } from '../products/index.js';
 import * as repo from './repository.js';
 import type { PublicListing } from './schema.js';
 import { type ListedProductView, type Storefront, toGroupHeader, toListedProduct, toPublicProduct } from './views.js';
@@ -17,31 +17,14 @@ import { type ListedProductView, type Storefront, toGroupHeader, toListedProduct
  */
 type Conn = Kysely<Database>;
 
-function groupBy<T>(rows: T[], key: (row: T) => number): Map<number, T[]> {
-  const groups = new Map<number, T[]>();
-  for (const row of rows) {
-    const list = groups.get(key(row));
-    if (list) list.push(row);
-    else groups.set(key(row), [row]);
-  }
-  return groups;
-}
-
 /** The live variants of these products, by product. */
-async function variantsOf(
-  db: Conn,
-  shopId: number,
-  products: ProductRow[],
-): Promise<(productId: number) => VariantRow[]> {
-  const byProduct = groupBy(
-    await listVariants(
-      db,
-      shopId,
-      products.map((p) => p.id),
-    ),
-    (v) => v.product_id,
+async function variantsOf(db: Conn, shopId: number, products: ProductRow[]) {
+  const byProduct = await liveVariantsByProduct(
+    db,
+    shopId,
+    products.map((p) => p.id),
   );
-  return (productId) => byProduct.get(productId) ?? [];
+  return (productId: number) => byProduct.get(productId) ?? [];
 }
 
 /** The listed ones among these products, by id, as listings show them. */
@@ -51,13 +34,10 @@ async function listedProductViews(
   productIds: number[],
 ): Promise<Map<number, ListedProductView>> {
   const products = await repo.listedProductCards(db, store.shop.id, productIds);
-  const stocks = groupBy(
-    await listVariantStocks(
-      db,
-      store.shop.id,
-      products.map((p) => p.id),
-    ),
-    (v) => v.product_id,
+  const stocks = await variantStocksByProduct(
+    db,
+    store.shop.id,
+    products.map((p) => p.id),
   );
   return new Map(products.map((p) => [p.id, toListedProduct(store, p, stocks.get(p.id) ?? [])]));
 }

@@ -4,6 +4,7 @@ export { cacheControlFor, conditionalGet, etagOf, matchesIfNoneMatch } from './h
 export type { CachedPage } from './page-cache.js';
 export { invalidateAfterWrite, PageCache, registerPageCache } from './page-cache.js';
 export { storefrontPublicRoutes } from './public.routes.js';
+export { rebuildStorefrontTotals } from './rebuild.js';
 export type { PublicListing } from './schema.js';
 export {
   announcementPage,

@@ -91,17 +91,6 @@ export function listCategories(db: Conn, shopId: number): Promise<CategoryRow[]>
   return db.selectFrom('categories').selectAll().where('shop_id', '=', shopId).orderBy('id').execute();
 }
 
-/** Names of the gateways the shop has enabled; secrets are never selected. */
-export async function enabledGatewayNames(db: Conn, shopId: number): Promise<Set<string>> {
-  const rows = await db
-    .selectFrom('payment_settings')
-    .select('provider')
-    .where('shop_id', '=', shopId)
-    .where('enabled', '=', 1)
-    .execute();
-  return new Set(rows.map((r) => r.provider));
-}
-
 // ---- feedbacks -------------------------------------------------------------------------------
 
 export interface FeedbackFilter {
@@ -279,41 +268,31 @@ export async function addFeedbackToTotals(
 }
 
 /**
- * Recomputes a shop's storefront totals, feedback index and serial stock counts from the rows
- * themselves: for data written in bulk past the services (the benchmark's seeder, an import).
+ * Recomputes the shop's totals from the rows themselves (rebuild.ts): its feedbacks and their
+ * ratings, and `buyers`, counted by the customers module.
  */
-export async function rebuildStorefrontTotals(db: Conn, shopId: number): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('shop_totals').where('shop_id', '=', shopId).execute();
-    await sql`
-      insert into shop_totals (shop_id, feedbacks, rating_sum, buyers)
-      select ${shopId},
-        (select count(*) from feedbacks f where f.shop_id = ${shopId}),
-        (select coalesce(sum(f.rating), 0) from feedbacks f where f.shop_id = ${shopId}),
-        (select count(*) from customers c where c.shop_id = ${shopId} and c.orders_count > 0)`.execute(trx);
-    await trx.deleteFrom('feedback_products').where('shop_id', '=', shopId).execute();
-    await sql`
-      insert into feedback_products (shop_id, feedback_id, product_id, created_at, rating)
-      select distinct f.shop_id, f.id, p.product_id, f.created_at, f.rating
-      from feedbacks f join invoice_parts p on p.invoice_id = f.invoice_id
-      where f.shop_id = ${shopId}`.execute(trx);
-    await sql`
-      update product_variants set available_serials = (
-        select count(*) from serials s where s.shop_id = ${shopId} and s.variant_id = product_variants.id and s.status = 'available')
-      where shop_id = ${shopId}`.execute(trx);
-  });
+export async function rebuildShopTotals(db: Conn, shopId: number, buyers: number): Promise<void> {
+  await db.deleteFrom('shop_totals').where('shop_id', '=', shopId).execute();
+  await sql`
+    insert into shop_totals (shop_id, feedbacks, rating_sum, buyers)
+    select ${shopId},
+      (select count(*) from feedbacks f where f.shop_id = ${shopId}),
+      (select coalesce(sum(f.rating), 0) from feedbacks f where f.shop_id = ${shopId}),
+      ${buyers}`.execute(db);
 }
 
-/** Counts the customer among the shop's buyers if the purchase just recorded was their first. */
-export async function countFirstPurchase(db: Conn, shopId: number, customerId: number): Promise<void> {
-  const first = await db
-    .selectFrom('customers')
-    .select('id')
-    .where('shop_id', '=', shopId)
-    .where('id', '=', customerId)
-    .where('orders_count', '=', 1)
-    .executeTakeFirst();
-  if (!first) return;
+/** Recomputes the shop's feedback index (each feedback under the products of its invoice) from the rows themselves. */
+export async function rebuildFeedbackIndex(db: Conn, shopId: number): Promise<void> {
+  await db.deleteFrom('feedback_products').where('shop_id', '=', shopId).execute();
+  await sql`
+    insert into feedback_products (shop_id, feedback_id, product_id, created_at, rating)
+    select distinct f.shop_id, f.id, p.product_id, f.created_at, f.rating
+    from feedbacks f join invoice_parts p on p.invoice_id = f.invoice_id
+    where f.shop_id = ${shopId}`.execute(db);
+}
+
+/** Counts a new buyer of the shop (a customer's first completed order). */
+export async function countFirstBuyer(db: Conn, shopId: number): Promise<void> {
   await db
     .insertInto('shop_totals')
     .values({ shop_id: shopId, feedbacks: 0, rating_sum: 0, buyers: 1 })

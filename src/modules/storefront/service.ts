@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.js';
 import { NotFoundError } from '../../http/errors.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
 import { getDesign } from '../design/index.js';
+import { enabledGatewayNames } from '../settings/index.js';
 import type { ShopRow } from '../shops/index.js';
 import { listingAtPath, publicCategories, publicListings, reachableProduct } from './catalog.service.js';
 import * as repo from './repository.js';
@@ -28,7 +29,7 @@ const LATEST_FEEDBACKS = 10;
 const LISTED_ANNOUNCEMENTS = 50;
 
 async function loadStorefront(db: Conn, shop: ShopRow): Promise<Storefront> {
-  const [design, gateways] = await Promise.all([getDesign(db, shop.id), repo.enabledGatewayNames(db, shop.id)]);
+  const [design, gateways] = await Promise.all([getDesign(db, shop.id), enabledGatewayNames(db, shop.id)]);
   return { shop, design, gateways };
 }
 

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { ForbiddenError, NotFoundError } from '../../http/errors.js';
+import { ForbiddenError } from '../../http/errors.js';
 import { verifyPassword } from '../../security/passwords.js';
 import type { ShopRow } from '../shops/index.js';
-import { findShopById } from '../shops/index.js';
+import { requireShop } from '../shops/index.js';
 
 /**
  * The storefront password (contract section 9). Checking a scrypt hash costs ~50 ms, too much
@@ -64,8 +64,7 @@ export async function openStorefront(
   key: string | undefined,
   unlocked: UnlockedKeys,
 ): Promise<ShopRow> {
-  const shop = await findShopById(db, shopId);
-  if (!shop) throw new NotFoundError('Shop');
+  const shop = await requireShop(db, shopId);
   if (!(await keyOpens(shop.password_hash, key, shop.id, unlocked)))
     throw new ForbiddenError('This shop is protected by a password.', 'shop_locked');
   return shop;

@@ -6,11 +6,11 @@ import { NotFoundError, ValidationError } from '../../http/errors.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
 import { storefrontPaths } from '../../http/storefront-url.js';
 import type { SecretBox } from '../../security/secret-box.js';
-import { recordEvent } from '../events/index.js';
 import { enqueueMail, type LinkSettings, shopLink, ticketAnsweredMail, ticketOpenedMail } from '../mail/index.js';
 import * as invoices from '../orders/index.js';
 import { openShop, type ShopAccess } from '../orders/index.js';
 import type { ShopRow } from '../shops/index.js';
+import { publishEvent } from '../webhooks/index.js';
 import * as repo from './repository.js';
 import type { CreateTicketBody, TicketListQuery } from './schema.js';
 import { nextTicketStatus, type TicketAction } from './state.js';
@@ -98,7 +98,7 @@ export async function openTicket(
       content,
       created_at: now,
     });
-    await recordEvent(
+    await publishEvent(
       trx,
       shop.id,
       'ticket.created',
@@ -153,7 +153,7 @@ async function addMessage(
       created_at: now,
     });
     await repo.setTicketStatus(trx, shopId, ticketId, status, now);
-    await recordEvent(trx, shopId, 'ticket.message', { ticketId, messageId: message.id, author, status }, now);
+    await publishEvent(trx, shopId, 'ticket.message', { ticketId, messageId: message.id, author, status }, now);
     if (answer) {
       await enqueueMail(
         trx,

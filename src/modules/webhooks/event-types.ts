@@ -1,5 +1,5 @@
-// The catalogue lives with the webhooks, which subscribe to it; the events module records them
-// (and re-exports EventType for the modules that do).
+// The catalogue of the events the webhooks deliver (publish.ts records each in the events module's
+// store and queues its deliveries).
 
 /** The event types of contract section 10. */
 export const eventTypes = [

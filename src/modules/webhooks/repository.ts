@@ -234,23 +234,19 @@ export async function renewDeliveryClaims(
     .execute();
 }
 
-export type DeliveryWithType = DeliveryRow & { event_type: string };
-
-/** One delivery of this shop's endpoint, with its event's type. */
+/** One delivery of this shop's endpoint. */
 export function findDelivery(
   db: Conn,
   shopId: number,
   webhookId: number,
   deliveryId: number,
-): Promise<DeliveryWithType | undefined> {
+): Promise<DeliveryRow | undefined> {
   return db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('events as e', (join) => join.onRef('e.id', '=', 'd.event_id').onRef('e.shop_id', '=', 'd.shop_id'))
-    .selectAll('d')
-    .select('e.type as event_type')
-    .where('d.shop_id', '=', shopId)
-    .where('d.webhook_id', '=', webhookId)
-    .where('d.id', '=', deliveryId)
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('webhook_id', '=', webhookId)
+    .where('id', '=', deliveryId)
     .executeTakeFirst();
 }
 
@@ -330,15 +326,6 @@ export async function countAttempts(db: Conn, shopId: number, webhookId: number)
   return Number(row.n);
 }
 
-export function findEvent(db: Conn, shopId: number, eventId: string) {
-  return db
-    .selectFrom('events')
-    .selectAll()
-    .where('shop_id', '=', shopId)
-    .where('id', '=', eventId)
-    .executeTakeFirstOrThrow();
-}
-
 // The two functions below serve the secrets module (start-up check, `shopd secrets rotate`), through
 // service.ts; they never answer a request.
 
@@ -358,17 +345,6 @@ export async function replaceSealedWebhookSecret(
     .set({ secret: sealed })
     .where('shop_id', '=', shopId)
     .where('id', '=', webhookId)
-    .execute();
-}
-
-/**
- * The `ping` event of `POST webhooks/{id}/test`. Written here rather than through the events
- * module, which builds on this one: a ping goes to one endpoint, never through subscriptions.
- */
-export async function insertPingEvent(db: Conn, shopId: number, eventId: string, webhookId: number, now: number) {
-  await db
-    .insertInto('events')
-    .values({ id: eventId, shop_id: shopId, type: 'ping', payload: JSON.stringify({ webhookId }), created_at: now })
     .execute();
 }
 

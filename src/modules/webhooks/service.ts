@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
@@ -11,6 +10,7 @@ import { nextAttemptAt, type RetrySchedule } from '../../jobs/retry.js';
 import { type Job, runAlone, type StandaloneJob } from '../../jobs/runner.js';
 import { type PageQuery, toIso } from '../../schemas/common.js';
 import type { SecretBox } from '../../security/secret-box.js';
+import { findEvent, recordEvent } from '../events/index.js';
 import * as repo from './repository.js';
 import { generateSecret, type SendResult, sendWebhook } from './sender.js';
 import type { DeliveryRow, WebhookRow } from './webhooks.table.js';
@@ -198,27 +198,15 @@ export async function resendDelivery(db: Conn, shopId: number, webhookId: number
     }
     const row = await repo.rearmDelivery(trx, shopId, webhookId, deliveryId, now);
     if (!row) throw new NotFoundError('Delivery');
-    return toDelivery(row, delivery.event_type);
+    return toDelivery(row, (await requireEvent(trx, shopId, delivery.event_id)).type);
   });
 }
 
-/** The enabled endpoints of the shop subscribed to `type`: where an event of it will be delivered. */
-export async function subscribedEndpoints(db: Conn, shopId: number, type: string): Promise<number[]> {
-  return (await repo.enabledWebhooks(db, shopId))
-    .filter((w) => (JSON.parse(w.events) as string[]).includes(type))
-    .map((w) => w.id);
-}
-
-/** In the transaction that records an event: one delivery per endpoint of `targets`. */
-export async function queueDeliveries(
-  db: Conn,
-  shopId: number,
-  eventId: string,
-  orderingKey: string | null,
-  targets: number[],
-  now: number,
-): Promise<void> {
-  await repo.insertDeliveries(db, shopId, eventId, orderingKey, targets, now);
+/** A delivery's event (its foreign key keeps it while the delivery exists). */
+async function requireEvent(db: Conn, shopId: number, eventId: string) {
+  const event = await findEvent(db, shopId, eventId);
+  if (!event) throw new Error(`event ${eventId} of shop ${shopId} not found`);
+  return event;
 }
 
 interface Deliverer {
@@ -234,14 +222,14 @@ interface Deliverer {
 async function attempt(ctx: Deliverer, delivery: DeliveryRow, now: () => number, force = false): Promise<SendResult> {
   const [webhook, event] = await Promise.all([
     repo.findWebhook(ctx.db, delivery.shop_id, delivery.webhook_id),
-    repo.findEvent(ctx.db, delivery.shop_id, delivery.event_id),
+    requireEvent(ctx.db, delivery.shop_id, delivery.event_id),
   ]);
   const payload = JSON.stringify({
     id: event.id,
     type: event.type,
-    createdAt: toIso(event.created_at),
-    shopId: event.shop_id,
-    data: JSON.parse(event.payload) as unknown,
+    createdAt: toIso(event.createdAt),
+    shopId: event.shopId,
+    data: event.data,
   });
   const secret = webhook ? ctx.secrets.tryOpen(webhook.secret) : undefined;
   // The system's time, not the clock's: receivers check that the signature is recent by their own.
@@ -376,8 +364,8 @@ export async function deliverDue(ctx: Deliverer, now: number, options: PassOptio
 export async function ping(ctx: Deliverer, shopId: number, webhookId: number) {
   const webhook = await requireWebhook(ctx.db, shopId, webhookId);
   const now = ctx.clock.now();
-  const eventId = `evt_${randomBytes(16).toString('base64url')}`;
-  await repo.insertPingEvent(ctx.db, shopId, eventId, webhookId, now);
+  // Recorded like any event, but delivered to this endpoint only, never through subscriptions.
+  const eventId = await recordEvent(ctx.db, { shopId, type: 'ping', data: { webhookId }, at: now });
   await repo.insertDeliveries(ctx.db, shopId, eventId, `ping:${eventId}`, [webhook.id], now);
   // No heartbeat renews this claim: its lease covers the whole timeout.
   const delivery = await repo.claimDeliveryOf(ctx.db, webhook.id, eventId, now + ctx.timeoutMs + CLAIM_LEASE_MS);

@@ -205,9 +205,9 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     renderInvoice(request, reply),
   );
 
-  // The poll of a pending invoice page: one read, of the invoice by its primary key joined to the
-  // shop the address names (no separate shop lookup, no password: the unguessable id is the
-  // capability, and the answer is only the status).
+  // The poll of a pending invoice page: one read, of the invoice by its primary key, of the shop
+  // the address names (found in the same statement: no separate shop lookup; no password: the
+  // unguessable id is the capability, and the answer is only the status).
   app.get<{ Params: { shop: string; invoiceId: string } }>(
     '/invoices/:invoiceId/status',
     { schema: hide, config: { storefrontBare: true } },
