@@ -1,7 +1,9 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
-import { onEnd } from './build.js';
+import type { FastifyInstance } from 'fastify';
+import { onEnd, owner } from './build.js';
+import { assertOk, sellingShop } from './factories.js';
 
 export interface ReceivedRequest {
   headers: IncomingHttpHeaders;
@@ -35,4 +37,29 @@ export async function webhookReceiver(
       }),
   );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received };
+}
+
+/**
+ * A selling shop whose one webhook endpoint (a webhookReceiver answering `status`) takes
+ * `invoice.created`, and a checkout that queued one delivery to it: the start of the webhook
+ * outbox's retry tests. `delivery()` reads that delivery's status, attempts and next attempt.
+ */
+export async function queuedDelivery(t: TestContext, app: FastifyInstance, status: (body: any) => number) {
+  const api = await owner(app);
+  const shop = await sellingShop(api);
+  const sink = await webhookReceiver(t, status);
+  assertOk(await api.post(`/self/${shop.shopId}/webhooks`, { url: sink.url, events: ['invoice.created'] }));
+  assertOk(
+    await api.post(`/v2/public/shops/${shop.shopId}/invoices`, {
+      customerEmail: 'hook@example.com',
+      gateway: 'tipjar',
+      parts: [{ productId: shop.productId, productVariantId: shop.keysVariant, quantity: 1 }],
+    }),
+  );
+  const delivery = () =>
+    app.db.kysely
+      .selectFrom('webhook_deliveries')
+      .select(['status', 'attempts', 'next_attempt_at'])
+      .executeTakeFirstOrThrow();
+  return { sink, delivery };
 }

@@ -11,7 +11,7 @@ import { TestClock } from '../helpers/clock.js';
 import { assertOk, createShop, sellingShop } from '../helpers/factories.js';
 import { smtpSink } from '../helpers/smtp-sink.js';
 import { waitUntil } from '../helpers/wait.js';
-import { webhookReceiver } from '../helpers/webhook-receiver.js';
+import { queuedDelivery } from '../helpers/webhook-receiver.js';
 
 interface Line {
   level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
@@ -309,23 +309,8 @@ test('advancing the app’s clock makes a failed mail’s retry due, and runOnce
 test('advancing the app’s clock makes a failed webhook delivery’s retry due, and runOnce sends it; no sleep', async (t) => {
   const clock = new TestClock();
   const app = await build(t, {}, { clock });
-  const api = await owner(app);
-  const shop = await sellingShop(api);
   let answer = 500;
-  const sink = await webhookReceiver(t, () => answer);
-  assertOk(await api.post(`/self/${shop.shopId}/webhooks`, { url: sink.url, events: ['invoice.created'] }));
-  assertOk(
-    await api.post(`/v2/public/shops/${shop.shopId}/invoices`, {
-      customerEmail: 'hook@example.com',
-      gateway: 'tipjar',
-      parts: [{ productId: shop.productId, productVariantId: shop.keysVariant, quantity: 1 }],
-    }),
-  );
-  const delivery = () =>
-    app.db.kysely
-      .selectFrom('webhook_deliveries')
-      .select(['status', 'attempts', 'next_attempt_at'])
-      .executeTakeFirstOrThrow();
+  const { sink, delivery } = await queuedDelivery(t, app, () => answer);
 
   assert.equal(await app.webhookWorker.runOnce(), 0);
   const failed = await delivery();

@@ -10,7 +10,7 @@ import { RETRY_DELAYS_MS, retryDelayMs, startWebhookWorker } from '../../src/mod
 import { build, type Client, freshConfig, onEnd, owner } from '../helpers/build.js';
 import { TestClock } from '../helpers/clock.js';
 import { assertError, assertOk, sellingShop } from '../helpers/factories.js';
-import { webhookReceiver as receiver } from '../helpers/webhook-receiver.js';
+import { queuedDelivery, webhookReceiver as receiver } from '../helpers/webhook-receiver.js';
 
 /** Held requests wait for their batch: the send timeout only bounds a hang and decides nothing. */
 const HELD = { WEBHOOK_TIMEOUT_MS: '60000' };
@@ -205,22 +205,7 @@ test('backoff: about three days of retries with jitter', () => {
 test('every documented retry is made: the tenth failure waits its 20 h, the eleventh ends the delivery', async (t) => {
   const clock = new TestClock();
   const app = await build(t, {}, { clock });
-  const api = await owner(app);
-  const shop = await sellingShop(api);
-  const sink = await receiver(t, () => 500);
-  assertOk(await api.post(`/self/${shop.shopId}/webhooks`, { url: sink.url, events: ['invoice.created'] }));
-  assertOk(
-    await api.post(`/v2/public/shops/${shop.shopId}/invoices`, {
-      customerEmail: 'hook@example.com',
-      gateway: 'tipjar',
-      parts: [{ productId: shop.productId, productVariantId: shop.keysVariant, quantity: 1 }],
-    }),
-  );
-  const delivery = () =>
-    app.db.kysely
-      .selectFrom('webhook_deliveries')
-      .select(['status', 'attempts', 'next_attempt_at'])
-      .executeTakeFirstOrThrow();
+  const { sink, delivery } = await queuedDelivery(t, app, () => 500);
   // Nine attempts failed already; each claim counts one.
   await app.db.kysely
     .updateTable('webhook_deliveries')
