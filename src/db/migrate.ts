@@ -24,6 +24,7 @@ import * as m0021 from './migrations/0021-list-orders.js';
 import * as m0022 from './migrations/0022-payments.js';
 import * as m0023 from './migrations/0023-mail-claims.js';
 import * as m0024 from './migrations/0024-survive-failures.js';
+import * as m0025 from './migrations/0025-rollup-blocks-of-8.js';
 
 /**
  * Migrations are listed here, in order, rather than read from a folder: the list is part of
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '0022-payments': m0022,
   '0023-mail-claims': m0023,
   '0024-survive-failures': m0024,
+  '0025-rollup-blocks-of-8': m0025,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

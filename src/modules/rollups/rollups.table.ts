@@ -1,8 +1,8 @@
 /**
  * Dashboard rollups: deltas per bucket of shop-local days (days since 1970-01-01 in the offset
  * of `rollup_state`). A row holds what happened in its bucket only, never a running total. Each
- * fact is kept at three levels: level 0 is one local day (bucket = day), level 1 a block of 32
- * days (bucket = day / 32), level 2 a block of 1024 days (bucket = day / 1024); a range of days
+ * fact is kept at five levels: level 0 is one local day (bucket = day), level k a block of 8^k
+ * days (bucket = day / 8^k: 8, 64, 512 and 4,096 days); a range of days
  * is summed from the few whole blocks it covers plus its ragged ends (see rollups.ts).
  *
  * Rows belong to a generation of the shop's rollups: reads use `rollup_state.generation`; a
@@ -27,7 +27,7 @@ export interface RollupStateTable {
 interface Bucket {
   shop_id: number;
   generation: number;
-  /** 0: a day, 1: 32 days, 2: 1024 days. */
+  /** 0: a day, k: a block of 8^k days (up to 4: 4,096 days). */
   level: number;
   bucket: number;
 }

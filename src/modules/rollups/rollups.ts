@@ -14,11 +14,11 @@ type Conn = Kysely<Database>;
  * domain events, subscribers.ts), so dashboards and the invoice list's totalCount sum
  * a few dozen rows instead of reading every invoice.
  *
- * A row holds the deltas of one bucket of shop-local days: a day, 32 days or 1024 days (levels
- * 0, 1, 2); a write adds to its own day's bucket at each level and touches nothing else. A range
- * of days is summed from the whole blocks it covers and its ragged ends (`bucketRanges`): a year
- * is at most ~70 buckets per key, where days alone would be 365 (36,500 product rows for a shop
- * selling 100 products a day).
+ * A row holds the deltas of one bucket of shop-local days: a day or a block of 8, 64, 512 or
+ * 4,096 days (levels 0…4); a write adds to its own day's bucket at each level and touches nothing
+ * else. A range of days is summed from the whole blocks it covers and its ragged ends
+ * (`bucketRanges`): a year is at most ~30 buckets per key, typically 20, where days alone would
+ * be 365 (36,500 product rows for a shop selling 100 products a day).
  *
  * What a source row (an invoice with its parts, a customer, a feedback, a replacement, a refund) adds is
  * `contributions` of its current state; a change adds after − before. A rebuild folds the same
