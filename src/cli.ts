@@ -275,7 +275,15 @@ async function main(argv: string[]): Promise<void> {
       if (shop !== undefined && !(Number.isSafeInteger(shop) && shop > 0))
         throw new UsageError('--shop must be a shop id (a positive integer)');
       const { rebuildRollupsCommand } = await import('./modules/rollups/index.js');
-      await withDatabase((db) => rebuildRollupsCommand(db.kysely, shop, (line) => console.log(line)));
+      const { deriveRepeatPurchases } = await import('./modules/orders/index.js');
+      await withDatabase((db) =>
+        rebuildRollupsCommand(
+          db.kysely,
+          shop,
+          (line) => console.log(line),
+          (id) => deriveRepeatPurchases(db.kysely, id, 'missing'),
+        ),
+      );
       return;
     }
     default:

@@ -2,6 +2,7 @@
 export { customerOwnerRoutes } from './owner.routes.js';
 export { Customer, CustomerParams, StatsQuery } from './schema.js';
 export {
+  backdateCustomers,
   buyerBalance,
   changeBalance,
   countBuyers,

@@ -282,8 +282,9 @@ export async function setReferralDisabled(
     .executeTakeFirst();
 }
 
-export async function customerStats(db: Conn, shopId: number, range: { from: number; to: number }) {
-  const totalsQuery = db
+/** The shop's customers now, their balances, and how many were created in the range. */
+export async function customerTotals(db: Conn, shopId: number, range: { from: number; to: number }) {
+  const totals = await db
     .selectFrom('customers')
     .select((eb) => [
       eb.fn.countAll<number>().as('total'),
@@ -299,49 +300,26 @@ export async function customerStats(db: Conn, shopId: number, range: { from: num
         )
         .as('new_customers'),
     ])
-    .where('shop_id', '=', shopId);
-  // Returning: bought in the range, and had bought before (earlier in the range or before it).
-  const returningQuery = db
-    .selectFrom((eb) =>
-      eb
-        .selectFrom('invoices')
-        .select('customer_id')
-        .where('shop_id', '=', shopId)
-        .where('status', '=', 'completed')
-        .where('completed_at', '<=', range.to)
-        .groupBy('customer_id')
-        .having((h) => h.fn.countAll(), '>=', 2)
-        .having((h) => h.fn.max('completed_at'), '>=', range.from)
-        .as('r'),
-    )
-    .select((eb) => eb.fn.countAll<number>().as('n'));
-  const topQuery = db
-    .selectFrom('invoices')
-    .innerJoin('customers', 'customers.id', 'invoices.customer_id')
-    .select((eb) => [
-      'customers.id',
-      'customers.email',
-      eb.fn.sum<number>('invoices.total').as('spent'),
-      eb.fn.countAll<number>().as('orders'),
-    ])
-    .where('invoices.shop_id', '=', shopId)
-    .where('invoices.status', '=', 'completed')
-    .where('invoices.completed_at', '>=', range.from)
-    .where('invoices.completed_at', '<=', range.to)
-    .groupBy(['customers.id', 'customers.email'])
-    .orderBy('spent', 'desc')
-    .orderBy('customers.id')
-    .limit(10);
-  const [totals, returning, top] = await Promise.all([
-    totalsQuery.executeTakeFirstOrThrow(),
-    returningQuery.executeTakeFirstOrThrow(),
-    topQuery.execute(),
-  ]);
+    .where('shop_id', '=', shopId)
+    .executeTakeFirstOrThrow();
   return {
     total: Number(totals.total),
     newCustomers: Number(totals.new_customers ?? 0),
     balance: Number(totals.balance),
-    returning: Number(returning.n),
-    top: top.map((t) => ({ id: t.id, email: t.email, spent: Number(t.spent), orders: Number(t.orders) })),
   };
+}
+
+/** Sets when a customer appeared and last bought (imported or demo history, see service.ts). */
+export async function setCustomerDates(
+  db: Conn,
+  shopId: number,
+  customerId: number,
+  dates: { createdAt: number; lastOrderAt: number | null },
+): Promise<void> {
+  await db
+    .updateTable('customers')
+    .set({ created_at: dates.createdAt, last_order_at: dates.lastOrderAt })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', customerId)
+    .execute();
 }

@@ -8,6 +8,7 @@ import { type PageQuery, toIso } from '../../schemas/common.js';
 import { currencyDigits } from '../../schemas/currencies.js';
 import { parseDateRange } from '../../schemas/dates.js';
 import { fromMinorUnits, toMinorUnits } from '../../schemas/money.js';
+import { buyersOfRange } from '../rollups/index.js';
 import type { ShopRow } from '../shops/index.js';
 import { shareShop, shopCurrency } from '../shops/index.js';
 import { publishEvent } from '../webhooks/index.js';
@@ -272,6 +273,8 @@ export async function listCustomerIps(ctx: Context, shop: ShopRow, customerId: n
 }
 
 const DAY = 86_400_000;
+/** How many customers the figures list by amount spent. */
+const TOP_CUSTOMERS = 10;
 
 /** Figures over `fromDate`/`toDate` (default: the last 30 days). */
 export async function customerStats(
@@ -282,20 +285,42 @@ export async function customerStats(
   const parsed = parseDateRange(query, shop.utc_offset_minutes);
   const to = parsed.to ?? ctx.clock.now();
   const from = parsed.from ?? to - 30 * DAY;
-  const stats = await repo.customerStats(ctx.db, shop.id, { from, to });
+  // The buyers (who came back, who spent most) are figures of the orders: the rollups module reads them.
+  const [totals, buyers] = await Promise.all([
+    repo.customerTotals(ctx.db, shop.id, { from, to }),
+    buyersOfRange(ctx, shop.id, { from, to }, TOP_CUSTOMERS),
+  ]);
   return {
     fromDate: toIso(from),
     toDate: toIso(to),
     currency: shop.currency,
-    totalCustomers: stats.total,
-    newCustomers: stats.newCustomers,
-    returningCustomers: stats.returning,
-    totalBalance: fromMinorUnits(stats.balance, shop.currency),
-    topCustomers: stats.top.map((t) => ({
-      customerId: t.id,
+    totalCustomers: totals.total,
+    newCustomers: totals.newCustomers,
+    returningCustomers: buyers.returning,
+    totalBalance: fromMinorUnits(totals.balance, shop.currency),
+    topCustomers: buyers.top.map((t) => ({
+      customerId: t.customerId,
       email: t.email,
       totalSpent: fromMinorUnits(t.spent, shop.currency),
       orders: t.orders,
     })),
   };
+}
+
+/**
+ * Sets when customers appeared and last bought from their orders' dates, for imported or demo
+ * history (see the orders module's history.service.ts: its `customerOrderDates` answers them once
+ * the orders are moved to their times): a customer is created with their first order and last
+ * bought with their latest completed one (none: null). Customers not listed are left as they are.
+ */
+export async function backdateCustomers(
+  db: Conn,
+  shopId: number,
+  dates: { customerId: number; firstOrderAt: number; lastCompletedAt: number | null }[],
+): Promise<void> {
+  for (const d of dates)
+    await repo.setCustomerDates(db, shopId, d.customerId, {
+      createdAt: d.firstOrderAt,
+      lastOrderAt: d.lastCompletedAt,
+    });
 }

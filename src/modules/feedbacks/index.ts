@@ -3,4 +3,4 @@
 export { appealsCommand } from './appeals-command.js';
 export { feedbackOwnerRoutes } from './owner.routes.js';
 export { feedbackPublicRoutes } from './public.routes.js';
-export { feedbackOfInvoice, feedbacksOfInvoices, postFeedback } from './service.js';
+export { backdateFeedback, feedbackOfInvoice, feedbacksOfInvoices, postFeedback } from './service.js';

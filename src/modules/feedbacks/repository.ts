@@ -61,6 +61,16 @@ export function setFeedbackAnswer(
     .executeTakeFirst();
 }
 
+/** Moves the feedback left on an invoice to another time (its creation and last change). */
+export async function moveFeedbackInTime(db: Conn, shopId: number, invoiceId: string, at: number): Promise<void> {
+  await db
+    .updateTable('feedbacks')
+    .set({ created_at: at, updated_at: at })
+    .where('shop_id', '=', shopId)
+    .where('invoice_id', '=', invoiceId)
+    .execute();
+}
+
 export interface FeedbackFilter {
   rating?: number | undefined;
   search?: string | undefined;

@@ -7,8 +7,7 @@ import { domainEvents } from '../../domain/events.js';
 import { ConflictError, NotFoundError } from '../../http/errors.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
 import { toIso } from '../../schemas/common.js';
-import * as invoices from '../orders/index.js';
-import { withExpiryApplied } from '../orders/index.js';
+import { type InvoiceFeedbacksReader, invoiceOfLink, productIdsOfInvoices } from '../orders/index.js';
 import type { ShopRow } from '../shops/index.js';
 import type { AppealStatus, FeedbackAppealRow, FeedbackRow } from './feedbacks.table.js';
 import * as repo from './repository.js';
@@ -17,21 +16,10 @@ import { toAppealListItem, toOwnerFeedback, toPublicFeedback } from './views.js'
 
 type Conn = Kysely<Database>;
 
-/** The distinct products of each invoice, in the order of its parts. */
-async function productIdsOf(db: Conn, shopId: number, invoiceIds: string[]): Promise<Map<string, number[]>> {
-  const byInvoice = new Map<string, number[]>();
-  for (const part of await invoices.listParts(db, shopId, invoiceIds)) {
-    const ids = byInvoice.get(part.invoice_id) ?? [];
-    if (!ids.includes(part.product_id)) ids.push(part.product_id);
-    byInvoice.set(part.invoice_id, ids);
-  }
-  return byInvoice;
-}
-
 /** Owner views of feedbacks of one shop, each with its products and latest appeal. */
 async function ownerViews(db: Conn, shopId: number, rows: FeedbackRow[]) {
   const [products, appeals] = await Promise.all([
-    productIdsOf(
+    productIdsOfInvoices(
       db,
       shopId,
       rows.map((f) => f.invoice_id),
@@ -58,7 +46,7 @@ async function requireFeedback(db: Conn, shopId: number, feedbackId: number): Pr
  * of them, which the composition root gives it: orders cannot import this module, which builds on
  * them). Withdrawn ones too: the owner sees every feedback left.
  */
-export const feedbacksOfInvoices: invoices.InvoiceFeedbacksReader = async (db, shopId, invoiceIds) => {
+export const feedbacksOfInvoices: InvoiceFeedbacksReader = async (db, shopId, invoiceIds) => {
   if (invoiceIds.length === 0) return [];
   const rows = await repo.listFeedbacksOfInvoices(db, shopId, invoiceIds);
   return rows.map((f) => ({
@@ -76,7 +64,7 @@ export async function feedbackOfInvoice(ctx: Context, shopId: number, invoiceId:
   const { db } = ctx;
   const feedback = await repo.findFeedbackOfInvoice(db, shopId, invoiceId);
   if (!feedback) return undefined;
-  return toPublicFeedback(feedback, (await productIdsOf(db, shopId, [invoiceId])).get(invoiceId) ?? []);
+  return toPublicFeedback(feedback, (await productIdsOfInvoices(db, shopId, [invoiceId])).get(invoiceId) ?? []);
 }
 
 const alreadyRated = () => new ConflictError('This invoice already has feedback.', ['invoiceId: already has feedback']);
@@ -89,17 +77,16 @@ const alreadyRated = () => new ConflictError('This invoice already has feedback.
  */
 export async function postFeedback(ctx: Context, invoiceId: string, body: FeedbackBody) {
   const { db } = ctx;
-  const found = await invoices.findInvoiceById(db, invoiceId);
-  if (!found) throw new NotFoundError('Invoice');
-  const invoice = await withExpiryApplied(ctx, found);
-  const shopId = invoice.shop_id;
+  const invoice = await invoiceOfLink(ctx, invoiceId);
+  if (!invoice) throw new NotFoundError('Invoice');
+  const { shopId } = invoice;
   if (invoice.status !== 'completed') {
     throw new ConflictError(`The invoice is ${invoice.status}; only completed invoices can be rated.`, [
       `invoiceId: is ${invoice.status}, not completed`,
     ]);
   }
   if (await repo.findFeedbackOfInvoice(db, shopId, invoice.id)) throw alreadyRated();
-  const productIds = (await productIdsOf(db, shopId, [invoice.id])).get(invoice.id) ?? [];
+  const productIds = (await productIdsOfInvoices(db, shopId, [invoice.id])).get(invoice.id) ?? [];
   const comment = body.comment?.trim() || null;
   let feedback: FeedbackRow;
   try {
@@ -108,7 +95,7 @@ export async function postFeedback(ctx: Context, invoiceId: string, body: Feedba
       const row = await repo.insertFeedback(tx.db, {
         shop_id: shopId,
         invoice_id: invoice.id,
-        customer_id: invoice.customer_id,
+        customer_id: invoice.customerId,
         rating: body.rating,
         comment,
         created_at: now,
@@ -128,6 +115,16 @@ export async function postFeedback(ctx: Context, invoiceId: string, body: Feedba
     throw err;
   }
   return toPublicFeedback(feedback, productIds);
+}
+
+/**
+ * Moves the feedback left on an invoice to the time it was given, for imported or demo history
+ * (see the orders module's history.service.ts): a buyer can rate only "now". What is derived
+ * from its time (the storefront's feedback index, the dashboards' rollups) is not kept here: the
+ * importer rebuilds it once the history is in place (`rebuildStorefrontTotals`, `rebuildRollups`).
+ */
+export function backdateFeedback(db: Conn, shopId: number, invoiceId: string, at: number): Promise<void> {
+  return repo.moveFeedbackInTime(db, shopId, invoiceId, at);
 }
 
 /** Newest first, optionally of one rating; `cursor` (keyset) wins over `pageNumber`. */

@@ -2,6 +2,7 @@
 export { cancelInvoice, cancelPublicInvoice } from './cancel.service.js';
 export { type Buyer, checkout, openShop, type ShopAccess } from './checkout.service.js';
 export { customerInvoices } from './customer.service.js';
+export { backdateOrder, customerOrderDates, deriveRepeatPurchases } from './history.service.js';
 export {
   type InvoiceFeedback,
   type InvoiceFeedbacksReader,
@@ -17,6 +18,15 @@ export {
   requireInvoice,
   withExpiryApplied,
 } from './lifecycle.service.js';
+export {
+  invoiceExists,
+  invoiceOfLink,
+  invoiceOfPayment,
+  type LinkedInvoice,
+  orderedLines,
+  type PaidInvoice,
+  productIdsOfInvoices,
+} from './lookup.service.js';
 export { type CheckoutOutcome, type OrderOptions, orderOptions, type PaymentPort } from './order-options.js';
 export { invoiceOwnerRoutes } from './owner.routes.js';
 export { getInvoice, getPublicInvoice, publicInvoiceStatus } from './owner.service.js';
@@ -31,6 +41,5 @@ export {
   refundRecorded,
 } from './payment-records.js';
 export { buyerOf, invoicePublicRoutes } from './public.routes.js';
-export { findInvoice, findInvoiceById, listParts } from './repository.js';
 export { CheckoutBody, InvoiceId, InvoiceParams, OwnerInvoice, PublicInvoice } from './schema.js';
 export { subscribe as subscribeInvoiceMails } from './subscribers.js';

@@ -67,6 +67,49 @@ export function listParts(db: Conn, shopId: number, invoiceIds: string[]): Promi
     .execute();
 }
 
+/** Whether the shop has this invoice (a primary-key lookup of one column). */
+export async function invoiceExists(db: Conn, shopId: number, invoiceId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('invoices')
+    .select('id')
+    .where('shop_id', '=', shopId)
+    .where('id', '=', invoiceId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The product of each part of these invoices, in the order of the parts. */
+export function listPartProducts(
+  db: Conn,
+  shopId: number,
+  invoiceIds: string[],
+): Promise<Pick<InvoicePartRow, 'invoice_id' | 'product_id'>[]> {
+  if (invoiceIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('invoice_parts')
+    .select(['invoice_id', 'product_id'])
+    .where('shop_id', '=', shopId)
+    .where('invoice_id', 'in', invoiceIds)
+    .orderBy('id')
+    .execute();
+}
+
+/** The invoice a hosted payment was started for: only if that payment (provider and ref) is the invoice's. */
+export function findInvoiceOfPayment(
+  db: Conn,
+  shopId: number,
+  payment: { invoiceId: string; provider: string; ref: string },
+): Promise<Pick<InvoiceRow, 'id' | 'shop_id' | 'status' | 'total' | 'currency'> | undefined> {
+  return db
+    .selectFrom('invoices')
+    .select(['id', 'shop_id', 'status', 'total', 'currency'])
+    .where('shop_id', '=', shopId)
+    .where('id', '=', payment.invoiceId)
+    .where('gateway', '=', payment.provider)
+    .where('payment_ref', '=', payment.ref)
+    .executeTakeFirst();
+}
+
 export function listReplacements(db: Conn, shopId: number, invoiceIds: string[]): Promise<InvoiceReplacementRow[]> {
   if (invoiceIds.length === 0) return Promise.resolve([]);
   return db

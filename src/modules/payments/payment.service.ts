@@ -10,7 +10,7 @@ import {
   type ProviderEndpoints,
   SignatureError,
 } from '../gateways/index.js';
-import type { InvoiceRow, OrderOptions, PaymentPort } from '../orders/index.js';
+import type { InvoiceRow, OrderOptions, PaidInvoice, PaymentPort } from '../orders/index.js';
 import * as orders from '../orders/index.js';
 import { gatewayCredentials } from '../settings/index.js';
 import { findShop, type HostedProvider, isHostedProvider } from '../shops/index.js';
@@ -71,7 +71,7 @@ async function startHostedPayment(
   let started: Awaited<ReturnType<(typeof hostedGateways)[HostedProvider]['start']>>;
   try {
     if (!credentials) throw new ProviderCallError(`${provider} is not configured, or its secrets cannot be read`);
-    const [shop, parts] = await Promise.all([findShop(db, shopId), orders.listParts(db, shopId, [invoiceId])]);
+    const [shop, lines] = await Promise.all([findShop(db, shopId), orders.orderedLines(db, shopId, invoiceId)]);
     started = await hostedGateways[provider].start(
       credentials,
       {
@@ -82,7 +82,7 @@ async function startHostedPayment(
         digits: currencyDigits(invoice.currency),
         customerEmail: invoice.customer_email,
         title: `${shop.name}: order ${invoiceId}`,
-        description: parts.map((p) => `${p.title} × ${p.quantity}`).join(', '),
+        description: lines.map((l) => `${l.title} × ${l.quantity}`).join(', '),
         returnUrl: orders.invoiceUrl(ctx.config, shop, invoiceId),
         expiresAt: invoice.expires_at,
       },
@@ -142,7 +142,7 @@ type Applied =
 
 async function applyPaid(
   ctx: Context,
-  invoice: InvoiceRow,
+  invoice: PaidInvoice,
   outcome: Extract<CallbackOutcome, { kind: 'paid' }>,
   options: OrderOptions,
 ): Promise<Applied> {
@@ -203,8 +203,12 @@ async function applyOutcome(
   // Only this shop's invoices, and only the payment started for them: a callback naming another
   // shop's invoice, or another payment, changes nothing.
   if (outcome.shopId !== shopId || outcome.invoiceId === null) return 'ignored';
-  const invoice = await orders.findInvoice(ctx.db, shopId, outcome.invoiceId);
-  if (!invoice || invoice.gateway !== provider || invoice.payment_ref !== outcome.ref) return 'ignored';
+  const invoice = await orders.invoiceOfPayment(ctx.db, shopId, {
+    invoiceId: outcome.invoiceId,
+    provider,
+    ref: outcome.ref,
+  });
+  if (!invoice) return 'ignored';
   switch (outcome.kind) {
     case 'paid':
       return applyPaid(ctx, invoice, outcome, options);

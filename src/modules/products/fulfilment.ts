@@ -213,6 +213,26 @@ export async function deliverUnits(
 }
 
 /**
+ * Moves the delivery of an order's serials to the time it happened, for imported or demo history
+ * (the orders module's `backdateOrder` moves the order itself; see orders/history.service.ts). A
+ * checkout delivers only "now".
+ */
+export async function backdateDeliveries(
+  db: Conn,
+  shopId: number,
+  invoiceId: string,
+  deliveredAt: number,
+): Promise<void> {
+  await db
+    .updateTable('serials')
+    .set({ delivered_at: deliveredAt })
+    .where('shop_id', '=', shopId)
+    .where('invoice_id', '=', invoiceId)
+    .where('status', '=', 'delivered')
+    .execute();
+}
+
+/**
  * The seller's note a delivery of this variant carries to the buyer: the variant's customer note,
  * else its product's while the product is live; undefined when neither has one.
  */

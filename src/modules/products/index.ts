@@ -10,6 +10,7 @@ export {
   matchWork,
 } from './field-pattern.js';
 export {
+  backdateDeliveries,
   deliverUnits,
   deliveryNote,
   dynamicDeliverable,

@@ -211,3 +211,28 @@ export async function countInvoicesCreatedIn(
   ]);
   return counts.reduce((sum, n) => sum + n, 0);
 }
+
+export interface RangeBuyers {
+  /** Customers who completed an order in the range after an earlier completed one. */
+  returning: number;
+  /** The `top` customers by what they spent on orders completed in the range (then by id). */
+  top: { customerId: number; email: string; spent: number; orders: number }[];
+}
+
+/**
+ * The buyers of a range (the customers module's figures): who came back and who spent most. Read
+ * from the invoices themselves, since no rollup keeps a customer's history: a returning buyer is
+ * one whose completions up to the range's end number two or more, the last of them in the range.
+ */
+export async function buyersOfRange(
+  ctx: Context,
+  shopId: number,
+  range: repo.Range,
+  top: number,
+): Promise<RangeBuyers> {
+  const [returning, buyers] = await Promise.all([
+    repo.countReturningBuyers(ctx.db, shopId, range),
+    repo.topBuyers(ctx.db, shopId, range, top),
+  ]);
+  return { returning, top: buyers };
+}

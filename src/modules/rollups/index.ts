@@ -2,8 +2,8 @@
 // deltas in day buckets: written by their subscriber to the domain events (subscribers.ts) in the
 // transaction of each change, rebuilt from the invoices by `shopd rollups rebuild` and after a
 // timezone change, read by the dashboards and by the invoice list's counts.
-export type { RangeBreakdown, RangeSales } from './figures.js';
-export { breakdownOfRange, countInvoicesCreatedIn, salesOfRange } from './figures.js';
+export type { RangeBreakdown, RangeBuyers, RangeSales } from './figures.js';
+export { breakdownOfRange, buyersOfRange, countInvoicesCreatedIn, salesOfRange } from './figures.js';
 export type { LocalDaySplit } from './local-days.js';
 export { DAY_MS, dayStart, localDayOf, splitAtLocalMidnights } from './local-days.js';
 export { rebuildRollupsCommand } from './rebuild-command.js';

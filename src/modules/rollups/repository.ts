@@ -606,39 +606,55 @@ export async function partTitles(db: Conn, shopId: number, partIds: number[]): P
   return new Map(rows.map((r) => [r.id, r.title]));
 }
 
+// ---- Buyers of a range (figures.ts, buyersOfRange), from the raw rows ------------------------
+
 /**
- * Sets the repeat-purchase flag (derived from the order history, read by the rollups) of completed invoices that have none (inserted in bulk, or
- * completed before the flag existed) from the order history: every completed invoice of a
- * customer but the first (by completion time, then id) is a repeat. One sort of the shop's
- * completed invoices, not a lookup per invoice.
+ * Customers who completed an order in the range after an earlier completed one (earlier in the
+ * range or before it).
  */
-export async function fillRepeatPurchases(db: Conn, shopId: number): Promise<void> {
-  const missing = await db
+export async function countReturningBuyers(db: Conn, shopId: number, range: Range): Promise<number> {
+  const row = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('invoices')
+        .select('customer_id')
+        .where('shop_id', '=', shopId)
+        .where('status', '=', 'completed')
+        .where('completed_at', '<=', range.to)
+        .groupBy('customer_id')
+        .having((h) => h.fn.countAll(), '>=', 2)
+        .having((h) => h.fn.max('completed_at'), '>=', range.from)
+        .as('r'),
+    )
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The `limit` customers who spent most on orders completed in the range, then by id. */
+export async function topBuyers(
+  db: Conn,
+  shopId: number,
+  range: Range,
+  limit: number,
+): Promise<{ customerId: number; email: string; spent: number; orders: number }[]> {
+  const rows = await db
     .selectFrom('invoices')
-    .select('id')
-    .where('shop_id', '=', shopId)
-    .where('status', '=', 'completed')
-    .where('repeat_purchase', 'is', null)
-    .limit(1)
-    .executeTakeFirst();
-  if (!missing) return;
-  const ranked = db
-    .selectFrom('invoices')
-    .select([
-      'id',
-      sql<number>`case when row_number() over (partition by customer_id order by completed_at, id) > 1 then 1 else 0 end`.as(
-        'repeat',
-      ),
+    .innerJoin('customers', 'customers.id', 'invoices.customer_id')
+    .select((eb) => [
+      'customers.id',
+      'customers.email',
+      eb.fn.sum<number>('invoices.total').as('spent'),
+      eb.fn.countAll<number>().as('orders'),
     ])
-    .where('shop_id', '=', shopId)
-    .where('status', '=', 'completed')
-    .as('r');
-  await db
-    .updateTable('invoices')
-    .from(ranked)
-    .set((eb) => ({ repeat_purchase: eb.ref('r.repeat') }))
-    .whereRef('invoices.id', '=', 'r.id')
     .where('invoices.shop_id', '=', shopId)
-    .where('invoices.repeat_purchase', 'is', null)
+    .where('invoices.status', '=', 'completed')
+    .where('invoices.completed_at', '>=', range.from)
+    .where('invoices.completed_at', '<=', range.to)
+    .groupBy(['customers.id', 'customers.email'])
+    .orderBy('spent', 'desc')
+    .orderBy('customers.id')
+    .limit(limit)
     .execute();
+  return rows.map((r) => ({ customerId: r.id, email: r.email, spent: Number(r.spent), orders: Number(r.orders) }));
 }

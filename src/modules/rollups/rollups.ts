@@ -285,12 +285,13 @@ export async function runRollupRebuild(
 }
 
 /**
- * Rebuilds a shop's rollups from its raw rows in its current timezone, to the end: first the
- * repeat-purchase flags of completed invoices that have none (rows inserted in bulk). Used by
- * `shopd rollups rebuild`, the seeders and the tests that compare kept rollups with rebuilt ones.
+ * Rebuilds a shop's rollups from its raw rows in its current timezone, to the end. The rows are
+ * read as they stand, the invoices' repeat-purchase flags included: rows written past the
+ * completions (an import, the seeders) have them derived first by the orders module, which owns
+ * them (its `deriveRepeatPurchases`). Used by `shopd rollups rebuild`, the seeders and the tests
+ * that compare kept rollups with rebuilt ones.
  */
 export async function rebuildRollups(db: Conn, shopId: number, batchSize = REBUILD_BATCH): Promise<void> {
-  await repo.fillRepeatPurchases(db, shopId);
   await db.transaction().execute(async (trx) => {
     const shop = await findShop(trx, shopId);
     await startRollupRebuild(trx, shopId, Number(shop.utc_offset_minutes), true);

@@ -4,15 +4,20 @@ import type { Config } from '../../config.js';
 import type { Clock } from '../../domain/context.js';
 import { createApiKey } from '../accounts/index.js';
 import { openTrustedSession } from '../customer-sessions/index.js';
+import { backdateCustomers } from '../customers/index.js';
+import { backdateFeedback } from '../feedbacks/index.js';
+import { backdateOrder, customerOrderDates, deriveRepeatPurchases } from '../orders/index.js';
+import { backdateDeliveries } from '../products/index.js';
 import { rebuildRollups } from '../rollups/index.js';
+import { rebuildStorefrontTotals } from '../storefront/index.js';
 import * as data from './demo-data.js';
-import * as repo from './repository.js';
 
 /**
  * `shopd seed --demo`: a demo shop filled through the service's own HTTP API (app.inject with
  * the demo account's key), so the seed exercises the real routes and stays valid as internals
- * change. Only the order times are moved in the database afterwards, since checkout can place
- * orders only "now". Every run makes a new shop; the account is reused.
+ * change. Only the times are moved afterwards, since checkout can place orders only "now": by the
+ * operations the modules have for imported history (spreadOverTime). Every run makes a new shop;
+ * the account is reused.
  */
 export const DEMO_EMAIL = 'demo@localhost';
 const DEMO_DAYS = 60;
@@ -395,8 +400,11 @@ async function openTickets(call: Call, shopId: number, orders: PlacedOrder[], lo
 }
 
 /**
- * Moves every order to its planned time. Unpaid orders of past days become overdue, so the
- * service expires them (returning their stock) at the next read; today's stay pending.
+ * Moves every order to its planned time, through the operations each module has for imported
+ * history (orders/history.service.ts); then what is derived from those times is derived again:
+ * the customers' dates, the repeat-purchase flags, the storefront's feedback index and totals,
+ * the dashboards' rollups. Unpaid orders of past days become overdue, so the service expires
+ * them (returning their stock) at the next read; today's stay pending.
  */
 async function spreadOverTime(
   app: FastifyInstance,
@@ -409,19 +417,22 @@ async function spreadOverTime(
   const now = app.ctx.clock.now();
   for (const order of orders) {
     const overdue = order.completedAt === null && order.createdAt + INVOICE_LIFETIME < now;
-    await repo.moveInvoiceInTime(db, shopId, order.id, {
+    const later = (maxHours: number) =>
+      Math.min(order.completedAt! + (1 + Math.floor(random() * maxHours)) * HOUR, now - MIN);
+    await backdateOrder(db, shopId, order.id, {
       createdAt: order.createdAt,
       completedAt: order.completedAt,
       expiresAt: overdue ? order.createdAt + INVOICE_LIFETIME : undefined,
+      replacedAt: order.completedAt === null ? undefined : later(6),
     });
     if (order.completedAt === null) continue;
-    const later = (maxHours: number) =>
-      Math.min(order.completedAt! + (1 + Math.floor(random() * maxHours)) * HOUR, now - MIN);
-    await repo.moveReplacementsInTime(db, shopId, order.id, later(6));
-    if (feedbacks.has(order.id)) await repo.moveFeedbackInTime(db, shopId, order.id, later(48));
+    await backdateDeliveries(db, shopId, order.id, order.completedAt);
+    if (feedbacks.has(order.id)) await backdateFeedback(db, shopId, order.id, later(48));
   }
-  await repo.alignCustomerDates(db, shopId);
-  // The dashboard rollups were kept for the real times: build them again for the planned ones.
-  await repo.forgetRepeatPurchases(db, shopId);
+  await backdateCustomers(db, shopId, await customerOrderDates(db, shopId));
+  // The flags were decided in the order the seed completed the invoices, which the move changed.
+  await deriveRepeatPurchases(db, shopId, 'all');
+  // The storefront's totals and feedback index, and the dashboards' rollups, were kept for the real times.
+  await rebuildStorefrontTotals(db, shopId);
   await rebuildRollups(db, shopId);
 }

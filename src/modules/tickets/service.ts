@@ -73,7 +73,7 @@ export async function openTicket(
   const shop = await openShop(db, shopId, body.key, access);
   const title = body.title.trim();
   const content = body.message.trim();
-  if (body.invoiceId != null && !(await invoices.findInvoice(db, shop.id, body.invoiceId))) {
+  if (body.invoiceId != null && !(await invoices.invoiceExists(db, shop.id, body.invoiceId))) {
     throw ValidationError.field('invoiceId', 'is not an invoice of this shop');
   }
   const email = body.email.trim().toLowerCase();
