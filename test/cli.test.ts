@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { test } from 'node:test';
 import { buildApp } from '../src/app.js';
 import { onEnd, owner, processEnv } from './helpers/build.js';
-import { type CliResult, cli } from './helpers/cli.js';
+import { type CliResult, cli, resultOf } from './helpers/cli.js';
 import { assertOk, sellingShop } from './helpers/factories.js';
 
 test('keys create / list / revoke, and the key works on the API', async (t) => {
@@ -67,8 +67,7 @@ function cliWithInput(env: Record<string, string>, input: string, ...args: strin
       process.execPath,
       ['bin/shopd.js', ...args],
       { env: { ...process.env, ...env } },
-      (err, stdout, stderr) =>
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+      (err, stdout, stderr) => resolve(resultOf(err, stdout, stderr)),
     );
     child.stdin!.end(input);
   });

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { buildApp } from '../../src/app.js';
 import { openDatabase } from '../../src/db/database.js';
 import { engine, onEnd, owner, processEnv } from '../helpers/build.js';
-import { type CliResult, cli } from '../helpers/cli.js';
+import { type CliResult, cli, resultOf } from '../helpers/cli.js';
 import { createShop } from '../helpers/factories.js';
 
 /** Runs a command line printed for the operator (pg_dump, pg_restore) as they would, in a shell. */
@@ -17,7 +17,7 @@ function runPrinted(printed: CliResult, tool: 'pg_dump' | 'pg_restore'): Promise
   const command = printed.stdout.split('\n').find((line) => line.trimStart().startsWith(`${tool} `));
   assert.ok(command, `a ${tool} command is printed: ${printed.stdout}`);
   return new Promise((resolve) => {
-    execFile('sh', ['-c', command], (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr }));
+    execFile('sh', ['-c', command], (err, stdout, stderr) => resolve(resultOf(err, stdout, stderr)));
   });
 }
 

@@ -1,9 +1,13 @@
-import { execFile } from 'node:child_process';
+import { type ExecFileException, execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { constants } from 'node:os';
 import { resolve } from 'node:path';
 
 export interface CliResult {
+  /** The exit code; a process a signal ended reports 128 + the signal's number, as a shell does. */
   code: number;
+  /** The signal that ended the process (it was killed, or crashed), null when it exited. */
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
@@ -36,9 +40,19 @@ export function cli(env: Record<string, string>, ...args: string[]): Promise<Cli
       [compiledCli, ...args],
       { env: { ...process.env, ...env }, maxBuffer: 10 * 1024 * 1024 },
       (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-        resolve({ code, stdout, stderr });
+        resolve(resultOf(err, stdout, stderr));
       },
     );
   });
+}
+
+/**
+ * What execFile's callback says of a child, as a CliResult. A child a signal ended has no exit
+ * code: the signal is named, so a failing test shows a kill (a timeout, the OOM killer) as one
+ * rather than as an ordinary exit 1.
+ */
+export function resultOf(err: ExecFileException | null, stdout: string, stderr: string): CliResult {
+  const signal = (err?.signal as NodeJS.Signals | undefined) ?? null;
+  const code = !err ? 0 : typeof err.code === 'number' ? err.code : signal ? 128 + (constants.signals[signal] ?? 0) : 1;
+  return { code, signal, stdout, stderr };
 }
