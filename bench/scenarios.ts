@@ -550,6 +550,8 @@ interface QueryStats {
   /** Calls over 2 ms: wall time, the garbage collection and the wait for a core inside it, and the rest. */
   slowCalls: { ms: number; gcMs: number; waitedMs: number; ownMs: number; sql: string }[];
   eventLoopDelay: { maxMs: number; p99Ms: number };
+  /** The longest garbage collection. */
+  gcMaxMs: number;
 }
 
 export async function t7(ctx: Context): Promise<Row[]> {
@@ -744,9 +746,11 @@ export async function t9(ctx: Context): Promise<Row[]> {
   const alone: RunStats[] = [];
   const beside: RunStats[] = [];
   const rebuildSeconds: number[] = [];
+  const stalls: string[] = [];
   for (let round = 0; round < ctx.timing.rounds; round++) {
     alone.push(await runLoad(ctx.base, checkout, ctx.timing.seconds));
     // The change and its background rebuild, with the checkouts running the whole time.
+    await fetchOk(ctx, '/__bench/query-stats/reset', { method: 'POST' });
     const load = startLoad(ctx.base, checkout, 3600);
     const started = performance.now();
     await setOffset(round % 2 === 0 ? other : ctx.meta.utcOffsetMinutes);
@@ -754,6 +758,10 @@ export async function t9(ctx: Context): Promise<Row[]> {
     rebuildSeconds.push((performance.now() - started) / 1000);
     load.stop();
     beside.push(await load.done);
+    const server = JSON.parse((await fetchOk(ctx, '/__bench/query-stats')).body) as QueryStats;
+    stalls.push(
+      `event loop ${fmt(server.eventLoopDelay.maxMs)} ms, statement ${fmt(server.maxMs)} ms (${server.maxSql.slice(0, 60)}), GC ${fmt(server.gcMaxMs)} ms`,
+    );
     await waitIdle(ctx.base);
     ctx.progress(
       `T9 round ${round + 1}: alone ${rpsInfo(alone.at(-1)!)}; beside ${rpsInfo(beside.at(-1)!)}, max ${fmt(beside.at(-1)!.max)} ms`,
@@ -774,6 +782,7 @@ export async function t9(ctx: Context): Promise<Row[]> {
       `${rpsInfo({ rps: median(alone.map((a) => a.rps)), p50: median(alone.map((a) => a.p50)), p99: median(alone.map((a) => a.p99)) })} / ${rpsInfo({ rps: median(beside.map((a) => a.rps)), p50: median(beside.map((a) => a.p50)), p99: median(beside.map((a) => a.p99)) })}`,
     ),
     info('T9', 'rebuild of the seeded shop (s, per round)', rebuildSeconds.map((s) => fmt(s)).join(', ')),
+    info('T9', 'longest on the server during the change, per round', stalls.join(' · ')),
   ];
 }
 

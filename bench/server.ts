@@ -122,7 +122,7 @@ function addBenchRoutes(app: FastifyInstance): { pageCache: boolean; observeQuer
   //   The wait since the previous call ended, less the time between that end and this call's
   //   start, is a lower bound of the wait inside the call.
   // `ownMs` is what remains: an upper bound of the database's own time on the event loop.
-  const stats = {
+  const noStats = () => ({
     count: 0,
     requestCount: 0,
     totalMs: 0,
@@ -130,7 +130,8 @@ function addBenchRoutes(app: FastifyInstance): { pageCache: boolean; observeQuer
     maxSql: '',
     over2ms: 0,
     longestUpTo2: { ms: 0, sql: '' },
-  };
+  });
+  const stats = noStats();
   // Which statements a request made (T11's reads per poll), apart from the background jobs'
   // (expiry, outboxes, sweeps) that run meanwhile: each request runs inside this storage, as
   // @fastify/request-context does it, and a statement counts for the request it was made in.
@@ -219,21 +220,15 @@ function addBenchRoutes(app: FastifyInstance): { pageCache: boolean; observeQuer
       longestUpTo2: { ms: round3(stats.longestUpTo2.ms), sql: stats.longestUpTo2.sql },
       slowCalls,
       eventLoopDelay: { maxMs: loop.max / 1e6, p99Ms: loop.percentile(99) / 1e6, meanMs: loop.mean / 1e6 },
+      gcMaxMs: round3(collections.reduce((max, c) => Math.max(max, c.end - c.start), 0)),
     };
   });
   app.post('/__bench/query-stats/reset', { config: { rateLimit: false }, schema: { hide: true } }, async (request) => {
     readWaits = (request.query as { waits?: string }).waits === '1';
     previous = { end: performance.now(), waited: runQueueWaitMs() };
-    Object.assign(stats, {
-      count: 0,
-      requestCount: 0,
-      totalMs: 0,
-      maxMs: 0,
-      maxSql: '',
-      over2ms: 0,
-      longestUpTo2: { ms: 0, sql: '' },
-    });
+    Object.assign(stats, noStats());
     slow = [];
+    collections = [];
     loop.reset();
     return { reset: true };
   });
