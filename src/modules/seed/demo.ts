@@ -413,25 +413,29 @@ async function spreadOverTime(
   feedbacks: Set<string>,
   random: () => number,
 ) {
-  const db = app.db.kysely;
   const now = app.ctx.clock.now();
-  for (const order of orders) {
-    const overdue = order.completedAt === null && order.createdAt + INVOICE_LIFETIME < now;
-    const later = (maxHours: number) =>
-      Math.min(order.completedAt! + (1 + Math.floor(random() * maxHours)) * HOUR, now - MIN);
-    await backdateOrder(db, shopId, order.id, {
-      createdAt: order.createdAt,
-      completedAt: order.completedAt,
-      expiresAt: overdue ? order.createdAt + INVOICE_LIFETIME : undefined,
-      replacedAt: order.completedAt === null ? undefined : later(6),
-    });
-    if (order.completedAt === null) continue;
-    await backdateDeliveries(db, shopId, order.id, order.completedAt);
-    if (feedbacks.has(order.id)) await backdateFeedback(db, shopId, order.id, later(48));
-  }
-  await backdateCustomers(db, shopId, await customerOrderDates(db, shopId));
-  // The flags were decided in the order the seed completed the invoices, which the move changed.
-  await deriveRepeatPurchases(db, shopId, 'all');
+  // The moves and what is derived from them in one transaction: a seed that fails half-way leaves
+  // no orders moved without their deliveries, customers or flags.
+  await app.db.kysely.transaction().execute(async (db) => {
+    for (const order of orders) {
+      const overdue = order.completedAt === null && order.createdAt + INVOICE_LIFETIME < now;
+      const later = (maxHours: number) =>
+        Math.min(order.completedAt! + (1 + Math.floor(random() * maxHours)) * HOUR, now - MIN);
+      await backdateOrder(db, shopId, order.id, {
+        createdAt: order.createdAt,
+        completedAt: order.completedAt,
+        expiresAt: overdue ? order.createdAt + INVOICE_LIFETIME : undefined,
+        replacedAt: order.completedAt === null ? undefined : later(6),
+      });
+      if (order.completedAt === null) continue;
+      await backdateDeliveries(db, shopId, order.id, order.completedAt);
+      if (feedbacks.has(order.id)) await backdateFeedback(db, shopId, order.id, later(48));
+    }
+    await backdateCustomers(db, shopId, await customerOrderDates(db, shopId));
+    // The flags were decided in the order the seed completed the invoices, which the move changed.
+    await deriveRepeatPurchases(db, shopId, 'all');
+  });
+  const db = app.db.kysely;
   // The storefront's totals and feedback index, and the dashboards' rollups, were kept for the real times.
   await rebuildStorefrontTotals(db, shopId);
   await rebuildRollups(db, shopId);
