@@ -6,18 +6,23 @@ import type { Database } from '../../db/schema.js';
 
 type Conn = Kysely<Database>;
 
+/** The times an order happened at (history.service.ts, backdateOrder). */
+export interface OrderTimes {
+  createdAt: number;
+  completedAt: number | null;
+  expiresAt?: number | undefined;
+  replacedAt?: number | undefined;
+}
+
+/** A customer's first order and latest completion (null if none). */
+export interface CustomerOrderDates {
+  customerId: number;
+  firstOrderAt: number;
+  lastCompletedAt: number | null;
+}
+
 /** Moves an invoice, its parts and (given `replacedAt`) its replacements to other times. */
-export async function moveOrderInTime(
-  db: Conn,
-  shopId: number,
-  invoiceId: string,
-  times: {
-    createdAt: number;
-    completedAt: number | null;
-    expiresAt?: number | undefined;
-    replacedAt?: number | undefined;
-  },
-): Promise<void> {
+export async function moveOrderInTime(db: Conn, shopId: number, invoiceId: string, times: OrderTimes): Promise<void> {
   await db
     .updateTable('invoices')
     .set({
@@ -45,10 +50,7 @@ export async function moveOrderInTime(
 }
 
 /** Per customer of the shop who ordered: their first order's creation and their latest completion (null if none). */
-export async function customerOrderDates(
-  db: Conn,
-  shopId: number,
-): Promise<{ customerId: number; firstOrderAt: number; lastCompletedAt: number | null }[]> {
+export async function customerOrderDates(db: Conn, shopId: number): Promise<CustomerOrderDates[]> {
   const rows = await db
     .selectFrom('invoices')
     .select((eb) => [

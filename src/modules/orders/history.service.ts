@@ -21,17 +21,7 @@ type Conn = Kysely<Database>;
  * (null: not completed), expiry when given, and its replacements' time when given (the moment of
  * delivery moves with the products module's `backdateDeliveries`).
  */
-export function backdateOrder(
-  db: Conn,
-  shopId: number,
-  invoiceId: string,
-  times: {
-    createdAt: number;
-    completedAt: number | null;
-    expiresAt?: number | undefined;
-    replacedAt?: number | undefined;
-  },
-): Promise<void> {
+export function backdateOrder(db: Conn, shopId: number, invoiceId: string, times: repo.OrderTimes): Promise<void> {
   return repo.moveOrderInTime(db, shopId, invoiceId, times);
 }
 
@@ -40,10 +30,7 @@ export function backdateOrder(
  * completion (null when none completed), from the history as it stands (after `backdateOrder`): the
  * dates the customers module's `backdateCustomers` gives them.
  */
-export function customerOrderDates(
-  db: Conn,
-  shopId: number,
-): Promise<{ customerId: number; firstOrderAt: number; lastCompletedAt: number | null }[]> {
+export function customerOrderDates(db: Conn, shopId: number): Promise<repo.CustomerOrderDates[]> {
   return repo.customerOrderDates(db, shopId);
 }
 
