@@ -57,6 +57,14 @@ const EnvSchema = Type.Object({
   SHUTDOWN_DELAY_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 3000 }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 20_000 }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, pattern: '^[\\x21-\\x7e]+$' })),
+  FILE_MAX_BYTES: Type.Integer({ minimum: 1024, default: 2 * 1024 * 1024 * 1024 }),
+  FILES_S3_BUCKET: Type.Optional(Type.String({ minLength: 3, maxLength: 63 })),
+  FILES_S3_ENDPOINT: Type.Optional(Type.String({ minLength: 1 })), // checked as an http(s) URL below
+  FILES_S3_REGION: Type.String({ minLength: 1, default: 'us-east-1' }),
+  FILES_S3_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
+  FILES_S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  FILES_S3_FORCE_PATH_STYLE: Type.Boolean({ default: false }),
+  LICENSE_TOKEN_HOURS: Type.Integer({ minimum: 1, maximum: 24 * 366, default: 72 }),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -121,6 +129,26 @@ export interface Config {
    * their own by default; a proxy, or a local double in tests.
    */
   payments: { stripeApiUrl: string; cryptoApiUrl: string; timeoutMs: number };
+  /**
+   * Owners' files (file products): `maxBytes` (`FILE_MAX_BYTES`, 2 GiB) per file; stored under
+   * `DATA_DIR/files`, or in the S3-compatible bucket `s3` when `FILES_S3_BUCKET` is set (its
+   * endpoint, region and keys; without keys the SDK's own chain: environment, profile, role).
+   */
+  files: {
+    maxBytes: number;
+    s3:
+      | {
+          bucket: string;
+          endpoint: string | undefined;
+          region: string;
+          accessKeyId: string | undefined;
+          secretAccessKey: string | undefined;
+          forcePathStyle: boolean;
+        }
+      | undefined;
+  };
+  /** `tokenHours` (`LICENSE_TOKEN_HOURS`, 72): how long a signed licence token stays valid offline. */
+  licenses: { tokenHours: number };
   /** How long the database and Redis have to answer `/health` and `/ready` before they are a 503. */
   probeTimeoutMs: number;
   /**
@@ -169,6 +197,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const corsOrigins = parseCorsOrigins(String((withDefaults as Partial<Env>).CORS_ORIGINS ?? ''));
   if (corsOrigins === undefined)
     problems.push('CORS_ORIGINS: expected * or comma-separated origins such as https://shop.example.com');
+  const s3Endpoint = (withDefaults as Partial<Env>).FILES_S3_ENDPOINT;
+  if (typeof s3Endpoint === 'string' && parseBaseUrl(s3Endpoint) === undefined)
+    problems.push('FILES_S3_ENDPOINT: expected an http(s) URL, e.g. https://s3.eu-central-1.amazonaws.com');
   for (const name of ['PAYMENTS_STRIPE_API_URL', 'PAYMENTS_CRYPTO_API_URL'] as const) {
     const value = (withDefaults as Partial<Env>)[name];
     if (typeof value === 'string' && parseBaseUrl(value) === undefined)
@@ -231,6 +262,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cryptoApiUrl: parseBaseUrl(parsed.PAYMENTS_CRYPTO_API_URL)!,
       timeoutMs: parsed.PAYMENTS_TIMEOUT_MS,
     }),
+    files: Object.freeze({
+      maxBytes: parsed.FILE_MAX_BYTES,
+      s3:
+        parsed.FILES_S3_BUCKET === undefined
+          ? undefined
+          : Object.freeze({
+              bucket: parsed.FILES_S3_BUCKET,
+              endpoint: parsed.FILES_S3_ENDPOINT === undefined ? undefined : parseBaseUrl(parsed.FILES_S3_ENDPOINT)!,
+              region: parsed.FILES_S3_REGION,
+              accessKeyId: parsed.FILES_S3_ACCESS_KEY_ID,
+              secretAccessKey: parsed.FILES_S3_SECRET_ACCESS_KEY,
+              forcePathStyle: parsed.FILES_S3_FORCE_PATH_STYLE,
+            }),
+    }),
+    licenses: Object.freeze({ tokenHours: parsed.LICENSE_TOKEN_HOURS }),
   });
 }
 

@@ -25,6 +25,7 @@ import * as m0022 from './migrations/0022-payments.js';
 import * as m0023 from './migrations/0023-mail-claims.js';
 import * as m0024 from './migrations/0024-survive-failures.js';
 import * as m0025 from './migrations/0025-rollup-blocks-of-8.js';
+import * as m0026 from './migrations/0026-files-and-licenses.js';
 
 /**
  * Migrations are listed here, in order, rather than read from a folder: the list is part of
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '0023-mail-claims': m0023,
   '0024-survive-failures': m0024,
   '0025-rollup-blocks-of-8': m0025,
+  '0026-files-and-licenses': m0026,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -110,6 +112,16 @@ async function migrator<DB>(db: Kysely<DB>): Promise<{ migrator: Migrator; table
     table: DEFAULT_MIGRATION_TABLE,
     ...(schema ? { schema } : {}),
   };
+}
+
+/**
+ * Applies the migrations up to and including `name`, for tests that put rows in the shape an
+ * older version left them before the migration under test runs (migrateToLatest then).
+ */
+export async function migrateUpTo<DB>(db: Kysely<DB>, name: string): Promise<void> {
+  if (!(name in migrations)) throw new Error(`no migration named ${name}`);
+  const { error } = await (await migrator(db)).migrator.migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
 }
 
 /** Reads which migrations the database has and which this version would apply; changes nothing. */

@@ -19,7 +19,19 @@ import type { ShopDesignsTable } from '../modules/design/design.table.js';
 import type { EventsTable } from '../modules/events/events.table.js';
 import type { FaqsTable } from '../modules/faqs/faqs.table.js';
 import type { FeedbackAppealsTable, FeedbacksTable } from '../modules/feedbacks/feedbacks.table.js';
+import type {
+  DownloadGrantsTable,
+  DownloadLogTable,
+  FileAttachmentsTable,
+  FilesTable,
+  FileUploadsTable,
+} from '../modules/files/files.table.js';
 import type { GroupProductsTable, ProductGroupsTable } from '../modules/groups/groups.table.js';
+import type {
+  LicenseActivationsTable,
+  LicenseSigningKeysTable,
+  LicensesTable,
+} from '../modules/licenses/licenses.table.js';
 import type { ListingsTable } from '../modules/listings/listings.table.js';
 import type { MailOutboxTable } from '../modules/mail/mail.table.js';
 import type {
@@ -61,6 +73,14 @@ export interface Database {
   products: ProductsTable;
   product_variants: ProductVariantsTable;
   serials: SerialsTable;
+  files: FilesTable;
+  file_uploads: FileUploadsTable;
+  file_attachments: FileAttachmentsTable;
+  download_grants: DownloadGrantsTable;
+  download_log: DownloadLogTable;
+  licenses: LicensesTable;
+  license_activations: LicenseActivationsTable;
+  license_signing_keys: LicenseSigningKeysTable;
   product_groups: ProductGroupsTable;
   group_products: GroupProductsTable;
   listings: ListingsTable;

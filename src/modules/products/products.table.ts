@@ -29,7 +29,7 @@ export interface ProductsTable {
   deleted_at: Generated<number | null>;
 }
 
-export type ProductType = 'serials' | 'service' | 'dynamic';
+export type ProductType = 'serials' | 'service' | 'dynamic' | 'file';
 
 export interface ProductVariantsTable {
   id: Generated<number>;
@@ -59,6 +59,18 @@ export interface ProductVariantsTable {
   redirect_url: string | null;
   warranty_text: string | null;
   warranty_seconds: number | null;
+  /** File variants (migration 0026): downloads per file per order (0 = unlimited) and link lifetime; null = the defaults (5, 24). The files are the files module's `file_attachments`. */
+  file_download_limit: number | null;
+  file_link_hours: number | null;
+  /** 1 when each unit sold is a licence: a delivered serial, or a key generated from `license_key_pattern`. */
+  license_enabled: Generated<number>;
+  /** Live activations a licence allows; null = unlimited. */
+  license_activation_limit: number | null;
+  /** A licence ends this many days after its sale, or at `license_expires_at` (epoch ms); neither = never. */
+  license_valid_days: number | null;
+  license_expires_at: number | null;
+  /** `X` is a random character of A–Z and 0–9, anything else is kept; null = `XXXX-XXXX-XXXX-XXXX`. */
+  license_key_pattern: string | null;
   created_at: number;
   updated_at: number;
   deleted_at: Generated<number | null>;
