@@ -24,9 +24,10 @@ const SECRET_QUERY_PARAMETERS = new Set([
 
 /**
  * Path segments that are capabilities: an invoice id opens the invoice's page and goods
- * (`/v2/public/invoices/{id}`, the storefront's `/s/{shop}/invoices/{id}`).
+ * (`/v2/public/invoices/{id}`, the storefront's `/s/{shop}/invoices/{id}`), a download token
+ * an order's file (`/v2/public/shops/{shopId}/downloads/{token}`).
  */
-const SECRET_PATH = /(\/invoices\/)[^/?#]+/g;
+const SECRET_PATH = /(\/(?:invoices|downloads)\/)[^/?#]+/g;
 
 export const REDACTED = '[REDACTED]';
 
