@@ -51,7 +51,9 @@ import { dashboardOwnerRoutes } from './modules/dashboards/index.js';
 import { designOwnerRoutes } from './modules/design/index.js';
 import { faqOwnerRoutes } from './modules/faqs/index.js';
 import { feedbackOwnerRoutes, feedbackPublicRoutes } from './modules/feedbacks/index.js';
+import { createFileStore, fileDownloadRoutes, fileOwnerRoutes, fileUploadSweepJob } from './modules/files/index.js';
 import { groupOwnerRoutes } from './modules/groups/index.js';
+import { licenseCustomerRoutes, licenseOwnerRoutes, licensePublicRoutes } from './modules/licenses/index.js';
 import { listingOwnerRoutes } from './modules/listings/index.js';
 import { mailOutboxJob } from './modules/mail/index.js';
 import { metricsRoutes, registerMetrics } from './modules/metrics/index.js';
@@ -196,6 +198,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.decorate('ctx', createContext(db.kysely, config, options.clock));
   app.decorate('secrets', createSecretBox(config.secretKey, config.dataDir));
   app.decorate('storage', createDiskStorage(join(config.dataDir, 'uploads')));
+  app.decorate(
+    'files',
+    createFileStore(config, (err, msg) => app.log.warn({ err }, msg)),
+  );
   app.decorate('vpnRanges', vpnRanges);
   const leases = new ClaimLeases(
     db.kysely,
@@ -283,6 +289,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         await owner.register(announcementOwnerRoutes);
         await owner.register(feedbackOwnerRoutes);
         await owner.register(ticketOwnerRoutes);
+        await owner.register(fileOwnerRoutes);
+        await owner.register(licenseOwnerRoutes);
         await owner.register(dashboardOwnerRoutes);
         await owner.register(analyticsOwnerRoutes);
       });
@@ -304,6 +312,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await pub.register(feedbackPublicRoutes);
       await pub.register(ticketPublicRoutes);
       await pub.register(customerSessionPublicRoutes);
+      await pub.register(fileDownloadRoutes);
+      await pub.register(licensePublicRoutes);
+      await pub.register(licenseCustomerRoutes);
     },
     { prefix: '/v2/public' },
   );
@@ -318,6 +329,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.decorate('webhookWorker', jobs.add(webhookDeliveryJob(app)));
   jobs.add(invoiceExpiryJob(app.ctx));
   jobs.add(sweepsJob(app.ctx, app.log, db.health));
+  jobs.add(fileUploadSweepJob(app.ctx, app.files));
   // onClose hooks run last-added first: every job has stopped before the database closes.
   app.addHook('onClose', () => jobs.stop());
   // Rollup rebuilds (a timezone change) that a stopped process left unfinished go on here.

@@ -9,6 +9,7 @@ import type { OwnerSignInLimits, Principal } from './modules/accounts/index.js';
 import type { VisitRecorder } from './modules/analytics/index.js';
 import type { VpnRanges } from './modules/blacklist/index.js';
 import type { CustomerSession, SignInLimits } from './modules/customer-sessions/index.js';
+import type { FileStore } from './modules/files/index.js';
 import type { Metrics } from './modules/metrics/index.js';
 import type { OrderOptions } from './modules/orders/index.js';
 import type { ShopRow } from './modules/shops/index.js';
@@ -25,6 +26,8 @@ declare module 'fastify' {
     secrets: SecretBox;
     redis: Redis | null;
     storage: FileStorage;
+    /** Owners' files of file products (src/modules/files): DATA_DIR/files, or the S3 bucket when FILES_S3_BUCKET is set. */
+    files: FileStore;
     /** `draining` from the first signal to stop on: `/ready` answers 503 while requests are still served (src/server.ts). */
     lifecycle: { draining: boolean };
     /** The Idempotency-Key claims of running requests, whose leases are renewed (src/http/idempotency.ts). */
@@ -75,5 +78,7 @@ declare module 'fastify' {
     public?: boolean;
     /** Resolve `Authorization: Bearer` to the shop's customer session into `request.customer` (customer-sessions' identifyCustomer). */
     customerSession?: boolean;
+    /** A write that changes no public page (a licence check): the shop's page cache is not emptied after it (invalidateAfterWrite). */
+    keepsPages?: boolean;
   }
 }

@@ -1,7 +1,9 @@
 import { domainEvents } from './domain/events.js';
 import { subscribeCustomers } from './modules/customers/index.js';
 import { feedbacksOfInvoices } from './modules/feedbacks/index.js';
+import { subscribeFiles } from './modules/files/index.js';
 import { subscribeGroups } from './modules/groups/index.js';
+import { subscribeLicenses } from './modules/licenses/index.js';
 import { readInvoiceFeedbacksWith, subscribeInvoiceMails } from './modules/orders/index.js';
 import { subscribeProducts } from './modules/products/index.js';
 import { subscribeRollups } from './modules/rollups/index.js';
@@ -22,6 +24,8 @@ export function wireSubscribers(): void {
     subscribeGroups,
     subscribeCustomers,
     subscribeInvoiceMails,
+    subscribeFiles,
+    subscribeLicenses,
     subscribeStorefront,
     subscribeWebhooks,
     subscribeRollups,

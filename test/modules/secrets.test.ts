@@ -296,7 +296,7 @@ test('shopd secrets rotate re-encrypts every secret from the old key to the conf
   assert.equal(rotated.code, 0, rotated.stderr);
   assert.match(
     rotated.stdout,
-    /^Re-encrypted 2 secrets \(1 payment settings, 1 webhook signing secrets\) from the old key \(--from-env OLD_KEY\) to the configured key \(SECRET_KEY\)/,
+    /^Re-encrypted 2 secrets \(1 payment settings, 1 webhook signing secrets, 0 license signing keys\) from the old key \(--from-env OLD_KEY\) to the configured key \(SECRET_KEY\)/,
   );
 
   // The new key opens everything: the server starts, reads them, and signs with the same secret.

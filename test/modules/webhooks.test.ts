@@ -569,6 +569,31 @@ test('a local receiver gets every event type of the contract', async (t) => {
     { rating: 5, comment: 'Great' },
     'the invoice shows its feedback',
   );
+  // A licence of the sold order, issued as fulfilment does, then activated, freed and revoked.
+  const { issueLicenses } = await import('../../src/modules/licenses/index.js');
+  const licenseKey = 'ALL-EVENTS-LICENSE-KEY';
+  await app.db.kysely.transaction().execute((trx) =>
+    issueLicenses(
+      trx,
+      shopId,
+      {
+        invoiceId: sold.id,
+        productId,
+        variantId: keysVariant,
+        customerId: done.customerId,
+        email: 'all@example.com',
+        keys: [licenseKey],
+        activationLimit: 1,
+        expiresAt: null,
+      },
+      Date.now(),
+    ),
+  );
+  const licenses = `/v2/public/shops/${shopId}/licenses`;
+  const activated = assertOk(await api.post(`${licenses}/activate`, { licenseKey, instanceName: 'Laptop' })); // license.activated
+  assertOk(await api.post(`${licenses}/deactivate`, { licenseKey, instanceId: activated.instanceId })); // license.deactivated
+  const [license] = assertOk(await api.get(`/self/${shopId}/licenses`)).items;
+  assertOk(await api.post(`/self/${shopId}/licenses/${license.id}/revoke`)); // license.revoked
 
   for (let pass = 0; pass < 30 && (await app.webhookWorker.runOnce()) > 0; pass++);
   const types = sink.received.map((r) => JSON.parse(r.body).type as string);
@@ -578,7 +603,11 @@ test('a local receiver gets every event type of the contract', async (t) => {
     .select(['e.type', 'd.ordering_key'])
     .execute();
   for (const { type, ordering_key } of keys)
-    assert.match(ordering_key ?? '', /^(invoice|ticket|product|customer):[\w-]+$/, `${type} has an ordering key`);
+    assert.match(
+      ordering_key ?? '',
+      /^(invoice|ticket|product|customer|license):[\w-]+$/,
+      `${type} has an ordering key`,
+    );
   // Events of different invoices are not ordered against each other: pick the first invoice's.
   const created = JSON.parse(
     sink.received.find(

@@ -3,6 +3,7 @@ import { invoiceRefunded } from './domain-events.js';
 import { queueCheckoutMail, readPlacedOrder } from './invoice-mail.js';
 import type { InvoiceRefundRow, InvoiceRow, InvoiceStatus } from './invoices.table.js';
 import * as repo from './payment.repository.js';
+import { findInvoice } from './repository.js';
 
 /**
  * An order's payment record, as the payments module (src/modules/payments) writes it: the hosted
@@ -99,10 +100,13 @@ export async function finishRefund(
  * Announces a refund made (`invoice.refunded`: the buyer's lifetime spend, the mail, the webhook,
  * the dashboards), once its row is finished and a balance refund credited, in the same transaction.
  */
-export function refundRecorded(
+export async function refundRecorded(
   tx: WriteContext,
   invoice: InvoiceRow,
   refund: Parameters<typeof invoiceRefunded>[2],
 ): Promise<void> {
-  return invoiceRefunded(tx, invoice, refund, tx.clock.now());
+  // The row as it is now, as the event promises: its `refunded` counts this refund (held before the
+  // caller's read of `invoice`), so a subscriber sees a full refund as one (licences, downloads).
+  const current = (await findInvoice(tx.db, invoice.shop_id, invoice.id)) ?? invoice;
+  return invoiceRefunded(tx, current, refund, tx.clock.now());
 }

@@ -75,7 +75,7 @@ export async function rotateSecretsCommand(
     throw err;
   }
   return (
-    `Re-encrypted ${done.payments + done.webhooks} secrets (${done.payments} payment settings, ${done.webhooks} webhook signing secrets) ` +
+    `Re-encrypted ${done.payments + done.webhooks + done.signingKeys} secrets (${done.payments} payment settings, ${done.webhooks} webhook signing secrets, ${done.signingKeys} license signing keys) ` +
     `from the old key (${from.keySource}) to the configured key (${to.keySource}). Start shopd with that key.`
   );
 }

@@ -290,6 +290,7 @@ export async function invalidateAfterWrite(
   payload: unknown,
 ): Promise<unknown> {
   if (request.method === 'GET' || request.method === 'HEAD' || reply.statusCode >= 400) return payload;
+  if (request.routeOptions.config.keepsPages) return payload;
   const shopId = request.principal
     ? request.shop?.id
     : Number((request.params as { shopId?: unknown } | undefined)?.shopId);

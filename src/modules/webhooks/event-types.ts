@@ -14,6 +14,9 @@ export const eventTypes = [
   'feedback.created',
   'product.out_of_stock',
   'customer.balance_changed',
+  'license.activated',
+  'license.deactivated',
+  'license.revoked',
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];

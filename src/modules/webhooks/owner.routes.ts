@@ -11,7 +11,7 @@ const delivery =
   'retried with backoff and jitter for about 3 days; a 2xx within 15 s is success, redirects are not followed, 410 turns the endpoint off. ' +
   'Order: events about the same object reach an endpoint in the order they happened, one at a time — the next is sent only after the ' +
   'one before it succeeded or finally failed. The object is the invoice for invoice.* and feedback.created, the ticket for ticket.*, ' +
-  'the customer for customer.balance_changed, the product for product.out_of_stock. Events about different objects are not ordered ' +
+  'the customer for customer.balance_changed, the product for product.out_of_stock, the license for license.*. Events about different objects are not ordered ' +
   "against each other: they go out side by side, up to WEBHOOK_CONCURRENCY (default 8) in flight per endpoint, and one object's " +
   'failing delivery does not hold up the others. invoice.* events carry, besides invoiceId and their own fields (total, currency, ' +
   'gateway, commission, partInvoiceId, quantity), `invoice`: the invoice exactly as GET /self/{shopId}/invoices/{invoiceId} showed it ' +

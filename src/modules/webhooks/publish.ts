@@ -24,6 +24,9 @@ const subjectOf: Record<EventType, { kind: string; field: string }> = {
   'ticket.message': { kind: 'ticket', field: 'ticketId' },
   'product.out_of_stock': { kind: 'product', field: 'productId' },
   'customer.balance_changed': { kind: 'customer', field: 'customerId' },
+  'license.activated': { kind: 'license', field: 'licenseId' },
+  'license.deactivated': { kind: 'license', field: 'licenseId' },
+  'license.revoked': { kind: 'license', field: 'licenseId' },
 };
 
 /** `invoice:<id>`, ...; null when the data does not name its object (then it is ordered with everything). */
