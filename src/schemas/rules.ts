@@ -17,14 +17,15 @@ export type ReferenceKind =
   | 'invoice'
   | 'invoicePart'
   | 'cursor'
-  | 'currency';
+  | 'currency'
+  | 'file';
 
 /**
  * `x-references`: the value (an id, or a string such as an invoice id) must name an existing
  * object of this kind in the shop: `variant` a variant of the product the path names,
  * `publicProduct` a product that is neither private nor internal and `publicVariant` a variant
  * of it, `invoicePart` a part of the invoice the path names, `cursor` a `nextCursor` this list
- * answered, `currency` the shop's currency code.
+ * answered, `currency` the shop's currency code, `file` a file the shop uploaded.
  */
 export const references = (kind: ReferenceKind) => ({ 'x-references': kind });
 

@@ -32,9 +32,12 @@ interface Sample {
   query?: string;
   /** A multipart image upload instead of a JSON body. */
   upload?: true;
+  /** Raw bytes with these headers instead of a JSON body (a chunk of a resumable file upload). */
+  raw?: { body: Buffer; headers: Record<string, string> };
 }
 
 const json = (body: unknown): Sample => ({ body: () => body });
+const FIXTURE_UPLOAD = Buffer.from('fixture upload bytes');
 const upload: Sample = { upload: true };
 
 const samples: Record<string, Sample> = {
@@ -204,6 +207,21 @@ Object.assign(samples, {
   // Registered before close, so the ticket is still open when the message is sent.
   'POST /self/{shopId}/tickets/{ticketId}/message': json({ content: 'pwned' }),
   'POST /self/{shopId}/tickets/{ticketId}/close': {},
+  // In the document's order: disabled, enabled again, extended, reset, then revoked for good.
+  'POST /self/{shopId}/licenses/{licenseId}/disable': {},
+  'POST /self/{shopId}/licenses/{licenseId}/enable': {},
+  'POST /self/{shopId}/licenses/{licenseId}/extend': json({ expiresAt: '2100-01-01T00:00:00.000Z' }),
+  'POST /self/{shopId}/licenses/{licenseId}/reset': {},
+  'POST /self/{shopId}/licenses/{licenseId}/revoke': {},
+  'POST /self/{shopId}/licenses/signing-keys/rotate': {},
+  'POST /self/{shopId}/files': upload,
+  'DELETE /self/{shopId}/files/{fileId}': {},
+  'POST /self/{shopId}/files/uploads': json({ name: 'intruder.bin', size: FIXTURE_UPLOAD.length }),
+  // The whole (small) file in one chunk: the upload completes into a file.
+  'PUT /self/{shopId}/files/uploads/{uploadId}': {
+    raw: { body: FIXTURE_UPLOAD, headers: { 'content-type': 'application/octet-stream', 'upload-offset': '0' } },
+  },
+  'DELETE /self/{shopId}/files/uploads/{uploadId}': {},
 } satisfies Record<string, Sample>);
 
 export function productBody(title: string, overrides: Record<string, unknown> = {}) {
@@ -312,6 +330,36 @@ export async function createFixture(api: Client, shopId: number): Promise<Fixtur
       invoiceId: completed.id,
     }),
   );
+  // A licensed service and a completed order of it: one licence, issued at delivery.
+  const licensed = assertOk(
+    await api.post(`/self/${shopId}/v2/products`, {
+      title: `Fixture license ${unique}`,
+      description: 'A licensed program',
+      variants: [
+        {
+          title: 'Seat',
+          priceDetails: { amount: 3 },
+          productType: 'service',
+          asService: { text: 'Thanks' },
+          license: { activationLimit: 2 },
+        },
+      ],
+    }),
+  );
+  const licenseOrder = assertOk(
+    await api.post(`/v2/public/shops/${shopId}/invoices`, {
+      ...order,
+      parts: [{ productId: licensed.id, productVariantId: licensed.variants[0].id, quantity: 1 }],
+    }),
+  );
+  assertOk(await api.post(`/self/${shopId}/invoices/${licenseOrder.id}/process`));
+  const license = assertOk(await api.get(`/self/${shopId}/licenses?productId=${licensed.id}`)).items[0];
+  // A file (attached to nothing, so it can be deleted) and a resumable upload in progress.
+  const file = await api.upload(`/self/${shopId}/files`, Buffer.from(`fixture file ${unique}`), 'fixture.txt');
+  if (file.status !== 201) throw new Error(`fixture file: ${file.status} ${JSON.stringify(file.body)}`);
+  const pendingUpload = assertOk(
+    await api.post(`/self/${shopId}/files/uploads`, { name: 'fixture.bin', size: FIXTURE_UPLOAD.length }),
+  );
   return {
     shopId,
     productId: product.id,
@@ -330,6 +378,9 @@ export async function createFixture(api: Client, shopId: number): Promise<Fixtur
     announcementId: announcement.id,
     feedbackId: feedback.id,
     ticketId: ticket.id,
+    licenseId: license.id,
+    fileId: file.body.data.id,
+    uploadId: pendingUpload.id,
     webhookId: webhook.id,
     deliveryWebhookId: pinged.id,
     deliveryId: delivery.deliveryId,
@@ -373,6 +424,7 @@ export function concretePath(op: Operation, fixture: Fixture): string {
 export async function send(api: Client, op: Operation, fixture: Fixture) {
   const url = concretePath(op, fixture);
   if (op.sample.upload) return api.upload(url, await pngImage());
+  if (op.sample.raw) return api.request(op.method, url, op.sample.raw.body, op.sample.raw.headers);
   return api.request(op.method, url, op.sample.body?.(fixture));
 }
 

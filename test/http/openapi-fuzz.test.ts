@@ -58,6 +58,7 @@ test('requests valid by the OpenAPI document are accepted, requests invalid by i
     // A part of the invoice the paths name (pending at first, completed once a request processed it).
     invoicePart: [pending.parts[0].id],
     currency: ['USD'],
+    file: [fixture.fileId as string],
     // A cursor is only ever one a list answered; the fixture's lists fit on one page.
     cursor: [],
   };

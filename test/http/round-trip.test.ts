@@ -61,6 +61,7 @@ const views: Record<string, RoundTrip> = {
 /** PUTs with no view to send back, and why. */
 const excluded: Record<string, string> = {
   '/self/{shopId}/settings/password': 'write-only: the view says only whether a password is set',
+  '/self/{shopId}/files/uploads/{uploadId}': 'PUT sends a chunk of bytes, not the upload it shows',
   // Payment settings answer masked secrets; their round trip is tested with the payment settings.
   ...Object.fromEntries(
     [

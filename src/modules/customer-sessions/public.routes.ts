@@ -110,7 +110,7 @@ export const customerSessionPublicRoutes: FastifyPluginAsyncTypebox = async (app
       const customer = signedInCustomer(request);
       const shop = await open(request.params.shopId, request.query.key);
       void reply.header('cache-control', 'private, no-store');
-      return ok(await customerAccount(ctx, shop, customer.email, request.query));
+      return ok(await customerAccount(ctx, app.secrets, shop, customer.email, request.query));
     },
   });
 };

@@ -6,6 +6,7 @@ import type { AuthFailureLimiter } from '../../http/auth-failures.js';
 import { AppError, RateLimitedError } from '../../http/errors.js';
 import { toIso } from '../../schemas/common.js';
 import { fromMinorUnits } from '../../schemas/money.js';
+import type { SecretBox } from '../../security/secret-box.js';
 import { buyerBalance } from '../customers/index.js';
 import { enqueueMail, signInCodeMail } from '../mail/index.js';
 import { customerInvoices } from '../orders/index.js';
@@ -168,12 +169,13 @@ export async function endSession(ctx: Context, shopId: number, sessionId: number
  */
 export async function customerAccount(
   ctx: Context,
+  secrets: SecretBox,
   shop: ShopRow,
   email: string,
   page: { pageNumber: number; pageSize: number; cursor?: string | undefined },
 ) {
   const buyer = await buyerBalance(ctx, shop.id, email);
-  const orders = await customerInvoices(ctx, shop, buyer?.customerId ?? null, page);
+  const orders = await customerInvoices(ctx, secrets, shop, buyer?.customerId ?? null, page);
   return {
     email,
     balance: fromMinorUnits(buyer?.balance ?? 0, shop.currency),

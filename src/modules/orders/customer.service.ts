@@ -1,5 +1,7 @@
 import type { Context } from '../../domain/context.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
+import type { SecretBox } from '../../security/secret-box.js';
+import { downloadsOfInvoice } from '../files/index.js';
 import { enabledGateway } from '../settings/index.js';
 import type { ShopRow } from '../shops/index.js';
 import { expireOverdue } from './lifecycle.service.js';
@@ -11,10 +13,12 @@ import { toPublicInvoice } from './views.js';
  * A customer's own invoices of one shop, newest first (id as tie-break), in the customer's view
  * (goods only once completed; never the e-mail, IP or credentials); `cursor` (keyset) wins over
  * `pageNumber`. Overdue pending invoices of the shop are expired first, so statuses are true.
+ * Completed orders carry their downloads with fresh links (signed with `secrets`).
  * `customerId` null (an address that never ordered here) is an empty page.
  */
 export async function customerInvoices(
   ctx: Context,
+  secrets: SecretBox,
   shop: ShopRow,
   customerId: number | null,
   query: { pageNumber: number; pageSize: number; cursor?: string | undefined },
@@ -38,13 +42,20 @@ export async function customerInvoices(
     Promise.all(gateways.map(async (g) => [g, await enabledGateway(db, shop.id, g)] as const)),
   ]);
   const fieldsOf = new Map(fields);
-  const views = items.map((i) =>
+  const now = ctx.clock.now();
+  const downloads = await Promise.all(
+    items.map((i) =>
+      i.status === 'completed' ? downloadsOfInvoice(db, secrets, shop.id, i.id, now, ctx.config.publicUrl) : [],
+    ),
+  );
+  const views = items.map((i, n) =>
     toPublicInvoice(
       i,
       parts.filter((p) => p.invoice_id === i.id),
       replacements.filter((r) => r.invoice_id === i.id),
       fieldsOf.get(i.gateway),
       invoiceUrl(ctx.config, shop, i.id),
+      downloads[n],
     ),
   );
   return { ...toPage(views, totalCount, query), nextCursor };

@@ -4,6 +4,7 @@ import type { PartDelivery } from '../../domain/events.js';
 import { storefrontPaths } from '../../http/storefront-url.js';
 import { currencyDigits } from '../../schemas/currencies.js';
 import { fromMinorUnits } from '../../schemas/money.js';
+import { attachedFiles } from '../files/index.js';
 import {
   checkoutMail,
   deliveryMail,
@@ -38,8 +39,23 @@ export function partTitle(part: Pick<InvoicePartRow, 'title' | 'variant_title'>)
   return part.variant_title === part.title ? part.title : `${part.title} (${part.variant_title})`;
 }
 
-const goodsOf = (deliveries: PartDelivery[]) =>
-  deliveries.map((d) => ({ title: partTitle(d.part), quantity: d.quantity, deliverables: d.deliverables }));
+/**
+ * The goods a mail lists: each part's items and, for a file product, its files by name and size.
+ * The mail carries no download link: a link expires within hours, the order page mints fresh ones.
+ */
+async function goodsOf(db: Conn, shopId: number, deliveries: PartDelivery[]) {
+  const fileVariants = deliveries.filter((d) => d.part.product_type === 'file').map((d) => d.part.variant_id);
+  const files = fileVariants.length > 0 ? await attachedFiles(db, shopId, fileVariants) : new Map();
+  return deliveries.map((d) => ({
+    title: partTitle(d.part),
+    quantity: d.quantity,
+    deliverables: d.deliverables,
+    files: (files.get(d.part.variant_id) ?? []).map((f: { name: string; size: number }) => ({
+      name: f.name,
+      size: f.size,
+    })),
+  }));
+}
 
 /**
  * The seller's note of a delivery: the customer notes of what was delivered (a variant's, else its
@@ -127,7 +143,7 @@ export async function queueDeliveryMail(
         invoiceId: invoice.id,
         invoiceUrl: shopLink(links, shop, storefrontPaths.invoice(invoice.id)),
         total: moneyText(invoice.total, invoice.currency),
-        parts: goodsOf(deliveries),
+        parts: await goodsOf(db, invoice.shop_id, deliveries),
         note: await sellerNote(db, invoice.shop_id, deliveries),
       }),
     },
@@ -153,7 +169,7 @@ export async function queueReplacementMail(
         shopName: shop.name,
         invoiceId: invoice.id,
         invoiceUrl: shopLink(links, shop, storefrontPaths.invoice(invoice.id)),
-        parts: goodsOf([delivery]),
+        parts: await goodsOf(db, invoice.shop_id, [delivery]),
         note: await sellerNote(db, invoice.shop_id, [delivery]),
       }),
     },

@@ -182,7 +182,14 @@ export async function completeInvoice(
     }
     const delivered: PartDelivery[] = [];
     for (const part of parts) {
-      const deliverables = await deliverUnits(trx, shopId, part, invoiceId, now, answers.get(part.id));
+      const deliverables = await deliverUnits(
+        trx,
+        shopId,
+        part,
+        { invoiceId, quantity: part.quantity, customerId: invoice.customer_id, email: invoice.customer_email },
+        now,
+        answers.get(part.id),
+      );
       if (part.product_type === 'serials' && deliverables.length !== part.quantity)
         throw new Error(
           `invoice ${invoiceId} part ${part.id}: ${deliverables.length} reserved serials for ${part.quantity} units`,

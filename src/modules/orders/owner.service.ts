@@ -4,6 +4,8 @@ import { ConflictError, UnprocessableError, ValidationError } from '../../http/e
 import { recordIdempotentWork } from '../../http/idempotency.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
 import { parseDateRange } from '../../schemas/dates.js';
+import type { SecretBox } from '../../security/secret-box.js';
+import { downloadsOfInvoice } from '../files/index.js';
 import type { LinkSettings } from '../mail/index.js';
 import { DynamicDeliveryError, deliverUnits, dynamicDeliverable, takeUnits } from '../products/index.js';
 import { countInvoicesCreatedIn } from '../rollups/index.js';
@@ -169,7 +171,14 @@ export async function replaceItems(
     );
     if (!units.taken)
       throw new UnprocessableError('Not enough stock for this replacement.', ['quantity: is more than the stock left']);
-    const deliverables = await deliverUnits(trx, shop.id, part, invoiceId, now, answer);
+    const deliverables = await deliverUnits(
+      trx,
+      shop.id,
+      part,
+      { invoiceId, quantity: input.quantity, customerId: invoice.customer_id, email: invoice.customer_email },
+      now,
+      answer,
+    );
     await noteIfOutOfStock(trx, shop.id, part.product_id, part.variant_id, units.left, now);
     await repo.insertReplacement(trx, {
       shopId: shop.id,
@@ -205,19 +214,25 @@ export async function resendDelivery(ctx: Context, shop: ShopRow, invoiceId: str
   return { invoiceId, to };
 }
 
-/** The customer's view of an invoice, found by its unguessable id alone. */
-export async function getPublicInvoice(ctx: Context, invoiceId: string) {
+/**
+ * The customer's view of an invoice, found by its unguessable id alone. A completed order's
+ * downloads get fresh signed links (`secrets` signs them) each time it is read.
+ */
+export async function getPublicInvoice(ctx: Context, secrets: SecretBox, invoiceId: string) {
   const { db } = ctx;
   const found = await repo.findInvoiceById(db, invoiceId);
   if (!found) return undefined;
   const invoice = await withExpiryApplied(ctx, found);
-  const [parts, replacements, fields, shop] = await Promise.all([
+  const [parts, replacements, fields, shop, downloads] = await Promise.all([
     repo.listParts(db, invoice.shop_id, [invoice.id]),
     repo.listReplacements(db, invoice.shop_id, [invoice.id]),
     enabledGateway(db, invoice.shop_id, invoice.gateway),
     findShop(db, invoice.shop_id),
+    invoice.status === 'completed'
+      ? downloadsOfInvoice(db, secrets, invoice.shop_id, invoice.id, ctx.clock.now(), ctx.config.publicUrl)
+      : [],
   ]);
-  return toPublicInvoice(invoice, parts, replacements, fields, invoiceUrl(ctx.config, shop, invoice.id));
+  return toPublicInvoice(invoice, parts, replacements, fields, invoiceUrl(ctx.config, shop, invoice.id), downloads);
 }
 
 /** The customer's view of an order just placed, from what the checkout has in hand (no read). */

@@ -28,7 +28,7 @@ export const invoicePublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
   const options = app.orders;
   // A retry whose first checkout placed the order but died before answering gets that invoice as it is now.
-  const guard = idempotent(async (_request, invoiceId) => ok((await getPublicInvoice(ctx, invoiceId))!));
+  const guard = idempotent(async (_request, invoiceId) => ok((await getPublicInvoice(ctx, app.secrets, invoiceId))!));
 
   app.post('/shops/:shopId/invoices', {
     config: { public: true, customerSession: true },
@@ -63,7 +63,7 @@ export const invoicePublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const placed = await checkout(ctx, request.params.shopId, request.body, buyerOf(request), options, app.vpnRanges);
       // A manual gateway's order is answered as placed; one that went on (completed, or at a provider) is read again.
       if (placed.order) return ok(placedInvoiceView(placed.order, ctx.config));
-      return ok((await getPublicInvoice(ctx, placed.invoiceId))!);
+      return ok((await getPublicInvoice(ctx, app.secrets, placed.invoiceId))!);
     },
   });
 
@@ -78,7 +78,7 @@ export const invoicePublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: publicResponses(schema.PublicInvoice),
     },
     handler: async (request) => {
-      const invoice = await getPublicInvoice(ctx, request.params.invoiceId);
+      const invoice = await getPublicInvoice(ctx, app.secrets, request.params.invoiceId);
       if (!invoice) throw new NotFoundError('Invoice');
       return ok(invoice);
     },
@@ -100,7 +100,7 @@ export const invoicePublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (request) => {
       await cancelPublicInvoice(ctx, request.params.invoiceId, options.payments);
-      return ok((await getPublicInvoice(ctx, request.params.invoiceId))!);
+      return ok((await getPublicInvoice(ctx, app.secrets, request.params.invoiceId))!);
     },
   });
 };

@@ -207,6 +207,46 @@ const Refund = Type.Object({
   createdAt: Timestamp,
 });
 
+/** A file of a completed order, with a link minted when the order was read. */
+export const InvoiceDownload = Type.Object({
+  fileId: Type.String(),
+  name: Type.String(),
+  size: Type.Integer({ description: 'Bytes.' }),
+  url: Type.String({
+    description:
+      'A signed link that serves the file as an attachment until `expiresAt`; reading the order again issues a fresh one. ' +
+      'Expired, used up, refunded or altered links answer 410 or 403 and count nothing.',
+  }),
+  expiresAt: Timestamp,
+  remaining: Nullable(
+    Type.Integer({
+      description: 'Downloads left of this file for this order; null = unlimited. A resumed download does not count.',
+    }),
+  ),
+});
+
+/** One download served, as the owner sees it on the order. */
+export const InvoiceDownloadLogEntry = Type.Object({
+  fileId: Type.String(),
+  name: Type.String(),
+  at: Timestamp,
+  ip: Nullable(Type.String()),
+  userAgent: Nullable(Type.String()),
+  bytes: Type.Integer({ description: 'Bytes sent (a download cut short sent fewer than the file).' }),
+  counted: Type.Boolean({ description: 'false for a resumed range, which does not count against the limit.' }),
+});
+
+/** A licence the order issued. */
+export const InvoiceLicense = Type.Object({
+  id: Type.Integer(),
+  licenseKey: Type.String(),
+  status: StringEnum(['active', 'inactive', 'expired', 'disabled', 'revoked'] as const),
+  activationLimit: Nullable(Type.Integer({ description: 'null = unlimited.' })),
+  activationUsage: Type.Integer(),
+  expiresAt: Nullable(Timestamp),
+  productId: Type.Integer(),
+});
+
 export const OwnerInvoice = Type.Object({
   id: Type.String(),
   url: InvoiceUrl,
@@ -248,6 +288,17 @@ export const OwnerInvoice = Type.Object({
   payment: PaymentRecord,
   refunded: Type.Number({ description: 'What was refunded so far (the sum of `refunds`), in the currency.' }),
   refunds: Type.Array(Refund),
+  downloads: Type.Optional(
+    Type.Array(InvoiceDownloadLogEntry, {
+      description:
+        "Every download of the order's files, newest first. In the single-invoice view and webhooks, not in lists.",
+    }),
+  ),
+  licenses: Type.Optional(
+    Type.Array(InvoiceLicense, {
+      description: 'The licences the order issued. In the single-invoice view and webhooks, not in lists.',
+    }),
+  ),
   createdAt: Timestamp,
   completedAt: Nullable(Timestamp),
   expiresAt: Timestamp,
@@ -269,6 +320,10 @@ export const PublicInvoice = Type.Object({
   currency: Type.String(),
   payment: Nullable(Payment),
   refunded: Type.Number({ description: 'What was refunded so far, in the currency.' }),
+  downloads: Type.Array(InvoiceDownload, {
+    description:
+      "A completed order's files (file products), each with a fresh signed link; empty otherwise or after a full refund.",
+  }),
   createdAt: Timestamp,
   completedAt: Nullable(Timestamp),
   expiresAt: Timestamp,

@@ -1,5 +1,6 @@
 import { toIso } from '../../schemas/common.js';
 import { fromMinorUnits } from '../../schemas/money.js';
+import type { Download } from '../files/index.js';
 import { gatewayAdapter } from '../gateways/index.js';
 import type { InvoiceFeedback } from './invoice-feedbacks.js';
 import type { InvoicePartRow, InvoiceRefundRow, InvoiceReplacementRow, InvoiceRow } from './invoices.table.js';
@@ -139,6 +140,7 @@ export function toPublicInvoice(
   replacementRows: InvoiceReplacementRow[],
   gatewayFields: Record<string, string> | undefined,
   url: string,
+  downloads: Download[] = [],
 ) {
   const c = invoice.currency;
   const completed = invoice.status === 'completed';
@@ -157,6 +159,7 @@ export function toPublicInvoice(
     currency: c,
     payment: paymentInstructions(invoice, gatewayFields),
     refunded: money(invoice.refunded, c),
+    downloads: completed ? downloads : [],
     createdAt: toIso(invoice.created_at),
     completedAt: toIso(invoice.completed_at),
     expiresAt: toIso(invoice.expires_at),

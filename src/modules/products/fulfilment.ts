@@ -1,19 +1,26 @@
 import { type Kysely, sql } from 'kysely';
 import { isPostgres } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
+import { grantDownloads } from '../files/index.js';
+import { generateLicenseKeys, issueLicenses } from '../licenses/index.js';
 import {
   type DeliveryOptions,
   DynamicDeliveryError,
   type DynamicOrder,
   fetchDynamicDeliverable,
 } from './dynamic-delivery.js';
+import type { VariantRow } from './products.table.js';
 import { changeAvailableSerials, findProduct, findVariant } from './repository.js';
+import { FILE_DEFAULTS } from './schema.js';
+
+const DAY_MS = 86_400_000;
 
 /**
  * Fulfilment: the stock and serials an order takes, returns and delivers, and what each delivery
  * type hands the buyer (serials, a service text, a dynamic answer). The orders module decides
  * when (checkout, completion, expiry, replacement); these are the only writes of the catalog's
- * stock columns and serials an order makes. File and licence delivery belong here too.
+ * stock columns and serials an order makes. File downloads and licences are granted and issued
+ * here too, through the files and licenses modules, in the same transaction.
  */
 type Conn = Kysely<Database>;
 
@@ -193,23 +200,87 @@ export async function addSoldCounts(
   }
 }
 
+/** The order a delivery is for: licences are issued to its buyer. */
+export interface DeliveryOrder {
+  invoiceId: string;
+  /** Units delivered now: the part's quantity, or a replacement's. */
+  quantity: number;
+  customerId: number | null;
+  email: string;
+}
+
 /**
  * What the units of a part deliver, in the order's transaction: its reserved serials (marked
- * delivered), the variant's service text, or the dynamic answer asked for before the transaction
- * (dynamicDeliverable).
+ * delivered), the variant's service text, the dynamic answer asked for before the transaction
+ * (dynamicDeliverable), or, for a file variant, the order's downloads (granted here, shown on the
+ * order as links). A licensed variant also issues one licence per unit: each delivered serial is
+ * one, other types deliver a key generated for each unit after what they deliver.
  */
 export async function deliverUnits(
   db: Conn,
   shopId: number,
-  part: { variant_id: number; product_type: string },
-  invoiceId: string,
+  part: { product_id: number; variant_id: number; product_type: string },
+  order: DeliveryOrder,
   now: number,
   dynamicAnswer: string | undefined,
 ): Promise<string[]> {
-  if (part.product_type === 'serials') return deliverReservedSerials(db, shopId, part.variant_id, invoiceId, now);
-  if (part.product_type === 'service') return [(await findVariant(db, shopId, part.variant_id))?.service_text ?? ''];
-  if (dynamicAnswer === undefined) throw new Error(`variant ${part.variant_id}: a dynamic part needs its answer`);
-  return [dynamicAnswer];
+  const type = part.product_type;
+  if (type === 'serials') {
+    const serials = await deliverReservedSerials(db, shopId, part.variant_id, order.invoiceId, now);
+    const variant = await findVariant(db, shopId, part.variant_id);
+    if (variant?.license_enabled === 1) await issue(db, shopId, part, variant, order, serials, now);
+    return serials;
+  }
+  if (type === 'dynamic' && dynamicAnswer === undefined)
+    throw new Error(`variant ${part.variant_id}: a dynamic part needs its answer`);
+  const variant = await findVariant(db, shopId, part.variant_id);
+  if (!variant) throw new Error(`variant ${part.variant_id} of shop ${shopId} vanished`);
+  const items = type === 'service' ? [variant.service_text ?? ''] : type === 'dynamic' ? [dynamicAnswer!] : [];
+  if (type === 'file')
+    await grantDownloads(
+      db,
+      shopId,
+      order.invoiceId,
+      part.variant_id,
+      {
+        downloadLimit: variant.file_download_limit ?? FILE_DEFAULTS.downloadLimit,
+        linkHours: variant.file_link_hours ?? FILE_DEFAULTS.linkHours,
+      },
+      now,
+    );
+  if (variant.license_enabled !== 1) return items;
+  const keys = generateLicenseKeys(variant.license_key_pattern, order.quantity);
+  await issue(db, shopId, part, variant, order, keys, now);
+  return [...items, ...keys];
+}
+
+/** Licences for `keys`, on the variant's terms as they are at the sale. */
+function issue(
+  db: Conn,
+  shopId: number,
+  part: { product_id: number; variant_id: number },
+  variant: VariantRow,
+  order: DeliveryOrder,
+  keys: string[],
+  now: number,
+): Promise<void> {
+  const expiresAt =
+    variant.license_valid_days !== null ? now + variant.license_valid_days * DAY_MS : variant.license_expires_at;
+  return issueLicenses(
+    db,
+    shopId,
+    {
+      invoiceId: order.invoiceId,
+      productId: part.product_id,
+      variantId: part.variant_id,
+      customerId: order.customerId,
+      email: order.email,
+      keys,
+      activationLimit: variant.license_activation_limit,
+      expiresAt,
+    },
+    now,
+  );
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   HttpsUrl,
   Id,
   Nullable,
+  NullableTimestamp,
   OptionalNullable,
   StringEnum,
   Timestamp,
@@ -15,7 +16,7 @@ import { BLOCK_VPN_DESCRIPTION } from '../blacklist/index.js';
 import { paymentProviderNames } from '../shops/index.js';
 import { MAX_PATTERN_LENGTH, MAX_PATTERN_PROGRAM } from './field-pattern.js';
 
-export const productTypes = ['serials', 'service', 'dynamic'] as const;
+export const productTypes = ['serials', 'service', 'dynamic', 'file'] as const;
 export const customFieldTypes = ['text', 'number', 'email', 'checkbox', 'textarea'] as const;
 export const productOrders = ['createdAt', '-createdAt', 'title', '-title', 'price', '-price'] as const;
 
@@ -94,7 +95,62 @@ const Warranty = Type.Object({
 });
 
 /** Which settings object each product type reads. */
-export const settingsKey = { serials: 'asSerials', service: 'asService', dynamic: 'asDynamic' } as const;
+export const settingsKey = {
+  serials: 'asSerials',
+  service: 'asService',
+  dynamic: 'asDynamic',
+  file: 'asFile',
+} as const;
+
+/** What a download allows unless the variant says otherwise. */
+export const FILE_DEFAULTS = { downloadLimit: 5, linkHours: 24 } as const;
+
+const FileId = Type.String({
+  pattern: '^[A-Za-z0-9_-]{1,64}$',
+  description: 'A file of this shop (`GET /self/{shopId}/files`).',
+  ...references('file'),
+});
+
+const License = Type.Object(
+  {
+    activationLimit: OptionalNullable(
+      Type.Integer({
+        minimum: 1,
+        maximum: 1_000_000,
+        description: 'Instances a licence may be activated on at once; null or omitted: unlimited.',
+      }),
+    ),
+    validDays: OptionalNullable(
+      Type.Integer({
+        minimum: 1,
+        maximum: 36_500,
+        description:
+          'A licence expires this many days after its sale. Not with expiresAt (400); neither: it never expires.',
+      }),
+    ),
+    expiresAt: OptionalNullable({
+      ...Timestamp,
+      description: 'Every licence of this variant expires at this time. Not with validDays (400).',
+    }),
+    keyPattern: OptionalNullable(
+      Type.String({
+        minLength: 8,
+        maxLength: 100,
+        description:
+          'Generated keys: each `X` is a random letter A–Z or digit, every other character is kept, at least 8 `X`s ' +
+          '(e.g. `APP-XXXX-XXXX-XXXX`). Null or omitted: `XXXX-XXXX-XXXX-XXXX`. Not on serials variants (400): their serials are the keys.',
+      }),
+    ),
+  },
+  {
+    description:
+      'Each unit sold is a licence checked through `/v2/public/shops/{shopId}/licenses/…`: on a serials variant each delivered serial, ' +
+      'on a service or file variant a key generated at delivery (and delivered like a serial). Not on dynamic variants (400).',
+    ...rule(
+      'not on dynamic variants; validDays and expiresAt not both; keyPattern only on service and file variants, with at least 8 X and no spaces',
+    ),
+  },
+);
 
 const variantFields = {
   title: Type.String({ minLength: 1, maxLength: 100 }),
@@ -122,7 +178,8 @@ const variantFields = {
     ),
   ),
   productType: StringEnum(productTypes, {
-    description: 'Which settings object applies: asSerials, asService or asDynamic (required for service and dynamic).',
+    description:
+      'Which settings object applies: asSerials, asService, asDynamic or asFile (required for service, dynamic and file).',
   }),
   asSerials: OptionalNullable(
     Type.Object({
@@ -161,15 +218,46 @@ const variantFields = {
       ...amountLimits,
     }),
   ),
+  asFile: OptionalNullable(
+    Type.Object({
+      fileIds: Type.Array(FileId, {
+        minItems: 1,
+        maxItems: 20,
+        uniqueItems: true,
+        description: 'The files each order of this variant may download, in this order; an unknown id is a 400.',
+      }),
+      downloadLimit: OptionalNullable(
+        Type.Integer({
+          minimum: 0,
+          maximum: 10_000,
+          default: FILE_DEFAULTS.downloadLimit,
+          description:
+            'Downloads of each file per order; 0 = unlimited; null or omitted: 5. A resumed download (a range after the first byte) does not count.',
+        }),
+      ),
+      linkHours: OptionalNullable(
+        Type.Integer({
+          minimum: 1,
+          maximum: 8760,
+          default: FILE_DEFAULTS.linkHours,
+          description:
+            'How long a download link works; a fresh one is issued whenever the order page or the customer area is opened. Null or omitted: 24.',
+        }),
+      ),
+      stock: Type.Optional(Stock),
+      ...amountLimits,
+    }),
+  ),
+  license: OptionalNullable(License),
   customerNote: OptionalNullable(Type.String({ maxLength: 5000 })),
   redirectUrl: OptionalNullable(HttpsUrl()),
   customFields: OptionalNullable(CustomFields),
   warranty: OptionalNullable(Warranty),
 };
 
-/** A service variant needs asService, a dynamic one asDynamic: the settings object its type reads. */
+/** A service variant needs asService, a dynamic one asDynamic, a file one asFile: the settings object its type reads. */
 const settingsForType = {
-  allOf: (['service', 'dynamic'] as const).map((type) => ({
+  allOf: (['service', 'dynamic', 'file'] as const).map((type) => ({
     if: { type: 'object', properties: { productType: { const: type } }, required: ['productType'] },
     then: { type: 'object', properties: { [settingsKey[type]]: { type: 'object' } }, required: [settingsKey[type]] },
   })),
@@ -262,6 +350,32 @@ function variantSchema(withSerials: boolean): TSchema {
     ),
     asService: Nullable(Type.Object({ stock: Nullable(Type.Integer()), text: Type.String(), ...limitsOut })),
     asDynamic: Nullable(Type.Object({ stock: Nullable(Type.Integer()), externalUrl: Type.String(), ...limitsOut })),
+    asFile: Nullable(
+      Type.Object({
+        stock: Nullable(Type.Integer()),
+        fileIds: Type.Array(Type.String()),
+        files: Type.Array(
+          Type.Object({
+            id: Type.String(),
+            name: Type.String(),
+            size: Type.Integer({ description: 'Bytes.' }),
+            contentType: Type.String(),
+          }),
+          { description: 'The files, in fileIds order.' },
+        ),
+        downloadLimit: Type.Integer({ description: '0 = unlimited.' }),
+        linkHours: Type.Integer(),
+        ...limitsOut,
+      }),
+    ),
+    license: Nullable(
+      Type.Object({
+        activationLimit: Nullable(Type.Integer()),
+        validDays: Nullable(Type.Integer()),
+        expiresAt: NullableTimestamp,
+        keyPattern: Nullable(Type.String({ description: 'null on serials variants: their serials are the keys.' })),
+      }),
+    ),
     customerNote: Nullable(Type.String()),
     redirectUrl: Nullable(Type.String()),
     customFields: Type.Array(

@@ -9,6 +9,7 @@ import { currencyDigits } from '../../schemas/currencies.js';
 import { rescaleMinorUnits } from '../../schemas/money.js';
 import { type FileStorage, replaceStoredFile } from '../../storage/file-storage.js';
 import { assertVpnBlockingAvailable, type VpnRanges } from '../blacklist/index.js';
+import { attachedFiles, attachFiles, detachFiles } from '../files/index.js';
 import { claimListingPath, syncListings } from '../listings/index.js';
 import type { ShopRow } from '../shops/index.js';
 import { lockShop } from '../shops/index.js';
@@ -16,7 +17,7 @@ import type { ProductRow, VariantRow } from './products.table.js';
 import * as repo from './repository.js';
 import type { NewProduct, ProductInput, ProductListQuery } from './schema.js';
 import { checkDeliveryUrls, type PreparedVariant, prepareVariant, type StoredGateway } from './variant-input.js';
-import { type SerialValues, toProduct, toProductSummary } from './views.js';
+import { type SerialValues, toProduct, toProductSummary, type VariantFiles } from './views.js';
 
 type Conn = Kysely<Database>;
 
@@ -86,6 +87,8 @@ async function saveVariant(
     );
     if (existing.product_type === 'serials' && v.columns.product_type !== 'serials')
       await repo.deleteAllAvailableSerials(db, shopId, variantId);
+    if (existing.product_type === 'file' && v.columns.product_type !== 'file')
+      await detachFiles(db, shopId, [variantId]);
   } else {
     const row = await repo.insertVariant(db, {
       ...v.columns,
@@ -99,6 +102,8 @@ async function saveVariant(
     variantId = row.id;
   }
   if (v.serials !== undefined) await replaceAvailableSerials(db, shopId, variantId, v.serials, now);
+  if (v.fileIds !== undefined)
+    await attachFiles(db, shopId, variantId, v.fileIds, `variants[${position}].asFile.fileIds`);
 }
 
 /** The serial contents of these variants (stock figures are on the variant rows themselves). */
@@ -193,7 +198,19 @@ export async function getProduct(ctx: Context, shop: ShopRow, productId: number)
   const { db } = ctx;
   const product = await requireProduct(db, shop.id, productId);
   const variants = await repo.listVariants(db, shop.id, [productId]);
-  return toProduct(product, variants, shop.currency, await serialValuesOf(db, shop.id, variants));
+  return toProduct(
+    product,
+    variants,
+    shop.currency,
+    await filesOf(db, shop.id, variants),
+    await serialValuesOf(db, shop.id, variants),
+  );
+}
+
+/** The attached files of the file variants among these. */
+function filesOf(db: Conn, shopId: number, variants: VariantRow[]): Promise<VariantFiles> {
+  const fileVariants = variants.filter((v) => v.product_type === 'file').map((v) => v.id);
+  return fileVariants.length === 0 ? Promise.resolve(new Map()) : attachedFiles(db, shopId, fileVariants);
 }
 
 /** How a product may be saved: whether a dynamic variant's URL may point at private addresses (ALLOW_PRIVATE_WEBHOOKS), and the server's VPN ranges. */
@@ -278,12 +295,9 @@ export async function updateProduct(
         : await claimListingPath(trx, shop.id, { path: input.path, title: input.title, field: 'path' }, { productId });
     const now = ctx.clock.now();
     await repo.updateProduct(trx, shop.id, productId, { ...productColumns(input), path }, now);
-    await repo.softDeleteVariants(
-      trx,
-      shop.id,
-      [...current.keys()].filter((id) => !kept.has(id)),
-      now,
-    );
+    const removed = [...current.keys()].filter((id) => !kept.has(id));
+    await repo.softDeleteVariants(trx, shop.id, removed, now);
+    await detachFiles(trx, shop.id, removed);
     for (const [i, v] of variants.entries())
       await saveVariant(trx, shop.id, productId, i, v, v.id === undefined ? undefined : current.get(v.id), now);
     await repo.refreshMinPrices(trx, shop.id, [productId]);
@@ -335,7 +349,12 @@ async function pageOfProducts(db: Conn, shop: ShopRow, query: ProductListQuery) 
 
 export async function listProducts(ctx: Context, shop: ShopRow, query: ProductListQuery) {
   const page = await pageOfProducts(ctx.db, shop, query);
-  const items = page.items.map((p) => toProduct(p, page.variantsOf(p.id), shop.currency));
+  const files = await filesOf(
+    ctx.db,
+    shop.id,
+    page.items.flatMap((p) => page.variantsOf(p.id)),
+  );
+  const items = page.items.map((p) => toProduct(p, page.variantsOf(p.id), shop.currency, files));
   return { ...toPage(items, page.totalCount, query), nextCursor: page.nextCursor };
 }
 
@@ -358,7 +377,10 @@ export async function deleteProducts(
   now: number,
 ): Promise<string[]> {
   const images = await repo.productImages(tx.db, shopId, productIds);
+  // The files of removed products can be deleted again; orders that bought them keep their downloads.
+  const variantIds = (await repo.listVariants(tx.db, shopId, productIds)).map((v) => v.id);
   await repo.softDeleteProducts(tx.db, shopId, productIds, now);
+  await detachFiles(tx.db, shopId, variantIds);
   await domainEvents.emit(tx, 'products.deleted', { shopId, productIds, now });
   await syncListings(tx.db, shopId, now);
   return images;

@@ -52,7 +52,12 @@ export interface PreparedVariant {
   stock: number | null | undefined;
   /** New undelivered serials; undefined keeps the current ones on update. */
   serials: string[] | undefined;
+  /** The files a file variant delivers, in order; undefined for other types. */
+  fileIds: string[] | undefined;
 }
+
+/** Random characters of a generated licence key: a pattern with fewer is too easy to guess. */
+const MIN_KEY_PATTERN_XS = 8;
 
 export function prepareCustomFields(fields: CustomFieldInput[], at: string): StoredCustomField[] {
   const ids = new Set<string>();
@@ -106,6 +111,8 @@ export function prepareVariant(variant: VariantInput, index: number, currency: s
   const asSerials = variant.asSerials;
   const delimiter = asSerials?.delimiter ?? '\n';
   const removeDuplicates = asSerials?.removeDuplicates ?? false;
+  const asFile = type === 'file' ? variant.asFile! : undefined;
+  const license = prepareLicense(variant, at);
   return {
     id: variant.id ?? undefined,
     columns: {
@@ -125,12 +132,67 @@ export function prepareVariant(variant: VariantInput, index: number, currency: s
       redirect_url: variant.redirectUrl ?? null,
       warranty_text: variant.warranty?.text ?? null,
       warranty_seconds: variant.warranty?.durationSeconds ?? null,
+      file_download_limit: asFile?.downloadLimit ?? null,
+      file_link_hours: asFile?.linkHours ?? null,
+      ...license,
     },
-    stock: type === 'service' ? variant.asService!.stock : type === 'dynamic' ? variant.asDynamic!.stock : undefined,
+    stock:
+      type === 'service'
+        ? variant.asService!.stock
+        : type === 'dynamic'
+          ? variant.asDynamic!.stock
+          : type === 'file'
+            ? variant.asFile!.stock
+            : undefined,
+    fileIds: asFile?.fileIds,
     serials:
       type === 'serials' && asSerials?.serials != null
         ? parseSerials(asSerials.serials, delimiter, removeDuplicates)
         : undefined,
+  };
+}
+
+type LicenseColumns = Pick<
+  VariantColumns,
+  'license_enabled' | 'license_activation_limit' | 'license_valid_days' | 'license_expires_at' | 'license_key_pattern'
+>;
+
+/** The `license` option as columns, refusing what would be stored and never used. */
+function prepareLicense(variant: VariantInput, at: string): LicenseColumns {
+  const license = variant.license;
+  if (!license)
+    return {
+      license_enabled: 0,
+      license_activation_limit: null,
+      license_valid_days: null,
+      license_expires_at: null,
+      license_key_pattern: null,
+    };
+  if (variant.productType === 'dynamic')
+    throw ValidationError.field(
+      `${at}.license`,
+      'is not available on dynamic variants: their delivery comes from your URL',
+    );
+  if (license.validDays != null && license.expiresAt != null)
+    throw ValidationError.field(`${at}.license.expiresAt`, 'cannot be set together with validDays');
+  if (license.keyPattern != null) {
+    if (variant.productType === 'serials')
+      throw ValidationError.field(
+        `${at}.license.keyPattern`,
+        'is not used on serials variants: each serial is its key',
+      );
+    const xs = [...license.keyPattern].filter((c) => c === 'X').length;
+    if (xs < MIN_KEY_PATTERN_XS)
+      throw ValidationError.field(`${at}.license.keyPattern`, `needs at least ${MIN_KEY_PATTERN_XS} X characters`);
+    if (/[\p{Cc}\s]/u.test(license.keyPattern))
+      throw ValidationError.field(`${at}.license.keyPattern`, 'must not contain spaces or control characters');
+  }
+  return {
+    license_enabled: 1,
+    license_activation_limit: license.activationLimit ?? null,
+    license_valid_days: license.validDays ?? null,
+    license_expires_at: license.expiresAt == null ? null : Date.parse(license.expiresAt),
+    license_key_pattern: license.keyPattern ?? null,
   };
 }
 

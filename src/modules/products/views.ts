@@ -1,7 +1,9 @@
 import { uploadUrl } from '../../http/uploads.js';
 import { toIso } from '../../schemas/common.js';
 import { fromMinorUnits } from '../../schemas/money.js';
+import type { FileSummary } from '../files/index.js';
 import type { ProductRow, VariantRow } from './products.table.js';
+import { FILE_DEFAULTS } from './schema.js';
 import type { StoredCustomField, StoredGateway } from './variant-input.js';
 
 /**
@@ -9,6 +11,9 @@ import type { StoredCustomField, StoredGateway } from './variant-input.js';
  * contents per variant) is given for single-product views only, never for lists.
  */
 export type SerialValues = Map<number, string[]>;
+
+/** The files of file variants, by variant id (the files module's `attachedFiles`). */
+export type VariantFiles = Map<number, FileSummary[]>;
 
 /** The columns a variant's stock figure comes from. */
 export type VariantStockFields = Pick<VariantRow, 'product_type' | 'stock' | 'available_serials'>;
@@ -24,7 +29,7 @@ export function totalStock(variants: VariantStockFields[]): number | null {
   return stocks.includes(null) ? null : (stocks as number[]).reduce((a, b) => a + b, 0);
 }
 
-export function toVariant(v: VariantRow, currency: string, serialValues?: SerialValues) {
+export function toVariant(v: VariantRow, currency: string, files: VariantFiles, serialValues?: SerialValues) {
   const limits = { minAmount: v.min_amount, maxAmount: v.max_amount };
   const gateways = (JSON.parse(v.gateways) as StoredGateway[]).map((g) => ({
     gateway: g.gateway,
@@ -50,6 +55,16 @@ export function toVariant(v: VariantRow, currency: string, serialValues?: Serial
         : null,
     asService: v.product_type === 'service' ? { stock: v.stock, text: v.service_text ?? '', ...limits } : null,
     asDynamic: v.product_type === 'dynamic' ? { stock: v.stock, externalUrl: v.dynamic_url ?? '', ...limits } : null,
+    asFile: v.product_type === 'file' ? fileSettings(v, files.get(v.id) ?? [], limits) : null,
+    license:
+      v.license_enabled === 1
+        ? {
+            activationLimit: v.license_activation_limit,
+            validDays: v.license_valid_days,
+            expiresAt: toIso(v.license_expires_at),
+            keyPattern: v.license_key_pattern,
+          }
+        : null,
     customerNote: v.customer_note,
     redirectUrl: v.redirect_url,
     customFields: JSON.parse(v.custom_fields) as StoredCustomField[],
@@ -60,6 +75,17 @@ export function toVariant(v: VariantRow, currency: string, serialValues?: Serial
   };
 }
 
+function fileSettings(v: VariantRow, files: FileSummary[], limits: { minAmount: number; maxAmount: number | null }) {
+  return {
+    stock: v.stock,
+    fileIds: files.map((f) => f.id),
+    files: files.map((f) => ({ id: f.id, name: f.name, size: f.size, contentType: f.contentType })),
+    downloadLimit: v.file_download_limit ?? FILE_DEFAULTS.downloadLimit,
+    linkHours: v.file_link_hours ?? FILE_DEFAULTS.linkHours,
+    ...limits,
+  };
+}
+
 interface ChatIntegrationView {
   enabled: boolean;
   required: boolean;
@@ -67,7 +93,13 @@ interface ChatIntegrationView {
   roleIds: string[];
 }
 
-export function toProduct(p: ProductRow, variants: VariantRow[], currency: string, serialValues?: SerialValues) {
+export function toProduct(
+  p: ProductRow,
+  variants: VariantRow[],
+  currency: string,
+  files: VariantFiles,
+  serialValues?: SerialValues,
+) {
   return {
     id: p.id,
     title: p.title,
@@ -82,7 +114,7 @@ export function toProduct(p: ProductRow, variants: VariantRow[], currency: strin
     isInternal: p.is_internal === 1,
     customerNote: p.customer_note,
     chatIntegration: p.chat_integration === null ? null : (JSON.parse(p.chat_integration) as ChatIntegrationView),
-    variants: variants.map((v) => toVariant(v, currency, serialValues)),
+    variants: variants.map((v) => toVariant(v, currency, files, serialValues)),
     createdAt: toIso(p.created_at),
     updatedAt: toIso(p.updated_at),
   };
