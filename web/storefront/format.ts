@@ -16,6 +16,24 @@ export function money(amount: number, currency: string): string {
   return format.format(amount);
 }
 
+const SIZE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
+
+/** `1536000` → `1.5 MB` (powers of 1,000, as file managers show them). */
+export function fileSize(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < SIZE_UNITS.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return new Intl.NumberFormat('en', {
+    style: 'unit',
+    unit: SIZE_UNITS[unit],
+    unitDisplay: unit === 0 ? 'long' : 'short',
+    maximumFractionDigits: unit === 0 ? 0 : 1,
+  }).format(value);
+}
+
 /** `2026-11-21T10:00:00.000Z` → `21 Nov 2026`. */
 export function day(iso: string): string {
   return new Date(iso).toLocaleDateString('en-GB', {

@@ -4,7 +4,7 @@ import type { feedbackOfInvoice } from '../../../src/modules/feedbacks/index.js'
 import type { getPublicInvoice } from '../../../src/modules/orders/index.js';
 import { Field, FormErrors } from '../components.js';
 import { describedBy, type PlacedErrors } from '../form.js';
-import { day, gatewayName, money, stars } from '../format.js';
+import { day, fileSize, gatewayName, money, stars } from '../format.js';
 import { Layout } from '../layout.js';
 import { href, type ShopDetails, type Site } from '../site.js';
 
@@ -189,11 +189,47 @@ function Payment({ site, invoice, csrf, now }: { site: Site; invoice: PublicInvo
   );
 }
 
+/** A completed order's files: links minted for this page view, each counting down. */
+function Downloads({ invoice }: { invoice: PublicInvoiceView }) {
+  if (invoice.downloads.length === 0) return null;
+  return (
+    <section aria-labelledby="downloads" class="card">
+      <h2 id="downloads">Your downloads</h2>
+      <ul class="downloads">
+        {invoice.downloads.map((d) => (
+          <li key={d.fileId}>
+            <a class="button" href={d.url} rel="nofollow noopener" download={d.name}>
+              Download {d.name}
+            </a>{' '}
+            <span class="muted small">
+              {fileSize(d.size)} ·{' '}
+              {d.remaining === null
+                ? 'unlimited downloads'
+                : d.remaining === 0
+                  ? 'no downloads left'
+                  : `${d.remaining} ${d.remaining === 1 ? 'download' : 'downloads'} left`}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <p class="muted small">
+        These links work until{' '}
+        <time datetime={invoice.downloads[0]!.expiresAt}>
+          {day(invoice.downloads[0]!.expiresAt)}, {invoice.downloads[0]!.expiresAt.slice(11, 16)} UTC
+        </time>
+        ; opening this page again gives fresh ones. A download you resume does not count again.
+      </p>
+    </section>
+  );
+}
+
 function Goods({ site, invoice }: { site: Site; invoice: PublicInvoiceView }) {
+  const delivered = invoice.parts.filter((p) => p.deliverables.length > 0);
+  if (delivered.length === 0 && invoice.replacements.length === 0) return null;
   return (
     <section aria-labelledby="goods" class="card">
       <h2 id="goods">Your items</h2>
-      {invoice.parts.map((p) => (
+      {delivered.map((p) => (
         <div key={p.id} class="delivered">
           <h3>
             {p.title}
@@ -415,6 +451,7 @@ export function InvoicePage(props: InvoicePageProps) {
               below.
             </p>
           )}
+          <Downloads invoice={invoice} />
           <Goods site={site} invoice={invoice} />
           <Feedback
             site={site}
@@ -440,10 +477,12 @@ export function InvoicePage(props: InvoicePageProps) {
 
 /** The delivered items as a text file: each part's title, then its items one per line. */
 export function goodsText(invoice: PublicInvoiceView): string {
-  const blocks = invoice.parts.map((p) => {
-    const title = p.variantTitle !== p.title ? `${p.title} · ${p.variantTitle}` : p.title;
-    return `# ${title} × ${p.quantity}\n${p.deliverables.join('\n')}`;
-  });
+  const blocks = invoice.parts
+    .filter((p) => p.deliverables.length > 0)
+    .map((p) => {
+      const title = p.variantTitle !== p.title ? `${p.title} · ${p.variantTitle}` : p.title;
+      return `# ${title} × ${p.quantity}\n${p.deliverables.join('\n')}`;
+    });
   for (const r of invoice.replacements)
     blocks.push(`# Replacement (${r.createdAt.slice(0, 10)})\n${r.deliverables.join('\n')}`);
   return `${blocks.join('\n\n')}\n`;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply } from 'fastify';
-import { RateLimitedError } from '../../../src/http/errors.js';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { NotFoundError, RateLimitedError } from '../../../src/http/errors.js';
 import {
   CODE_MINUTES,
   customerAccount,
@@ -9,9 +9,11 @@ import {
   sendSignInCode,
   startSession,
 } from '../../../src/modules/customer-sessions/index.js';
+import { customerLicenses, freeCustomerInstance } from '../../../src/modules/licenses/index.js';
+import { getPublicInvoice } from '../../../src/modules/orders/index.js';
 import { currentCustomer, customerCookieName, forgetSession, rememberSession } from '../customer.js';
 import { type FormInput, formRefusal, isEmail, noErrors, type PlacedErrors, placeErrors, textOf } from '../form.js';
-import { AccountPage } from '../pages/account.js';
+import { AccountPage, type BuyerLicense, type FreedNotice } from '../pages/account.js';
 import { SignInPage, VerifyPage } from '../pages/account-sign-in.js';
 import { sendPage } from '../render.js';
 import { detailsOf } from '../shop-scope.js';
@@ -19,9 +21,10 @@ import { href, type Site } from '../site.js';
 
 /**
  * The customer area: sign-in by a one-time code mailed to the buyer (no password), then the
- * account — balance, orders with their goods — and sign-out. The same services and sessions as
- * the public JSON API's customer routes; the session token lives in an httpOnly cookie of the
- * shop (customer.ts). The code travels only in POST bodies, never in a URL (URLs reach logs).
+ * account — balance, licences (each device can be freed), orders with their goods — and
+ * sign-out. The same services and sessions as the public JSON API's customer routes; the session
+ * token lives in an httpOnly cookie of the shop (customer.ts). The code travels only in POST
+ * bodies, never in a URL (URLs reach logs).
  */
 
 /** A refusal of the sign-in services as the form shows it: the field it concerns, and Retry-After for a 429. */
@@ -33,6 +36,42 @@ function refusalOf(reply: FastifyReply, err: unknown, fieldOf: (path: string) =>
   const refused = formRefusal(err);
   if (!refused) throw err;
   return { ...placeErrors(refused.errors, fieldOf, refused.message), status: refused.statusCode };
+}
+
+type Account = Awaited<ReturnType<typeof customerAccount>>;
+
+/** An instance id as `activate` answered it (a UUID); anything else names no instance. */
+const INSTANCE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const LICENSE_ID = /^[1-9][0-9]{0,14}$/;
+
+/**
+ * The buyer's licences of this shop, each with the title of the product it was sold with: from the
+ * orders this page shows, else from the licence's own order (an older one, on a later page).
+ */
+async function licensesOf(app: FastifyInstance, site: Site, email: string, account: Account): Promise<BuyerLicense[]> {
+  const licenses = await customerLicenses(app.ctx, site.shop.id, email);
+  if (licenses.length === 0) return [];
+  const titles = new Map<string, string>();
+  const remember = (invoiceId: string, parts: { productId: number; title: string }[]) => {
+    for (const p of parts) titles.set(`${invoiceId} ${p.productId}`, p.title);
+  };
+  for (const order of account.orders.items) remember(order.id, order.parts);
+  const missing = [...new Set(licenses.map((l) => l.invoiceId))].filter(
+    (id) => !account.orders.items.some((o) => o.id === id),
+  );
+  for (const invoiceId of missing) {
+    const invoice = await getPublicInvoice(app.ctx, app.secrets, invoiceId);
+    if (invoice?.shopId === site.shop.id) remember(invoice.id, invoice.parts);
+  }
+  return licenses.map((license) => ({
+    license,
+    productTitle: titles.get(`${license.invoiceId} ${license.productId}`) ?? 'Your purchase',
+  }));
+}
+
+/** `?freed=…` after the free-a-device form: what the page says happened. */
+function freedNoticeOf(value: string | undefined): FreedNotice | undefined {
+  return value === 'yes' ? 'freed' : value === 'already' ? 'already-free' : undefined;
 }
 
 export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -71,7 +110,15 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/account',
-    { schema: { ...hide, querystring: Type.Object({ cursor: Type.Optional(Type.String({ maxLength: 512 })) }) } },
+    {
+      schema: {
+        ...hide,
+        querystring: Type.Object({
+          cursor: Type.Optional(Type.String({ maxLength: 512 })),
+          freed: Type.Optional(Type.String({ maxLength: 16 })),
+        }),
+      },
+    },
     async (request, reply) => {
       const site = request.site!;
       const customer = await currentCustomer(app, request);
@@ -82,12 +129,21 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       const { cursor } = request.query;
       const [account, details] = await Promise.all([
-        customerAccount(ctx, site.shop, customer.email, { pageNumber: 1, pageSize: 20, cursor }),
+        customerAccount(ctx, app.secrets, site.shop, customer.email, { pageNumber: 1, pageSize: 20, cursor }),
         detailsOf(app, site),
       ]);
+      const licenses = await licensesOf(app, site, customer.email, account);
       return sendPage(
         reply,
-        <AccountPage site={site} details={details} account={account} csrf={reply.generateCsrf()} cursor={cursor} />,
+        <AccountPage
+          site={site}
+          details={details}
+          account={account}
+          licenses={licenses}
+          freed={freedNoticeOf(request.query.freed)}
+          csrf={reply.generateCsrf()}
+          cursor={cursor}
+        />,
         { private: true },
       );
     },
@@ -151,6 +207,23 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return showVerify(reply, site, email, errors);
     }
   });
+
+  // "Free this device": the buyer deactivates one instance of their licence, as the program's own
+  // deactivate would. Another buyer's licence, or an instance not of this licence, is the 404 page
+  // and changes nothing (the service checks the licence's address against the session's).
+  app.post<{ Params: { licenseId: string; instanceId: string } }>(
+    '/account/licenses/:licenseId/instances/:instanceId/free',
+    { schema: hide },
+    async (request, reply) => {
+      const site = request.site!;
+      const customer = await currentCustomer(app, request);
+      if (!customer) return reply.redirect(accountPath(site), 303);
+      const { licenseId, instanceId } = request.params;
+      if (!LICENSE_ID.test(licenseId) || !INSTANCE_ID.test(instanceId)) throw new NotFoundError('License');
+      const freed = await freeCustomerInstance(ctx, site.shop.id, customer.email, Number(licenseId), instanceId);
+      return reply.redirect(`${accountPath(site)}?freed=${freed.deactivated ? 'yes' : 'already'}#licenses`, 303);
+    },
+  );
 
   app.post('/account/sign-out', { schema: hide }, async (request, reply) => {
     const site = request.site!;

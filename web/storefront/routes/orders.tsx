@@ -13,6 +13,7 @@ import {
 } from '../../../src/modules/orders/index.js';
 import { MAX_ANSWER_LENGTH } from '../../../src/modules/products/index.js';
 import { checkoutPage } from '../../../src/modules/storefront/index.js';
+import type { SecretBox } from '../../../src/security/secret-box.js';
 import { currentCustomer, type SignedInCustomer } from '../customer.js';
 import {
   type FormInput,
@@ -90,8 +91,8 @@ function checkoutFieldOf(path: string): string | undefined {
 }
 
 /** The invoice of this shop with this id; any other (unknown, malformed, another shop's) is the 404 page. */
-async function invoiceOfSite(ctx: Context, site: Site, id: string) {
-  const invoice = INVOICE_ID.test(id) ? await getPublicInvoice(ctx, id) : undefined;
+async function invoiceOfSite(ctx: Context, secrets: SecretBox, site: Site, id: string) {
+  const invoice = INVOICE_ID.test(id) ? await getPublicInvoice(ctx, secrets, id) : undefined;
   if (!invoice || invoice.shopId !== site.shop.id) throw new NotFoundError('Invoice');
   return invoice;
 }
@@ -180,7 +181,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     feedback?: { values: FeedbackValues; errors: PlacedErrors },
   ) {
     const site = request.site!;
-    const invoice = await invoiceOfSite(ctx, site, request.params.invoiceId);
+    const invoice = await invoiceOfSite(ctx, app.secrets, site, request.params.invoiceId);
     const [details, left] = await Promise.all([
       detailsOf(app, site),
       invoice.status === 'completed' ? feedbackOfInvoice(ctx, site.shop.id, invoice.id) : undefined,
@@ -224,7 +225,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/invoices/:invoiceId/goods.txt',
     { schema: hide },
     async (request, reply) => {
-      const invoice = await invoiceOfSite(ctx, request.site!, request.params.invoiceId);
+      const invoice = await invoiceOfSite(ctx, app.secrets, request.site!, request.params.invoiceId);
       if (invoice.status !== 'completed') throw new NotFoundError('Goods');
       return reply
         .header('content-type', 'text/plain; charset=utf-8')
@@ -241,7 +242,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: hide },
     async (request, reply) => {
       const site = request.site!;
-      const invoice = await invoiceOfSite(ctx, site, request.params.invoiceId);
+      const invoice = await invoiceOfSite(ctx, app.secrets, site, request.params.invoiceId);
       try {
         await cancelInvoice(ctx, site.shop.id, invoice.id, options.payments);
       } catch (err) {
@@ -257,7 +258,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: hide },
     async (request, reply) => {
       const site = request.site!;
-      const invoice = await invoiceOfSite(ctx, site, request.params.invoiceId);
+      const invoice = await invoiceOfSite(ctx, app.secrets, site, request.params.invoiceId);
       const input = request.body as FormInput;
       const values = { rating: textOf(input, 'rating'), comment: textOf(input, 'comment') };
       const problems: string[] = [];
