@@ -1,4 +1,9 @@
 import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
 import type { Page } from 'playwright-core';
 import { setPassword } from '../src/modules/accounts/index.js';
 import { browse, e2eTest, ok, overflowsHorizontally, type Server, seedShop, startServer, tabTo } from './harness.js';
@@ -270,11 +275,262 @@ e2eTest('the admin refuses a call without its CSRF token and a session that has 
   assert.equal((await page.request.get(`${server.url}/self/shops`)).status(), 401);
 });
 
+/** A file of `mib` MiB of varied bytes on disk (a path keeps its modification time between two choices). */
+function bigFile(t: TestContext, name: string, mib: number): { path: string; sha256: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'shopd-e2e-files-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, name);
+  const bytes = randomBytes(mib * 1024 * 1024);
+  writeFileSync(path, bytes);
+  return { path, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+e2eTest(
+  'an owner uploads files, resumes a large upload, sells a licensed file product and manages its licence',
+  async (t) => {
+    const server = await startServer(t);
+    const shop = await seedShop(server, { name: 'Field Press' });
+    const email = await ownerWithPassword(server);
+    const { page, shot } = await browse(t, {
+      expected: (url, status) =>
+        expected(url, status) ||
+        // Deleting a file a product delivers is refused on purpose; an upload's progress is asked
+        // for after a reload, and a finished one is no longer there.
+        (status === 409 && url.pathname.includes('/files/')) ||
+        (status === 404 && url.pathname.includes('/files/uploads/')),
+    });
+    page.on('dialog', (dialog) => void dialog.accept());
+    await signIn(page, server, email);
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+
+    // A small file goes in one request.
+    await nav(page, 'Files').click();
+    await page.getByRole('heading', { name: 'Files', level: 1 }).waitFor();
+    const handbook = Buffer.from(`%PDF-1.4\n% Field handbook\n${'A field guide to the hills. '.repeat(2000)}\n%%EOF\n`);
+    await page
+      .getByLabel('Upload files')
+      .setInputFiles({ name: 'handbook.pdf', mimeType: 'application/pdf', buffer: handbook });
+    const files = page.getByRole('table', { name: 'Files' });
+    await files.getByRole('row', { name: /handbook\.pdf/ }).waitFor();
+    await files
+      .getByRole('row', { name: /handbook\.pdf/ })
+      .getByText('application/pdf')
+      .waitFor();
+    await shot('files-small-uploaded');
+
+    // A large one goes in resumable chunks: the connection drops on the second chunk, the page is
+    // reloaded, and choosing the same file again continues where the server stopped.
+    const course = bigFile(t, 'course-videos.zip', 20);
+    let cut = true;
+    const offsets: string[] = [];
+    await page.route('**/files/uploads/*', async (route) => {
+      const request = route.request();
+      if (request.method() === 'PUT') offsets.push(request.headers()['upload-offset'] ?? '');
+      if (cut && request.method() === 'PUT' && request.headers()['upload-offset'] !== '0') {
+        cut = false;
+        await route.abort('aborted');
+      } else await route.continue();
+    });
+    await page.getByLabel('Upload files').setInputFiles(course.path);
+    const progress = page.getByRole('progressbar', { name: 'course-videos.zip' });
+    await progress.waitFor();
+    await page.getByText(/Stopped at \d+%: The connection was lost\./).waitFor();
+    await page.getByRole('button', { name: 'Resume', exact: true }).waitFor();
+    assert.ok(Number(await progress.getAttribute('value')) >= 8 * 1024 * 1024, 'the first chunk arrived');
+    await shot('files-upload-interrupted');
+    await page.reload();
+    await page.getByRole('heading', { name: 'Unfinished uploads' }).waitFor();
+    await page.getByText(/40% received/).waitFor();
+    await shot('files-unfinished-after-reload');
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Resume the upload of course-videos.zip' }).click();
+    await (await chooser).setFiles(course.path);
+    await files.getByRole('row', { name: /course-videos\.zip/ }).waitFor();
+    await shot('files-large-uploaded');
+    const MiB8 = String(8 * 1024 * 1024);
+    assert.deepEqual(
+      offsets,
+      ['0', MiB8, MiB8, String(16 * 1024 * 1024)],
+      'the second chunk was sent again, not the first',
+    );
+    const stored = ok(await server.api.get(`/self/${shop.shopId}/files`)).items as {
+      id: string;
+      name: string;
+      sha256: string;
+      size: number;
+    }[];
+    const big = stored.find((f) => f.name === 'course-videos.zip');
+    assert.equal(big?.sha256, course.sha256, 'the resumed upload stored the same bytes');
+    assert.equal(big?.size, 20 * 1024 * 1024);
+    const pdf = stored.find((f) => f.name === 'handbook.pdf')!;
+    assert.equal(pdf.sha256, createHash('sha256').update(handbook).digest('hex'));
+
+    // A file product with a licence per unit, its files picked from the shop's.
+    await nav(page, 'Products').click();
+    await page.getByRole('link', { name: 'Add product' }).click();
+    await page.getByRole('heading', { name: 'New product', level: 1 }).waitFor();
+    await page.getByLabel('Title', { exact: true }).fill('Field Guide');
+    await page.getByLabel('Description', { exact: true }).fill('The handbook as a PDF, with a licence for the app.');
+    await page.getByLabel('Price').first().fill('12');
+    await page.getByLabel('Product type').selectOption('file');
+    await page.getByRole('checkbox', { name: /handbook\.pdf/ }).check();
+    await page.getByRole('checkbox', { name: /course-videos\.zip/ }).check();
+    await page.getByRole('button', { name: 'Move course-videos.zip up' }).click();
+    await page.getByLabel('Download limit').fill('3');
+    await page.getByLabel('Link hours').fill('48');
+    await page.getByRole('checkbox', { name: 'Issue a license per unit' }).check();
+    await page.getByLabel('Activation limit').fill('2');
+    assert.equal(await page.getByLabel('Key pattern').getAttribute('placeholder'), 'XXXX-XXXX-XXXX-XXXX');
+    await page.getByLabel('Key pattern').fill('FG-XXXX-XXXX-XXXX');
+    await page.getByRole('radio', { name: 'Some days after the sale' }).check();
+    await page.getByLabel('Valid for (days)').fill('365');
+    await shot('file-product-new');
+    await page.getByRole('button', { name: 'Save' }).first().click();
+    await page.getByText('Product created').waitFor();
+    await page.waitForURL(/\/admin\/\d+\/products\/\d+$/);
+    const productId = Number(new URL(page.url()).pathname.split('/').pop());
+    // Read again from the server, the form shows what was saved, and saves it back unchanged.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Field Guide', level: 1 }).waitFor();
+    const chosen = page.getByRole('list', { name: 'Chosen files, in order' }).getByRole('listitem');
+    assert.deepEqual(
+      (await chosen.allTextContents()).map((text) => text.match(/[\w-]+\.(?:zip|pdf)/)?.[0]),
+      ['course-videos.zip', 'handbook.pdf'],
+    );
+    assert.ok(await page.getByRole('checkbox', { name: 'Issue a license per unit' }).isChecked());
+    assert.equal(await page.getByLabel('Key pattern').inputValue(), 'FG-XXXX-XXXX-XXXX');
+    assert.equal(await page.getByLabel('Valid for (days)').inputValue(), '365');
+    await shot('file-product-saved');
+    await page.getByRole('button', { name: 'Save' }).first().click();
+    await page.getByText('Product saved').waitFor();
+    const product = ok(await server.api.get(`/self/${shop.shopId}/v2/products/${productId}`));
+    const variant = product.variants[0];
+    assert.equal(variant.productType, 'file');
+    assert.deepEqual(variant.asFile.fileIds, [big!.id, pdf.id]);
+    assert.equal(variant.asFile.downloadLimit, 3);
+    assert.equal(variant.asFile.linkHours, 48);
+    assert.deepEqual(variant.license, {
+      activationLimit: 2,
+      validDays: 365,
+      expiresAt: null,
+      keyPattern: 'FG-XXXX-XXXX-XXXX',
+    });
+
+    // A file a product delivers cannot be deleted: the screen says why.
+    await nav(page, 'Files').click();
+    await files
+      .getByRole('row', { name: /handbook\.pdf/ })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await page.getByText('"handbook.pdf" is used by a product').waitFor();
+    await shot('files-delete-refused');
+
+    // A buyer's order: one licence, and a download of the handbook.
+    const placed = await server.app.inject({
+      method: 'POST',
+      url: `/v2/public/shops/${shop.shopId}/invoices`,
+      payload: {
+        customerEmail: 'reader@example.com',
+        gateway: 'tipjar',
+        parts: [{ productId, productVariantId: variant.id, quantity: 1 }],
+      },
+    });
+    const invoiceId = ok({ status: placed.statusCode, body: placed.json() }).id as string;
+    ok(await server.api.post(`/self/${shop.shopId}/invoices/${encodeURIComponent(invoiceId)}/process`));
+    const invoice = (await server.app.inject({ method: 'GET', url: `/v2/public/invoices/${invoiceId}` })).json().data;
+    const download = invoice.downloads.find((d: { name: string }) => d.name === 'handbook.pdf');
+    const got = await server.app.inject({
+      method: 'GET',
+      url: new URL(download.url).pathname,
+      headers: { 'user-agent': 'FieldReader/2.1' },
+    });
+    assert.equal(got.statusCode, 200);
+    const owned = ok(await server.api.get(`/self/${shop.shopId}/invoices/${encodeURIComponent(invoiceId)}`));
+    const licenseKey = owned.licenses[0].licenseKey as string;
+    assert.match(licenseKey, /^FG-[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+    const activated = await server.app.inject({
+      method: 'POST',
+      url: `/v2/public/shops/${shop.shopId}/licenses/activate`,
+      payload: { licenseKey, instanceName: 'Office laptop' },
+    });
+    assert.equal(activated.statusCode, 200, activated.body);
+
+    // The order shows its licence and the download log.
+    await page.goto(`${server.url}/admin/${shop.shopId}/orders/${encodeURIComponent(invoiceId)}`);
+    await page.getByRole('heading', { name: `Order ${invoiceId}`, level: 1 }).waitFor();
+    const licenses = page.getByRole('table', { name: 'Licenses of the order' });
+    await licenses
+      .getByRole('row', { name: new RegExp(licenseKey) })
+      .getByText('1 of 2')
+      .waitFor();
+    const downloads = page.getByRole('table', { name: 'Downloads of the order' });
+    await downloads
+      .getByRole('row', { name: /handbook\.pdf/ })
+      .getByText('FieldReader/2.1')
+      .waitFor();
+    await shot('order-licenses-and-downloads');
+
+    // The licence: its activation, then disabled, enabled, extended, reset and revoked.
+    await licenses.getByRole('link', { name: licenseKey }).click();
+    await page.getByRole('heading', { name: `License ${licenseKey}`, level: 1 }).waitFor();
+    await page.getByRole('table', { name: 'Activations of the license' }).getByText('Office laptop').waitFor();
+    await shot('license');
+    await page.getByRole('button', { name: 'Disable' }).click();
+    await page.getByText('License disabled').waitFor();
+    await page.locator('.badge', { hasText: 'Disabled' }).waitFor();
+    await page.getByRole('button', { name: 'Enable' }).click();
+    await page.getByText('License enabled').waitFor();
+    const before = ok(await server.api.get(`/self/${shop.shopId}/licenses/${owned.licenses[0].id}`));
+    await page.getByRole('button', { name: 'Extend…' }).click();
+    const extend = page.getByRole('dialog', { name: 'Extend the license' });
+    await extend.getByLabel('Days to add').fill('30');
+    await shot('license-extend');
+    await extend.getByRole('button', { name: 'Extend' }).click();
+    await page.getByText('License extended').waitFor();
+    const after = ok(await server.api.get(`/self/${shop.shopId}/licenses/${owned.licenses[0].id}`));
+    assert.equal(Date.parse(after.expiresAt) - Date.parse(before.expiresAt), 30 * 86_400_000, 'thirty days later');
+    await page.getByRole('button', { name: 'Reset activations' }).click();
+    await page.getByText('Activations reset').waitFor();
+    await page.getByText(/^Deactivated /).waitFor();
+    await page.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByText('This license is revoked').waitFor();
+    await shot('license-revoked');
+
+    // The licences list finds it; the signing key is rotated.
+    await nav(page, 'Licenses').click();
+    await page.getByRole('heading', { name: 'Licenses', level: 1 }).waitFor();
+    await page
+      .getByRole('table', { name: 'Licenses' })
+      .getByRole('row', { name: new RegExp(licenseKey) })
+      .getByText('Revoked')
+      .waitFor();
+    await page.getByRole('button', { name: 'Rotate signing key' }).click();
+    await page.getByText('Signing key rotated').waitFor();
+    await page
+      .getByRole('table', { name: 'Signing keys' })
+      .getByRole('cell', { name: 'Retired', exact: true })
+      .waitFor();
+    await shot('licenses');
+
+    // At phone width both screens fit.
+    await page.setViewportSize({ width: 390, height: 844 });
+    assert.equal(await overflowsHorizontally(page), false, 'the licenses screen fits a phone');
+    await shot('licenses-phone');
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await nav(page, 'Files').click();
+    await page.getByRole('heading', { name: 'Files', level: 1 }).waitFor();
+    assert.equal(await overflowsHorizontally(page), false, 'the files screen fits a phone');
+    await shot('files-phone');
+  },
+);
+
 /** Every screen of the navigation, as an owner sees it on the demo-like shop, at desktop and phone width. */
 const SCREENS = [
   'Dashboard',
   'Orders',
   'Products',
+  'Files',
+  'Licenses',
   'Groups',
   'Categories',
   'Storefront order',

@@ -29,6 +29,19 @@ export function whenCsrfRefused(callback: () => void): void {
   onCsrfRefused = callback;
 }
 
+/**
+ * What a write sent outside openapi-fetch carries (a file sent with XMLHttpRequest, whose upload
+ * progress fetch cannot report): the session's CSRF token.
+ */
+export function writeHeaders(): Record<string, string> {
+  return csrfToken ? { 'x-csrf-token': csrfToken } : {};
+}
+
+/** A call sent outside openapi-fetch answered 401: the same as one inside it. */
+export function answeredUnauthorized(): void {
+  onSignedOut?.();
+}
+
 const session: Middleware = {
   onRequest({ request }) {
     if (csrfToken && !['GET', 'HEAD', 'OPTIONS'].includes(request.method))

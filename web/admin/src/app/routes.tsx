@@ -19,6 +19,9 @@ export const screens: Screen[] = [
   screen('/:shopId/products', () => import('../screens/products/ProductsScreen')),
   screen('/:shopId/products/new', () => import('../screens/products/ProductEditScreen')),
   screen('/:shopId/products/:productId', () => import('../screens/products/ProductEditScreen')),
+  screen('/:shopId/files', () => import('../screens/files/FilesScreen')),
+  screen('/:shopId/licenses', () => import('../screens/licenses/LicensesScreen')),
+  screen('/:shopId/licenses/:licenseId', () => import('../screens/licenses/LicenseScreen')),
   screen('/:shopId/groups', () => import('../screens/products/GroupsScreen')),
   screen('/:shopId/listings', () => import('../screens/products/ListingsScreen')),
   screen('/:shopId/categories', () => import('../screens/products/CategoriesScreen')),
@@ -49,6 +52,8 @@ export const navigation: { section: string; items: { label: string; path: string
     items: [
       { label: 'Orders', path: '/orders' },
       { label: 'Products', path: '/products' },
+      { label: 'Files', path: '/files' },
+      { label: 'Licenses', path: '/licenses' },
       { label: 'Groups', path: '/groups' },
       { label: 'Categories', path: '/categories' },
       { label: 'Storefront order', path: '/listings' },

@@ -25,3 +25,17 @@ export function date(iso: string | null | undefined): string {
 export function count(n: number): string {
   return n.toLocaleString();
 }
+
+const byteUnits = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+
+/** A size in bytes as a person reads it: `532 bytes`, `1.4 MB`, `2 GB` (powers of 1024). */
+export function bytes(n: number): string {
+  let value = n;
+  let unit = 0;
+  while (value >= 1024 && unit < byteUnits.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  if (unit === 0) return `${n.toLocaleString()} ${n === 1 ? 'byte' : 'bytes'}`;
+  return `${value.toLocaleString(undefined, { maximumFractionDigits: value < 10 ? 1 : 0 })} ${byteUnits[unit]}`;
+}

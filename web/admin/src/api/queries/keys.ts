@@ -67,6 +67,16 @@ export const queryKeys = {
     stats: (shopId: number, fromDate: string, toDate: string) =>
       [...listArea('affiliates').all(shopId), 'stats', fromDate, toDate] as const,
   },
+  licenses: {
+    ...listArea('licenses'),
+    detail: (shopId: number, licenseId: number) => [...listArea('licenses').all(shopId), 'detail', licenseId] as const,
+    signingKeys: (shopId: number) => [...listArea('licenses').all(shopId), 'signing-keys'] as const,
+  },
+  files: {
+    ...listArea('files'),
+    /** Every file of the shop, for a file variant's picker. */
+    everyOne: (shopId: number) => [...listArea('files').all(shopId), 'every-one'] as const,
+  },
   tickets: {
     ...listArea('tickets'),
     detail: (shopId: number, ticketId: number) => [...listArea('tickets').all(shopId), 'detail', ticketId] as const,

@@ -17,6 +17,7 @@ import {
   emptyProduct,
   emptyVariant,
   productBody,
+  productChecks,
   productDraft,
   productFieldOf,
   type VariantDraft,
@@ -66,6 +67,7 @@ function ProductForm(props: { product: Product | null }) {
     defaultValues: saved ? productDraft(saved) : emptyProduct(),
     toBody: productBody,
     fieldOf: productFieldOf,
+    check: productChecks,
   });
   const { register, problem } = form;
   // Images picked for a product not created yet: uploaded once it is.

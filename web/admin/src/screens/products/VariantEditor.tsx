@@ -11,11 +11,14 @@ import { useToast } from '../../ui/Toast';
 import {
   type CustomFieldType,
   customFieldTypeLabels,
+  DEFAULT_KEY_PATTERN,
   type Gateway,
+  licensedTypes,
   type ProductType,
   productTypeLabels,
   type RestockAnswer,
 } from './catalog';
+import { FilePicker } from './FilePicker';
 import { type CustomFieldDraft, type GatewayDraft, newKey, type ProductDraft } from './product-draft';
 
 type ProductForm = BodyForm<ProductDraft, unknown>;
@@ -113,6 +116,34 @@ export function VariantEditor(props: {
               <Field label="Delivered text" error={problem('text')} hint="What the buyer receives.">
                 {(ids) => <textarea {...ids} {...register(`${at}.text`)} className="input" rows={3} />}
               </Field>
+            ) : v.productType === 'file' ? (
+              <>
+                <FilePicker
+                  shopId={props.shopId}
+                  variantName={name}
+                  chosen={v.files}
+                  onChange={(files) => form.setValue(`${at}.files`, files, { shouldDirty: true })}
+                  error={problem('files')}
+                />
+                <div className="grid">
+                  <Field
+                    label="Download limit"
+                    error={problem('downloadLimit')}
+                    hint="Downloads of each file per order; 0 = unlimited. A resumed download does not count."
+                  >
+                    {(ids) => (
+                      <input {...ids} {...register(`${at}.downloadLimit`)} className="input" inputMode="numeric" />
+                    )}
+                  </Field>
+                  <Field
+                    label="Link hours"
+                    error={problem('linkHours')}
+                    hint="How long a download link works; a fresh one is issued whenever the buyer opens the order."
+                  >
+                    {(ids) => <input {...ids} {...register(`${at}.linkHours`)} className="input" inputMode="numeric" />}
+                  </Field>
+                </div>
+              </>
             ) : (
               <Field
                 label="External URL"
@@ -149,6 +180,8 @@ export function VariantEditor(props: {
           />
         ) : null}
       </fieldset>
+
+      {licensedTypes.includes(v.productType) ? <LicenseSettings form={form} index={index} /> : null}
 
       <fieldset className="catalog-subgroup">
         <legend>Payment methods</legend>
@@ -229,6 +262,88 @@ export function VariantEditor(props: {
             Remove variant {index + 1}
           </button>
         </div>
+      ) : null}
+    </fieldset>
+  );
+}
+
+/** Whether each unit sold is a licence, and its terms: activations, validity, the generated keys' pattern. */
+function LicenseSettings(props: { form: ProductForm; index: number }) {
+  const { form } = props;
+  const { register } = form;
+  const at = `variants.${props.index}` as const;
+  const v = form.watch(at);
+  const problem = (name: string) => form.problem(`${at}.${name}`);
+  const serials = v.productType === 'serials';
+  return (
+    <fieldset className="catalog-subgroup">
+      <legend>License</legend>
+      <CheckField {...register(`${at}.licenseEnabled`)} error={problem('licenseEnabled')}>
+        Issue a license per unit
+      </CheckField>
+      <p className="small muted">
+        {serials
+          ? 'Each serial sold becomes a license key your program checks through the license API.'
+          : 'A key is generated for each unit sold and delivered like a serial; your program checks it through the license API.'}
+      </p>
+      {v.licenseEnabled ? (
+        <>
+          <div className="grid">
+            <Field
+              label="Activation limit"
+              error={problem('activationLimit')}
+              hint="Instances a license may be activated on at once. Empty: unlimited."
+            >
+              {(ids) => <input {...ids} {...register(`${at}.activationLimit`)} className="input" inputMode="numeric" />}
+            </Field>
+            {serials ? null : (
+              <Field
+                label="Key pattern"
+                error={problem('keyPattern')}
+                hint={`Each X becomes a random letter or digit (at least 8 X's). Empty: ${DEFAULT_KEY_PATTERN}.`}
+              >
+                {(ids) => (
+                  <input
+                    {...ids}
+                    {...register(`${at}.keyPattern`)}
+                    className="input catalog-serials"
+                    placeholder={DEFAULT_KEY_PATTERN}
+                    spellCheck={false}
+                  />
+                )}
+              </Field>
+            )}
+          </div>
+          <fieldset className="catalog-choice">
+            <legend>Validity</legend>
+            <label className="check">
+              <input type="radio" value="never" {...register(`${at}.licenseValidity`)} />
+              Never expires
+            </label>
+            <label className="check">
+              <input type="radio" value="days" {...register(`${at}.licenseValidity`)} />
+              Some days after the sale
+            </label>
+            <label className="check">
+              <input type="radio" value="date" {...register(`${at}.licenseValidity`)} />
+              Until a fixed date
+            </label>
+          </fieldset>
+          {v.licenseValidity === 'days' ? (
+            <Field label="Valid for (days)" error={problem('validDays')} hint="Counted from the sale.">
+              {(ids) => <input {...ids} {...register(`${at}.validDays`)} className="input" inputMode="numeric" />}
+            </Field>
+          ) : null}
+          {v.licenseValidity === 'date' ? (
+            <Field
+              label="Expires on"
+              error={problem('licenseEndDate')}
+              hint="Every license of this variant ends at the end of this day (UTC)."
+            >
+              {(ids) => <input {...ids} {...register(`${at}.licenseEndDate`)} type="date" className="input" />}
+            </Field>
+          ) : null}
+        </>
       ) : null}
     </fieldset>
   );

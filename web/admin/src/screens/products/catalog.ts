@@ -8,12 +8,15 @@ export type VariantBody = ProductBody['variants'][number];
 export type Gateway = NonNullable<VariantBody['gateways']>[number]['gateway'];
 export type ProductType = VariantBody['productType'];
 export type CustomFieldType = NonNullable<VariantBody['customFields']>[number]['type'];
+/** A file a file variant delivers, as the product answers it. */
+export type VariantFile = NonNullable<Variant['asFile']>['files'][number];
 export type RestockAnswer = Answer<'/self/{shopId}/v2/products/{productId}/variants/{variantId}/serials', 'post'>;
 
 export const productTypeLabels: Record<ProductType, string> = {
   serials: 'Serial keys',
   service: 'Service (fixed text)',
   dynamic: 'Dynamic (fetched from your URL)',
+  file: 'File download',
 };
 
 /** The same, short, for a table cell. */
@@ -21,7 +24,14 @@ export const productTypeShort: Record<ProductType, string> = {
   serials: 'Serials',
   service: 'Service',
   dynamic: 'Dynamic',
+  file: 'File',
 };
+
+/** The types a variant may issue a licence on (a dynamic variant's answer is not a key). */
+export const licensedTypes: readonly ProductType[] = ['serials', 'service', 'file'];
+
+/** The key pattern the API uses when a variant gives none. */
+export const DEFAULT_KEY_PATTERN = 'XXXX-XXXX-XXXX-XXXX';
 
 export const customFieldTypeLabels: Record<CustomFieldType, string> = {
   text: 'Text',

@@ -1,5 +1,14 @@
 import type { Product } from '../../api/queries/products';
-import type { CustomFieldType, Gateway, ProductBody, ProductType, Variant, VariantBody } from './catalog';
+import {
+  type CustomFieldType,
+  type Gateway,
+  licensedTypes,
+  type ProductBody,
+  type ProductType,
+  type Variant,
+  type VariantBody,
+  type VariantFile,
+} from './catalog';
 
 /**
  * The product form's state: the API's product with every number kept as the text the owner
@@ -22,6 +31,9 @@ export interface GatewayDraft {
   price: string;
 }
 
+/** When a variant's licences end: never, some days after the sale, or at one date for all. */
+export type LicenseValidity = 'never' | 'days' | 'date';
+
 export interface VariantDraft {
   key: string;
   id: number | null;
@@ -35,12 +47,30 @@ export interface VariantDraft {
   removeDuplicates: boolean;
   /** The stored setting: turning it on sends the serials, so the server removes the duplicates. */
   savedRemoveDuplicates: boolean;
-  /** Service and dynamic: '' is unlimited. */
+  /** Service, dynamic and file: '' is unlimited. */
   stock: string;
   text: string;
   externalUrl: string;
   minAmount: string;
   maxAmount: string;
+  /** File: the files delivered, in order (name and size kept to show them before the file list loads). */
+  files: VariantFile[];
+  /** File: downloads of each file per order, '0' unlimited ('' the API's default, 5). */
+  downloadLimit: string;
+  /** File: hours a download link works ('' the API's default, 24). */
+  linkHours: string;
+  /** Serials, service and file: each unit sold is a licence. */
+  licenseEnabled: boolean;
+  /** '' is unlimited. */
+  activationLimit: string;
+  licenseValidity: LicenseValidity;
+  validDays: string;
+  /** The end date (`YYYY-MM-DD`, UTC) when `licenseValidity` is `date`. */
+  licenseEndDate: string;
+  /** The stored end, sent back as it is while its date is not changed. */
+  savedLicenseExpiresAt: string | null;
+  /** Service and file: the generated keys' pattern ('' the default). */
+  keyPattern: string;
   customerNote: string;
   redirectUrl: string;
   customFields: CustomFieldDraft[];
@@ -94,6 +124,16 @@ export function emptyVariant(index: number): VariantDraft {
     externalUrl: '',
     minAmount: '',
     maxAmount: '',
+    files: [],
+    downloadLimit: '5',
+    linkHours: '24',
+    licenseEnabled: false,
+    activationLimit: '',
+    licenseValidity: 'never',
+    validDays: '',
+    licenseEndDate: '',
+    savedLicenseExpiresAt: null,
+    keyPattern: '',
     customerNote: '',
     redirectUrl: '',
     customFields: [],
@@ -126,7 +166,8 @@ export function emptyProduct(): ProductDraft {
 }
 
 function variantDraft(v: Variant): VariantDraft {
-  const settings = v.asSerials ?? v.asService ?? v.asDynamic;
+  const settings = v.asSerials ?? v.asService ?? v.asDynamic ?? v.asFile;
+  const license = v.license;
   const serials = (v.asSerials?.serials ?? []).join('\n');
   const days = v.warranty ? v.warranty.durationSeconds / 86_400 : null;
   return {
@@ -141,11 +182,21 @@ function variantDraft(v: Variant): VariantDraft {
     savedSerials: serials,
     removeDuplicates: v.asSerials?.removeDuplicates ?? false,
     savedRemoveDuplicates: v.asSerials?.removeDuplicates ?? false,
-    stock: numberText(v.asService?.stock ?? v.asDynamic?.stock),
+    stock: numberText(v.asService?.stock ?? v.asDynamic?.stock ?? v.asFile?.stock),
     text: text(v.asService?.text),
     externalUrl: text(v.asDynamic?.externalUrl),
     minAmount: settings && settings.minAmount > 1 ? String(settings.minAmount) : '',
     maxAmount: numberText(settings?.maxAmount),
+    files: v.asFile?.files ?? [],
+    downloadLimit: String(v.asFile?.downloadLimit ?? 5),
+    linkHours: String(v.asFile?.linkHours ?? 24),
+    licenseEnabled: license !== null,
+    activationLimit: numberText(license?.activationLimit),
+    licenseValidity: license?.expiresAt ? 'date' : license?.validDays ? 'days' : 'never',
+    validDays: numberText(license?.validDays),
+    licenseEndDate: license?.expiresAt ? license.expiresAt.slice(0, 10) : '',
+    savedLicenseExpiresAt: license?.expiresAt ?? null,
+    keyPattern: text(license?.keyPattern),
     customerNote: text(v.customerNote),
     redirectUrl: text(v.redirectUrl),
     customFields: v.customFields.map((f) => ({
@@ -196,6 +247,29 @@ function optionalNumber(value: string): number | null {
 }
 const orNull = (value: string) => (value.trim() === '' ? null : value);
 
+/**
+ * A licence's end as the API takes it: the stored time while its date is unchanged, else the end
+ * of the chosen day in UTC (the date shown is the stored time's UTC date). An unparsable date is
+ * sent as typed, so the API names the field.
+ */
+function licenseEnd(v: VariantDraft): string | null {
+  const date = v.licenseEndDate.trim();
+  if (date === '') return null;
+  if (v.savedLicenseExpiresAt && v.savedLicenseExpiresAt.slice(0, 10) === date) return v.savedLicenseExpiresAt;
+  return /^\d{4}-\d{2}-\d{2}$/.test(date) ? `${date}T23:59:59.000Z` : date;
+}
+
+function licenseBody(v: VariantDraft): VariantBody['license'] {
+  if (!v.licenseEnabled || !licensedTypes.includes(v.productType)) return null;
+  return {
+    activationLimit: optionalNumber(v.activationLimit),
+    validDays: v.licenseValidity === 'days' ? optionalNumber(v.validDays) : null,
+    expiresAt: v.licenseValidity === 'date' ? licenseEnd(v) : null,
+    // A serial is its own key: the pattern is for generated keys only.
+    keyPattern: v.productType === 'serials' ? null : orNull(v.keyPattern),
+  };
+}
+
 function variantBody(v: VariantDraft): VariantBody {
   const limits = { minAmount: optionalNumber(v.minAmount), maxAmount: optionalNumber(v.maxAmount) };
   const body: VariantBody = {
@@ -207,6 +281,8 @@ function variantBody(v: VariantDraft): VariantBody {
     asSerials: null,
     asService: null,
     asDynamic: null,
+    asFile: null,
+    license: licenseBody(v),
     gateways: v.gateways.map((g) => ({
       gateway: g.gateway,
       rules: { blockVpn: g.blockVpn },
@@ -242,6 +318,14 @@ function variantBody(v: VariantDraft): VariantBody {
     };
   } else if (v.productType === 'service') {
     body.asService = { stock: optionalNumber(v.stock), text: v.text, ...limits };
+  } else if (v.productType === 'file') {
+    body.asFile = {
+      fileIds: v.files.map((f) => f.id),
+      downloadLimit: optionalNumber(v.downloadLimit),
+      linkHours: optionalNumber(v.linkHours),
+      stock: optionalNumber(v.stock),
+      ...limits,
+    };
   } else {
     body.asDynamic = { stock: optionalNumber(v.stock), externalUrl: v.externalUrl, ...limits };
   }
@@ -272,7 +356,25 @@ export function productBody(d: ProductDraft): ProductBody {
   };
 }
 
-/** The draft's field for each part of a variant's delivery settings (`asSerials`, `asService`, `asDynamic`). */
+/**
+ * What the form asks for that the API would read otherwise: a validity chosen needs its days or
+ * date (left empty, the API would take "never expires"), and a file variant at least one file.
+ */
+export function productChecks(d: ProductDraft): Record<string, string | undefined> {
+  const problems: Record<string, string | undefined> = {};
+  d.variants.forEach((v, i) => {
+    if (v.productType === 'file' && v.files.length === 0)
+      problems[`variants.${i}.files`] = 'Choose at least one file to deliver.';
+    if (!v.licenseEnabled || !licensedTypes.includes(v.productType)) return;
+    if (v.licenseValidity === 'days' && v.validDays.trim() === '')
+      problems[`variants.${i}.validDays`] = 'Enter how many days a license is valid.';
+    if (v.licenseValidity === 'date' && v.licenseEndDate.trim() === '')
+      problems[`variants.${i}.licenseEndDate`] = 'Choose the date the licenses end.';
+  });
+  return problems;
+}
+
+/** The draft's field for each part of a variant's delivery settings (`asSerials`, `asService`, `asDynamic`, `asFile`). */
 const settingsFields: Record<string, string> = {
   serials: 'serials',
   delimiter: 'serials',
@@ -280,8 +382,19 @@ const settingsFields: Record<string, string> = {
   stock: 'stock',
   text: 'text',
   externalUrl: 'externalUrl',
+  fileIds: 'files',
+  downloadLimit: 'downloadLimit',
+  linkHours: 'linkHours',
   minAmount: 'minAmount',
   maxAmount: 'maxAmount',
+};
+
+/** The draft's field for each part of a variant's `license`. */
+const licenseFields: Record<string, string> = {
+  activationLimit: 'activationLimit',
+  validDays: 'validDays',
+  expiresAt: 'licenseEndDate',
+  keyPattern: 'keyPattern',
 };
 
 /**
@@ -322,8 +435,10 @@ export function productFieldOf(path: string): string | undefined {
   if (rest.startsWith('priceDetails')) return `${at}.price`;
   if (rest.startsWith('warranty.durationSeconds')) return `${at}.warrantyDays`;
   if (rest.startsWith('warranty')) return `${at}.warrantyText`;
-  const settings = /^as(?:Serials|Service|Dynamic)(?:\.(\w+))?/.exec(rest);
+  const settings = /^as(?:Serials|Service|Dynamic|File)(?:\.(\w+))?/.exec(rest);
   if (settings) return `${at}.${settingsFields[settings[1] ?? ''] ?? 'productType'}`;
+  const license = /^license(?:\.(\w+))?/.exec(rest);
+  if (license) return `${at}.${licenseFields[license[1] ?? ''] ?? 'licenseEnabled'}`;
   const gateway = /^gateways\[(\d+)\]/.exec(rest);
   if (gateway) return `${at}.gateways.${gateway[1]}.price`;
   if (rest === 'gateways') return `${at}.gateways`;

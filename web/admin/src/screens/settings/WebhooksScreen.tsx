@@ -36,6 +36,9 @@ const eventTypes = [
   'feedback.created',
   'product.out_of_stock',
   'customer.balance_changed',
+  'license.activated',
+  'license.deactivated',
+  'license.revoked',
 ] as const satisfies readonly EventType[];
 const everyEventListed: Exclude<EventType, (typeof eventTypes)[number]> extends never ? true : false = true;
 void everyEventListed;

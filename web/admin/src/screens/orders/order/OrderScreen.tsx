@@ -7,6 +7,7 @@ import '../orders.css';
 import { ActionError } from './ActionError';
 import { Customer } from './Customer';
 import { CustomFields } from './CustomFields';
+import { Downloads, Licenses } from './Delivery';
 import { OrderActions } from './OrderActions';
 import { Parts } from './Parts';
 import { Payment } from './Payment';
@@ -15,7 +16,7 @@ import { Timeline } from './Timeline';
 
 /**
  * One order: its actions (OrderActions, with a dialog and form each), then its summary, buyer,
- * payment, items, custom fields and timeline.
+ * payment, items, licences and downloads, custom fields and timeline.
  */
 export default function OrderScreen() {
   const params = useParams<{ shopId: string; invoiceId: string }>();
@@ -72,6 +73,8 @@ export default function OrderScreen() {
         </div>
         <Payment order={order} />
         <Parts order={order} />
+        <Licenses order={order} />
+        <Downloads order={order} />
         <div className="grid-2">
           <CustomFields order={order} />
           <Timeline order={order} />

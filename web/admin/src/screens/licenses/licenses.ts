@@ -1,0 +1,24 @@
+import type { LicenseStatus } from '../../api/queries/licenses';
+
+export const licenseStatusLabels: Record<LicenseStatus, string> = {
+  active: 'Active',
+  inactive: 'Not activated',
+  expired: 'Expired',
+  disabled: 'Disabled',
+  revoked: 'Revoked',
+};
+export const licenseStatusTones = {
+  active: 'ok',
+  inactive: 'info',
+  expired: 'muted',
+  disabled: 'warn',
+  revoked: 'bad',
+} as const;
+
+/** "2 of 3", "1 of unlimited": the instances a licence is activated on. */
+export function activationText(license: { activationUsage: number; activationLimit: number | null }): string {
+  return `${license.activationUsage} of ${license.activationLimit === null ? 'unlimited' : license.activationLimit}`;
+}
+
+/** The end of a UTC day given as `YYYY-MM-DD`, as the API takes a time. */
+export const endOfDay = (date: string) => `${date}T23:59:59.000Z`;
