@@ -47,11 +47,11 @@ test('seed --demo fills a demo shop through the API, and a second run makes anot
   const settings = assertOk(await api.get(`${self}/settings`));
   assert.ok(JSON.stringify(settings.payments).includes('tipjar'));
   const products = assertOk(await api.get(`${self}/v2/products?pageSize=100`));
-  assert.equal(products.totalCount, 5);
+  assert.equal(products.totalCount, 7);
   const types = new Set(
     products.items.flatMap((p: { variants: { productType: string }[] }) => p.variants.map((v) => v.productType)),
   );
-  assert.deepEqual([...types].sort(), ['dynamic', 'serials', 'service']);
+  assert.deepEqual([...types].sort(), ['dynamic', 'file', 'serials', 'service']);
   assert.equal(assertOk(await api.get(`${self}/groups`)).totalCount, 1);
   assert.ok(assertOk(await api.get(`${self}/categories`)).totalCount >= 1);
   assert.equal(assertOk(await api.get(`${self}/coupons`)).totalCount, 2);

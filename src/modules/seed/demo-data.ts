@@ -33,8 +33,11 @@ export function serialKeys(random: () => number, prefix: string, count: number):
   return Array.from({ length: count }, () => `${prefix}-${block()}-${block()}-${block()}`);
 }
 
-/** Product bodies for POST /self/{shopId}/v2/products; `key` names them in the order mix. */
-export function demoProducts(random: () => number) {
+/**
+ * Product bodies for POST /self/{shopId}/v2/products; `key` names them in the order mix. `files`:
+ * the ids of the uploaded e-book and program (demo-files.ts).
+ */
+export function demoProducts(random: () => number, files: { ebook: string; program: string }) {
   return {
     starfall: {
       title: 'Starfall Odyssey — Steam Key',
@@ -109,6 +112,36 @@ export function demoProducts(random: () => number) {
         },
       ],
     },
+    ebook: {
+      title: 'The Little Book of Digital Delivery (PDF)',
+      description:
+        'A short e-book on selling files. Download the PDF from your order page: five downloads, fresh links.',
+      shortDescription: 'E-book, PDF',
+      variants: [
+        {
+          title: 'PDF',
+          priceDetails: { amount: 7.99 },
+          productType: 'file',
+          asFile: { fileIds: [files.ebook], downloadLimit: 5, linkHours: 24 },
+        },
+      ],
+    },
+    notes: {
+      title: 'Chronicle Notes — 1-year licence',
+      description:
+        'A note-taking program. Download it from your order page and run it with your licence key: ' +
+        'the key activates up to three computers for a year.',
+      shortDescription: 'Software with a licence key',
+      variants: [
+        {
+          title: '1 year, 3 computers',
+          priceDetails: { amount: 24 },
+          productType: 'file',
+          asFile: { fileIds: [files.program] },
+          license: { activationLimit: 3, validDays: 365, keyPattern: 'NOTE-XXXX-XXXX-XXXX' },
+        },
+      ],
+    },
   } as const;
 }
 
@@ -122,6 +155,8 @@ export const orderMix: readonly (readonly [readonly [DemoProductKey, number], nu
   [['vpn', 0], 15],
   [['setup', 0], 12],
   [['avatar', 0], 8],
+  [['ebook', 0], 8],
+  [['notes', 0], 6],
 ];
 
 export const customerNames = [

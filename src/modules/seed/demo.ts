@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app.js';
 import type { Config } from '../../config.js';
@@ -6,11 +7,13 @@ import { createApiKey } from '../accounts/index.js';
 import { openTrustedSession } from '../customer-sessions/index.js';
 import { backdateCustomers } from '../customers/index.js';
 import { backdateFeedback } from '../feedbacks/index.js';
+import { backdateLicenses } from '../licenses/index.js';
 import { backdateOrder, customerOrderDates, deriveRepeatPurchases } from '../orders/index.js';
 import { backdateDeliveries } from '../products/index.js';
 import { rebuildRollups } from '../rollups/index.js';
 import { rebuildStorefrontTotals } from '../storefront/index.js';
 import * as data from './demo-data.js';
+import { type DemoFile, demoEbook, demoProgram } from './demo-files.js';
 
 /**
  * `shopd seed --demo`: a demo shop filled through the service's own HTTP API (app.inject with
@@ -85,6 +88,27 @@ function apiClient(app: FastifyInstance, key: string): Call {
   };
 }
 
+/** Uploads a file as the admin does (`multipart/form-data`, one part named `file`). */
+async function uploadFile(app: FastifyInstance, key: string, url: string, file: DemoFile): Promise<Reply> {
+  const boundary = `demo${randomBytes(12).toString('hex')}`;
+  const payload = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\n` +
+        `Content-Type: ${file.contentType}\r\n\r\n`,
+    ),
+    file.bytes,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const res = await app.inject({
+    method: 'POST',
+    url,
+    headers: { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload,
+  });
+  // Created is success too: the seed's `must` reads 200.
+  return { status: res.statusCode === 201 ? 200 : res.statusCode, body: res.json() as Reply['body'] };
+}
+
 const describe = (reply: Reply) =>
   [reply.body?.message ?? '', ...(reply.body?.errors ?? [])].filter(Boolean).join('; ');
 
@@ -146,7 +170,11 @@ async function fill(app: FastifyInstance, log: SeedLog): Promise<DemoSummary> {
   );
 
   // Catalog: every product type, a group, categories.
-  const bodies = data.demoProducts(random);
+  const files = {
+    ebook: must(await uploadFile(app, key, `${self}/files`, demoEbook()), 'uploading the e-book').id as string,
+    program: must(await uploadFile(app, key, `${self}/files`, demoProgram()), 'uploading the program').id as string,
+  };
+  const bodies = data.demoProducts(random, files);
   const products = {} as Record<data.DemoProductKey, { id: number; variants: { id: number }[] }>;
   for (const [name, body] of Object.entries(bodies) as [data.DemoProductKey, unknown][]) {
     products[name] = must(await call('POST', `${self}/v2/products`, body), `creating product ${name}`);
@@ -429,6 +457,8 @@ async function spreadOverTime(
       });
       if (order.completedAt === null) continue;
       await backdateDeliveries(db, shopId, order.id, order.completedAt);
+      // The program's licences last a year from the sale.
+      if (order.product === 'notes') await backdateLicenses(db, shopId, order.id, order.completedAt, true);
       if (feedbacks.has(order.id)) await backdateFeedback(db, shopId, order.id, later(48));
     }
     await backdateCustomers(db, shopId, await customerOrderDates(db, shopId));
