@@ -62,6 +62,21 @@ scenarios.static = () => ({ url: '/__static' });
 app.get('/__hello', { config: { rateLimit: false } }, async () => ({ hello: 'world' }));
 scenarios.hello = () => ({ url: '/__hello' });
 scenarios.owner = () => ({ url: '/self/shops', headers: auth });
+// T13's licence check: the newest activated licence of the bench shop (T13 leaves one).
+const activated = await app.db.kysely
+  .selectFrom('license_activations')
+  .innerJoin('licenses', 'licenses.id', 'license_activations.license_id')
+  .select(['licenses.license_key as key', 'license_activations.id as instanceId'])
+  .where('licenses.shop_id', '=', shop)
+  .where('license_activations.deactivated_at', 'is', null)
+  .orderBy('license_activations.created_at', 'desc')
+  .executeTakeFirst();
+if (activated)
+  scenarios.validate = () => ({
+    method: 'POST',
+    url: `/v2/public/shops/${shop}/licenses/validate`,
+    payload: { licenseKey: activated.key, instanceId: activated.instanceId },
+  });
 staticBody = (await app.inject(scenarios['main-cached']!())).rawPayload;
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const n = Number(process.env.N ?? 300);

@@ -16,7 +16,8 @@ import {
 import { ownerEditUnderLoad } from './owner-edit-under-load.js';
 
 /**
- * The targets of issues 7, 20 and 21, T1–T11. Each scenario answers report rows; a failed expectation (a
+ * The targets of issues 7, 20, 21, 34 (T1–T11) and 35 (T12 download, T13 licence validation; the issue calls
+ * them T11 and T12, but T11 was already issue 34's). Each scenario answers report rows; a failed expectation (a
  * wrong status, a stale page, an oversold stock) throws, and the runner reports it as an error.
  */
 export interface Row {
@@ -905,6 +906,141 @@ export async function t11(ctx: Context): Promise<Row[]> {
   return rows;
 }
 
+/** A product of one variant, bought with the tip jar and completed by the owner: the order's public view. */
+async function boughtOrder(ctx: Context, body: unknown, label: string) {
+  const self = `/self/${ctx.meta.shopId}`;
+  const json = { ...owner(ctx), 'content-type': 'application/json' };
+  const product = JSON.parse(
+    (await fetchOk(ctx, `${self}/v2/products`, { method: 'POST', headers: json, body: JSON.stringify(body) })).body,
+  ).data;
+  const placed = JSON.parse(
+    (
+      await fetchOk(ctx, `/v2/public/shops/${ctx.meta.shopId}/invoices`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          customerEmail: `bench.${label}@example.com`,
+          gateway: 'tipjar',
+          parts: [{ productId: product.id, productVariantId: product.variants[0].id, quantity: 1 }],
+        }),
+      })
+    ).body,
+  ).data;
+  await fetchOk(ctx, `${self}/invoices/${placed.id}/process`, { method: 'POST', headers: owner(ctx) });
+  const invoice = JSON.parse((await fetchOk(ctx, `/v2/public/invoices/${placed.id}`)).body).data;
+  return { product, invoice };
+}
+
+const DOWNLOAD_BYTES = 100 * 1024 * 1024;
+
+/**
+ * T12 (issue 35): downloading a 100 MB file through its signed link (the grant checked and counted,
+ * the download logged) against @fastify/static serving the same stored bytes, at 4 connections.
+ */
+export async function t12(ctx: Context): Promise<Row[]> {
+  const self = `/self/${ctx.meta.shopId}`;
+  const bytes = Buffer.alloc(DOWNLOAD_BYTES);
+  for (let i = 0; i < bytes.length; i += 4096) bytes.write(`block ${i} `, i, 'latin1');
+  const form = new FormData();
+  form.append('file', new Blob([bytes], { type: 'application/octet-stream' }), 'bench-100mb.bin');
+  const file = JSON.parse(
+    (await fetchOk(ctx, `${self}/files`, { method: 'POST', headers: owner(ctx), body: form }, 201)).body,
+  ).data;
+  const { product, invoice } = await boughtOrder(
+    ctx,
+    {
+      title: 'Bench download',
+      description: 'T12',
+      variants: [
+        {
+          title: 'File',
+          priceDetails: { amount: 1 },
+          productType: 'file',
+          asFile: { fileIds: [file.id], downloadLimit: 0, linkHours: 24 },
+        },
+      ],
+    },
+    'download',
+  );
+  try {
+    const link = new URL(invoice.downloads[0].url);
+    const stored = JSON.parse((await fetchOk(ctx, `/__bench/file-key/${file.id}`)).body);
+    if (stored.storage !== 'disk') throw new BenchFailure(`T12 needs the disk store, the file is on ${stored.storage}`);
+    const download = { connections: 4, pipelining: 1, expect: [200], timeoutSeconds: 60 };
+    const result = await compare(
+      ctx.base,
+      { label: 'signed download', path: link.pathname, ...download },
+      { label: '@fastify/static', path: `/__bench/files/${stored.key}`, ...download },
+      ctx.timing,
+      ctx.progress,
+    );
+    const mbps = (rps: number) => `${Math.round((rps * DOWNLOAD_BYTES) / 1e6)} MB/s`;
+    return [
+      ratioRow('T12', 'download of a 100 MB file vs @fastify/static serving it, req/s', result.rpsRatio, 0.8),
+      info(
+        'T12',
+        'download / static',
+        `${mbps(result.endpoint.rps)} / ${mbps(result.baseline.rps)} (p99 ${fmt(result.endpoint.p99)} / ${fmt(result.baseline.p99)} ms)`,
+      ),
+    ];
+  } finally {
+    await fetchOk(ctx, `${self}/products/${product.id}`, { method: 'DELETE', headers: owner(ctx) });
+    await fetch(`${ctx.base}${self}/files/${file.id}`, { method: 'DELETE', headers: owner(ctx) });
+  }
+}
+
+/** T13 (issue 35): `licenses/validate` of an activated licence (a signed token each time) against /hello. */
+export async function t13(ctx: Context): Promise<Row[]> {
+  const { invoice } = await boughtOrder(
+    ctx,
+    {
+      title: 'Bench licence',
+      description: 'T13',
+      variants: [
+        {
+          title: 'Licence',
+          priceDetails: { amount: 1 },
+          productType: 'service',
+          asService: { text: 'Thank you', stock: null },
+          license: { activationLimit: 5 },
+        },
+      ],
+    },
+    'license',
+  );
+  const licenseKey = invoice.parts[0].deliverables[1] as string;
+  const base = `/v2/public/shops/${ctx.meta.shopId}/licenses`;
+  const json = { 'content-type': 'application/json' };
+  const activated = JSON.parse(
+    (
+      await fetchOk(ctx, `${base}/activate`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ licenseKey, instanceName: 'bench' }),
+      })
+    ).body,
+  ).data;
+  const result = await compare(
+    ctx.base,
+    {
+      label: 'licenses/validate',
+      method: 'POST',
+      path: `${base}/validate`,
+      headers: json,
+      body: JSON.stringify({ licenseKey, instanceId: activated.instanceId }),
+      expect: [200],
+      ...THROUGHPUT,
+    },
+    { label: '/hello', path: '/hello', expect: [200], ...THROUGHPUT },
+    ctx.timing,
+    ctx.progress,
+  );
+  return [
+    ratioRow('T13', 'licenses/validate (signed token) vs /hello, req/s', result.rpsRatio, 0.5),
+    info('T13', 'validate / hello', `${rpsInfo(result.endpoint)} / ${Math.round(result.baseline.rps)} req/s`),
+  ];
+}
+
 export const scenarios: Record<string, (ctx: Context) => Promise<Row[]>> = {
   T1: t1,
   T2: t2,
@@ -917,6 +1053,8 @@ export const scenarios: Record<string, (ctx: Context) => Promise<Row[]>> = {
   T9: t9,
   T10: t10,
   T11: t11,
+  T12: t12,
+  T13: t13,
   MAIL: mailThroughput,
   EDIT: ownerEditUnderLoad,
 };

@@ -1,6 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { openSync, readSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { monitorEventLoopDelay, PerformanceObserver, performance } from 'node:perf_hooks';
+import fastifyStatic from '@fastify/static';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
@@ -95,6 +97,28 @@ function addBenchRoutes(app: FastifyInstance): { pageCache: boolean; observeQuer
       }
       if (headers === 'page') void reply.headers(copy.headers);
       return reply.type(copy.type).send(copy.body);
+    },
+  );
+
+  // T12's floor: the stored bytes of an uploaded file served by @fastify/static from the disk
+  // store's own directory (DATA_DIR/files/<key>), and where a file id is stored.
+  void app.register(fastifyStatic, {
+    root: resolve(app.config.dataDir, 'files'),
+    prefix: '/__bench/files/',
+    decorateReply: false,
+    serve: true,
+    allowedPath: (path) => !path.startsWith('/.'),
+  });
+  app.get(
+    '/__bench/file-key/:id',
+    { config: { rateLimit: false }, schema: { params: Type.Object({ id: Type.String() }), hide: true } },
+    async (request, reply) => {
+      const row = await app.db.kysely
+        .selectFrom('files')
+        .select(['storage', 'storage_key'])
+        .where('id', '=', (request.params as { id: string }).id)
+        .executeTakeFirst();
+      return row ? { storage: row.storage, key: row.storage_key } : reply.code(404).send({ error: 'no such file' });
     },
   );
 
