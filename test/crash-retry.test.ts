@@ -56,6 +56,17 @@ async function crashableServer(t: TestContext, env: Record<string, string>) {
       onEnd(t, () => second.child.kill('SIGKILL'));
       url = second.url;
     },
+    /**
+     * The dead request's claim still within its lease, however long the restart took: on a loaded
+     * machine a restart can take longer than CLAIM_LEASE_MS, and the lease would be over by itself.
+     */
+    async leaseHeld(key: string) {
+      await db.kysely
+        .updateTable('idempotency_keys')
+        .set({ lease_until: Date.now() + 600_000 })
+        .where('key', '=', key)
+        .execute();
+    },
     /** What CLAIM_LEASE_MS of time does to the dead request's claim. */
     async leaseOver(key: string) {
       await db.kysely
@@ -108,6 +119,7 @@ test('killed after the checkout committed, before it answered: the retry answers
   await server.crashAndRestart();
   assert.ok((await lost) instanceof Error, 'the first request got no answer');
 
+  await server.leaseHeld('checkout-then-crash');
   const early = await server.call('POST', `/v2/public/shops/${shopId}/invoices`, order, headers);
   assert.equal(early.status, 409, 'within the lease the first request may still be running');
   assert.equal(early.headers.get('retry-after'), '1');

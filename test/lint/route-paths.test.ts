@@ -22,7 +22,11 @@ function sourceFiles(dir: string): string[] {
 test('every route path is written out in full in a routes file', async (t) => {
   const app = await build(t);
   const doc = (await app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, unknown> };
-  const sources = sourceFiles('src').map((file) => readFileSync(file, 'utf8'));
+  // A parameter may carry its regular expression in Fastify's form (`:fileId(^(?!uploads$).+$)`):
+  // the path is still written out, its pattern beside it.
+  const sources = sourceFiles('src').map((file) =>
+    readFileSync(file, 'utf8').replace(/(:\w+)\([^'`\n]*\)(?=['`])/g, '$1'),
+  );
   const paths = Object.keys(doc.paths);
   assert.ok(paths.length > 100, `the document lists ${paths.length} paths`);
   const missing = paths.filter((path) => {

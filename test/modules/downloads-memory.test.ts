@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import { downloadLogOfInvoice } from '../../src/modules/files/index.js';
-import { build, owner } from '../helpers/build.js';
+import { build, engine, owner } from '../helpers/build.js';
 import { fileShop, pathOf } from '../helpers/downloads.js';
 import { waitUntil } from '../helpers/wait.js';
 
@@ -37,7 +37,9 @@ async function listening(app: Awaited<ReturnType<typeof build>>): Promise<string
   return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 }
 
-test('a 1 GiB download from disk keeps the RSS within 150 MB', async (t) => {
+test('a 1 GiB download from disk keeps the RSS within 150 MB', {
+  skip: engine === 'postgres' ? 'storage, not database: measured on SQLite' : false,
+}, async (t) => {
   const app = await build(t);
   const api = await owner(app);
   const shop = await fileShop(app, api, { name: 'big.bin', body: generated(1024) }, { downloadLimit: 1 });
