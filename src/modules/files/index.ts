@@ -16,6 +16,7 @@ export {
   FileTooLargeError,
 } from './file-store.js';
 export { fileOwnerRoutes } from './owner.routes.js';
+export { FileId } from './schema.js';
 export { attachedFiles, attachFiles, detachFiles } from './service.js';
 export { fileUploadSweepJob } from './upload.service.js';
 export type { FileSummary } from './views.js';

@@ -2,6 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { CursorPageQuery, Email, Id, Nullable, OptionalNullable, StringEnum, Timestamp } from '../../schemas/common.js';
 import { DateRangeQuery } from '../../schemas/dates.js';
 import { MAX_ORDER_PARTS, references, rule, uniqueBy } from '../../schemas/rules.js';
+import { licenseStatuses } from '../licenses/index.js';
 import { Gateway, MAX_ANSWER_LENGTH } from '../products/index.js';
 
 export const invoiceStatuses = ['pending', 'completed', 'expired', 'cancelled'] as const;
@@ -240,7 +241,7 @@ export const InvoiceDownloadLogEntry = Type.Object({
 export const InvoiceLicense = Type.Object({
   id: Type.Integer(),
   licenseKey: Type.String(),
-  status: StringEnum(['active', 'inactive', 'expired', 'disabled', 'revoked'] as const),
+  status: StringEnum(licenseStatuses),
   activationLimit: Nullable(Type.Integer({ description: 'null = unlimited.' })),
   activationUsage: Type.Integer(),
   expiresAt: Nullable(Timestamp),

@@ -13,6 +13,7 @@ import {
 import { Amount, PriceDetails } from '../../schemas/money.js';
 import { atLeast, references, rule, uniqueBy } from '../../schemas/rules.js';
 import { BLOCK_VPN_DESCRIPTION } from '../blacklist/index.js';
+import { FileId } from '../files/index.js';
 import { paymentProviderNames } from '../shops/index.js';
 import { MAX_PATTERN_LENGTH, MAX_PATTERN_PROGRAM } from './field-pattern.js';
 
@@ -105,11 +106,11 @@ export const settingsKey = {
 /** What a download allows unless the variant says otherwise. */
 export const FILE_DEFAULTS = { downloadLimit: 5, linkHours: 24 } as const;
 
-const FileId = Type.String({
-  pattern: '^[A-Za-z0-9_-]{1,64}$',
+const FileRef = {
+  ...FileId,
   description: 'A file of this shop (`GET /self/{shopId}/files`).',
   ...references('file'),
-});
+};
 
 const License = Type.Object(
   {
@@ -220,7 +221,7 @@ const variantFields = {
   ),
   asFile: OptionalNullable(
     Type.Object({
-      fileIds: Type.Array(FileId, {
+      fileIds: Type.Array(FileRef, {
         minItems: 1,
         maxItems: 20,
         uniqueItems: true,
