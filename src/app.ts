@@ -60,6 +60,7 @@ import { metricsRoutes, registerMetrics } from './modules/metrics/index.js';
 import { invoiceOwnerRoutes, invoicePublicRoutes, orderOptions } from './modules/orders/index.js';
 import { paymentCallbackRoutes, paymentContext, paymentOwnerRoutes, paymentPort } from './modules/payments/index.js';
 import { productOwnerRoutes } from './modules/products/index.js';
+import { protectionOwnerRoutes } from './modules/protection/index.js';
 import { resumeRollupRebuilds, stopRollupRebuilds } from './modules/rollups/index.js';
 import { checkStoredSecrets } from './modules/secrets/index.js';
 import { settingsOwnerRoutes, warnOfUnenforcedVpnRules } from './modules/settings/index.js';
@@ -274,6 +275,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         await owner.register(shopOwnerRoutes);
         await owner.register(settingsOwnerRoutes);
         await owner.register(designOwnerRoutes);
+        await owner.register(protectionOwnerRoutes);
         await owner.register(productOwnerRoutes);
         await owner.register(groupOwnerRoutes);
         await owner.register(listingOwnerRoutes);

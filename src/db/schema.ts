@@ -42,6 +42,7 @@ import type {
 } from '../modules/orders/invoices.table.js';
 import type { PaymentEventsTable } from '../modules/payments/payments.table.js';
 import type { ProductsTable, ProductVariantsTable, SerialsTable } from '../modules/products/products.table.js';
+import type { ShopProtectionTable } from '../modules/protection/protection.table.js';
 import type {
   RollupGatewaysTable,
   RollupHoursTable,
@@ -69,6 +70,7 @@ export interface Database {
   shops: ShopsTable;
   payment_settings: PaymentSettingsTable;
   shop_designs: ShopDesignsTable;
+  shop_protection: ShopProtectionTable;
   idempotency_keys: IdempotencyKeysTable;
   products: ProductsTable;
   product_variants: ProductVariantsTable;

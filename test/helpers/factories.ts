@@ -1,13 +1,34 @@
 import assert from 'node:assert/strict';
 import type { Client } from './build.js';
 
-/** Creates a shop through the API and returns it. */
+/**
+ * The protection a test shop gets unless its test is about protection: no client limits, no
+ * challenge, no mail budgets, and stock held for the whole invoice lifetime. Tests of other things
+ * place many orders, tickets and mails from one client (every injected request comes from
+ * 127.0.0.1), which the safe defaults (src/modules/protection) would refuse or challenge. The tests
+ * of those defaults create their shops with `{ protection: 'defaults' }`.
+ */
+export const RELAXED_PROTECTION = {
+  holdMinutesHosted: 10_080,
+  unitsPerClient: 0,
+  pendingPerClient: 0,
+  hostedCheckoutsPerHour: 0,
+  challenge: 'off',
+  mailPerRecipientHour: 0,
+  mailPerClientHour: 0,
+  mailPerShopDay: 0,
+} as const;
+
+/** Creates a shop through the API, with RELAXED_PROTECTION unless asked for the defaults, and returns it. */
 export async function createShop(
   api: Client,
   name = 'Test Shop',
+  opts: { protection?: 'relaxed' | 'defaults' } = {},
 ): Promise<{ id: number; subdomain: string; [k: string]: unknown }> {
   const res = await api.post('/self/shops', { name });
   assert.equal(res.status, 200, JSON.stringify(res.body));
+  if (opts.protection !== 'defaults')
+    assertOk(await api.put(`/self/${res.body.data.id}/settings/protection`, RELAXED_PROTECTION));
   return res.body.data;
 }
 

@@ -4,6 +4,7 @@ import { currencyCodes } from '../../schemas/currencies.js';
 import { rule } from '../../schemas/rules.js';
 import { BLOCK_VPN_DESCRIPTION } from '../blacklist/index.js';
 import { Design } from '../design/index.js';
+import { ShopProtection } from '../protection/index.js';
 import {
   DOMAIN_PATTERN,
   DOMAIN_RULES,
@@ -137,4 +138,7 @@ export function paymentViewSchema(provider: PaymentProvider): TSchema {
 
 export const Payments = Type.Object(Object.fromEntries(paymentProviderNames.map((p) => [p, paymentViewSchema(p)])));
 
-export const Settings = Type.Composite([Shop, Type.Object({ payments: Payments, design: Design })]);
+export const Settings = Type.Composite([
+  Shop,
+  Type.Object({ payments: Payments, design: Design, protection: ShopProtection }),
+]);

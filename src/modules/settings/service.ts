@@ -4,6 +4,7 @@ import { rescaleFixedDiscounts } from '../coupons/index.js';
 import { rescaleCustomerMoney } from '../customers/index.js';
 import { getDesign } from '../design/index.js';
 import { rescalePrices } from '../products/index.js';
+import { protectionOf } from '../protection/index.js';
 import { rebuildInBackground, startRollupRebuild } from '../rollups/index.js';
 import { lockShop, recordCurrency, recordUtcOffset, type ShopRow, shopCurrency, toShop } from '../shops/index.js';
 import * as payments from './payment-settings.js';
@@ -13,11 +14,12 @@ import * as payments from './payment-settings.js';
 // are in shops/service.ts.
 
 export async function getSettings(ctx: Context, secrets: SecretBox, shop: ShopRow) {
-  const [paymentViews, design] = await Promise.all([
+  const [paymentViews, design, protection] = await Promise.all([
     payments.getPaymentViews(ctx.db, secrets, shop.id),
     getDesign(ctx.db, shop.id),
+    protectionOf(ctx.db, shop.id),
   ]);
-  return { ...toShop(ctx.config, shop), payments: paymentViews, design };
+  return { ...toShop(ctx.config, shop), payments: paymentViews, design, protection };
 }
 
 /**

@@ -1,0 +1,83 @@
+import { type Static, Type } from '@sinclair/typebox';
+
+/**
+ * A shop's protection against abuse of its public flows. Every limit counts per client: an IPv4
+ * address, an IPv6 /64 (src/http/client-net.ts), and, where the flow has them, the buyer's
+ * e-mail address and customer. 0 turns a limit off.
+ */
+export const ShopProtection = Type.Object({
+  holdMinutesHosted: Type.Integer({
+    minimum: 5,
+    maximum: 10_080,
+    description:
+      'How long an unpaid card or crypto order holds its stock, in minutes (default 15). Orders paid by a manual method ' +
+      '(tip jar, wallet e-mail, cashtag…) keep the invoice lifetime (`settings/invoices`), since their buyers pay by hand.',
+  }),
+  unitsPerClient: Type.Integer({
+    minimum: 0,
+    maximum: 1_000_000,
+    description: 'Units of one product one client may hold in unpaid orders (default 10; 0 = no limit).',
+  }),
+  pendingPerClient: Type.Integer({
+    minimum: 0,
+    maximum: 1000,
+    description: 'Unpaid orders one client may have open in this shop (default 3; 0 = no limit).',
+  }),
+  hostedCheckoutsPerHour: Type.Integer({
+    minimum: 0,
+    maximum: 100_000,
+    description:
+      'Card and crypto checkouts one client may start per hour (default 10; 0 = no limit): what stops card testing.',
+  }),
+  challenge: Type.Union([Type.Literal('off'), Type.Literal('suspicious'), Type.Literal('always')], {
+    description:
+      'When public forms (checkout, ticket, customer sign-in) need a solved proof-of-work challenge (ALTCHA): `off`, ' +
+      '`suspicious` (default: once a client passes `challengeThreshold` posts in an hour) or `always`.',
+  }),
+  challengeThreshold: Type.Integer({
+    minimum: 1,
+    maximum: 100_000,
+    description: 'Public form posts per client per hour after which `suspicious` asks for the challenge (default 5).',
+  }),
+  mailPerRecipientHour: Type.Integer({
+    minimum: 0,
+    maximum: 100_000,
+    description:
+      'Mails this shop sends one address per hour (default 5; 0 = no limit). Over it a mail is recorded as suppressed.',
+  }),
+  mailPerClientHour: Type.Integer({
+    minimum: 0,
+    maximum: 100_000,
+    description: "Mails one client's actions may cause per hour (default 10; 0 = no limit).",
+  }),
+  mailPerShopDay: Type.Integer({
+    minimum: 0,
+    maximum: 10_000_000,
+    description: 'Mails this shop sends per day (default 2000; 0 = no limit).',
+  }),
+  disputeBlacklist: Type.Boolean({
+    description: "Whether a payment dispute blacklists the order's e-mail address and IP in this shop (default false).",
+  }),
+  disputeAutoSubmit: Type.Boolean({
+    description: "Whether a dispute's assembled evidence is submitted to the provider at once (default false).",
+  }),
+});
+export type ShopProtection = Static<typeof ShopProtection>;
+
+export const DEFAULT_PROTECTION: Readonly<ShopProtection> = Object.freeze({
+  holdMinutesHosted: 15,
+  unitsPerClient: 10,
+  pendingPerClient: 3,
+  hostedCheckoutsPerHour: 10,
+  challenge: 'suspicious',
+  challengeThreshold: 5,
+  mailPerRecipientHour: 5,
+  mailPerClientHour: 10,
+  mailPerShopDay: 2000,
+  disputeBlacklist: false,
+  disputeAutoSubmit: false,
+});
+
+/** The body of `PUT settings/protection`: any of the settings, at least one. */
+export const ProtectionBody = Type.Partial(ShopProtection, { minProperties: 1, additionalProperties: false });
+export type ProtectionBody = Static<typeof ProtectionBody>;
