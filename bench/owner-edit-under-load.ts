@@ -1,3 +1,4 @@
+import { BENCH_PROTECTION } from './config.js';
 import { BenchFailure, fmt, type Load, median, type RunStats, startLoad, waitIdle } from './measure.js';
 import type { Context, Row } from './scenarios.js';
 
@@ -43,6 +44,7 @@ async function ask(ctx: Context, method: string, path: string, body: unknown): P
 /** A shop of its own: a product the checkouts buy (no stock limit) and one the owner edits. */
 async function makeShop(ctx: Context): Promise<Shop> {
   const shop = (await ask(ctx, 'POST', '/self/shops', { name: `EDIT ${Date.now()}` })) as { id: number };
+  await ask(ctx, 'PUT', `/self/${shop.id}/settings/protection`, BENCH_PROTECTION);
   await ask(ctx, 'PUT', `/self/${shop.id}/settings/payments/tipjar`, { enabled: true, handle: 'jar' });
   const service = (title: string) => ({
     title: 'Hour',

@@ -1,4 +1,4 @@
-import type { SeedMeta } from './config.js';
+import { BENCH_PROTECTION, type SeedMeta } from './config.js';
 import { mailThroughput } from './mail-throughput.js';
 import {
   BenchFailure,
@@ -689,6 +689,11 @@ export async function t9(ctx: Context): Promise<Row[]> {
     body: JSON.stringify({ name: `T9 ${Date.now()}` }),
   });
   const shopId = (JSON.parse(created.body) as { data: { id: number } }).data.id;
+  await fetchOk(ctx, `/self/${shopId}/settings/protection`, {
+    method: 'PUT',
+    headers: json,
+    body: JSON.stringify(BENCH_PROTECTION),
+  });
   await fetchOk(ctx, `/self/${shopId}/settings/payments/tipjar`, {
     method: 'PUT',
     headers: json,

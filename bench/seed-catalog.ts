@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { BENCH_PROTECTION } from './config.js';
 import { catalogItems, pick, type Random, serialValue } from './seed-data.js';
 
 /**
@@ -93,6 +94,7 @@ export async function createCatalog(call: Call, random: Random): Promise<Catalog
   const shop = must(await call('POST', '/self/shops', { name: 'Bench Shop' }), 'creating the shop');
   const self = `/self/${shop.id}`;
   must(await call('PUT', `${self}/settings/currency`, { currency: 'USD' }), 'setting the currency');
+  must(await call('PUT', `${self}/settings/protection`, BENCH_PROTECTION), 'setting the protection');
   must(
     await call('PUT', `${self}/settings/timezone`, { utcTimezoneOffset: UTC_OFFSET_MINUTES }),
     'setting the timezone',

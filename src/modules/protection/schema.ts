@@ -5,6 +5,9 @@ import { type Static, Type } from '@sinclair/typebox';
  * address, an IPv6 /64 (src/http/client-net.ts), and, where the flow has them, the buyer's
  * e-mail address and customer. 0 turns a limit off.
  */
+/** The largest value of a limit: enough for a bench or a flash sale, still a number every engine keeps. */
+const MAX_LIMIT = 10_000_000;
+
 export const ShopProtection = Type.Object({
   holdMinutesHosted: Type.Integer({
     minimum: 5,
@@ -15,17 +18,17 @@ export const ShopProtection = Type.Object({
   }),
   unitsPerClient: Type.Integer({
     minimum: 0,
-    maximum: 1_000_000,
+    maximum: MAX_LIMIT,
     description: 'Units of one product one client may hold in unpaid orders (default 10; 0 = no limit).',
   }),
   pendingPerClient: Type.Integer({
     minimum: 0,
-    maximum: 1000,
+    maximum: MAX_LIMIT,
     description: 'Unpaid orders one client may have open in this shop (default 3; 0 = no limit).',
   }),
   hostedCheckoutsPerHour: Type.Integer({
     minimum: 0,
-    maximum: 100_000,
+    maximum: MAX_LIMIT,
     description:
       'Card and crypto checkouts one client may start per hour (default 10; 0 = no limit): what stops card testing.',
   }),
@@ -36,23 +39,23 @@ export const ShopProtection = Type.Object({
   }),
   challengeThreshold: Type.Integer({
     minimum: 1,
-    maximum: 100_000,
+    maximum: MAX_LIMIT,
     description: 'Public form posts per client per hour after which `suspicious` asks for the challenge (default 5).',
   }),
   mailPerRecipientHour: Type.Integer({
     minimum: 0,
-    maximum: 100_000,
+    maximum: MAX_LIMIT,
     description:
       'Mails this shop sends one address per hour (default 5; 0 = no limit). Over it a mail is recorded as suppressed.',
   }),
   mailPerClientHour: Type.Integer({
     minimum: 0,
-    maximum: 100_000,
+    maximum: MAX_LIMIT,
     description: "Mails one client's actions may cause per hour (default 10; 0 = no limit).",
   }),
   mailPerShopDay: Type.Integer({
     minimum: 0,
-    maximum: 10_000_000,
+    maximum: MAX_LIMIT,
     description: 'Mails this shop sends per day (default 2000; 0 = no limit).',
   }),
   disputeBlacklist: Type.Boolean({
