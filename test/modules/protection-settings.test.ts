@@ -7,7 +7,7 @@ import { assertError, assertOk, createShop } from '../helpers/factories.js';
 test('a new shop has the safe defaults, shown in GET settings', async (t) => {
   const app = await build(t);
   const api = await owner(app);
-  const shop = await createShop(api);
+  const shop = await createShop(api, 'Protected', { protection: 'defaults' });
   const settings = assertOk(await api.get(`/self/${shop.id}/settings`));
   assert.deepEqual(settings.protection, DEFAULT_PROTECTION);
   assert.equal(settings.protection.holdMinutesHosted, 15);
@@ -18,7 +18,7 @@ test('a new shop has the safe defaults, shown in GET settings', async (t) => {
 test('PUT settings/protection changes the given settings and keeps the others', async (t) => {
   const app = await build(t);
   const api = await owner(app);
-  const shop = await createShop(api);
+  const shop = await createShop(api, 'Protected', { protection: 'defaults' });
   const first = assertOk(
     await api.put(`/self/${shop.id}/settings/protection`, { unitsPerClient: 2, challenge: 'always' }),
   );
@@ -34,7 +34,7 @@ test('bad values are a 400 that changes nothing; another account gets 404', asyn
   const app = await build(t);
   const api = await owner(app);
   const other = await owner(app);
-  const shop = await createShop(api);
+  const shop = await createShop(api, 'Protected', { protection: 'defaults' });
   const url = `/self/${shop.id}/settings/protection`;
   assertOk(await api.put(url, { pendingPerClient: 7 }));
   for (const body of [
