@@ -22,6 +22,9 @@ const EnvSchema = Type.Object({
   ),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
   UPLOAD_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 5 * 1024 * 1024 }),
+  UPLOAD_MAX_PIXELS: Type.Integer({ minimum: 1, maximum: 100_000_000, default: 24_000_000 }),
+  REQUEST_BODY_TIMEOUT_MS: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 30_000 }),
+  REQUEST_BODY_MIN_RATE: Type.Integer({ minimum: 1, default: 8192 }),
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000 }),
   RATE_LIMIT_OWNER_MAX: Type.Integer({ minimum: 0, default: 1200 }),
   RATE_LIMIT_PUBLIC_MAX: Type.Integer({ minimum: 0, default: 600 }),
@@ -87,6 +90,13 @@ export interface Config {
   logLevel: string;
   bodyLimitBytes: number;
   uploadLimitBytes: number;
+  /** Largest image (width × height, all frames of an animation) an upload may decode; larger: 413 from its header. */
+  uploadMaxPixels: number;
+  /**
+   * A request body must arrive within `timeoutMs`, extended by one second for every `minRate`
+   * bytes received (src/http/body-timeout.ts); `timeoutMs` 0: no limit.
+   */
+  requestBody: { timeoutMs: number; minRate: number };
   /** `authFailuresMax`: unknown API keys one client IP may present per window before 429; 0 = off. */
   rateLimit: { windowMs: number; ownerMax: number; publicMax: number; authFailuresMax: number };
   /**
@@ -220,6 +230,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: parsed.LOG_LEVEL,
     bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
     uploadLimitBytes: parsed.UPLOAD_LIMIT_BYTES,
+    uploadMaxPixels: parsed.UPLOAD_MAX_PIXELS,
+    requestBody: Object.freeze({ timeoutMs: parsed.REQUEST_BODY_TIMEOUT_MS, minRate: parsed.REQUEST_BODY_MIN_RATE }),
     rateLimit: Object.freeze({
       windowMs: parsed.RATE_LIMIT_WINDOW_MS,
       ownerMax: parsed.RATE_LIMIT_OWNER_MAX,

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { createServer, type LookupFunction } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -330,5 +332,57 @@ deployTest(
 
     // Every certificate came from Caddy's local CA: no ACME server was asked.
     assert.doesNotMatch(caddy.log(), /acme-v02|letsencrypt|zerossl/i, caddy.log());
+  },
+);
+
+deployTest(
+  "the Caddyfile drops a client's own country header before shopd sees it (issue 36, L6)",
+  ['caddy'],
+  async (t) => {
+    const dir = tempDir(t);
+    const httpsPort = await freePort();
+    let httpPort = await freePort();
+    while (httpPort === httpsPort) httpPort = await freePort();
+    // An upstream that records the headers it is sent, in shopd's place.
+    const seen: IncomingHttpHeaders[] = [];
+    const upstream = createHttpServer((req, res) => {
+      seen.push(req.headers);
+      res.end('ok');
+    });
+    await new Promise<void>((done) => upstream.listen(0, '127.0.0.1', done));
+    onEnd(t, () => new Promise<void>((done) => upstream.close(() => done())));
+    const caddy = startCaddy(t, dir, {
+      SHOPD_DOMAIN: 'shop.localhost',
+      SHOPD_UPSTREAM: `127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+      ACME_EMAIL: 'ops@example.test',
+      CADDY_EXTRA_OPTIONS: [
+        'local_certs',
+        'skip_install_trust',
+        'admin off',
+        `http_port ${httpPort}`,
+        `https_port ${httpsPort}`,
+        'default_bind 127.0.0.1',
+        `storage file_system ${join(dir, 'storage')}`,
+      ].join('\n'),
+    });
+    const rootCert = join(dir, 'storage/pki/authorities/local/root.crt');
+    await waitUntil(() => {
+      if (caddy.child.exitCode !== null) throw new Error(`caddy exited with ${caddy.child.exitCode}: ${caddy.log()}`);
+      return existsSync(rootCert);
+    }, "Caddy's local CA");
+    const ca = readFileSync(rootCert, 'utf8');
+    let answer: Answer | undefined;
+    await waitUntil(async () => {
+      if (caddy.child.exitCode !== null) throw new Error(`caddy exited with ${caddy.child.exitCode}: ${caddy.log()}`);
+      answer = await fetchVia(httpsPort, ca, 'shop.localhost', '/v2/public/shops/1/invoices', {
+        headers: { 'cf-ipcountry': 'FR', 'x-marker': 'country-test' },
+      }).catch(() => undefined);
+      return answer !== undefined;
+    }, 'Caddy to serve the main host over TLS');
+    assert.equal(answer!.status, 200);
+    const forwarded = seen.find((h) => h['x-marker'] === 'country-test');
+    assert.ok(forwarded, 'the request reached the upstream');
+    assert.equal(forwarded['cf-ipcountry'], undefined, 'the client-sent country header was dropped');
+    assert.ok(forwarded['x-forwarded-for'], 'the proxy still says who the client is');
   },
 );

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import ipaddr from 'ipaddr.js';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { clientNet } from './client-net.js';
 import { RateLimitedError } from './errors.js';
 import { redisHealth } from './redis-health.js';
 
@@ -49,13 +49,9 @@ export function createAuthFailureLimiter(options: {
   };
 }
 
-/** The counter's key: an IPv4 address (IPv4-mapped IPv6 included), or an IPv6 address's /64. */
+/** The counter's key: the client as every abuse limit counts it (client-net.ts: IPv4, or an IPv6 address's /64). */
 export function clientOf(ip: string): string {
-  if (!ipaddr.isValid(ip)) return ip;
-  const parsed = ipaddr.process(ip);
-  if (parsed.kind() === 'ipv4') return parsed.toString();
-  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16));
-  return `${parts.join(':')}::/64`;
+  return clientNet(ip) ?? ip;
 }
 
 /**

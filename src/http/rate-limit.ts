@@ -7,11 +7,13 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { apiKeyFromHeader, sessionTokenFromCookies } from './auth.js';
 import { createAuthFailureLimiter } from './auth-failures.js';
+import { clientNet } from './client-net.js';
 import { AppError } from './errors.js';
 import { redisHealth } from './redis-health.js';
 
 /**
- * Rate limits: per API key or web admin session on owner paths, per client IP on public ones
+ * Rate limits: per API key or web admin session on owner paths, per client (IPv4 address or IPv6
+ * /64) on public ones
  * (routes with `config.public`). A request with an `Authorization` header is counted by its key
  * (the session cookie is then not what authenticates it); one without, by its session cookie.
  * Counters live in Redis when `REDIS_URL` is set, so instances share them; while Redis cannot be
@@ -27,7 +29,8 @@ function limitKey(request: FastifyRequest): string {
     const session = authorization === undefined ? sessionTokenFromCookies(cookie) : undefined;
     if (session) return `session:${sha256(session).slice(0, 32)}`;
   }
-  return `ip:${request.ip}`;
+  // An IPv6 client is its /64 (client-net.ts): fresh addresses of one host get no fresh budget.
+  return `ip:${clientNet(request.ip) ?? request.ip}`;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

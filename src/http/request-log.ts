@@ -25,9 +25,13 @@ const SECRET_QUERY_PARAMETERS = new Set([
 /**
  * Path segments that are capabilities: an invoice id opens the invoice's page and goods
  * (`/v2/public/invoices/{id}`, the storefront's `/s/{shop}/invoices/{id}`), a download token
- * an order's file (`/v2/public/shops/{shopId}/downloads/{token}`).
+ * an order's file (`/v2/public/shops/{shopId}/downloads/{token}`). Owner paths name the same
+ * invoice ids (`/self/{shopId}/invoices/{id}/…`, the admin's `/admin/{shopId}/orders/{id}`):
+ * they are hidden there as well, since a log is read by more people, and kept longer, than the
+ * keys that guard those paths; the request id ties a log line to its invoice when needed.
  */
 const SECRET_PATH = /(\/(?:invoices|downloads)\/)[^/?#]+/g;
+const ADMIN_ORDER_PATH = /^(\/admin\/[^/?#]+\/orders\/)[^/?#]+/;
 
 export const REDACTED = '[REDACTED]';
 
@@ -60,9 +64,8 @@ export function redactUrl(raw: string): string {
 function redactPath(url: string): string {
   const queryAt = url.indexOf('?');
   const path = queryAt === -1 ? url : url.slice(0, queryAt);
-  // Owner paths name invoices by id too, behind an API key: only public and storefront paths hide them.
-  if (path.startsWith('/self/')) return url;
-  return path.replace(SECRET_PATH, `$1${REDACTED}`) + (queryAt === -1 ? '' : url.slice(queryAt));
+  const redacted = path.replace(SECRET_PATH, `$1${REDACTED}`).replace(ADMIN_ORDER_PATH, `$1${REDACTED}`);
+  return redacted + (queryAt === -1 ? '' : url.slice(queryAt));
 }
 
 /** Fastify's own `req` serializer, with the URL redacted. */

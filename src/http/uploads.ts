@@ -17,8 +17,6 @@ import { AppError, NotFoundError, ValidationError } from './errors.js';
 export type ImageKind = 'image' | 'favicon';
 
 const MULTIPART = 'multipart/form-data';
-/** Decoding cost grows with pixels, not bytes: a small PNG can inflate to gigabytes. */
-const MAX_PIXELS = 40_000_000;
 
 const contentTypes = {
   png: 'image/png',
@@ -49,9 +47,10 @@ export function uploadRouteSchema(kind: ImageKind = 'image') {
     consumes: [MULTIPART],
     description:
       `Send \`${MULTIPART}\` with one part named \`file\`: a ${acceptedNames[kind]} image, recognised by its bytes ` +
-      '(the declared type and file name are ignored), within the upload limit (5 MiB by default) and 40 megapixels. ' +
+      '(the declared type and file name are ignored), within the upload limit (5 MiB by default) and the pixel limit ' +
+      '(24 megapixels by default, all frames of an animation counted; read from the image header, before decoding). ' +
       'The image is re-encoded to drop its metadata (EXIF, GPS); animation is kept. ' +
-      'No `file` part: 400 (`file: is required`). Over the limit: 413. A body that is not multipart, or a file that is ' +
+      'No `file` part: 400 (`file: is required`). Over either limit: 413. A body that is not multipart, or a file that is ' +
       'not an accepted image: 415.',
     response: ownerResponses(UploadResult, [413, 415]),
   };
@@ -81,7 +80,8 @@ export async function receiveImage(request: FastifyRequest, kind: ImageKind = 'i
   const extension = detected && accepted[kind][detected.ext];
   if (!extension) throw notAnImage(kind);
   // sharp cannot read ICO; it carries no EXIF, so it is stored as sent.
-  const stored = extension === 'ico' ? data : await reencode(data, extension, kind);
+  const stored =
+    extension === 'ico' ? data : await reencode(data, extension, kind, request.server.config.uploadMaxPixels);
   const name = `${randomBytes(18).toString('base64url')}.${extension}`;
   await request.server.storage.put(name, stored);
   return name;
@@ -130,27 +130,58 @@ function multipartError(request: FastifyRequest, err: FastifyError): AppError {
   return new ValidationError([`body: is not valid ${MULTIPART}`], `The body is not valid ${MULTIPART}.`);
 }
 
-/** Re-encodes in the same format: drops EXIF/GPS and other metadata, applies the orientation. */
-async function reencode(data: Buffer, extension: keyof typeof sharpFormat, kind: ImageKind): Promise<Buffer> {
+/**
+ * Re-encodes in the same format: drops EXIF/GPS and other metadata, applies the orientation.
+ *
+ * Decoding costs CPU by pixels, not bytes: a 5 KB PNG whose header claims 8000×5000 took 5 s to
+ * decode and encode again (issue 36, L9). The dimensions are read from the header first (sharp's
+ * `metadata()` decodes no pixels) and an image over UPLOAD_MAX_PIXELS is refused before any
+ * decoding; `limitInputPixels` holds sharp to the same bound should the header and the data
+ * disagree. Decoding runs one image at a time in this process (`oneDecodeAtATime`), so a burst of
+ * uploads waits in line instead of filling libuv's four threads, which file reads, scrypt and DNS
+ * lookups share.
+ */
+async function reencode(
+  data: Buffer,
+  extension: keyof typeof sharpFormat,
+  kind: ImageKind,
+  maxPixels: number,
+): Promise<Buffer> {
   const options: SharpOptions = { animated: extension === 'gif' || extension === 'webp' };
   let pixels: number;
   try {
-    const { width = 0, height = 0 } = await sharp(data, options).metadata();
-    pixels = width * height;
+    // Without `limitInputPixels`, which would make an image over it "not an image" here.
+    const { width = 0, height = 0, pageHeight, pages = 1 } = await sharp(data, options).metadata();
+    // An animation decodes every frame: `height` is one frame's, or all of them when `pageHeight` is given.
+    pixels = options.animated ? width * (pageHeight ?? height) * pages : width * height;
   } catch {
     throw notAnImage(kind);
   }
-  if (pixels > MAX_PIXELS) {
-    throw new AppError(413, 'payload_too_large', 'The image has more than 40 megapixels.', [
-      `file: must have at most ${MAX_PIXELS} pixels`,
+  if (pixels > maxPixels) {
+    throw new AppError(413, 'payload_too_large', `The image has more than ${maxPixels} pixels; send a smaller one.`, [
+      `file: must have at most ${maxPixels} pixels (width × height)`,
     ]);
   }
-  try {
-    return await sharp(data, options).rotate().toFormat(sharpFormat[extension]).toBuffer();
-  } catch {
-    // Valid magic bytes but an undecodable body (truncated, corrupt).
-    throw notAnImage(kind);
-  }
+  return oneDecodeAtATime(async () => {
+    try {
+      return await sharp(data, { ...options, limitInputPixels: maxPixels })
+        .rotate()
+        .toFormat(sharpFormat[extension])
+        .toBuffer();
+    } catch {
+      // Valid magic bytes but an undecodable body (truncated, corrupt).
+      throw notAnImage(kind);
+    }
+  });
+}
+
+let decoding: Promise<unknown> = Promise.resolve();
+
+/** Runs `work` after every decode started before it has ended (see `reencode`). */
+function oneDecodeAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const turn = decoding.then(work, work);
+  decoding = turn.catch(() => undefined);
+  return turn;
 }
 
 function isUploadRoute(request: FastifyRequest): boolean {

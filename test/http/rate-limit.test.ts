@@ -126,3 +126,24 @@ test('public pages answered from the page cache are counted and limited like any
   );
   assert.equal(app.pageCache.lookups.hits, 2);
 });
+
+test('public limits count an IPv6 client as its /64: 30 addresses of one /64 share one budget (issue 36, L2)', async (t) => {
+  const app = await build(t, { RATE_LIMIT_PUBLIC_MAX: '5', RATE_LIMIT_WINDOW_MS: '60000', TRUST_PROXY: 'true' });
+  const api = await owner(app);
+  const shop = assertOk(await api.post('/self/shops', { name: 'Six Four' }));
+  const from = (address: string) =>
+    app.inject({
+      method: 'GET',
+      url: `/v2/public/shops/${shop.id}/main`,
+      remoteAddress: '127.0.0.1',
+      headers: { 'x-forwarded-for': address },
+    });
+  const statuses: number[] = [];
+  for (let i = 1; i <= 30; i++) statuses.push((await from(`2001:db8:36:2::${i.toString(16)}`)).statusCode);
+  assert.deepEqual(statuses.slice(0, 5), [200, 200, 200, 200, 200]);
+  assert.deepEqual(new Set(statuses.slice(5)), new Set([429]), 'the 6th to 30th address of the /64 are refused');
+  assert.equal((await from('2001:db8:36:3::1')).statusCode, 200, 'the next /64 is another client');
+  assert.equal((await from('::ffff:198.51.100.36')).statusCode, 200);
+  for (let i = 0; i < 4; i++) await from('198.51.100.36');
+  assert.equal((await from('::ffff:198.51.100.36')).statusCode, 429, 'an IPv4-mapped address is its IPv4 address');
+});

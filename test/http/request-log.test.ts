@@ -100,6 +100,30 @@ test('redactUrl hides invoice ids in public and storefront paths, and buyer addr
   assert.equal(redactUrl('/s/demo/invoices/abcDEF123456789012345678/status'), '/s/demo/invoices/[REDACTED]/status');
   assert.equal(redactUrl('/s/demo/support?invoice=abcDEF123'), '/s/demo/support?invoice=[REDACTED]');
   assert.equal(redactUrl('/s/demo/account/verify?email=a%40b.c'), '/s/demo/account/verify?email=[REDACTED]');
-  // Owner paths are behind an API key: their ids stay readable for the operator.
-  assert.equal(redactUrl('/self/1/invoices/abcDEF123456789012345678'), '/self/1/invoices/abcDEF123456789012345678');
+});
+
+test('redactUrl hides invoice ids in owner and admin paths too (issue 36, L4)', () => {
+  assert.equal(redactUrl('/self/1/invoices/abcDEF123456789012345678'), '/self/1/invoices/[REDACTED]');
+  for (const action of ['process', 'cancel', 'replacement', 'resend', 'refund'])
+    assert.equal(
+      redactUrl(`/self/1/invoices/abcDEF123456789012345678/${action}`),
+      `/self/1/invoices/[REDACTED]/${action}`,
+    );
+  assert.equal(redactUrl('/self/1/invoices?pageSize=5'), '/self/1/invoices?pageSize=5', 'the list has no id');
+  assert.equal(redactUrl('/self/1/settings/invoices'), '/self/1/settings/invoices');
+  assert.equal(redactUrl('/admin/1/orders/abcDEF123456789012345678'), '/admin/1/orders/[REDACTED]');
+  assert.equal(redactUrl('/admin/1/orders'), '/admin/1/orders');
+});
+
+test('an owner reading an invoice leaves no invoice id in the request log (issue 36, L4)', async (t) => {
+  const { app, lines } = await loggedApp(t);
+  const api = await owner(app);
+  const shop = await createShop(api);
+  const id = 'abcDEF1234567890LOGGED99';
+  await api.get(`/self/${shop.id}/invoices/${id}`);
+  await api.post(`/self/${shop.id}/invoices/${id}/resend`, {});
+  await app.inject({ method: 'GET', url: `/admin/${shop.id}/orders/${id}` });
+  const log = lines.join('\n');
+  assert.ok(!log.includes(id), lines.filter((l) => l.includes(id)).join('\n'));
+  assert.ok(log.includes(`/self/${shop.id}/invoices/[REDACTED]`));
 });

@@ -3,7 +3,7 @@ import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyFormbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { retryAfterSeconds } from '../../src/db/storage-health.js';
-import { AppError } from '../../src/http/errors.js';
+import { AppError, ValidationError } from '../../src/http/errors.js';
 import { recordVisit } from '../../src/modules/analytics/index.js';
 import { keyOpens, UnlockedKeys } from '../../src/modules/storefront/index.js';
 import { storefrontAssetRoutes } from './assets.js';
@@ -42,12 +42,16 @@ export const storefrontWebRoutes: FastifyPluginAsync = async (app) => {
 
       // The shop first: an unknown address is the bare 404 page; a locked shop shows its prompt.
       scope.addHook('preHandler', async (request, reply) => {
+        // Before anything reads the input: PostgreSQL cannot store or compare text with a NUL.
+        refuseNul(request, ['params']);
         // A bare read (the invoice status poll) answers from its own capability, without the shop.
         if (request.routeOptions.config.storefrontBare && request.method === 'GET') return;
         const shop = await findSiteShop(app, (request.params as { shop: string }).shop);
         if (!shop) return notFound(app, request, reply);
         const site = siteOf(request, shop);
         request.site = site;
+        // Its page in the shop's design, so the buyer can go back to the form.
+        refuseNul(request, ['query', 'body']);
         if (!request.routeOptions.config.storefrontOpen && !isUnlocked(app, request, shop)) {
           return sendPage(
             reply,
@@ -126,6 +130,30 @@ export const storefrontWebRoutes: FastifyPluginAsync = async (app) => {
     { prefix: '/s/:shop' },
   );
 };
+
+/**
+ * A NUL character (U+0000) in any form field, query value or address segment is a 400 page that
+ * names the field, before a service sees the input: PostgreSQL cannot store it in text (a ticket,
+ * a reply, a review comment would fail as a 500 there) and SQLite would store what no other engine
+ * can. The JSON API refuses it in its schemas (src/http/validation.ts); these pages read their
+ * input by hand, so the rule is applied here once for all of them.
+ */
+function refuseNul(request: FastifyRequest, parts: ('params' | 'query' | 'body')[]): void {
+  for (const part of parts) {
+    const values = request[part];
+    if (values === null || typeof values !== 'object') continue;
+    for (const [name, value] of Object.entries(values as Record<string, unknown>)) {
+      const texts = Array.isArray(value) ? value : [value];
+      if (!name.includes('\u0000') && !texts.some((text) => typeof text === 'string' && text.includes('\u0000')))
+        continue;
+      const field = name.replaceAll('\u0000', '');
+      throw new ValidationError(
+        [`${part === 'body' ? '' : `${part}.`}${field}: must not contain NUL characters`],
+        `The field "${field}" holds a NUL character, which cannot be stored. Remove it and send the form again.`,
+      );
+    }
+  }
+}
 
 /** Where the prompt sends the buyer back to: the page they asked for, never another site. */
 function nextOf(request: FastifyRequest): string {
