@@ -544,6 +544,7 @@ const SCREENS = [
   'Announcements',
   'General',
   'Payments',
+  'Protection',
   'Design',
   'Webhooks',
   'API keys',

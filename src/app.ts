@@ -24,6 +24,7 @@ import { loadOwnedShop, resolvePublicShopId } from './modules/shops/index.js';
 import './context.js';
 import { adminRoutes } from '../web/admin/serve.js';
 import { storefrontRewrite, storefrontWebRoutes } from '../web/storefront/index.js';
+import { registerBodyTimeout } from './http/body-timeout.js';
 import { registerPublicCors } from './http/cors.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { ClaimLeases } from './http/idempotency.js';
@@ -253,6 +254,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // Orders take payments through the payments module's port: the one place both are named.
   app.decorate('orders', orderOptions(app, paymentPort(paymentContext(app))));
   registerErrorHandling(app);
+  registerBodyTimeout(app, config.requestBody);
   await registerOpenApi(app);
   await registerRateLimit(app, config);
   app.decorate('signInLimits', createSignInLimits({ redis: app.redis, keyPrefix: `${config.redisKeyPrefix}rl:` }));
@@ -329,7 +331,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.decorate('jobs', jobs);
   app.decorate('mailWorker', jobs.add(mailOutboxJob(app)));
   app.decorate('webhookWorker', jobs.add(webhookDeliveryJob(app)));
-  jobs.add(invoiceExpiryJob(app.ctx));
+  jobs.add(invoiceExpiryJob(app.ctx, app.orders.payments));
   jobs.add(sweepsJob(app.ctx, app.log, db.health));
   jobs.add(fileUploadSweepJob(app.ctx, app.files));
   // onClose hooks run last-added first: every job has stopped before the database closes.

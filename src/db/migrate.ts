@@ -27,6 +27,7 @@ import * as m0024 from './migrations/0024-survive-failures.js';
 import * as m0025 from './migrations/0025-rollup-blocks-of-8.js';
 import * as m0026 from './migrations/0026-files-and-licenses.js';
 import * as m0027 from './migrations/0027-shop-protection.js';
+import * as m0028 from './migrations/0028-stock-holds.js';
 
 /**
  * Migrations are listed here, in order, rather than read from a folder: the list is part of
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '0025-rollup-blocks-of-8': m0025,
   '0026-files-and-licenses': m0026,
   '0027-shop-protection': m0027,
+  '0028-stock-holds': m0028,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

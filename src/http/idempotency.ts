@@ -13,8 +13,8 @@ import * as keys from './idempotency-keys.js';
  * `Idempotency-Key` for calls that move money or stock (contract section 1): a retry with the
  * same key and the same request within 24 h answers the first response without acting again;
  * the same key with another request is a 409, and so is a retry while the first is running.
- * Responses of 5xx are not kept: a retry after one acts again, unless the work had committed before
- * the failure (then it is answered what the work made, as after a crash).
+ * Responses of 5xx and 429 are not kept: a retry after one acts again, unless the work had committed
+ * before the failure (then it is answered what the work made, as after a crash).
  *
  * A key is claimed before the handler runs and its answer recorded after. In between, the work the
  * key guards marks the claim done in its own transaction (`recordIdempotentWork`, with what it made:
@@ -197,7 +197,10 @@ const recordResponse: onSendHookHandler = async (request, reply, payload) => {
   request.server.idempotencyLeases.release(id);
   const db = request.server.ctx.db;
   try {
-    if (reply.statusCode >= 500 || typeof payload !== 'string') await keys.releaseClaim(db, id);
+    // A 429 says "not now" (a checkout over a client limit, with Retry-After): were it kept, the
+    // retry with the key after the wait would be answered the refusal for 24 h.
+    if (reply.statusCode >= 500 || reply.statusCode === 429 || typeof payload !== 'string')
+      await keys.releaseClaim(db, id);
     else await keys.recordAnswer(db, id, reply.statusCode, payload);
   } catch (err) {
     // The database failing now (a full disk, a lost connection) must not turn the answer into an

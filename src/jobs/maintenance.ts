@@ -3,7 +3,7 @@ import { atTime, type Context } from '../domain/context.js';
 import { sweepIdempotencyKeys } from '../http/idempotency.js';
 import { sweepOwnerSessions } from '../modules/accounts/index.js';
 import { sweepCustomerSessions } from '../modules/customer-sessions/index.js';
-import { expireOverdue } from '../modules/orders/index.js';
+import { expireOverdue, type PaymentPort } from '../modules/orders/index.js';
 import { sweepPaymentEvents } from '../modules/payments/index.js';
 import type { Job } from './runner.js';
 
@@ -12,15 +12,22 @@ const HOUR = 60 * 60 * 1000;
 /**
  * Expires every overdue invoice of every shop, every INVOICE_EXPIRY_INTERVAL_MS. Reads that show
  * invoices expire their shop's overdue ones first (orders' `expireOverdue`), so the job only
- * bounds how long an invoice nobody looks at holds its stock; it need not drain.
+ * bounds how long an invoice nobody looks at holds its stock; it need not drain. Then it closes
+ * the provider pages that outlive expired orders (PaymentPort `closeLapsedPages`), however those
+ * expired. Answers how many invoices it expired.
  */
-export function invoiceExpiryJob(ctx: Context): Job {
+export function invoiceExpiryJob(ctx: Context, payments?: Pick<PaymentPort, 'closeLapsedPages'>): Job {
   return {
     name: 'invoice-expiry',
     intervalMs: ctx.config.invoices.expiryIntervalMs,
     scheduled: true,
     drains: false,
-    run: (now) => expireOverdue(atTime(ctx, now)),
+    async run(now) {
+      const at = atTime(ctx, now);
+      const expired = await expireOverdue(at);
+      await payments?.closeLapsedPages(at);
+      return expired;
+    },
   };
 }
 

@@ -100,9 +100,10 @@ test('checkout creates a charge: the price as a decimal string in the shop curre
   assert.equal(owned.payment.url, charge.hosted_url);
   assert.equal(owned.payment.reference, null);
   assert.equal(owned.payment.note, null);
+  // The charge's hour or the order's hold (here the invoice lifetime, 60 minutes), whichever ends first (issue 36).
   assert.equal(
     Date.parse(owned.expiresAt),
-    Date.parse(charge.expires_at) + CALLBACK_GRACE_MS,
+    Math.min(Date.parse(charge.expires_at), Date.parse(owned.createdAt) + 60 * 60_000) + CALLBACK_GRACE_MS,
     'the stock is held while the charge can be paid, plus the grace for its last callback',
   );
 

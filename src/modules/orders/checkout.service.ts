@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Context } from '../../domain/context.js';
 import { writeTransaction } from '../../domain/dispatcher.js';
+import { clientNet } from '../../http/client-net.js';
 import { AppError, ForbiddenError, UnprocessableError, ValidationError } from '../../http/errors.js';
 import { recordIdempotentWork } from '../../http/idempotency.js';
 import { EMAIL } from '../../schemas/common.js';
@@ -22,9 +23,11 @@ import {
   matchesFieldPattern,
   matchWork,
 } from '../products/index.js';
+import { protectionOf } from '../protection/index.js';
 import { checkoutGateway } from '../settings/index.js';
 import type { ShopRow } from '../shops/index.js';
 import { isHostedProvider, requireShop, shareShop, shopPasswordHash } from '../shops/index.js';
+import { enforceClientLimits, holdMs, serialiseClient } from './client-holds.js';
 import { invoiceCreated } from './domain-events.js';
 import type { PlacedOrder } from './invoice-mail.js';
 import {
@@ -360,7 +363,9 @@ export interface PlacedCheckout {
  * The public checkout (contract 6.2). Checks, in order: the balance payer's session
  * (assertBalancePayer), the storefront password, shop not on hold, products purchasable,
  * quantities, custom fields and the chat user id, gateway (and its VPN rules), blacklist, coupon,
- * the balance, stock. Every read those checks make happens once, inside the one transaction that
+ * the client's limits (client-holds.ts: card checkouts per hour, pending orders, units held), the
+ * balance, stock. A card or crypto order holds its stock the shop's `holdMinutesHosted` at most
+ * (holdMs). Every read those checks make happens once, inside the one transaction that
  * then reserves the stock and the coupon use, creates the customer on first sight, and writes the
  * pending invoice, its parts, the buyer's IP, the `invoice.created` event and the buyer's mail
  * (invoice link, how to pay): taken after the shop lock (shareShop), they see every change an
@@ -423,11 +428,14 @@ async function placeOrder(
   await expireOverdue(ctx, { shopId });
   const invoiceId = randomBytes(18).toString('base64url');
   const email = body.customerEmail.trim().toLowerCase();
+  const net = clientNet(buyer.ip);
   const order = await writeTransaction(ctx, async (tx): Promise<PlacedOrder> => {
     const trx = tx.db;
     // Read once, for every time this order records (its coupon's validity window included).
     const now = ctx.clock.now();
     await shareShop(trx, shopId);
+    const limits = await protectionOf(trx, shopId);
+    await serialiseClient(trx, shopId, limits, body.gateway, net, email);
     const shop = await requireShop(trx, shopId);
     if (!unlocked(shop, access, proven)) throw shopLocked();
     if (shop.on_hold === 1)
@@ -457,6 +465,17 @@ async function placeOrder(
       throw new UnprocessableError('This coupon has been used up.', ['coupon: has no uses left']);
     }
     const customer = await customerForEmail(trx, shop.id, email, now);
+    await enforceClientLimits(
+      trx,
+      shop.id,
+      limits,
+      { net, customerId: customer.id },
+      {
+        gateway: body.gateway,
+        parts: parts.map((p) => ({ index: p.index, productId: p.product.id, quantity: p.quantity })),
+      },
+      now,
+    );
     // Checked again, as debited, at completion (completeBalanceOrder): this refusal keeps nothing.
     if (body.gateway === 'balance' && customer.balance < total)
       throw new UnprocessableError('The balance does not cover this order.', ['gateway: the balance is too low']);
@@ -486,7 +505,8 @@ async function placeOrder(
       chat_user_id: chatUserId,
       created_at: now,
       updated_at: now,
-      expires_at: now + shop.invoice_lifetime_minutes * 60_000,
+      expires_at: now + holdMs(body.gateway, shop.invoice_lifetime_minutes, limits),
+      client_net: net,
     });
     const partRows = [];
     for (const p of parts) {

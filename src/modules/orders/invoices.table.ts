@@ -49,6 +49,13 @@ export interface InvoicesTable {
   payment_note: Generated<string | null>;
   /** Minor units refunded so far (invoice_refunds sums to it). */
   refunded: Generated<number>;
+  /** The buyer's client as abuse limits count it (clientNet: IPv4, IPv6 /64), written at checkout; null without an IP. */
+  client_net: Generated<string | null>;
+  /**
+   * When the provider's payment page closes by itself, kept while that is later than the order's
+   * hold (payment_closes_at): the page to close at the provider once the order expired.
+   */
+  payment_page_ends_at: Generated<number | null>;
 }
 
 export interface InvoicePartsTable {

@@ -25,6 +25,12 @@ export interface PaymentPort {
   startHostedPayment(ctx: Context, shopId: number, invoiceId: string): Promise<void>;
   /** After a pending invoice was cancelled: closes its provider's payment page (best effort, never throws for the provider). */
   closeHostedPayment(ctx: Context, invoice: InvoiceRow): Promise<void>;
+  /**
+   * Closes the provider pages that outlive their expired orders (a page stays open longer than a
+   * shop's hold: Stripe's 30-minute minimum), so that nobody pays an order that no longer holds
+   * its stock; the invoice-expiry job calls it after each pass. Answers how many it closed.
+   */
+  closeLapsedPages(ctx: Context): Promise<number>;
 }
 
 /**

@@ -15,17 +15,31 @@ import { findInvoice } from './repository.js';
 /**
  * Stores the provider's payment page of a pending invoice of a hosted gateway, whose expiry
  * becomes `expiresAt`, then queues the "how to pay" mail: only now, so a provider that could not
- * start the payment leaves no mail behind, and the mail's deadline is the page's.
+ * start the payment leaves no mail behind, and the mail's deadline is the page's (`closesAt`).
+ * `pageEndsAt`: when the provider closes the page by itself, if that is after the invoice expires
+ * (the shop's hold is shorter than the provider's minimum); null otherwise.
  */
 export async function attachHostedPayment(
   ctx: Context,
   shopId: number,
   invoiceId: string,
-  payment: { ref: string; url: string; closesAt: number; expiresAt: number },
+  payment: { ref: string; url: string; closesAt: number; expiresAt: number; pageEndsAt: number | null },
 ): Promise<void> {
   const { db } = ctx;
   await repo.setHostedPayment(db, shopId, invoiceId, payment, ctx.clock.now());
   await queueCheckoutMail(db, await readPlacedOrder(db, shopId, invoiceId), ctx.config, ctx.clock.now());
+}
+
+/**
+ * Expired orders whose provider page outlives them (`pageEndsAt` of attachHostedPayment), at most
+ * `limit`: the payments module closes each page, then `forgetLapsedPage`.
+ */
+export function lapsedPages(ctx: Context, limit: number): Promise<InvoiceRow[]> {
+  return repo.lapsedPages(ctx.db, ctx.clock.now(), limit);
+}
+
+export function forgetLapsedPage(ctx: Context, invoice: InvoiceRow): Promise<void> {
+  return repo.forgetPage(ctx.db, invoice.shop_id, invoice.id);
 }
 
 /**

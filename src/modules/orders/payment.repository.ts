@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { InvoiceRefundRow, InvoiceStatus } from './invoices.table.js';
+import type { InvoiceRefundRow, InvoiceRow, InvoiceStatus } from './invoices.table.js';
 
 /** The SQL of an order's payment record: the hosted payment on the invoice, notes for the owner, refunds. */
 
@@ -12,7 +12,7 @@ export async function setHostedPayment(
   db: Conn,
   shopId: number,
   invoiceId: string,
-  payment: { ref: string; url: string; closesAt: number; expiresAt: number },
+  payment: { ref: string; url: string; closesAt: number; expiresAt: number; pageEndsAt: number | null },
   now: number,
 ): Promise<boolean> {
   const result = await db
@@ -21,6 +21,7 @@ export async function setHostedPayment(
       payment_ref: payment.ref,
       payment_url: payment.url,
       payment_closes_at: payment.closesAt,
+      payment_page_ends_at: payment.pageEndsAt,
       expires_at: payment.expiresAt,
       updated_at: now,
     })
@@ -29,6 +30,31 @@ export async function setHostedPayment(
     .where('status', '=', 'pending')
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Expired invoices whose provider's page is still open at `now` (payment_page_ends_at), up to
+ * `limit`, through the index of that column: the pages to close at the provider.
+ */
+export function lapsedPages(db: Conn, now: number, limit: number): Promise<InvoiceRow[]> {
+  return db
+    .selectFrom('invoices')
+    .selectAll()
+    .where('payment_page_ends_at', '>', now)
+    .where('status', '=', 'expired')
+    .orderBy('payment_page_ends_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Forgets that the invoice's provider page is open (closed, or given up on). */
+export async function forgetPage(db: Conn, shopId: number, invoiceId: string): Promise<void> {
+  await db
+    .updateTable('invoices')
+    .set({ payment_page_ends_at: null })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', invoiceId)
+    .execute();
 }
 
 /**

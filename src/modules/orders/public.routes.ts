@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../http/errors.js';
 import { IdempotencyHeaders, idempotent } from '../../http/idempotency.js';
+import { proxyHeader } from '../../http/proxy-trust.js';
 import { ok, publicResponses } from '../../schemas/common.js';
 import { PublicShopParams } from '../shops/index.js';
 import { cancelPublicInvoice } from './cancel.service.js';
@@ -13,7 +14,8 @@ const tags = ['Checkout'];
 
 /** Who is buying, as this request shows them (also used by the web storefront's checkout form). */
 export function buyerOf(request: FastifyRequest): Buyer {
-  const country = request.headers[request.server.config.countryHeader];
+  // Believed only from a proxy TRUST_PROXY names: a client could otherwise choose its country.
+  const country = proxyHeader(request, request.server.config.countryHeader);
   const userAgent = request.headers['user-agent'];
   return {
     ip: request.ip ?? null,
@@ -36,10 +38,24 @@ export const invoicePublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags,
       summary: 'Check out: create a pending invoice with payment instructions',
       description:
-        'Checks in order: shop not on hold, products purchasable, quantities, custom fields, gateway, blacklist, coupon, stock; ' +
+        'Checks in order: shop not on hold, products purchasable, quantities, custom fields, gateway, blacklist, coupon, the ' +
+        "client's limits (below), stock; " +
         "a gateway whose blockVpn rule is on (the shop's for the gateway, or the variant's) refuses a buyer whose IP is in the server's " +
         'VPN ranges with a 422 naming the gateway; ' +
-        'each failure is a 400 or 422 naming the part. Stock is reserved for the shop invoice lifetime. The balance gateway ' +
+        'each failure is a 400 or 422 naming the part. Stock is reserved for the shop invoice lifetime, a card or crypto ' +
+        "order's (a hosted gateway's) for the shop's `holdMinutesHosted` (`settings/protection`, default 15) when that is shorter: " +
+        'its payment page closes then (`payment.closesAt`), and the order expires 10 minutes later, the time a payment made at ' +
+        'the last moment takes to be reported; a provider page that would stay open longer (Stripe keeps one 30 minutes at ' +
+        'least) is closed at the provider once the order has expired. ' +
+        '**Limits per client** (`settings/protection`; a client is the IPv4 address or IPv6 /64 behind the request and, over ' +
+        'all addresses, the e-mail address `customerEmail` with its customer; an order counts for a client when either matches): ' +
+        '`hostedCheckoutsPerHour` card or crypto checkouts started in the last hour, whatever became of them (default 10; ' +
+        'against card testing): past it **429** with `Retry-After`, the seconds until the oldest of them is an hour old; ' +
+        '`pendingPerClient` unpaid orders in the shop (default 3): past it **429** with `Retry-After`, the seconds until the ' +
+        "client's earliest pending order expires; `unitsPerClient` units of one product in the client's unpaid orders, this " +
+        'order included (default 10): past it **422** naming the part (`parts[i].quantity`) and the limit, since waiting alone ' +
+        'does not make a too large order fit. A balance order holds nothing and is not counted against these. Nothing is kept ' +
+        'from a refusal, and a 429 is not kept under an Idempotency-Key: the retry after `Retry-After` acts. The balance gateway ' +
         'completes at once when the balance covers the total (else 422, nothing kept); when that completion fails (a dynamic ' +
         'delivery that fails is a 422 saying the order was not placed) the invoice is cancelled in the same request, stock and coupon ' +
         'use returned and nothing charged. The buyer is mailed the invoice page link, the payment instructions, the items, the total ' +

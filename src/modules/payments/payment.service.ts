@@ -37,6 +37,7 @@ export function paymentPort(payments: PaymentContext): PaymentPort {
   return {
     startHostedPayment: (ctx, shopId, invoiceId) => startHostedPayment(ctx, shopId, invoiceId, payments),
     closeHostedPayment: (ctx, invoice) => closeHostedPayment(ctx, invoice, payments),
+    closeLapsedPages: (ctx) => closeLapsedPages(ctx, payments),
   };
 }
 
@@ -53,7 +54,8 @@ export const STALE_CLAIM_MS = 5 * 60_000;
 /**
  * Starts the provider's payment of a new invoice of a hosted gateway (checkout calls it once the
  * invoice is written): the provider's page and id are stored on the invoice, whose expiry becomes
- * the page's (plus CALLBACK_GRACE_MS): the stock is held exactly while the buyer can pay. When the
+ * the page's or the order's hold's (the shop's `holdMinutesHosted`), whichever ends first, plus
+ * CALLBACK_GRACE_MS: the stock is held exactly while the buyer can pay. When the
  * provider cannot be asked, the invoice is cancelled at once (stock and coupon returned) and the
  * checkout answers 502: no order is left that could never be paid.
  */
@@ -98,12 +100,17 @@ async function startHostedPayment(
       [`gateway: ${gateways[provider].label} refused or did not answer`],
     );
   }
+  // A page may stay open past the order's hold (Stripe's sessions stay open 30 minutes at least):
+  // the buyer is told the hold's end, and the invoice-expiry job closes such a page once the order
+  // has expired (closeLapsedPages).
+  const closesAt = Math.min(started.expiresAt, invoice.expires_at);
   // The "how to pay" mail goes with it: a provider that could not start the payment leaves none behind.
   await orders.attachHostedPayment(ctx, shopId, invoiceId, {
     ref: started.ref,
     url: started.url,
-    closesAt: started.expiresAt,
-    expiresAt: started.expiresAt + CALLBACK_GRACE_MS,
+    closesAt,
+    expiresAt: closesAt + CALLBACK_GRACE_MS,
+    pageEndsAt: started.expiresAt > closesAt + CALLBACK_GRACE_MS ? started.expiresAt : null,
   });
 }
 
@@ -124,6 +131,25 @@ async function closeHostedPayment(ctx: Context, invoice: InvoiceRow, context: Pa
       'the payment page of a cancelled invoice could not be closed',
     );
   }
+}
+
+/** How many lapsed pages closeLapsedPages closes in one pass. */
+const LAPSED_PAGE_BATCH = 100;
+
+/**
+ * Closes the provider pages still open after their orders expired (a shop's hold shorter than
+ * the provider's minimum page lifetime), a batch per pass of the invoice-expiry job. Best effort,
+ * as after a cancellation: a page that cannot be closed is logged and forgotten (it closes by
+ * itself at its end), and a payment that still arrives is noted on the invoice for the owner to
+ * refund (applyPaid's `paid-late`).
+ */
+async function closeLapsedPages(ctx: Context, payments: PaymentContext): Promise<number> {
+  const lapsed = await orders.lapsedPages(ctx, LAPSED_PAGE_BATCH);
+  for (const invoice of lapsed) {
+    await closeHostedPayment(ctx, invoice, payments);
+    await orders.forgetLapsedPage(ctx, invoice);
+  }
+  return lapsed.length;
 }
 
 /** What one callback did to its invoice, as the provider is answered and the event is kept. */

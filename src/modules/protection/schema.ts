@@ -13,24 +13,32 @@ export const ShopProtection = Type.Object({
     minimum: 5,
     maximum: 10_080,
     description:
-      'How long an unpaid card or crypto order holds its stock, in minutes (default 15). Orders paid by a manual method ' +
+      'How long an unpaid card or crypto order holds its stock, in minutes (default 15; the invoice lifetime when that is ' +
+      'shorter): its payment page closes then, and the order expires 10 minutes later, the time a payment made at the ' +
+      'last moment takes to be reported; a page the provider keeps open longer (Stripe: 30 minutes at least) is closed at ' +
+      'the provider once the order has expired. Orders paid by a manual method ' +
       '(tip jar, wallet e-mail, cashtag…) keep the invoice lifetime (`settings/invoices`), since their buyers pay by hand.',
   }),
   unitsPerClient: Type.Integer({
     minimum: 0,
     maximum: MAX_LIMIT,
-    description: 'Units of one product one client may hold in unpaid orders (default 10; 0 = no limit).',
+    description:
+      'Units of one product one client may hold in unpaid orders, a new order included (default 10; 0 = no limit). ' +
+      'Past it, the checkout is a 422 naming the part.',
   }),
   pendingPerClient: Type.Integer({
     minimum: 0,
     maximum: MAX_LIMIT,
-    description: 'Unpaid orders one client may have open in this shop (default 3; 0 = no limit).',
+    description:
+      'Unpaid orders one client may have open in this shop (default 3; 0 = no limit). Past it, the checkout is a 429 ' +
+      "with `Retry-After` until the client's earliest pending order expires.",
   }),
   hostedCheckoutsPerHour: Type.Integer({
     minimum: 0,
     maximum: MAX_LIMIT,
     description:
-      'Card and crypto checkouts one client may start per hour (default 10; 0 = no limit): what stops card testing.',
+      'Card and crypto checkouts one client may start per hour, whatever became of them (default 10; 0 = no limit): ' +
+      'what stops card testing. Past it, the checkout is a 429 with `Retry-After`.',
   }),
   challenge: Type.Union([Type.Literal('off'), Type.Literal('suspicious'), Type.Literal('always')], {
     description:

@@ -218,6 +218,22 @@ async function fill(app: FastifyInstance, log: SeedLog): Promise<DemoSummary> {
   for (const announcement of data.announcements)
     await optional(call('POST', `${self}/announcements`, announcement), 'an announcement');
 
+  // Sixty days of orders, tickets and mails placed in a few seconds would pass the limits a shop
+  // has against one client (src/modules/protection): they are lifted while the history is written
+  // and the shop's own settings put back at the end, so the demo shows the defaults.
+  const protection = must(await call('GET', `${self}/settings`), 'reading the settings').protection as object;
+  must(
+    await call('PUT', `${self}/settings/protection`, {
+      unitsPerClient: 0,
+      pendingPerClient: 0,
+      hostedCheckoutsPerHour: 0,
+      challenge: 'off',
+      mailPerRecipientHour: 0,
+      mailPerClientHour: 0,
+      mailPerShopDay: 0,
+    }),
+    'lifting the client limits while seeding',
+  );
   const { clock } = app.ctx;
   const orders = await placeOrders(call, clock, shop.id, products, random, log);
   // The demo customer signs in without the mailed code: the seed already knows who they are.
@@ -236,6 +252,8 @@ async function fill(app: FastifyInstance, log: SeedLog): Promise<DemoSummary> {
       userAgent: data.pick(random, data.userAgents),
     });
   }
+
+  must(await call('PUT', `${self}/settings/protection`, protection), 'restoring the protection');
 
   const from = new Date(clock.now() - (DEMO_DAYS - 1) * DAY).toISOString().slice(0, 10);
   const figures = must(await call('GET', `${self}/dashboard/general?fromDate=${from}`), 'reading the dashboard');

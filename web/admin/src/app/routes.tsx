@@ -39,6 +39,7 @@ export const screens: Screen[] = [
   screen('/:shopId/announcements', () => import('../screens/content/AnnouncementsScreen')),
   screen('/:shopId/settings', () => import('../screens/settings/GeneralSettingsScreen')),
   screen('/:shopId/settings/payments', () => import('../screens/settings/PaymentsScreen')),
+  screen('/:shopId/settings/protection', () => import('../screens/settings/ProtectionScreen')),
   screen('/:shopId/settings/design', () => import('../screens/settings/DesignScreen')),
   screen('/:shopId/settings/webhooks', () => import('../screens/settings/WebhooksScreen')),
   screen('/:shopId/settings/api-keys', () => import('../screens/settings/ApiKeysScreen')),
@@ -82,6 +83,7 @@ export const navigation: { section: string; items: { label: string; path: string
     items: [
       { label: 'General', path: '/settings' },
       { label: 'Payments', path: '/settings/payments' },
+      { label: 'Protection', path: '/settings/protection' },
       { label: 'Design', path: '/settings/design' },
       { label: 'Webhooks', path: '/settings/webhooks' },
       { label: 'API keys', path: '/settings/api-keys' },

@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { setPassword } from '../src/modules/accounts/index.js';
+import { browse, e2eTest, ok, type Server, seedShop, startServer } from './harness.js';
+
+/**
+ * The admin's Protection screen (issue 36): every setting of `settings/protection` shown in its
+ * section, a bad value refused beside its field in the owner's words before anything is sent, and
+ * a section saved on its own (the other settings keep their values).
+ */
+
+const PASSWORD = 'correct horse battery staple';
+
+async function signIn(page: Page, server: Server) {
+  const row = await server.app.db.kysely
+    .selectFrom('accounts')
+    .select('email')
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
+  await setPassword(server.app.ctx, row.email, PASSWORD);
+  await page.goto(`${server.url}/admin/`);
+  await page.getByRole('heading', { name: 'Sign in to shopd' }).waitFor();
+  await page.getByLabel('E-mail').fill(row.email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Does `act` and waits for the PUT of the protection it causes, which must succeed. */
+async function saved(page: Page, act: () => Promise<void>) {
+  const answer = page.waitForResponse(
+    (res) => res.request().method() === 'PUT' && new URL(res.url()).pathname.endsWith('/settings/protection'),
+  );
+  await act();
+  assert.equal((await answer).status(), 200);
+}
+
+/** Answers the admin asks for on purpose: the session probe when signed out. */
+const expected = (url: URL, status: number) => url.pathname === '/self/session' && status === 401;
+
+e2eTest(
+  'the owner sets the protection of the shop: every setting shown, bad values explained, a section saved alone',
+  async (t) => {
+    const server = await startServer(t);
+    const shop = await seedShop(server);
+    const before = ok(await server.api.get(`/self/${shop.shopId}/settings`)).protection;
+    const { page, shot } = await browse(t, { expected });
+    await signIn(page, server);
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+    await page
+      .getByRole('navigation', { name: 'Admin' })
+      .getByRole('link', { name: 'Protection', exact: true })
+      .click();
+    await page.getByRole('heading', { name: 'Protection', level: 1 }).waitFor();
+
+    // Every setting has its field, showing the shop's value.
+    const fields: [string, string][] = [
+      ['Card and crypto orders hold stock for (minutes)', String(before.holdMinutesHosted)],
+      ['Units of one product a client may hold unpaid', String(before.unitsPerClient)],
+      ['Unpaid orders a client may have open', String(before.pendingPerClient)],
+      ['Card and crypto checkouts per client per hour', String(before.hostedCheckoutsPerHour)],
+      ['Ask for the challenge', before.challenge],
+      ['Forms per client per hour before the challenge', String(before.challengeThreshold)],
+      ['Mails to one address per hour', String(before.mailPerRecipientHour)],
+      ["Mails one client's actions may cause per hour", String(before.mailPerClientHour)],
+      ['Mails from this shop per day', String(before.mailPerShopDay)],
+    ];
+    for (const [label, value] of fields)
+      assert.equal(await page.getByLabel(label, { exact: true }).inputValue(), value, label);
+    assert.equal(
+      await page.getByRole('checkbox', { name: "Blacklist the order's e-mail address and IP address" }).isChecked(),
+      before.disputeBlacklist,
+    );
+    assert.equal(
+      await page.getByRole('checkbox', { name: 'Submit the collected evidence to the provider at once' }).isChecked(),
+      before.disputeAutoSubmit,
+    );
+    await shot('protection');
+
+    const holds = page.getByRole('form', { name: 'Holding stock settings' });
+    await holds.getByLabel('Card and crypto orders hold stock for (minutes)').fill('2');
+    await holds.getByLabel('Units of one product a client may hold unpaid').fill('');
+    await holds.getByRole('button', { name: 'Save' }).click();
+    await holds.getByText('Enter a number from 5 to 10,080.').waitFor();
+    await holds.getByText('Enter a whole number from 0 to 10,000,000 (0 turns it off).').waitFor();
+    await shot('protection-refused');
+    assert.deepEqual(ok(await server.api.get(`/self/${shop.shopId}/settings`)).protection, before, 'nothing was sent');
+
+    await holds.getByLabel('Card and crypto orders hold stock for (minutes)').fill('20');
+    await holds.getByLabel('Units of one product a client may hold unpaid').fill('4');
+    await saved(page, () => holds.getByRole('button', { name: 'Save' }).click());
+    const disputes = page.getByRole('form', { name: 'Payment disputes settings' });
+    await disputes.getByRole('checkbox', { name: "Blacklist the order's e-mail address and IP address" }).check();
+    await saved(page, () => disputes.getByRole('button', { name: 'Save' }).click());
+    const after = ok(await server.api.get(`/self/${shop.shopId}/settings`)).protection;
+    assert.deepEqual(after, { ...before, holdMinutesHosted: 20, unitsPerClient: 4, disputeBlacklist: true });
+  },
+);
