@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { type TestContext, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { createPasswordSetupToken, setPassword, sweepOwnerSessions } from '../../src/modules/accounts/index.js';
-import { authenticateApiKey, MAX_ACTIVE_KEYS_PER_ACCOUNT } from '../../src/modules/accounts/service.js';
+import { authenticateApiKey, createApiKey, MAX_ACTIVE_KEYS_PER_ACCOUNT } from '../../src/modules/accounts/service.js';
 import {
   authenticateSession,
   MAX_SESSIONS_PER_ACCOUNT,
@@ -483,9 +483,10 @@ test("a password change needs the current one and ends the account's other sessi
   );
   assertOk(await elsewhere.request('GET', '/self/session'));
 
-  assert.equal(
+  assert.deepEqual(
     assertOk(await mine.write('PUT', '/self/password', { currentPassword: PASSWORD, newPassword: NEW })),
-    null,
+    { revokedApiKeys: 0, activeApiKeys: 1 },
+    'the API key keeps working, and the answer says so',
   );
   assertOk(await mine.request('GET', '/self/session'));
   assertError(await elsewhere.request('GET', '/self/session'), 401, 'unauthorized');
@@ -720,4 +721,83 @@ test('the OpenAPI document describes the cookie and which owner paths need no cr
   assert.deepEqual(doc.paths['/self/keys'].post.security, owner);
   assert.deepEqual(doc.paths['/self/{shopId}/settings'].get.security, owner);
   assert.deepEqual(doc.paths['/self/session'].post.tags, ['Account']);
+});
+
+test('guesses from many clients cannot lock the owner out of a browser they signed in from before', async (t) => {
+  const { account, postSession } = await setup(t);
+  const alice = await account();
+  const from = (n: number) => ({ remoteAddress: `203.0.113.${n}` });
+  // The owner's browser signed in once: it carries the device cookie.
+  const first = await postSession({ email: alice.email, password: PASSWORD }, from(1));
+  assertOk(first);
+  const device = setCookies(first).get('shopd_device');
+  assert.ok(device, 'a sign-in sets the device cookie');
+  assert.match(device.line, /HttpOnly/i);
+  assert.match(device.line, /Path=\/self\/session/);
+  // Then a guesser spreads the address's whole budget over ten clients.
+  for (let i = 0; i < FAILED_SIGN_INS_PER_EMAIL_ALL_CLIENTS; i++) {
+    const client = from(10 + Math.floor(i / FAILED_SIGN_INS_PER_EMAIL));
+    assertError(await postSession({ email: alice.email, password: `wrong ${i}` }, client), 401, 'unauthorized');
+  }
+  // A browser without the cookie, from anywhere, is refused whatever the password ...
+  assertError(await postSession({ email: alice.email, password: PASSWORD }, from(2)), 429, 'rate_limited');
+  // ... and so is one with a forged or another address's cookie ...
+  const [issuedAt] = device.value.split('.');
+  for (const cookie of [`shopd_device=${issuedAt}.forged`, `shopd_device=${device.value}x`]) {
+    assertError(
+      await postSession({ email: alice.email, password: PASSWORD }, { ...from(2), headers: { cookie } }),
+      429,
+      'rate_limited',
+    );
+  }
+  // ... but the owner's own browser still signs in, from a new address too.
+  const cookie = `shopd_device=${device.value}`;
+  assertOk(await postSession({ email: alice.email, password: PASSWORD }, { ...from(3), headers: { cookie } }));
+  // Its own client's budget still holds: the cookie is no licence to guess.
+  for (let i = 0; i < FAILED_SIGN_INS_PER_EMAIL; i++)
+    assertError(
+      await postSession({ email: alice.email, password: `guess ${i}` }, { ...from(4), headers: { cookie } }),
+      401,
+      'unauthorized',
+    );
+  assertError(
+    await postSession({ email: alice.email, password: PASSWORD }, { ...from(4), headers: { cookie } }),
+    429,
+    'rate_limited',
+  );
+});
+
+test('a password change can revoke every API key of the account in the same call', async (t) => {
+  const { app, account } = await setup(t);
+  const alice = await account();
+  const second = await createApiKey(app.ctx, { email: alice.email });
+  const other = await account();
+  const changed = assertOk(
+    await alice.api.put('/self/password', {
+      currentPassword: PASSWORD,
+      newPassword: 'another long password',
+      revokeApiKeys: true,
+    }),
+  );
+  assert.deepEqual(changed, { revokedApiKeys: 2, activeApiKeys: 0 });
+  assertError(await alice.api.get('/self/shops'), 401, 'unauthorized');
+  const secondKey = await app.inject({
+    method: 'GET',
+    url: '/self/shops',
+    headers: { authorization: `Bearer ${second.key}` },
+  });
+  assert.equal(secondKey.statusCode, 401);
+  assertOk(await other.api.get('/self/shops')); // another account's key goes on
+  // A wrong current password revokes nothing.
+  const bob = await account();
+  assertError(
+    await bob.api.put('/self/password', {
+      currentPassword: 'not it',
+      newPassword: 'another long password',
+      revokeApiKeys: true,
+    }),
+    400,
+    'validation_error',
+  );
+  assertOk(await bob.api.get('/self/shops'));
 });

@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -60,6 +61,44 @@ const cookieSecurity = (request: FastifyRequest) => ({
   // Only the owner API reads them: no storefront or public request carries them.
   path: '/self',
 });
+
+/** The cookie that marks a browser an account has signed in from (see isKnownDevice). */
+export const DEVICE_COOKIE = 'shopd_device';
+/** How long a browser stays known after its last sign-in. */
+const DEVICE_DAYS = 90;
+
+const deviceMac = (request: FastifyRequest, email: string, issuedAt: string) =>
+  createHmac('sha256', request.server.secrets.deriveKey('owner-device'))
+    .update(`${email}\n${issuedAt}`)
+    .digest('base64url');
+
+/**
+ * Whether this browser signed in to `email` within DEVICE_DAYS: its `shopd_device` cookie (set at
+ * each sign-in, httpOnly, path `/self/session`) holds the time of that sign-in and an HMAC of it
+ * and the address, under a key derived from the server's secret. Its attempts are not held to
+ * the address's budget over all clients (sign-in-limits.ts), so guesses spread over many
+ * addresses cannot lock the owner out of the browser they use (OWASP's device cookies).
+ */
+export function isKnownDevice(request: FastifyRequest, email: string): boolean {
+  const value = request.cookies?.[DEVICE_COOKIE];
+  const [issuedAt, mac] = typeof value === 'string' ? value.split('.') : [];
+  if (!issuedAt || !mac || !/^\d{1,15}$/.test(issuedAt)) return false;
+  const age = request.server.ctx.clock.now() - Number(issuedAt);
+  if (age < 0 || age > DEVICE_DAYS * 86_400_000) return false;
+  const expected = Buffer.from(deviceMac(request, email.trim().toLowerCase(), issuedAt));
+  const given = Buffer.from(mac);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** Marks this browser as one `email` signed in from (isKnownDevice), for DEVICE_DAYS. */
+export function setDeviceCookie(request: FastifyRequest, reply: FastifyReply, email: string): void {
+  const issuedAt = String(request.server.ctx.clock.now());
+  void reply.setCookie(DEVICE_COOKIE, `${issuedAt}.${deviceMac(request, email, issuedAt)}`, {
+    ...cookieSecurity(request),
+    path: '/self/session',
+    maxAge: DEVICE_DAYS * 86_400,
+  });
+}
 
 /** Sets the session cookie: a browser session cookie, sent to this origin's owner API only. */
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {

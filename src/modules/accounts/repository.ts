@@ -96,6 +96,18 @@ export async function revokeApiKey(
   return query.returningAll().executeTakeFirst();
 }
 
+/** Revokes every active key of the account; answers how many. */
+export async function revokeAccountApiKeys(db: Conn, accountId: number, now: number): Promise<number> {
+  const revoked = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: now })
+    .where('account_id', '=', accountId)
+    .where('revoked_at', 'is', null)
+    .returning('id')
+    .execute();
+  return revoked.length;
+}
+
 export async function insertSession(db: Conn, row: Insertable<OwnerSessionsTable>): Promise<number> {
   const inserted = await db.insertInto('owner_sessions').values(row).returning('id').executeTakeFirstOrThrow();
   return inserted.id;

@@ -68,6 +68,19 @@ export const PasswordChangeBody = Type.Object({
     rule("Must be the account's current password (an account without one cannot change it here): else a 400."),
   ),
   newPassword: NewPassword('The new password.'),
+  revokeApiKeys: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description:
+        'Also revoke every API key of the account, in the same transaction (the key this call is made with included). A ' +
+        'password change alone leaves the keys working: they are separate credentials, and a script may depend on one.',
+    }),
+  ),
+});
+
+export const PasswordChanged = Type.Object({
+  revokedApiKeys: Type.Integer({ description: 'How many API keys this change revoked (0 unless `revokeApiKeys`).' }),
+  activeApiKeys: Type.Integer({ description: 'How many API keys of the account still work.' }),
 });
 
 export const PasswordSetupBody = Type.Object({

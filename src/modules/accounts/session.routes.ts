@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { currentPrincipal, sessionTokenFromCookies } from '../../http/auth.js';
 import { ok, ownerResponses, publicResponses, toIso } from '../../schemas/common.js';
-import { clearSessionCookies, csrfTokenFor, setSessionCookie } from './owner-auth.js';
+import { clearSessionCookies, csrfTokenFor, isKnownDevice, setDeviceCookie, setSessionCookie } from './owner-auth.js';
 import * as schema from './schema.js';
 import { accountKeys, createAccountKey, revokeAccountKey } from './service.js';
 import {
@@ -38,14 +38,18 @@ export const ownerSessionPublicRoutes: FastifyPluginAsyncTypebox = async (app) =
         'the same 401 (`E-mail or password is wrong.`). Attempts are limited before the password is checked, per 15 minutes: ' +
         '10 failed ones per e-mail address from one client (an IPv4 address, an IPv6 /64), 100 per e-mail address over ' +
         'all clients, and 30 per client over all addresses; past any, 429 with `Retry-After`, whatever the password. ' +
-        'A guesser from one client therefore cannot lock the owner out. A success clears its own count. ' +
+        'A guesser from one client therefore cannot lock the owner out. A success clears its own count and sets ' +
+        '`shopd_device` (httpOnly, path `/self/session`, 90 days): a browser that carries it for the address is not held to ' +
+        "the address's budget over all clients, so guesses from many clients cannot lock the owner out of their own browser. " +
         'Answered `Cache-Control: no-store`.',
       security: [],
       body: schema.SignInBody,
       response: publicResponses(schema.SignedIn, [401]),
     },
     handler: async (request, reply) => {
-      const session = await signIn(ctx, app.ownerSignInLimits, { ...request.body, ip: request.ip });
+      const knownDevice = isKnownDevice(request, request.body.email);
+      const session = await signIn(ctx, app.ownerSignInLimits, { ...request.body, ip: request.ip, knownDevice });
+      setDeviceCookie(request, reply, session.email);
       // A session this browser held until now (another account's, or an older one) ends here.
       const replaced = sessionTokenFromCookies(request.headers.cookie);
       if (replaced !== undefined) await endSessionOfToken(ctx, replaced);
@@ -124,14 +128,19 @@ export const ownerSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: "Change the account's password",
       description:
         'Needs the current password (wrong, or none set yet: 400 on `currentPassword`; set a first password with a link ' +
-        "from `shopd users setup-link`). Every other session of the account ends; the caller's own goes on.",
+        "from `shopd users setup-link`). Every other session of the account ends; the caller's own goes on. API keys " +
+        'keep working unless `revokeApiKeys` is true, which revokes them all in the same transaction; the answer says ' +
+        'how many were revoked and how many still work.',
       body: schema.PasswordChangeBody,
-      response: ownerResponses(Type.Null()),
+      response: ownerResponses(schema.PasswordChanged),
     },
-    handler: async (request) => {
-      await changePassword(ctx, app.ownerSignInLimits, currentPrincipal(request), { ...request.body, ip: request.ip });
-      return ok(null);
-    },
+    handler: async (request) =>
+      ok(
+        await changePassword(ctx, app.ownerSignInLimits, currentPrincipal(request), {
+          ...request.body,
+          ip: request.ip,
+        }),
+      ),
   });
 
   app.get('/keys', {

@@ -95,14 +95,14 @@ export interface OpenedSession {
 export async function signIn(
   ctx: Context,
   limits: OwnerSignInLimits,
-  input: { email: string; password: string; ip: string },
+  input: { email: string; password: string; ip: string; knownDevice?: boolean },
 ): Promise<OpenedSession> {
   const email = input.email.trim().toLowerCase();
-  await limits.take(email, input.ip);
+  await limits.take(email, input.ip, input.knownDevice);
   const account = await repo.findAccountByEmail(ctx.db, email);
   const matches = await verifyPassword(input.password, await hashToCompare(account?.password_hash));
   if (!account || account.password_hash === null || !matches) throw wrongCredentials();
-  await limits.succeeded(email, input.ip);
+  await limits.succeeded(email, input.ip, input.knownDevice);
   const now = ctx.clock.now();
   const token = newToken();
   const expiresAt = expiryOf(now, now);
@@ -191,14 +191,16 @@ export async function setPassword(ctx: Context, email: string, password: string)
 
 /**
  * Changes the caller's password, knowing the current one (a wrong one, or none set: 400 on
- * `currentPassword`). The account's other sessions end; the caller's own goes on.
+ * `currentPassword`). The account's other sessions end; the caller's own goes on. With
+ * `revokeApiKeys`, every API key of the account is revoked in the same transaction; without it
+ * they keep working, and the answer says how many do.
  */
 export async function changePassword(
   ctx: Context,
   limits: OwnerSignInLimits,
   principal: Principal,
-  input: { currentPassword: string; newPassword: string; ip: string },
-): Promise<void> {
+  input: { currentPassword: string; newPassword: string; revokeApiKeys?: boolean | undefined; ip: string },
+): Promise<{ revokedApiKeys: number; activeApiKeys: number }> {
   checkPasswordRules(input.newPassword, 'newPassword');
   const account = await repo.findAccountById(ctx.db, principal.accountId);
   if (!account) throw new UnauthorizedError();
@@ -209,9 +211,12 @@ export async function changePassword(
     throw ValidationError.field('currentPassword', 'is not the current password');
   await limits.succeeded(account.email, input.ip);
   const passwordHash = await hashPassword(input.newPassword);
-  await ctx.db
-    .transaction()
-    .execute((trx) => storePassword(trx, account.id, passwordHash, principal.sessionId, ctx.clock.now()));
+  return ctx.db.transaction().execute(async (trx) => {
+    const now = ctx.clock.now();
+    await storePassword(trx, account.id, passwordHash, principal.sessionId, now);
+    const revokedApiKeys = input.revokeApiKeys ? await repo.revokeAccountApiKeys(trx, account.id, now) : 0;
+    return { revokedApiKeys, activeApiKeys: await repo.countActiveApiKeys(trx, account.id) };
+  });
 }
 
 /**

@@ -7,7 +7,9 @@ export const FAILED_SIGN_INS_PER_EMAIL = 10;
 /**
  * Failed sign-ins one e-mail address may have per window over every client: the backstop against
  * guessing spread over many addresses. Far above the per-client budget, so that a guesser who
- * knows an owner's e-mail cannot, from one address, lock the owner out.
+ * knows an owner's e-mail cannot, from one address, lock the owner out. A browser the account has
+ * signed in from before (its device cookie, owner-auth.ts) is not held to it: guesses from ten
+ * addresses used it up and locked the real owner out of the admin (issue 36, L10).
  */
 export const FAILED_SIGN_INS_PER_EMAIL_ALL_CLIENTS = 100;
 /** Failed sign-ins one client (an IPv4 address, an IPv6 /64) may have per window, over every address. */
@@ -26,10 +28,14 @@ export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
  * instances share them; otherwise, and while Redis is down, in this process.
  */
 export interface OwnerSignInLimits {
-  /** Counts an attempt; a 429 (with Retry-After) past any budget. */
-  take(email: string, ip: string): Promise<void>;
-  /** The attempt succeeded: it does not count. */
-  succeeded(email: string, ip: string): Promise<void>;
+  /**
+   * Counts an attempt; a 429 (with Retry-After) past any budget. An attempt from a known device
+   * (a browser that signed in to this address before) is not counted in the address's budget
+   * over all clients, only in its client's budgets.
+   */
+  take(email: string, ip: string, knownDevice?: boolean): Promise<void>;
+  /** The attempt succeeded: it does not count (`knownDevice` as it was taken). */
+  succeeded(email: string, ip: string, knownDevice?: boolean): Promise<void>;
 }
 
 export function createOwnerSignInLimits(options: { redis: Redis | null; keyPrefix: string }): OwnerSignInLimits {
@@ -39,15 +45,16 @@ export function createOwnerSignInLimits(options: { redis: Redis | null; keyPrefi
   const perEmailAndClient = counter(FAILED_SIGN_INS_PER_EMAIL, 'owner-signin-email-client');
   const perEmail = counter(FAILED_SIGN_INS_PER_EMAIL_ALL_CLIENTS, 'owner-signin-email');
   return {
-    async take(email, ip) {
+    async take(email, ip, knownDevice = false) {
       const client = clientOf(ip);
       const taken: [RateLimiterAbstract, string][] = [];
+      const budgets: [RateLimiterAbstract, string, string][] = [
+        [perClient, client, 'Too many failed sign-ins from this address'],
+        [perEmailAndClient, `${email} ${client}`, 'Too many failed sign-ins for this e-mail address from here'],
+      ];
+      if (!knownDevice) budgets.push([perEmail, email, 'Too many failed sign-ins for this e-mail address']);
       try {
-        for (const [bucket, key, message] of [
-          [perClient, client, 'Too many failed sign-ins from this address'],
-          [perEmailAndClient, `${email} ${client}`, 'Too many failed sign-ins for this e-mail address from here'],
-          [perEmail, email, 'Too many failed sign-ins for this e-mail address'],
-        ] as const) {
+        for (const [bucket, key, message] of budgets) {
           await consumeOrRefuse(bucket, key, message);
           taken.push([bucket, key]);
         }
@@ -57,11 +64,11 @@ export function createOwnerSignInLimits(options: { redis: Redis | null; keyPrefi
         throw err;
       }
     },
-    async succeeded(email, ip) {
+    async succeeded(email, ip, knownDevice = false) {
       const client = clientOf(ip);
       await perClient.reward(client, 1);
       await perEmailAndClient.delete(`${email} ${client}`);
-      await perEmail.reward(email, 1);
+      if (!knownDevice) await perEmail.reward(email, 1);
     },
   };
 }

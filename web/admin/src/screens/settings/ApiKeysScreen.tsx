@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { BodyOf } from '../../api/bodies';
-import { ApiError, api, unwrap } from '../../api/client';
+import { api, unwrap } from '../../api/client';
 import { type ApiKey, type NewApiKey as NewKey, useApiKeys, useInvalidateApiKeys } from '../../api/queries/api-keys';
 import { useShopId } from '../../app/shop';
 import { useBodyForm } from '../../forms/body-form';
@@ -195,21 +195,29 @@ function ChangePasswordForm() {
   const notify = useToast();
   const form = useBodyForm({
     operation: 'PUT /self/password',
-    defaultValues: { currentPassword: '', newPassword: '', repeat: '' },
-    toBody: (values) => ({ currentPassword: values.currentPassword, newPassword: values.newPassword }),
+    defaultValues: { currentPassword: '', newPassword: '', repeat: '', revokeApiKeys: false },
+    toBody: (values) => ({
+      currentPassword: values.currentPassword,
+      newPassword: values.newPassword,
+      revokeApiKeys: values.revokeApiKeys,
+    }),
     check: (values) => ({
       repeat: values.repeat !== values.newPassword ? 'does not match the new password' : undefined,
     }),
   });
+  const invalidateKeys = useInvalidateApiKeys(useShopId());
   const change = useMutation({
-    mutationFn: async (body: BodyOf<'PUT /self/password'>) => {
-      // Answers `data: null`, which the generated types drop, so unwrap() cannot be used.
-      const { error, response } = await api.PUT('/self/password', { body });
-      if (error !== undefined || !response.ok) throw new ApiError(response.status, error);
-    },
-    onSuccess: () => {
-      notify('Password changed. Your other sessions were signed out.');
+    mutationFn: (body: BodyOf<'PUT /self/password'>) => unwrap(api.PUT('/self/password', { body })),
+    onSuccess: (changed) => {
+      const keys =
+        changed.revokedApiKeys > 0
+          ? ` ${changed.revokedApiKeys} API ${changed.revokedApiKeys === 1 ? 'key was' : 'keys were'} revoked.`
+          : changed.activeApiKeys > 0
+            ? ` Your ${changed.activeApiKeys} API ${changed.activeApiKeys === 1 ? 'key still works' : 'keys still work'}.`
+            : '';
+      notify(`Password changed. Your other sessions were signed out.${keys}`);
       form.reset();
+      void invalidateKeys();
     },
   });
   const [currentPassword, newPassword, repeat] = form.watch(['currentPassword', 'newPassword', 'repeat']);
@@ -256,6 +264,10 @@ function ChangePasswordForm() {
             />
           )}
         </Field>
+        <label className="check">
+          <input type="checkbox" {...form.register('revokeApiKeys')} />
+          <span>Also revoke every API key of this account (scripts using them stop working)</span>
+        </label>
         <div className="row">
           <button
             type="submit"
