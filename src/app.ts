@@ -24,6 +24,7 @@ import { loadOwnedShop, resolvePublicShopId } from './modules/shops/index.js';
 import './context.js';
 import { adminRoutes } from '../web/admin/serve.js';
 import { storefrontRewrite, storefrontWebRoutes } from '../web/storefront/index.js';
+import { createPasswordGuessLimits } from './http/auth-failures.js';
 import { registerBodyTimeout } from './http/body-timeout.js';
 import { registerPublicCors } from './http/cors.js';
 import { registerErrorHandling } from './http/error-handler.js';
@@ -252,6 +253,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const metrics = config.metricsToken ? registerMetrics(app) : null;
   app.decorate('metrics', metrics);
   // Orders take payments through the payments module's port: the one place both are named.
+  app.decorate(
+    'passwordGuesses',
+    createPasswordGuessLimits({ redis: app.redis, keyPrefix: `${config.redisKeyPrefix}rl:` }),
+  );
   app.decorate('orders', orderOptions(app, paymentPort(paymentContext(app))));
   registerErrorHandling(app);
   registerBodyTimeout(app, config.requestBody);

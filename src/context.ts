@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { Context } from './domain/context.js';
-import type { AuthFailureLimiter } from './http/auth-failures.js';
+import type { AuthFailureLimiter, PasswordGuessLimits } from './http/auth-failures.js';
 import type { ClaimLeases } from './http/idempotency.js';
 import type { JobHandle, JobRunner } from './jobs/runner.js';
 import type { OwnerSignInLimits, Principal } from './modules/accounts/index.js';
@@ -36,6 +36,8 @@ declare module 'fastify' {
     authFailures: AuthFailureLimiter | null;
     /** Sign-in codes per e-mail and per client IP (src/modules/customer-sessions/sign-in-limits.ts). */
     signInLimits: SignInLimits;
+    /** Storefront password guesses per shop and client (src/http/auth-failures.ts). */
+    passwordGuesses: PasswordGuessLimits;
     /** Owner password attempts per e-mail and client (src/modules/accounts/sign-in-limits.ts); on the `/self` scope. */
     ownerSignInLimits: OwnerSignInLimits;
     /** The background work (src/jobs/runner.ts): the outboxes, invoice expiry, the hourly sweeps; stopped on close. */

@@ -125,3 +125,56 @@ export async function consumeOrRefuse(counter: RateLimiterAbstract, key: string,
     throw new RateLimitedError(`${message}; retry in ${seconds} s.`, seconds);
   }
 }
+
+/** Wrong storefront passwords one client may try per shop per window (15 minutes). */
+export const STOREFRONT_GUESSES_PER_CLIENT = 10;
+/** Wrong storefront passwords a shop takes per window over every client: the backstop against guessing spread over many addresses. */
+export const STOREFRONT_GUESSES_PER_SHOP = 100;
+/** The window of the storefront password counters, in seconds. */
+export const STOREFRONT_GUESS_WINDOW_SECONDS = 15 * 60;
+
+/**
+ * How often a shop's storefront password may be tried (issue 36, L5: 200 guesses went through,
+ * each an scrypt). Each comparison takes a point from the client's budget for the shop and from
+ * the shop's budget over all clients BEFORE the password is compared; past either it is a 429
+ * and nothing is compared. A right password gives both points back, so only wrong ones count.
+ * A buyer who has unlocked the shop is not asked again (the storefront's unlock cookie, the
+ * public API's remembered keys), so a guesser who exhausts the shop's budget keeps out only new
+ * visitors, for at most the window. Counters as createCounter keeps them.
+ */
+export interface PasswordGuessLimits {
+  take(shopId: number, ip: string | null | undefined): Promise<void>;
+  succeeded(shopId: number, ip: string | null | undefined): Promise<void>;
+}
+
+/** Who is trying a storefront password: the guess limits and the client's address. */
+export interface PasswordGuesser {
+  limits: PasswordGuessLimits;
+  ip: string | null | undefined;
+}
+
+export function createPasswordGuessLimits(store: { redis: Redis | null; keyPrefix: string }): PasswordGuessLimits {
+  const seconds = STOREFRONT_GUESS_WINDOW_SECONDS;
+  const perClient = createCounter(store, { points: STOREFRONT_GUESSES_PER_CLIENT, seconds, name: 'shoppw-client' });
+  const perShop = createCounter(store, { points: STOREFRONT_GUESSES_PER_SHOP, seconds, name: 'shoppw-shop' });
+  const clientKey = (shopId: number, ip: string | null | undefined) => `${shopId} ${ip ? clientOf(ip) : 'unknown'}`;
+  return {
+    async take(shopId, ip) {
+      await consumeOrRefuse(
+        perClient,
+        clientKey(shopId, ip),
+        'Too many wrong passwords for this shop from this address',
+      );
+      try {
+        await consumeOrRefuse(perShop, String(shopId), 'Too many wrong passwords for this shop');
+      } catch (err) {
+        await perClient.reward(clientKey(shopId, ip), 1);
+        throw err;
+      }
+    },
+    async succeeded(shopId, ip) {
+      await perClient.reward(clientKey(shopId, ip), 1);
+      await perShop.reward(String(shopId), 1);
+    },
+  };
+}

@@ -244,11 +244,11 @@ test('invoiceId must be an invoice of this shop; unknown shops are 404; a storef
 
   assertError(await open({}, 999999), 404, 'not_found');
 
-  assertOk(await api.put(`/self/${shopId}/settings/password`, { password: 'letmein' }));
+  assertOk(await api.put(`/self/${shopId}/settings/password`, { password: 'letmein!' }));
   const locked = await open();
   assertError(locked, 403, 'shop_locked');
   assertError(await open({ key: 'wrong' }), 403, 'shop_locked');
-  assertOk(await open({ key: 'letmein' }));
+  assertOk(await open({ key: 'letmein!' }));
   assert.equal(await ticketCount(), 2);
 });
 

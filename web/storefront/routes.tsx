@@ -99,7 +99,8 @@ export const storefrontWebRoutes: FastifyPluginAsync = async (app) => {
           const password = typeof request.body?.password === 'string' ? request.body.password : '';
           const next = safeNext(site, request.body?.next);
           if (site.shop.password_hash === null) return reply.redirect(next, 303);
-          if (!(await keyOpens(site.shop.password_hash, password.slice(0, 128), site.shop.id, unlocked))) {
+          const guesser = { limits: app.passwordGuesses, ip: request.ip };
+          if (!(await keyOpens(site.shop.password_hash, password.slice(0, 128), site.shop.id, unlocked, guesser))) {
             return sendPage(
               reply,
               <PasswordPage

@@ -17,9 +17,9 @@ export const customerSessionPublicRoutes: FastifyPluginAsyncTypebox = async (app
   const unlocked = new UnlockedKeys();
 
   /** The shop in the path, opened with its storefront password when it has one. */
-  async function open(shopId: number, key: string | null | undefined): Promise<ShopRow> {
+  async function open(shopId: number, key: string | null | undefined, ip: string): Promise<ShopRow> {
     const shop = await requireShop(ctx.db, shopId);
-    if (!(await keyOpens(shop.password_hash, key ?? undefined, shop.id, unlocked)))
+    if (!(await keyOpens(shop.password_hash, key ?? undefined, shop.id, unlocked, { limits: app.passwordGuesses, ip })))
       throw new ForbiddenError('This shop is protected by a password.', 'shop_locked');
     return shop;
   }
@@ -41,7 +41,7 @@ export const customerSessionPublicRoutes: FastifyPluginAsyncTypebox = async (app
       response: publicResponses(schema.SignInResult, [403]),
     },
     handler: async (request) => {
-      const shop = await open(request.params.shopId, request.body.key);
+      const shop = await open(request.params.shopId, request.body.key, request.ip);
       return ok(await sendSignInCode(ctx, app.signInLimits, shop, { email: request.body.email, ip: request.ip }));
     },
   });
@@ -64,7 +64,7 @@ export const customerSessionPublicRoutes: FastifyPluginAsyncTypebox = async (app
       response: publicResponses(schema.SessionResult, [401, 403]),
     },
     handler: async (request) => {
-      const shop = await open(request.params.shopId, request.body.key);
+      const shop = await open(request.params.shopId, request.body.key, request.ip);
       const { email, code } = request.body;
       return ok(await startSession(ctx, shop, { email, code, ip: request.ip }, app.authFailures));
     },
@@ -108,7 +108,7 @@ export const customerSessionPublicRoutes: FastifyPluginAsyncTypebox = async (app
     },
     handler: async (request, reply) => {
       const customer = signedInCustomer(request);
-      const shop = await open(request.params.shopId, request.query.key);
+      const shop = await open(request.params.shopId, request.query.key, request.ip);
       void reply.header('cache-control', 'private, no-store');
       return ok(await customerAccount(ctx, app.secrets, shop, customer.email, request.query));
     },

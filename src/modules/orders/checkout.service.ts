@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Context } from '../../domain/context.js';
 import { writeTransaction } from '../../domain/dispatcher.js';
+import type { PasswordGuesser } from '../../http/auth-failures.js';
 import { clientNet } from '../../http/client-net.js';
 import { AppError, ForbiddenError, UnprocessableError, ValidationError } from '../../http/errors.js';
 import { recordIdempotentWork } from '../../http/idempotency.js';
@@ -108,18 +109,27 @@ const partError = (index: number, field: string, problem: string) => `parts[${in
  */
 export type ShopAccess = 'key' | 'unlocked';
 
+/** Whether `key` is the password of this hash, counted as a guess of the shop's password (a 429 past its limits). */
+async function guessOpens(shopId: number, key: string, hash: string, guesser: PasswordGuesser): Promise<boolean> {
+  await guesser.limits.take(shopId, guesser.ip);
+  if (!(await verifyPassword(key, hash))) return false;
+  await guesser.limits.succeeded(shopId, guesser.ip);
+  return true;
+}
+
 /** The shop, unlocked with the storefront password when it has one (403 shop_locked otherwise). */
 export async function openShop(
   db: Conn,
   shopId: number,
   key: string | null | undefined,
-  access: ShopAccess = 'key',
+  access: ShopAccess,
+  guesser: PasswordGuesser,
 ): Promise<ShopRow> {
   const shop = await requireShop(db, shopId);
   if (
     access === 'key' &&
     shop.password_hash !== null &&
-    !(key != null && (await verifyPassword(key, shop.password_hash)))
+    !(key != null && (await guessOpens(shop.id, key, shop.password_hash, guesser)))
   )
     throw shopLocked();
   return shop;
@@ -137,10 +147,11 @@ async function provenPassword(
   shopId: number,
   key: string | null | undefined,
   access: ShopAccess,
+  guesser: PasswordGuesser,
 ): Promise<string | null> {
   if (access === 'unlocked' || key == null) return null;
   const hash = await shopPasswordHash(db, shopId);
-  return hash !== null && (await verifyPassword(key, hash)) ? hash : null;
+  return hash !== null && (await guessOpens(shopId, key, hash, guesser)) ? hash : null;
 }
 
 /** Whether the shop, as the checkout's transaction reads it, is open to this buyer (see provenPassword). */
@@ -423,7 +434,10 @@ async function placeOrder(
   access: ShopAccess,
 ): Promise<PlacedCheckout> {
   assertBalancePayer(body, buyer.signedInAs);
-  const proven = await provenPassword(ctx.db, shopId, body.key, access);
+  const proven = await provenPassword(ctx.db, shopId, body.key, access, {
+    limits: options.passwordGuesses,
+    ip: buyer.ip,
+  });
   // Stock held by invoices that expired while no worker ran is returned before reserving.
   await expireOverdue(ctx, { shopId });
   const invoiceId = randomBytes(18).toString('base64url');

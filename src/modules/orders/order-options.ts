@@ -1,5 +1,6 @@
 import type { Config } from '../../config.js';
 import type { Context } from '../../domain/context.js';
+import type { PasswordGuessLimits } from '../../http/auth-failures.js';
 import type { DeliveryOptions } from '../products/index.js';
 import type { InvoiceRow } from './invoices.table.js';
 
@@ -39,20 +40,27 @@ export interface PaymentPort {
  */
 export interface OrderOptions extends DeliveryOptions {
   payments: PaymentPort;
+  /** Storefront password guesses per shop and client: the public API's `key` is a guess (src/http/auth-failures.ts). */
+  passwordGuesses: PasswordGuessLimits;
   /** Told how each checkout ended (the operator's metrics, when they are on). */
   observeCheckout?: (outcome: CheckoutOutcome) => void;
 }
 
 /** The options of every order write of a server: built once, in src/app.ts (`app.orders`). */
 export function orderOptions(
-  app: { config: Config; metrics: { countCheckout(outcome: CheckoutOutcome): void } | null },
+  app: {
+    config: Config;
+    metrics: { countCheckout(outcome: CheckoutOutcome): void } | null;
+    passwordGuesses: PasswordGuessLimits;
+  },
   payments: PaymentPort,
 ): OrderOptions {
-  const { config, metrics } = app;
+  const { config, metrics, passwordGuesses } = app;
   return {
     ...(metrics ? { observeCheckout: (outcome: CheckoutOutcome) => metrics.countCheckout(outcome) } : {}),
     timeoutMs: config.invoices.dynamicTimeoutMs,
     allowPrivate: config.webhooks.allowPrivate,
     payments,
+    passwordGuesses,
   };
 }

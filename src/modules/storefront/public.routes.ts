@@ -6,7 +6,7 @@ import { PublicShopParams } from '../shops/index.js';
 import { cacheControlFor, conditionalGet, matchesIfNoneMatch } from './http-cache.js';
 import * as schema from './schema.js';
 import * as service from './service.js';
-import { keyOpens, openStorefront, UnlockedKeys } from './storefront-lock.js';
+import { keyRemembered, openStorefront, UnlockedKeys } from './storefront-lock.js';
 
 const tags = ['Storefront'];
 const common =
@@ -74,9 +74,10 @@ export const storefrontPublicRoutes: FastifyPluginAsyncTypebox = async (app) => 
       const password = (request.query as { key?: unknown }).key;
       if (
         page.passwordHash !== null &&
-        !(await keyOpens(page.passwordHash, typeof password === 'string' ? password : undefined, shopId, unlocked))
+        !keyRemembered(page.passwordHash, typeof password === 'string' ? password : undefined, shopId, unlocked)
       ) {
-        return; // the handler answers 403 shop_locked, as without the cache
+        // The handler checks the key (a guess, counted once there) and answers 403 shop_locked, as without the cache.
+        return;
       }
       void reply.header('etag', page.etag).header('cache-control', page.cacheControl);
       if (matchesIfNoneMatch(request.headers['if-none-match'], page.etag)) return reply.code(304).send();
@@ -118,10 +119,18 @@ export const storefrontPublicRoutes: FastifyPluginAsyncTypebox = async (app) => 
 
   /** The shop opened with the page's `key`, with the caching policy its password implies. */
   async function open(
-    request: { params: { shopId: number }; query: { key?: string | undefined }; pageFill: FastifyRequest['pageFill'] },
+    request: {
+      params: { shopId: number };
+      query: { key?: string | undefined };
+      pageFill: FastifyRequest['pageFill'];
+      ip: string;
+    },
     reply: FastifyReply,
   ) {
-    const shop = await openStorefront(db, request.params.shopId, request.query.key, unlocked);
+    const shop = await openStorefront(db, request.params.shopId, request.query.key, unlocked, {
+      limits: app.passwordGuesses,
+      ip: request.ip,
+    });
     void reply.header('cache-control', cacheControlFor(shop));
     if (request.pageFill) request.pageFill.passwordHash = shop.password_hash;
     return shop;

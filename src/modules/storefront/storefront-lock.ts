@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { PasswordGuesser } from '../../http/auth-failures.js';
 import { ForbiddenError } from '../../http/errors.js';
 import { verifyPassword } from '../../security/passwords.js';
 import type { ShopRow } from '../shops/index.js';
@@ -41,18 +42,39 @@ export class UnlockedKeys {
   }
 }
 
-/** Whether `key` opens a shop with this password hash (none: always). */
+/** Whether `key` is a remembered right key of this password hash: no comparison, no guess counted. */
+export function keyRemembered(
+  passwordHash: string,
+  key: string | undefined,
+  shopId: number,
+  unlocked: UnlockedKeys,
+): boolean {
+  return (
+    key !== undefined &&
+    key !== '' &&
+    unlocked.has(UnlockedKeys.entry({ id: shopId, password_hash: passwordHash }, key))
+  );
+}
+
+/**
+ * Whether `key` opens a shop with this password hash (none: always). A key not remembered is a
+ * guess: counted against the client's and the shop's budgets before it is compared (a 429 past
+ * either, src/http/auth-failures.ts), and given back when right.
+ */
 export async function keyOpens(
   passwordHash: string | null,
   key: string | undefined,
   shopId: number,
   unlocked: UnlockedKeys,
+  guesser: PasswordGuesser,
 ): Promise<boolean> {
   if (passwordHash === null) return true;
   if (key === undefined || key === '') return false;
   const entry = UnlockedKeys.entry({ id: shopId, password_hash: passwordHash }, key);
   if (unlocked.has(entry)) return true;
+  await guesser.limits.take(shopId, guesser.ip);
   if (!(await verifyPassword(key, passwordHash))) return false;
+  await guesser.limits.succeeded(shopId, guesser.ip);
   unlocked.add(entry);
   return true;
 }
@@ -63,9 +85,10 @@ export async function openStorefront(
   shopId: number,
   key: string | undefined,
   unlocked: UnlockedKeys,
+  guesser: PasswordGuesser,
 ): Promise<ShopRow> {
   const shop = await requireShop(db, shopId);
-  if (!(await keyOpens(shop.password_hash, key, shop.id, unlocked)))
+  if (!(await keyOpens(shop.password_hash, key, shop.id, unlocked, guesser)))
     throw new ForbiddenError('This shop is protected by a password.', 'shop_locked');
   return shop;
 }

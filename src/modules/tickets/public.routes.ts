@@ -28,7 +28,13 @@ export const ticketPublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: schema.CreateTicketBody,
       response: publicResponses(schema.TicketCreated, [403]),
     },
-    handler: async (request) => ok(await service.openTicket(ctx, request.params.shopId, request.body, mail)),
+    handler: async (request) =>
+      ok(
+        await service.openTicket(ctx, request.params.shopId, request.body, mail, 'key', {
+          limits: app.passwordGuesses,
+          ip: request.ip,
+        }),
+      ),
   });
 
   app.get('/tickets/:ticketId', {

@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Context } from '../../domain/context.js';
+import type { PasswordGuesser } from '../../http/auth-failures.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
 import { storefrontPaths } from '../../http/storefront-url.js';
@@ -67,10 +68,11 @@ export async function openTicket(
   shopId: number,
   body: CreateTicketBody,
   mail: TicketMailOptions,
-  access: ShopAccess = 'key',
+  access: ShopAccess,
+  guesser: PasswordGuesser,
 ): Promise<{ id: number; accessKey: string }> {
   const { db } = ctx;
-  const shop = await openShop(db, shopId, body.key, access);
+  const shop = await openShop(db, shopId, body.key, access, guesser);
   const title = body.title.trim();
   const content = body.message.trim();
   if (body.invoiceId != null && !(await invoices.invoiceExists(db, shop.id, body.invoiceId))) {

@@ -100,7 +100,10 @@ export const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         invoiceId: values.invoice.trim() || null,
         key: null,
       };
-      ticket = await openTicket(ctx, site.shop.id, body, mail, 'unlocked');
+      ticket = await openTicket(ctx, site.shop.id, body, mail, 'unlocked', {
+        limits: app.passwordGuesses,
+        ip: request.ip,
+      });
     } catch (err) {
       const refused = formRefusal(err);
       if (!refused) throw err;
