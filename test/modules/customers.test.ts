@@ -291,3 +291,35 @@ test('the customer list sorts by creation, e-mail and balance, with filters, sea
     }
   }
 });
+
+test('a refund takes the commission back in proportion, all of it by the last part; never below a zero balance', async (t) => {
+  const { api, shopId, buy, pay, base } = await setup(t);
+  assertOk(await api.put(`/self/${shopId}/settings/affiliate`, { percentage: 10 }));
+  await buy('ref@example.com');
+  const referrer = assertOk(await api.get(base)).items[0];
+  const balanceOf = async () => assertOk(await api.get(`${base}/${referrer.id}`)).balance;
+  const invoiceUrl = (id: string) => `/self/${shopId}/invoices/${id}`;
+
+  // 4 keys at 9.99 = 39.96: a commission of 3.99 (floor of 10 %).
+  const order = await buy('friend@example.com', { affiliateCode: referrer.referralCode, quantity: 4 });
+  await pay(order.id);
+  assert.equal(await balanceOf(), 3.99);
+  // A quarter refunded takes a quarter back (rounded), the rest takes what is left: 3.99 in all.
+  assertOk(await api.post(`${invoiceUrl(order.id)}/refund`, { amount: 9.99 }));
+  assert.equal(await balanceOf(), 2.99);
+  assert.equal(assertOk(await api.get(invoiceUrl(order.id))).commission, 2.99, 'the commission that still stands');
+  assertOk(await api.post(`${invoiceUrl(order.id)}/refund`, {}));
+  assert.equal(await balanceOf(), 0);
+  assert.equal(assertOk(await api.get(invoiceUrl(order.id))).commission, 0);
+  const stats = assertOk(await api.get(`/self/${shopId}/affiliates/stats`));
+  assert.equal(stats.commissionPaid, 0, 'the affiliate totals count what stands');
+
+  // A referrer who spent the commission goes to zero, not below, and the refund is still made.
+  const second = await buy('friend2@example.com', { affiliateCode: referrer.referralCode, quantity: 2 });
+  await pay(second.id);
+  assert.equal(await balanceOf(), 1.99);
+  assertOk(await api.post(`${base}/${referrer.id}/balance/remove`, { amount: 1.5 }));
+  const refunded = assertOk(await api.post(`${invoiceUrl(second.id)}/refund`, {}));
+  assert.equal(refunded.status, 'completed');
+  assert.equal(await balanceOf(), 0);
+});

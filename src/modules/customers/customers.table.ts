@@ -25,7 +25,7 @@ export interface CustomerIpsTable {
   count: Generated<number>;
 }
 
-export type BalanceEntryKind = 'credit' | 'debit' | 'purchase' | 'commission' | 'refund';
+export type BalanceEntryKind = 'credit' | 'debit' | 'purchase' | 'commission' | 'commission_reversal' | 'refund';
 
 /** The balance ledger: every change to a balance is one row, with the balance it left. */
 export interface BalanceEntriesTable {

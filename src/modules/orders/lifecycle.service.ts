@@ -204,6 +204,52 @@ export async function completeInvoice(
   });
 }
 
+/**
+ * A refund takes back the referrer's commission in the refund's proportion of what was still
+ * unrefunded (issue 36, L7: a full refund kept it): a full refund, or the last part of one, takes
+ * all that is left of it, so the parts always add up to the commission. `invoices.commission`
+ * keeps what still stands, which the affiliates' totals count. The referrer's balance gives what
+ * it holds: one that was spent already goes to zero, never below, and the ledger row's note says
+ * what could not be taken back, so a refund is never refused for a referrer's spending. In the
+ * refund's transaction (a subscriber of `invoice.refunded`, whose invoice counts the refund).
+ */
+export async function reverseCommission(
+  tx: { db: Conn },
+  invoice: InvoiceRow,
+  refundAmount: number,
+  now: number,
+): Promise<void> {
+  const referrerId = invoice.affiliate_customer_id;
+  if (referrerId === null || invoice.commission <= 0) return;
+  const unrefundedBefore = invoice.total - (invoice.refunded - refundAmount);
+  if (unrefundedBefore <= 0) return;
+  const reversal =
+    refundAmount >= unrefundedBefore
+      ? invoice.commission
+      : Math.min(invoice.commission, Math.round((invoice.commission * refundAmount) / unrefundedBefore));
+  if (reversal <= 0) return;
+  const { db } = tx;
+  await customers.lockCustomers(db, invoice.shop_id, [referrerId]);
+  const referrer = await customers.requireCustomer(db, invoice.shop_id, referrerId);
+  const taken = Math.min(reversal, referrer.balance);
+  if (taken > 0) {
+    const short = reversal - taken;
+    const note =
+      `Referral commission taken back: refund of ${invoice.id}` +
+      (short > 0
+        ? ` (${fromMinorUnits(short, invoice.currency)} ${invoice.currency} more was due; the balance was spent)`
+        : '');
+    await changeBalance(
+      db,
+      invoice.shop_id,
+      referrerId,
+      { delta: -taken, kind: 'commission_reversal', invoiceId: invoice.id, note },
+      now,
+    );
+  }
+  await repo.setCommission(db, invoice.shop_id, invoice.id, invoice.commission - reversal);
+}
+
 /** The shop's affiliate percentage of the total, credited to the referrer unless disabled. */
 async function payCommission(db: Conn, invoice: InvoiceRow, now: number): Promise<number> {
   const referrerId = invoice.affiliate_customer_id;

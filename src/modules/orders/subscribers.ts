@@ -1,6 +1,7 @@
 import type { DomainEventBus } from '../../domain/events.js';
 import { isHostedProvider } from '../shops/index.js';
 import { queueCheckoutMail, queueDeliveryMail, queueRefundMail, queueReplacementMail } from './invoice-mail.js';
+import { reverseCommission } from './lifecycle.service.js';
 
 /**
  * The buyer's invoice mails, written to the mail outbox in the transaction of the change. They
@@ -22,4 +23,5 @@ export function subscribe(events: DomainEventBus): void {
   events.on('invoice.refunded', (tx, { invoice, refund, now }) =>
     queueRefundMail(tx.db, invoice.shop_id, invoice.id, refund, tx.config, now),
   );
+  events.on('invoice.refunded', (tx, { invoice, refund, now }) => reverseCommission(tx, invoice, refund.amount, now));
 }
