@@ -370,7 +370,10 @@ test("another shop's invoice is a 404 page through this shop's address, and stay
   assert.equal(poll.statusCode, 404, "another shop's address does not answer the poll either");
   assert.deepEqual(JSON.parse(poll.body), { status: null });
   assert.equal((await getPage(app, `/s/no-such-shop/invoices/${invoiceId}/status`)).statusCode, 404);
-  const cancel = await postForm(app, `${base}/invoices/${invoiceId}/cancel`, form, {});
+  // A form token is bound to its shop: the other shop's token is refused here before anything is looked up.
+  assert.equal((await postForm(app, `${base}/invoices/${invoiceId}/cancel`, form, {})).statusCode, 403);
+  const { form: here } = await openForm(app, `${base}/support`, form);
+  const cancel = await postForm(app, `${base}/invoices/${invoiceId}/cancel`, here, {});
   assert.equal(cancel.statusCode, 404);
   assert.equal(assertOk(await other.get(`/self/${theirs.shopId}/invoices/${invoiceId}`)).status, 'pending');
   assert.equal((await getPage(app, `${base}/invoices/not*an*id`)).statusCode, 404);

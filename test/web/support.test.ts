@@ -166,10 +166,14 @@ test("a ticket of another shop is a 404 page through this shop's address", async
   const ticket = await openTicket(mine.app, theirs.base, { email: 'b@example.com', title: 'Hi', message: 'There' });
   const page = await getPage(mine.app, `${mine.base}/tickets/${ticket.id}?key=${ticket.key}`);
   assert.equal(page.statusCode, 404);
-  const reply = await postForm(mine.app, `${mine.base}/tickets/${ticket.id}/reply`, ticket.form, {
-    key: ticket.key,
-    message: 'Sneaky',
-  });
+  const fields = { key: ticket.key, message: 'Sneaky' };
+  // The other shop's form token is refused here: a token is bound to its shop.
+  assert.equal(
+    (await postForm(mine.app, `${mine.base}/tickets/${ticket.id}/reply`, ticket.form, fields)).statusCode,
+    403,
+  );
+  const { form: here } = await openForm(mine.app, `${mine.base}/support`, ticket.form);
+  const reply = await postForm(mine.app, `${mine.base}/tickets/${ticket.id}/reply`, here, fields);
   assert.equal(reply.statusCode, 404);
   assert.equal(assertOk(await theirs.api.get(`/self/${theirs.shopId}/tickets/${ticket.id}`)).messages.length, 1);
 });

@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../src/http/errors.js';
 import { InvoiceId } from '../../src/modules/orders/index.js';
 import { EMAIL } from '../../src/schemas/common.js';
@@ -91,3 +92,13 @@ export function describedBy(id: string, options: { error?: string | undefined; h
     'aria-describedby': ids || undefined,
   };
 }
+
+/**
+ * What a storefront form's CSRF token is bound to: its shop. A token is made from the buyer's
+ * secret cookie (`shopd_csrf`, one per browser for every shop of the host) and signed with this
+ * binding, so a token taken from one shop's page is refused by another shop's form.
+ */
+export const csrfBinding = (request: FastifyRequest) => `shop:${request.site?.shop.id ?? 0}`;
+
+/** The CSRF token of a form on the page this reply answers (bound to its shop, csrfBinding). */
+export const formToken = (reply: FastifyReply) => reply.generateCsrf({ userInfo: csrfBinding(reply.request) });

@@ -7,6 +7,7 @@ import { AppError, ValidationError } from '../../src/http/errors.js';
 import { recordVisit } from '../../src/modules/analytics/index.js';
 import { keyOpens, UnlockedKeys } from '../../src/modules/storefront/index.js';
 import { storefrontAssetRoutes } from './assets.js';
+import { csrfBinding, formToken } from './form.js';
 import { PasswordPage } from './pages/password.js';
 import { ProblemPage } from './pages/problem.js';
 import { sendPage } from './render.js';
@@ -33,6 +34,9 @@ export const storefrontWebRoutes: FastifyPluginAsync = async (app) => {
         cookieKey: 'shopd_csrf',
         cookieOpts: { path: '/', sameSite: 'lax', httpOnly: true, secure: app.config.publicUrl.startsWith('https:') },
         getToken: (request) => (request.body as { _csrf?: string } | undefined)?._csrf,
+        // Each token is bound to its shop (form.ts csrfBinding) and signed with a key of the server's.
+        getUserInfo: csrfBinding,
+        csrfOpts: { userInfo: true, hmacKey: app.secrets.deriveKey('storefront-csrf') },
       });
       scope.decorateRequest('site', null);
       // Every storefront route is a public one: limited per client IP whatever `Authorization` says.
@@ -59,7 +63,7 @@ export const storefrontWebRoutes: FastifyPluginAsync = async (app) => {
               site={site}
               details={await detailsOf(app, site)}
               next={nextOf(request)}
-              csrf={reply.generateCsrf()}
+              csrf={formToken(reply)}
             />,
             { status: 401, private: true },
           );
@@ -107,7 +111,7 @@ export const storefrontWebRoutes: FastifyPluginAsync = async (app) => {
                 site={site}
                 details={await detailsOf(app, site)}
                 next={next}
-                csrf={reply.generateCsrf()}
+                csrf={formToken(reply)}
                 error="That password is not right."
               />,
               { status: 401, private: true },

@@ -12,7 +12,16 @@ import {
 import { customerLicenses, freeCustomerInstance } from '../../../src/modules/licenses/index.js';
 import { getPublicInvoice } from '../../../src/modules/orders/index.js';
 import { currentCustomer, customerCookieName, forgetSession, rememberSession } from '../customer.js';
-import { type FormInput, formRefusal, isEmail, noErrors, type PlacedErrors, placeErrors, textOf } from '../form.js';
+import {
+  type FormInput,
+  formRefusal,
+  formToken,
+  isEmail,
+  noErrors,
+  type PlacedErrors,
+  placeErrors,
+  textOf,
+} from '../form.js';
 import { AccountPage, type BuyerLicense, type FreedNotice } from '../pages/account.js';
 import { SignInPage, VerifyPage } from '../pages/account-sign-in.js';
 import { sendPage } from '../render.js';
@@ -85,7 +94,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       <SignInPage
         site={site}
         details={await detailsOf(app, site)}
-        csrf={reply.generateCsrf()}
+        csrf={formToken(reply)}
         email={email}
         errors={errors}
       />,
@@ -99,7 +108,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       <VerifyPage
         site={site}
         details={await detailsOf(app, site)}
-        csrf={reply.generateCsrf()}
+        csrf={formToken(reply)}
         email={email}
         minutes={CODE_MINUTES}
         errors={errors}
@@ -141,7 +150,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
           account={account}
           licenses={licenses}
           freed={freedNoticeOf(request.query.freed)}
-          csrf={reply.generateCsrf()}
+          csrf={formToken(reply)}
           cursor={cursor}
         />,
         { private: true },

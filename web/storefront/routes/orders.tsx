@@ -18,6 +18,7 @@ import { currentCustomer, type SignedInCustomer } from '../customer.js';
 import {
   type FormInput,
   formRefusal,
+  formToken,
   INVOICE_ID,
   idOf,
   noErrors,
@@ -129,7 +130,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         gateways={order.gateways}
         values={order.values}
         errors={errors}
-        csrf={reply.generateCsrf()}
+        csrf={formToken(reply)}
         maxAnswerLength={MAX_ANSWER_LENGTH}
         customer={order.customer}
       />,
@@ -193,7 +194,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         details={details}
         invoice={invoice}
         feedback={left}
-        csrf={reply.generateCsrf()}
+        csrf={formToken(reply)}
         now={ctx.clock.now()}
         feedbackValues={feedback?.values}
         feedbackErrors={feedback?.errors}

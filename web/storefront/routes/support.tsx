@@ -6,6 +6,7 @@ import { getPublicTicket, openTicket, postCustomerMessage } from '../../../src/m
 import {
   type FormInput,
   formRefusal,
+  formToken,
   INVOICE_ID,
   idOf,
   isEmail,
@@ -63,7 +64,7 @@ export const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (details.design.disableSupport) throw new NotFoundError('Support');
     return sendPage(
       reply,
-      <SupportPage site={site} details={details} values={values} errors={errors} csrf={reply.generateCsrf()} />,
+      <SupportPage site={site} details={details} values={values} errors={errors} csrf={formToken(reply)} />,
       { status: errors.status ?? 200, private: true },
     );
   }
@@ -137,7 +138,7 @@ export const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         details={await detailsOf(app, site)}
         ticket={ticket}
         accessKey={key}
-        csrf={reply.generateCsrf()}
+        csrf={formToken(reply)}
         reply={reply_.text}
         errors={reply_.errors}
       />,
