@@ -11,6 +11,7 @@ import type { TestContext } from 'node:test';
 import { onEnd, processEnv } from './helpers/build.js';
 import { cli } from './helpers/cli.js';
 import { deployTest } from './helpers/deploy-tools.js';
+import { dnsServer } from './helpers/dns-server.js';
 import { startServer } from './helpers/server-process.js';
 import { waitUntil } from './helpers/wait.js';
 
@@ -212,6 +213,8 @@ deployTest(
     while (httpPort === httpsPort) httpPort = await freePort();
     const mainHost = 'shop.localhost';
     const { env } = await processEnv(t);
+    // The custom domain's verification record (/tls-ask asks DNS for it): a DNS server of the test's.
+    const dns = await dnsServer(t);
 
     // The first owner, made with the CLI before the first start (docs/deployment.md): the server prints no key.
     const created = await cli(env, 'keys', 'create', '--email', 'owner@example.test');
@@ -227,6 +230,7 @@ deployTest(
       STOREFRONT_DOMAIN: `shops.localhost:${httpsPort}`,
       MAIL_WORKER_ENABLED: 'false',
       WEBHOOK_WORKER_ENABLED: 'false',
+      DNS_SERVERS: dns.server,
     });
     onEnd(t, () => server.stop());
     assert.doesNotMatch(server.output(), /First API key/, 'an owner made beforehand: no key in the log');
@@ -278,6 +282,7 @@ deployTest(
     assert.equal(books.status, 200, JSON.stringify(books.body));
     const domain = await api('PUT', `/self/${books.body.data.id}/settings/domain`, { domain: 'books.owner.test' });
     assert.equal(domain.status, 200, JSON.stringify(domain.body));
+    dns.txt(domain.body.data.domainVerification.record, domain.body.data.domainVerification.value);
     const subdomainHost = `${keys.body.data.subdomain}.shops.localhost`;
     assert.equal(keys.body.data.storefrontUrl, `https://${subdomainHost}:${httpsPort}`);
 

@@ -148,7 +148,9 @@ test('two instances on one PostgreSQL database and one Redis', {
       const completed = await Promise.all(
         ids.map((id, i) => owner(i % 2 === 0 ? b : a).post(`/self/${shop.shopId}/invoices/${id}/process`)),
       );
-      return completed.map((r) => assertOk(r) as { id: string; parts: { deliverables: string[] }[] });
+      return completed.map(
+        (r) => assertOk(r) as { id: string; paymentCode: string; parts: { deliverables: string[] }[] },
+      );
     };
     const invoices = await placeAndComplete(Array.from({ length: orders }, (_, n) => n));
 
@@ -203,13 +205,13 @@ test('two instances on one PostgreSQL database and one Redis', {
     const mails = mailOfShop();
     const expectedMails = invoices
       .flatMap((invoice, n) => [
-        `${emailOf(n)} | Your order ${invoice.id} from ${shopName}: how to pay`,
-        `${emailOf(n)} | Your order ${invoice.id} from ${shopName}`,
+        `${emailOf(n)} | Your order ${invoice.paymentCode} from ${shopName}: how to pay`,
+        `${emailOf(n)} | Your order ${invoice.paymentCode} from ${shopName}`,
       ])
       .sort();
     assert.deepEqual(mails.map((m) => `${m.to} | ${m.subject}`).sort(), expectedMails, 'each mail exactly once');
     for (const invoice of invoices) {
-      const delivery = mails.find((m) => m.subject === `Your order ${invoice.id} from ${shopName}`)!;
+      const delivery = mails.find((m) => m.subject === `Your order ${invoice.paymentCode} from ${shopName}`)!;
       assert.ok(delivery.text.includes(invoice.parts[0]!.deliverables[0]!), 'the delivery mail holds the key');
     }
   });

@@ -86,6 +86,9 @@ export async function freshConfig(
     ALLOW_PRIVATE_WEBHOOKS: 'true',
     // /health and /ready wait as long as the database takes on a loaded machine; tests of the timeout set their own.
     PROBE_TIMEOUT_MS: '60000',
+    // Custom-domain verification never asks a public resolver: a closed local port answers at once
+    // (refused). Tests of the check run their own DNS server (test/helpers/dns-server.ts).
+    DNS_SERVERS: '127.0.0.1:9',
     ...env,
   });
   onEnd(t, () => rmSync(dataDir, { recursive: true, force: true }));

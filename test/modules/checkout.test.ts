@@ -44,9 +44,9 @@ test('checkout reserves stock and answers a pending invoice with payment instruc
     gateway: 'tipjar',
     amount: 19.98,
     currency: 'USD',
-    reference: invoice.id,
+    reference: invoice.payment.reference,
     handle: 'jar',
-    instructions: `Send 19.98 USD to the tip jar "jar" with the note ${invoice.id}.`,
+    instructions: `Send 19.98 USD to the tip jar "jar" with the note ${invoice.payment.reference}.`,
   });
   // The invoice page's link is on the server's own host, 127.0.0.1 here as the buyer's IP is: left out of the check.
   const text = JSON.stringify({ ...res.body, data: { ...res.body.data, url: undefined } });

@@ -93,7 +93,9 @@ test('a file variant delivers its files as download links and shows them on the 
     .selectFrom('mail_outbox')
     .select(['body_text', 'body_html'])
     .where('shop_id', '=', shopId)
-    .where('subject', 'like', `Your order ${id}%`)
+    // Mails name the order by its payment reference; the invoice id is in the link only.
+    .where('subject', 'like', 'Your order %')
+    .where('body_text', 'like', `%/invoices/${id}%`)
     .orderBy('id', 'desc')
     .executeTakeFirstOrThrow();
   assert.match(mail.body_text, /Download from your order page[^\n]*\n {2}book\.pdf \(\d+ bytes\)/);

@@ -57,8 +57,8 @@ test('processing completes, delivers each serial once, counts the sale, and writ
   assert.deepEqual(
     mail.map((m) => [m.to_address, m.subject]),
     [
-      ['buyer@example.com', `Your order ${invoice.id} from Selling Shop: how to pay`],
-      ['buyer@example.com', `Your order ${invoice.id} from Selling Shop`],
+      ['buyer@example.com', `Your order ${invoice.payment.reference} from Selling Shop: how to pay`],
+      ['buyer@example.com', `Your order ${invoice.payment.reference} from Selling Shop`],
     ],
     'the checkout mail, then the delivery mail',
   );
@@ -561,7 +561,7 @@ test('the delivery e-mail reaches the customer through SMTP with what was bought
   assert.equal(sink.received.length, 2);
   const mail = sink.received[1]!;
   assert.deepEqual(mail.envelopeTo, ['buyer@example.com']);
-  assert.equal(mail.subject, `Your order ${invoice.id} from Selling Shop`);
+  assert.equal(mail.subject, `Your order ${invoice.payment.reference} from Selling Shop`);
   for (const expected of ['K1', 'K2', 'Support text', 'Total: 24.98 USD', 'Game Key (Key) × 2'])
     assert.ok(mail.text.includes(expected), `${expected} in:\n${mail.text}`);
   for (const expected of ['>K1</pre>', '>K2</pre>', '>Support text</pre>', '24.98 USD', 'Game Key (Key) × 2'])

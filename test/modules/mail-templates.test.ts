@@ -196,7 +196,7 @@ test('checkout mails the invoice link, how to pay, the items, the total and the 
   const [mail, ...more] = await outbox();
   assert.equal(more.length, 0);
   assert.equal(mail!.to_address, 'buyer@example.com');
-  assert.equal(mail!.subject, `Your order ${invoice.id} from ${SHOP_NAME}: how to pay`);
+  assert.equal(mail!.subject, `Your order ${invoice.payment.reference} from ${SHOP_NAME}: how to pay`);
   const expires = invoice.expiresAt as string;
   assertInBoth(
     { text: mail!.body_text, html: mail!.body_html },
@@ -229,7 +229,7 @@ test('checkout mails the invoice link, how to pay, the items, the total and the 
   const rows = (await outbox()).filter((m) => m.body_text.includes(paid.id));
   assert.deepEqual(
     rows.map((m) => m.subject),
-    [`Your order ${paid.id} from ${SHOP_NAME}`],
+    [`Your order ${paid.payment.reference} from ${SHOP_NAME}`],
   );
   assert.equal(await app.mailWorker.runOnce(), 3);
 });
@@ -257,7 +257,7 @@ test('completion mails the goods, the total, the link and the seller note; a rep
   const done = assertOk(await api.post(`/self/${shopId}/invoices/${invoice.id}/process`));
   const link = `${PUBLIC_URL}/s/${subdomain}/invoices/${invoice.id}`;
   const [, delivery] = await outbox();
-  assert.equal(delivery!.subject, `Your order ${invoice.id} from ${SHOP_NAME}`);
+  assert.equal(delivery!.subject, `Your order ${invoice.payment.reference} from ${SHOP_NAME}`);
   const delivered = done.parts[0].deliverables as string[];
   assertInBoth({ text: delivery!.body_text, html: delivery!.body_html }, link, ...delivered, 'Total', '19.98 USD');
   for (const key of delivered) assert.ok(delivery!.body_text.split('\n').includes(key), 'one unindented key a line');
@@ -272,11 +272,11 @@ test('completion mails the goods, the total, the link and the seller note; a rep
   );
   const fresh = replaced.replacements[0].deliverables as string[];
   const [, , replacement] = await outbox();
-  assert.equal(replacement!.subject, `Replacement for your order ${invoice.id} from ${SHOP_NAME}`);
+  assert.equal(replacement!.subject, `Replacement for your order ${invoice.payment.reference} from ${SHOP_NAME}`);
   assertInBoth(
     { text: replacement!.body_text, html: replacement!.body_html },
     link,
-    `replacement items for your order ${invoice.id}`,
+    `replacement items for your order ${invoice.payment.reference}`,
     `${EVIL_TITLE} (Key) × 1`,
     ...fresh,
   );

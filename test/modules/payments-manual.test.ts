@@ -78,12 +78,12 @@ async function setup(t: TestContext) {
         ...(body === undefined ? {} : { payload: body }),
       })
       .then((r) => ({ status: r.statusCode, body: r.json() }));
-  const checkoutMail = (id: string) =>
+  const checkoutMail = (reference: string) =>
     app.db.kysely
       .selectFrom('mail_outbox')
       .selectAll()
       .where('shop_id', '=', shopId)
-      .where('subject', '=', `Your order ${id} from Selling Shop: how to pay`)
+      .where('subject', '=', `Your order ${reference} from Selling Shop: how to pay`)
       .execute();
   return { app, api, ...shop, base: `/s/${subdomain}`, checkout, invoice, process, checkoutMail };
 }
@@ -92,13 +92,16 @@ test('each manual method tells the buyer exactly how to pay: in the checkout ans
   const { app, base, checkout, checkoutMail } = await setup(t);
   for (const method of METHODS) {
     const placed = await checkout(method.gateway);
-    const instructions = method.instructions(placed.id);
+    // The short payment reference, never the invoice id (issue 36, M4).
+    const reference = placed.payment.reference as string;
+    assert.match(reference, /^[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+    const instructions = method.instructions(reference);
     assert.equal(placed.status, 'pending');
     assert.deepEqual(placed.payment, {
       gateway: method.gateway,
       amount: 9.99,
       currency: 'USD',
-      reference: placed.id,
+      reference,
       instructions,
       ...method.shown,
     });
@@ -107,12 +110,12 @@ test('each manual method tells the buyer exactly how to pay: in the checkout ans
     assert.equal(page.statusCode, 200, page.body);
     assert.ok(decoded(page.body).includes(instructions), `${method.gateway}: the page says "${instructions}"`);
     assert.equal(textById(page.body, 'pay-amount'), '9.99 USD');
-    assert.equal(textById(page.body, 'pay-reference'), placed.id, 'the invoice id is the reference to quote');
+    assert.equal(textById(page.body, 'pay-reference'), reference, 'the payment reference is what to quote');
     for (const [field, value] of Object.entries(method.shown))
       assert.equal(textById(page.body, `pay-${field}`), value, `${method.gateway}: the ${field} to pay to`);
     assert.equal(textById(page.body, 'pay-now'), undefined, 'no provider page to go to');
 
-    const mails = await checkoutMail(placed.id);
+    const mails = await checkoutMail(reference);
     assert.equal(mails.length, 1, `${method.gateway}: one checkout mail`);
     const [mail] = mails;
     assert.equal(mail!.to_address, 'manual.buyer@example.com');

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { build, owner } from '../helpers/build.js';
+import { TestClock } from '../helpers/clock.js';
 import { assertError, assertOk, createShop } from '../helpers/factories.js';
 
 test('creating and listing shops', async (t) => {
@@ -198,6 +199,32 @@ test('subdomains are unique across all shops, of every account', async (t) => {
   assert.equal(assertOk(await bob.get(`/self/${b.id}/settings`)).subdomain, b.subdomain);
   // Setting a shop's own subdomain again is not a conflict.
   assertOk(await alice.put(`/self/${a.id}/settings/subdomain`, { newSubDomain: 'taken-name' }));
+});
+
+test('a subdomain a shop gives up is held for its account until SUBDOMAIN_HOLD_DAYS have passed', async (t) => {
+  const clock = new TestClock();
+  const app = await build(t, { SUBDOMAIN_HOLD_DAYS: '30' }, { clock });
+  const alice = await owner(app);
+  const bob = await owner(app);
+  const a = await createShop(alice, 'Alice');
+  const a2 = await createShop(alice, 'Alice Two');
+  const b = await createShop(bob, 'Bob');
+  assertOk(await alice.put(`/self/${a.id}/settings/subdomain`, { newSubDomain: 'famous-keys' }));
+  assertOk(await alice.put(`/self/${a.id}/settings/subdomain`, { newSubDomain: 'famous-keys-2' }));
+  // Another account cannot claim it at once: a 409 saying until when.
+  const held = await bob.put(`/self/${b.id}/settings/subdomain`, { newSubDomain: 'famous-keys' });
+  assertError(held, 409, 'conflict');
+  assert.match(held.body.errors[0], /^newSubDomain: is held for its former owner until \d{4}-/);
+  assert.equal(assertOk(await bob.get(`/self/${b.id}/settings`)).subdomain, b.subdomain, 'nothing changed');
+  // Nor does a new shop of another account get it from its name.
+  const named = assertOk(await bob.post('/self/shops', { name: 'Famous Keys' }));
+  assert.notEqual(named.subdomain, 'famous-keys');
+  // The same account may take it back, with another of its shops too.
+  assertOk(await alice.put(`/self/${a2.id}/settings/subdomain`, { newSubDomain: 'famous-keys' }));
+  assertOk(await alice.put(`/self/${a2.id}/settings/subdomain`, { newSubDomain: 'alice-two' }));
+  // Once the hold has passed, anyone may.
+  clock.advance(30 * 86_400_000 + 1000);
+  assertOk(await bob.put(`/self/${b.id}/settings/subdomain`, { newSubDomain: 'famous-keys' }));
 });
 
 test('storefront password is stored hashed and can be removed', async (t) => {

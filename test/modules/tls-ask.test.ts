@@ -1,20 +1,25 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { build, owner } from '../helpers/build.js';
+import { build, type Client, owner } from '../helpers/build.js';
+import { dnsServer } from '../helpers/dns-server.js';
 import { assertError, assertOk, createShop } from '../helpers/factories.js';
 import { selectsDuring } from '../helpers/queries.js';
 
 /**
  * `GET /tls-ask?domain=…`, the endpoint a reverse proxy asks before it obtains a certificate on
  * demand (deploy/Caddyfile): 200 for the hosts this instance serves, 404 for every other, 400
- * for what is no host name. test/deploy-proxy.test.ts runs it behind Caddy.
+ * for what is no host name. test/deploy-proxy.test.ts runs it behind Caddy. A custom domain is
+ * served once its DNS TXT verification record is found (test/modules/domain-verification.test.ts);
+ * here a DNS server of the test's holds the records.
  */
 
 const env = { PUBLIC_URL: 'https://shopd.example.com', STOREFRONT_DOMAIN: 'shops.example.com' };
 
 const ask = (app: FastifyInstance, domain: string | undefined) =>
   app.inject({ url: '/tls-ask', query: domain === undefined ? {} : { domain } });
+
+type Dns = Awaited<ReturnType<typeof dnsServer>>;
 
 function reply(res: { statusCode: number; json(): any }) {
   return { status: res.statusCode, body: res.json() };
@@ -31,14 +36,26 @@ async function refused(app: FastifyInstance, domain: string) {
   return res;
 }
 
-test("the instance's host, every account's shop subdomains and custom domains are allowed; nothing else", async (t) => {
-  const app = await build(t, env);
+/** Sets the shop's custom domain and publishes its verification record. */
+async function verifiedDomain(api: Client, shopId: number, dns: Dns, domain: string) {
+  const { domainVerification } = assertOk(await api.put(`/self/${shopId}/settings/domain`, { domain }));
+  dns.txt(domainVerification.record, domainVerification.value);
+}
+
+test("the instance's host, every account's shop subdomains and verified custom domains are allowed; nothing else", async (t) => {
+  const dns = await dnsServer(t);
+  const app = await build(t, { ...env, ADMIN_HOSTS: 'admin.example.net', DNS_SERVERS: dns.server });
   const alice = await owner(app);
   const bob = await owner(app);
   const keys = await createShop(alice, 'Alice Keys');
   const books = await createShop(bob, 'Bob Books');
-  assertOk(await alice.put(`/self/${keys.id}/settings/domain`, { domain: 'keys.example.org' }));
+  await verifiedDomain(alice, keys.id, dns, 'keys.example.org');
+  // Set but not proven: no certificate.
   assertOk(await bob.put(`/self/${books.id}/settings/domain`, { domain: 'Books.Example.NET' }));
+  await refused(app, 'books.example.net');
+  await verifiedDomain(bob, books.id, dns, 'Books.Example.NET');
+
+  await allowed(app, 'admin.example.net', 'instance');
 
   await allowed(app, 'shopd.example.com', 'instance');
   await allowed(app, 'SHOPD.example.com.', 'instance', 'shopd.example.com');
@@ -61,7 +78,7 @@ test("the instance's host, every account's shop subdomains and custom domains ar
   await refused(app, '203.0.113.7');
 
   // A shop's addresses change: the old ones stop being allowed at once, the new ones start.
-  assertOk(await alice.put(`/self/${keys.id}/settings/domain`, { domain: 'keys.example.com' }));
+  await verifiedDomain(alice, keys.id, dns, 'keys.example.com');
   await refused(app, 'keys.example.org');
   await allowed(app, 'keys.example.com', 'customDomain');
   assertOk(await alice.put(`/self/${keys.id}/settings/domain`, { domain: null }));
@@ -72,10 +89,11 @@ test("the instance's host, every account's shop subdomains and custom domains ar
 });
 
 test('without STOREFRONT_DOMAIN, subdomain hosts are not served: only custom domains and the instance', async (t) => {
-  const app = await build(t, { PUBLIC_URL: 'https://shopd.example.com' });
+  const dns = await dnsServer(t);
+  const app = await build(t, { PUBLIC_URL: 'https://shopd.example.com', DNS_SERVERS: dns.server });
   const api = await owner(app);
   const shop = await createShop(api, 'Plain Shop');
-  assertOk(await api.put(`/self/${shop.id}/settings/domain`, { domain: 'plain.example.org' }));
+  await verifiedDomain(api, shop.id, dns, 'plain.example.org');
   await allowed(app, 'shopd.example.com', 'instance');
   await allowed(app, 'plain.example.org', 'customDomain');
   await refused(app, `${shop.subdomain}.shops.example.com`);

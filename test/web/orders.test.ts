@@ -73,7 +73,16 @@ test('a full order through the forms: checkout, pending page with instructions, 
   assert.equal(pending.headers['cache-control'], 'private, no-store');
   assert.match(pending.body, /Waiting for payment/);
   assert.ok(pending.body.includes('to the tip jar &quot;jar&quot;') || pending.body.includes('to the tip jar "jar"'));
-  assert.ok(textById(pending.body, 'pay-reference') === invoiceId, 'the payment reference is the invoice id');
+  const { payment_code: code } = await app.db.kysely
+    .selectFrom('invoices')
+    .select('payment_code')
+    .where('id', '=', invoiceId)
+    .executeTakeFirstOrThrow();
+  assert.equal(
+    textById(pending.body, 'pay-reference'),
+    `${code!.slice(0, 4)}-${code!.slice(4)}`,
+    'the payment reference to quote is the short code, never the invoice id',
+  );
   assert.match(pending.body, /<noscript><meta http-equiv="refresh" content="10"\/?><\/noscript>/);
   assert.match(
     tagById(pending.body, 'invoice-status')!,

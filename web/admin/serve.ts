@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { adminPagesOnOperatorHosts } from '../../src/http/admin-hosts.js';
 
 /** Where `npm run build:admin` (run by `npm install`, and by `npm start` when it is missing) puts the admin. */
 export const adminDist = join(import.meta.dirname, 'dist');
@@ -71,7 +72,8 @@ export async function adminRoutes(app: FastifyInstance, options: { dist?: string
       .type('text/html; charset=utf-8')
       .send(index);
   };
-  const route = { schema: { hide: true }, config: { public: true } } as const;
+  // Only on the operator's hosts (PUBLIC_URL's, ADMIN_HOSTS): never on a shop's subdomain or custom domain.
+  const route = { schema: { hide: true }, config: { public: true }, onRequest: adminPagesOnOperatorHosts } as const;
   app.get('/admin', route, page);
   app.get('/admin/*', route, page);
 }

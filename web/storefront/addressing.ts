@@ -29,17 +29,20 @@ export function isHostAddressed(raw: IncomingMessage): boolean {
 /**
  * The `rewriteUrl` function for Fastify: `/s/{subdomain}{url}` for a storefront subdomain host,
  * `/s/~{host}{url}` for any other named host that is not the instance's own (`PUBLIC_URL`), and
- * the URL unchanged for service paths, IP addresses, `localhost` and the instance's own host.
+ * the URL unchanged for service paths, IP addresses, `localhost` and the operator's own hosts.
  */
-export function storefrontRewrite(config: Pick<Config, 'publicUrl' | 'storefrontDomain'>) {
-  const ownHost = new URL(config.publicUrl).hostname.toLowerCase();
+export function storefrontRewrite(
+  config: Pick<Config, 'publicUrl' | 'storefrontDomain'> & Partial<Pick<Config, 'adminHosts'>>,
+) {
+  // The operator's hosts (PUBLIC_URL's, ADMIN_HOSTS) are never a shop's.
+  const ownHosts = new Set([new URL(config.publicUrl).hostname.toLowerCase(), ...(config.adminHosts ?? [])]);
   const domain = config.storefrontDomain ? hostName(config.storefrontDomain) : undefined;
   const suffix = domain ? `.${domain}` : undefined;
   return (raw: IncomingMessage): string => {
     const url = raw.url ?? '/';
     if (SERVICE_PATHS.test(url)) return url;
     const host = hostName(raw.headers.host);
-    if (!host || host === ownHost || host === domain || isIP(host) !== 0 || !host.includes('.')) return url;
+    if (!host || ownHosts.has(host) || host === domain || isIP(host) !== 0 || !host.includes('.')) return url;
     let shop: string;
     if (suffix && host.endsWith(suffix)) {
       const sub = host.slice(0, -suffix.length);

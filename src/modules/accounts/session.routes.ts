@@ -18,7 +18,10 @@ const tags = ['Account'];
 const cookie =
   "Sets `shopd_session` (HttpOnly, SameSite=Strict, Path=/self, Secure over https or when the server's PUBLIC_URL is " +
   'https; no expiry date: it ends with the browser session or the server-side session, whichever comes first) and the ' +
-  'CSRF secret cookie `shopd_admin_csrf` (the same flags). A session the browser held before ends.';
+  'CSRF secret cookie `shopd_admin_csrf` (the same flags). A session the browser held before ends. Sessions live ' +
+  "only on the operator's hosts (PUBLIC_URL's, `ADMIN_HOSTS`, loopback names): on any other host (a shop's subdomain " +
+  'or custom domain) sign-in, sign-out, the password link and every call made with the cookie answer 404 and no ' +
+  'session is created or accepted there; calls with an API key work on any host.';
 
 /**
  * The web admin's sign-in and password links: outside the authenticated owner scope (no key or

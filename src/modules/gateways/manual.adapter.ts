@@ -3,8 +3,9 @@ import type { GatewayAdapter } from './adapter.js';
 /**
  * The gateways where the buyer sends the money outside shopd and the owner confirms it (`process`
  * with the payment reference): their adapters only tell the buyer exactly how to pay, with the
- * owner's handle, e-mail or cashtag, the amount and the invoice id to quote. And the store balance,
- * which the checkout debits at once.
+ * owner's handle, e-mail or cashtag, the amount and the order's payment
+ * reference to quote (never the invoice id, which opens the invoice: orders/payment-code.ts). And the
+ * store balance, which the checkout debits at once.
  */
 
 export const tipjarAdapter: GatewayAdapter = {

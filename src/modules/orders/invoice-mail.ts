@@ -19,14 +19,16 @@ import { enabledGateway } from '../settings/index.js';
 import { findShop, type ShopRow } from '../shops/index.js';
 import type { InvoicePartRow, InvoiceRow } from './invoices.table.js';
 import * as repo from './repository.js';
-import { paymentInstructions } from './views.js';
+import { buyerReference, paymentInstructions } from './views.js';
 
 type Conn = Kysely<Database>;
 
 /**
  * The invoice mails (templates in src/modules/mail/templates), written to the outbox in the
  * caller's transaction by the domain events: at checkout, at completion (and the owner's
- * resend), at a replacement, at a refund. Each carries the absolute link to the invoice's storefront page.
+ * resend), at a replacement, at a refund. Each carries the absolute link to the invoice's storefront page;
+ * the text names the order by its payment reference (buyerReference), so a forwarded or quoted mail
+ * gives away the id, which opens the invoice, only in that link.
  */
 
 /** `24.98 USD`, `500 JPY`: minor units with the currency's digits. */
@@ -95,7 +97,7 @@ export async function queueCheckoutMail(db: Conn, order: PlacedOrder, links: Lin
       to: invoice.customer_email,
       ...checkoutMail({
         shopName: shop.name,
-        invoiceId: invoice.id,
+        invoiceId: buyerReference(invoice),
         invoiceUrl: shopLink(links, shop, storefrontPaths.invoice(invoice.id)),
         instructions: paymentInstructions(invoice, fields)!.instructions,
         items: parts.map((p) => ({ title: partTitle(p), quantity: p.quantity, total: money(p.total) })),
@@ -140,7 +142,7 @@ export async function queueDeliveryMail(
       to,
       ...deliveryMail({
         shopName: shop.name,
-        invoiceId: invoice.id,
+        invoiceId: buyerReference(invoice),
         invoiceUrl: shopLink(links, shop, storefrontPaths.invoice(invoice.id)),
         total: moneyText(invoice.total, invoice.currency),
         parts: await goodsOf(db, invoice.shop_id, deliveries),
@@ -167,7 +169,7 @@ export async function queueReplacementMail(
       to: invoice.customer_email,
       ...replacementMail({
         shopName: shop.name,
-        invoiceId: invoice.id,
+        invoiceId: buyerReference(invoice),
         invoiceUrl: shopLink(links, shop, storefrontPaths.invoice(invoice.id)),
         parts: await goodsOf(db, invoice.shop_id, [delivery]),
         note: await sellerNote(db, invoice.shop_id, [delivery]),
@@ -202,7 +204,7 @@ export async function queueRefundMail(
       to: invoice.customer_email,
       ...refundMail({
         shopName: shop.name,
-        invoiceId,
+        invoiceId: buyerReference(invoice),
         invoiceUrl: shopLink(links, shop, storefrontPaths.invoice(invoiceId)),
         amount: money(refund.amount),
         refundedSoFar: money(invoice.refunded),

@@ -84,6 +84,10 @@ export const settingsOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
   generalSetting(app, '/:shopId/settings/subdomain', {
     summary: 'Set the subdomain',
+    description:
+      'Unique across all shops (409). The subdomain the shop leaves is held for its account for `SUBDOMAIN_HOLD_DAYS` ' +
+      "(30 by default): another account's shop that asks for it meanwhile gets a 409 naming when it is free, and new " +
+      'shops of other accounts are not given it; a shop of the same account may take it back.',
     body: schema.SubdomainBody,
     extraErrors: [409],
     apply: (ctx, shop, b) => shops.changeSubdomain(ctx, shop, b.newSubDomain),
@@ -94,10 +98,30 @@ export const settingsOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       "The storefront is then served at `/` of this host too (point the domain's DNS at the server), and every link shopd writes " +
       'for the shop (`storefrontUrl`, invoice `url`, mail) uses it. Stored lower-case without a trailing dot. Refused (400): IP ' +
       "addresses, localhost, the server's own host, and STOREFRONT_DOMAIN or any host under it (those are the shops' subdomain " +
-      "addresses). A domain another shop has is a 409. `null` clears it. The shop's cached storefront pages are dropped.",
+      "addresses). A domain another shop has is a 409. `null` clears it. The shop's cached storefront pages are dropped. " +
+      'A new domain gets a new verification token and is unverified (`domainVerification`): create the DNS TXT record ' +
+      '`_shopd-verify.<domain>` holding `domainVerification.value`; until it is found, /tls-ask refuses the domain, so the ' +
+      'reverse proxy obtains no certificate for it. Setting the same domain again gives a domain set before verification ' +
+      'existed its token.',
     body: schema.DomainBody,
     extraErrors: [409],
     apply: (ctx, shop, b) => shops.setCustomDomain(ctx, shop, b.domain),
+  });
+  app.post('/:shopId/settings/domain/verify', {
+    schema: {
+      tags,
+      summary: 'Check the custom domain’s DNS verification record now',
+      description:
+        'Asks DNS (the resolvers of `DNS_SERVERS`, else the system’s) for the TXT record `_shopd-verify.<domain>`; when one ' +
+        'holds the token of `domainVerification.value`, the domain is verified (kept: DNS is not asked again) and the ' +
+        'shop is answered. Not found (or DNS did not answer within 3 s): 422 naming the record, nothing changes. No ' +
+        'custom domain: 409. Already verified: 200 without asking. /tls-ask also checks by itself when the proxy asks ' +
+        'for a certificate, so this call is only needed to see the result at once.',
+      params: ShopParams,
+      response: ownerResponses(shops.Shop, [409, 422]),
+    },
+    handler: async (request) =>
+      ok(shops.toShop(app.config, await shops.verifyCustomDomain(app.ctx, currentShop(request)))),
   });
   generalSetting(app, '/:shopId/settings/currency', {
     summary: 'Set the currency',

@@ -52,7 +52,7 @@ export const PasswordBody = Type.Object({
         'Storefront password, 8–128 characters (the contract allowed 4: a password set before keeps working, a new one ' +
         'needs 8, since a short one is guessed quickly even at 10 tries per client per 15 minutes); null removes it. ' +
         'Stored as a scrypt hash. Wrong passwords are limited per shop: 10 per client and 100 over all clients per 15 ' +
-        "minutes, then 429 with `Retry-After`; buyers who have unlocked the shop are not asked again.",
+        'minutes, then 429 with `Retry-After`; buyers who have unlocked the shop are not asked again.',
     }),
   ),
 });

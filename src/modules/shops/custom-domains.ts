@@ -14,9 +14,9 @@ export const DOMAIN_PATTERN =
 
 export const DOMAIN_RULES =
   'at most 253 characters without its trailing dot; not an IP address (a name whose last label is all digits), not localhost ' +
-  'or a host under it, not the server’s own host (PUBLIC_URL), and not STOREFRONT_DOMAIN or a host under it';
+  'or a host under it, not the server’s own host (PUBLIC_URL) or one of ADMIN_HOSTS, and not STOREFRONT_DOMAIN or a host under it';
 
-type DomainConfig = Pick<Config, 'publicUrl' | 'storefrontDomain'>;
+type DomainConfig = Pick<Config, 'publicUrl' | 'storefrontDomain'> & Partial<Pick<Config, 'adminHosts'>>;
 
 /** The stored form of a custom domain the body gave, or a 400 naming `domain`. */
 export function normalizeCustomDomain(domain: string, config: DomainConfig): string {
@@ -27,6 +27,7 @@ export function normalizeCustomDomain(domain: string, config: DomainConfig): str
   if (/^\d+$/.test(name.slice(name.lastIndexOf('.') + 1))) throw refuse('must be a hostname, not an IP address');
   if (name === 'localhost' || name.endsWith('.localhost')) throw refuse('must not be localhost');
   if (name === new URL(config.publicUrl).hostname) throw refuse("must not be the server's own host (PUBLIC_URL)");
+  if (config.adminHosts?.includes(name)) throw refuse("must not be one of the operator's hosts (ADMIN_HOSTS)");
   const storefrontDomain = config.storefrontDomain === undefined ? undefined : hostName(config.storefrontDomain);
   if (storefrontDomain && (name === storefrontDomain || name.endsWith(`.${storefrontDomain}`)))
     throw refuse(`must not be ${storefrontDomain} or a host under it: those are the shops' subdomain addresses`);

@@ -1,6 +1,7 @@
 // The shops module's door: what other modules and the composition root (src/app.ts, src/cli.ts, src/server.ts) use of it.
 
 export { DOMAIN_PATTERN, DOMAIN_RULES } from './custom-domains.js';
+export { VERIFY_LABEL, verifyCustomDomain } from './domain-verification.js';
 export { loadOwnedShop } from './owned-shop.js';
 export { shopOwnerRoutes } from './owner.routes.js';
 export type { HostedProvider, PaymentProvider, SupportedProvider } from './payments.js';

@@ -158,6 +158,45 @@ export async function domainTaken(db: Conn, domain: string, shopId: number): Pro
   return row !== undefined;
 }
 
+/** The hold on a subdomain a shop gave up, while it lasts (`held_until` after `now`). */
+export function subdomainHold(
+  db: Conn,
+  subdomain: string,
+  now: number,
+): Promise<{ account_id: number; held_until: number } | undefined> {
+  return db
+    .selectFrom('released_subdomains')
+    .select(['account_id', 'held_until'])
+    .where('subdomain', '=', subdomain)
+    .where('held_until', '>', now)
+    .executeTakeFirst();
+}
+
+/** Holds a subdomain a shop gives up for its account until `heldUntil` (a later release replaces an earlier one). */
+export async function holdSubdomain(
+  db: Conn,
+  row: { subdomain: string; shopId: number; accountId: number; now: number; heldUntil: number },
+): Promise<void> {
+  const values = {
+    subdomain: row.subdomain,
+    shop_id: row.shopId,
+    account_id: row.accountId,
+    released_at: row.now,
+    held_until: row.heldUntil,
+  };
+  const { subdomain: _, ...changes } = values;
+  await db
+    .insertInto('released_subdomains')
+    .values(values)
+    .onConflict((oc) => oc.column('subdomain').doUpdateSet(changes))
+    .execute();
+}
+
+/** Ends the hold on a subdomain (its account took it again). */
+export async function endSubdomainHold(db: Conn, subdomain: string): Promise<void> {
+  await db.deleteFrom('released_subdomains').where('subdomain', '=', subdomain).execute();
+}
+
 export async function subdomainTaken(db: Conn, subdomain: string): Promise<boolean> {
   const row = await db.selectFrom('shops').select('id').where('subdomain', '=', subdomain).executeTakeFirst();
   return row !== undefined;

@@ -10,6 +10,32 @@ export const Shop = Type.Object({
       description: "The owner's own host for the storefront (`settings/domain`), lower-case; null when unset.",
     }),
   ),
+  domainVerification: Nullable(
+    Type.Object(
+      {
+        record: Type.String({ description: 'The name of the DNS record to create: `_shopd-verify.<customDomain>`.' }),
+        type: Type.Literal('TXT'),
+        value: Nullable(
+          Type.String({
+            description:
+              'What the TXT record must hold: the token of this shop and domain (new whenever the domain changes). Null ' +
+              'for a domain set before verification existed: set the domain again to get one.',
+          }),
+        ),
+        verified: Type.Boolean({
+          description:
+            'Whether the record was found. Until then /tls-ask refuses the domain, so the reverse proxy obtains no ' +
+            'certificate for it. It is checked when the proxy asks and with `POST settings/domain/verify`.',
+        }),
+        verifiedAt: Nullable(Timestamp),
+      },
+      {
+        description:
+          "How to prove the custom domain is the owner's: a DNS TXT record at `record` holding `value`. Null without a " +
+          'custom domain.',
+      },
+    ),
+  ),
   storefrontUrl: Type.String({
     description:
       "The storefront's absolute address, the base of every link shopd writes for the shop: `https://{customDomain}` when set " +

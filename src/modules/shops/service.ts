@@ -11,6 +11,7 @@ import { toIso } from '../../schemas/common.js';
 import { toScaledInteger } from '../../schemas/money.js';
 import { hashPassword } from '../../security/passwords.js';
 import { normalizeCustomDomain } from './custom-domains.js';
+import { domainVerificationView, newDomainToken } from './domain-verification.js';
 import * as repo from './repository.js';
 import type { Shop } from './schema.js';
 import type { ShopRow } from './shops.table.js';
@@ -31,6 +32,7 @@ export function toShop(links: LinkSettings, row: ShopRow): Shop {
     name: row.name,
     subdomain: row.subdomain,
     customDomain: row.custom_domain,
+    domainVerification: domainVerificationView(row),
     storefrontUrl: storefrontBase(links, { subdomain: row.subdomain, customDomain: row.custom_domain }),
     currency: row.currency,
     onHold: row.on_hold === 1,
@@ -75,6 +77,8 @@ export async function createShop(ctx: Context, accountId: number, input: { name:
   let attempts = 0;
   for (const subdomain of subdomainCandidates(subdomainBase(name))) {
     if (await repo.subdomainTaken(ctx.db, subdomain)) continue;
+    const hold = await repo.subdomainHold(ctx.db, subdomain, ctx.clock.now());
+    if (hold && hold.account_id !== accountId) continue;
     try {
       // One transaction with the Idempotency-Key's claim, if any: a retry after a crash answers this shop.
       return await ctx.db.transaction().execute(async (trx) => {
@@ -113,12 +117,40 @@ function updateKeyColumn(
   });
 }
 
+/**
+ * Moves the shop to another subdomain. The one it leaves is held for the shop's account for
+ * `SUBDOMAIN_HOLD_DAYS` (issue 36, L8): until then another account's shop gets a 409 saying
+ * until when, so the links, bookmarks and mails still pointing there cannot be taken over at
+ * once; the same account may take it back. A subdomain held for another account is also skipped
+ * when a new shop's subdomain is chosen.
+ */
 export async function changeSubdomain(ctx: Context, shop: ShopRow, subdomain: string): Promise<ShopRow> {
   if (subdomain === shop.subdomain) return shop;
   const taken = new ConflictError('This subdomain is already taken.', ['newSubDomain: is already taken']);
   if (await repo.subdomainTaken(ctx.db, subdomain)) throw taken;
+  const hold = await repo.subdomainHold(ctx.db, subdomain, ctx.clock.now());
+  if (hold && hold.account_id !== shop.account_id) {
+    const until = new Date(hold.held_until).toISOString();
+    throw new ConflictError(`This subdomain was given up recently and is held for its former owner until ${until}.`, [
+      `newSubDomain: is held for its former owner until ${until}`,
+    ]);
+  }
   try {
-    return await updateKeyColumn(ctx, shop.id, { subdomain });
+    return await ctx.db.transaction().execute(async (trx) => {
+      await repo.lockShop(trx, shop.id);
+      const now = ctx.clock.now();
+      const holdMs = ctx.config.subdomainHoldDays * 86_400_000;
+      if (holdMs > 0)
+        await repo.holdSubdomain(trx, {
+          subdomain: shop.subdomain,
+          shopId: shop.id,
+          accountId: shop.account_id,
+          now,
+          heldUntil: now + holdMs,
+        });
+      await repo.endSubdomainHold(trx, subdomain);
+      return repo.updateShop(trx, shop.id, { subdomain }, now);
+    });
   } catch (err) {
     if (constraintViolation(err) === 'unique') throw taken;
     throw err;
@@ -161,11 +193,17 @@ export async function setInvoiceLifetime(ctx: Context, shop: ShopRow, lifetimeMi
  */
 export async function setCustomDomain(ctx: Context, shop: ShopRow, domain: string | null): Promise<ShopRow> {
   const name = domain === null ? null : normalizeCustomDomain(domain, ctx.config);
-  if (name === shop.custom_domain) return shop;
+  // The same domain again is a no-op, except for one set before verification existed: it gets its token.
+  if (name === shop.custom_domain && (name === null || shop.custom_domain_token !== null)) return shop;
   const taken = new ConflictError('This domain is already used by another shop.', ['domain: is already taken']);
   if (name !== null && (await repo.domainTaken(ctx.db, name, shop.id))) throw taken;
   try {
-    return await updateKeyColumn(ctx, shop.id, { custom_domain: name });
+    // A new domain needs its own proof (domain-verification.ts): a new token, not verified yet.
+    return await updateKeyColumn(ctx, shop.id, {
+      custom_domain: name,
+      custom_domain_token: name === null ? null : newDomainToken(),
+      custom_domain_verified_at: null,
+    });
   } catch (err) {
     // Another shop took the domain between the check and the write.
     if (constraintViolation(err) === 'unique') throw taken;

@@ -17,8 +17,21 @@ export interface ShopsTable {
   invoice_lifetime_minutes: Generated<number>;
   /** The owner's own host for the storefront, lower-case, unique across the instance (migration 0017); null when unset. */
   custom_domain: Generated<string | null>;
+  /** What the TXT record `_shopd-verify.<custom_domain>` must hold; random, new with each domain (migration 0030). */
+  custom_domain_token: Generated<string | null>;
+  /** When `_shopd-verify.<custom_domain>` was found holding the shop's token (epoch ms); null until then (migration 0030). */
+  custom_domain_verified_at: Generated<number | null>;
   created_at: number;
   updated_at: number;
 }
 
 export type ShopRow = Selectable<ShopsTable>;
+
+/** A subdomain a shop gave up, held for its account until `held_until` (migration 0032). */
+export interface ReleasedSubdomainsTable {
+  subdomain: string;
+  shop_id: number;
+  account_id: number;
+  released_at: number;
+  held_until: number;
+}

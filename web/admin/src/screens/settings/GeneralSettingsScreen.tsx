@@ -176,7 +176,60 @@ function DomainSection({ settings }: Props) {
           />
         )}
       </Field>
+      {settings.domainVerification ? <DomainVerification verification={settings.domainVerification} /> : null}
     </SettingsSection>
+  );
+}
+
+/**
+ * The proof the custom domain is the owner's: the TXT record to create, whether it was found, and
+ * a check on demand. Until it is found the server gets no certificate for the domain.
+ */
+function DomainVerification({ verification }: { verification: NonNullable<Settings['domainVerification']> }) {
+  const shopId = useShopId();
+  const verify = useSettingSave(
+    () => unwrap(api.POST('/self/{shopId}/settings/domain/verify', { ...path(shopId) })),
+    'Domain verified',
+  );
+  return (
+    <section className="settings-domain-verification" aria-label="Domain verification">
+      <p>
+        {verification.verified ? <Badge tone="ok">Verified</Badge> : <Badge tone="warn">Not verified</Badge>}{' '}
+        {verification.verified
+          ? 'The DNS record was found: the storefront can be served over https at this domain.'
+          : 'Create this DNS record at your domain’s DNS provider. Until it is found, the server gets no certificate for the domain.'}
+      </p>
+      <dl className="orders-facts">
+        <dt>Type</dt>
+        <dd>
+          <code>{verification.type}</code>
+        </dd>
+        <dt>Name</dt>
+        <dd>
+          <code>{verification.record}</code>
+        </dd>
+        <dt>Value</dt>
+        <dd>
+          {verification.value ? (
+            <code>{verification.value}</code>
+          ) : (
+            <span className="muted">Save the domain again to get a value.</span>
+          )}
+        </dd>
+      </dl>
+      {verification.verified ? null : (
+        <p>
+          <button type="button" className="btn" disabled={verify.isPending} onClick={() => verify.mutate(undefined)}>
+            Check now
+          </button>{' '}
+          {verify.error ? (
+            <span role="alert" className="muted small">
+              {verify.error instanceof Error ? verify.error.message : 'The record was not found.'}
+            </span>
+          ) : null}
+        </p>
+      )}
+    </section>
   );
 }
 

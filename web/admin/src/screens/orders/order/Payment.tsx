@@ -38,6 +38,17 @@ export function Payment(props: { order: Invoice }) {
             </dd>
           </>
         ) : null}
+        {order.paymentCode ? (
+          <>
+            <dt>Buyer's reference</dt>
+            <dd>
+              <code>{order.paymentCode}</code>
+              <span className="muted small orders-fact-hint">
+                What the buyer quotes with the payment, instead of the order id; search the orders by it.
+              </span>
+            </dd>
+          </>
+        ) : null}
         <dt>Payment reference</dt>
         <dd>
           {payment.reference ? (
