@@ -528,6 +528,7 @@ e2eTest(
 const SCREENS = [
   'Dashboard',
   'Orders',
+  'Disputes',
   'Products',
   'Files',
   'Licenses',

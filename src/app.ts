@@ -24,6 +24,7 @@ import { loadOwnedShop, resolvePublicShopId } from './modules/shops/index.js';
 import './context.js';
 import { adminRoutes } from '../web/admin/serve.js';
 import { storefrontRewrite, storefrontWebRoutes } from '../web/storefront/index.js';
+import { ownerSessionsOnOperatorHosts } from './http/admin-hosts.js';
 import { createPasswordGuessLimits } from './http/auth-failures.js';
 import { registerBodyTimeout } from './http/body-timeout.js';
 import { registerPublicCors } from './http/cors.js';
@@ -51,6 +52,7 @@ import {
 import { customerOwnerRoutes } from './modules/customers/index.js';
 import { dashboardOwnerRoutes } from './modules/dashboards/index.js';
 import { designOwnerRoutes } from './modules/design/index.js';
+import { disputeOwnerRoutes } from './modules/disputes/index.js';
 import { faqOwnerRoutes } from './modules/faqs/index.js';
 import { feedbackOwnerRoutes, feedbackPublicRoutes } from './modules/feedbacks/index.js';
 import { createFileStore, fileDownloadRoutes, fileOwnerRoutes, fileUploadSweepJob } from './modules/files/index.js';
@@ -270,6 +272,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   if (metrics) await app.register(metricsRoutes, { metrics, token: config.metricsToken! });
   await app.register(
     async (self) => {
+      // Sessions (sign-in, sign-out, the cookie) only on the operator's hosts; API keys on any (admin-hosts.ts).
+      self.addHook('onRequest', ownerSessionsOnOperatorHosts);
       // The web admin's session cookie and CSRF protection, for both scopes below.
       await registerOwnerCookies(self);
       // Sign-in and password links: no key or session needed, limited per client IP.
@@ -292,6 +296,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         await owner.register(customerOwnerRoutes);
         await owner.register(invoiceOwnerRoutes);
         await owner.register(paymentOwnerRoutes);
+        await owner.register(disputeOwnerRoutes);
         await owner.register(affiliateOwnerRoutes);
         await owner.register(webhookOwnerRoutes);
         await owner.register(faqOwnerRoutes);

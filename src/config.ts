@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
@@ -53,6 +54,8 @@ const EnvSchema = Type.Object({
     }),
   ),
   CORS_ORIGINS: Type.String({ default: '' }), // checked below: `*` or comma-separated origins
+  ADMIN_HOSTS: Type.String({ default: '' }), // checked below: comma-separated host names
+  DNS_SERVERS: Type.String({ default: '' }), // checked below: comma-separated ip[:port]
   PAYMENTS_STRIPE_API_URL: Type.String({ default: 'https://api.stripe.com' }), // checked as an http(s) URL below
   PAYMENTS_CRYPTO_API_URL: Type.String({ default: 'https://api.commerce.coinbase.com' }), // checked as an http(s) URL below
   PAYMENTS_TIMEOUT_MS: Type.Integer({ minimum: 1000, maximum: 120_000, default: 20_000 }),
@@ -68,6 +71,7 @@ const EnvSchema = Type.Object({
   FILES_S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
   FILES_S3_FORCE_PATH_STYLE: Type.Boolean({ default: false }),
   LICENSE_TOKEN_HOURS: Type.Integer({ minimum: 1, maximum: 24 * 366, default: 72 }),
+  SUBDOMAIN_HOLD_DAYS: Type.Integer({ minimum: 0, maximum: 3650, default: 30 }),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -135,6 +139,16 @@ export interface Config {
   /** Origins allowed to call the public API from a browser (`CORS_ORIGINS`); `['*']` allows any, `[]` none. */
   corsOrigins: string[];
   /**
+   * `ADMIN_HOSTS`: the operator's host names (lower case, no port) besides PUBLIC_URL's host, on
+   * which the web admin and owner sign-in answer (src/http/admin-hosts.ts).
+   */
+  adminHosts: string[];
+  /**
+   * `DNS_SERVERS`: the resolvers custom-domain verification asks (`ip` or `ip:port`); empty: the
+   * system's. Tests point it at a DNS server of their own.
+   */
+  dnsServers: string[];
+  /**
    * Where the payment providers' APIs are (`PAYMENTS_STRIPE_API_URL`, `PAYMENTS_CRYPTO_API_URL`):
    * their own by default; a proxy, or a local double in tests.
    */
@@ -159,6 +173,8 @@ export interface Config {
   };
   /** `tokenHours` (`LICENSE_TOKEN_HOURS`, 72): how long a signed licence token stays valid offline. */
   licenses: { tokenHours: number };
+  /** `SUBDOMAIN_HOLD_DAYS` (30; 0: none): how long a subdomain a shop gave up is kept for its account. */
+  subdomainHoldDays: number;
   /** How long the database and Redis have to answer `/health` and `/ready` before they are a 503. */
   probeTimeoutMs: number;
   /**
@@ -207,6 +223,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const corsOrigins = parseCorsOrigins(String((withDefaults as Partial<Env>).CORS_ORIGINS ?? ''));
   if (corsOrigins === undefined)
     problems.push('CORS_ORIGINS: expected * or comma-separated origins such as https://shop.example.com');
+  const adminHosts = parseHostList(String((withDefaults as Partial<Env>).ADMIN_HOSTS ?? ''));
+  if (adminHosts === undefined)
+    problems.push('ADMIN_HOSTS: expected comma-separated host names such as admin.example.com');
+  const dnsServers = parseDnsServers(String((withDefaults as Partial<Env>).DNS_SERVERS ?? ''));
+  if (dnsServers === undefined)
+    problems.push('DNS_SERVERS: expected comma-separated addresses such as 1.1.1.1 or 127.0.0.1:5353');
   const s3Endpoint = (withDefaults as Partial<Env>).FILES_S3_ENDPOINT;
   if (typeof s3Endpoint === 'string' && parseBaseUrl(s3Endpoint) === undefined)
     problems.push('FILES_S3_ENDPOINT: expected an http(s) URL, e.g. https://s3.eu-central-1.amazonaws.com');
@@ -269,6 +291,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : parseBaseUrl(parsed.PUBLIC_URL)!,
     storefrontDomain: parsed.STOREFRONT_DOMAIN,
     corsOrigins: Object.freeze(corsOrigins!) as string[],
+    adminHosts: Object.freeze(adminHosts!) as string[],
+    dnsServers: Object.freeze(dnsServers!) as string[],
     payments: Object.freeze({
       stripeApiUrl: parseBaseUrl(parsed.PAYMENTS_STRIPE_API_URL)!,
       cryptoApiUrl: parseBaseUrl(parsed.PAYMENTS_CRYPTO_API_URL)!,
@@ -289,6 +313,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             }),
     }),
     licenses: Object.freeze({ tokenHours: parsed.LICENSE_TOKEN_HOURS }),
+    subdomainHoldDays: parsed.SUBDOMAIN_HOLD_DAYS,
   });
 }
 
@@ -327,6 +352,31 @@ export function parseBaseUrl(value: string): string | undefined {
 }
 
 /** A wildcard listen address is no address to link to. */
+/** `ADMIN_HOSTS`: comma-separated host names, lower-cased; undefined when one is no host name. */
+function parseHostList(value: string): string[] | undefined {
+  const names = value
+    .split(',')
+    .map((name) => name.trim().toLowerCase().replace(/\.$/, ''))
+    .filter(Boolean);
+  const HOST = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+  return names.every((name) => HOST.test(name)) ? names : undefined;
+}
+
+/** `DNS_SERVERS`: comma-separated `ip`, `ip:port` or `[ipv6]:port`, as node:dns `setServers` takes them. */
+function parseDnsServers(value: string): string[] | undefined {
+  const servers = value
+    .split(',')
+    .map((server) => server.trim())
+    .filter(Boolean);
+  const ok = servers.every(
+    (server) =>
+      isIP(server) !== 0 ||
+      /^(?:\d{1,3}\.){3}\d{1,3}:\d{1,5}$/.test(server) ||
+      /^\[[0-9a-f:.]+\]:\d{1,5}$/i.test(server),
+  );
+  return ok ? servers : undefined;
+}
+
 function defaultLinkHost(host: string): string {
   if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
   return host.includes(':') ? `[${host}]` : host;

@@ -1,10 +1,11 @@
 import { domainEvents } from './domain/events.js';
 import { subscribeCustomers } from './modules/customers/index.js';
+import { disputesOfInvoices, recordInvoiceView } from './modules/disputes/index.js';
 import { feedbacksOfInvoices } from './modules/feedbacks/index.js';
 import { subscribeFiles } from './modules/files/index.js';
 import { subscribeGroups } from './modules/groups/index.js';
 import { subscribeLicenses } from './modules/licenses/index.js';
-import { readInvoiceFeedbacksWith, subscribeInvoiceMails } from './modules/orders/index.js';
+import { invoiceDisputesWith, readInvoiceFeedbacksWith, subscribeInvoiceMails } from './modules/orders/index.js';
 import { subscribeProducts } from './modules/products/index.js';
 import { subscribeRollups } from './modules/rollups/index.js';
 import { subscribeStorefront } from './modules/storefront/index.js';
@@ -33,4 +34,6 @@ export function wireSubscribers(): void {
     domainEvents.use(subscribe);
   }
   readInvoiceFeedbacksWith(feedbacksOfInvoices);
+  // Likewise the disputes module's: the owner's invoice view shows a dispute, and the invoice's views are evidence.
+  invoiceDisputesWith({ disputesOf: disputesOfInvoices, recordView: recordInvoiceView });
 }

@@ -16,6 +16,7 @@ import type {
 } from '../modules/customer-sessions/customer-sessions.table.js';
 import type { BalanceEntriesTable, CustomerIpsTable, CustomersTable } from '../modules/customers/customers.table.js';
 import type { ShopDesignsTable } from '../modules/design/design.table.js';
+import type { DisputesTable, InvoiceViewsTable } from '../modules/disputes/disputes.table.js';
 import type { EventsTable } from '../modules/events/events.table.js';
 import type { FaqsTable } from '../modules/faqs/faqs.table.js';
 import type { FeedbackAppealsTable, FeedbacksTable } from '../modules/feedbacks/feedbacks.table.js';
@@ -52,7 +53,7 @@ import type {
   RollupTotalsTable,
 } from '../modules/rollups/rollups.table.js';
 import type { PaymentSettingsTable } from '../modules/settings/payment-settings.table.js';
-import type { ShopsTable } from '../modules/shops/shops.table.js';
+import type { ReleasedSubdomainsTable, ShopsTable } from '../modules/shops/shops.table.js';
 import type { FeedbackProductsTable, ShopTotalsTable } from '../modules/storefront/totals.table.js';
 import type { TicketMessagesTable, TicketsTable } from '../modules/tickets/tickets.table.js';
 import type {
@@ -68,9 +69,12 @@ export interface Database {
   owner_sessions: OwnerSessionsTable;
   owner_password_tokens: OwnerPasswordTokensTable;
   shops: ShopsTable;
+  released_subdomains: ReleasedSubdomainsTable;
   payment_settings: PaymentSettingsTable;
   shop_designs: ShopDesignsTable;
   shop_protection: ShopProtectionTable;
+  disputes: DisputesTable;
+  invoice_views: InvoiceViewsTable;
   idempotency_keys: IdempotencyKeysTable;
   products: ProductsTable;
   product_variants: ProductVariantsTable;

@@ -64,6 +64,20 @@ export interface DomainEvents {
       createdAt: number;
     };
   };
+  /**
+   * A payment dispute (chargeback) opened about a completed invoice (the disputes module's row
+   * written): the order's licences and downloads end as on a full refund; the invoice keeps its status.
+   */
+  'invoice.disputed': InvoiceEvent & {
+    dispute: {
+      id: number;
+      providerDisputeId: string;
+      status: string;
+      reason: string;
+      amount: number;
+      currency: string;
+    };
+  };
   /** A new feedback on an invoice (the row written). */
   'feedback.created': {
     feedback: { id: number; shopId: number; invoiceId: string; rating: number; createdAt: number };
@@ -87,6 +101,7 @@ export const domainEventTypes = [
   'invoice.cancelled',
   'invoice.replaced',
   'invoice.refunded',
+  'invoice.disputed',
   'feedback.created',
   'feedback.withdrawn',
   'products.deleted',
@@ -100,6 +115,7 @@ export const webhookEventTypes = [
   'invoice.cancelled',
   'invoice.replaced',
   'invoice.refunded',
+  'invoice.disputed',
   'feedback.created',
 ] as const satisfies DomainEventType[];
 

@@ -49,7 +49,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
             in: 'cookie',
             name: 'shopd_session',
             description:
-              "The web admin's session, from `POST /self/session` (see *Account*). Writes with it (anything but GET, HEAD, OPTIONS) also need the session's CSRF token in `X-CSRF-Token`; a request with an `Authorization` header is authenticated by its key instead.",
+              "The web admin's session, from `POST /self/session` (see *Account*). Writes with it (anything but GET, HEAD, OPTIONS) also need the session's CSRF token in `X-CSRF-Token`; a request with an `Authorization` header is authenticated by its key instead. Only on the operator's hosts (PUBLIC_URL's, `ADMIN_HOSTS`): elsewhere the cookie is not accepted (404).",
           },
           customerSession: {
             type: 'http',

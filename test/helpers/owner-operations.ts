@@ -34,6 +34,13 @@ interface Sample {
   upload?: true;
   /** Raw bytes with these headers instead of a JSON body (a chunk of a resumable file upload). */
   raw?: { body: Buffer; headers: Record<string, string> };
+  /**
+   * What the owning account gets when not 200: the walks cannot make the object (a dispute is
+   * only made by Stripe's callback about a card payment, and they run without a Stripe double),
+   * so the route answers its 404 for the owner as for anyone else (test/modules/disputes.test.ts
+   * walks it with a real dispute).
+   */
+  status?: number;
 }
 
 const json = (body: unknown): Sample => ({ body: () => body });
@@ -54,6 +61,9 @@ const samples: Record<string, Sample> = {
   'PUT /self/{shopId}/settings/protection': json({ disputeAutoSubmit: true, challengeThreshold: 50 }),
   // A domain is unique across all shops: each shop's fixture names its own.
   'PUT /self/{shopId}/settings/domain': { body: (f) => ({ domain: `shop-${f.shopId}.intruder.example` }) },
+  // After the PUT above (document order): its DNS record cannot exist (the test resolver answers
+  // nothing), so the check is a 422 and nothing changes.
+  'POST /self/{shopId}/settings/domain/verify': { status: 422 },
   'PUT /self/{shopId}/settings/payments/cryptocommerce': json({
     enabled: true,
     apiKey: 'k'.repeat(12),
@@ -223,6 +233,8 @@ Object.assign(samples, {
     raw: { body: FIXTURE_UPLOAD, headers: { 'content-type': 'application/octet-stream', 'upload-offset': '0' } },
   },
   'DELETE /self/{shopId}/files/uploads/{uploadId}': {},
+  'GET /self/{shopId}/disputes/{disputeId}': { status: 404 },
+  'POST /self/{shopId}/disputes/{disputeId}/submit': { status: 404 },
 } satisfies Record<string, Sample>);
 
 export function productBody(title: string, overrides: Record<string, unknown> = {}) {
@@ -385,6 +397,8 @@ export async function createFixture(api: Client, shopId: number): Promise<Fixtur
     webhookId: webhook.id,
     deliveryWebhookId: pinged.id,
     deliveryId: delivery.deliveryId,
+    // No dispute can be made through the owner API (see Sample.status): an id none has.
+    disputeId: 2_000_000_000,
   };
 }
 

@@ -12,7 +12,9 @@ import { build, onEnd } from './build.js';
  *
  * - Stripe (`PAYMENTS_STRIPE_API_URL`): `POST /v1/checkout/sessions` (form-encoded, Idempotency-Key
  *   honoured: the same key answers the same session), `POST /v1/checkout/sessions/{id}/expire`,
- *   `POST /v1/refunds` (refused beyond what is left of the payment). Errors are Stripe's
+ *   `POST /v1/refunds` (refused beyond what is left of the payment), `POST /v1/disputes/{id}`
+ *   (a dispute's `evidence[...]` and `submit`, on a dispute `stripe.openDispute` made; a submitted
+ *   dispute refuses more). Errors are Stripe's
  *   `{ error: { type, message } }`.
  * - The crypto checkout (`PAYMENTS_CRYPTO_API_URL`, the Coinbase Commerce charges API):
  *   `POST /charges` (needs `X-CC-Api-Key`), `POST /charges/{code}/cancel`.
@@ -59,6 +61,21 @@ export interface CryptoCharge {
   redirect_url: string;
 }
 
+/** Stripe's Dispute object, as much of it as shopd reads, with the evidence the double received. */
+export interface StripeDispute {
+  id: string;
+  object: 'dispute';
+  payment_intent: string;
+  charge: string;
+  amount: number;
+  currency: string;
+  reason: string;
+  status: string;
+  evidence: Record<string, string>;
+  /** How many updates with `submit=true` arrived. */
+  submissions: number;
+}
+
 export interface RecordedRequest {
   method: string;
   path: string;
@@ -77,6 +94,9 @@ export interface ProviderDouble {
     callback?: (session: StripeSession) => { url: string; secret: string };
     /** Marks a session paid (as the hosted page does) and answers it. */
     pay(sessionId: string): StripeSession;
+    disputes: Map<string, StripeDispute>;
+    /** Opens a dispute on a paid session's PaymentIntent (the whole amount), as a bank would; answers the Dispute object. */
+    openDispute(paymentIntent: string, reason?: string): StripeDispute;
   };
   crypto: { charges: Map<string, CryptoCharge> };
   /** The next `times` requests to `path` (e.g. `/v1/refunds`) are answered with this error. */
@@ -151,6 +171,7 @@ export async function startProviderDouble(): Promise<ProviderDouble> {
   const requests: RecordedRequest[] = [];
   const sessions = new Map<string, StripeSession>();
   const refunds: ProviderDouble['stripe']['refunds'] = [];
+  const disputes = new Map<string, StripeDispute>();
   const charges = new Map<string, CryptoCharge>();
   const idempotent = new Map<string, unknown>();
   const failures = new Map<string, { status: number; message: string; times: number }>();
@@ -171,6 +192,25 @@ export async function startProviderDouble(): Promise<ProviderDouble> {
         session.payment_intent = `pi_${randomBytes(12).toString('hex')}`;
         session.url = null;
         return session;
+      },
+      disputes,
+      openDispute(paymentIntent, reason = 'fraudulent') {
+        const paid = [...sessions.values()].find((s) => s.payment_intent === paymentIntent);
+        if (!paid) throw new Error(`no payment ${paymentIntent}`);
+        const dispute: StripeDispute = {
+          id: `dp_${randomBytes(12).toString('hex')}`,
+          object: 'dispute',
+          payment_intent: paymentIntent,
+          charge: `ch_${randomBytes(12).toString('hex')}`,
+          amount: paid.amount_total,
+          currency: paid.currency,
+          reason,
+          status: 'needs_response',
+          evidence: {},
+          submissions: 0,
+        };
+        disputes.set(dispute.id, dispute);
+        return dispute;
       },
     },
     crypto: { charges },
@@ -250,6 +290,19 @@ export async function startProviderDouble(): Promise<ProviderDouble> {
       };
       refunds.push(refund);
       return remember(refund);
+    }
+    const disputeUpdate = /^\/v1\/disputes\/([^/]+)$/.exec(path);
+    if (req.method === 'POST' && disputeUpdate) {
+      const dispute = disputes.get(disputeUpdate[1]!);
+      if (!dispute) return stripeError(res, 404, `No such dispute: '${disputeUpdate[1]}'`);
+      if (dispute.status !== 'needs_response' && dispute.status !== 'warning_needs_response')
+        return stripeError(res, 400, 'This dispute is already closed or its evidence was submitted');
+      Object.assign(dispute.evidence, metadataOf(form, 'evidence'));
+      if (form.get('submit') === 'true') {
+        dispute.submissions += 1;
+        dispute.status = 'under_review';
+      }
+      return send(res, 200, dispute);
     }
     return stripeError(res, 404, `Unrecognized request URL (${req.method}: ${path})`);
   };

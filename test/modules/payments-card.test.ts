@@ -56,7 +56,9 @@ async function setup(t: TestContext) {
       .selectFrom('mail_outbox')
       .select(['subject', 'body_text'])
       .where('shop_id', '=', shopId)
-      .where('subject', 'like', `Your order ${id} %how to pay`)
+      // Mails name the order by its payment reference; the invoice id is in the link only.
+      .where('subject', 'like', 'Your order % how to pay')
+      .where('body_text', 'like', `%/invoices/${id}%`)
       .execute();
   return { app, api, double, ...shop, checkout, callback, sessionOf, invoice, stock, events, checkoutMails };
 }

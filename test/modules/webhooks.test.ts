@@ -594,6 +594,24 @@ test('a local receiver gets every event type of the contract', async (t) => {
   assertOk(await api.post(`${licenses}/deactivate`, { licenseKey, instanceId: activated.instanceId })); // license.deactivated
   const [license] = assertOk(await api.get(`/self/${shopId}/licenses`)).items;
   assertOk(await api.post(`/self/${shopId}/licenses/${license.id}/revoke`)); // license.revoked
+  // invoice.disputed: Stripe's dispute event finds a card order by its PaymentIntent; the sold
+  // order is made one (test/modules/disputes.test.ts goes through the Stripe double).
+  await app.db.kysely
+    .updateTable('invoices')
+    .set({ gateway: 'cardconnect', payment_source: 'provider', payment_reference: 'pi_all_events' })
+    .where('id', '=', sold.id)
+    .execute();
+  const { recordDispute } = await import('../../src/modules/disputes/index.js');
+  const disputes = { secrets: app.secrets, endpoints: app.config.payments, log: app.log };
+  const facts = {
+    id: 'dp_all_events',
+    reference: 'pi_all_events',
+    status: 'needs_response' as const,
+    reason: 'fraudulent',
+    amount: 999,
+    currency: 'USD',
+  };
+  assert.equal(await recordDispute(app.ctx, disputes, shopId, 'cardconnect', facts), 'disputed');
 
   for (let pass = 0; pass < 30 && (await app.webhookWorker.runOnce()) > 0; pass++);
   const types = sink.received.map((r) => JSON.parse(r.body).type as string);

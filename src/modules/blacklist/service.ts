@@ -82,6 +82,36 @@ export async function updateBlockedItem(ctx: Context, shop: ShopRow, blockedItem
   return toBlockedItem(item);
 }
 
+/**
+ * Blocks a buyer's e-mail and IP (a dispute, when the shop chose so), inside the caller's
+ * transaction `db`, which must hold the shop lock exclusively (`lockShop`: check-then-insert).
+ * What is already blocked, or is no valid IP, is left as it is.
+ */
+export async function blockBuyer(
+  db: Conn,
+  shopId: number,
+  buyer: { email: string; ip: string | null },
+  note: string,
+  now: number,
+): Promise<void> {
+  const items: { type: 'email' | 'ip'; data: string }[] = [];
+  try {
+    items.push({ type: 'email', data: normaliseBlockedData('email', buyer.email) });
+  } catch {
+    // Not an e-mail address the blacklist takes: nothing to block by it.
+  }
+  if (buyer.ip !== null && parseBuyerIp(buyer.ip))
+    try {
+      items.push({ type: 'ip', data: normaliseBlockedData('ip', buyer.ip) });
+    } catch {
+      // Not an address the blacklist takes.
+    }
+  for (const item of items) {
+    if (await repo.findBlockedData(db, shopId, item.type, item.data)) continue;
+    await repo.insertBlockedItem(db, { shop_id: shopId, ...item, note, created_at: now, updated_at: now });
+  }
+}
+
 export async function deleteBlockedItem(ctx: Context, shop: ShopRow, blockedItemId: number) {
   if ((await repo.deleteBlockedItem(ctx.db, shop.id, blockedItemId)) === 0) throw new NotFoundError('Blocked item');
   return { id: blockedItemId, deleted: true as const };

@@ -70,10 +70,28 @@ export type CallbackOutcome =
   /** Something the owner must look at (an underpayment, a payment seen but not yet confirmed): the invoice is held. */
   | (PaymentFacts & { kind: 'attention'; note: string })
   /** An event shopd does not act on. */
-  | (CallbackFacts & { kind: 'ignored'; why: string });
+  | (CallbackFacts & { kind: 'ignored'; why: string })
+  /**
+   * A dispute (chargeback) opened, changed or closed about the payment `reference` (the payment
+   * record's reference, e.g. Stripe's PaymentIntent): no metadata of shopd's comes with it.
+   */
+  | (CallbackFacts & { kind: 'dispute'; dispute: DisputeFacts });
+
+/** What a provider says of a dispute; `amount` in ISO minor units of `currency` (-1 when it has no exact value). */
+export interface DisputeFacts {
+  id: string;
+  reference: string;
+  status: 'needs_response' | 'under_review' | 'won' | 'lost';
+  reason: string;
+  amount: number;
+  currency: string;
+}
 
 /** The callback's signature is missing or wrong: nothing in it can be believed. */
 export class SignatureError extends Error {}
+
+/** The callback is signed but is not an event of the shape the provider documents (no type, no object, no ids). */
+export class EventShapeError extends SignatureError {}
 
 /**
  * The provider refused a call or could not be reached; `detail` is for the owner and the log (it
@@ -97,7 +115,7 @@ export interface GatewayAdapter {
   /** The provider's name as the owner knows it. */
   label: string;
   /**
-   * How the buyer pays `amount` (with its currency), quoting `reference` (the invoice id), from the
+   * How the buyer pays `amount` (with its currency), quoting `reference` (the order's payment reference), from the
    * gateway's public settings (a handle, an e-mail, a cashtag; never its secrets).
    */
   instructions(payment: { amount: string; reference: string; fields: Record<string, string> }): string;
@@ -127,6 +145,13 @@ export interface HostedGateway {
   ): Promise<string | null>;
   /** Closes the provider's page of a payment that will not be made (the invoice was cancelled). */
   close(credentials: Credentials, ref: string, endpoints: ProviderEndpoints): Promise<void>;
+  /** Submits the evidence of a dispute (providers with a disputes API: Stripe). */
+  submitDisputeEvidence?(
+    credentials: Credentials,
+    disputeId: string,
+    evidence: Record<string, string>,
+    endpoints: ProviderEndpoints,
+  ): Promise<void>;
 }
 
 /** Minor units as a decimal string: 1050, 2 → "10.50"; 5, 0 → "5". */

@@ -4,7 +4,9 @@
 export {
   type CallbackOutcome,
   type Credentials,
+  type DisputeFacts,
   decimalOf,
+  EventShapeError,
   type GatewayAdapter,
   type HostedGateway,
   minorOf,

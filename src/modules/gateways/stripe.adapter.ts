@@ -2,6 +2,8 @@ import Stripe from 'stripe';
 import {
   type CallbackOutcome,
   type Credentials,
+  type DisputeFacts,
+  EventShapeError,
   type GatewayAdapter,
   type HostedGateway,
   ProviderCallError,
@@ -98,6 +100,96 @@ export function fromStripeAmount(amount: number, currency: string, isoDigits: nu
 const idOf = (value: string | { id: string } | null): string | null =>
   value === null ? null : typeof value === 'string' ? value : value.id;
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isId = (value: unknown): value is string => typeof value === 'string' && value !== '';
+/** An id, or an expanded object carrying one. */
+const isIdOrObject = (value: unknown) => isId(value) || (isObject(value) && isId(value.id));
+const optional = (value: unknown, check: (v: unknown) => boolean) =>
+  value === undefined || value === null || check(value);
+
+/**
+ * A signed event is still only as good as its shape: a body Stripe never sends (no type, no
+ * object, an id that is not a string) is refused with EventShapeError (400), as the crypto
+ * adapter does, rather than failing further in (500). Only what shopd reads is checked.
+ */
+function checkedEvent(event: Stripe.Event): Stripe.Event {
+  const raw: unknown = event;
+  if (!isObject(raw)) throw new EventShapeError('the signed body is not an event (not an object)');
+  if (!isId(raw.id) || !isId(raw.type)) throw new EventShapeError('the signed body is not an event (no id or type)');
+  if (!isObject(raw.data) || !isObject(raw.data.object)) throw new EventShapeError('the event has no data.object');
+  const object = raw.data.object;
+  if (raw.type.startsWith('checkout.session.')) {
+    const fine =
+      isId(object.id) &&
+      optional(object.metadata, isObject) &&
+      optional(object.client_reference_id, (v) => typeof v === 'string') &&
+      optional(object.currency, (v) => typeof v === 'string') &&
+      optional(object.amount_total, (v) => typeof v === 'number') &&
+      optional(object.payment_intent, isIdOrObject);
+    if (!fine)
+      throw new EventShapeError('the Checkout Session of the event lacks its id or has fields of the wrong type');
+  }
+  if (raw.type.startsWith('charge.dispute.')) {
+    const fine =
+      isId(object.id) &&
+      isIdOrObject(object.payment_intent) &&
+      typeof object.status === 'string' &&
+      typeof object.reason === 'string' &&
+      typeof object.amount === 'number' &&
+      typeof object.currency === 'string';
+    if (!fine)
+      throw new EventShapeError(
+        'the dispute of the event lacks its id, payment_intent, status, reason, amount or currency',
+      );
+  }
+  return event;
+}
+
+/** Stripe's dispute statuses as shopd's four (an inquiry, `warning_*`, counts as the dispute it may become). */
+function disputeStatus(status: string): DisputeFacts['status'] {
+  switch (status) {
+    case 'won':
+    case 'warning_closed':
+    case 'prevented':
+      return 'won';
+    case 'lost':
+      return 'lost';
+    case 'under_review':
+    case 'warning_under_review':
+      return 'under_review';
+    default:
+      return 'needs_response';
+  }
+}
+
+function disputed(
+  event: Stripe.Event,
+  dispute: Stripe.Dispute,
+  digitsOf: (currency: string) => number,
+): CallbackOutcome {
+  const currency = dispute.currency.toUpperCase();
+  let amount: number | null = null;
+  try {
+    amount = fromStripeAmount(dispute.amount, currency, digitsOf(currency));
+  } catch {
+    // A currency shopd does not know: recorded without an amount.
+  }
+  return {
+    kind: 'dispute',
+    eventId: event.id,
+    type: event.type,
+    dispute: {
+      id: dispute.id,
+      reference: idOf(dispute.payment_intent)!,
+      status: disputeStatus(dispute.status),
+      reason: dispute.reason,
+      amount: amount ?? -1,
+      currency,
+    },
+  };
+}
+
 function sessionFacts(event: Stripe.Event, session: Stripe.Checkout.Session) {
   const shopId = Number(session.metadata?.shopId);
   return {
@@ -105,7 +197,11 @@ function sessionFacts(event: Stripe.Event, session: Stripe.Checkout.Session) {
     type: event.type,
     ref: session.id,
     shopId: Number.isSafeInteger(shopId) ? shopId : null,
-    invoiceId: session.metadata?.invoiceId ?? session.client_reference_id ?? null,
+    // Metadata is whatever was set at Stripe: only a string names an invoice.
+    invoiceId:
+      (typeof session.metadata?.invoiceId === 'string' ? session.metadata.invoiceId : null) ??
+      session.client_reference_id ??
+      null,
   };
 }
 
@@ -194,6 +290,7 @@ const hosted: HostedGateway = {
     } catch (err) {
       throw new SignatureError(err instanceof Error ? err.message : 'the signature does not match');
     }
+    event = checkedEvent(event);
     switch (event.type) {
       case 'checkout.session.completed':
       case 'checkout.session.async_payment_succeeded':
@@ -202,6 +299,12 @@ const hosted: HostedGateway = {
         return { ...sessionFacts(event, event.data.object), kind: 'ended', status: 'expired' };
       case 'checkout.session.async_payment_failed':
         return { ...sessionFacts(event, event.data.object), kind: 'ended', status: 'cancelled' };
+      case 'charge.dispute.created':
+      case 'charge.dispute.updated':
+      case 'charge.dispute.closed':
+      case 'charge.dispute.funds_withdrawn':
+      case 'charge.dispute.funds_reinstated':
+        return disputed(event, event.data.object, digitsOf);
       default:
         return { kind: 'ignored', eventId: event.id, type: event.type, why: 'shopd does not act on this event' };
     }
@@ -227,6 +330,14 @@ const hosted: HostedGateway = {
       await client(credentials, endpoints).checkout.sessions.expire(ref);
     } catch (err) {
       throw callError('closing of the Checkout Session', err);
+    }
+  },
+
+  async submitDisputeEvidence(credentials, disputeId, evidence, endpoints) {
+    try {
+      await client(credentials, endpoints).disputes.update(disputeId, { evidence, submit: true });
+    } catch (err) {
+      throw callError('submission of the dispute evidence', err);
     }
   },
 };

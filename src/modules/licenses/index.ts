@@ -16,6 +16,7 @@ export {
   freeCustomerInstance,
   type IssueLicensesInput,
   issueLicenses,
+  licenseActivationsOfInvoice,
   licensesOfInvoice,
 } from './service.js';
 export { licenseIssuer, resealSigningKey, sealedSigningKeys } from './signing.js';

@@ -366,3 +366,15 @@ export async function backdateLicensesOfInvoice(
     .where('invoice_id', '=', invoiceId)
     .execute();
 }
+
+/** Every activation (live or ended) of the invoice's licences, oldest first: evidence in a dispute. */
+export function activationsOfInvoice(db: Conn, shopId: number, invoiceId: string) {
+  return db
+    .selectFrom('license_activations as a')
+    .innerJoin('licenses as l', (join) => join.onRef('l.id', '=', 'a.license_id').onRef('l.shop_id', '=', 'a.shop_id'))
+    .select(['a.license_id', 'l.product_id', 'a.name', 'a.created_at', 'a.deactivated_at'])
+    .where('l.shop_id', '=', shopId)
+    .where('l.invoice_id', '=', invoiceId)
+    .orderBy('a.created_at')
+    .execute();
+}

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Context } from '../../domain/context.js';
 import { NotFoundError, UnprocessableError } from '../../http/errors.js';
+import { toIso } from '../../schemas/common.js';
 import { publishEvent } from '../webhooks/index.js';
 import type { LicenseActivationRow, LicenseRow } from './licenses.table.js';
 import * as repo from './repository.js';
@@ -57,6 +58,20 @@ export async function issueLicenses(db: Conn, shopId: number, input: IssueLicens
 /** The licences an invoice issued, for the owner's invoice view; `now` decides which have expired. */
 export async function licensesOfInvoice(db: Conn, shopId: number, invoiceId: string, now = Date.now()) {
   return (await repo.licensesOfInvoice(db, shopId, invoiceId)).map((l) => toInvoiceLicense(l, now));
+}
+
+/**
+ * The activations of the order's licences (the instance's name, when, and when it ended), as a
+ * dispute's evidence shows them: which licence and product, never the key.
+ */
+export async function licenseActivationsOfInvoice(db: Conn, shopId: number, invoiceId: string) {
+  return (await repo.activationsOfInvoice(db, shopId, invoiceId)).map((a) => ({
+    licenseId: a.license_id,
+    productId: a.product_id,
+    instance: a.name,
+    activatedAt: toIso(a.created_at),
+    deactivatedAt: a.deactivated_at === null ? null : toIso(a.deactivated_at),
+  }));
 }
 
 /** How a licence's facts are announced to webhooks: which licence, of which order, and what happened. */

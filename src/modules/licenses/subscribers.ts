@@ -12,6 +12,12 @@ async function revokeOnFullRefund(tx: WriteContext, { invoice, now }: DomainEven
   await revokeInvoiceLicenses(tx.db, invoice.shop_id, invoice.id, 'refund', now);
 }
 
+/** A dispute (chargeback) ends them as a full refund does: the buyer has taken the money back. */
+async function revokeOnDispute(tx: WriteContext, { invoice, now }: DomainEvents['invoice.disputed']) {
+  await revokeInvoiceLicenses(tx.db, invoice.shop_id, invoice.id, 'dispute', now);
+}
+
 export function subscribe(events: DomainEventBus): void {
   events.on('invoice.refunded', revokeOnFullRefund);
+  events.on('invoice.disputed', revokeOnDispute);
 }

@@ -39,6 +39,7 @@ import {
   noteIfOutOfStock,
 } from './lifecycle.service.js';
 import type { CheckoutOutcome, OrderOptions } from './order-options.js';
+import { unusedPaymentCode } from './payment-code.js';
 import * as repo from './repository.js';
 import type { CheckoutBody } from './schema.js';
 
@@ -521,6 +522,8 @@ async function placeOrder(
       updated_at: now,
       expires_at: now + holdMs(body.gateway, shop.invoice_lifetime_minutes, limits),
       client_net: net,
+      // What the buyer quotes with a manual payment, instead of the id that opens the invoice (M4).
+      payment_code: await unusedPaymentCode(trx, shop.id),
     });
     const partRows = [];
     for (const p of parts) {

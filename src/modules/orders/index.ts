@@ -3,6 +3,7 @@ export { cancelInvoice, cancelPublicInvoice } from './cancel.service.js';
 export { type Buyer, checkout, openShop, type ShopAccess } from './checkout.service.js';
 export { customerInvoices } from './customer.service.js';
 export { backdateOrder, customerOrderDates, deriveRepeatPurchases } from './history.service.js';
+export { type InvoiceDisputesPort, invoiceDisputesWith } from './invoice-disputes.js';
 export {
   type InvoiceFeedback,
   type InvoiceFeedbacksReader,
@@ -22,6 +23,7 @@ export {
   invoiceExists,
   invoiceOfLink,
   invoiceOfPayment,
+  invoiceOfProviderReference,
   type LinkedInvoice,
   orderedLines,
   type PaidInvoice,

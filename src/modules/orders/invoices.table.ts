@@ -56,6 +56,11 @@ export interface InvoicesTable {
    * hold (payment_closes_at): the page to close at the provider once the order expired.
    */
   payment_page_ends_at: Generated<number | null>;
+  /**
+   * The short reference the buyer quotes with a manual payment (8 characters of PAYMENT_CODE_ALPHABET,
+   * shown `XXXX-XXXX`), unique per shop; null on orders placed before migration 0030.
+   */
+  payment_code: Generated<string | null>;
 }
 
 export interface InvoicePartsTable {

@@ -62,6 +62,16 @@ export async function orderedLines(
 /** The invoice a provider's callback is about, as the payment code applies it. */
 export type PaidInvoice = Pick<InvoiceRow, 'id' | 'shop_id' | 'status' | 'total' | 'currency'>;
 
+/** The invoice of the shop whose payment the provider names `reference` (the payment record's reference), or undefined. */
+export function invoiceOfProviderReference(
+  db: Conn,
+  shopId: number,
+  provider: string,
+  reference: string,
+): Promise<InvoiceRow | undefined> {
+  return repo.findInvoiceByPaymentReference(db, shopId, provider, reference);
+}
+
 /**
  * The invoice of the shop a hosted payment was started for: undefined unless the invoice exists,
  * is of that provider and the payment (`ref`) is the one started for it, so a callback naming

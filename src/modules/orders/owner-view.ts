@@ -5,6 +5,7 @@ import { downloadLogOfInvoice } from '../files/index.js';
 import { licensesOfInvoice } from '../licenses/index.js';
 import { type LinkedShop, type LinkSettings, shopLink } from '../mail/index.js';
 import { findShop } from '../shops/index.js';
+import { disputeOfInvoice } from './invoice-disputes.js';
 import { feedbacksOfInvoices } from './invoice-feedbacks.js';
 import type { InvoiceRow } from './invoices.table.js';
 import { listRefunds } from './payment.repository.js';
@@ -28,7 +29,7 @@ export async function ownerInvoiceView(
   links: LinkSettings,
   shop?: LinkedShop,
 ) {
-  const [parts, replacements, feedbacks, address, refunds, downloads, licenses] = await Promise.all([
+  const [parts, replacements, feedbacks, address, refunds, downloads, licenses, dispute] = await Promise.all([
     repo.listParts(db, invoice.shop_id, [invoice.id]),
     repo.listReplacements(db, invoice.shop_id, [invoice.id]),
     feedbacksOfInvoices(db, invoice.shop_id, [invoice.id]),
@@ -36,10 +37,12 @@ export async function ownerInvoiceView(
     listRefunds(db, invoice.shop_id, [invoice.id]),
     downloadLogOfInvoice(db, invoice.shop_id, invoice.id),
     licensesOfInvoice(db, invoice.shop_id, invoice.id),
+    disputeOfInvoice(db, invoice.shop_id, invoice.id),
   ]);
   return {
     ...toOwnerInvoice(invoice, parts, replacements, feedbacks[0], invoiceUrl(links, address, invoice.id), refunds),
     downloads,
     licenses,
+    dispute,
   };
 }

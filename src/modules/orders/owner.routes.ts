@@ -25,7 +25,7 @@ export const invoiceOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'Newest first; `orderBy` sorts by creation or total, either way ("-" descending, the invoice id breaking ties), every filter and the ' +
         'search applying alike. Unpaid invoices past their lifetime are expired before the read (stock returned), so items, the status filter and ' +
         'totalCount show the true status whether or not the expiry worker has run. Filters: status, gateway, fromDate/toDate on creation (a bare date is the whole day in the shop timezone), ' +
-        'searchString (invoice id or customer e-mail), customerId, productId. Keyset `cursor` paging in any order (a cursor is valid only in the order that returned it). totalCount is exact: with the status, ' +
+        'searchString (invoice id, customer e-mail, or the payment reference a buyer quoted, e.g. `k7q2-m9xd`), customerId, productId. Keyset `cursor` paging in any order (a cursor is valid only in the order that returned it). totalCount is exact: with the status, ' +
         'gateway and date filters alone it is read from per-day counts kept by every write (the partial first and last days of date-time ' +
         'bounds counted directly), so it costs the same over a million invoices; a search, customerId or productId counts the matching invoices.',
       params: ShopParams,

@@ -7,6 +7,7 @@ import { ok, publicResponses } from '../../schemas/common.js';
 import { PublicShopParams } from '../shops/index.js';
 import { cancelPublicInvoice } from './cancel.service.js';
 import { assertBalancePayer, type Buyer, checkout } from './checkout.service.js';
+import { recordInvoiceView } from './invoice-disputes.js';
 import { getPublicInvoice, placedInvoiceView } from './owner.service.js';
 import * as schema from './schema.js';
 
@@ -89,13 +90,22 @@ export const invoicePublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags,
       summary: "The customer's view of an invoice",
       description:
-        'Status, parts and totals; deliverables once completed. Never the e-mail, IP or payment credentials.',
+        'Status, parts and totals; deliverables once completed. Never the e-mail, IP or payment credentials. ' +
+        'Each view is kept (time, IP, user agent) as evidence should the payment be disputed.',
       params: schema.PublicInvoiceParams,
       response: publicResponses(schema.PublicInvoice),
     },
     handler: async (request) => {
       const invoice = await getPublicInvoice(ctx, app.secrets, request.params.invoiceId);
       if (!invoice) throw new NotFoundError('Invoice');
+      // Every view is evidence that the buyer saw what was delivered, should a dispute come.
+      await recordInvoiceView(
+        ctx.db,
+        invoice.shopId,
+        invoice.id,
+        { ip: request.ip, userAgent: request.headers['user-agent'] ?? null },
+        ctx.clock.now(),
+      );
       return ok(invoice);
     },
   });

@@ -12,6 +12,7 @@ import type {
   InvoicesTable,
   PaymentSource,
 } from './invoices.table.js';
+import { parsePaymentCode } from './payment-code.js';
 
 type Conn = Kysely<Database>;
 
@@ -107,6 +108,23 @@ export function findInvoiceOfPayment(
     .where('id', '=', payment.invoiceId)
     .where('gateway', '=', payment.provider)
     .where('payment_ref', '=', payment.ref)
+    .executeTakeFirst();
+}
+
+/** The invoice the provider's payment `reference` (a Stripe PaymentIntent) paid: how a dispute finds its order. */
+export function findInvoiceByPaymentReference(
+  db: Conn,
+  shopId: number,
+  provider: string,
+  reference: string,
+): Promise<InvoiceRow | undefined> {
+  return db
+    .selectFrom('invoices')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('gateway', '=', provider)
+    .where('payment_source', '=', 'provider')
+    .where('payment_reference', '=', reference)
     .executeTakeFirst();
 }
 
@@ -296,7 +314,12 @@ function filtered(db: Conn, shopId: number, f: InvoiceFilter) {
   if (f.from !== undefined) query = query.where('invoices.created_at', '>=', f.from);
   if (f.to !== undefined) query = query.where('invoices.created_at', '<=', f.to);
   if (f.customerId !== undefined) query = query.where('invoices.customer_id', '=', f.customerId);
-  if (f.search) query = query.where(searchText(db, 'invoices', 'invoices', ['id', 'customer_email'], f.search));
+  if (f.search) {
+    const text = searchText(db, 'invoices', 'invoices', ['id', 'customer_email'], f.search);
+    // A payment reference as the buyer quoted it (`k7q2-m9xd`): an exact match on the unique (shop_id, payment_code).
+    const code = parsePaymentCode(f.search);
+    query = query.where((eb) => (code ? eb.or([text, eb('invoices.payment_code', '=', code)]) : text));
+  }
   if (f.productId !== undefined) {
     const productId = f.productId;
     query = query.where(({ exists, selectFrom }) =>

@@ -98,7 +98,12 @@ export const Payment = Type.Object({
   gateway: Type.String(),
   amount: Money,
   currency: Type.String(),
-  reference: Type.String({ description: 'Quote it with the payment: it is the invoice id.' }),
+  reference: Type.String({
+    description:
+      "Quote it with the payment: the order's short payment reference (`K7Q2-M9XD`: 8 characters without look-alikes, " +
+      'unique in the shop). It opens nothing, so it may appear on public tip pages and at providers; the invoice id, which ' +
+      'opens the invoice, is only in its link. Orders placed before references existed quote their invoice id.',
+  }),
   instructions: Type.String(),
   handle: Type.Optional(Type.String()),
   email: Type.Optional(Type.String()),
@@ -251,6 +256,14 @@ export const InvoiceLicense = Type.Object({
 export const OwnerInvoice = Type.Object({
   id: Type.String(),
   url: InvoiceUrl,
+  paymentCode: Nullable(
+    Type.String({
+      description:
+        'The short reference the buyer quotes with a manual payment (`K7Q2-M9XD`), shown in the payment instructions and ' +
+        "the buyer's mails instead of the invoice id; find the order by it with `searchString` (with or without the dash, " +
+        'any case). Null on orders placed before references existed.',
+    }),
+  ),
   status: StringEnum(invoiceStatuses),
   gateway: Type.String(),
   customerEmail: Type.String(),
@@ -299,6 +312,28 @@ export const OwnerInvoice = Type.Object({
     Type.Array(InvoiceLicense, {
       description: 'The licences the order issued. In the single-invoice view and webhooks, not in lists.',
     }),
+  ),
+  dispute: Type.Optional(
+    Nullable(
+      Type.Object(
+        {
+          id: Type.Integer(),
+          providerDisputeId: Type.String(),
+          status: StringEnum(['needs_response', 'under_review', 'won', 'lost'] as const),
+          reason: Type.String(),
+          amount: Nullable(Type.Number()),
+          currency: Type.String(),
+          createdAt: Timestamp,
+          updatedAt: Timestamp,
+          evidenceSubmittedAt: Nullable(Timestamp),
+        },
+        {
+          description:
+            "A payment dispute (chargeback) on the order, the latest one; null when there is none. The invoice's status stays what it was. " +
+            'In the single-invoice view and webhooks, not in lists; GET /self/{shopId}/disputes/{disputeId} has the evidence.',
+        },
+      ),
+    ),
   ),
   createdAt: Timestamp,
   completedAt: Nullable(Timestamp),

@@ -4,6 +4,7 @@ import type { Download } from '../files/index.js';
 import { gatewayAdapter } from '../gateways/index.js';
 import type { InvoiceFeedback } from './invoice-feedbacks.js';
 import type { InvoicePartRow, InvoiceRefundRow, InvoiceReplacementRow, InvoiceRow } from './invoices.table.js';
+import { formatPaymentCode } from './payment-code.js';
 
 /** Row → wire shapes: the owner's full view and the customer's public one. */
 function money(minor: number, currency: string): number {
@@ -45,6 +46,7 @@ export function toOwnerInvoice(
   return {
     id: invoice.id,
     url,
+    paymentCode: invoice.payment_code === null ? null : formatPaymentCode(invoice.payment_code),
     status: invoice.status,
     gateway: invoice.gateway,
     customerEmail: invoice.customer_email,
@@ -102,19 +104,28 @@ export const BUYER_NOTE =
   'A payment for this order needs a look from the shop: do not pay again. The shop holds your order and will ' +
   'complete or cancel it.';
 
+/**
+ * What the buyer quotes and mails name the order by: its payment reference (`K7Q2-M9XD`), which
+ * opens nothing; the invoice id only for orders placed before there were references.
+ */
+export function buyerReference(invoice: Pick<InvoiceRow, 'id' | 'payment_code'>): string {
+  return invoice.payment_code === null ? invoice.id : formatPaymentCode(invoice.payment_code);
+}
+
 /** How the customer pays, from the gateway's public settings (never its secrets). */
 export function paymentInstructions(invoice: InvoiceRow, fields: Record<string, string> | undefined) {
   if (invoice.status !== 'pending' && invoice.gateway !== 'balance') return null;
   const amount = money(invoice.total, invoice.currency);
+  const reference = buyerReference(invoice);
   const text =
     fields === undefined
-      ? `The shop has turned ${invoice.gateway} off; contact the shop about ${invoice.id}.`
+      ? `The shop has turned ${invoice.gateway} off; contact the shop about ${reference}.`
       : (gatewayAdapter(invoice.gateway)?.instructions({
           amount: `${amount} ${invoice.currency}`,
-          reference: invoice.id,
+          reference,
           fields,
         }) ??
-        `Pay ${amount} ${invoice.currency} through ${invoice.gateway} quoting ${invoice.id}; the shop confirms the payment.`);
+        `Pay ${amount} ${invoice.currency} through ${invoice.gateway} quoting ${reference}; the shop confirms the payment.`);
   const publicFields = Object.fromEntries(
     Object.entries(fields ?? {}).filter(([k]) =>
       ['handle', 'email', 'cashtag', 'receiveCurrency', 'terminalId'].includes(k),
@@ -124,7 +135,7 @@ export function paymentInstructions(invoice: InvoiceRow, fields: Record<string, 
     gateway: invoice.gateway,
     amount,
     currency: invoice.currency,
-    reference: invoice.id,
+    reference,
     instructions: text,
     ...publicFields,
     ...(invoice.payment_url ? { url: invoice.payment_url } : {}),

@@ -2,8 +2,10 @@ import type { Context } from '../../domain/context.js';
 import { ConflictError, NotFoundError, PaymentProviderError, ValidationError } from '../../http/errors.js';
 import { currencyDigits } from '../../schemas/currencies.js';
 import type { SecretBox } from '../../security/secret-box.js';
+import { recordDispute } from '../disputes/index.js';
 import {
   type CallbackOutcome,
+  EventShapeError,
   gateways,
   hostedGateways,
   ProviderCallError,
@@ -164,7 +166,9 @@ type Applied =
   | 'duplicate'
   | 'amount-mismatch'
   | 'paid-late'
-  | 'delivery-failed';
+  | 'delivery-failed'
+  | 'disputed'
+  | 'dispute-updated';
 
 async function applyPaid(
   ctx: Context,
@@ -224,8 +228,11 @@ async function applyOutcome(
   provider: HostedProvider,
   outcome: CallbackOutcome,
   options: OrderOptions,
+  payments: PaymentContext,
 ): Promise<Applied> {
   if (outcome.kind === 'ignored') return 'ignored';
+  // A dispute names the payment, not shopd's metadata: the order is the one it paid, in this shop.
+  if (outcome.kind === 'dispute') return recordDispute(ctx, payments, shopId, provider, outcome.dispute);
   // Only this shop's invoices, and only the payment started for them: a callback naming another
   // shop's invoice, or another payment, changes nothing.
   if (outcome.shopId !== shopId || outcome.invoiceId === null) return 'ignored';
@@ -281,12 +288,14 @@ export async function applyCallback(
   try {
     outcome = hostedGateways[provider].readCallback(credentials, rawBody, headers, currencyDigits);
   } catch (err) {
+    if (err instanceof EventShapeError)
+      throw new ValidationError([`body: ${err.message}`], 'The callback is not an event shopd can read.');
     if (err instanceof SignatureError)
       throw new ValidationError([`signature: ${err.message}`], 'The callback signature is not valid.');
     throw err;
   }
   const key = { shop_id: shopId, provider, event_id: outcome.eventId };
-  const invoiceId = outcome.kind === 'ignored' ? null : outcome.invoiceId;
+  const invoiceId = outcome.kind === 'ignored' || outcome.kind === 'dispute' ? null : outcome.invoiceId;
   const claim = await events.claimPaymentEvent(
     db,
     {
@@ -305,7 +314,7 @@ export async function applyCallback(
       'event: is being handled',
     ]);
   try {
-    const applied = await applyOutcome(ctx, shopId, provider, outcome, options);
+    const applied = await applyOutcome(ctx, shopId, provider, outcome, options, payments);
     await events.settlePaymentEvent(db, key, applied);
     return { outcome: applied, eventId: outcome.eventId };
   } catch (err) {

@@ -100,7 +100,9 @@ export const paymentCallbackRoutes: FastifyPluginAsyncTypebox = async (app) => {
           eventId: Type.String(),
           outcome: Type.String({
             description:
-              'completed, already-completed, expired, cancelled, held, noted, ignored, duplicate, amount-mismatch, paid-late or delivery-failed.',
+              'completed, already-completed, expired, cancelled, held, noted, ignored, duplicate, amount-mismatch, paid-late, delivery-failed, ' +
+              'disputed (a new dispute recorded) or dispute-updated. A signed body that is not an event of the documented shape (no type, ' +
+              'no `data.object`, or without the ids shopd reads) is a 400.',
           }),
         }),
         [409],

@@ -9,6 +9,7 @@ export const eventTypes = [
   'invoice.replaced',
   'invoice.cancelled',
   'invoice.refunded',
+  'invoice.disputed',
   'ticket.created',
   'ticket.message',
   'feedback.created',

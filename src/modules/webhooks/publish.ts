@@ -19,6 +19,7 @@ const subjectOf: Record<EventType, { kind: string; field: string }> = {
   'invoice.replaced': { kind: 'invoice', field: 'invoiceId' },
   'invoice.cancelled': { kind: 'invoice', field: 'invoiceId' },
   'invoice.refunded': { kind: 'invoice', field: 'invoiceId' },
+  'invoice.disputed': { kind: 'invoice', field: 'invoiceId' },
   'feedback.created': { kind: 'invoice', field: 'invoiceId' },
   'ticket.created': { kind: 'ticket', field: 'ticketId' },
   'ticket.message': { kind: 'ticket', field: 'ticketId' },

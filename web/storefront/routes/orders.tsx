@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../../src/domain/context.js';
 import { ConflictError, NotFoundError } from '../../../src/http/errors.js';
 import { storefrontPaths } from '../../../src/http/storefront-url.js';
+import { recordInvoiceView } from '../../../src/modules/disputes/index.js';
 import { feedbackOfInvoice, postFeedback } from '../../../src/modules/feedbacks/index.js';
 import {
   buyerOf,
@@ -203,9 +204,19 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     );
   }
 
-  app.get<{ Params: { invoiceId: string } }>('/invoices/:invoiceId', { schema: hide }, async (request, reply) =>
-    renderInvoice(request, reply),
-  );
+  app.get<{ Params: { invoiceId: string } }>('/invoices/:invoiceId', { schema: hide }, async (request, reply) => {
+    const site = request.site!;
+    const invoice = await invoiceOfSite(ctx, app.secrets, site, request.params.invoiceId);
+    // Every view of the page is evidence that the buyer saw the order, should a dispute come.
+    await recordInvoiceView(
+      ctx.db,
+      site.shop.id,
+      invoice.id,
+      { ip: request.ip, userAgent: request.headers['user-agent'] ?? null },
+      ctx.clock.now(),
+    );
+    return renderInvoice(request, reply);
+  });
 
   // The poll of a pending invoice page: one read, of the invoice by its primary key, of the shop
   // the address names (found in the same statement: no separate shop lookup; no password: the

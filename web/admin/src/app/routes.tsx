@@ -27,6 +27,8 @@ export const screens: Screen[] = [
   screen('/:shopId/categories', () => import('../screens/products/CategoriesScreen')),
   screen('/:shopId/orders', () => import('../screens/orders/OrdersScreen')),
   screen('/:shopId/orders/:invoiceId', () => import('../screens/orders/order/OrderScreen')),
+  screen('/:shopId/disputes', () => import('../screens/disputes/DisputesScreen')),
+  screen('/:shopId/disputes/:disputeId', () => import('../screens/disputes/DisputeScreen')),
   screen('/:shopId/customers', () => import('../screens/customers/CustomersScreen')),
   screen('/:shopId/customers/:customerId', () => import('../screens/customers/CustomerScreen')),
   screen('/:shopId/coupons', () => import('../screens/marketing/CouponsScreen')),
@@ -52,6 +54,7 @@ export const navigation: { section: string; items: { label: string; path: string
     section: 'Sell',
     items: [
       { label: 'Orders', path: '/orders' },
+      { label: 'Disputes', path: '/disputes' },
       { label: 'Products', path: '/products' },
       { label: 'Files', path: '/files' },
       { label: 'Licenses', path: '/licenses' },

@@ -31,6 +31,7 @@ const eventTypes = [
   'invoice.replaced',
   'invoice.cancelled',
   'invoice.refunded',
+  'invoice.disputed',
   'ticket.created',
   'ticket.message',
   'feedback.created',

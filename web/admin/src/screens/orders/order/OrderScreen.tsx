@@ -60,6 +60,18 @@ export default function OrderScreen() {
             <p>The last delivery failed: {order.deliveryError} Processing the order again retries the delivery.</p>
           </div>
         ) : null}
+        {order.dispute ? (
+          <div className="alert orders-warning" role="alert">
+            <p>
+              <strong>Payment disputed</strong> ({order.dispute.reason}, {order.dispute.status.replace('_', ' ')}): the
+              order's licences and downloads were ended.{' '}
+              {order.dispute.evidenceSubmittedAt
+                ? 'The evidence was submitted. '
+                : 'The evidence is not submitted yet. '}
+              <Link href={shopPath(`/disputes/${order.dispute.id}`)}>See the dispute and its evidence</Link>
+            </p>
+          </div>
+        ) : null}
         {order.payment.note ? (
           <div className="alert orders-warning" role="alert">
             <p>

@@ -1,0 +1,18 @@
+export type DisputeStatus = 'needs_response' | 'under_review' | 'won' | 'lost';
+
+export const disputeStatusLabels: Record<DisputeStatus, string> = {
+  needs_response: 'Needs response',
+  under_review: 'Under review',
+  won: 'Won',
+  lost: 'Lost',
+};
+
+export const disputeStatusTones: Record<DisputeStatus, 'ok' | 'warn' | 'bad' | 'info' | 'muted'> = {
+  needs_response: 'warn',
+  under_review: 'info',
+  won: 'ok',
+  lost: 'bad',
+};
+
+export const disputeAmount = (d: { amount: number | null; currency: string }) =>
+  d.amount === null ? `? ${d.currency}` : `${d.amount} ${d.currency}`;
