@@ -28,6 +28,7 @@ import * as m0025 from './migrations/0025-rollup-blocks-of-8.js';
 import * as m0026 from './migrations/0026-files-and-licenses.js';
 import * as m0027 from './migrations/0027-shop-protection.js';
 import * as m0028 from './migrations/0028-stock-holds.js';
+import * as m0029 from './migrations/0029-mail-budgets.js';
 import * as m0030 from './migrations/0030-payment-reference.js';
 import * as m0031 from './migrations/0031-disputes.js';
 import * as m0032 from './migrations/0032-released-subdomains.js';
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   '0026-files-and-licenses': m0026,
   '0027-shop-protection': m0027,
   '0028-stock-holds': m0028,
+  '0029-mail-budgets': m0029,
   '0030-payment-reference': m0030,
   '0031-disputes': m0031,
   '0032-released-subdomains': m0032,

@@ -318,7 +318,9 @@ test('ticket mails carry a link that opens the ticket; a ticket opened before ke
 
   assertOk(await api.post(`/self/${shopId}/tickets/${ticket.id}/message`, { content: 'We sent a new key:\nNEW-1' }));
   const [, answered] = await outbox();
-  assert.equal(answered!.subject, `Re: ${EVIL_TITLE} [ticket ${ticket.id}]`);
+  // The buyer-chosen title is never in a subject: the shop's sender must not carry someone else's headline.
+  assert.equal(answered!.subject, `Reply to your support ticket ${ticket.id} at ${SHOP_NAME}`);
+  assert.ok(!answered!.subject.includes(EVIL_TITLE));
   assertInBoth({ text: answered!.body_text, html: answered!.body_html }, 'We sent a new key:\nNEW-1');
   assert.ok(answered!.body_html!.includes(`/tickets/${ticket.id}?key=`), 'the HTML carries the link too');
   const page = await viaLink(answered!.body_text);
@@ -333,7 +335,7 @@ test('ticket mails carry a link that opens the ticket; a ticket opened before ke
   await app.db.kysely.updateTable('tickets').set({ access_key_sealed: null }).where('id', '=', legacy.id).execute();
   assertOk(await api.post(`/self/${shopId}/tickets/${legacy.id}/message`, { content: 'Answer' }));
   const old = (await outbox()).at(-1)!;
-  assert.equal(old.subject, `Re: Old ticket [ticket ${legacy.id}]`);
+  assert.equal(old.subject, `Reply to your support ticket ${legacy.id} at ${SHOP_NAME}`);
   assertInBoth({ text: old.body_text, html: old.body_html }, 'Answer', 'the link from the first e-mail');
   assert.ok(!old.body_text.includes('/tickets/') && !old.body_html!.includes('/tickets/'), 'no link');
 

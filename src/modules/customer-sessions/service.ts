@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Context } from '../../domain/context.js';
 import type { AuthFailureLimiter } from '../../http/auth-failures.js';
+import { clientNet } from '../../http/client-net.js';
 import { AppError, RateLimitedError } from '../../http/errors.js';
 import { toIso } from '../../schemas/common.js';
 import { fromMinorUnits } from '../../schemas/money.js';
@@ -87,6 +88,7 @@ export async function sendSignInCode(
         ...signInCodeMail({ shopName: shop.name, code, minutes: CODE_MINUTES }),
       },
       now,
+      { client: clientNet(input.ip) },
     );
   });
   return { email, codeValidMinutes: CODE_MINUTES };

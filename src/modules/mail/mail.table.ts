@@ -15,6 +15,8 @@ export interface MailOutboxTable {
   status: Generated<MailStatus>;
   attempts: Generated<number>;
   last_error: Generated<string | null>;
+  /** The client whose action caused a budgeted mail (src/http/client-net.ts); null for the others (migration 0029). */
+  client_net: Generated<string | null>;
   next_attempt_at: number;
   created_at: number;
   sent_at: Generated<number | null>;

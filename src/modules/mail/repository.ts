@@ -14,6 +14,7 @@ export async function insertMail(
   mail: { to: string; subject: string; text: string; html?: string },
   now: number,
   dropped?: { reason: string },
+  clientNet: string | null = null,
 ): Promise<void> {
   await db
     .insertInto('mail_outbox')
@@ -25,9 +26,37 @@ export async function insertMail(
       body_html: mail.html ?? null,
       next_attempt_at: now,
       created_at: now,
+      client_net: clientNet,
       ...(dropped ? { status: 'dropped' as const, last_error: dropped.reason } : {}),
     })
     .execute();
+}
+
+/**
+ * How many mails of the shop queued since `since` are to be sent (dropped ones are not), to one
+ * recipient, from one client, or all of them.
+ */
+export async function countQueuedMail(
+  db: Conn,
+  shopId: number,
+  since: number,
+  of: { to?: string; client?: string },
+): Promise<number> {
+  let query = db
+    .selectFrom('mail_outbox')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('shop_id', '=', shopId)
+    .where('created_at', '>', since)
+    .where('status', '<>', 'dropped');
+  if (of.to !== undefined) query = query.where('to_address', '=', of.to);
+  if (of.client !== undefined) query = query.where('client_net', '=', of.client);
+  const row = await query.executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Serialises the budgeted mail of one recipient of a shop for the rest of the transaction (PostgreSQL; SQLite writes one at a time). */
+export async function lockRecipient(db: Conn, shopId: number, to: string): Promise<void> {
+  if (isPostgres(db)) await sql`select pg_advisory_xact_lock(hashtext(${`mail:${shopId}:${to}`}))`.execute(db);
 }
 
 /** One claim of a row: the row and which of its claims (`claims` after it was claimed). */

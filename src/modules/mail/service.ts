@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Context } from '../../domain/context.js';
-import { insertMail, unsentMail } from './repository.js';
+import { protectionOf } from '../protection/index.js';
+import { countQueuedMail, insertMail, lockRecipient, unsentMail } from './repository.js';
 
 type Conn = Kysely<Database>;
 
@@ -21,15 +22,69 @@ export function neverReceivesMail(address: string): boolean {
   return /(^|\.)invalid\.?$/i.test(address.slice(address.lastIndexOf('@') + 1));
 }
 
+/** A mail a buyer's action causes (a checkout's instructions, a ticket's confirmation, a sign-in code): counted in the shop's mail budgets. */
+export interface BudgetedBy {
+  /** The client whose action it is (src/http/client-net.ts), or null when unknown. */
+  client: string | null;
+}
+
+const HOUR = 3_600_000;
+
+/**
+ * Which of the shop's mail budgets (protection settings) one more mail to `to` caused by `client`
+ * would exceed, or undefined: per recipient and per client in the last hour, per shop in the
+ * last day. Counted in the caller's transaction after the recipient's lock, so parallel mails to
+ * one address never pass its budget; the per-client and per-shop counts may let through one more
+ * per mail queued at the same instant (they are not locked, which would serialise a shop's checkouts).
+ */
+async function exceededBudget(
+  db: Conn,
+  shopId: number,
+  to: string,
+  client: string | null,
+  now: number,
+): Promise<string | undefined> {
+  const budget = await protectionOf(db, shopId);
+  await lockRecipient(db, shopId, to);
+  if (
+    budget.mailPerRecipientHour > 0 &&
+    (await countQueuedMail(db, shopId, now - HOUR, { to })) >= budget.mailPerRecipientHour
+  )
+    return `${budget.mailPerRecipientHour} mails to this address per hour (mailPerRecipientHour)`;
+  if (
+    client !== null &&
+    budget.mailPerClientHour > 0 &&
+    (await countQueuedMail(db, shopId, now - HOUR, { client })) >= budget.mailPerClientHour
+  )
+    return `${budget.mailPerClientHour} mails caused by one client per hour (mailPerClientHour)`;
+  if (budget.mailPerShopDay > 0 && (await countQueuedMail(db, shopId, now - 24 * HOUR, {})) >= budget.mailPerShopDay)
+    return `${budget.mailPerShopDay} mails per shop per day (mailPerShopDay)`;
+  return undefined;
+}
+
 /**
  * Writes one mail to the outbox inside the caller's transaction; the worker sends it. Mail to an
- * address that can never receive it is recorded as `dropped` instead, which no worker sends.
+ * address that can never receive it is recorded as `dropped` instead, which no worker sends. A
+ * mail a buyer's action causes (`budgetedBy`) that would pass one of the shop's mail budgets is
+ * recorded `dropped` as well, its reason (`suppressed: …`) in `last_error`: what the action did
+ * (the order, the ticket) stands, only its mail is not sent (issue 36, M2). Mail the owner or a
+ * payment causes (deliveries, refunds, replies) is never budgeted: a paid order's goods go out.
  */
-export function enqueueMail(db: Conn, shopId: number, mail: OutgoingMail, now: number): Promise<void> {
-  const dropped = neverReceivesMail(mail.to)
+export async function enqueueMail(
+  db: Conn,
+  shopId: number,
+  mail: OutgoingMail,
+  now: number,
+  budgetedBy?: BudgetedBy,
+): Promise<void> {
+  let dropped = neverReceivesMail(mail.to)
     ? { reason: 'not sent: .invalid addresses never receive mail (RFC 6761)' }
     : undefined;
-  return insertMail(db, shopId, mail, now, dropped);
+  if (!dropped && budgetedBy) {
+    const exceeded = await exceededBudget(db, shopId, mail.to, budgetedBy.client, now);
+    if (exceeded) dropped = { reason: `suppressed: the shop's mail budget allows ${exceeded}` };
+  }
+  await insertMail(db, shopId, mail, now, dropped, budgetedBy?.client ?? null);
 }
 
 /** The mail not sent yet, of every shop (the operator's metrics): how much, and when the oldest was queued. */

@@ -110,6 +110,8 @@ export async function queueCheckoutMail(db: Conn, order: PlacedOrder, links: Lin
       }),
     },
     now,
+    // Anyone can place an order to any address: its instructions count in the shop's mail budgets.
+    { client: invoice.client_net },
   );
 }
 

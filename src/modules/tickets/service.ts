@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Context } from '../../domain/context.js';
 import type { PasswordGuesser } from '../../http/auth-failures.js';
+import { clientNet } from '../../http/client-net.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
 import { storefrontPaths } from '../../http/storefront-url.js';
@@ -120,6 +121,7 @@ export async function openTicket(
         }),
       },
       now,
+      { client: clientNet(guesser.ip) },
     );
     return row;
   });

@@ -48,7 +48,8 @@ export function ticketAnsweredMail(input: TicketAnsweredMailInput): RenderedMail
   const shopName = oneLine(input.shopName);
   const title = oneLine(input.title);
   const reply = normaliseNewlines(input.reply.trim());
-  const subject = `Re: ${title} [ticket ${input.ticketId}]`;
+  // The buyer's title stays in the body, never in the subject (as for the opening mail).
+  const subject = `Reply to your support ticket ${input.ticketId} at ${shopName}`;
   const intro = `${shopName} answered your support ticket ${input.ticketId}, "${title}":`;
   const how = input.ticketUrl
     ? 'To reply, open the ticket:'
