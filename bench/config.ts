@@ -11,16 +11,13 @@ export type Engine = 'sqlite' | 'postgres';
 /**
  * The protection of the bench's shops (PUT settings/protection): every client limit and mail
  * budget at its maximum rather than off, so the checks still run and their cost is measured,
- * while the one client a bench is (every request from 127.0.0.1) never meets them. The challenge
- * stays 'suspicious' with the largest threshold for the same reason.
+ * while the one client a bench is (every request from 127.0.0.1) never meets them.
  */
 export const BENCH_PROTECTION = {
   holdMinutesHosted: 10_080,
   unitsPerClient: 10_000_000,
   pendingPerClient: 10_000_000,
   hostedCheckoutsPerHour: 10_000_000,
-  challenge: 'suspicious',
-  challengeThreshold: 10_000_000,
   mailPerRecipientHour: 10_000_000,
   mailPerClientHour: 10_000_000,
   mailPerShopDay: 10_000_000,

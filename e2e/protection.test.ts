@@ -58,8 +58,6 @@ e2eTest(
       ['Units of one product a client may hold unpaid', String(before.unitsPerClient)],
       ['Unpaid orders a client may have open', String(before.pendingPerClient)],
       ['Card and crypto checkouts per client per hour', String(before.hostedCheckoutsPerHour)],
-      ['Ask for the challenge', before.challenge],
-      ['Forms per client per hour before the challenge', String(before.challengeThreshold)],
       ['Mails to one address per hour', String(before.mailPerRecipientHour)],
       ["Mails one client's actions may cause per hour", String(before.mailPerClientHour)],
       ['Mails from this shop per day', String(before.mailPerShopDay)],

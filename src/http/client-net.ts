@@ -1,7 +1,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 
 /**
- * The client as abuse limits count it (rate limits, stock holds, mail budgets, the challenge):
+ * The client as abuse limits count it (rate limits, stock holds, mail budgets):
  * an IPv4 address as it is, an IPv6 address as its /64. One subscriber line or one VPS gets a
  * whole /64, so counting single IPv6 addresses would let one client pass any limit with fresh
  * addresses. An IPv4-mapped IPv6 address (`::ffff:192.0.2.1`) is its IPv4 address. Anything

@@ -3,9 +3,9 @@ import type { Client } from './build.js';
 
 /**
  * The protection a test shop gets unless its test is about protection: no client limits, no
- * challenge, no mail budgets, and stock held for the whole invoice lifetime. Tests of other things
+ * mail budgets, and stock held for the whole invoice lifetime. Tests of other things
  * place many orders, tickets and mails from one client (every injected request comes from
- * 127.0.0.1), which the safe defaults (src/modules/protection) would refuse or challenge. The tests
+ * 127.0.0.1), which the safe defaults (src/modules/protection) would refuse or budget. The tests
  * of those defaults create their shops with `{ protection: 'defaults' }`.
  */
 export const RELAXED_PROTECTION = {
@@ -13,7 +13,6 @@ export const RELAXED_PROTECTION = {
   unitsPerClient: 0,
   pendingPerClient: 0,
   hostedCheckoutsPerHour: 0,
-  challenge: 'off',
   mailPerRecipientHour: 0,
   mailPerClientHour: 0,
   mailPerShopDay: 0,

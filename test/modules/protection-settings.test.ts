@@ -20,9 +20,9 @@ test('PUT settings/protection changes the given settings and keeps the others', 
   const api = await owner(app);
   const shop = await createShop(api, 'Protected', { protection: 'defaults' });
   const first = assertOk(
-    await api.put(`/self/${shop.id}/settings/protection`, { unitsPerClient: 2, challenge: 'always' }),
+    await api.put(`/self/${shop.id}/settings/protection`, { unitsPerClient: 2, disputeBlacklist: true }),
   );
-  assert.deepEqual(first, { ...DEFAULT_PROTECTION, unitsPerClient: 2, challenge: 'always' });
+  assert.deepEqual(first, { ...DEFAULT_PROTECTION, unitsPerClient: 2, disputeBlacklist: true });
   const second = assertOk(
     await api.put(`/self/${shop.id}/settings/protection`, { disputeAutoSubmit: true, mailPerShopDay: 0 }),
   );
@@ -41,8 +41,8 @@ test('bad values are a 400 that changes nothing; another account gets 404', asyn
     {},
     { holdMinutesHosted: 1 },
     { unitsPerClient: -1 },
-    { challenge: 'sometimes' },
-    { challengeThreshold: 0 },
+    { mailPerShopDay: -5 },
+    { holdMinutesHosted: 20_000 },
     { disputeBlacklist: 'yes' },
     { pendingPerClient: 2, mailPerClientHour: 1.5 },
   ]) {

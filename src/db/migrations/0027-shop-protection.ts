@@ -1,8 +1,8 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 
 /**
  * A shop's protection against abuse of its public flows (issue 36): how long unpaid orders hold
- * stock, how much one client may hold, velocity limits, the proof-of-work challenge, mail budgets
+ * stock, how much one client may hold, velocity limits, mail budgets
  * and what a payment dispute does. One row per shop, written on the owner's first change; a shop
  * without one has the defaults of src/modules/protection/schema.ts, which these column defaults
  * repeat so that a row written with only some columns reads the same.
@@ -15,14 +15,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('units_per_client', 'integer', (c) => c.notNull().defaultTo(10))
     .addColumn('pending_per_client', 'integer', (c) => c.notNull().defaultTo(3))
     .addColumn('hosted_checkouts_per_hour', 'integer', (c) => c.notNull().defaultTo(10))
-    .addColumn('challenge', 'text', (c) => c.notNull().defaultTo('suspicious'))
-    .addColumn('challenge_threshold', 'integer', (c) => c.notNull().defaultTo(5))
     .addColumn('mail_per_recipient_hour', 'integer', (c) => c.notNull().defaultTo(5))
     .addColumn('mail_per_client_hour', 'integer', (c) => c.notNull().defaultTo(10))
     .addColumn('mail_per_shop_day', 'integer', (c) => c.notNull().defaultTo(2000))
     .addColumn('dispute_blacklist', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('dispute_auto_submit', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
-    .addCheckConstraint('shop_protection_challenge', sql`challenge in ('off', 'suspicious', 'always')`)
     .execute();
 }

@@ -11,7 +11,7 @@ export const protectionOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Update the protection of the public flows',
       description:
         'Limits on what anonymous visitors can do: how long unpaid orders hold stock, how much one client may hold, card ' +
-        'and crypto checkouts per hour, the proof-of-work challenge, mail budgets and what a payment dispute does. Send any ' +
+        'and crypto checkouts per hour, mail budgets and what a payment dispute does. Send any ' +
         'of the settings (at least one); the others keep their values. Answers them all; `GET settings` shows them as ' +
         '`protection`. A client is an IPv4 address or an IPv6 /64, and where the flow has them the e-mail address and the customer.',
       params: ShopParams,

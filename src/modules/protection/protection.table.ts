@@ -7,8 +7,6 @@ export interface ShopProtectionTable {
   units_per_client: number;
   pending_per_client: number;
   hosted_checkouts_per_hour: number;
-  challenge: 'off' | 'suspicious' | 'always';
-  challenge_threshold: number;
   mail_per_recipient_hour: number;
   mail_per_client_hour: number;
   mail_per_shop_day: number;

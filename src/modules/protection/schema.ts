@@ -40,16 +40,6 @@ export const ShopProtection = Type.Object({
       'Card and crypto checkouts one client may start per hour, whatever became of them (default 10; 0 = no limit): ' +
       'what stops card testing. Past it, the checkout is a 429 with `Retry-After`.',
   }),
-  challenge: Type.Union([Type.Literal('off'), Type.Literal('suspicious'), Type.Literal('always')], {
-    description:
-      'When public forms (checkout, ticket, customer sign-in) need a solved proof-of-work challenge (ALTCHA): `off`, ' +
-      '`suspicious` (default: once a client passes `challengeThreshold` posts in an hour) or `always`.',
-  }),
-  challengeThreshold: Type.Integer({
-    minimum: 1,
-    maximum: MAX_LIMIT,
-    description: 'Public form posts per client per hour after which `suspicious` asks for the challenge (default 5).',
-  }),
   mailPerRecipientHour: Type.Integer({
     minimum: 0,
     maximum: MAX_LIMIT,
@@ -80,8 +70,6 @@ export const DEFAULT_PROTECTION: Readonly<ShopProtection> = Object.freeze({
   unitsPerClient: 10,
   pendingPerClient: 3,
   hostedCheckoutsPerHour: 10,
-  challenge: 'suspicious',
-  challengeThreshold: 5,
   mailPerRecipientHour: 5,
   mailPerClientHour: 10,
   mailPerShopDay: 2000,

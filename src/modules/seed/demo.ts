@@ -227,7 +227,6 @@ async function fill(app: FastifyInstance, log: SeedLog): Promise<DemoSummary> {
       unitsPerClient: 0,
       pendingPerClient: 0,
       hostedCheckoutsPerHour: 0,
-      challenge: 'off',
       mailPerRecipientHour: 0,
       mailPerClientHour: 0,
       mailPerShopDay: 0,

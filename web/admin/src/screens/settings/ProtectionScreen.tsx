@@ -37,7 +37,6 @@ export default function ProtectionScreen() {
         <div className="settings-sections">
           <HoldsSection protection={settings.data.protection} />
           <CardTestingSection protection={settings.data.protection} />
-          <ChallengeSection protection={settings.data.protection} />
           <MailSection protection={settings.data.protection} />
           <DisputesSection protection={settings.data.protection} />
         </div>
@@ -171,47 +170,6 @@ function CardTestingSection({ protection }: Props) {
         hint="0 = no limit."
       >
         {(ids) => <NumberInput ids={ids} min={0} max={MAX_LIMIT} register={form.register('hostedCheckoutsPerHour')} />}
-      </Field>
-    </SettingsSection>
-  );
-}
-
-function ChallengeSection({ protection }: Props) {
-  const form = useBodyForm({
-    operation: 'PUT /self/{shopId}/settings/protection',
-    defaultValues: {
-      challenge: protection.challenge as string,
-      challengeThreshold: String(protection.challengeThreshold),
-    },
-    toBody: (values): Body => ({
-      challenge: values.challenge as Protection['challenge'],
-      challengeThreshold: Number(values.challengeThreshold),
-    }),
-    check: numberChecks([['challengeThreshold', 1, MAX_LIMIT, false]]),
-  });
-  const save = useProtectionSave();
-  return (
-    <SettingsSection
-      title="Challenge"
-      description="A proof-of-work puzzle the visitor's browser solves before checkout, a support ticket or a customer sign-in goes through. People barely notice it; scripts sending many forms pay for each one."
-      form={form}
-      mutation={save}
-    >
-      <Field label="Ask for the challenge" error={form.problem('challenge')}>
-        {(ids) => (
-          <select {...ids} {...form.register('challenge')} className="input">
-            <option value="off">Never</option>
-            <option value="suspicious">When a client sends many forms</option>
-            <option value="always">Always</option>
-          </select>
-        )}
-      </Field>
-      <Field
-        label="Forms per client per hour before the challenge"
-        error={form.problem('challengeThreshold')}
-        hint="Used when the challenge is asked for clients that send many forms."
-      >
-        {(ids) => <NumberInput ids={ids} min={1} max={MAX_LIMIT} register={form.register('challengeThreshold')} />}
       </Field>
     </SettingsSection>
   );
