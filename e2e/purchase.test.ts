@@ -116,7 +116,7 @@ e2eTest('a buyer checks out with the tip jar and gets the keys on the open invoi
     }),
   );
   const answer = (await mailTo(server.app, 'buyer@example.com')).find((m) =>
-    m.subject.includes(`[ticket ${ticket.id}]`),
+    m.subject.startsWith(`Reply to your support ticket ${ticket.id} `),
   );
   assert.ok(answer, 'the buyer is mailed the answer');
   await page.goto(onThisServer(server, linkIn(answer.body_text, '/tickets/')));

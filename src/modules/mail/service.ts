@@ -45,6 +45,7 @@ async function exceededBudget(
   now: number,
 ): Promise<string | undefined> {
   const budget = await protectionOf(db, shopId);
+  if (budget.mailPerRecipientHour === 0 && budget.mailPerClientHour === 0 && budget.mailPerShopDay === 0) return;
   await lockRecipient(db, shopId, to);
   if (
     budget.mailPerRecipientHour > 0 &&
