@@ -61,6 +61,8 @@ e2eTest(
       ['Mails to one address per hour', String(before.mailPerRecipientHour)],
       ["Mails one client's actions may cause per hour", String(before.mailPerClientHour)],
       ['Mails from this shop per day', String(before.mailPerShopDay)],
+      ['Actions per client per hour before it is asked', String(before.challengeThreshold)],
+      ['Ask for the challenge', before.challenge],
     ];
     for (const [label, value] of fields)
       assert.equal(await page.getByLabel(label, { exact: true }).inputValue(), value, label);
@@ -89,7 +91,21 @@ e2eTest(
     const disputes = page.getByRole('form', { name: 'Payment disputes settings' });
     await disputes.getByRole('checkbox', { name: "Blacklist the order's e-mail address and IP address" }).check();
     await saved(page, () => disputes.getByRole('button', { name: 'Save' }).click());
+    const challenge = page.getByRole('form', { name: 'Proof-of-work challenge settings' });
+    await challenge.getByLabel('Ask for the challenge').selectOption({ label: 'Always' });
+    await challenge.getByLabel('Actions per client per hour before it is asked').fill('0');
+    await challenge.getByRole('button', { name: 'Save' }).click();
+    await challenge.getByText('Enter a number from 1 to 10,000,000.').waitFor();
+    await challenge.getByLabel('Actions per client per hour before it is asked').fill('8');
+    await saved(page, () => challenge.getByRole('button', { name: 'Save' }).click());
     const after = ok(await server.api.get(`/self/${shop.shopId}/settings`)).protection;
-    assert.deepEqual(after, { ...before, holdMinutesHosted: 20, unitsPerClient: 4, disputeBlacklist: true });
+    assert.deepEqual(after, {
+      ...before,
+      holdMinutesHosted: 20,
+      unitsPerClient: 4,
+      disputeBlacklist: true,
+      challenge: 'always',
+      challengeThreshold: 8,
+    });
   },
 );

@@ -43,6 +43,7 @@ import { analyticsOwnerRoutes, startVisitRecorder } from './modules/analytics/in
 import { announcementOwnerRoutes } from './modules/announcements/index.js';
 import { blacklistOwnerRoutes, loadVpnRanges } from './modules/blacklist/index.js';
 import { categoryOwnerRoutes } from './modules/categories/index.js';
+import { challengePublicRoutes, createChallengeGate } from './modules/challenge/index.js';
 import { couponOwnerRoutes } from './modules/coupons/index.js';
 import {
   createSignInLimits,
@@ -260,6 +261,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     createPasswordGuessLimits({ redis: app.redis, keyPrefix: `${config.redisKeyPrefix}rl:` }),
   );
   app.decorate('orders', orderOptions(app, paymentPort(paymentContext(app))));
+  app.decorate('challenges', createChallengeGate(app.ctx, app.secrets));
   registerErrorHandling(app);
   registerBodyTimeout(app, config.requestBody);
   await registerOpenApi(app);
@@ -321,6 +323,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       // After validation: routes with `config.customerSession` get `request.customer` from `Authorization: Bearer`.
       pub.addHook('preHandler', identifyCustomer);
       await pub.register(invoicePublicRoutes);
+      await pub.register(challengePublicRoutes);
       await pub.register(paymentCallbackRoutes);
       await pub.register(storefrontPublicRoutes);
       await pub.register(feedbackPublicRoutes);

@@ -72,6 +72,8 @@ const EnvSchema = Type.Object({
   FILES_S3_FORCE_PATH_STYLE: Type.Boolean({ default: false }),
   LICENSE_TOKEN_HOURS: Type.Integer({ minimum: 1, maximum: 24 * 366, default: 72 }),
   SUBDOMAIN_HOLD_DAYS: Type.Integer({ minimum: 0, maximum: 3650, default: 30 }),
+  CHALLENGE_COST: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1000 }),
+  CHALLENGE_COUNTER_MAX: Type.Integer({ minimum: 2, maximum: 10_000_000, default: 2000 }),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -175,6 +177,12 @@ export interface Config {
   licenses: { tokenHours: number };
   /** `SUBDOMAIN_HOLD_DAYS` (30; 0: none): how long a subdomain a shop gave up is kept for its account. */
   subdomainHoldDays: number;
+  /**
+   * The proof-of-work challenge's work (src/modules/challenge): `cost` (`CHALLENGE_COST`, 1000)
+   * PBKDF2-SHA-256 iterations per try, and the browser tries up to a counter drawn between half
+   * of `counterMax` (`CHALLENGE_COUNTER_MAX`, 2000) and all of it: about 1.5 million iterations.
+   */
+  challenge: { cost: number; counterMax: number };
   /** How long the database and Redis have to answer `/health` and `/ready` before they are a 503. */
   probeTimeoutMs: number;
   /**
@@ -314,6 +322,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     licenses: Object.freeze({ tokenHours: parsed.LICENSE_TOKEN_HOURS }),
     subdomainHoldDays: parsed.SUBDOMAIN_HOLD_DAYS,
+    challenge: Object.freeze({ cost: parsed.CHALLENGE_COST, counterMax: parsed.CHALLENGE_COUNTER_MAX }),
   });
 }
 

@@ -8,6 +8,7 @@ import type { JobHandle, JobRunner } from './jobs/runner.js';
 import type { OwnerSignInLimits, Principal } from './modules/accounts/index.js';
 import type { VisitRecorder } from './modules/analytics/index.js';
 import type { VpnRanges } from './modules/blacklist/index.js';
+import type { ChallengeGate } from './modules/challenge/index.js';
 import type { CustomerSession, SignInLimits } from './modules/customer-sessions/index.js';
 import type { FileStore } from './modules/files/index.js';
 import type { Metrics } from './modules/metrics/index.js';
@@ -54,6 +55,8 @@ declare module 'fastify' {
     metrics: Metrics | null;
     /** What every order write takes from the server (src/modules/orders/order-options.ts): dynamic delivery, the payments port, the metrics. */
     orders: OrderOptions;
+    /** The proof-of-work challenge of checkouts, tickets and sign-in codes (src/modules/challenge). */
+    challenges: ChallengeGate;
     /** The operator's VPN ranges (`VPN_RANGES_FILE`), null when none are configured. */
     vpnRanges: VpnRanges | null;
   }

@@ -9,6 +9,7 @@ import type { VisitsTable } from '../modules/analytics/visits.table.js';
 import type { AnnouncementsTable } from '../modules/announcements/announcements.table.js';
 import type { BlacklistTable } from '../modules/blacklist/blacklist.table.js';
 import type { CategoriesTable, CategoryListingsTable } from '../modules/categories/categories.table.js';
+import type { ChallengeActionsTable, ChallengeSolutionsTable } from '../modules/challenge/challenge.table.js';
 import type { CouponsTable } from '../modules/coupons/coupons.table.js';
 import type {
   CustomerSessionsTable,
@@ -73,6 +74,8 @@ export interface Database {
   payment_settings: PaymentSettingsTable;
   shop_designs: ShopDesignsTable;
   shop_protection: ShopProtectionTable;
+  challenge_actions: ChallengeActionsTable;
+  challenge_solutions: ChallengeSolutionsTable;
   disputes: DisputesTable;
   invoice_views: InvoiceViewsTable;
   idempotency_keys: IdempotencyKeysTable;

@@ -23,7 +23,7 @@ export async function registerPublicCors(scope: FastifyInstance, origins: readon
     },
     // DELETE and Authorization: the customer area signs out, and carries a buyer's session token (never an API key).
     methods: ['GET', 'HEAD', 'POST', 'DELETE'],
-    allowedHeaders: ['content-type', 'idempotency-key', 'x-request-id', 'authorization'],
+    allowedHeaders: ['content-type', 'idempotency-key', 'x-request-id', 'authorization', 'x-altcha'],
     exposedHeaders: [
       'etag',
       'x-request-id',

@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'unprocessable'
   | 'rate_limited'
+  | 'challenge_required'
   | 'service_unavailable'
   | 'payment_provider_error'
   | 'internal_error';
@@ -78,6 +79,16 @@ export class ConflictError extends AppError {
 export class UnprocessableError extends AppError {
   constructor(message: string, errors?: string[]) {
     super(422, 'unprocessable', message, errors);
+  }
+}
+
+/**
+ * 428: the shop asks this client for a solved proof-of-work challenge (src/modules/challenge)
+ * and the request carried none, or one that is not valid, expired, of another shop or spent.
+ */
+export class ChallengeRequiredError extends AppError {
+  constructor(message: string, errors?: string[]) {
+    super(428, 'challenge_required', message, errors);
   }
 }
 

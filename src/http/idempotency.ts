@@ -13,7 +13,7 @@ import * as keys from './idempotency-keys.js';
  * `Idempotency-Key` for calls that move money or stock (contract section 1): a retry with the
  * same key and the same request within 24 h answers the first response without acting again;
  * the same key with another request is a 409, and so is a retry while the first is running.
- * Responses of 5xx and 429 are not kept: a retry after one acts again, unless the work had committed
+ * Responses of 5xx, 428 and 429 are not kept: a retry after one acts again, unless the work had committed
  * before the failure (then it is answered what the work made, as after a crash).
  *
  * A key is claimed before the handler runs and its answer recorded after. In between, the work the
@@ -198,8 +198,9 @@ const recordResponse: onSendHookHandler = async (request, reply, payload) => {
   const db = request.server.ctx.db;
   try {
     // A 429 says "not now" (a checkout over a client limit, with Retry-After): were it kept, the
-    // retry with the key after the wait would be answered the refusal for 24 h.
-    if (reply.statusCode >= 500 || reply.statusCode === 429 || typeof payload !== 'string')
+    // retry with the key after the wait would be answered the refusal for 24 h. So would a 428 (a
+    // proof-of-work challenge asked for): the retry carries the solution.
+    if (reply.statusCode >= 500 || reply.statusCode === 428 || reply.statusCode === 429 || typeof payload !== 'string')
       await keys.releaseClaim(db, id);
     else await keys.recordAnswer(db, id, reply.statusCode, payload);
   } catch (err) {

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { atTime, type Context } from '../domain/context.js';
 import { sweepIdempotencyKeys } from '../http/idempotency.js';
 import { sweepOwnerSessions } from '../modules/accounts/index.js';
+import { sweepChallenges } from '../modules/challenge/index.js';
 import { sweepCustomerSessions } from '../modules/customer-sessions/index.js';
 import { expireOverdue, type PaymentPort } from '../modules/orders/index.js';
 import { sweepPaymentEvents } from '../modules/payments/index.js';
@@ -43,6 +44,7 @@ export function sweepsJob(ctx: Context, log: FastifyBaseLogger, health?: { repor
     ['customer sessions', (now) => sweepCustomerSessions(ctx.db, now)],
     ['owner sessions', (now) => sweepOwnerSessions(ctx.db, now)],
     ['payment events', (now) => sweepPaymentEvents(ctx, now)],
+    ['challenges', (now) => sweepChallenges(ctx, now)],
   ];
   const sweepLog = log.child({ job: 'sweeps' });
   return {

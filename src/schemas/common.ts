@@ -186,10 +186,12 @@ const errorDescriptions: Record<number, string> = {
   413: 'Payload too large',
   415: 'Unsupported media type',
   422: 'Refused by a business rule',
+  428: 'A solved proof-of-work challenge is needed (`X-Altcha`; code challenge_required)',
   429: 'Rate limited',
 };
 
-function errorResponses(statuses: number[]) {
+/** The error responses of these statuses (also for a route whose success is not the envelope). */
+export function errorResponses(statuses: number[]) {
   return Object.fromEntries(statuses.map((s) => [s, { ...errorRef, description: errorDescriptions[s] }]));
 }
 

@@ -89,6 +89,9 @@ export async function freshConfig(
     // Custom-domain verification never asks a public resolver: a closed local port answers at once
     // (refused). Tests of the check run their own DNS server (test/helpers/dns-server.ts).
     DNS_SERVERS: '127.0.0.1:9',
+    // A proof-of-work challenge a test solves in a few milliseconds (the default takes ~0.4 s of CPU).
+    CHALLENGE_COST: '1',
+    CHALLENGE_COUNTER_MAX: '20',
     ...env,
   });
   onEnd(t, () => rmSync(dataDir, { recursive: true, force: true }));

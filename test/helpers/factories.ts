@@ -6,7 +6,8 @@ import type { Client } from './build.js';
  * mail budgets, and stock held for the whole invoice lifetime. Tests of other things
  * place many orders, tickets and mails from one client (every injected request comes from
  * 127.0.0.1), which the safe defaults (src/modules/protection) would refuse or budget. The tests
- * of those defaults create their shops with `{ protection: 'defaults' }`.
+ * of those defaults create their shops with `{ protection: 'defaults' }`. No proof-of-work
+ * challenge either: its tests (test/modules/challenge.test.ts) turn it on.
  */
 export const RELAXED_PROTECTION = {
   holdMinutesHosted: 10_080,
@@ -16,6 +17,7 @@ export const RELAXED_PROTECTION = {
   mailPerRecipientHour: 0,
   mailPerClientHour: 0,
   mailPerShopDay: 0,
+  challenge: 'off',
 } as const;
 
 /** Creates a shop through the API, with RELAXED_PROTECTION unless asked for the defaults, and returns it. */

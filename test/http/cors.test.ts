@@ -51,6 +51,7 @@ test('listed origins get CORS on the public API: checkout preflight, the checkou
   const allowed = String(pre.headers['access-control-allow-headers']).toLowerCase();
   assert.match(allowed, /\bcontent-type\b/);
   assert.match(allowed, /\bidempotency-key\b/);
+  assert.match(allowed, /\bx-altcha\b/, 'a storefront elsewhere may send a solved challenge (src/modules/challenge)');
   assert.match(String(pre.headers.vary), /Origin/i);
   assert.equal(pre.headers['access-control-allow-credentials'], undefined, 'no cookies, no credentials');
   assert.equal(await invoiceCount(), 0, 'a preflight runs nothing');

@@ -71,6 +71,7 @@ function otherBodies(f: Fixture): Record<string, unknown> {
       key: 'storefront-password',
     },
     'POST /v2/public/tickets/{ticketId}/message': { content: 'More' },
+    'POST /v2/public/shops/{shopId}/customer/sign-in': { email: 'buyer@example.com', key: 'storefront-password' },
   };
 }
 

@@ -128,6 +128,7 @@ const statusOf: Record<ErrorCode, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   unprocessable: 422,
+  challenge_required: 428,
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,

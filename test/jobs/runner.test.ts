@@ -270,12 +270,12 @@ test('each sweep that fails is logged on its own, and the pass goes on to the ne
   const gone = openDatabase(app.config.database);
   await gone.kysely.selectFrom('shops').select('id').execute();
   await gone.destroy();
-  // A handle whose every statement fails: each of the four sweeps fails on its own.
+  // A handle whose every statement fails: each of the five sweeps fails on its own.
   const failing = sweepsJob(onConnection(app.ctx, gone.kysely), log);
   assert.equal(await failing.run(app.ctx.clock.now()), 0, 'the pass itself ends normally');
   assert.deepEqual(
     lines.filter((l) => l.msg.startsWith('sweep failed')).map((l) => l.fields.sweep),
-    ['idempotency keys', 'customer sessions', 'owner sessions', 'payment events'],
+    ['idempotency keys', 'customer sessions', 'owner sessions', 'payment events', 'challenges'],
   );
   // The app's own sweeps run on its runner.
   assert.equal(await app.jobs.runOnce('sweeps'), 0);

@@ -34,7 +34,9 @@ async function setup(t: TestContext) {
   const api = await owner(app);
   const shop = await createShop(api, 'Card Shop', { protection: 'defaults' });
   const shopId = shop.id;
-  assertOk(await api.put(`/self/${shopId}/settings/protection`, { pendingPerClient: 0, unitsPerClient: 0 }));
+  assertOk(
+    await api.put(`/self/${shopId}/settings/protection`, { pendingPerClient: 0, unitsPerClient: 0, challenge: 'off' }),
+  );
   assertOk(await api.put(`/self/${shopId}/settings/payments/tipjar`, { enabled: true, handle: 'jar' }));
   assertOk(
     await api.put(`/self/${shopId}/settings/payments/cardconnect`, {

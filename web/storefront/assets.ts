@@ -3,9 +3,12 @@ import { readFileSync } from 'node:fs';
 import type { FastifyPluginAsync } from 'fastify';
 
 /**
- * The storefront's one stylesheet and one small script, read once at start and served under
- * names that carry a hash of their bytes, so browsers may keep them for a year: a new version is
- * a new name. The script only improves pages that already work without it.
+ * The storefront's stylesheet and small script, and the proof-of-work challenge's widget (the
+ * `altcha` package's build without inline workers, so the CSP keeps `script-src 'self'`), its
+ * PBKDF2 worker and the few lines that register it: read once at start and served under names
+ * that carry a hash of their bytes, so browsers may keep them for a year: a new version is a new
+ * name. The storefront script only improves pages that already work without it; the challenge
+ * needs script by nature (pages say so in a <noscript>).
  */
 interface Asset {
   body: Buffer;
@@ -13,26 +16,35 @@ interface Asset {
   url: string;
 }
 
-const FILES: Record<string, string> = {
-  'storefront.css': 'text/css; charset=utf-8',
-  'storefront.js': 'text/javascript; charset=utf-8',
-};
+const JS = 'text/javascript; charset=utf-8';
+const CSS = 'text/css; charset=utf-8';
+const own = (name: string) => new URL(`./assets/${name}`, import.meta.url);
+// The package's entry for `altcha/external` is dist/external/altcha.js; its siblings are beside it.
+const widget = (path: string) => new URL(path, import.meta.resolve('altcha/external'));
+
+const FILES = {
+  'storefront.css': { type: CSS, from: own('storefront.css') },
+  'storefront.js': { type: JS, from: own('storefront.js') },
+  'challenge.js': { type: JS, from: own('challenge.js') },
+  'altcha.js': { type: JS, from: widget('./altcha.min.js') },
+  'altcha.css': { type: CSS, from: widget('./altcha.css') },
+  'altcha-pbkdf2.js': { type: JS, from: widget('../workers/pbkdf2.js') },
+} as const;
 
 const assets = new Map<string, Asset>();
-for (const [name, type] of Object.entries(FILES)) {
-  const body = readFileSync(new URL(`./assets/${name}`, import.meta.url));
+const urlOf = new Map<string, string>();
+for (const [name, { type, from }] of Object.entries(FILES)) {
+  const body = readFileSync(from);
   const hash = createHash('sha256').update(body).digest('base64url').slice(0, 12);
   const dot = name.lastIndexOf('.');
   const url = `/assets/storefront/${name.slice(0, dot)}.${hash}${name.slice(dot)}`;
   assets.set(url, { body, type, url });
+  urlOf.set(name, url);
 }
 
 /** The served URL of an asset, e.g. `assetUrl('storefront.css')`. */
-export function assetUrl(name: keyof typeof FILES & string): string {
-  const dot = name.lastIndexOf('.');
-  const [stem, ext] = [`/assets/storefront/${name.slice(0, dot)}.`, name.slice(dot)];
-  for (const asset of assets.values()) if (asset.url.startsWith(stem) && asset.url.endsWith(ext)) return asset.url;
-  throw new Error(`unknown storefront asset ${name}`);
+export function assetUrl(name: keyof typeof FILES): string {
+  return urlOf.get(name)!;
 }
 
 export const storefrontAssetRoutes: FastifyPluginAsync = async (app) => {

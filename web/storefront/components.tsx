@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { assetUrl } from './assets.js';
 import { day, stars } from './format.js';
 
 /** Pieces several pages share. */
@@ -92,6 +93,57 @@ export function FormErrors({ errors, message }: { errors: string[]; message?: st
           ))}
         </ul>
       ) : null}
+    </div>
+  );
+}
+
+declare module 'preact' {
+  namespace JSX {
+    interface IntrinsicElements {
+      /** The ALTCHA widget (the `altcha` package), a custom element defined by its script. */
+      'altcha-widget': {
+        challenge: string;
+        name: string;
+        auto?: 'off' | 'onfocus' | 'onload' | 'onsubmit';
+        'data-worker': string;
+        id?: string;
+        'aria-describedby'?: string;
+      };
+    }
+  }
+}
+
+/**
+ * The proof-of-work challenge of a form (src/modules/challenge), shown when the shop asks this
+ * client for one: the ALTCHA widget starts solving as soon as the buyer is in the form (a second or
+ * two, in a worker) and puts the solution in the form as `altcha`. Without JavaScript it cannot be
+ * solved, and the page says so. `error` is what the server said of the last try.
+ */
+export function ChallengeField({ shopId, error }: { shopId: number; error?: string | undefined }) {
+  return (
+    <div class={error ? 'field challenge invalid' : 'field challenge'}>
+      <link rel="stylesheet" href={assetUrl('altcha.css')} />
+      <altcha-widget
+        id="altcha"
+        challenge={`/v2/public/shops/${shopId}/challenge`}
+        name="altcha"
+        auto="onfocus"
+        data-worker={assetUrl('altcha-pbkdf2.js')}
+        aria-describedby="altcha-hint"
+      />
+      <p class="hint" id="altcha-hint">
+        To keep automated orders out, this shop asks your browser to solve a small puzzle first. It starts by itself.
+      </p>
+      <noscript>
+        <p class="error">The puzzle needs JavaScript, which is off in this browser. Turn it on to send this form.</p>
+      </noscript>
+      {error ? (
+        <p class="error" id="altcha-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <script type="module" src={assetUrl('altcha.js')} />
+      <script type="module" src={assetUrl('challenge.js')} />
     </div>
   );
 }

@@ -100,5 +100,40 @@ export function describedBy(id: string, options: { error?: string | undefined; h
  */
 export const csrfBinding = (request: FastifyRequest) => `shop:${request.site?.shop.id ?? 0}`;
 
+/**
+ * A refusal a form shows (formRefusal's), placed next to its fields; a proof-of-work challenge asked
+ * for (428) goes next to the puzzle, in words for a buyer rather than the API's.
+ */
+export function refusalErrors(refused: AppError, fieldOf: (path: string) => string | undefined): PlacedErrors {
+  if (refused.code !== 'challenge_required')
+    return { ...placeErrors(refused.errors, fieldOf, refused.message), status: refused.statusCode };
+  const missing = refused.errors.some((e) => e.endsWith('is required'));
+  return {
+    fields: {
+      altcha: missing
+        ? 'Wait until the puzzle is solved (its box is ticked), then send the form again.'
+        : 'The puzzle was not accepted (it may have expired). Solve it again, then send the form again.',
+    },
+    other: [],
+    message: 'One more step: this shop asks your browser to solve a small puzzle.',
+    status: 428,
+  };
+}
+
+/**
+ * Whether a form shows the proof-of-work challenge: when its last try was refused for it, or when
+ * the shop asks this client for one now (src/modules/challenge).
+ */
+export async function formChallenge(
+  request: FastifyRequest,
+  errors: PlacedErrors,
+): Promise<{ error?: string | undefined } | null> {
+  if (errors.fields.altcha) return { error: errors.fields.altcha };
+  return (await request.server.challenges.required(request.site!.shop.id, request.ip)) ? {} : null;
+}
+
+/** The solution a form carries (the widget's `altcha` field), for `challenges.admit`. */
+export const formSolution = (input: FormInput) => textOf(input, 'altcha') || undefined;
+
 /** The CSRF token of a form on the page this reply answers (bound to its shop, csrfBinding). */
 export const formToken = (reply: FastifyReply) => reply.generateCsrf({ userInfo: csrfBinding(reply.request) });

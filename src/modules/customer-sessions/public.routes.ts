@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ForbiddenError } from '../../http/errors.js';
 import { ok, publicResponses } from '../../schemas/common.js';
+import { AltchaHeaders } from '../challenge/index.js';
 import { PublicShopParams, requireShop, type ShopRow } from '../shops/index.js';
 import { keyOpens, UnlockedKeys } from '../storefront/index.js';
 import { signedInCustomer } from './customer-auth.js';
@@ -34,13 +35,17 @@ export const customerSessionPublicRoutes: FastifyPluginAsyncTypebox = async (app
         'log, subject or URL. The answer is the same 200 whether or not the shop has a customer with that address (nothing ' +
         'tells who buys here); an address that never ordered signs in to an empty account. At most 5 codes per address and ' +
         'shop, and 20 per client IP (an IPv6 /64), per hour: past either, 429 with `Retry-After` and nothing sent. Asking again ' +
-        'sends a new code; every unused code of the address works until one of them is used. ' +
+        'sends a new code; every unused code of the address works until one of them is used. When the shop asks this ' +
+        'client for a proof-of-work challenge (`settings/protection`), a request without a solution in `X-Altcha` is a ' +
+        '428 `challenge_required` and nothing is sent; see `GET /v2/public/shops/{shopId}/challenge`. ' +
         locked,
       params: PublicShopParams,
+      headers: AltchaHeaders,
       body: schema.SignInBody,
-      response: publicResponses(schema.SignInResult, [403]),
+      response: publicResponses(schema.SignInResult, [403, 428]),
     },
     handler: async (request) => {
+      await app.challenges.admit(request.params.shopId, request.ip, request.headers['x-altcha']);
       const shop = await open(request.params.shopId, request.body.key, request.ip);
       return ok(await sendSignInCode(ctx, app.signInLimits, shop, { email: request.body.email, ip: request.ip }));
     },

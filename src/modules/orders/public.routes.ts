@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../http/errors.js';
 import { IdempotencyHeaders, idempotent } from '../../http/idempotency.js';
 import { proxyHeader } from '../../http/proxy-trust.js';
 import { ok, publicResponses } from '../../schemas/common.js';
+import { AltchaHeaders } from '../challenge/index.js';
 import { PublicShopParams } from '../shops/index.js';
 import { cancelPublicInvoice } from './cancel.service.js';
 import { assertBalancePayer, type Buyer, checkout } from './checkout.service.js';
@@ -66,17 +68,22 @@ export const invoicePublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'session of this shop whose e-mail is `customerEmail`. Without one (no token, or one that is unknown, expired, signed ' +
         "out or another shop's) it is a 401, with another address's session a 403, before any other check (after validation): " +
         'nothing is created or reserved, the balance is not revealed, and the refusal is not kept under an Idempotency-Key. ' +
-        'Other gateways need no session and ignore one.',
+        'Other gateways need no session and ignore one. ' +
+        '**A proof-of-work challenge** may be asked first (after the balance payer and the Idempotency-Key): when the ' +
+        "shop's `settings/protection` `challenge` asks this client for one, a checkout without a solution in `X-Altcha` is " +
+        'a 428 `challenge_required` that creates nothing and is not kept under the Idempotency-Key; see ' +
+        '`GET /v2/public/shops/{shopId}/challenge`.',
       security: [{}, { customerSession: [] }],
       params: PublicShopParams,
-      headers: IdempotencyHeaders,
+      headers: Type.Composite([IdempotencyHeaders, AltchaHeaders]),
       body: schema.CheckoutBody,
-      response: publicResponses(schema.PublicInvoice, [401, 403, 409, 422]),
+      response: publicResponses(schema.PublicInvoice, [401, 403, 409, 422, 428]),
     },
     // The balance payer is checked before the Idempotency-Key is claimed: a refusal is not replayed once signed in.
     preHandler: [async (request) => assertBalancePayer(request.body, request.customer?.email), ...guard.preHandler],
     onSend: guard.onSend,
     handler: async (request) => {
+      await app.challenges.admit(request.params.shopId, request.ip, request.headers['x-altcha']);
       const placed = await checkout(ctx, request.params.shopId, request.body, buyerOf(request), options, app.vpnRanges);
       // A manual gateway's order is answered as placed; one that went on (completed, or at a provider) is read again.
       if (placed.order) return ok(placedInvoiceView(placed.order, ctx.config));

@@ -14,6 +14,9 @@ export interface ShopProtectionTable {
   dispute_blacklist: number;
   /** 0 or 1. */
   dispute_auto_submit: number;
+  /** 'off', 'suspicious' or 'always' (migration 0033). */
+  challenge: string;
+  challenge_threshold: number;
   updated_at: number;
 }
 

@@ -62,6 +62,20 @@ export const ShopProtection = Type.Object({
   disputeAutoSubmit: Type.Boolean({
     description: "Whether a dispute's assembled evidence is submitted to the provider at once (default false).",
   }),
+  challenge: Type.Union([Type.Literal('off'), Type.Literal('suspicious'), Type.Literal('always')], {
+    description:
+      'When a checkout, a support ticket or a customer sign-in code needs a solved proof-of-work challenge (ALTCHA, ' +
+      'self-hosted: `GET /v2/public/shops/{shopId}/challenge`): `always`; `suspicious` (default) once the client took ' +
+      '`challengeThreshold` of these actions in this shop in the last hour; `off` never. The storefront shows the ' +
+      'challenge in the form (a browser solves it in a second or two, with JavaScript); the public API takes the ' +
+      'solution in the `X-Altcha` header and answers 428 `challenge_required` without one.',
+  }),
+  challengeThreshold: Type.Integer({
+    minimum: 1,
+    maximum: MAX_LIMIT,
+    description:
+      "Checkouts, tickets and sign-in codes one client may ask for per hour without a challenge (default 5), when `challenge` is 'suspicious'.",
+  }),
 });
 export type ShopProtection = Static<typeof ShopProtection>;
 
@@ -75,6 +89,8 @@ export const DEFAULT_PROTECTION: Readonly<ShopProtection> = Object.freeze({
   mailPerShopDay: 2000,
   disputeBlacklist: false,
   disputeAutoSubmit: false,
+  challenge: 'suspicious',
+  challengeThreshold: 5,
 });
 
 /** The body of `PUT settings/protection`: any of the settings, at least one. */

@@ -16,6 +16,8 @@ function fromRow(row: ShopProtectionRow): ShopProtection {
     mailPerShopDay: row.mail_per_shop_day,
     disputeBlacklist: row.dispute_blacklist === 1,
     disputeAutoSubmit: row.dispute_auto_submit === 1,
+    challenge: row.challenge as ShopProtection['challenge'],
+    challengeThreshold: row.challenge_threshold,
   };
 }
 
@@ -40,6 +42,8 @@ export async function updateProtection(ctx: Context, shopId: number, body: Prote
       mail_per_shop_day: next.mailPerShopDay,
       dispute_blacklist: next.disputeBlacklist ? 1 : 0,
       dispute_auto_submit: next.disputeAutoSubmit ? 1 : 0,
+      challenge: next.challenge,
+      challenge_threshold: next.challengeThreshold,
       updated_at: ctx.clock.now(),
     });
     return next;

@@ -230,6 +230,7 @@ async function fill(app: FastifyInstance, log: SeedLog): Promise<DemoSummary> {
       mailPerRecipientHour: 0,
       mailPerClientHour: 0,
       mailPerShopDay: 0,
+      challenge: 'off',
     }),
     'lifting the client limits while seeding',
   );

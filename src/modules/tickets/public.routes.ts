@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok, publicResponses } from '../../schemas/common.js';
+import { AltchaHeaders } from '../challenge/index.js';
 import { PublicShopParams } from '../shops/index.js';
 import * as schema from './schema.js';
 import * as service from './service.js';
@@ -23,18 +24,23 @@ export const ticketPublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'A shop with a storefront password needs it as `key` (403 shop_locked). The answer carries the ticket id and its `accessKey`, ' +
         'the only way to read and answer the ticket; the customer is also mailed the ticket page link with the key in it, so the key ' +
         'is never shown only once. The key is stored as a hash (what requests are checked against) and sealed with the server key ' +
-        '(so the mail of a later answer can carry the link again). Writes a `ticket.created` event.',
+        '(so the mail of a later answer can carry the link again). Writes a `ticket.created` event. When the shop asks ' +
+        'this client for a proof-of-work challenge (`settings/protection`), a ticket without a solution in `X-Altcha` is a ' +
+        '428 `challenge_required` and nothing is opened; see `GET /v2/public/shops/{shopId}/challenge`.',
       params: PublicShopParams,
+      headers: AltchaHeaders,
       body: schema.CreateTicketBody,
-      response: publicResponses(schema.TicketCreated, [403]),
+      response: publicResponses(schema.TicketCreated, [403, 428]),
     },
-    handler: async (request) =>
-      ok(
+    handler: async (request) => {
+      await app.challenges.admit(request.params.shopId, request.ip, request.headers['x-altcha']);
+      return ok(
         await service.openTicket(ctx, request.params.shopId, request.body, mail, 'key', {
           limits: app.passwordGuesses,
           ip: request.ip,
         }),
-      ),
+      );
+    },
   });
 
   app.get('/tickets/:ticketId', {

@@ -1,4 +1,4 @@
-import { Field, FormErrors } from '../components.js';
+import { ChallengeField, Field, FormErrors } from '../components.js';
 import { describedBy, type PlacedErrors } from '../form.js';
 import { Layout } from '../layout.js';
 import { href, type ShopDetails, type Site } from '../site.js';
@@ -11,7 +11,9 @@ interface FormProps {
 }
 
 /** Step 1 of signing in: the buyer's e-mail address, to which a one-time code is mailed. */
-export function SignInPage(props: FormProps & { email: string }) {
+export function SignInPage(
+  props: FormProps & { email: string; challenge?: { error?: string | undefined } | null | undefined },
+) {
   const { site, details, errors } = props;
   const e = errors.fields;
   return (
@@ -39,6 +41,7 @@ export function SignInPage(props: FormProps & { email: string }) {
               {...describedBy('email', { error: e.email, hint: true })}
             />
           </Field>
+          {props.challenge ? <ChallengeField shopId={site.shop.id} error={props.challenge.error} /> : null}
           <button type="submit" class="button primary">
             E-mail me a code
           </button>

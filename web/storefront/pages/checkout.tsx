@@ -1,5 +1,5 @@
 import type { checkoutPage } from '../../../src/modules/storefront/index.js';
-import { Field, FormErrors } from '../components.js';
+import { ChallengeField, Field, FormErrors } from '../components.js';
 import { describedBy, type PlacedErrors } from '../form.js';
 import { gatewayName, money } from '../format.js';
 import { Layout } from '../layout.js';
@@ -40,6 +40,8 @@ export interface CheckoutPageProps {
   maxAnswerLength: number;
   /** The buyer signed in to the customer area: their address is fixed, and the store balance is offered. */
   customer?: { email: string; balance: number } | null | undefined;
+  /** The shop asks this buyer for a proof-of-work challenge (and what was wrong with the last solution). */
+  challenge?: { error?: string | undefined } | null | undefined;
 }
 
 export function CheckoutPage(props: CheckoutPageProps) {
@@ -260,6 +262,8 @@ export function CheckoutPage(props: CheckoutPageProps) {
               ) : null}
             </div>
           ) : null}
+
+          {props.challenge ? <ChallengeField shopId={site.shop.id} error={props.challenge.error} /> : null}
 
           <button type="submit" class="button primary">
             Place order

@@ -1,4 +1,4 @@
-import { Field, FormErrors } from '../components.js';
+import { ChallengeField, Field, FormErrors } from '../components.js';
 import { describedBy, type PlacedErrors } from '../form.js';
 import { Layout } from '../layout.js';
 import { href, type ShopDetails, type Site } from '../site.js';
@@ -17,6 +17,8 @@ export function SupportPage(props: {
   values: SupportValues;
   errors: PlacedErrors;
   csrf: string;
+  /** The shop asks this client for a proof-of-work challenge (and what was wrong with the last solution). */
+  challenge?: { error?: string | undefined } | null | undefined;
 }) {
   const { site, details, values, errors } = props;
   const e = errors.fields;
@@ -81,6 +83,7 @@ export function SupportPage(props: {
               {...describedBy('invoice', { error: e.invoice, hint: true })}
             />
           </Field>
+          {props.challenge ? <ChallengeField shopId={site.shop.id} error={props.challenge.error} /> : null}
           <button type="submit" class="button primary">
             Send
           </button>

@@ -14,12 +14,14 @@ import { getPublicInvoice } from '../../../src/modules/orders/index.js';
 import { currentCustomer, customerCookieName, forgetSession, rememberSession } from '../customer.js';
 import {
   type FormInput,
+  formChallenge,
   formRefusal,
+  formSolution,
   formToken,
   isEmail,
   noErrors,
   type PlacedErrors,
-  placeErrors,
+  refusalErrors,
   textOf,
 } from '../form.js';
 import { AccountPage, type BuyerLicense, type FreedNotice } from '../pages/account.js';
@@ -44,7 +46,7 @@ function refusalOf(reply: FastifyReply, err: unknown, fieldOf: (path: string) =>
   }
   const refused = formRefusal(err);
   if (!refused) throw err;
-  return { ...placeErrors(refused.errors, fieldOf, refused.message), status: refused.statusCode };
+  return refusalErrors(refused, fieldOf);
 }
 
 type Account = Awaited<ReturnType<typeof customerAccount>>;
@@ -97,6 +99,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         csrf={formToken(reply)}
         email={email}
         errors={errors}
+        challenge={await formChallenge(reply.request, errors)}
       />,
       { status: errors.status ?? 200, private: true },
     );
@@ -168,6 +171,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         status: 400,
       });
     try {
+      await app.challenges.admit(site.shop.id, request.ip, formSolution(request.body as FormInput));
       const sent = await sendSignInCode(ctx, app.signInLimits, site.shop, { email, ip: request.ip });
       return reply.redirect(`${href(site, '/account/verify')}?email=${encodeURIComponent(sent.email)}`, 303);
     } catch (err) {

@@ -18,13 +18,16 @@ import type { SecretBox } from '../../../src/security/secret-box.js';
 import { currentCustomer, type SignedInCustomer } from '../customer.js';
 import {
   type FormInput,
+  formChallenge,
   formRefusal,
+  formSolution,
   formToken,
   INVOICE_ID,
   idOf,
   noErrors,
   type PlacedErrors,
   placeErrors,
+  refusalErrors,
   textOf,
 } from '../form.js';
 import {
@@ -121,7 +124,12 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return { site, data, variant, gateways: buyerGateways(customer, variant), values, customer };
   }
 
-  function showCheckout(reply: FastifyReply, order: Awaited<ReturnType<typeof checkoutOf>>, errors: PlacedErrors) {
+  async function showCheckout(
+    reply: FastifyReply,
+    order: Awaited<ReturnType<typeof checkoutOf>>,
+    errors: PlacedErrors,
+  ) {
+    const challenge = await formChallenge(reply.request, errors);
     return sendPage(
       reply,
       <CheckoutPage
@@ -134,6 +142,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         csrf={formToken(reply)}
         maxAnswerLength={MAX_ANSWER_LENGTH}
         customer={order.customer}
+        challenge={challenge}
       />,
       { status: errors.status ?? 200, private: true },
     );
@@ -165,14 +174,12 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     let invoiceId: string;
     try {
       const buyer = { ...buyerOf(request), signedInAs: order.customer?.email ?? null };
+      await app.challenges.admit(site.shop.id, request.ip, formSolution(request.body as FormInput));
       ({ invoiceId } = await checkout(ctx, site.shop.id, body, buyer, options, app.vpnRanges, 'unlocked'));
     } catch (err) {
       const refused = formRefusal(err);
       if (!refused) throw err;
-      return showCheckout(reply, order, {
-        ...placeErrors(refused.errors, checkoutFieldOf, refused.message),
-        status: refused.statusCode,
-      });
+      return showCheckout(reply, order, refusalErrors(refused, checkoutFieldOf));
     }
     return reply.redirect(href(site, storefrontPaths.invoice(invoiceId)), 303);
   });

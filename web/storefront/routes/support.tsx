@@ -5,7 +5,9 @@ import { storefrontPaths } from '../../../src/http/storefront-url.js';
 import { getPublicTicket, openTicket, postCustomerMessage } from '../../../src/modules/tickets/index.js';
 import {
   type FormInput,
+  formChallenge,
   formRefusal,
+  formSolution,
   formToken,
   INVOICE_ID,
   idOf,
@@ -13,6 +15,7 @@ import {
   noErrors,
   type PlacedErrors,
   placeErrors,
+  refusalErrors,
   textOf,
 } from '../form.js';
 import { SupportPage, type SupportValues } from '../pages/support.js';
@@ -64,7 +67,14 @@ export const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (details.design.disableSupport) throw new NotFoundError('Support');
     return sendPage(
       reply,
-      <SupportPage site={site} details={details} values={values} errors={errors} csrf={formToken(reply)} />,
+      <SupportPage
+        site={site}
+        details={details}
+        values={values}
+        errors={errors}
+        csrf={formToken(reply)}
+        challenge={await formChallenge(reply.request, errors)}
+      />,
       { status: errors.status ?? 200, private: true },
     );
   }
@@ -101,6 +111,7 @@ export const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         invoiceId: values.invoice.trim() || null,
         key: null,
       };
+      await app.challenges.admit(site.shop.id, request.ip, formSolution(input));
       ticket = await openTicket(ctx, site.shop.id, body, mail, 'unlocked', {
         limits: app.passwordGuesses,
         ip: request.ip,
@@ -108,10 +119,7 @@ export const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     } catch (err) {
       const refused = formRefusal(err);
       if (!refused) throw err;
-      return showSupport(reply, site, values, {
-        ...placeErrors(refused.errors, supportFieldOf, refused.message),
-        status: refused.statusCode,
-      });
+      return showSupport(reply, site, values, refusalErrors(refused, supportFieldOf));
     }
     return reply.redirect(href(site, storefrontPaths.ticket(ticket.id, ticket.accessKey)), 303);
   });

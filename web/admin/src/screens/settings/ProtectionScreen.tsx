@@ -37,6 +37,7 @@ export default function ProtectionScreen() {
         <div className="settings-sections">
           <HoldsSection protection={settings.data.protection} />
           <CardTestingSection protection={settings.data.protection} />
+          <ChallengeSection protection={settings.data.protection} />
           <MailSection protection={settings.data.protection} />
           <DisputesSection protection={settings.data.protection} />
         </div>
@@ -170,6 +171,51 @@ function CardTestingSection({ protection }: Props) {
         hint="0 = no limit."
       >
         {(ids) => <NumberInput ids={ids} min={0} max={MAX_LIMIT} register={form.register('hostedCheckoutsPerHour')} />}
+      </Field>
+    </SettingsSection>
+  );
+}
+
+function ChallengeSection({ protection }: Props) {
+  const form = useBodyForm({
+    operation: 'PUT /self/{shopId}/settings/protection',
+    defaultValues: {
+      challenge: protection.challenge,
+      challengeThreshold: String(protection.challengeThreshold),
+    },
+    toBody: (values): Body => ({
+      challenge: values.challenge,
+      challengeThreshold: Number(values.challengeThreshold),
+    }),
+    check: numberChecks([['challengeThreshold', 1, MAX_LIMIT, false]]),
+  });
+  const save = useProtectionSave();
+  return (
+    <SettingsSection
+      title="Proof-of-work challenge"
+      description="Before a checkout, a support ticket or a sign-in code, the buyer's browser can be asked to solve a small puzzle (ALTCHA, run by this server). It takes a second or two and starts by itself, but needs JavaScript; scripts placing orders by the thousand pay for every one."
+      form={form}
+      mutation={save}
+    >
+      <Field
+        label="Ask for the challenge"
+        error={form.problem('challenge')}
+        hint="Programs using the API send the solution in the X-Altcha header."
+      >
+        {(ids) => (
+          <select {...ids} {...form.register('challenge')} className="input">
+            <option value="suspicious">When a client acts too often (below)</option>
+            <option value="always">Always</option>
+            <option value="off">Never</option>
+          </select>
+        )}
+      </Field>
+      <Field
+        label="Actions per client per hour before it is asked"
+        error={form.problem('challengeThreshold')}
+        hint="Checkouts, tickets and sign-in codes of one client in the last hour. Used when the challenge is asked only of clients that act too often."
+      >
+        {(ids) => <NumberInput ids={ids} min={1} max={MAX_LIMIT} register={form.register('challengeThreshold')} />}
       </Field>
     </SettingsSection>
   );
