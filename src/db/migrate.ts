@@ -33,6 +33,7 @@ import * as m0030 from './migrations/0030-payment-reference.js';
 import * as m0031 from './migrations/0031-disputes.js';
 import * as m0032 from './migrations/0032-released-subdomains.js';
 import * as m0033 from './migrations/0033-challenge.js';
+import * as m0034 from './migrations/0034-dispute-evidence.js';
 
 /**
  * Migrations are listed here, in order, rather than read from a folder: the list is part of
@@ -72,6 +73,7 @@ const migrations: Record<string, Migration> = {
   '0031-disputes': m0031,
   '0032-released-subdomains': m0032,
   '0033-challenge': m0033,
+  '0034-dispute-evidence': m0034,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

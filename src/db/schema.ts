@@ -41,6 +41,7 @@ import type {
   InvoiceRefundsTable,
   InvoiceReplacementsTable,
   InvoicesTable,
+  InvoiceTermsTable,
 } from '../modules/orders/invoices.table.js';
 import type { PaymentEventsTable } from '../modules/payments/payments.table.js';
 import type { ProductsTable, ProductVariantsTable, SerialsTable } from '../modules/products/products.table.js';
@@ -103,6 +104,7 @@ export interface Database {
   coupons: CouponsTable;
   blacklist: BlacklistTable;
   invoices: InvoicesTable;
+  invoice_terms: InvoiceTermsTable;
   invoice_parts: InvoicePartsTable;
   invoice_replacements: InvoiceReplacementsTable;
   invoice_refunds: InvoiceRefundsTable;

@@ -112,6 +112,8 @@ async function setup(t: TestContext, protection: { disputeBlacklist?: boolean; d
     const activated = await app.inject({
       method: 'POST',
       url: `/v2/public/shops/${shopId}/licenses/activate`,
+      remoteAddress: PAGE_IP,
+      headers: { 'user-agent': 'Activator/5.0' },
       payload: { licenseKey: LICENSE_KEY, instanceName: 'Buyer laptop' },
     });
     assert.equal(activated.statusCode, 200, activated.body);
@@ -179,8 +181,10 @@ test('a dispute is recorded and shown on the order; its licences and downloads e
 });
 
 test('the evidence holds the views, downloads and activations, no keys; the owner submits it to Stripe once', async (t) => {
-  const { api, double, shopId, callback, buyPaidOrder } = await setup(t);
+  const { app, api, double, shopId, callback, buyPaidOrder } = await setup(t);
   const { paid } = await buyPaidOrder();
+  // The terms change after the order: the evidence quotes the ones the order was placed under.
+  assertOk(await api.put(`/self/${shopId}/settings/terms`, { terms: 'New terms: everything is refundable.' }));
   const opened = double.stripe.openDispute(paid.payment_intent!);
   assert.equal((await callback(stripeEvent('charge.dispute.created', opened, SECRET))).body.data.outcome, 'disputed');
   const [listed] = assertOk(await api.get(`/self/${shopId}/disputes`)).items;
@@ -200,12 +204,17 @@ test('the evidence holds the views, downloads and activations, no keys; the owne
     [['manual.pdf', VIEWER_IP, 'Downloader/3.0']],
   );
   assert.deepEqual(
-    evidence.licenseActivations.map((a: { instance: string }) => a.instance),
-    ['Buyer laptop'],
+    evidence.licenseActivations.map((a: { instance: string; ip: string; userAgent: string }) => [
+      a.instance,
+      a.ip,
+      a.userAgent,
+    ]),
+    [['Buyer laptop', PAGE_IP, 'Activator/5.0']],
   );
   assert.equal(evidence.delivered.items.length, 1);
   assert.ok(evidence.delivered.at);
   assert.match(evidence.terms, /not refundable/);
+  assert.equal(evidence.termsAtCheckout, true);
   const text = JSON.stringify(detail);
   assert.doesNotMatch(text, /SERIAL-SECRET|DISPUTE-LICENSE-KEY/, 'the items are named, the keys are not shown');
   assert.equal(detail.submittedEvidence, null);
@@ -222,13 +231,29 @@ test('the evidence holds the views, downloads and activations, no keys; the owne
     new RegExp(`viewed the invoice page from ${VIEWER_IP.replace(/\./g, '\\.')}`),
   );
   assert.match(atStripe.evidence.access_activity_log!, /downloaded "manual\.pdf"/);
-  assert.match(atStripe.evidence.access_activity_log!, /Buyer laptop/);
-  assert.match(atStripe.evidence.uncategorized_text!, /not refundable/);
+  assert.match(atStripe.evidence.access_activity_log!, /on "Buyer laptop" from 192\.0\.2\.44 \(Activator\/5\.0\)/);
+  assert.match(
+    atStripe.evidence.uncategorized_text!,
+    /placed under \(the buyer accepted them at checkout\):\nDigital goods are not refundable/,
+  );
+  assert.doesNotMatch(atStripe.evidence.uncategorized_text!, /everything is refundable/);
   assert.doesNotMatch(JSON.stringify(atStripe.evidence), /SERIAL-SECRET|DISPUTE-LICENSE-KEY/);
   assert.deepEqual(submitted.submittedEvidence, atStripe.evidence);
 
   assertError(await api.post(`/self/${shopId}/disputes/${listed.id}/submit`), 409, 'conflict');
   assert.equal(double.stripe.disputes.get(opened.id)!.submissions, 1, 'submitted once');
+
+  // Each version of the terms is kept once; an order placed before they were recorded (no
+  // terms_hash) is shown the shop's terms as they are now, and says so.
+  const kept = await app.db.kysely.selectFrom('invoice_terms').select('terms').where('shop_id', '=', shopId).execute();
+  assert.deepEqual(
+    kept.map((k) => k.terms),
+    ['Digital goods are not refundable once downloaded.'],
+  );
+  await app.db.kysely.updateTable('invoices').set({ terms_hash: null }).where('id', '=', listed.invoiceId).execute();
+  const older = assertOk(await api.get(`/self/${shopId}/disputes/${listed.id}`)).evidence;
+  assert.equal(older.terms, 'New terms: everything is refundable.');
+  assert.equal(older.termsAtCheckout, false);
 });
 
 test('with disputeBlacklist and disputeAutoSubmit, the buyer is blacklisted and the evidence goes to Stripe at once', async (t) => {

@@ -33,7 +33,8 @@ export const disputeOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Get a dispute with its evidence',
       description:
         'The evidence is assembled when asked: the buyer and the purchase IP, what was delivered and when (by name, never keys), ' +
-        "every view of the invoice page, downloads and licence activations with IP and user agent where recorded, and the shop's terms. " +
+        'every view of the invoice page, downloads and licence activations with IP and user agent where recorded, and the ' +
+        'terms of service the order was placed under (`termsAtCheckout`). ' +
         '`submittedEvidence` is what was sent to the provider, once submitted.',
       params: schema.DisputeParams,
       response: ownerResponses(schema.DisputeDetail),

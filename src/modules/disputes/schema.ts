@@ -66,9 +66,21 @@ export const DisputeEvidence = Type.Object(
         instance: Type.String(),
         activatedAt: Timestamp,
         deactivatedAt: NullableTimestamp,
+        ip: Nullable(Type.String({ description: 'Null for activations before it was recorded.' })),
+        userAgent: Nullable(Type.String()),
       }),
     ),
-    terms: Nullable(Type.String({ description: "The shop's terms of service as they are now." })),
+    terms: Nullable(
+      Type.String({
+        description:
+          'The terms of service the order was placed under (see `termsAtCheckout`); null when the shop had none.',
+      }),
+    ),
+    termsAtCheckout: Type.Boolean({
+      description:
+        'Whether `terms` were recorded when the order was placed (the storefront has the buyer tick them); false for ' +
+        "an order placed before shopd recorded them: then they are the shop's terms as they are now.",
+    }),
   },
   { description: 'What shopd knows that shows the order was made and delivered, assembled when asked.' },
 );

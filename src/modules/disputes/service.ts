@@ -182,17 +182,18 @@ export async function getDispute(ctx: Context, shopId: number, disputeId: number
 /**
  * What shopd knows of the order: who bought it from where, what was delivered and when (by name:
  * the keys and serials stay out of it), every view of its invoice page, every download, every
- * licence activation, and the shop's terms.
+ * licence activation (with IP and user agent), and the terms the order was placed under.
  */
 export async function assembleEvidence(db: Conn, dispute: DisputeRow) {
   const { shop_id: shopId, invoice_id: invoiceId } = dispute;
   const invoice = await orders.requireInvoice(db, shopId, invoiceId);
-  const [items, views, downloads, activations, shop] = await Promise.all([
+  const [items, views, downloads, activations, shop, accepted] = await Promise.all([
     orders.orderedLines(db, shopId, invoiceId),
     repo.viewsOfInvoice(db, shopId, invoiceId),
     downloadLogOfInvoice(db, shopId, invoiceId),
     licenseActivationsOfInvoice(db, shopId, invoiceId),
     findShop(db, shopId),
+    orders.termsOfInvoice(db, shopId, invoiceId),
   ]);
   const completedAt = invoice.completed_at === null ? null : toIso(Number(invoice.completed_at));
   return {
@@ -213,7 +214,9 @@ export async function assembleEvidence(db: Conn, dispute: DisputeRow) {
     invoiceViews: views.map((v) => ({ at: toIso(Number(v.at)), ip: v.ip, userAgent: v.user_agent })),
     downloads: downloads.map((d) => ({ file: d.name, bytes: d.bytes, at: d.at, ip: d.ip, userAgent: d.userAgent })),
     licenseActivations: activations,
-    terms: shop.terms ?? null,
+    // The terms the order was placed under; for an order placed before they were recorded, the shop's as they are now.
+    terms: accepted ?? shop.terms ?? null,
+    termsAtCheckout: accepted !== null,
   };
 }
 
@@ -233,7 +236,9 @@ export function stripeEvidence(evidence: Evidence): Record<string, string> {
         `${d.at} downloaded "${d.file}" (${d.bytes} bytes) from ${d.ip ?? 'unknown IP'} (${d.userAgent ?? 'unknown agent'})`,
     ),
     ...evidence.licenseActivations.map(
-      (a) => `${a.activatedAt} activated licence ${a.licenseId} of product ${a.productId} on "${a.instance}"`,
+      (a) =>
+        `${a.activatedAt} activated licence ${a.licenseId} of product ${a.productId} on "${a.instance}" from ` +
+        `${a.ip ?? 'unknown IP'} (${a.userAgent ?? 'unknown agent'})`,
     ),
   ].sort();
   const fields: Record<string, string> = {
@@ -247,7 +252,12 @@ export function stripeEvidence(evidence: Evidence): Record<string, string> {
   if (evidence.customer.purchaseIp) fields.customer_purchase_ip = evidence.customer.purchaseIp;
   if (evidence.delivered.at) fields.service_date = evidence.delivered.at.slice(0, 10);
   if (log.length > 0) fields.access_activity_log = clip(log.join('\n'));
-  if (evidence.terms) fields.uncategorized_text = clip(`The shop's terms of service:\n${evidence.terms}`);
+  if (evidence.terms)
+    fields.uncategorized_text = clip(
+      evidence.termsAtCheckout
+        ? `The terms of service the order was placed under (the buyer accepted them at checkout):\n${evidence.terms}`
+        : `The shop's terms of service:\n${evidence.terms}`,
+    );
   return fields;
 }
 

@@ -32,6 +32,9 @@ export interface LicenseActivationsTable {
   name: string;
   created_at: number;
   deactivated_at: number | null;
+  /** Who activated it (migration 0034): evidence should the payment be disputed; null before. */
+  ip: string | null;
+  user_agent: string | null;
 }
 
 /** A shop's Ed25519 signing key: the private JWK sealed with the server's key, the public JWK as JSON. */

@@ -43,7 +43,13 @@ export const licensePublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (request) => {
       await limit.take(request.params.shopId, request.body.licenseKey);
-      return ok(await activateLicense(ctx, signer, request.params.shopId, request.body));
+      const userAgent = request.headers['user-agent'];
+      return ok(
+        await activateLicense(ctx, signer, request.params.shopId, request.body, {
+          ip: request.ip ?? null,
+          userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 500) : null,
+        }),
+      );
     },
   });
 

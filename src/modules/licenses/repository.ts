@@ -66,6 +66,8 @@ export async function licenseForValidation(db: Conn, shopId: number, licenseKey:
       'a.name as instance_name',
       'a.created_at as instance_created_at',
       'a.deactivated_at as instance_deactivated_at',
+      'a.ip as instance_ip',
+      'a.user_agent as instance_user_agent',
       'k.kid as key_kid',
       'k.sealed_private_key as key_sealed',
     ])
@@ -73,8 +75,17 @@ export async function licenseForValidation(db: Conn, shopId: number, licenseKey:
     .where('l.license_key', '=', licenseKey)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { instance_id, instance_name, instance_created_at, instance_deactivated_at, key_kid, key_sealed, ...license } =
-    row;
+  const {
+    instance_id,
+    instance_name,
+    instance_created_at,
+    instance_deactivated_at,
+    instance_ip,
+    instance_user_agent,
+    key_kid,
+    key_sealed,
+    ...license
+  } = row;
   return {
     license: license as LicenseRow,
     instance:
@@ -87,6 +98,8 @@ export async function licenseForValidation(db: Conn, shopId: number, licenseKey:
             name: instance_name!,
             created_at: instance_created_at!,
             deactivated_at: instance_deactivated_at,
+            ip: instance_ip,
+            user_agent: instance_user_agent,
           } satisfies LicenseActivationRow),
     signingKey: key_kid === null ? undefined : { kid: key_kid, sealed_private_key: key_sealed! },
   };
@@ -372,7 +385,7 @@ export function activationsOfInvoice(db: Conn, shopId: number, invoiceId: string
   return db
     .selectFrom('license_activations as a')
     .innerJoin('licenses as l', (join) => join.onRef('l.id', '=', 'a.license_id').onRef('l.shop_id', '=', 'a.shop_id'))
-    .select(['a.license_id', 'l.product_id', 'a.name', 'a.created_at', 'a.deactivated_at'])
+    .select(['a.license_id', 'l.product_id', 'a.name', 'a.created_at', 'a.deactivated_at', 'a.ip', 'a.user_agent'])
     .where('l.shop_id', '=', shopId)
     .where('l.invoice_id', '=', invoiceId)
     .orderBy('a.created_at')

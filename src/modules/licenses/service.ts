@@ -71,6 +71,8 @@ export async function licenseActivationsOfInvoice(db: Conn, shopId: number, invo
     instance: a.name,
     activatedAt: toIso(a.created_at),
     deactivatedAt: a.deactivated_at === null ? null : toIso(a.deactivated_at),
+    ip: a.ip,
+    userAgent: a.user_agent,
   }));
 }
 
@@ -123,7 +125,13 @@ function refusal(license: LicenseRow, now: number): UnprocessableError {
  * activations exactly as many as the limit allows succeed. Refused: 422 naming the status or the
  * limit; an unknown key (or another shop's): 404. The token is signed once the activation committed.
  */
-export async function activateLicense(ctx: Context, signer: SignerCache, shopId: number, body: ActivateBody) {
+export async function activateLicense(
+  ctx: Context,
+  signer: SignerCache,
+  shopId: number,
+  body: ActivateBody,
+  client: { ip: string | null; userAgent: string | null },
+) {
   const { license, instanceId } = await ctx.db.transaction().execute(async (trx) => {
     const found = await licenseOfKey(trx, shopId, body.licenseKey);
     const now = ctx.clock.now();
@@ -138,6 +146,9 @@ export async function activateLicense(ctx: Context, signer: SignerCache, shopId:
       name,
       created_at: now,
       deactivated_at: null,
+      // Evidence should the order's payment be disputed, as downloads and invoice views keep it.
+      ip: client.ip,
+      user_agent: client.userAgent,
     });
     await publishLicenseEvent(
       trx,

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Context } from '../../domain/context.js';
@@ -498,6 +498,9 @@ async function placeOrder(
     const affiliateId = body.affiliateCode
       ? await customers.referrerOfCode(trx, shop.id, body.affiliateCode, customer.id)
       : undefined;
+    // The terms in force now are the ones this order is placed under (the storefront has the buyer tick them).
+    const termsHash = shop.terms ? createHash('sha256').update(shop.terms).digest('hex') : null;
+    if (termsHash !== null) await repo.keepTerms(trx, shop.id, termsHash, shop.terms!, now);
     const invoice = await repo.insertInvoice(trx, {
       id: invoiceId,
       shop_id: shop.id,
@@ -524,6 +527,7 @@ async function placeOrder(
       client_net: net,
       // What the buyer quotes with a manual payment, instead of the id that opens the invoice (M4).
       payment_code: await unusedPaymentCode(trx, shop.id),
+      terms_hash: termsHash,
     });
     const partRows = [];
     for (const p of parts) {

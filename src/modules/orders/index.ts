@@ -28,6 +28,7 @@ export {
   orderedLines,
   type PaidInvoice,
   productIdsOfInvoices,
+  termsOfInvoice,
 } from './lookup.service.js';
 export { type CheckoutOutcome, type OrderOptions, orderOptions, type PaymentPort } from './order-options.js';
 export { invoiceOwnerRoutes } from './owner.routes.js';

@@ -61,6 +61,21 @@ export interface InvoicesTable {
    * shown `XXXX-XXXX`), unique per shop; null on orders placed before migration 0030.
    */
   payment_code: Generated<string | null>;
+  /**
+   * The SHA-256 (hex) of the shop's terms of service when the order was placed, their text in
+   * invoice_terms; null when the shop had none, and on orders placed before migration 0034.
+   */
+  terms_hash: Generated<string | null>;
+}
+
+/** Each version of a shop's terms of service that an order was placed under (migration 0034), kept once. */
+export interface InvoiceTermsTable {
+  shop_id: number;
+  /** SHA-256 of `terms`, hex. */
+  hash: string;
+  terms: string;
+  /** When the first order under this version was placed. */
+  created_at: number;
 }
 
 export interface InvoicePartsTable {

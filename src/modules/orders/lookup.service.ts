@@ -59,6 +59,14 @@ export async function orderedLines(
   return parts.map((p) => ({ title: p.title, quantity: p.quantity }));
 }
 
+/**
+ * The terms of service the order was placed under (the shop's at checkout, recorded since
+ * migration 0034), or null when none were recorded: a dispute's evidence quotes them.
+ */
+export function termsOfInvoice(db: Conn, shopId: number, invoiceId: string): Promise<string | null> {
+  return repo.termsOfInvoice(db, shopId, invoiceId);
+}
+
 /** The invoice a provider's callback is about, as the payment code applies it. */
 export type PaidInvoice = Pick<InvoiceRow, 'id' | 'shop_id' | 'status' | 'total' | 'currency'>;
 

@@ -52,6 +52,29 @@ export function insertInvoice(db: Conn, row: Insertable<InvoicesTable>): Promise
   return db.insertInto('invoices').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
+/** Keeps this version of the shop's terms (once: a version already kept is left as it is). */
+export async function keepTerms(db: Conn, shopId: number, hash: string, terms: string, now: number): Promise<void> {
+  await db
+    .insertInto('invoice_terms')
+    .values({ shop_id: shopId, hash, terms, created_at: now })
+    .onConflict((oc) => oc.columns(['shop_id', 'hash']).doNothing())
+    .execute();
+}
+
+/** The terms of service the invoice was placed under, when they were recorded (migration 0034). */
+export async function termsOfInvoice(db: Conn, shopId: number, invoiceId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('invoices as i')
+    .innerJoin('invoice_terms as t', (join) =>
+      join.onRef('t.shop_id', '=', 'i.shop_id').onRef('t.hash', '=', 'i.terms_hash'),
+    )
+    .select('t.terms')
+    .where('i.shop_id', '=', shopId)
+    .where('i.id', '=', invoiceId)
+    .executeTakeFirst();
+  return row?.terms ?? null;
+}
+
 export function insertPart(db: Conn, row: Insertable<InvoicePartsTable>): Promise<InvoicePartRow> {
   return db.insertInto('invoice_parts').values(row).returningAll().executeTakeFirstOrThrow();
 }
