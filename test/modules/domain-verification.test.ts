@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { build, owner } from '../helpers/build.js';
+import { TestClock } from '../helpers/clock.js';
 import { dnsServer } from '../helpers/dns-server.js';
 import { assertError, assertOk, createShop } from '../helpers/factories.js';
 
@@ -17,20 +18,28 @@ const ask = async (app: FastifyInstance, domain: string) => {
   return { status: res.statusCode, body: res.json() };
 };
 
+/** /tls-ask asks DNS about an unverified domain at most once a minute (a miss is remembered). */
+const RECHECK = 61_000;
+
 async function setup(t: TestContext) {
   const dns = await dnsServer(t);
-  const app = await build(t, {
-    PUBLIC_URL: 'https://shopd.example.com',
-    STOREFRONT_DOMAIN: 'shops.example.com',
-    DNS_SERVERS: dns.server,
-  });
+  const clock = new TestClock();
+  const app = await build(
+    t,
+    {
+      PUBLIC_URL: 'https://shopd.example.com',
+      STOREFRONT_DOMAIN: 'shops.example.com',
+      DNS_SERVERS: dns.server,
+    },
+    { clock },
+  );
   const api = await owner(app);
   const shop = await createShop(api, 'Verified Keys');
-  return { app, api, dns, shop };
+  return { app, api, dns, shop, clock };
 }
 
 test('the owner sees the record to create; /tls-ask refuses the domain until DNS holds the token, then keeps it', async (t) => {
-  const { app, api, dns, shop } = await setup(t);
+  const { app, api, dns, shop, clock } = await setup(t);
   const set = assertOk(await api.put(`/self/${shop.id}/settings/domain`, { domain: 'Keys.Example.org' }));
   const v = set.domainVerification;
   assert.equal(v.record, '_shopd-verify.keys.example.org');
@@ -44,6 +53,7 @@ test('the owner sees the record to create; /tls-ask refuses the domain until DNS
   assertError(await ask(app, 'keys.example.org'), 404, 'not_found');
   dns.txt('_shopd-verify.keys.example.org', 'shopd-verify=someone-elses-token', 'v=spf1 -all');
   dns.txt('keys.example.org', v.value);
+  clock.advance(RECHECK);
   assertError(await ask(app, 'keys.example.org'), 404, 'not_found');
   assert.ok(dns.questions.includes('_shopd-verify.keys.example.org'), 'DNS was asked');
   const owned = assertOk(await api.get(`/self/${shop.id}/settings`));
@@ -51,6 +61,7 @@ test('the owner sees the record to create; /tls-ask refuses the domain until DNS
 
   // The token among other TXT records: approved, and kept.
   dns.txt('_shopd-verify.keys.example.org', 'v=spf1 -all', v.value);
+  clock.advance(RECHECK);
   assert.deepEqual(assertOk(await ask(app, 'keys.example.org')), {
     domain: 'keys.example.org',
     serves: 'customDomain',
@@ -67,7 +78,7 @@ test('the owner sees the record to create; /tls-ask refuses the domain until DNS
 });
 
 test('a new domain needs a new proof; the old token does not verify it', async (t) => {
-  const { app, api, dns, shop } = await setup(t);
+  const { app, api, dns, shop, clock } = await setup(t);
   const first = assertOk(
     await api.put(`/self/${shop.id}/settings/domain`, { domain: 'one.example.org' }),
   ).domainVerification;
@@ -83,6 +94,7 @@ test('a new domain needs a new proof; the old token does not verify it', async (
   dns.txt('_shopd-verify.two.example.org', first.value);
   assertError(await ask(app, 'two.example.org'), 404, 'not_found');
   dns.txt('_shopd-verify.two.example.org', second.value);
+  clock.advance(RECHECK);
   assertOk(await ask(app, 'two.example.org'));
 
   // Cleared: nothing to verify, nothing shown.
@@ -115,4 +127,36 @@ test('POST settings/domain/verify checks now: 422 naming the record, 200 once fo
   // Another account's key: the shop is not theirs (404, as for any shop).
   const other = await owner(app);
   assertError(await other.post(`/self/${shop.id}/settings/domain/verify`), 404, 'not_found');
+});
+
+test('/tls-ask asks DNS about an unverified domain once a minute, one question for simultaneous asks; "check now" always asks', async (t) => {
+  const { app, api, dns, shop, clock } = await setup(t);
+  const v = assertOk(
+    await api.put(`/self/${shop.id}/settings/domain`, { domain: 'slow.example.org' }),
+  ).domainVerification;
+  const asked = () => dns.questions.filter((q) => q === '_shopd-verify.slow.example.org').length;
+
+  // A burst of handshakes for the name, at once and then one after another: one DNS question.
+  const burst = await Promise.all(Array.from({ length: 5 }, () => ask(app, 'slow.example.org')));
+  for (const res of burst) assertError(res, 404, 'not_found');
+  for (let i = 0; i < 5; i++) assertError(await ask(app, 'slow.example.org'), 404, 'not_found');
+  assert.equal(asked(), 1);
+
+  // The record appears: within the minute /tls-ask still refuses, the owner's check finds it at once.
+  dns.txt('_shopd-verify.slow.example.org', v.value);
+  clock.advance(30_000);
+  assertError(await ask(app, 'slow.example.org'), 404, 'not_found');
+  assert.equal(asked(), 1);
+  assert.equal(assertOk(await api.post(`/self/${shop.id}/settings/domain/verify`)).domainVerification.verified, true);
+  assert.equal(asked(), 2);
+  assertOk(await ask(app, 'slow.example.org'));
+
+  // Another domain's miss, a minute later, is asked again.
+  const other = await createShop(api, 'Other');
+  assertOk(await api.put(`/self/${other.id}/settings/domain`, { domain: 'later.example.org' }));
+  assertError(await ask(app, 'later.example.org'), 404, 'not_found');
+  assertError(await ask(app, 'later.example.org'), 404, 'not_found');
+  clock.advance(RECHECK);
+  assertError(await ask(app, 'later.example.org'), 404, 'not_found');
+  assert.equal(dns.questions.filter((q) => q === '_shopd-verify.later.example.org').length, 2);
 });

@@ -95,10 +95,37 @@ export async function verifyCustomDomain(ctx: Context, shop: ShopRow): Promise<S
   ]);
 }
 
-/** A shop by its custom domain, verified on the way when DNS now shows the token (for /tls-ask). */
+/**
+ * /tls-ask asks DNS about an unverified domain at most once a minute per domain and token (every
+ * TLS handshake for the name asks /tls-ask, and each DNS question may hold it 3 s): a miss is
+ * remembered that long, and simultaneous asks share one question. The owner's "check now" always
+ * asks. Per process, at most MAX_MISSES domains remembered (the oldest forgotten first).
+ */
+const RECHECK_MS = 60_000;
+const MAX_MISSES = 10_000;
+const misses = new Map<string, number>();
+const asking = new Map<string, Promise<boolean>>();
+
+/** Whether the domain is a shop's verified custom domain, verified on the way when DNS now shows the token (for /tls-ask). */
 export async function verifiedShopOfDomain(ctx: Context, domain: string): Promise<boolean> {
   const shop = await repo.findShopByDomain(ctx.db, domain);
   if (!shop) return false;
   if (shop.custom_domain_verified_at !== null) return true;
-  return (await checkDomain(ctx, shop)) !== undefined;
+  const key = `${shop.custom_domain}\n${shop.custom_domain_token}`;
+  const missedAt = misses.get(key);
+  if (missedAt !== undefined && ctx.clock.now() - missedAt < RECHECK_MS) return false;
+  let question = asking.get(key);
+  if (!question) {
+    question = checkDomain(ctx, shop)
+      .then((verified) => verified !== undefined)
+      .finally(() => asking.delete(key));
+    asking.set(key, question);
+  }
+  const verified = await question;
+  misses.delete(key);
+  if (!verified) {
+    if (misses.size >= MAX_MISSES) misses.delete(misses.keys().next().value!);
+    misses.set(key, ctx.clock.now());
+  }
+  return verified;
 }
