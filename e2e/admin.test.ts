@@ -540,6 +540,7 @@ const SCREENS = [
   'Affiliates',
   'Blacklist',
   'Tickets',
+  'Mail',
   'Feedbacks',
   'FAQs',
   'Announcements',

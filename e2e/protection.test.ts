@@ -107,5 +107,23 @@ e2eTest(
       challenge: 'always',
       challengeThreshold: 8,
     });
+
+    // A mail the budgets hold back is listed under Mail with the budget that held it.
+    ok(await server.api.put(`/self/${shop.shopId}/settings/protection`, { challenge: 'off', mailPerRecipientHour: 1 }));
+    for (const title of ['First', 'Second']) {
+      const res = await server.app.inject({
+        method: 'POST',
+        url: `/v2/public/shops/${shop.shopId}/tickets`,
+        payload: { email: 'victim@example.com', title, message: 'Hello' },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+    }
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Mail', exact: true }).click();
+    await page.getByRole('heading', { name: 'Mail', level: 1 }).waitFor();
+    await page.getByRole('table', { name: 'Mail' }).getByText('Held back').waitFor();
+    await page.getByLabel('Status').selectOption({ label: 'Held back by a mail budget' });
+    await page.getByText(/suppressed: the shop's mail budget allows 1 mail to/).waitFor();
+    assert.equal(await page.getByRole('table', { name: 'Mail' }).getByRole('row').count(), 2, 'a header and one mail');
+    await shot('mail-suppressed');
   },
 );

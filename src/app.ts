@@ -60,7 +60,7 @@ import { createFileStore, fileDownloadRoutes, fileOwnerRoutes, fileUploadSweepJo
 import { groupOwnerRoutes } from './modules/groups/index.js';
 import { licenseCustomerRoutes, licenseOwnerRoutes, licensePublicRoutes } from './modules/licenses/index.js';
 import { listingOwnerRoutes } from './modules/listings/index.js';
-import { mailOutboxJob } from './modules/mail/index.js';
+import { mailOutboxJob, mailOwnerRoutes } from './modules/mail/index.js';
 import { metricsRoutes, registerMetrics } from './modules/metrics/index.js';
 import { invoiceOwnerRoutes, invoicePublicRoutes, orderOptions } from './modules/orders/index.js';
 import { paymentCallbackRoutes, paymentContext, paymentOwnerRoutes, paymentPort } from './modules/payments/index.js';
@@ -299,6 +299,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         await owner.register(invoiceOwnerRoutes);
         await owner.register(paymentOwnerRoutes);
         await owner.register(disputeOwnerRoutes);
+        await owner.register(mailOwnerRoutes);
         await owner.register(affiliateOwnerRoutes);
         await owner.register(webhookOwnerRoutes);
         await owner.register(faqOwnerRoutes);

@@ -1,6 +1,7 @@
 // The mail module's door: what other modules and the composition root (src/app.ts, src/cli.ts) use of it.
 
 export { type LinkedShop, type LinkSettings, shopLink } from './links.js';
+export { mailOwnerRoutes } from './owner.routes.js';
 export type { OutgoingMail } from './service.js';
 export { enqueueMail, mailBacklog } from './service.js';
 export { type CheckoutMailInput, checkoutMail } from './templates/checkout-mail.js';

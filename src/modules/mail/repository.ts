@@ -1,6 +1,7 @@
-import { type ExpressionBuilder, type Kysely, type QueryCreator, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type QueryCreator, type SqlBool, sql } from 'kysely';
 import { isPostgres } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
+import { containsText } from '../../db/sql-helpers.js';
 import type { MailRow } from './mail.table.js';
 
 type Conn = Kysely<Database>;
@@ -196,3 +197,42 @@ export async function unsentMail(db: Conn): Promise<{ count: number; oldestCreat
     .executeTakeFirstOrThrow();
   return { count: Number(row.count), oldestCreatedAt: row.oldest === null ? null : Number(row.oldest) };
 }
+
+/** The shop's outbox for its owner, newest first (never the bodies: they may carry delivered goods). */
+export function listShopMail(db: Conn, shopId: number, filter: MailFilter, limit: number, offset: number) {
+  return shopMailQuery(db, shopId, filter)
+    .select(['id', 'to_address', 'subject', 'status', 'last_error', 'attempts', 'created_at', 'sent_at'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+export async function countShopMail(db: Conn, shopId: number, filter: MailFilter): Promise<number> {
+  const row = await shopMailQuery(db, shopId, filter)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export interface MailFilter {
+  status?: MailRow['status'] | undefined;
+  suppressed?: boolean | undefined;
+  /** A case-insensitive substring of the recipient or the subject. */
+  search?: string | undefined;
+}
+
+function shopMailQuery(db: Conn, shopId: number, filter: MailFilter) {
+  let query = db.selectFrom('mail_outbox').where('shop_id', '=', shopId);
+  if (filter.search)
+    query = query.where(
+      sql<SqlBool>`(${containsText('to_address', filter.search)} or ${containsText('subject', filter.search)})`,
+    );
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.suppressed) query = query.where('status', '=', 'dropped').where('last_error', 'like', `${SUPPRESSED}%`);
+  return query;
+}
+
+/** How the reason of a mail the shop's budgets held back begins (src/modules/mail/service.ts). */
+export const SUPPRESSED = 'suppressed:';

@@ -1,8 +1,20 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Context } from '../../domain/context.js';
+import { pageWindow, toPage } from '../../http/pagination.js';
+import type { PageQuery } from '../../schemas/common.js';
+import { toIso } from '../../schemas/common.js';
 import { protectionOf } from '../protection/index.js';
-import { countQueuedMail, insertMail, lockRecipient, unsentMail } from './repository.js';
+import type { MailStatus } from './mail.table.js';
+import {
+  countQueuedMail,
+  countShopMail,
+  insertMail,
+  listShopMail,
+  lockRecipient,
+  SUPPRESSED,
+  unsentMail,
+} from './repository.js';
 
 type Conn = Kysely<Database>;
 
@@ -37,6 +49,9 @@ const HOUR = 3_600_000;
  * one address never pass its budget; the per-client and per-shop counts may let through one more
  * per mail queued at the same instant (they are not locked, which would serialise a shop's checkouts).
  */
+/** `1 mail`, `5 mails`. */
+const mails = (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'mail' : 'mails'}`;
+
 async function exceededBudget(
   db: Conn,
   shopId: number,
@@ -51,15 +66,15 @@ async function exceededBudget(
     budget.mailPerRecipientHour > 0 &&
     (await countQueuedMail(db, shopId, now - HOUR, { to })) >= budget.mailPerRecipientHour
   )
-    return `${budget.mailPerRecipientHour} mails to this address per hour (mailPerRecipientHour)`;
+    return `${mails(budget.mailPerRecipientHour)} to this address per hour (mailPerRecipientHour)`;
   if (
     client !== null &&
     budget.mailPerClientHour > 0 &&
     (await countQueuedMail(db, shopId, now - HOUR, { client })) >= budget.mailPerClientHour
   )
-    return `${budget.mailPerClientHour} mails caused by one client per hour (mailPerClientHour)`;
+    return `${mails(budget.mailPerClientHour)} caused by one client per hour (mailPerClientHour)`;
   if (budget.mailPerShopDay > 0 && (await countQueuedMail(db, shopId, now - 24 * HOUR, {})) >= budget.mailPerShopDay)
-    return `${budget.mailPerShopDay} mails per shop per day (mailPerShopDay)`;
+    return `${mails(budget.mailPerShopDay)} per shop per day (mailPerShopDay)`;
   return undefined;
 }
 
@@ -83,7 +98,7 @@ export async function enqueueMail(
     : undefined;
   if (!dropped && budgetedBy) {
     const exceeded = await exceededBudget(db, shopId, mail.to, budgetedBy.client, now);
-    if (exceeded) dropped = { reason: `suppressed: the shop's mail budget allows ${exceeded}` };
+    if (exceeded) dropped = { reason: `${SUPPRESSED} the shop's mail budget allows ${exceeded}` };
   }
   await insertMail(db, shopId, mail, now, dropped, budgetedBy?.client ?? null);
 }
@@ -102,4 +117,38 @@ const MAX_RETRY_MS = 60 * MINUTE;
 /** Delay before the next try after `attempts` failed ones: 30 s, 1 min, 2 min, … capped at 1 h. */
 export function retryDelayMs(attempts: number): number {
   return Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), MAX_RETRY_MS);
+}
+
+/**
+ * The shop's outbox as its owner sees it, newest first: to whom, the subject, what became of it
+ * and why (a suppressed mail says which budget held it back). Never a mail's body: a delivery's
+ * carries the goods.
+ */
+export async function shopOutbox(
+  ctx: Context,
+  shopId: number,
+  query: PageQuery & { status?: MailStatus | 'suppressed' | undefined },
+) {
+  const search = query.searchString?.trim() || undefined;
+  const filter = query.status === 'suppressed' ? { suppressed: true, search } : { status: query.status, search };
+  const { limit, offset } = pageWindow(query);
+  const [rows, total] = await Promise.all([
+    listShopMail(ctx.db, shopId, filter, limit, offset),
+    countShopMail(ctx.db, shopId, filter),
+  ]);
+  return toPage(
+    rows.map((r) => ({
+      id: r.id,
+      to: r.to_address,
+      subject: r.subject,
+      status: r.status,
+      suppressed: r.status === 'dropped' && (r.last_error ?? '').startsWith(SUPPRESSED),
+      reason: r.last_error,
+      attempts: r.attempts,
+      createdAt: toIso(Number(r.created_at))!,
+      sentAt: toIso(r.sent_at === null ? null : Number(r.sent_at)),
+    })),
+    total,
+    query,
+  );
 }

@@ -37,6 +37,7 @@ export const screens: Screen[] = [
   screen('/:shopId/feedbacks', () => import('../screens/support/FeedbacksScreen')),
   screen('/:shopId/tickets', () => import('../screens/support/TicketsScreen')),
   screen('/:shopId/tickets/:ticketId', () => import('../screens/support/TicketScreen')),
+  screen('/:shopId/mail', () => import('../screens/support/MailScreen')),
   screen('/:shopId/faqs', () => import('../screens/content/FaqsScreen')),
   screen('/:shopId/announcements', () => import('../screens/content/AnnouncementsScreen')),
   screen('/:shopId/settings', () => import('../screens/settings/GeneralSettingsScreen')),
@@ -76,6 +77,7 @@ export const navigation: { section: string; items: { label: string; path: string
     section: 'Support',
     items: [
       { label: 'Tickets', path: '/tickets' },
+      { label: 'Mail', path: '/mail' },
       { label: 'Feedbacks', path: '/feedbacks' },
       { label: 'FAQs', path: '/faqs' },
       { label: 'Announcements', path: '/announcements' },
