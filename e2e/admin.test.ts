@@ -75,11 +75,17 @@ e2eTest('an owner sells a new product from the admin and runs the order through 
   await page.getByLabel('Title', { exact: true }).fill('Nebula Racer');
   await page.getByLabel('Description', { exact: true }).fill('A racing game key, delivered at once.');
   await page.getByLabel('Price').first().fill('14.50');
-  await page.getByLabel('Serial keys (one per line)').fill('NEB-0001\nNEB-0002\nNEB-0003');
+  // A key typed twice by mistake is removed unless the owner keeps duplicates (keys meant to be shared).
+  await page.getByLabel('Serial keys (one per line)').fill('NEB-0001\nNEB-0002\nNEB-0003\nNEB-0003');
+  const dedupe = page.getByRole('checkbox', { name: 'Remove duplicate keys' });
+  assert.equal(await dedupe.isChecked(), true, 'a new variant removes duplicates');
+  await page.getByText('Turn it off for keys meant to be shared').waitFor();
   await shot('product-new');
   await page.getByRole('button', { name: 'Save' }).first().click();
   await page.getByText('Product created').waitFor();
   await page.waitForURL(/\/admin\/\d+\/products\/\d+$/);
+  const created = ok(await server.api.get(`/self/${shop.shopId}/v2/products/${page.url().split('/').pop()}`));
+  assert.equal(created.variants[0].stock, 3, 'the key typed twice is one unit');
   await shot('product-saved');
 
   // The buyer finds it on the storefront and orders one with the tip jar.

@@ -211,3 +211,51 @@ test("another account's key gets a 404 and adds nothing", async (t) => {
   );
   assert.deepEqual(await product(), before);
 });
+
+test('a key listed twice with duplicates kept is sold twice, to two buyers; with "remove duplicates" once', async (t) => {
+  const app = await build(t, { RATE_LIMIT_PUBLIC_MAX: '0', RATE_LIMIT_OWNER_MAX: '0' });
+  const api = await owner(app);
+  // Reusable keys are a real use (a key meant to be shared): kept, each line is one unit of stock.
+  const shared = await sellingShop(api, { serials: ['SHARED-KEY', 'SHARED-KEY'] });
+  const deliveredTo = async (shop: typeof shared, email: string) => {
+    const invoice = assertOk(
+      await api.post(`/v2/public/shops/${shop.shopId}/invoices`, {
+        customerEmail: email,
+        gateway: 'tipjar',
+        parts: [{ productId: shop.productId, productVariantId: shop.keysVariant, quantity: 1 }],
+      }),
+    );
+    return assertOk(await api.post(`/self/${shop.shopId}/invoices/${invoice.id}/process`)).parts[0].deliverables;
+  };
+  assert.deepEqual(await deliveredTo(shared, 'one@example.com'), ['SHARED-KEY']);
+  assert.deepEqual(await deliveredTo(shared, 'two@example.com'), ['SHARED-KEY']);
+
+  const unique = await sellingShop(api, { serials: ['ONCE-KEY'] });
+  const { id, variants } = assertOk(await api.get(`/self/${unique.shopId}/v2/products/${unique.productId}`));
+  const edited = assertOk(
+    await api.put(`/self/${unique.shopId}/v2/products/${id}`, {
+      title: 'Game Key',
+      description: 'A key',
+      variants: [
+        {
+          id: variants[0].id,
+          title: 'Key',
+          priceDetails: { amount: 9.99 },
+          productType: 'serials',
+          asSerials: { serials: ['ONCE-KEY', 'ONCE-KEY'], removeDuplicates: true },
+        },
+      ],
+    }),
+  );
+  assert.equal(edited.variants[0].stock, 1);
+  assert.deepEqual(await deliveredTo({ ...unique, keysVariant: variants[0].id }, 'one@example.com'), ['ONCE-KEY']);
+  assertError(
+    await api.post(`/v2/public/shops/${unique.shopId}/invoices`, {
+      customerEmail: 'two@example.com',
+      gateway: 'tipjar',
+      parts: [{ productId: unique.productId, productVariantId: unique.keysVariant, quantity: 1 }],
+    }),
+    422,
+    'unprocessable',
+  );
+});

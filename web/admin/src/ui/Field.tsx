@@ -41,18 +41,33 @@ export function Field(props: {
 }
 
 /**
- * A checkbox with its label, and its problem under it (tied to it like a Field's). The input's
- * props pass through, a form's `register(name)` included (React 19 passes `ref` as a prop).
+ * A checkbox with its label, its hint and its problem under it (tied to it like a Field's). The
+ * input's props pass through, a form's `register(name)` included (React 19 passes `ref` as a prop).
  */
-export function CheckField(props: Omit<ComponentProps<'input'>, 'type'> & { error?: string | undefined }) {
-  const { children, error, ...input } = props;
-  const errorId = `${useId()}-error`;
+export function CheckField(
+  props: Omit<ComponentProps<'input'>, 'type'> & { error?: string | undefined; hint?: ReactNode },
+) {
+  const { children, error, hint, ...input } = props;
+  const id = useId();
+  const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const describedBy = [error ? errorId : null, hint ? hintId : null].filter(Boolean).join(' ');
   return (
     <>
       <label className="check">
-        <input type="checkbox" {...input} {...(error ? { 'aria-invalid': true, 'aria-describedby': errorId } : {})} />
+        <input
+          type="checkbox"
+          {...input}
+          {...(describedBy ? { 'aria-describedby': describedBy } : {})}
+          {...(error ? { 'aria-invalid': true } : {})}
+        />
         {children}
       </label>
+      {hint ? (
+        <p className="field-hint" id={hintId}>
+          {hint}
+        </p>
+      ) : null}
       {error ? (
         <p className="field-error" id={errorId}>
           {error}

@@ -83,7 +83,7 @@ export function VariantEditor(props: {
               <Field
                 label="Serial keys (one per line)"
                 error={problem('serials')}
-                hint="Each key is delivered once, ever. Stock is the number of keys."
+                hint="One key per line; each line is one unit of stock, sold to one buyer. A key listed twice is sold twice unless duplicates are removed (below)."
               >
                 {(ids) => (
                   <textarea {...ids} {...register(`${at}.serials`)} className="input catalog-serials" rows={5} />
@@ -103,7 +103,11 @@ export function VariantEditor(props: {
                 </Field>
               </details>
             )}
-            <CheckField {...register(`${at}.removeDuplicates`)} error={problem('removeDuplicates')}>
+            <CheckField
+              {...register(`${at}.removeDuplicates`)}
+              error={problem('removeDuplicates')}
+              hint="Each key is then sold once. Turn it off for keys meant to be shared, listing such a key once per sale."
+            >
               Remove duplicate keys
             </CheckField>
           </>

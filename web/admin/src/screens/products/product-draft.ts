@@ -118,7 +118,8 @@ export function emptyVariant(index: number): VariantDraft {
     serials: '',
     savedSerials: '',
     savedRemoveDuplicates: false,
-    removeDuplicates: false,
+    // A key typed twice by mistake would be sold twice: a new variant removes duplicates unless the owner says not to.
+    removeDuplicates: true,
     stock: '',
     text: '',
     externalUrl: '',
