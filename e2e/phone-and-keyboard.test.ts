@@ -89,8 +89,11 @@ e2eTest('a buyer checks out and cancels with the keyboard alone', async (t) => {
   await page.getByText('$19.98').first().waitFor();
   await shot('invoice-pending');
 
-  // Cancelling puts the two keys back on sale.
-  await tabTo(page, page.getByRole('button', { name: 'Cancel this order' }), 'the Cancel button');
+  // Cancelling (asked twice) puts the two keys back on sale.
+  await tabTo(page, page.locator('summary', { hasText: 'Cancel this order' }), 'the Cancel disclosure');
+  await keyboard.press('Enter');
+  await tabTo(page, page.getByRole('button', { name: 'Yes, cancel this order' }), 'the confirming button');
+  await shot('invoice-cancel-asked');
   await keyboard.press('Space');
   await page.getByText('This order was cancelled.').waitFor();
   await shot('invoice-cancelled');

@@ -89,7 +89,11 @@ test('a full order through the forms: checkout, pending page with instructions, 
     new RegExp(`data-status-url="${base}/invoices/${invoiceId}/status"`),
   );
   assert.match(pending.body, /data-countdown="\d+"/);
-  assert.match(pending.body, /Cancel this order/);
+  // Asked twice: the disclosure holds the button that cancels.
+  assert.match(
+    pending.body,
+    /<details class="cancel-order"><summary>Cancel this order<\/summary><form[^>]*\/cancel"[^]*?Yes, cancel this order/,
+  );
   assert.ok(!pending.body.includes('127.0.0.1'), 'the IP is never on the page');
   assert.ok(!pending.body.includes('SERIAL-ONE-1111'), 'nothing is delivered before payment');
   const notYet = await getPage(app, `${base}/invoices/${invoiceId}/goods.txt`);

@@ -178,13 +178,17 @@ function Payment({ site, invoice, csrf, now }: { site: Site; invoice: PublicInvo
         </p>
       )}
       <p class="muted small">This page updates by itself once the shop has your payment.</p>
-      <form method="post" action={href(site, `${storefrontPaths.invoice(invoice.id)}/cancel`)} class="actions">
-        <input type="hidden" name="_csrf" value={csrf} />
-        <button type="submit" class="danger">
-          Cancel this order
-        </button>
-        <span class="muted small">Nothing is charged; the items go back on sale.</span>
-      </form>
+      {/* Asked twice, without script: the disclosure opens the confirmation, and only its button cancels. */}
+      <details class="cancel-order">
+        <summary>Cancel this order</summary>
+        <form method="post" action={href(site, `${storefrontPaths.invoice(invoice.id)}/cancel`)} class="actions">
+          <input type="hidden" name="_csrf" value={csrf} />
+          <button type="submit" class="danger">
+            Yes, cancel this order
+          </button>
+          <span class="muted small">Nothing is charged; the items go back on sale. This cannot be undone.</span>
+        </form>
+      </details>
     </section>
   );
 }
