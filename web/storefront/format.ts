@@ -50,19 +50,5 @@ export function stars(rating: number): string {
   return '★'.repeat(whole) + '☆'.repeat(5 - whole);
 }
 
-/** Human names of the gateways, as a buyer reads them on the checkout page. */
-const GATEWAY_NAMES: Record<string, string> = {
-  cryptocommerce: 'Crypto',
-  'virtual-payments': 'Virtual payments',
-  tipjar: 'Tip jar',
-  balance: 'Store balance',
-  cardconnect: 'Card',
-  walletemail: 'Wallet (e-mail)',
-  mobilecash: 'Mobile cash',
-  'wallet-ff': 'Wallet FF',
-  cardreader: 'Card reader',
-};
-
-export function gatewayName(gateway: string): string {
-  return GATEWAY_NAMES[gateway] ?? gateway;
-}
+/** The gateways' names (one per method, shared with the admin and the mails). */
+export { gatewayName } from '../../src/shared/gateway-names.js';

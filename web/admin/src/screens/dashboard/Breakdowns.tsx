@@ -3,6 +3,7 @@ import type { paths } from '../../api/schema';
 import { useShopPath } from '../../app/shop';
 import { count, money } from '../../ui/format';
 import { Card } from '../../ui/Page';
+import { gatewayLabel } from '../orders/orders';
 
 export type AdvancedDashboard =
   paths['/self/{shopId}/dashboard/advanced']['get']['responses'][200]['content']['application/json']['data'];
@@ -66,7 +67,7 @@ export function Gateways(props: { gateways: AdvancedDashboard['revenueByGateway'
           {gateways.map((g) => (
             <li key={g.gateway}>
               <div className="dash-bar-text">
-                <span className="dash-bar-name">{g.gateway}</span>
+                <span className="dash-bar-name">{gatewayLabel(g.gateway)}</span>
                 <span className="dash-bar-value">
                   {money(g.revenue, currency)}{' '}
                   <span className="muted small">

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useController } from 'react-hook-form';
+import { GATEWAY_NAMES } from '../../../../../src/shared/gateway-names';
 import { type Coupon, type CouponBody, coupons } from '../../api/queries/coupons';
 import { useCouponProductSearch } from '../../api/queries/products';
 import { useShop } from '../../app/shop';
@@ -12,18 +13,8 @@ import './marketing.css';
 
 type Gateway = NonNullable<CouponBody['restrictToGateways']>[number];
 
-/** Every gateway the API knows (a Record, so a new one in the schema fails the type check here). */
-const gatewayLabels: Record<Gateway, string> = {
-  cryptocommerce: 'Crypto commerce',
-  'virtual-payments': 'Virtual payments',
-  tipjar: 'Tip jar',
-  balance: 'Shop balance',
-  cardconnect: 'CardConnect',
-  walletemail: 'Wallet e-mail',
-  mobilecash: 'Mobile cash',
-  'wallet-ff': 'Wallet FF',
-  cardreader: 'Card reader',
-};
+/** Every gateway the API knows, by its name (a Record, so a new one in the schema fails the type check here). */
+const gatewayLabels: Record<Gateway, string> = GATEWAY_NAMES;
 const gateways = Object.keys(gatewayLabels) as Gateway[];
 
 type CouponValues = {

@@ -8,7 +8,7 @@ import { FormError } from '../../ui/Field';
 import { FilterSelect, Pager, SearchBox } from '../../ui/list';
 import { LoadError, Page } from '../../ui/Page';
 import { InvoiceTable } from './InvoiceTable';
-import { invoiceStatusLabels } from './orders';
+import { gatewayLabel, invoiceStatusLabels } from './orders';
 import './orders.css';
 
 export default function OrdersScreen() {
@@ -46,7 +46,7 @@ function OrderFilters(props: { list: ListState<Invoice>; shopId: number }) {
     productOptions.unshift([productId, `Product #${productId}`]);
   const gatewayOptions: [string, string][] = (gateways.data ?? []).map((g) => [
     g.name,
-    g.enabled ? g.name : `${g.name} (disabled)`,
+    g.enabled ? gatewayLabel(g.name) : `${gatewayLabel(g.name)} (disabled)`,
   ]);
   const gateway = list.filters.gateway;
   if (gateway && !gatewayOptions.some(([name]) => name === gateway)) gatewayOptions.unshift([gateway, gateway]);

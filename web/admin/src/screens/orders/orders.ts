@@ -41,19 +41,8 @@ export function paymentKind(gateway: string): PaymentKind {
   return 'manual';
 }
 
-/** The gateway's name as the owner knows it. */
-export const gatewayLabels: Record<string, string> = {
-  cardconnect: 'Card (Stripe)',
-  cryptocommerce: 'Crypto (Coinbase Commerce)',
-  balance: 'Store balance',
-  tipjar: 'Tip jar',
-  walletemail: 'Wallet (e-mail)',
-  mobilecash: 'Mobile cash',
-  'wallet-ff': 'Wallet FF',
-  'virtual-payments': 'Virtual payments',
-  cardreader: 'Card reader',
-};
-export const gatewayLabel = (gateway: string) => gatewayLabels[gateway] ?? gateway;
+/** The gateway's name, the same the buyer reads (src/shared/gateway-names.ts). */
+export { gatewayName as gatewayLabel } from '../../../../../src/shared/gateway-names';
 
 /**
  * How a refund went back, from its `method`: through the provider (a card order paid on Stripe's

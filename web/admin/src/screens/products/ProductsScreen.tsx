@@ -13,6 +13,7 @@ import { count, money } from '../../ui/format';
 import { type Column, DataTable, Pager, SearchBox } from '../../ui/list';
 import { Badge, LoadError, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
+import { gatewayLabel } from '../orders/orders';
 import { type Gateway, productTypeShort, visibilityWords } from './catalog';
 import './catalog.css';
 
@@ -265,9 +266,13 @@ function PaymentMethodsDialog(props: {
         {(gateways.data ?? []).map((g) => (
           <label key={g.name} className="row catalog-gateway-choice">
             <span className="grow">
-              {g.name} {g.enabled ? null : <span className="muted small">(not enabled in settings)</span>}
+              {gatewayLabel(g.name)} {g.enabled ? null : <span className="muted small">(not enabled in settings)</span>}
             </span>
-            <select className="input" aria-label={`Gateway ${g.name}`} {...form.register(`choices.${g.name}`)}>
+            <select
+              className="input"
+              aria-label={`Gateway ${gatewayLabel(g.name)}`}
+              {...form.register(`choices.${g.name}`)}
+            >
               <option value="">Unchanged</option>
               <option value="allow">Allow</option>
               <option value="remove">Remove</option>

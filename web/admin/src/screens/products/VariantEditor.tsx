@@ -8,6 +8,7 @@ import { type BodyForm, useBodyForm } from '../../forms/body-form';
 import { CheckField, Field, FormProblems } from '../../ui/Field';
 import { count, money } from '../../ui/format';
 import { useToast } from '../../ui/Toast';
+import { gatewayLabel } from '../orders/orders';
 import {
   type CustomFieldType,
   customFieldTypeLabels,
@@ -209,13 +210,13 @@ export function VariantEditor(props: {
                     )
                   }
                 />
-                {g.name}
+                {gatewayLabel(g.name)}
                 {g.enabled ? null : <span className="muted small">(not enabled in settings)</span>}
               </label>
               {position !== -1 ? (
                 <div className="row">
                   <Field
-                    label={`${g.name} price`}
+                    label={`${gatewayLabel(g.name)} price`}
                     error={problem(`gateways.${position}.price`)}
                     hint={`Empty: ${v.price ? money(v.price, props.currency) : 'the variant price'}.`}
                   >
@@ -230,7 +231,7 @@ export function VariantEditor(props: {
                   </Field>
                   <label className="check">
                     <input type="checkbox" {...register(`${at}.gateways.${position}.blockVpn`)} />
-                    Block VPN buyers on {g.name}
+                    Block VPN buyers on {gatewayLabel(g.name)}
                   </label>
                 </div>
               ) : null}

@@ -119,11 +119,14 @@ type GatewayValues = {
   cleared: Record<string, boolean>;
 };
 
+/** The provider a hosted method pays through, said on its settings (the method's name stays one). */
+const providerOf: Partial<Record<string, string>> = { cardconnect: 'Stripe', cryptocommerce: 'Coinbase Commerce' };
+
 function GatewayForm({ provider, view }: { provider: Provider; view: View }) {
   const shopId = useShopId();
   const fields = fieldsOf(view);
   const stored = view as unknown as Record<string, string | null>;
-  // The name the owner knows it by ("Card (Stripe)"), the API's word beside it in the card's header.
+  // The method's one name (the buyer reads the same); the provider behind it is said below the switch.
   const title = gatewayLabel(provider);
   const supported = !unsupported.has(provider);
   const form = useBodyForm({
@@ -215,6 +218,7 @@ function GatewayForm({ provider, view }: { provider: Provider; view: View }) {
       <CheckField {...form.register('blockVpn')} error={form.problem('blockVpn')}>
         Block VPN buyers
       </CheckField>
+      {providerOf[provider] ? <p className="muted small">Buyers pay on {providerOf[provider]}'s page.</p> : null}
       {callbacks[provider] ? <CallbackInfo provider={provider} title={title} /> : null}
       {fields.length === 0 ? <p className="muted small">This gateway has no settings besides its switch.</p> : null}
       {fields.map((name) => {
