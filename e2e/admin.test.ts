@@ -5,8 +5,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import type { Page } from 'playwright-core';
-import { setPassword } from '../src/modules/accounts/index.js';
-import { browse, e2eTest, ok, overflowsHorizontally, type Server, seedShop, startServer, tabTo } from './harness.js';
+import {
+  browse,
+  e2eTest,
+  OWNER_PASSWORD,
+  ok,
+  overflowsHorizontally,
+  ownerWithPassword,
+  seedShop,
+  signInToAdmin,
+  startServer,
+  tabTo,
+} from './harness.js';
 
 /**
  * The owner's admin in a browser (issue 22): an owner signs in with e-mail and password, adds a
@@ -16,19 +26,6 @@ import { browse, e2eTest, ok, overflowsHorizontally, type Server, seedShop, star
  * a wrong password, a call without the CSRF token and an expired session are refused.
  */
 
-const PASSWORD = 'correct horse battery staple';
-
-/** The account behind the test server's API key, with a password to sign in with. */
-async function ownerWithPassword(server: Server): Promise<string> {
-  const row = await server.app.db.kysely
-    .selectFrom('accounts')
-    .select('email')
-    .orderBy('id', 'desc')
-    .executeTakeFirstOrThrow();
-  await setPassword(server.app.ctx, row.email, PASSWORD);
-  return row.email;
-}
-
 /** Answers the admin asks for on purpose: the session probe when signed out, a refused sign-in. */
 const expected = (url: URL, status: number) =>
   (url.pathname === '/self/session' && status === 401) || (url.pathname.startsWith('/self/') && status === 403);
@@ -36,14 +33,6 @@ const expected = (url: URL, status: number) =>
 /** A link of the admin's navigation (a screen may have a link of the same name). */
 const nav = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name, exact: true });
-
-async function signIn(page: Page, server: Server, email: string, password = PASSWORD) {
-  await page.goto(`${server.url}/admin/`);
-  await page.getByRole('heading', { name: 'Sign in to shopd' }).waitFor();
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
 
 e2eTest('an owner sells a new product from the admin and runs the order through to the answered ticket', async (t) => {
   const server = await startServer(t);
@@ -57,10 +46,10 @@ e2eTest('an owner sells a new product from the admin and runs the order through 
   page.on('dialog', (dialog) => void dialog.accept());
 
   // A wrong password is refused on the form; the right one opens the shop's dashboard.
-  await signIn(page, server, email, 'not the password at all');
+  await signInToAdmin(page, server, email, 'not the password at all');
   await page.getByText('E-mail or password is wrong.').waitFor();
   await shot('sign-in-refused');
-  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByLabel('Password').fill(OWNER_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
   const ordersTile = page.getByRole('figure', { name: 'Orders', exact: true });
@@ -234,7 +223,7 @@ e2eTest('the admin refuses a call without its CSRF token and a session that has 
   const { page, shot } = await browse(t, {
     expected: (url, status) => expected(url, status) || (url.pathname.startsWith('/self/') && status === 401),
   });
-  await signIn(page, server, email);
+  await signInToAdmin(page, server, email);
   await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
 
   // The browser's cookie alone is not enough to change anything.
@@ -306,7 +295,7 @@ e2eTest(
         (status === 404 && url.pathname.includes('/files/uploads/')),
     });
     page.on('dialog', (dialog) => void dialog.accept());
-    await signIn(page, server, email);
+    await signInToAdmin(page, server, email);
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
 
     // A small file goes in one request.
@@ -565,7 +554,7 @@ e2eTest(
     const shop = await seedShop(server);
     const email = await ownerWithPassword(server);
     const desktop = await browse(t, { expected, viewport: { width: 1280, height: 900 } });
-    await signIn(desktop.page, server, email);
+    await signInToAdmin(desktop.page, server, email);
     await desktop.page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     for (const name of SCREENS) {
       await desktop.page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name, exact: true }).click();
@@ -580,7 +569,7 @@ e2eTest(
       isMobile: true,
       hasTouch: true,
     });
-    await signIn(phone.page, server, email);
+    await signInToAdmin(phone.page, server, email);
     await phone.page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     for (const name of SCREENS) {
       await phone.page.getByRole('button', { name: 'Menu' }).click();

@@ -1,28 +1,25 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { setPassword } from '../src/modules/accounts/index.js';
 import { recordDispute } from '../src/modules/disputes/index.js';
-import { browse, e2eTest, ok, type Server, seedShop, startServer } from './harness.js';
+import {
+  browse,
+  e2eTest,
+  ok,
+  ownerWithPassword,
+  type Server,
+  seedShop,
+  signInToAdmin,
+  startServer,
+} from './harness.js';
 
 /**
  * The admin's Disputes screen (issue 36, item 7): a dispute Stripe reported is listed, opens with
  * the evidence shopd assembled (views of the invoice, the buyer, the terms), and the order shows it.
  */
 
-const PASSWORD = 'correct horse battery staple';
-
+/** Signs the test server's owner in to the admin. */
 async function signIn(page: Page, server: Server) {
-  const row = await server.app.db.kysely
-    .selectFrom('accounts')
-    .select('email')
-    .orderBy('id', 'desc')
-    .executeTakeFirstOrThrow();
-  await setPassword(server.app.ctx, row.email, PASSWORD);
-  await page.goto(`${server.url}/admin/`);
-  await page.getByRole('heading', { name: 'Sign in to shopd' }).waitFor();
-  await page.getByLabel('E-mail').fill(row.email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signInToAdmin(page, server, await ownerWithPassword(server));
 }
 
 const expected = (url: URL, status: number) => url.pathname === '/self/session' && status === 401;

@@ -15,6 +15,7 @@ import {
   type Page,
 } from 'playwright-core';
 import { buildApp } from '../src/app.js';
+import { setPassword } from '../src/modules/accounts/index.js';
 import { type Client, freshConfig, onEnd, owner } from '../test/helpers/build.js';
 import { RELAXED_PROTECTION } from '../test/helpers/factories.js';
 
@@ -107,6 +108,29 @@ export async function startServer(t: TestContext, env: Record<string, string> = 
 export function ok(res: { status: number; body: any }): any {
   assert.equal(res.status, 200, JSON.stringify(res.body));
   return res.body.data;
+}
+
+/** The password the e2e owners sign in to the admin with. */
+export const OWNER_PASSWORD = 'correct horse battery staple';
+
+/** The account behind the test server's API key, given OWNER_PASSWORD; answers its e-mail. */
+export async function ownerWithPassword(server: Server): Promise<string> {
+  const row = await server.app.db.kysely
+    .selectFrom('accounts')
+    .select('email')
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
+  await setPassword(server.app.ctx, row.email, OWNER_PASSWORD);
+  return row.email;
+}
+
+/** Fills and sends the admin's sign-in form (the answer is the caller's to wait for). */
+export async function signInToAdmin(page: Page, server: Server, email: string, password = OWNER_PASSWORD) {
+  await page.goto(`${server.url}/admin/`);
+  await page.getByRole('heading', { name: 'Sign in to shopd' }).waitFor();
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
 export interface Browsing {

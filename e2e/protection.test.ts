@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { setPassword } from '../src/modules/accounts/index.js';
-import { browse, e2eTest, ok, type Server, seedShop, startServer } from './harness.js';
+import {
+  browse,
+  e2eTest,
+  ok,
+  ownerWithPassword,
+  type Server,
+  seedShop,
+  signInToAdmin,
+  startServer,
+} from './harness.js';
 
 /**
  * The admin's Protection screen (issue 36): every setting of `settings/protection` shown in its
@@ -9,20 +17,9 @@ import { browse, e2eTest, ok, type Server, seedShop, startServer } from './harne
  * a section saved on its own (the other settings keep their values).
  */
 
-const PASSWORD = 'correct horse battery staple';
-
+/** Signs the test server's owner in to the admin. */
 async function signIn(page: Page, server: Server) {
-  const row = await server.app.db.kysely
-    .selectFrom('accounts')
-    .select('email')
-    .orderBy('id', 'desc')
-    .executeTakeFirstOrThrow();
-  await setPassword(server.app.ctx, row.email, PASSWORD);
-  await page.goto(`${server.url}/admin/`);
-  await page.getByRole('heading', { name: 'Sign in to shopd' }).waitFor();
-  await page.getByLabel('E-mail').fill(row.email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signInToAdmin(page, server, await ownerWithPassword(server));
 }
 
 /** Does `act` and waits for the PUT of the protection it causes, which must succeed. */
