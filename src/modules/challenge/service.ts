@@ -9,8 +9,7 @@ import type { SecretBox } from '../../security/secret-box.js';
 import { protectionOf, type ShopProtection } from '../protection/index.js';
 import { requireShop } from '../shops/index.js';
 import * as repo from './repository.js';
-import type { IssuedChallenge } from './schema.js';
-import { SolvedPayload } from './schema.js';
+import { type IssuedChallenge, SolvedPayload } from './schema.js';
 
 /** The one algorithm: PBKDF2 runs natively in browsers (WebCrypto) and in Node, and ALTCHA's widget bundles its worker. */
 export const CHALLENGE_ALGORITHM = 'PBKDF2/SHA-256';

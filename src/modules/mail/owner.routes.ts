@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { type Static, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { currentShop } from '../../http/auth.js';
 import { Nullable, ok, ownerResponses, Page, PageQuery, ShopParams, Timestamp } from '../../schemas/common.js';
 import { shopOutbox } from './service.js';
@@ -43,7 +43,6 @@ const OutboxQuery = Type.Composite([
     ),
   }),
 ]);
-export type OutboxQuery = Static<typeof OutboxQuery>;
 
 export const mailOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/:shopId/mail', {

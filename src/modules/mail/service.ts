@@ -2,8 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Context } from '../../domain/context.js';
 import { pageWindow, toPage } from '../../http/pagination.js';
-import type { PageQuery } from '../../schemas/common.js';
-import { toIso } from '../../schemas/common.js';
+import { type PageQuery, toIso } from '../../schemas/common.js';
 import { protectionOf } from '../protection/index.js';
 import type { MailStatus } from './mail.table.js';
 import {
