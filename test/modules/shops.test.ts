@@ -28,6 +28,11 @@ test('creating and listing shops', async (t) => {
     list.map((s: { id: number }) => s.id),
     [second.id, shop.id],
   );
+  // Each item carries the shop again under `shop`, as the original SDKs read it.
+  const { shop: nested, ...top } = list[1];
+  assert.deepEqual(nested, top);
+  assert.equal(nested.id, shop.id);
+  assert.equal(nested.subdomain, 'creme-brulee-keys');
 
   // Another account sees none of them.
   const other = await owner(app);

@@ -18,10 +18,18 @@ export const shopOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: "List the account's shops (not paginated)",
-      response: ownerResponses(Type.Array(schema.Shop)),
+      description:
+        'Newest first. Each item is a shop and carries the same shop again under `shop`, so the original SDKs, ' +
+        'which read `shops[i].shop`, work unchanged.',
+      response: ownerResponses(Type.Array(schema.ShopListItem)),
     },
     handler: async (request) =>
-      ok((await service.listShops(ctx, currentAccountId(request))).map((row) => service.toShop(app.config, row))),
+      ok(
+        (await service.listShops(ctx, currentAccountId(request))).map((row) => {
+          const shop = service.toShop(app.config, row);
+          return { ...shop, shop };
+        }),
+      ),
   });
 
   app.post('/shops', {

@@ -54,5 +54,15 @@ export const Shop = Type.Object({
 });
 export type Shop = Static<typeof Shop>;
 
+/** An item of `GET /self/shops`: the shop, and the same shop again under `shop`, as the original SDKs read it. */
+export const ShopListItem = Type.Composite([
+  Shop,
+  Type.Object({
+    shop: Type.Object(Shop.properties, {
+      description: 'The same shop again, nested: the original clients read `shops[i].shop.id`.',
+    }),
+  }),
+]);
+
 export const ShopName = NonBlankText({ maxLength: 64, description: 'The shop name, 1–64 characters.' });
 export const CreateShopBody = Type.Object({ name: ShopName });

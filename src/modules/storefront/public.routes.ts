@@ -225,6 +225,7 @@ export const storefrontPublicRoutes: FastifyPluginAsyncTypebox = async (app) => 
       summary: 'Storefront announcement page',
       description:
         'The announcement at this path; unlisted ones are reachable, private ones are a 404 like an unknown path. ' +
+        'Its fields are also at the top of `data`, beside `announcement`, as the original clients read them. ' +
         common,
       params: schema.AnnouncementParams,
       querystring: schema.KeyQuery,

@@ -243,7 +243,11 @@ export const FeedbacksPage = Type.Object({
 
 export const FaqsPage = Type.Object({ faqs: Type.Array(PublicFaq), mainDetails: MainDetails });
 
-export const AnnouncementPage = Type.Object({ announcement: PublicAnnouncement, mainDetails: MainDetails });
+/** The announcement's own fields sit at the top too, where the original clients read them. */
+export const AnnouncementPage = Type.Composite([
+  PublicAnnouncement,
+  Type.Object({ announcement: PublicAnnouncement, mainDetails: MainDetails }),
+]);
 
 // ---- requests ---------------------------------------------------------------------------------
 

@@ -150,8 +150,6 @@ export async function faqsPage(db: Conn, shop: ShopRow) {
 export async function announcementPage(db: Conn, shop: ShopRow, path: string) {
   const announcement = await repo.findReachableAnnouncementByPath(db, shop.id, path);
   if (!announcement) throw new NotFoundError('Announcement');
-  return {
-    announcement: toPublicAnnouncement(announcement),
-    mainDetails: toMainDetails(await loadStorefront(db, shop)),
-  };
+  const view = toPublicAnnouncement(announcement);
+  return { ...view, announcement: view, mainDetails: toMainDetails(await loadStorefront(db, shop)) };
 }
