@@ -46,6 +46,7 @@ const EnvSchema = Type.Object({
   MAIL_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 50, default: 20 }),
   PAGE_CACHE_MAX_BYTES: Type.Integer({ minimum: 0, default: 64 * 1024 * 1024 }),
   VPN_RANGES_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  ROOT_PAGE_SHOPS: Type.Boolean({ default: true }),
   PUBLIC_URL: Type.Optional(Type.String({ minLength: 1 })), // checked as an http(s) URL below
   STOREFRONT_DOMAIN: Type.Optional(
     Type.String({
@@ -128,6 +129,8 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string; intervalMs: number; workerEnabled: boolean; concurrency: number };
   /** Memory for serialised public pages; 0 turns the page cache off. */
   pageCacheMaxBytes: number;
+  /** Whether the operator's page at `/` lists the instance's shops (`ROOT_PAGE_SHOPS`). */
+  rootPageShops: boolean;
   /**
    * The base every link shopd writes uses (mail, webhooks, API answers), without a trailing slash:
    * `PUBLIC_URL`, else `http://{HOST}:{PORT}` (`127.0.0.1` for a wildcard HOST).
@@ -289,6 +292,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: parsed.MAIL_CONCURRENCY,
     }),
     pageCacheMaxBytes: parsed.PAGE_CACHE_MAX_BYTES,
+    rootPageShops: parsed.ROOT_PAGE_SHOPS,
     probeTimeoutMs: parsed.PROBE_TIMEOUT_MS,
     shutdown: Object.freeze({ delayMs: parsed.SHUTDOWN_DELAY_MS, timeoutMs: parsed.SHUTDOWN_TIMEOUT_MS }),
     metricsToken: parsed.METRICS_TOKEN,
@@ -386,7 +390,7 @@ function parseDnsServers(value: string): string[] | undefined {
   return ok ? servers : undefined;
 }
 
-function defaultLinkHost(host: string): string {
+export function defaultLinkHost(host: string): string {
   if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
   return host.includes(':') ? `[${host}]` : host;
 }

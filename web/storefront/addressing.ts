@@ -15,7 +15,8 @@ import { SUBDOMAIN } from '../../src/modules/shops/index.js';
  * call to a custom domain still reaches the API. `/s/…` is: on a shop's host it is a path of
  * that shop (a 404), so one owner's domain never serves another shop's pages or cookies.
  */
-const SERVICE_PATHS = /^\/(?:v2|self|assets|docs|openapi\.json|health|ready|metrics|tls-ask|admin)(?:[/?#]|$)/;
+const SERVICE_PATHS =
+  /^\/(?:v2|self|assets|docs|openapi\.json|health|ready|metrics|tls-ask|admin|favicon\.ico)(?:[/?#]|$)/;
 
 /** Set on the raw request when its Host chose the shop: its pages link from `/`. */
 export const HOST_ADDRESSED = Symbol('storefront.hostAddressed');

@@ -8,7 +8,7 @@ import type { FastifyPluginAsync } from 'fastify';
  * PBKDF2 worker and the few lines that register it: read once at start and served under names
  * that carry a hash of their bytes, so browsers may keep them for a year: a new version is a new
  * name. The storefront script only improves pages that already work without it; the challenge
- * needs script by nature (pages say so in a <noscript>).
+ * needs script by nature (pages say so in a <noscript>). The service's icon is here too.
  */
 interface Asset {
   body: Buffer;
@@ -26,6 +26,7 @@ const FILES = {
   'storefront.css': { type: CSS, from: own('storefront.css') },
   'storefront.js': { type: JS, from: own('storefront.js') },
   'challenge.js': { type: JS, from: own('challenge.js') },
+  'favicon.svg': { type: 'image/svg+xml', from: own('favicon.svg') },
   'altcha.js': { type: JS, from: widget('./altcha.min.js') },
   'altcha.css': { type: CSS, from: widget('./altcha.css') },
   'altcha-pbkdf2.js': { type: JS, from: widget('../workers/pbkdf2.js') },
@@ -57,4 +58,9 @@ export const storefrontAssetRoutes: FastifyPluginAsync = async (app) => {
       .header('x-content-type-options', 'nosniff')
       .send(asset.body);
   });
+  // Browsers ask every host for `/favicon.ico` when a page names no icon (the API's JSON pages,
+  // the API reference); shops and the operator's pages name theirs.
+  app.get('/favicon.ico', { schema: { hide: true } }, (_request, reply) =>
+    reply.header('cache-control', 'public, max-age=86400').redirect(assetUrl('favicon.svg'), 301),
+  );
 };

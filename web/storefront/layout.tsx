@@ -80,7 +80,11 @@ export function Layout(props: LayoutProps) {
         <meta property="og:title" content={title} />
         {description ? <meta property="og:description" content={description} /> : null}
         {image ? <meta property="og:image" content={image} /> : null}
-        {details.faviconUrl ? <link rel="icon" href={details.faviconUrl} /> : null}
+        {details.faviconUrl ? (
+          <link rel="icon" href={details.faviconUrl} />
+        ) : (
+          <link rel="icon" type="image/svg+xml" href={assetUrl('favicon.svg')} />
+        )}
         {design.fontLink ? <link rel="stylesheet" href={design.fontLink} /> : null}
         <link rel="stylesheet" href={assetUrl('storefront.css')} />
         {theme ? <style>{theme}</style> : null}

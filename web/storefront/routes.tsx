@@ -13,6 +13,7 @@ import { ProblemPage } from './pages/problem.js';
 import { sendPage } from './render.js';
 import { accountRoutes } from './routes/account.js';
 import { contentRoutes } from './routes/content.js';
+import { operatorRoutes } from './routes/operator.js';
 import { orderRoutes } from './routes/orders.js';
 import { supportRoutes } from './routes/support.js';
 import { detailsOf, findSiteShop, isUnlocked, siteOf, unlockCookieName, unlockToken } from './shop-scope.js';
@@ -26,6 +27,7 @@ import { href, type Site } from './site.js';
  */
 export const storefrontWebRoutes: FastifyPluginAsync = async (app) => {
   await app.register(storefrontAssetRoutes);
+  await app.register(operatorRoutes);
   await app.register(
     async (scope) => {
       await scope.register(fastifyCookie);

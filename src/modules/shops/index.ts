@@ -37,6 +37,7 @@ export {
   shareShop,
   shopAtAddress,
   shopCurrency,
+  shopDirectory,
   shopIdAtAddress,
   shopPasswordHash,
   shopUtcOffset,

@@ -215,6 +215,23 @@ export function updateShop(db: Conn, shopId: number, patch: ShopPatch, now: numb
 }
 
 /** Every shop's id, oldest first (operator commands over all shops). */
+/** The newest `limit` shops of the whole instance (for the operator's page at `/`), and how many there are. */
+export async function shopDirectory(db: Conn, limit: number) {
+  const [shops, count] = await Promise.all([
+    db
+      .selectFrom('shops')
+      .select(['id', 'name', 'subdomain', 'custom_domain'])
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute(),
+    db
+      .selectFrom('shops')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { shops, total: Number(count.n) };
+}
+
 export async function allShopIds(db: Conn): Promise<number[]> {
   return (await db.selectFrom('shops').select('id').orderBy('id').execute()).map((r) => r.id);
 }

@@ -263,6 +263,10 @@ export function shopAtAddress(
 }
 
 /** Every shop's id, oldest first (operator commands over all shops). */
+export function shopDirectory(db: Conn, limit: number) {
+  return repo.shopDirectory(db, limit);
+}
+
 export function allShopIds(db: Conn): Promise<number[]> {
   return repo.allShopIds(db);
 }

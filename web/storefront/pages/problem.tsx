@@ -44,6 +44,7 @@ export function BarePage({ title, children }: { title: string; children: Compone
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex" />
         <title>{title}</title>
+        <link rel="icon" type="image/svg+xml" href={assetUrl('favicon.svg')} />
         <link rel="stylesheet" href={assetUrl('storefront.css')} />
       </head>
       <body>
