@@ -8,6 +8,7 @@ import { type Db, openDatabase } from './db/database.js';
 import { assertMigratable, MigrationStateError, migrateToLatest, migrationNames, migrationPlan } from './db/migrate.js';
 import { type Context, createContext } from './domain/context.js';
 import { AppError } from './http/errors.js';
+import { linkBase } from './http/server-address.js';
 import { storefrontBase } from './http/storefront-url.js';
 import {
   createApiKey,
@@ -229,7 +230,7 @@ async function main(argv: string[]): Promise<void> {
       const config = loadConfig();
       const { email, token } = await withDatabase((_db, ctx) => setupTokenForEmail(ctx, values.email!));
       console.log(`One-time link to set the password of ${email} (valid ${PASSWORD_SETUP_HOURS} h, usable once):`);
-      console.log(passwordSetupLink(config.publicUrl, token));
+      console.log(passwordSetupLink(linkBase(config), token));
       return;
     }
     case 'secrets rotate': {
@@ -252,12 +253,14 @@ async function main(argv: string[]): Promise<void> {
         `Demo shop ${demo.shopId} "${demo.shopName}" (${demo.subdomain}): ${demo.products} products, ${demo.orders} orders ` +
           `(${demo.completedOrders} paid, ${demo.revenue} ${demo.currency}) over 60 days, ${demo.customers} customers, ${demo.feedbacks} feedbacks.`,
       );
-      console.log(`Storefront: ${storefrontBase(config, { subdomain: demo.subdomain })}/`);
+      // Links on the address the server really answers at (its PORT, when this command has none).
+      const base = linkBase(config);
+      console.log(`Storefront: ${storefrontBase({ ...config, publicUrl: base }, { subdomain: demo.subdomain })}/`);
       // The demo account signs in to the admin like any other: with a password it sets through this link.
       const setup = await withDatabase((_db, ctx) => setupTokenForEmail(ctx, demo.email));
       console.log(
-        `Admin: ${config.publicUrl}/admin/ as ${demo.email}; set its password (one-time link, valid ` +
-          `${PASSWORD_SETUP_HOURS} h): ${passwordSetupLink(config.publicUrl, setup.token)}`,
+        `Admin: ${base}/admin/ as ${demo.email}; set its password (one-time link, valid ` +
+          `${PASSWORD_SETUP_HOURS} h): ${passwordSetupLink(base, setup.token)}`,
       );
       console.log(`API key for ${demo.email}; it is shown only now:`);
       console.log(demo.key);

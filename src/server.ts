@@ -3,6 +3,7 @@ import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, longestStopMs } from './config.js';
 import { MigrationStateError } from './db/migrate.js';
+import { forgetServerAddress, listeningUrl, recordServerAddress } from './http/server-address.js';
 import { ensureFirstOwner, PASSWORD_SETUP_HOURS, passwordSetupLink } from './modules/accounts/index.js';
 
 async function main(): Promise<void> {
@@ -30,10 +31,14 @@ async function main(): Promise<void> {
       await app.close();
     } finally {
       clearTimeout(cut);
+      forgetServerAddress(config.dataDir);
     }
     app.log.info('stopped');
   });
   await app.listen({ port: config.port, host: config.host });
+  // The CLI's links (seed --demo) point here even when it runs without this process's PORT.
+  const url = listeningUrl(config, app.server.address());
+  recordServerAddress(config.dataDir, url);
   // The first owner is created only once listening succeeded: a start that dies on a busy port
   // must not leave behind a key nobody saw (the next start would find an owner and print none).
   const first = await ensureFirstOwner(app.ctx);
@@ -42,7 +47,7 @@ async function main(): Promise<void> {
     // its fragment, which a browser never sends: it reaches no server's request log.
     process.stdout.write(`First API key (${first.email}), shown once: ${first.key}\n`);
     process.stdout.write(
-      `Set the owner's password (one-time link, valid ${PASSWORD_SETUP_HOURS} h): ${passwordSetupLink(config.publicUrl, first.setupToken)}\n`,
+      `Set the owner's password (one-time link, valid ${PASSWORD_SETUP_HOURS} h): ${passwordSetupLink(url, first.setupToken)}\n`,
     );
   }
   app.log.info({ firstOwnerCreated: first !== undefined }, 'startup complete');

@@ -127,6 +127,12 @@ test('the server and `seed --demo` write one SQLite file at once: no 5xx in eith
   t.diagnostic(`${answers.length} checkouts and completions while the seed ran`);
 
   assert.equal(seeded!.code, 0, `the seed succeeded: ${seeded!.stderr}`);
+  // Run without the server's PORT, the seed still links to where the server answers.
+  assert.match(seeded!.stdout, new RegExp(`^Storefront: ${server.url}/s/demo-shop[\\w-]*/$`, 'm'));
+  assert.match(
+    seeded!.stdout,
+    new RegExp(`^Admin: ${server.url}/admin/ as demo@localhost;.* ${server.url}/admin/setup#token=`, 'm'),
+  );
   assert.deepEqual(failures, [], 'no answer of the server was a 5xx');
   assert.ok(
     answers.length > 0 && answers.every((status) => status === 200),
@@ -134,6 +140,32 @@ test('the server and `seed --demo` write one SQLite file at once: no 5xx in eith
   );
   server.child.kill('SIGTERM');
   await once(server.child, 'exit');
+});
+
+test("the CLI's links use the running server's address when the command has no PORT or PUBLIC_URL of its own", async (t) => {
+  const { env } = await processEnv(t);
+  const server = await startServer(env);
+  onEnd(t, () => server.child.kill('SIGKILL'));
+  // PORT=0: the server's own link names the port it really listens on.
+  const port = /:(\d+)$/.exec(server.url)![1]!;
+  assert.notEqual(port, '0');
+  assert.match(server.output(), new RegExp(`valid 24 h\\): ${server.url}/admin/setup#token=`));
+
+  const link = async (extra: Record<string, string> = {}) => {
+    const result = await cli({ ...env, ...extra }, 'users', 'setup-link', '--email', 'owner@localhost');
+    assert.equal(result.code, 0, result.stderr);
+    return result.stdout.trim().split('\n').at(-1)!;
+  };
+  assert.ok((await link()).startsWith(`${server.url}/admin/setup#token=`));
+  assert.ok((await link({ PORT: '4321' })).startsWith('http://127.0.0.1:4321/admin/'), "the command's own PORT wins");
+  assert.ok(
+    (await link({ PUBLIC_URL: 'https://keys.example.com' })).startsWith('https://keys.example.com/admin/'),
+    "the command's own PUBLIC_URL wins",
+  );
+
+  // Once the server has stopped, its address is forgotten: the configured default again.
+  assert.equal(await server.stop(), 0);
+  assert.ok((await link()).startsWith('http://127.0.0.1:3000/admin/setup#token='));
 });
 
 test('a start that cannot listen (port in use) creates no key; the next start prints it', async (t) => {
