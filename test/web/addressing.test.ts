@@ -26,6 +26,7 @@ test('hosts choose the shop; service paths, the instance, IPs and localhost are 
     '/health',
     '/assets/storefront/x.css',
     '/favicon.ico',
+    '/uploads/abc.png',
   ])
     assert.equal(rewrite(path, 'demo.shops.example.com'), path, path);
   // Another shop's path on a shop's host stays inside that shop: one host never serves two shops.

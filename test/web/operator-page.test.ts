@@ -17,11 +17,21 @@ test("`/` of the operator's host is the operator's page: the admin, the API refe
   const shops = [];
   for (let i = 1; i <= 51; i++) shops.push(await createShop(api, `Shop <${i}>`));
   assertOk(await api.put(`/self/${shops[50]!.id}/settings/domain`, { domain: 'keys.example.org' }));
+  assertOk(await api.put(`/self/${shops[49]!.id}/settings/domain`, { domain: 'unproven.example.org' }));
+  // A custom domain is linked once its DNS record proved it points here (domain-verification.ts).
+  await app.db.kysely
+    .updateTable('shops')
+    .set({ custom_domain_verified_at: Date.now() })
+    .where('id', '=', shops[50]!.id)
+    .execute();
   const page = await app.inject('/');
   assert.equal(page.statusCode, 200);
   assert.ok(page.body.includes('>Shop &lt;51></a>'), 'names are escaped');
   assert.ok(page.body.includes('href="http://keys.example.org/"'), 'a custom domain is linked at its own host');
-  assert.ok(page.body.includes(`href="http://${shops[49]!.subdomain}.shops.test/"`), 'a subdomain at its host');
+  assert.ok(
+    page.body.includes(`href="http://${shops[49]!.subdomain}.shops.test/"`),
+    'an unproven one at its subdomain',
+  );
   assert.ok(!page.body.includes('>Shop &lt;1></a>'), 'only the newest 50 are listed');
   assert.ok(page.body.includes('The newest 50 of 51 shops.'));
 

@@ -11,12 +11,12 @@ import { SUBDOMAIN } from '../../src/modules/shops/index.js';
  * is rewritten before routing (Fastify's `rewriteUrl`), so `https://demo.shops.example/products/x`
  * is served by the route of `/s/demo/products/x`; pages then link without the `/s/{shop}` prefix.
  *
- * Paths of the service itself (the APIs, docs, assets, the admin) are never rewritten: an API
+ * Paths of the service itself (the APIs, docs, assets, uploaded images, the admin) are never rewritten: an API
  * call to a custom domain still reaches the API. `/s/…` is: on a shop's host it is a path of
  * that shop (a 404), so one owner's domain never serves another shop's pages or cookies.
  */
 const SERVICE_PATHS =
-  /^\/(?:v2|self|assets|docs|openapi\.json|health|ready|metrics|tls-ask|admin|favicon\.ico)(?:[/?#]|$)/;
+  /^\/(?:v2|self|assets|docs|openapi\.json|health|ready|metrics|tls-ask|admin|uploads|favicon\.ico)(?:[/?#]|$)/;
 
 /** Set on the raw request when its Host chose the shop: its pages link from `/`. */
 export const HOST_ADDRESSED = Symbol('storefront.hostAddressed');

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { assetUrl } from './assets.js';
-import { href, type ShopDetails, type Site } from './site.js';
+import { jsonLdText } from './seo.js';
+import { absoluteUrl, canonicalUrl, href, type ShopDetails, type Site } from './site.js';
 
 /**
  * The frame of every storefront page in the shop's design: colours as CSS variables, logo,
@@ -17,6 +18,12 @@ export interface LayoutProps {
   image?: string | null;
   /** Pages that belong to one buyer (invoice, ticket, account) are kept out of search engines. */
   noindex?: boolean;
+  /** The page's path for search engines and shared links (`<link rel="canonical">`, `og:url`); pages meant to be found give it. */
+  path?: `/${string}`;
+  /** `og:type`: `website` unless the page is a product's. */
+  ogType?: 'website' | 'product';
+  /** schema.org structured data for the page (a product's offers and rating). */
+  jsonLd?: object;
   /** Extra elements for `<head>` (a refresh while an invoice is pending, without script). */
   head?: ComponentChildren;
   children: ComponentChildren;
@@ -61,6 +68,8 @@ export function Layout(props: LayoutProps) {
   const title = props.title ? `${props.title} · ${shopTitle}` : shopTitle;
   const description = props.description ?? details.seo.metaDescription ?? details.storefront.description;
   const image = props.image ?? details.seo.imageUrl;
+  const shareImage = image ? absoluteUrl(site, image) : null;
+  const canonical = props.path && !props.noindex ? canonicalUrl(site, props.path) : null;
   const theme = themeCss(details);
   const classes = [
     design.darkMode ? 'dark' : '',
@@ -77,9 +86,21 @@ export function Layout(props: LayoutProps) {
         <title>{title}</title>
         {description ? <meta name="description" content={description} /> : null}
         {props.noindex ? <meta name="robots" content="noindex, nofollow" /> : null}
+        {canonical ? <link rel="canonical" href={canonical} /> : null}
+        <meta property="og:site_name" content={details.name} />
+        <meta property="og:type" content={props.ogType ?? 'website'} />
         <meta property="og:title" content={title} />
         {description ? <meta property="og:description" content={description} /> : null}
-        {image ? <meta property="og:image" content={image} /> : null}
+        {canonical ? <meta property="og:url" content={canonical} /> : null}
+        {shareImage ? <meta property="og:image" content={shareImage} /> : null}
+        <meta name="twitter:card" content={shareImage ? 'summary_large_image' : 'summary'} />
+        <meta name="twitter:title" content={title} />
+        {description ? <meta name="twitter:description" content={description} /> : null}
+        {shareImage ? <meta name="twitter:image" content={shareImage} /> : null}
+        {props.jsonLd ? (
+          // A data block, never run (the CSP allows no inline script): JSON with `<` escaped, so no text closes the element.
+          <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(props.jsonLd) }} />
+        ) : null}
         {details.faviconUrl ? (
           <link rel="icon" href={details.faviconUrl} />
         ) : (

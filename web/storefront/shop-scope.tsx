@@ -5,6 +5,7 @@ import { type ShopRow, SUBDOMAIN, shopAtAddress } from '../../src/modules/shops/
 import { cacheControlFor, etagOf, matchesIfNoneMatch, shopDetails } from '../../src/modules/storefront/index.js';
 import { isHostAddressed } from './addressing.js';
 import { PAGE_HEADERS, renderPage } from './render.js';
+import { canonicalBase } from './seo.js';
 import type { ShopDetails, Site } from './site.js';
 
 declare module 'fastify' {
@@ -79,7 +80,11 @@ export async function findSiteShop(app: FastifyInstance, segment: string): Promi
 
 export function siteOf(request: FastifyRequest, shop: ShopRow): Site {
   const segment = (request.params as { shop: string }).shop;
-  return { shop, base: isHostAddressed(request.raw) ? '' : `/s/${segment}` };
+  return {
+    shop,
+    base: isHostAddressed(request.raw) ? '' : `/s/${segment}`,
+    canonical: canonicalBase(request.server.config, shop),
+  };
 }
 
 /**

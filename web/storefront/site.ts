@@ -12,6 +12,22 @@ export interface Site {
    * the instance's own address, `''` when the Host chose the shop.
    */
   base: string;
+  /**
+   * Where the shop's pages live for search engines and shared links, absolute and without a
+   * trailing slash: its custom domain, else its subdomain host, else `PUBLIC_URL/s/{subdomain}`
+   * (the address every link shopd writes uses).
+   */
+  canonical: string;
+}
+
+/** The absolute canonical address of a page of the shop; `path` starts with `/`. */
+export function canonicalUrl(site: Pick<Site, 'canonical'>, path: `/${string}`): string {
+  return `${site.canonical}${path}`;
+}
+
+/** An absolute URL for a link preview or structured data: our own paths (`/uploads/…`) on the shop's canonical host. */
+export function absoluteUrl(site: Pick<Site, 'canonical'>, url: string): string {
+  return url.startsWith('/') && !url.startsWith('//') ? `${new URL(site.canonical).origin}${url}` : url;
 }
 
 /** A link to a page of the shop; `path` starts with `/`. */

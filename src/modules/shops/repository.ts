@@ -220,7 +220,7 @@ export async function shopDirectory(db: Conn, limit: number) {
   const [shops, count] = await Promise.all([
     db
       .selectFrom('shops')
-      .select(['id', 'name', 'subdomain', 'custom_domain'])
+      .select(['id', 'name', 'subdomain', 'custom_domain', 'custom_domain_verified_at'])
       .orderBy('id', 'desc')
       .limit(limit)
       .execute(),

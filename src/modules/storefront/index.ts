@@ -15,6 +15,7 @@ export {
   listingsPage,
   mainPage,
   shopDetails,
+  sitemapEntries,
 } from './service.js';
 export { keyOpens, UnlockedKeys } from './storefront-lock.js';
 export { subscribe as subscribeStorefront } from './subscribers.js';

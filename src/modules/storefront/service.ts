@@ -27,6 +27,8 @@ type Conn = Kysely<Database>;
 
 const LATEST_FEEDBACKS = 10;
 const LISTED_ANNOUNCEMENTS = 50;
+/** A sitemap holds at most 50,000 URLs; announcements past these newest ones are left out. */
+const SITEMAP_MAX_ANNOUNCEMENTS = 10_000;
 
 async function loadStorefront(db: Conn, shop: ShopRow): Promise<Storefront> {
   const [design, gateways] = await Promise.all([getDesign(db, shop.id), enabledGatewayNames(db, shop.id)]);
@@ -100,6 +102,29 @@ export async function mainPage(db: Conn, shop: ShopRow) {
     listings,
     categories,
     mainDetails: toMainDetails(store),
+  };
+}
+
+/**
+ * What a shop's sitemap lists: the path of every listing the storefront shows and of the products
+ * inside its groups, its listed announcements, and whether it has reviews and terms pages.
+ */
+export async function sitemapEntries(db: Conn, shop: ShopRow) {
+  const store = await loadStorefront(db, shop);
+  const [listings, announcements] = await Promise.all([
+    publicListings(db, store),
+    repo.listListedAnnouncements(db, shop.id, SITEMAP_MAX_ANNOUNCEMENTS),
+  ]);
+  const listingPaths = new Set<string>();
+  for (const listing of listings) {
+    listingPaths.add(listing.path);
+    for (const product of listing.group?.products ?? []) listingPaths.add(product.path);
+  }
+  return {
+    listingPaths: [...listingPaths],
+    announcementPaths: announcements.map((a) => a.path),
+    reviews: !store.design.design.disableReviews,
+    terms: shop.terms !== null,
   };
 }
 

@@ -14,7 +14,13 @@ export function AnnouncementPage({ site, data }: { site: Site; data: Announcemen
   const a = data.announcement;
   const link = safeLink(a.buttonLink);
   return (
-    <Layout site={site} details={data.mainDetails} title={a.title} description={a.shortDescription}>
+    <Layout
+      site={site}
+      details={data.mainDetails}
+      title={a.title}
+      description={a.shortDescription}
+      path={`/announcements/${encodeURIComponent(a.path)}`}
+    >
       <p class="breadcrumbs">
         <a href={href(site, '/')}>Back to the shop</a>
       </p>

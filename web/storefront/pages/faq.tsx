@@ -6,7 +6,7 @@ type FaqsPageData = Awaited<ReturnType<typeof faqsPage>>;
 
 export function FaqPage({ site, data }: { site: Site; data: FaqsPageData }) {
   return (
-    <Layout site={site} details={data.mainDetails} title="Questions and answers">
+    <Layout site={site} details={data.mainDetails} title="Questions and answers" path="/faq">
       <h1>Questions and answers</h1>
       {data.faqs.length === 0 ? <p class="muted">No questions yet.</p> : null}
       {data.faqs.map((f) => (

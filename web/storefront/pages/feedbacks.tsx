@@ -8,7 +8,7 @@ type FeedbacksPageData = Awaited<ReturnType<typeof feedbacksPage>>;
 export function FeedbacksPage({ site, data }: { site: Site; data: FeedbacksPageData }) {
   const page = data.feedbacks;
   return (
-    <Layout site={site} details={data.mainDetails} title="Reviews">
+    <Layout site={site} details={data.mainDetails} title="Reviews" path="/feedbacks">
       <h1>Reviews</h1>
       <p>
         <Rating rating={data.statistics.rating} count={data.statistics.totalFeedbacks} />

@@ -65,7 +65,7 @@ export function HomePage({ site, page, faqs, query }: { site: Site; page: MainPa
   const texts = page.shop;
   const stats = page.shop.statistics;
   return (
-    <Layout site={site} details={details}>
+    <Layout site={site} details={details} path="/">
       <section
         class={page.shop.backgroundUrl ? 'hero with-image' : 'hero'}
         style={

@@ -3,6 +3,7 @@ import type { listingPage } from '../../../src/modules/storefront/index.js';
 import { FeedbackList, Rating } from '../components.js';
 import { gatewayName, money } from '../format.js';
 import { Layout } from '../layout.js';
+import { productJsonLd } from '../seo.js';
 import { href, type Site } from '../site.js';
 import { CustomFieldInput } from './custom-field.js';
 
@@ -183,6 +184,16 @@ export function ProductPage({ site, data, ref }: { site: Site; data: ListingPage
       title={seo?.metaTitle ?? title}
       description={seo?.metaDescription ?? product?.shortDescription ?? group?.description ?? null}
       image={seo?.imageUrl ?? product?.thumbnailUrl ?? group?.thumbnailUrl ?? null}
+      path={`/products/${encodeURIComponent(listing.path)}`}
+      ogType={product ? 'product' : 'website'}
+      jsonLd={
+        product
+          ? productJsonLd(site, details, product, {
+              rating: data.statistics.rating,
+              count: data.statistics.totalFeedbacks,
+            })
+          : undefined
+      }
     >
       <p class="breadcrumbs">
         <a href={href(site, '/')}>All products</a>

@@ -7,6 +7,7 @@ import {
   feedbacksPage,
   listingPage,
   mainPage,
+  sitemapEntries,
 } from '../../../src/modules/storefront/index.js';
 import { AnnouncementPage } from '../pages/announcement.js';
 import { FaqPage } from '../pages/faq.js';
@@ -14,7 +15,9 @@ import { FeedbacksPage } from '../pages/feedbacks.js';
 import { HomePage } from '../pages/home.js';
 import { ProductPage } from '../pages/product.js';
 import { TermsPage } from '../pages/terms.js';
+import { shopRobotsTxt, sitemapXml } from '../seo.js';
 import { detailsOf, serveCachedPage } from '../shop-scope.js';
+import { canonicalUrl } from '../site.js';
 
 /**
  * The pages every visitor sees alike (home, product, reviews, FAQ, terms, announcements): served
@@ -97,4 +100,31 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ));
     },
   );
+
+  // For search engines: every page meant to be found, at the shop's canonical address.
+  app.get('/sitemap.xml', { schema: hide }, async (request, reply) => {
+    const site = request.site!;
+    const entries = await sitemapEntries(db, site.shop);
+    const paths: `/${string}`[] = [
+      '/',
+      ...entries.listingPaths.map((path) => `/products/${encodeURIComponent(path)}` as const),
+      ...entries.announcementPaths.map((path) => `/announcements/${encodeURIComponent(path)}` as const),
+      ...(entries.reviews ? (['/feedbacks'] as const) : []),
+      '/faq',
+      ...(entries.terms ? (['/terms'] as const) : []),
+    ];
+    return reply
+      .type('application/xml; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(sitemapXml(paths.map((path) => canonicalUrl(site, path))));
+  });
+
+  // Answered also while the shop is password-protected: then it keeps every crawler out.
+  app.get('/robots.txt', { schema: hide, config: { storefrontOpen: true } }, async (request, reply) => {
+    const site = request.site!;
+    return reply
+      .type('text/plain; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(shopRobotsTxt(site, site.shop.password_hash !== null));
+  });
 };
