@@ -12,7 +12,7 @@ import type { Config } from './config.js';
 import { type Db, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { type Clock, createContext } from './domain/context.js';
-import { invoiceExpiryJob, sweepsJob } from './jobs/maintenance.js';
+import { invoiceExpiryJob, paymentRemindersJob, sweepsJob } from './jobs/maintenance.js';
 import { JobRunner } from './jobs/runner.js';
 import {
   authenticateOwner,
@@ -346,6 +346,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.decorate('mailWorker', jobs.add(mailOutboxJob(app)));
   app.decorate('webhookWorker', jobs.add(webhookDeliveryJob(app)));
   jobs.add(invoiceExpiryJob(app.ctx, app.orders.payments));
+  jobs.add(paymentRemindersJob(app.ctx));
   jobs.add(sweepsJob(app.ctx, app.log, db.health));
   jobs.add(fileUploadSweepJob(app.ctx, app.files));
   // onClose hooks run last-added first: every job has stopped before the database closes.

@@ -34,6 +34,7 @@ import * as m0031 from './migrations/0031-disputes.js';
 import * as m0032 from './migrations/0032-released-subdomains.js';
 import * as m0033 from './migrations/0033-challenge.js';
 import * as m0034 from './migrations/0034-dispute-evidence.js';
+import * as m0035 from './migrations/0035-payment-reminders.js';
 
 /**
  * Migrations are listed here, in order, rather than read from a folder: the list is part of
@@ -74,6 +75,7 @@ const migrations: Record<string, Migration> = {
   '0032-released-subdomains': m0032,
   '0033-challenge': m0033,
   '0034-dispute-evidence': m0034,
+  '0035-payment-reminders': m0035,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

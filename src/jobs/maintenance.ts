@@ -4,7 +4,7 @@ import { sweepIdempotencyKeys } from '../http/idempotency.js';
 import { sweepOwnerSessions } from '../modules/accounts/index.js';
 import { sweepChallenges } from '../modules/challenge/index.js';
 import { sweepCustomerSessions } from '../modules/customer-sessions/index.js';
-import { expireOverdue, type PaymentPort } from '../modules/orders/index.js';
+import { expireOverdue, type PaymentPort, sendDueReminders } from '../modules/orders/index.js';
 import { sweepPaymentEvents } from '../modules/payments/index.js';
 import type { Job } from './runner.js';
 
@@ -29,6 +29,20 @@ export function invoiceExpiryJob(ctx: Context, payments?: Pick<PaymentPort, 'clo
       await payments?.closeLapsedPages(at);
       return expired;
     },
+  };
+}
+
+/**
+ * Sends the one reminder of every unpaid order whose reminder is due (orders' payment-reminders.ts),
+ * as often as invoices expire. Answers how many it sent.
+ */
+export function paymentRemindersJob(ctx: Context): Job {
+  return {
+    name: 'payment-reminders',
+    intervalMs: ctx.config.invoices.expiryIntervalMs,
+    scheduled: true,
+    drains: false,
+    run: (now) => sendDueReminders(atTime(ctx, now)),
   };
 }
 

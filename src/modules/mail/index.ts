@@ -8,6 +8,7 @@ export { type CheckoutMailInput, checkoutMail } from './templates/checkout-mail.
 export { type DeliveryMailInput, deliveryMail } from './templates/delivery-mail.js';
 export type { DeliveredPart } from './templates/goods.js';
 export { type RefundMailInput, refundMail } from './templates/refund-mail.js';
+export { type ReminderMailInput, reminderMail } from './templates/reminder-mail.js';
 export type { RenderedMail } from './templates/render.js';
 export { type ReplacementMailInput, replacementMail } from './templates/replacement-mail.js';
 export { type SignInCodeMailInput, signInCodeMail } from './templates/sign-in-code-mail.js';

@@ -40,6 +40,7 @@ import {
 } from './lifecycle.service.js';
 import type { CheckoutOutcome, OrderOptions } from './order-options.js';
 import { unusedPaymentCode } from './payment-code.js';
+import { reminderDueAt } from './payment-reminders.js';
 import * as repo from './repository.js';
 import type { CheckoutBody } from './schema.js';
 
@@ -501,6 +502,7 @@ async function placeOrder(
     // The terms in force now are the ones this order is placed under (the storefront has the buyer tick them).
     const termsHash = shop.terms ? createHash('sha256').update(shop.terms).digest('hex') : null;
     if (termsHash !== null) await repo.keepTerms(trx, shop.id, termsHash, shop.terms!, now);
+    const expiresAt = now + holdMs(body.gateway, shop.invoice_lifetime_minutes, limits);
     const invoice = await repo.insertInvoice(trx, {
       id: invoiceId,
       shop_id: shop.id,
@@ -523,7 +525,8 @@ async function placeOrder(
       chat_user_id: chatUserId,
       created_at: now,
       updated_at: now,
-      expires_at: now + holdMs(body.gateway, shop.invoice_lifetime_minutes, limits),
+      expires_at: expiresAt,
+      remind_at: reminderDueAt(body.gateway, now, expiresAt),
       client_net: net,
       // What the buyer quotes with a manual payment, instead of the id that opens the invoice (M4).
       payment_code: await unusedPaymentCode(trx, shop.id),

@@ -45,6 +45,7 @@ export {
   pendingRefund,
   refundRecorded,
 } from './payment-records.js';
+export { reminderDueAt, sendDueReminders } from './payment-reminders.js';
 export { buyerOf, invoicePublicRoutes } from './public.routes.js';
 export { CheckoutBody, InvoiceId, InvoiceParams, OwnerInvoice, PublicInvoice } from './schema.js';
 export { subscribe as subscribeInvoiceMails } from './subscribers.js';

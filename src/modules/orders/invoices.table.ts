@@ -66,6 +66,10 @@ export interface InvoicesTable {
    * invoice_terms; null when the shop had none, and on orders placed before migration 0034.
    */
   terms_hash: Generated<string | null>;
+  /** When the reminder to pay is due (epoch ms; payment-reminders.ts); null when none is or once it went out (migration 0035). */
+  remind_at: Generated<number | null>;
+  /** When the reminder to pay was queued; null when none was (migration 0035). */
+  reminded_at: Generated<number | null>;
 }
 
 /** Each version of a shop's terms of service that an order was placed under (migration 0034), kept once. */

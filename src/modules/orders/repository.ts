@@ -320,6 +320,33 @@ export function overdueInvoices(
     .execute();
 }
 
+/** Pending invoices, of every shop, whose reminder to pay is due and which have not expired (payment-reminders.ts). */
+export function dueReminders(db: Conn, now: number, limit: number): Promise<{ id: string; shop_id: number }[]> {
+  return db
+    .selectFrom('invoices')
+    .select(['id', 'shop_id'])
+    .where('status', '=', 'pending')
+    .where('remind_at', '<=', now)
+    .where('expires_at', '>', now)
+    .orderBy('remind_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Takes the reminder of a pending invoice for sending now: false when it is not due, or another writer took it or ended the order. */
+export async function claimReminder(db: Conn, shopId: number, invoiceId: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('invoices')
+    .set({ remind_at: null, reminded_at: now })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', invoiceId)
+    .where('status', '=', 'pending')
+    .where('remind_at', '<=', now)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
 export interface InvoiceFilter {
   status?: InvoiceStatus | undefined;
   gateway?: string | undefined;
