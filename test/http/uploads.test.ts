@@ -246,13 +246,16 @@ test('GET /uploads/<name> is a 404 for unknown, malformed, escaping and removed 
     '/uploads/../../etc/passwd',
     '/uploads/..%2F..%2Fetc%2Fpasswd',
     '/uploads/nope.png',
-    '/uploads/%2e%2e',
+    '/uploads/%2e%2e/passwd',
     `/uploads/${'a'.repeat(24)}.png`,
     `/uploads/${name}.svg`,
   ]) {
     const res = await app.inject({ method: 'GET', url: path });
     assertError({ status: res.statusCode, body: res.json() }, 404, 'not_found');
   }
+  // `/uploads/%2e%2e` is `/` to a URL parser (light-my-request's too): the operator's page, never a file.
+  const dots = await app.inject({ method: 'GET', url: '/uploads/%2e%2e' });
+  assert.match(String(dots.headers['content-type']), /^text\/html/);
 
   await app.storage.remove(name);
   const gone = await app.inject({ method: 'GET', url });
