@@ -224,7 +224,9 @@ export async function startProviderDouble(): Promise<ProviderDouble> {
   };
 
   const stripeApi = (req: IncomingMessage, res: ServerResponse, path: string, body: string) => {
-    if (!/^Bearer sk_/.test(req.headers.authorization ?? ''))
+    // Any secret or restricted key works, but one with `revoked` in it, as Stripe refuses a rolled key.
+    const authorization = req.headers.authorization ?? '';
+    if (!/^Bearer (sk|rk)_/.test(authorization) || authorization.includes('revoked'))
       return send(res, 401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
     const key = req.headers['idempotency-key'];
     const replay = typeof key === 'string' ? idempotent.get(`${path}|${key}`) : undefined;
@@ -262,6 +264,10 @@ export async function startProviderDouble(): Promise<ProviderDouble> {
         return stripeError(res, 400, 'Invalid amount');
       sessions.set(id, session);
       return remember(session);
+    }
+    if (req.method === 'GET' && path === '/v1/checkout/sessions') {
+      const data = [...sessions.values()].slice(-1);
+      return send(res, 200, { object: 'list', url: '/v1/checkout/sessions', has_more: sessions.size > 1, data });
     }
     const expire = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path);
     if (req.method === 'POST' && expire) {

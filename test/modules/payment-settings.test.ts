@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { build, owner } from '../helpers/build.js';
+import { owner } from '../helpers/build.js';
 import { assertError, assertOk, createShop } from '../helpers/factories.js';
+import { buildWithProviders } from '../helpers/payment-providers.js';
 
 /** The providers this server has no adapter for: they can be configured, never enabled. */
 const UNSUPPORTED = ['virtual-payments', 'cardreader'];
 
 test('every provider can be configured, every supported one enabled; secrets come back masked', async (t) => {
   // blockVpn can be turned on only where the server has VPN ranges.
-  const app = await build(t, { VPN_RANGES_FILE: 'test/fixtures/vpn-ranges.txt' });
+  const { app } = await buildWithProviders(t, { VPN_RANGES_FILE: 'test/fixtures/vpn-ranges.txt' });
   const api = await owner(app);
   const shop = await createShop(api);
   const bodies: Record<string, object> = {
@@ -60,7 +61,7 @@ test('every provider can be configured, every supported one enabled; secrets com
 });
 
 test('secret fields are encrypted at rest', async (t) => {
-  const app = await build(t);
+  const { app } = await buildWithProviders(t);
   const api = await owner(app);
   const shop = await createShop(api);
   assertOk(
@@ -84,7 +85,7 @@ test('secret fields are encrypted at rest', async (t) => {
 });
 
 test('updates are partial: omitted fields keep their value, null clears one', async (t) => {
-  const app = await build(t);
+  const { app } = await buildWithProviders(t);
   const api = await owner(app);
   const shop = await createShop(api);
   const url = `/self/${shop.id}/settings/payments/cryptocommerce`;
@@ -101,7 +102,7 @@ test('updates are partial: omitted fields keep their value, null clears one', as
 });
 
 test('a provider cannot be enabled before its required fields are set', async (t) => {
-  const app = await build(t);
+  const { app } = await buildWithProviders(t);
   const api = await owner(app);
   const shop = await createShop(api);
   const res = await api.put(`/self/${shop.id}/settings/payments/cryptocommerce`, {
@@ -127,7 +128,7 @@ test('a provider cannot be enabled before its required fields are set', async (t
 });
 
 test('payment fields are validated; bad bodies change nothing', async (t) => {
-  const app = await build(t);
+  const { app } = await buildWithProviders(t);
   const api = await owner(app);
   const shop = await createShop(api);
   const before = assertOk(await api.get(`/self/${shop.id}/settings`));
@@ -154,7 +155,7 @@ test('payment fields are validated; bad bodies change nothing', async (t) => {
 });
 
 test("GET → PUT round trip: every provider's view sent back unchanged is a 200 that changes nothing", async (t) => {
-  const app = await build(t);
+  const { app } = await buildWithProviders(t);
   const api = await owner(app);
   const shop = await createShop(api);
   const bodies: Record<string, object> = {
@@ -221,7 +222,7 @@ test("GET → PUT round trip: every provider's view sent back unchanged is a 200
 });
 
 test('a masked value that is not the current mask is a 400 naming the field, and changes nothing', async (t) => {
-  const app = await build(t);
+  const { app } = await buildWithProviders(t);
   const api = await owner(app);
   const shop = await createShop(api);
   const url = `/self/${shop.id}/settings/payments/cryptocommerce`;
@@ -265,7 +266,7 @@ test('a masked value that is not the current mask is a 400 naming the field, and
 
 test('every payment provider has its settings route (src/modules/settings/owner.routes.ts writes each path out)', async (t) => {
   const { paymentProviderNames } = await import('../../src/modules/shops/payments.js');
-  const app = await build(t);
+  const { app } = await buildWithProviders(t);
   for (const provider of paymentProviderNames) {
     assert.ok(
       app.hasRoute({ method: 'PUT', url: `/self/:shopId/settings/payments/${provider}` }),
@@ -275,7 +276,7 @@ test('every payment provider has its settings route (src/modules/settings/owner.
 });
 
 test('virtual-payments and cardreader cannot be enabled (422 "not supported by this server yet"), and the refusal changes nothing', async (t) => {
-  const app = await build(t);
+  const { app } = await buildWithProviders(t);
   const api = await owner(app);
   const shop = await createShop(api);
   const bodies: Record<string, object> = {
@@ -298,4 +299,51 @@ test('virtual-payments and cardreader cannot be enabled (422 "not supported by t
     });
     assert.ok([400, 422].includes(checkout.status), JSON.stringify(checkout.body));
   }
+});
+
+test('a new Stripe secret key is checked with Stripe before it is stored; a refused or unchecked one changes nothing', async (t) => {
+  const { app, double } = await buildWithProviders(t);
+  const api = await owner(app);
+  const shop = await createShop(api);
+  const url = `/self/${shop.id}/settings/payments/cardconnect`;
+  const asked = () => double.requests.filter((r) => r.method === 'GET' && r.path === '/v1/checkout/sessions').length;
+
+  const saved = assertOk(
+    await api.put(url, { enabled: true, secretKey: 'sk_test_good1234', webhookSecret: 'whsec_1' }),
+  );
+  assert.equal(saved.secretKey, '••••1234');
+  assert.equal(asked(), 1, 'Stripe was asked once');
+  assert.equal(
+    double.requests.find((r) => r.path === '/v1/checkout/sessions')?.headers.authorization,
+    'Bearer sk_test_good1234',
+    'with the new key',
+  );
+  const before = assertOk(await api.get(`/self/${shop.id}/settings`)).payments.cardconnect;
+
+  // A key Stripe refuses: a 422 naming the field, with Stripe's reason.
+  const refused = await api.put(url, { secretKey: 'sk_live_revoked9999' });
+  assertError(refused, 422, 'unprocessable');
+  assert.match(refused.body.errors[0], /^secretKey: .*Invalid API Key provided/);
+  // A publishable key is refused without asking Stripe.
+  const publishable = await api.put(url, { secretKey: 'pk_live_abcdef1234' });
+  assertError(publishable, 422, 'unprocessable');
+  assert.match(publishable.body.errors[0], /^secretKey: a Stripe secret key starts with sk_live_/);
+  assert.equal(asked(), 2);
+  assert.deepEqual(assertOk(await api.get(`/self/${shop.id}/settings`)).payments.cardconnect, before);
+
+  // What does not give a new key asks nothing: the masked value sent back, another field, a switch.
+  const calls = double.requests.length;
+  assertOk(await api.put(url, { secretKey: '••••1234', webhookSecret: 'whsec_2' }));
+  assertOk(await api.put(url, { enabled: false }));
+  assert.equal(double.requests.length, calls);
+  // A restricted key is a key too.
+  const restricted = assertOk(await api.put(url, { secretKey: 'rk_test_restricted42' }));
+  assert.equal(restricted.secretKey, '••••ed42');
+
+  // Stripe does not answer (its library tries again; every try fails): a 502, and nothing is saved.
+  double.failNext('/v1/checkout/sessions', 500, 'Stripe is down', 10);
+  const down = await api.put(url, { secretKey: 'sk_live_other5678' });
+  assertError(down, 502, 'payment_provider_error');
+  assert.match(down.body.message, /Stripe did not answer/);
+  assert.deepEqual(assertOk(await api.get(`/self/${shop.id}/settings`)).payments.cardconnect, restricted);
 });

@@ -74,7 +74,7 @@ test('checkout starts a Checkout Session for the invoice: amount in minor units,
   assert.equal(session.customer_email, 'card.buyer@example.com');
   assert.equal(session.success_url, placed.url, 'the provider sends the buyer back to the invoice page');
   assert.equal(placed.payment.url, session.url, "the buyer's view carries the payment page");
-  const request = double.requests.find((r) => r.path === '/v1/checkout/sessions')!;
+  const request = double.requests.find((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions')!;
   assert.match(
     String(request.headers['idempotency-key']),
     new RegExp(placed.id),

@@ -17,6 +17,10 @@ import { buildWithProviders, stripeEvent } from '../helpers/payment-providers.js
  */
 
 const SECRET = 'whsec_test_refunds_0001';
+
+/** What was asked of the providers besides the check of the Stripe key when the shop stored it. */
+const paymentCalls = (double: { requests: { method: string; path: string }[] }) =>
+  double.requests.filter((r) => !(r.method === 'GET' && r.path === '/v1/checkout/sessions')).map((r) => r.path);
 const SERIALS = Array.from({ length: 12 }, (_, i) => `REFUND-KEY-${String(i + 1).padStart(2, '0')}-XYZ`);
 
 async function setup(t: TestContext) {
@@ -281,7 +285,7 @@ test('a balance order is refunded to the store balance: ledger entry, lifetime s
   assert.equal(event.currency, 'USD');
   assert.equal(event.reason, 'late delivery');
   assert.equal(event.method, 'balance');
-  assert.equal(double.requests.length, 0, 'no provider is asked');
+  assert.deepEqual(paymentCalls(double), [], 'no provider is asked');
 
   // The buyer can spend it again.
   assert.equal(
@@ -306,7 +310,7 @@ test('a tip-jar order is refunded as recorded: no provider, no balance, the spen
   assert.equal(after.balance, before.balance, 'the balance is not touched');
   assert.equal(after.totalSpent, before.totalSpent - 5);
   assert.equal((await refundEvents(order.id))[0].method, 'recorded');
-  assert.equal(double.requests.length, 0);
+  assert.deepEqual(paymentCalls(double), []);
 });
 
 test('concurrent refunds never give back more than the total', async (t) => {

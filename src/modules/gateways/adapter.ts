@@ -145,6 +145,11 @@ export interface HostedGateway {
   ): Promise<string | null>;
   /** Closes the provider's page of a payment that will not be made (the invoice was cancelled). */
   close(credentials: Credentials, ref: string, endpoints: ProviderEndpoints): Promise<void>;
+  /**
+   * Asks the provider whether a newly given `field` (its API key) works, before it is stored:
+   * `run` throws a ProviderCallError, `unknown` when the provider did not answer.
+   */
+  credentialCheck?: { field: string; run(credentials: Credentials, endpoints: ProviderEndpoints): Promise<void> };
   /** Submits the evidence of a dispute (providers with a disputes API: Stripe). */
   submitDisputeEvidence?(
     credentials: Credentials,

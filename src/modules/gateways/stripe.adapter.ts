@@ -333,6 +333,26 @@ const hosted: HostedGateway = {
     }
   },
 
+  /**
+   * A secret or restricted key (`sk_…`, `rk_…`) that may list Checkout Sessions, which is what
+   * shopd does with it (it creates and expires them). A publishable key (`pk_…`) cannot, and is
+   * refused without asking Stripe.
+   */
+  credentialCheck: {
+    field: 'secretKey',
+    async run(credentials, endpoints) {
+      if (!/^(sk|rk)_(live|test)_\w+$/.test(credentials.secretKey ?? ''))
+        throw new ProviderCallError(
+          'a Stripe secret key starts with sk_live_ or sk_test_ (rk_ for a restricted key); the publishable pk_ key cannot take payments',
+        );
+      try {
+        await client(credentials, endpoints).checkout.sessions.list({ limit: 1 });
+      } catch (err) {
+        throw callError('check of the secret key', err);
+      }
+    },
+  },
+
   async submitDisputeEvidence(credentials, disputeId, evidence, endpoints) {
     try {
       await client(credentials, endpoints).disputes.update(disputeId, { evidence, submit: true });

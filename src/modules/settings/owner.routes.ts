@@ -47,10 +47,15 @@ function paymentSetting(app: App, path: string, provider: shops.PaymentProvider)
       summary: `Configure the ${provider} gateway`,
       description:
         'Secret fields are encrypted at rest and only ever returned masked (••••1234); the view read from ' +
-        '`GET settings` (`payments.<provider>`) sent back unchanged is a 200 that changes nothing.',
+        '`GET settings` (`payments.<provider>`) sent back unchanged is a 200 that changes nothing. ' +
+        (provider === 'cardconnect'
+          ? 'A new `secretKey` is checked with Stripe before it is stored (it must be a secret or restricted key that ' +
+            'may list Checkout Sessions): one Stripe refuses is a 422 naming it, and no answer from Stripe a 502; ' +
+            'either way nothing is saved.'
+          : ''),
       params: ShopParams,
       body: schema.paymentBodySchema(provider),
-      response: ownerResponses(schema.paymentViewSchema(provider), [409, 422]),
+      response: ownerResponses(schema.paymentViewSchema(provider), [409, 422, 502]),
     },
     handler: async (request) =>
       ok(

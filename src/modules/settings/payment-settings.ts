@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Context } from '../../domain/context.js';
-import { ConflictError, UnprocessableError, ValidationError } from '../../http/errors.js';
+import { ConflictError, PaymentProviderError, UnprocessableError, ValidationError } from '../../http/errors.js';
 import { MASK, maskSecret, type SecretBox, UNREADABLE_MASK } from '../../security/secret-box.js';
 import { assertVpnBlockingAvailable, type VpnRanges } from '../blacklist/index.js';
+import { gatewayAdapter, ProviderCallError } from '../gateways/index.js';
 import { countVpnBlockingVariants } from '../products/index.js';
 import { isUnsupportedProvider, type PaymentProvider, paymentProviderNames, providerFields } from '../shops/index.js';
 import type { PaymentSettingsRow } from './payment-settings.table.js';
@@ -199,6 +200,39 @@ export async function getPaymentViews(
  * Partial update of one provider: omitted fields keep their value, null clears one. A provider
  * can be enabled only once every required field is set. Secret fields are sealed at rest.
  */
+/**
+ * A provider that can be asked (Stripe) is asked whether a newly given secret works before it is
+ * stored, outside the transaction: a key it refuses is a 422 naming the field, and no answer a 502;
+ * either way nothing is saved. Secrets sent back masked, or not at all, are not asked about again.
+ */
+async function checkNewSecrets(
+  ctx: Context,
+  secrets: SecretBox,
+  shopId: number,
+  provider: PaymentProvider,
+  update: PaymentUpdate,
+): Promise<void> {
+  const adapter = gatewayAdapter(provider);
+  const check = adapter?.hosted?.credentialCheck;
+  if (!check) return;
+  const given = update[check.field];
+  if (typeof given !== 'string' || given === '' || given.startsWith(MASK)) return;
+  const current = unseal(secrets, await repo.findPaymentSettings(ctx.db, shopId, provider));
+  try {
+    await check.run({ ...current.values, [check.field]: given }, ctx.config.payments);
+  } catch (err) {
+    if (!(err instanceof ProviderCallError)) throw err;
+    if (err.unknown)
+      throw new PaymentProviderError(
+        `${adapter.label} did not answer the check of the new key; nothing was saved: try again.`,
+        [`${check.field}: ${err.detail}`],
+      );
+    throw new UnprocessableError(`${adapter.label} refused the new key; nothing was saved.`, [
+      `${check.field}: ${err.detail}`,
+    ]);
+  }
+}
+
 export async function updatePaymentSettings(
   ctx: Context,
   secrets: SecretBox,
@@ -207,6 +241,7 @@ export async function updatePaymentSettings(
   update: PaymentUpdate,
   vpn: VpnRanges | null,
 ): Promise<PaymentView> {
+  await checkNewSecrets(ctx, secrets, shopId, provider, update);
   return ctx.db.transaction().execute(async (trx) => {
     const current = unseal(secrets, await repo.findPaymentSettings(trx, shopId, provider));
     // Turning blockVpn on needs ranges to check it against; one stored before that was checked may stay.
