@@ -253,7 +253,7 @@ e2eTest('the admin refuses a call without its CSRF token and a session that has 
   await faqDialog.getByLabel('Answer').fill('Within a day.');
   await faqDialog.getByRole('button', { name: 'Save' }).click();
   const question = faqDialog.getByLabel('Question');
-  await faqDialog.getByText('must NOT have fewer than 1 characters').waitFor();
+  await faqDialog.getByText('must not be empty').waitFor();
   assert.equal(await question.getAttribute('aria-invalid'), 'true', 'the question is marked invalid');
   assert.ok(await question.evaluate((el) => el === document.activeElement), 'the focus is on the question');
   await shot('faq-schema-problem');

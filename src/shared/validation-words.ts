@@ -23,19 +23,69 @@ function fieldPath(error: ErrorObject): string {
   return segments.reduce((acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), '');
 }
 
+/** `1,000` */
+const count = (n: number) => n.toLocaleString('en');
+
+/** What a value of a string format is, in the owner's words. */
+const FORMATS: Record<string, string> = {
+  email: 'must be an e-mail address',
+  uri: 'must be a full web address (https://…)',
+  'date-time': 'must be a date and time (2026-01-31T12:00:00Z)',
+  date: 'must be a date (2026-01-31)',
+  uuid: 'must be an id of the form 123e4567-e89b-12d3-a456-426614174000',
+  ipv4: 'must be an IPv4 address',
+  ipv6: 'must be an IPv6 address',
+};
+
+/**
+ * In plain words, as an owner reads them beside a field in the admin ("must not be empty", not a
+ * validator's "must NOT have fewer than 1 characters"); types keep the schema's names (`must be
+ * integer`), which are what a developer sending the wrong JSON type needs.
+ */
 function describe(error: ErrorObject): string {
   if (error.keyword === 'pattern' && error.params.pattern === NUL_FREE) {
     return error.propertyName === undefined
       ? 'must not contain NUL characters'
       : 'must not have NUL characters in its property names';
   }
+  const limit = Number(error.params.limit);
   switch (error.keyword) {
     case 'required':
       return 'is required';
     case 'enum':
       return `must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`;
+    case 'const':
+      return `must be ${JSON.stringify(error.params.allowedValue)}`;
     case 'type':
       return `must be ${String(error.params.type).replace(',', ' or ')}`;
+    case 'minLength':
+      return limit <= 1 ? 'must not be empty' : `must be at least ${count(limit)} characters long`;
+    case 'maxLength':
+      return `must be at most ${count(limit)} characters long`;
+    case 'minimum':
+      return `must be at least ${limit}`;
+    case 'maximum':
+      return `must be at most ${limit}`;
+    case 'exclusiveMinimum':
+      return `must be more than ${limit}`;
+    case 'exclusiveMaximum':
+      return `must be less than ${limit}`;
+    case 'multipleOf':
+      return `must be a multiple of ${String(error.params.multipleOf)}`;
+    case 'minItems':
+      return limit <= 1 ? 'needs at least one entry' : `needs at least ${count(limit)} entries`;
+    case 'maxItems':
+      return `may have at most ${count(limit)} ${limit === 1 ? 'entry' : 'entries'}`;
+    case 'uniqueItems':
+      return 'must not list the same entry twice';
+    case 'minProperties':
+      return limit <= 1 ? 'must not be empty' : `needs at least ${count(limit)} entries`;
+    case 'maxProperties':
+      return `may have at most ${count(limit)} entries`;
+    case 'format':
+      return FORMATS[String(error.params.format)] ?? `must be a valid ${String(error.params.format)}`;
+    case 'pattern':
+      return 'is not in the accepted form';
     default:
       return error.message ?? 'is not valid';
   }

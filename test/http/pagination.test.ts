@@ -158,7 +158,7 @@ test('every paged list, as the OpenAPI document lists them, honours PageNumber/P
     assert.deepEqual(conflicting.body.errors, ['PageNumber: must equal pageNumber when both are given'], path);
     const tooLarge = await api.get(`${url}?PageSize=101`);
     assertError(tooLarge, 400, 'validation_error');
-    assert.deepEqual(tooLarge.body.errors, ['PageSize: must be <= 100'], path);
+    assert.deepEqual(tooLarge.body.errors, ['PageSize: must be at most 100'], path);
   }
   // A list with more than one page shows the alias pages through, not page 1 again.
   const first = assertOk(await owner.get(`/self/${shop.id}/listings?PageSize=1&PageNumber=1`));
