@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Type } from '@sinclair/typebox';
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
+import { Ajv } from 'ajv';
+import formats from 'ajv-formats';
 import { validationProblems } from '../../src/shared/validation-words.js';
 import { build, owner } from '../helpers/build.js';
 import { assertError, createShop } from '../helpers/factories.js';
@@ -40,7 +40,8 @@ test("the API's validation problems are worded for people, field first", async (
 
 test('each kind of schema rule has its own plain wording', () => {
   const ajv = new Ajv({ allErrors: true });
-  addFormats(ajv);
+  // CommonJS with a default export: under NodeNext the function sits on .default (as in src/http/validation.ts).
+  (formats as unknown as { default: (ajv: Ajv) => Ajv }).default(ajv);
   const schema = Type.Object({
     email: Type.String({ format: 'email' }),
     site: Type.String({ format: 'uri' }),
