@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, type TestContext, test } from 'node:test';
@@ -136,8 +137,35 @@ export async function signInToAdmin(page: Page, server: Server, email: string, p
 export interface Browsing {
   context: BrowserContext;
   page: Page;
-  /** Saves a full-page screenshot of the page as `test-output/e2e/<test>/<nn>-<step>.png`. */
+  /**
+   * Saves a full-page screenshot of the page as `test-output/e2e/<test>/<nn>-<step>.png`, and
+   * checks the page with axe-core: a serious or critical violation fails the test when it ends.
+   */
   shot(step: string, page?: Page): Promise<void>;
+}
+
+/** axe-core's browser build, evaluated in each page checked (as DevTools would, past the page's CSP). */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * The serious and critical WCAG 2.x A/AA violations axe-core finds on the page as it is now, one
+ * line each with the elements concerned.
+ */
+export async function accessibilityProblems(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<any> } }).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+      resultTypes: ['violations'],
+    });
+    return (result.violations as { id: string; impact: string; help: string; nodes: { target: string[] }[] }[]).map(
+      (v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }),
+    );
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id} (${v.help}) on ${page.url()}: ${v.targets.slice(0, 5).join(', ')}`);
 }
 
 /** `test-output/e2e/` at the top of the repository, wherever the tests are started from. */
@@ -222,6 +250,12 @@ export async function browse(
       shots.step += 1;
       const file = `${String(shots.step).padStart(2, '0')}-${label ? `${slug(label)}-` : ''}${slug(name)}.png`;
       await which.screenshot({ path: join(shots.dir, file), fullPage: true });
+      // Only pages of our own making: a provider's page (the Stripe double's) and the API reference
+      // (Swagger UI's markup, for developers) are not checked.
+      if (/^\/(stripe|docs)(\/|$)/.test(new URL(which.url()).pathname)) return;
+      // Nor can a browser without JavaScript run axe; its pages are the same HTML a scripted one checks.
+      if (contextOptions.javaScriptEnabled === false) return;
+      for (const problem of await accessibilityProblems(which)) problems.push(`${name}: ${problem}`);
     },
   };
 }

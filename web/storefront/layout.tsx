@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { assetUrl } from './assets.js';
 import { jsonLdText } from './seo.js';
 import { absoluteUrl, canonicalUrl, href, type ShopDetails, type Site } from './site.js';
+import { fillFor, readableOn } from './theme.js';
 
 /**
  * The frame of every storefront page in the shop's design: colours as CSS variables, logo,
@@ -53,6 +54,18 @@ function themeCss(details: ShopDetails): string {
     ['--text-muted', d.secondaryTextColor],
   ];
   const set = colours.filter(([, v]) => typeof v === 'string' && /^#[0-9a-fA-F]{6}$/.test(v));
+  // Readable companions of the brand colour (theme.ts): links on the page and its cards, text on buttons.
+  const primary = d.primaryColor ?? '';
+  const fill = fillFor(primary);
+  const accentFill = fillFor(d.primaryColorAccent ?? '');
+  const derived: [string, string | undefined][] = [
+    ['--link', readableOn(primary, [d.backgroundColor ?? '', d.secondaryColor ?? ''].filter(Boolean))],
+    ['--primary-fill', fill?.fill],
+    ['--on-primary', fill?.text],
+    ['--primary-accent-fill', accentFill?.fill],
+    ['--on-primary-accent', accentFill?.text],
+  ];
+  for (const [k, v] of derived) if (v) set.push([k, v]);
   return set.length === 0 ? '' : `:root{${set.map(([k, v]) => `${k}:${v}`).join(';')}}`;
 }
 

@@ -16,7 +16,7 @@ export const REFUSAL_PAGE_HEADERS = {
 const STYLE =
   'body{font:16px/1.5 system-ui,sans-serif;color:#222;background:#f6f6f6;margin:0}' +
   'main{max-width:32rem;margin:4rem auto;padding:2rem;background:#fff;border-radius:8px}' +
-  'h1{font-size:1.4rem;margin:.2rem 0 1rem}.status{color:#888;margin:0}a{color:#0b5cad}';
+  'h1{font-size:1.4rem;margin:.2rem 0 1rem}.status{color:#595959;margin:0}a{color:#0b5cad}';
 
 export interface RefusalShop {
   name: string;
