@@ -39,6 +39,8 @@ test('the home page lists products with price, stock and sold count, escaped, in
   assert.ok(htmlClasses.includes('centered') && htmlClasses.includes('flat'), `html classes: ${htmlClasses}`);
   assert.ok(!res.body.includes('<script>alert(1)</script>'), 'owner text is escaped');
   assert.ok(res.body.includes('&lt;script>alert(1)&lt;/script> &amp; co'));
+  // A product without an image shows its initials on a hue of its own, hidden from screen readers.
+  assert.match(res.body, /<div class="placeholder" style="--hue:\d+;" aria-hidden="true"><span>GK<\/span><\/div>/);
   assert.ok(res.headers.etag);
   const again = await app.inject({
     url: `/s/${shop.subdomain}/`,

@@ -147,3 +147,31 @@ export function ChallengeField({ shopId, error }: { shopId: number; error?: stri
     </div>
   );
 }
+
+/** `Game Key` → `GK`; `Ω` → `Ω`: the first letters of the first two words. */
+function initials(title: string): string {
+  const words = title.match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words
+    .slice(0, 2)
+    .map((w) => [...w][0]!.toUpperCase())
+    .join('');
+}
+
+/** A hue from the title, the same for the same title: cards without an image tell apart at a glance. */
+function hueOf(title: string): number {
+  let h = 0;
+  for (const c of title) h = (h * 31 + c.codePointAt(0)!) % 360;
+  return h;
+}
+
+/**
+ * What a product or group without an image shows in its place: its initials on a soft gradient
+ * of its own hue, blended with the shop's colours (decorative: the title is beside it).
+ */
+export function Placeholder({ title }: { title: string }) {
+  return (
+    <div class="placeholder" style={{ '--hue': String(hueOf(title)) }} aria-hidden="true">
+      <span>{initials(title)}</span>
+    </div>
+  );
+}

@@ -1,5 +1,5 @@
 import type { faqsPage, mainPage, PublicListing } from '../../../src/modules/storefront/index.js';
-import { FeedbackList, Rating } from '../components.js';
+import { FeedbackList, Placeholder, Rating } from '../components.js';
 import { money } from '../format.js';
 import { Layout } from '../layout.js';
 import { href, type Site } from '../site.js';
@@ -35,7 +35,11 @@ function ProductCard({ site, product, page }: { site: Site; product: ListedProdu
   return (
     <li class="card product-card">
       <a href={href(site, `/products/${encodeURIComponent(product.path)}`)}>
-        {product.thumbnailUrl ? <img src={product.thumbnailUrl} alt="" loading="lazy" /> : <div class="placeholder" />}
+        {product.thumbnailUrl ? (
+          <img src={product.thumbnailUrl} alt="" loading="lazy" />
+        ) : (
+          <Placeholder title={product.title} />
+        )}
         <h3>{product.title}</h3>
       </a>
       {product.shortDescription ? <p class="muted">{product.shortDescription}</p> : null}
@@ -148,7 +152,7 @@ export function HomePage({ site, page, faqs, query }: { site: Site; page: MainPa
                     {l.group!.thumbnailUrl ? (
                       <img src={l.group!.thumbnailUrl} alt="" loading="lazy" />
                     ) : (
-                      <div class="placeholder" />
+                      <Placeholder title={l.group!.title} />
                     )}
                     <h3>{l.group!.title}</h3>
                   </a>

@@ -1,6 +1,6 @@
 import { MAX_ANSWER_LENGTH } from '../../../src/modules/products/index.js';
 import type { listingPage } from '../../../src/modules/storefront/index.js';
-import { FeedbackList, Rating } from '../components.js';
+import { FeedbackList, Placeholder, Rating } from '../components.js';
 import { gatewayName, money } from '../format.js';
 import { Layout } from '../layout.js';
 import { productJsonLd } from '../seo.js';
@@ -210,7 +210,11 @@ export function ProductPage({ site, data, ref }: { site: Site; data: ListingPage
               return (
                 <li key={p.id} class="card product-card">
                   <a href={href(site, `/products/${encodeURIComponent(p.path)}`)}>
-                    {p.thumbnailUrl ? <img src={p.thumbnailUrl} alt="" loading="lazy" /> : <div class="placeholder" />}
+                    {p.thumbnailUrl ? (
+                      <img src={p.thumbnailUrl} alt="" loading="lazy" />
+                    ) : (
+                      <Placeholder title={p.title} />
+                    )}
                     <h2 class="h3">{p.title}</h2>
                   </a>
                   {p.variants.length > 0 ? (
