@@ -1,19 +1,9 @@
+import type { CheckoutMailInput } from './checkout-mail.js';
 import { ActionLink, AmountLine, Heading, MailLayout, Paragraph, Section } from './layout.js';
 import { oneLine, type RenderedMail, renderHtml, shopTime, textOf } from './render.js';
 
-export interface ReminderMailInput {
-  shopName: string;
-  invoiceId: string;
-  /** The invoice's storefront page, absolute: where the buyer pays (or opens the provider's page again). */
-  invoiceUrl: string;
-  /** How to pay, as the invoice page shows it (orders/views.ts `paymentInstructions`). */
-  instructions: string;
-  items: { title: string; quantity: number; total: string }[];
-  total: string;
-  /** When the unpaid invoice expires (epoch ms), shown on the shop's clock. */
-  expiresAt: number;
-  utcOffsetMinutes: number;
-}
+/** What the checkout mail showed, but the discount line: the reminder lists the items and the total. */
+export type ReminderMailInput = Omit<CheckoutMailInput, 'discount'>;
 
 /** The one reminder of an order still unpaid as its expiry nears: by when, what, and the link back to pay. */
 export function reminderMail(input: ReminderMailInput): RenderedMail {
