@@ -22,9 +22,11 @@ export function listeningUrl(
   config: Pick<Config, 'publicUrl' | 'host' | 'port'>,
   address: AddressInfo | string | null,
 ): string {
-  const derived = `http://${defaultLinkHost(config.host)}:${config.port}`;
-  if (config.publicUrl !== derived || address === null || typeof address === 'string') return config.publicUrl;
-  return `http://${defaultLinkHost(config.host)}:${address.port}`;
+  // PUBLIC_URL is its own; only the address config derived from HOST and PORT names the port in use.
+  const base = `http://${defaultLinkHost(config.host)}`;
+  if (config.publicUrl !== `${base}:${config.port}` || address === null || typeof address === 'string')
+    return config.publicUrl;
+  return `${base}:${address.port}`;
 }
 
 /** Records this process's address; a failure (a read-only DATA_DIR) only costs the CLI's guess. */

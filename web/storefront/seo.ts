@@ -1,4 +1,5 @@
 import { type LinkSettings, storefrontBase } from '../../src/http/storefront-url.js';
+import { currencyDigits } from '../../src/schemas/currencies.js';
 import { absoluteUrl, canonicalUrl, href, type Site } from './site.js';
 
 /**
@@ -25,20 +26,9 @@ export function jsonLdText(data: object): string {
   return JSON.stringify(data).replace(/</g, '\\u003c');
 }
 
-const fractionDigits = new Map<string, number>();
 /** An amount in major units as schema.org wants a price: a decimal string with the currency's digits (`4.50`, `450` for JPY). */
 export function schemaPrice(amount: number, currency: string): string {
-  let digits = fractionDigits.get(currency);
-  if (digits === undefined) {
-    try {
-      digits =
-        new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-    } catch {
-      digits = 2;
-    }
-    fractionDigits.set(currency, digits);
-  }
-  return amount.toFixed(digits);
+  return amount.toFixed(currencyDigits(currency));
 }
 
 interface ProductFacts {
@@ -120,13 +110,15 @@ export function sitemapXml(urls: string[]): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries}</urlset>\n`;
 }
 
+/** The storefront's pages that belong to one buyer (or lead to them): no crawler's business. */
+export const BUYER_PATHS = ['/checkout', '/invoices/', '/account', '/tickets/', '/unlock'] as const;
+
 /** A shop's robots.txt: its buyers' own pages are off limits; a password-protected shop is entirely. */
 export function shopRobotsTxt(site: Site, locked: boolean): string {
   if (locked) return 'User-agent: *\nDisallow: /\n';
-  const closed = ['/checkout', '/invoices/', '/account', '/tickets/', '/unlock'] as const;
   return [
     'User-agent: *',
-    ...closed.map((path) => `Disallow: ${href(site, path)}`),
+    ...BUYER_PATHS.map((path) => `Disallow: ${href(site, path)}`),
     '',
     `Sitemap: ${canonicalUrl(site, '/sitemap.xml')}`,
     '',

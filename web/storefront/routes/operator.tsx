@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { shopDirectory } from '../../../src/modules/shops/index.js';
 import { OperatorPage } from '../pages/operator.js';
 import { sendPage } from '../render.js';
-import { canonicalBase } from '../seo.js';
+import { BUYER_PATHS, canonicalBase } from '../seo.js';
 
 /** How many shops the operator's page names, newest first. */
 const LISTED = 50;
@@ -36,8 +36,7 @@ export const operatorRoutes: FastifyPluginAsync = async (app) => {
   // shops' sitemaps are named here (with ROOT_PAGE_SHOPS), as robots.txt is read only at a host's root.
   app.get('/robots.txt', { schema: { hide: true }, config: { public: true } }, async (_request, reply) => {
     const lines = ['User-agent: *', 'Disallow: /admin/', 'Disallow: /self/', 'Disallow: /v2/'];
-    for (const path of ['/checkout', '/invoices/', '/account', '/tickets/', '/unlock'])
-      lines.push(`Disallow: /s/*${path}`);
+    for (const path of BUYER_PATHS) lines.push(`Disallow: /s/*${path}`);
     lines.push('');
     if (config.rootPageShops) {
       const { listed } = await directory(SITEMAPS);
