@@ -1,6 +1,7 @@
 /**
- * Each payment method's one name, as buyers and owners read it: the storefront, the mails, the
- * admin (issue 37: one method went by "cardconnect", "CardConnect" and "Card (Stripe)"). The API
+ * Each payment method's one name, as buyers and owners read it in English: the admin here, the
+ * storefront and the mails through their catalogue (src/i18n/messages, `gateway.<id>`, tested to
+ * say the same) (issue 37: one method went by "cardconnect", "CardConnect" and "Card (Stripe)"). The API
  * keeps its ids (`cardconnect`); the provider behind a method (Stripe, Coinbase Commerce) is said
  * where it matters (the payment settings), not in the name. Nothing here may need Node: the
  * admin's bundle imports it.

@@ -58,6 +58,7 @@ const samples: Record<string, Sample> = {
   'PUT /self/{shopId}/settings/terms': json({ terms: 'pwned' }),
   'PUT /self/{shopId}/settings/affiliate': json({ percentage: 50 }),
   'PUT /self/{shopId}/settings/invoices': json({ lifetimeMinutes: 10 }),
+  'PUT /self/{shopId}/settings/language': json({ language: 'de' }),
   'PUT /self/{shopId}/settings/protection': json({ disputeAutoSubmit: true, mailPerShopDay: 5000 }),
   // A domain is unique across all shops: each shop's fixture names its own.
   'PUT /self/{shopId}/settings/domain': { body: (f) => ({ domain: `shop-${f.shopId}.intruder.example` }) },

@@ -39,6 +39,7 @@ const views: Record<string, RoundTrip> = {
   '/self/{shopId}/settings/terms': setting((s) => ({ terms: s.terms })),
   '/self/{shopId}/settings/affiliate': setting((s) => ({ percentage: s.affiliatePercentage })),
   '/self/{shopId}/settings/invoices': setting((s) => ({ lifetimeMinutes: s.invoiceLifetimeMinutes })),
+  '/self/{shopId}/settings/language': setting((s) => ({ language: s.language })),
   '/self/{shopId}/settings/domain': setting((s) => ({ domain: s.customDomain })),
   '/self/{shopId}/settings/protection': setting((s) => s.protection),
   '/self/{shopId}/settings/design': design('design'),

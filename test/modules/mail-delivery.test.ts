@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { langOf } from '../../src/i18n/lang.js';
 import { deliveryMail } from '../../src/modules/mail/index.js';
+
+const en = langOf('en');
 
 const invoiceUrl = 'https://shop.example.com/s/creme/invoices/inv_8f3kQ2pLx9aZ';
 
 test('the delivery mail lists every part with its deliverables one per line, then the total and the link', () => {
   const mail = deliveryMail({
+    lang: en,
     shopName: 'Crème Keys',
     invoiceId: 'inv_8f3kQ2pLx9aZ',
     invoiceUrl,
@@ -41,6 +45,7 @@ test('the delivery mail lists every part with its deliverables one per line, the
 
 test('the seller note comes last; a blank note is left out', () => {
   const base = {
+    lang: en,
     shopName: 'S',
     invoiceId: 'inv_1',
     invoiceUrl,
@@ -59,6 +64,7 @@ test('the seller note comes last; a blank note is left out', () => {
 
 test('names cannot break the subject; multi-line deliverables keep their lines', () => {
   const mail = deliveryMail({
+    lang: en,
     shopName: 'Evil\r\nBcc: victim@example.com',
     invoiceId: 'inv_2',
     invoiceUrl,

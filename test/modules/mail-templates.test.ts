@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { type TestContext, test } from 'node:test';
 import { buildApp } from '../../src/app.js';
+import { langOf } from '../../src/i18n/lang.js';
 import {
   checkoutMail,
   deliveryMail,
@@ -12,7 +13,6 @@ import {
   ticketAnsweredMail,
   ticketOpenedMail,
 } from '../../src/modules/mail/index.js';
-import { shopTime } from '../../src/modules/mail/templates/render.js';
 import { freshConfig, onEnd, owner } from '../helpers/build.js';
 import { assertOk, createShop } from '../helpers/factories.js';
 
@@ -48,6 +48,7 @@ function assertEscaped(html: string): void {
 }
 
 const invoiceUrl = `${PUBLIC_URL}/s/tom/invoices/inv123`;
+const en = langOf('en');
 
 test('each template renders the same content as text and as escaped HTML, with its link', () => {
   const goods = [{ title: EVIL_TITLE, quantity: 2, deliverables: ['KEY-1', 'KEY-2'] }];
@@ -55,6 +56,7 @@ test('each template renders the same content as text and as escaped HTML, with i
     [
       'checkout',
       checkoutMail({
+        lang: langOf('en', -330),
         shopName: SHOP_NAME,
         invoiceId: 'inv123',
         invoiceUrl,
@@ -62,19 +64,19 @@ test('each template renders the same content as text and as escaped HTML, with i
         items: [{ title: EVIL_TITLE, quantity: 2, total: '19.98 USD' }],
         total: '19.98 USD',
         expiresAt: Date.UTC(2030, 0, 2, 3, 4),
-        utcOffsetMinutes: -330,
       }),
       [
         invoiceUrl,
         'Send 19.98 USD to the tip jar "jar" with the note inv123.',
         `${EVIL_TITLE} × 2`,
         '19.98 USD',
-        '2030-01-01 21:34 UTC-05:30',
+        '1 Jan 2030, 21:34 UTC-05:30',
       ],
     ],
     [
       'reminder',
       reminderMail({
+        lang: langOf('en', 60),
         shopName: SHOP_NAME,
         invoiceId: 'inv123',
         invoiceUrl,
@@ -82,29 +84,36 @@ test('each template renders the same content as text and as escaped HTML, with i
         items: [{ title: EVIL_TITLE, quantity: 2, total: '19.98 USD' }],
         total: '19.98 USD',
         expiresAt: Date.UTC(2030, 0, 2, 3, 4),
-        utcOffsetMinutes: 60,
       }),
       [
         invoiceUrl,
         'has not been paid yet',
         `${EVIL_TITLE} × 2`,
-        '2030-01-02 04:04 UTC+01:00',
+        '2 Jan 2030, 04:04 UTC+01:00',
         'this is the only reminder',
       ],
     ],
     [
       'delivery',
-      deliveryMail({ shopName: SHOP_NAME, invoiceId: 'inv123', invoiceUrl, total: '19.98 USD', parts: goods }),
+      deliveryMail({
+        lang: en,
+        shopName: SHOP_NAME,
+        invoiceId: 'inv123',
+        invoiceUrl,
+        total: '19.98 USD',
+        parts: goods,
+      }),
       [invoiceUrl, `${EVIL_TITLE} × 2`, 'KEY-1', 'KEY-2', 'Total', '19.98 USD'],
     ],
     [
       'replacement',
-      replacementMail({ shopName: SHOP_NAME, invoiceId: 'inv123', invoiceUrl, parts: goods }),
+      replacementMail({ lang: en, shopName: SHOP_NAME, invoiceId: 'inv123', invoiceUrl, parts: goods }),
       [invoiceUrl, 'replacement items for your order inv123', 'not a new order', 'KEY-1', 'KEY-2'],
     ],
     [
       'ticket opened',
       ticketOpenedMail({
+        lang: en,
         shopName: SHOP_NAME,
         ticketId: 7,
         title: EVIL_TITLE,
@@ -115,6 +124,7 @@ test('each template renders the same content as text and as escaped HTML, with i
     [
       'ticket answered',
       ticketAnsweredMail({
+        lang: en,
         shopName: SHOP_NAME,
         ticketId: 7,
         title: 'Help',
@@ -125,7 +135,7 @@ test('each template renders the same content as text and as escaped HTML, with i
     ],
     [
       'sign-in code',
-      signInCodeMail({ shopName: SHOP_NAME, code: '482913', minutes: 15 }),
+      signInCodeMail({ lang: en, shopName: SHOP_NAME, code: '482913', minutes: 15 }),
       ['482913', 'valid for 15 minutes', 'If you did not ask to sign in, ignore this e-mail'],
     ],
   ];
@@ -141,6 +151,7 @@ test('each template renders the same content as text and as escaped HTML, with i
 
 test('the replacement mail says what it is and shows no total; the sign-in code stays out of the subject', () => {
   const mail = replacementMail({
+    lang: en,
     shopName: 'Keys',
     invoiceId: 'inv123',
     invoiceUrl,
@@ -150,16 +161,17 @@ test('the replacement mail says what it is and shows no total; the sign-in code 
   assert.ok(mail.text.startsWith('Keys sent you replacement items for your order inv123.\n'));
   for (const part of [mail.text, visible(mail.html)]) assert.doesNotMatch(part, /total/i);
 
-  const code = signInCodeMail({ shopName: 'Keys', code: '000123', minutes: 1 });
+  const code = signInCodeMail({ lang: en, shopName: 'Keys', code: '000123', minutes: 1 });
   assert.ok(!code.subject.includes('000123'), 'subjects are logged');
   assertInBoth(code, 'valid for 1 minute and');
 });
 
-test('shop time: the moment on the shop clock, with its offset', () => {
+test('shop time: the moment on the shop clock, with its offset, in the buyer language', () => {
   const at = Date.UTC(2025, 2, 4, 15, 5);
-  assert.equal(shopTime(at, 0), '2025-03-04 15:05 UTC');
-  assert.equal(shopTime(at, 120), '2025-03-04 17:05 UTC+02:00');
-  assert.equal(shopTime(at, -930), '2025-03-03 23:35 UTC-15:30');
+  assert.equal(langOf('en', 0).dayTime(at), '4 Mar 2025, 15:05 UTC');
+  assert.equal(langOf('en', 120).dayTime(at), '4 Mar 2025, 17:05 UTC+02:00');
+  assert.equal(langOf('en', -930).dayTime(at), '3 Mar 2025, 23:35 UTC-15:30');
+  assert.equal(langOf('de', 120).dayTime(at), '4. März 2025, 17:05 UTC+02:00');
 });
 
 /** An app on a fresh database whose links use PUBLIC_URL; its log lines are kept. */
@@ -225,8 +237,8 @@ test('checkout mails the invoice link, how to pay, the items, the total and the 
     invoice.payment.instructions,
     `${EVIL_TITLE} (Key) × 2`,
     'Total',
-    '19.98 USD',
-    `${expires.slice(0, 10)} ${expires.slice(11, 16)} UTC`,
+    '$19.98',
+    langOf('en').dayTime(expires),
   );
   assertEscaped(mail!.body_html!);
   assert.ok(!mail!.body_text.includes('SER-000'), 'nothing is delivered before payment');
@@ -280,7 +292,7 @@ test('completion mails the goods, the total, the link and the seller note; a rep
   const [, delivery] = await outbox();
   assert.equal(delivery!.subject, `Your order ${invoice.payment.reference} from ${SHOP_NAME}`);
   const delivered = done.parts[0].deliverables as string[];
-  assertInBoth({ text: delivery!.body_text, html: delivery!.body_html }, link, ...delivered, 'Total', '19.98 USD');
+  assertInBoth({ text: delivery!.body_text, html: delivery!.body_html }, link, ...delivered, 'Total', '$19.98');
   for (const key of delivered) assert.ok(delivery!.body_text.split('\n').includes(key), 'one unindented key a line');
   assert.ok(delivery!.body_text.endsWith('A note from the seller:\nRedeem it on the launcher.\n'));
   assertEscaped(delivery!.body_html!);
@@ -302,7 +314,7 @@ test('completion mails the goods, the total, the link and the seller note; a rep
     ...fresh,
   );
   for (const part of [replacement!.body_text, visible(replacement!.body_html!)]) {
-    assert.doesNotMatch(part, /total|USD/i, 'no total, no amount');
+    assert.doesNotMatch(part, /total|USD|\$/i, 'no total, no amount');
     for (const key of delivered) assert.ok(!part.includes(key), 'only the replacement goods');
   }
   assertEscaped(replacement!.body_html!);

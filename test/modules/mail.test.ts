@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
+import { langOf } from '../../src/i18n/lang.js';
 import { CLAIM_LEASE_MS } from '../../src/jobs/lease.js';
 import { deliveryMail } from '../../src/modules/mail/index.js';
 import { enqueueMail, MAX_ATTEMPTS, retryDelayMs } from '../../src/modules/mail/service.js';
@@ -35,6 +36,7 @@ async function closedPort(): Promise<number> {
 }
 
 const order = deliveryMail({
+  lang: langOf('en'),
   shopName: 'Crème Keys',
   invoiceId: 'inv_8f3kQ2pLx9aZ',
   invoiceUrl: 'https://shop.example.com/s/creme/invoices/inv_8f3kQ2pLx9aZ',

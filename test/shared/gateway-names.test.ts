@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { gatewayLabel, langOf } from '../../src/i18n/lang.js';
 import { paymentProviderNames } from '../../src/modules/shops/payments.js';
 import { GATEWAY_NAMES, gatewayName } from '../../src/shared/gateway-names.js';
 
@@ -14,4 +15,13 @@ test('every payment method the API takes has exactly one name, and no two share 
   assert.equal(new Set(names).size, names.length);
   assert.equal(gatewayName('cardconnect'), 'Card');
   assert.equal(gatewayName('some-future-method'), 'some-future-method', 'an unknown id is shown as it is');
+});
+
+test("the storefront's English names each method as the admin does; German has its own", () => {
+  for (const [id, name] of Object.entries(GATEWAY_NAMES)) {
+    assert.equal(gatewayLabel(langOf('en'), id), name, id);
+    assert.ok(gatewayLabel(langOf('de'), id).length > 0, id);
+  }
+  assert.equal(gatewayLabel(langOf('de'), 'balance'), 'Guthaben im Shop');
+  assert.equal(gatewayLabel(langOf('de'), 'some-future-method'), 'some-future-method');
 });

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { assetUrl } from './assets.js';
-import { day, stars } from './format.js';
+import { stars } from './format.js';
+import { useLang } from './i18n.js';
 
 /** Pieces several pages share. */
 
@@ -14,38 +15,38 @@ export interface FeedbackView {
 }
 
 export function Rating({ rating, count }: { rating: number | null; count: number }) {
-  if (rating === null || count === 0) return <span class="muted">No reviews yet</span>;
+  const { t } = useLang();
+  if (rating === null || count === 0) return <span class="muted">{t('rating.none')}</span>;
   return (
     <span class="rating">
-      <span aria-hidden="true">{stars(rating)}</span>{' '}
-      <span>
-        {rating.toFixed(2)} out of 5 from {count} {count === 1 ? 'review' : 'reviews'}
-      </span>
+      <span aria-hidden="true">{stars(rating)}</span> <span>{t('rating.summary', { rating, count })}</span>
     </span>
   );
 }
 
 export function FeedbackList({ feedbacks }: { feedbacks: FeedbackView[] }) {
-  if (feedbacks.length === 0) return <p class="muted">No reviews yet.</p>;
+  const lang = useLang();
+  const { t } = lang;
+  if (feedbacks.length === 0) return <p class="muted">{t('feedback.none')}</p>;
   return (
     <ul class="feedbacks">
       {feedbacks.map((f) => (
         <li key={f.id} class="card">
           <p>
-            <span class="stars" role="img" aria-label={`${f.rating} out of 5 stars`}>
+            <span class="stars" role="img" aria-label={t('rating.stars', { rating: f.rating })}>
               {stars(f.rating)}
             </span>{' '}
             <time datetime={f.createdAt} class="muted">
-              {day(f.createdAt)}
+              {lang.day(f.createdAt)}
             </time>
           </p>
           {f.comment ? <p class="text">{f.comment}</p> : null}
           {f.products.length > 0 ? (
-            <p class="muted small">Bought: {f.products.map((p) => p.title).join(', ')}</p>
+            <p class="muted small">{t('feedback.bought', { products: lang.list(f.products.map((p) => p.title)) })}</p>
           ) : null}
           {f.answer ? (
             <blockquote class="answer">
-              <strong>The shop answered:</strong> <span class="text">{f.answer}</span>
+              <strong>{t('feedback.answer')}</strong> <span class="text">{f.answer}</span>
             </blockquote>
           ) : null}
         </li>
@@ -120,6 +121,7 @@ declare module 'preact' {
  * solved, and the page says so. `error` is what the server said of the last try.
  */
 export function ChallengeField({ shopId, error }: { shopId: number; error?: string | undefined }) {
+  const { t } = useLang();
   return (
     <div class={error ? 'field challenge invalid' : 'field challenge'}>
       <link rel="stylesheet" href={assetUrl('altcha.css')} />
@@ -132,10 +134,10 @@ export function ChallengeField({ shopId, error }: { shopId: number; error?: stri
         aria-describedby="altcha-hint"
       />
       <p class="hint" id="altcha-hint">
-        To keep automated orders out, this shop asks your browser to solve a small puzzle first. It starts by itself.
+        {t('challenge.hint')}
       </p>
       <noscript>
-        <p class="error">The puzzle needs JavaScript, which is off in this browser. Turn it on to send this form.</p>
+        <p class="error">{t('challenge.noscript')}</p>
       </noscript>
       {error ? (
         <p class="error" id="altcha-error" role="alert">

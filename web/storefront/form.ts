@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../src/http/errors.js';
+import type { Lang } from '../../src/i18n/lang.js';
 import { InvoiceId } from '../../src/modules/orders/index.js';
 import { EMAIL } from '../../src/schemas/common.js';
 
@@ -49,6 +50,26 @@ export interface PlacedErrors {
 
 export const noErrors = (): PlacedErrors => ({ fields: {}, other: [] });
 
+/**
+ * A problem in the buyer's language where the catalogue has its words: the checks every form
+ * shares (`is required`, `must be at most 200 characters`…), as the services and the forms' own
+ * checks write them. Others, particular to one service, stay as the service wrote them (English).
+ */
+function inBuyerWords(lang: Lang, problem: string): string {
+  if (lang.locale === 'en') return problem;
+  if (problem === 'is required') return lang.t('form.required');
+  if (problem === 'must be an e-mail address') return lang.t('form.email');
+  if (problem === 'must be a whole number') return lang.t('form.wholeNumber');
+  const limit = /^must be at (most|least) ([\d,]+)( characters?)?$/.exec(problem);
+  if (limit) {
+    const n = Number(limit[2]!.replaceAll(',', ''));
+    const most = limit[1] === 'most';
+    if (limit[3]) return lang.t(most ? 'form.maxLength' : 'form.minLength', { limit: n });
+    return lang.t(most ? 'form.atMost' : 'form.atLeast', { limit: n });
+  }
+  return problem;
+}
+
 function sentence(problem: string): string {
   const text = problem.trim();
   const first = text.charAt(0).toUpperCase() + text.slice(1);
@@ -60,6 +81,7 @@ function sentence(problem: string): string {
  * undefined). The first problem of a field is shown next to it; the rest go above the form.
  */
 export function placeErrors(
+  lang: Lang,
   errors: readonly string[],
   fieldOf: (path: string) => string | undefined,
   message?: string,
@@ -70,7 +92,7 @@ export function placeErrors(
     const path = colon === -1 ? '' : error.slice(0, colon);
     const field = path ? fieldOf(path) : undefined;
     if (field !== undefined && placed.fields[field] === undefined)
-      placed.fields[field] = sentence(error.slice(colon + 2));
+      placed.fields[field] = sentence(inBuyerWords(lang, error.slice(colon + 2)));
     else if (error !== message) placed.other.push(error);
   }
   return placed;
@@ -104,18 +126,18 @@ export const csrfBinding = (request: FastifyRequest) => `shop:${request.site?.sh
  * A refusal a form shows (formRefusal's), placed next to its fields; a proof-of-work challenge asked
  * for (428) goes next to the puzzle, in words for a buyer rather than the API's.
  */
-export function refusalErrors(refused: AppError, fieldOf: (path: string) => string | undefined): PlacedErrors {
+export function refusalErrors(
+  lang: Lang,
+  refused: AppError,
+  fieldOf: (path: string) => string | undefined,
+): PlacedErrors {
   if (refused.code !== 'challenge_required')
-    return { ...placeErrors(refused.errors, fieldOf, refused.message), status: refused.statusCode };
+    return { ...placeErrors(lang, refused.errors, fieldOf, refused.message), status: refused.statusCode };
   const missing = refused.errors.some((e) => e.endsWith('is required'));
   return {
-    fields: {
-      altcha: missing
-        ? 'Wait until the puzzle is solved (its box is ticked), then send the form again.'
-        : 'The puzzle was not accepted (it may have expired). Solve it again, then send the form again.',
-    },
+    fields: { altcha: lang.t(missing ? 'challenge.wait' : 'challenge.rejected') },
     other: [],
-    message: 'One more step: this shop asks your browser to solve a small puzzle.',
+    message: lang.t('challenge.message'),
     status: 428,
   };
 }

@@ -1,5 +1,7 @@
-import type { ComponentChildren } from 'preact';
+import { type ComponentChildren, Fragment } from 'preact';
+import { LOCALE_NAMES, LOCALES } from '../../src/shared/locales.js';
 import { assetUrl } from './assets.js';
+import { type Lang, useLang } from './i18n.js';
 import { jsonLdText } from './seo.js';
 import { absoluteUrl, canonicalUrl, href, type ShopDetails, type Site } from './site.js';
 import { fillFor, readableOn } from './theme.js';
@@ -30,6 +32,7 @@ export interface LayoutProps {
   children: ComponentChildren;
 }
 
+/** The platforms' own names; the generic kinds in the buyer's language. */
 const SOCIAL_NAMES: Record<string, string> = {
   discord: 'Discord',
   telegram: 'Telegram',
@@ -37,10 +40,40 @@ const SOCIAL_NAMES: Record<string, string> = {
   twitter: 'X (Twitter)',
   instagram: 'Instagram',
   tiktok: 'TikTok',
-  website: 'Website',
-  email: 'E-mail',
-  other: 'Link',
 };
+
+function socialName(lang: Lang, platform: string): string {
+  if (platform === 'website') return lang.t('layout.social.website');
+  if (platform === 'email') return lang.t('layout.social.email');
+  if (platform === 'other') return lang.t('layout.social.other');
+  return SOCIAL_NAMES[platform] ?? platform;
+}
+
+/**
+ * The language switcher: a link per language (plain links, no script), each to `/language`, which
+ * remembers the choice and comes back to this page.
+ */
+function LanguageSwitcher({ site }: { site: Site }) {
+  const lang = useLang();
+  return (
+    <nav class="languages" aria-label={lang.t('layout.language')}>
+      {LOCALES.map((locale, i) => (
+        <Fragment key={locale}>
+          {i > 0 ? ' · ' : null}
+          <a
+            href={`${href(site, '/language')}?to=${locale}&next=${encodeURIComponent(site.here)}`}
+            lang={locale}
+            hreflang={locale}
+            aria-current={locale === lang.locale ? 'true' : undefined}
+            rel="nofollow"
+          >
+            {LOCALE_NAMES[locale]}
+          </a>
+        </Fragment>
+      ))}
+    </nav>
+  );
+}
 
 /** The design's colours as CSS variables; each is a validated `#rrggbb`, so nothing here can close the rule. */
 function themeCss(details: ShopDetails): string {
@@ -76,6 +109,8 @@ function socialHref(platform: string, link: string): string {
 
 export function Layout(props: LayoutProps) {
   const { site, details } = props;
+  const lang = useLang();
+  const { t } = lang;
   const { design } = details;
   const shopTitle = details.seo.metaTitle ?? details.name;
   const title = props.title ? `${props.title} · ${shopTitle}` : shopTitle;
@@ -92,7 +127,7 @@ export function Layout(props: LayoutProps) {
     .filter(Boolean)
     .join(' ');
   return (
-    <html lang="en" class={classes || undefined}>
+    <html lang={lang.locale} class={classes || undefined}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -127,7 +162,7 @@ export function Layout(props: LayoutProps) {
       </head>
       <body>
         <a class="skip" href="#main">
-          Skip to content
+          {t('layout.skip')}
         </a>
         <header class="site-header">
           <a class="brand" href={href(site, '/')}>
@@ -138,42 +173,43 @@ export function Layout(props: LayoutProps) {
               <span>{details.name}</span>
             )}
           </a>
-          <nav aria-label="Shop">
-            <a href={href(site, '/')}>Products</a>
-            {design.disableReviews ? null : <a href={href(site, '/feedbacks')}>Reviews</a>}
-            <a href={href(site, '/faq')}>FAQ</a>
-            {design.disableSupport ? null : <a href={href(site, '/support')}>Support</a>}
-            <a href={href(site, '/account')}>My orders</a>
+          <nav aria-label={t('layout.nav')}>
+            <a href={href(site, '/')}>{t('layout.products')}</a>
+            {design.disableReviews ? null : <a href={href(site, '/feedbacks')}>{t('layout.reviews')}</a>}
+            <a href={href(site, '/faq')}>{t('layout.faq')}</a>
+            {design.disableSupport ? null : <a href={href(site, '/support')}>{t('layout.support')}</a>}
+            <a href={href(site, '/account')}>{t('layout.myOrders')}</a>
           </nav>
         </header>
         {details.onHold ? (
           <p class="notice warning" role="status">
-            This shop is not taking orders right now. You can look around, but nothing can be bought.
+            {t('layout.onHold')}
           </p>
         ) : null}
         {details.popup ? (
-          <aside class="notice" aria-label="Announcement from the shop">
+          <aside class="notice" aria-label={t('layout.popup')}>
             {details.popup}
           </aside>
         ) : null}
         <main id="main">{props.children}</main>
         <footer class="site-footer">
           {details.socialLinks.length > 0 ? (
-            <ul class="social" aria-label="Elsewhere">
+            <ul class="social" aria-label={t('layout.elsewhere')}>
               {details.socialLinks.map((l) => (
                 <li key={l.link}>
                   <a href={socialHref(l.platform, l.link)} rel="noopener noreferrer nofollow" target="_blank">
-                    {SOCIAL_NAMES[l.platform] ?? l.platform}
+                    {socialName(lang, l.platform)}
                   </a>
                 </li>
               ))}
             </ul>
           ) : null}
           <p>
-            {details.terms ? <a href={href(site, '/terms')}>Terms of service</a> : null}
+            {details.terms ? <a href={href(site, '/terms')}>{t('layout.terms')}</a> : null}
             {details.terms ? ' · ' : null}
-            <span>© {details.name} · Powered by shopd</span>
+            <span>{t('layout.footer', { shop: details.name })}</span>
           </p>
+          <LanguageSwitcher site={site} />
         </footer>
       </body>
     </html>

@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
-import type { VNode } from 'preact';
+import { h, type VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
+import { type Lang, LangContext, requestLang } from './i18n.js';
 
 /**
  * Headers of every storefront page. Invoice and ticket URLs are secrets, so no page sends a
@@ -15,11 +16,13 @@ export const PAGE_HEADERS = {
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'SAMEORIGIN',
+  // A page is in the buyer's language: the switcher's cookie, else the browser's languages (i18n.ts).
+  vary: 'Accept-Language, Cookie',
 } as const;
 
-/** A page as HTML text: the doctype and the rendered tree (JSX escapes every text and attribute). */
-export function renderPage(page: VNode): string {
-  return `<!doctype html>${renderToString(page)}`;
+/** A page as HTML text in `lang`: the doctype and the rendered tree (JSX escapes every text and attribute). */
+export function renderPage(page: VNode, lang: Lang): string {
+  return `<!doctype html>${renderToString(h(LangContext.Provider, { value: lang }, page))}`;
 }
 
 /** Sends a rendered page; pages that belong to one buyer pass `private`, which also keeps them out of shared caches. */
@@ -29,5 +32,6 @@ export function sendPage(reply: FastifyReply, page: VNode, options: { status?: n
     .headers(PAGE_HEADERS)
     .type('text/html; charset=utf-8');
   if (options.private) void reply.header('cache-control', 'private, no-store');
-  return reply.send(renderPage(page));
+  const request = reply.request;
+  return reply.send(renderPage(page, request.lang ?? requestLang(request, request.site?.shop)));
 }

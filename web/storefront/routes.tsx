@@ -6,8 +6,10 @@ import { retryAfterSeconds } from '../../src/db/storage-health.js';
 import { AppError, ValidationError } from '../../src/http/errors.js';
 import { recordVisit } from '../../src/modules/analytics/index.js';
 import { keyOpens, UnlockedKeys } from '../../src/modules/storefront/index.js';
+import { isLocale, LOCALES } from '../../src/shared/locales.js';
 import { storefrontAssetRoutes } from './assets.js';
 import { csrfBinding, formToken } from './form.js';
+import { LANGUAGE_COOKIE, requestLang } from './i18n.js';
 import { PasswordPage } from './pages/password.js';
 import { ProblemPage } from './pages/problem.js';
 import { sendPage } from './render.js';
@@ -41,6 +43,7 @@ export const storefrontWebRoutes: FastifyPluginAsync = async (app) => {
         csrfOpts: { userInfo: true, hmacKey: app.secrets.deriveKey('storefront-csrf') },
       });
       scope.decorateRequest('site', null);
+      scope.decorateRequest('lang', null);
       // Every storefront route is a public one: limited per client IP whatever `Authorization` says.
       scope.addHook('onRoute', (route) => {
         route.config = { ...route.config, public: true };
@@ -56,6 +59,7 @@ export const storefrontWebRoutes: FastifyPluginAsync = async (app) => {
         if (!shop) return notFound(app, request, reply);
         const site = siteOf(request, shop);
         request.site = site;
+        request.lang = requestLang(request, shop);
         // Its page in the shop's design, so the buyer can go back to the form.
         refuseNul(request, ['query', 'body']);
         if (!request.routeOptions.config.storefrontOpen && !isUnlocked(app, request, shop)) {
@@ -96,6 +100,25 @@ export const storefrontWebRoutes: FastifyPluginAsync = async (app) => {
       scope.setNotFoundHandler(async (request, reply) => notFound(app, request, reply));
       scope.setErrorHandler(async (error: FastifyError, request, reply) => problem(app, error, request, reply));
 
+      // The language switcher: remembers the buyer's choice (a cookie for a year) and goes back to the page.
+      scope.get<{ Querystring: { to?: string; next?: string } }>(
+        '/language',
+        { config: { storefrontOpen: true }, schema: { hide: true } },
+        async (request, reply) => {
+          const site = request.site!;
+          const to = request.query.to;
+          if (!isLocale(to)) throw new ValidationError([`to: must be one of ${LOCALES.join(', ')}`]);
+          void reply.setCookie(LANGUAGE_COOKIE, to, {
+            path: '/',
+            sameSite: 'lax',
+            httpOnly: true,
+            secure: app.config.publicUrl.startsWith('https:'),
+            maxAge: 365 * 24 * 3600,
+          });
+          return reply.header('cache-control', 'no-store').redirect(safeNext(site, request.query.next), 303);
+        },
+      );
+
       const unlocked = new UnlockedKeys();
       scope.post<{ Body: { password?: string; next?: string } }>(
         '/unlock',
@@ -114,7 +137,7 @@ export const storefrontWebRoutes: FastifyPluginAsync = async (app) => {
                 details={await detailsOf(app, site)}
                 next={next}
                 csrf={formToken(reply)}
-                error="That password is not right."
+                error={request.lang!.t('password.wrong')}
               />,
               { status: 401, private: true },
             );
@@ -156,7 +179,7 @@ function refuseNul(request: FastifyRequest, parts: ('params' | 'query' | 'body')
       const field = name.replaceAll('\u0000', '');
       throw new ValidationError(
         [`${part === 'body' ? '' : `${part}.`}${field}: must not contain NUL characters`],
-        `The field "${field}" holds a NUL character, which cannot be stored. Remove it and send the form again.`,
+        (request.lang ?? requestLang(request)).t('error.nul', { field }),
       );
     }
   }
@@ -182,6 +205,7 @@ function safeNext(site: Site, next: unknown): string {
 
 async function notFound(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
   const site = request.site ?? undefined;
+  const { t } = request.lang ?? requestLang(request);
   const details = site ? await detailsOf(app, site) : undefined;
   return sendPage(
     reply,
@@ -189,8 +213,8 @@ async function notFound(app: FastifyInstance, request: FastifyRequest, reply: Fa
       site={site}
       details={details}
       status={404}
-      title="Page not found"
-      message={site ? 'There is nothing at this address in this shop.' : 'No shop lives at this address.'}
+      title={t('notFound.title')}
+      message={site ? t('notFound.inShop') : t('notFound.noShop')}
     />,
     { status: 404, private: true },
   );
@@ -205,6 +229,7 @@ async function problem(app: FastifyInstance, error: FastifyError, request: Fasti
   let status = error instanceof AppError ? error.statusCode : (error.statusCode ?? 500);
   if (status === 404) return notFound(app, request, reply);
   const site = request.site ?? undefined;
+  const { t } = request.lang ?? requestLang(request);
   let details: Awaited<ReturnType<typeof detailsOf>> | undefined;
   if (site) details = await detailsOf(app, site).catch(() => undefined);
   // The database's storage failing (storage-health.ts) is a 503 the buyer may retry, logged once when it starts.
@@ -214,11 +239,11 @@ async function problem(app: FastifyInstance, error: FastifyError, request: Fasti
   if (storage) void reply.header('retry-after', String(retryAfterSeconds[storage.cause]));
   const message =
     error.code === 'FST_CSRF_INVALID_TOKEN' || error.code === 'FST_CSRF_MISSING_SECRET'
-      ? 'This form has expired. Go back, reload the page and send it again.'
+      ? t('error.expiredForm')
       : storage
-        ? 'The shop cannot take this right now. Nothing was changed; please try again in a moment.'
+        ? t('error.storage')
         : status >= 500
-          ? 'Something went wrong on our side. Please try again in a moment.'
+          ? t('error.server')
           : error.message;
   return sendPage(
     reply,
@@ -226,7 +251,7 @@ async function problem(app: FastifyInstance, error: FastifyError, request: Fasti
       site={site}
       details={details}
       status={status >= 400 && status < 600 ? status : 500}
-      title={storage ? 'Please try again shortly' : status >= 500 ? 'Something went wrong' : 'That did not work'}
+      title={t(storage ? 'error.title.storage' : status >= 500 ? 'error.title.server' : 'error.title.refused')}
       message={message}
     />,
     { status: status >= 400 && status < 600 ? status : 500, private: true },

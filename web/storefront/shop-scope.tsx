@@ -84,6 +84,7 @@ export function siteOf(request: FastifyRequest, shop: ShopRow): Site {
     shop,
     base: isHostAddressed(request.raw) ? '' : `/s/${segment}`,
     canonical: canonicalBase(request.server.config, shop),
+    here: request.url.split('?')[0]!,
   };
 }
 
@@ -120,11 +121,16 @@ export function isUnlocked(app: FastifyInstance, request: FastifyRequest, shop: 
 }
 
 /**
- * The cache key of a page: its address (the base tells host- from path-addressed) and the query
- * values the page reads, and nothing else, so made-up parameters (`?utm=1`, `?x=2`…) cannot fill
+ * The cache key of a page: its language, its address (the base tells host- from path-addressed) and
+ * the query values the page reads, and nothing else, so made-up parameters (`?utm=1`, `?x=2`…) cannot fill
  * the cache with copies of one page.
  */
-export function pageKeyOf(site: Site, url: string, reads: Record<string, string | number | undefined>): string {
+export function pageKeyOf(
+  site: Site,
+  locale: string,
+  url: string,
+  reads: Record<string, string | number | undefined>,
+): string {
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
   const query = Object.entries(reads)
@@ -132,7 +138,7 @@ export function pageKeyOf(site: Site, url: string, reads: Record<string, string 
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`)
     .join('&');
-  return `html\n${site.base}\n${path}${query ? `?${query}` : ''}`;
+  return `html\n${locale}\n${site.base}\n${path}${query ? `?${query}` : ''}`;
 }
 
 /**
@@ -150,12 +156,13 @@ export async function serveCachedPage(
   render: () => Promise<VNode> | VNode,
 ): Promise<FastifyReply> {
   const site = request.site!;
+  const lang = request.lang!;
   const cache = app.pageCache;
   const cacheControl = cacheControlFor(site.shop);
   let body: Buffer | undefined;
   let etag: string | undefined;
   if (cache.enabled && site.shop.password_hash === null) {
-    const key = pageKeyOf(site, request.url, reads);
+    const key = pageKeyOf(site, lang.locale, request.url, reads);
     let page = await cache.get(site.shop.id, key);
     if (!page) {
       const version = await cache.version(site.shop.id);
@@ -164,7 +171,7 @@ export async function serveCachedPage(
         if ('wait' in claim) page = await claim.wait;
         else {
           try {
-            const html = Buffer.from(renderPage(await render()));
+            const html = Buffer.from(renderPage(await render(), lang));
             page = cache.set(site.shop.id, key, version, {
               body: html,
               contentType: HTML,
@@ -185,7 +192,7 @@ export async function serveCachedPage(
     }
   }
   if (!body) {
-    body = Buffer.from(renderPage(await render()));
+    body = Buffer.from(renderPage(await render(), lang));
     etag = etagOf(body);
   }
   void reply.headers(PAGE_HEADERS).header('cache-control', cacheControl).header('etag', etag);

@@ -18,6 +18,11 @@ export interface Site {
    * (the address every link shopd writes uses).
    */
   canonical: string;
+  /**
+   * This page's path as requested, without its query (where the language switcher comes back
+   * to; the query is left out, as the page cache leaves out what a page does not read).
+   */
+  here: string;
 }
 
 /** The absolute canonical address of a page of the shop; `path` starts with `/`. */

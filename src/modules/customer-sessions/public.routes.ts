@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ForbiddenError } from '../../http/errors.js';
+import { acceptedLocale } from '../../i18n/negotiate.js';
 import { ok, publicResponses } from '../../schemas/common.js';
 import { AltchaHeaders } from '../challenge/index.js';
 import { PublicShopParams, requireShop, type ShopRow } from '../shops/index.js';
@@ -47,7 +48,13 @@ export const customerSessionPublicRoutes: FastifyPluginAsyncTypebox = async (app
     handler: async (request) => {
       await app.challenges.admit(request.params.shopId, request.ip, request.headers['x-altcha']);
       const shop = await open(request.params.shopId, request.body.key, request.ip);
-      return ok(await sendSignInCode(ctx, app.signInLimits, shop, { email: request.body.email, ip: request.ip }));
+      return ok(
+        await sendSignInCode(ctx, app.signInLimits, shop, {
+          email: request.body.email,
+          ip: request.ip,
+          locale: acceptedLocale(request.headers['accept-language']),
+        }),
+      );
     },
   });
 

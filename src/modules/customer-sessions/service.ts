@@ -5,9 +5,11 @@ import type { Context } from '../../domain/context.js';
 import type { AuthFailureLimiter } from '../../http/auth-failures.js';
 import { clientNet } from '../../http/client-net.js';
 import { AppError, RateLimitedError } from '../../http/errors.js';
+import { buyerLang } from '../../i18n/lang.js';
 import { toIso } from '../../schemas/common.js';
 import { fromMinorUnits } from '../../schemas/money.js';
 import type { SecretBox } from '../../security/secret-box.js';
+import type { Locale } from '../../shared/locales.js';
 import { buyerBalance } from '../customers/index.js';
 import { enqueueMail, signInCodeMail } from '../mail/index.js';
 import { customerInvoices } from '../orders/index.js';
@@ -64,7 +66,8 @@ export async function sendSignInCode(
   ctx: Context,
   limits: SignInLimits,
   shop: ShopRow,
-  input: { email: string; ip: string },
+  /** `locale`: the language of the page or client that asked (the mail's); absent or null: the shop's. */
+  input: { email: string; ip: string; locale?: Locale | null },
 ): Promise<{ email: string; codeValidMinutes: number }> {
   const email = normalised(input.email);
   await limits.take(shop.id, email, input.ip);
@@ -85,7 +88,7 @@ export async function sendSignInCode(
       shop.id,
       {
         to: email,
-        ...signInCodeMail({ shopName: shop.name, code, minutes: CODE_MINUTES }),
+        ...signInCodeMail({ lang: buyerLang(input.locale, shop), shopName: shop.name, code, minutes: CODE_MINUTES }),
       },
       now,
       { client: clientNet(input.ip) },

@@ -1,4 +1,6 @@
 import { renderToString } from 'preact-render-to-string';
+import type { Lang } from '../../i18n/lang.js';
+import type { Locale } from '../../shared/locales.js';
 import type { Refusal } from './downloads.service.js';
 
 /**
@@ -22,12 +24,16 @@ export interface RefusalShop {
   name: string;
   /** The storefront's absolute base, without a trailing slash. */
   url: string;
+  /** The shop's default language. */
+  language: Locale;
 }
 
-export function refusalPage(refusal: Refusal, shop: RefusalShop | undefined): string {
-  const title = refusal.status === 403 ? 'Download link not valid' : 'Download no longer available';
+/** The page in the buyer's language (`lang`: their browser's, else the shop's). */
+export function refusalPage(refusal: Refusal, shop: RefusalShop | undefined, lang: Lang): string {
+  const { t } = lang;
+  const title = t(refusal.status === 403 ? 'download.title.invalid' : 'download.title.gone');
   return `<!doctype html>${renderToString(
-    <html lang="en">
+    <html lang={lang.locale}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -38,11 +44,11 @@ export function refusalPage(refusal: Refusal, shop: RefusalShop | undefined): st
       <body>
         <main>
           <p class="status">{refusal.status}</p>
-          <h1>{refusal.message}</h1>
-          <p>{refusal.advice}</p>
+          <h1>{t(`download.${refusal.reason}.message`)}</h1>
+          <p>{t(`download.${refusal.reason}.advice`)}</p>
           {shop ? (
             <p>
-              <a href={shop.url}>Go to {shop.name}</a>
+              <a href={shop.url}>{t('download.goTo', { shop: shop.name })}</a>
             </p>
           ) : null}
         </main>

@@ -1,9 +1,13 @@
 import type { Readable } from 'node:stream';
 import { pipeline, Transform, type TransformCallback } from 'node:stream';
+import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { type LinkSettings, storefrontBase } from '../../http/storefront-url.js';
+import { langOf } from '../../i18n/lang.js';
+import { chooseLocale, LANGUAGE_COOKIE } from '../../i18n/negotiate.js';
+import { DEFAULT_LOCALE, isLocale } from '../../shared/locales.js';
 import { requireShop } from '../shops/index.js';
 import { REFUSAL_PAGE_HEADERS, type RefusalShop, refusalPage } from './download-page.js';
 import { type DownloadOutcome, type Refusal, recordSentBytes, type ServedFile } from './downloads.service.js';
@@ -131,11 +135,19 @@ async function sendRefusal(
   void reply.header('vary', 'Accept');
   if (!wantsHtml(request)) return sendEnvelope(reply, refusal.status, refusal.code, refusal.message, refusal.errors);
   const shop = await shopOfPage(deps, shopId);
+  // The buyer's language as the storefront chose it: the switcher's cookie, the browser's, the shop's.
+  const lang = langOf(
+    chooseLocale({
+      chosen: fastifyCookie.parse(request.headers.cookie ?? '')[LANGUAGE_COOKIE],
+      acceptLanguage: request.headers['accept-language'],
+      shopDefault: shop?.language ?? DEFAULT_LOCALE,
+    }),
+  );
   return reply
     .code(refusal.status)
-    .headers(REFUSAL_PAGE_HEADERS)
+    .headers({ ...REFUSAL_PAGE_HEADERS, vary: 'Accept, Accept-Language, Cookie' })
     .type('text/html; charset=utf-8')
-    .send(refusalPage(refusal, shop));
+    .send(refusalPage(refusal, shop, lang));
 }
 
 /** The shop the path names, for the page's link to it; none when there is no such shop. */
@@ -144,6 +156,7 @@ async function shopOfPage(deps: ReplyDeps, shopId: number): Promise<RefusalShop 
     const shop = await requireShop(deps.db, shopId);
     return {
       name: shop.name,
+      language: isLocale(shop.language) ? shop.language : DEFAULT_LOCALE,
       url: storefrontBase(deps.links, { subdomain: shop.subdomain, customDomain: shop.custom_domain }),
     };
   } catch {

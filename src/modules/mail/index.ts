@@ -7,7 +7,7 @@ export { enqueueMail, mailBacklog } from './service.js';
 export { type CheckoutMailInput, checkoutMail } from './templates/checkout-mail.js';
 export { type DeliveryMailInput, deliveryMail } from './templates/delivery-mail.js';
 export type { DeliveredPart } from './templates/goods.js';
-export { type RefundMailInput, refundMail } from './templates/refund-mail.js';
+export { type RefundMailInput, type RefundWay, refundMail } from './templates/refund-mail.js';
 export { type ReminderMailInput, reminderMail } from './templates/reminder-mail.js';
 export type { RenderedMail } from './templates/render.js';
 export { type ReplacementMailInput, replacementMail } from './templates/replacement-mail.js';

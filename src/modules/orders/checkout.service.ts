@@ -9,6 +9,7 @@ import { AppError, ForbiddenError, UnprocessableError, ValidationError } from '.
 import { recordIdempotentWork } from '../../http/idempotency.js';
 import { EMAIL } from '../../schemas/common.js';
 import { verifyPassword } from '../../security/passwords.js';
+import type { Locale } from '../../shared/locales.js';
 import type { VpnRanges } from '../blacklist/index.js';
 import { findBlock } from '../blacklist/index.js';
 import type { CouponRow } from '../coupons/index.js';
@@ -57,6 +58,11 @@ export interface Buyer {
    * absent or null when not signed in. Paying from the balance needs it (assertBalancePayer).
    */
   signedInAs?: string | null | undefined;
+  /**
+   * The language the buyer ordered in (the storefront page's, or the first of an API client's
+   * `Accept-Language` the storefront has); null: the shop's. The order's mails are written in it.
+   */
+  locale?: Locale | null | undefined;
 }
 
 /**
@@ -527,6 +533,7 @@ async function placeOrder(
       updated_at: now,
       expires_at: expiresAt,
       remind_at: reminderDueAt(body.gateway, now, expiresAt),
+      locale: buyer.locale ?? null,
       client_net: net,
       // What the buyer quotes with a manual payment, instead of the id that opens the invoice (M4).
       payment_code: await unusedPaymentCode(trx, shop.id),

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { PartDelivery } from '../../domain/events.js';
 import { storefrontPaths } from '../../http/storefront-url.js';
+import { buyerLang, type Lang } from '../../i18n/lang.js';
 import { currencyDigits } from '../../schemas/currencies.js';
 import { fromMinorUnits } from '../../schemas/money.js';
 import { attachedFiles } from '../files/index.js';
@@ -10,6 +11,7 @@ import {
   deliveryMail,
   enqueueMail,
   type LinkSettings,
+  type RefundWay,
   refundMail,
   replacementMail,
   shopLink,
@@ -31,9 +33,14 @@ type Conn = Kysely<Database>;
  * gives away the id, which opens the invoice, only in that link.
  */
 
-/** `24.98 USD`, `500 JPY`: minor units with the currency's digits. */
+/** `24.98 USD`, `500 JPY`: minor units with the currency's digits (the owner's messages; buyers' mails use `buyerMoney`). */
 export function moneyText(minor: number, currency: string): string {
   return `${fromMinorUnits(minor, currency).toFixed(currencyDigits(currency))} ${currency}`;
+}
+
+/** An amount in minor units as a buyer reads it, in their language: `$24.98`, `24,98 $`. */
+function buyerMoney(lang: Lang, currency: string): (minor: number) => string {
+  return (minor) => lang.money(fromMinorUnits(minor, currency), currency);
 }
 
 /** A part as mail names it: the product title, with the variant's when it differs. */
@@ -89,13 +96,15 @@ export interface PlacedOrder {
 export async function queueCheckoutMail(db: Conn, order: PlacedOrder, links: LinkSettings, now: number) {
   const { invoice, shop, parts, fields } = order;
   if (invoice.gateway === 'balance') return;
-  const money = (minor: number) => moneyText(minor, invoice.currency);
+  const lang = buyerLang(invoice.locale, shop);
+  const money = buyerMoney(lang, invoice.currency);
   await enqueueMail(
     db,
     invoice.shop_id,
     {
       to: invoice.customer_email,
       ...checkoutMail({
+        lang,
         shopName: shop.name,
         invoiceId: buyerReference(invoice),
         invoiceUrl: shopLink(links, shop, storefrontPaths.invoice(invoice.id)),
@@ -106,7 +115,6 @@ export async function queueCheckoutMail(db: Conn, order: PlacedOrder, links: Lin
         total: money(invoice.total),
         // A card or crypto order: when the provider's page closes.
         expiresAt: invoice.payment_closes_at ?? invoice.expires_at,
-        utcOffsetMinutes: shop.utc_offset_minutes,
       }),
     },
     now,
@@ -137,16 +145,18 @@ export async function queueDeliveryMail(
   now: number,
 ) {
   const shop = await findShop(db, invoice.shop_id);
+  const lang = buyerLang(invoice.locale, shop);
   await enqueueMail(
     db,
     invoice.shop_id,
     {
       to,
       ...deliveryMail({
+        lang,
         shopName: shop.name,
         invoiceId: buyerReference(invoice),
         invoiceUrl: shopLink(links, shop, storefrontPaths.invoice(invoice.id)),
-        total: moneyText(invoice.total, invoice.currency),
+        total: buyerMoney(lang, invoice.currency)(invoice.total),
         parts: await goodsOf(db, invoice.shop_id, deliveries),
         note: await sellerNote(db, invoice.shop_id, deliveries),
       }),
@@ -170,6 +180,7 @@ export async function queueReplacementMail(
     {
       to: invoice.customer_email,
       ...replacementMail({
+        lang: buyerLang(invoice.locale, shop),
         shopName: shop.name,
         invoiceId: buyerReference(invoice),
         invoiceUrl: shopLink(links, shop, storefrontPaths.invoice(invoice.id)),
@@ -181,11 +192,8 @@ export async function queueReplacementMail(
   );
 }
 
-const REFUND_HOW: Record<string, string> = {
-  provider: 'It goes back to the card you paid with; your bank may take a few days to show it.',
-  balance: 'It was added to your balance in this shop.',
-  recorded: 'The shop sends it back to you the way you paid.',
-};
+/** How a refund's method brings the money back, in the mail's words. */
+const REFUND_WAYS: Record<string, RefundWay> = { provider: 'provider', balance: 'balance', recorded: 'recorded' };
 
 /** The mail of a refund: how much, how it comes back, what was refunded so far (read in the caller's transaction). */
 export async function queueRefundMail(
@@ -198,20 +206,22 @@ export async function queueRefundMail(
 ) {
   const [invoice, shop] = await Promise.all([repo.findInvoice(db, shopId, invoiceId), findShop(db, shopId)]);
   if (!invoice) throw new Error(`invoice ${invoiceId} of shop ${shopId} vanished inside its own transaction`);
-  const money = (minor: number) => moneyText(minor, invoice.currency);
+  const lang = buyerLang(invoice.locale, shop);
+  const money = buyerMoney(lang, invoice.currency);
   await enqueueMail(
     db,
     shopId,
     {
       to: invoice.customer_email,
       ...refundMail({
+        lang,
         shopName: shop.name,
         invoiceId: buyerReference(invoice),
         invoiceUrl: shopLink(links, shop, storefrontPaths.invoice(invoiceId)),
         amount: money(refund.amount),
         refundedSoFar: money(invoice.refunded),
         total: money(invoice.total),
-        how: REFUND_HOW[refund.method] ?? REFUND_HOW.recorded!,
+        how: REFUND_WAYS[refund.method] ?? 'recorded',
         reason: refund.reason,
       }),
     },

@@ -70,6 +70,8 @@ export interface InvoicesTable {
   remind_at: Generated<number | null>;
   /** When the reminder to pay was queued; null when none was (migration 0035). */
   reminded_at: Generated<number | null>;
+  /** The buyer's language at checkout (`en`, `de`), in which the order's mails are written; null: the shop's (migration 0036). */
+  locale: Generated<string | null>;
 }
 
 /** Each version of a shop's terms of service that an order was placed under (migration 0034), kept once. */

@@ -1,8 +1,10 @@
 import type { Context } from '../../domain/context.js';
 import { writeTransaction } from '../../domain/dispatcher.js';
 import { storefrontPaths } from '../../http/storefront-url.js';
+import { buyerLang } from '../../i18n/lang.js';
+import { fromMinorUnits } from '../../schemas/money.js';
 import { enqueueMail, reminderMail, shopLink } from '../mail/index.js';
-import { moneyText, partTitle, readPlacedOrder } from './invoice-mail.js';
+import { partTitle, readPlacedOrder } from './invoice-mail.js';
 import * as repo from './repository.js';
 import { buyerReference, paymentInstructions } from './views.js';
 
@@ -47,13 +49,15 @@ async function remind(ctx: Context, shopId: number, invoiceId: string, now: numb
     const { invoice, shop, parts, fields } = await readPlacedOrder(tx.db, shopId, invoiceId);
     const instructions = paymentInstructions(invoice, fields);
     if (!instructions) return false;
-    const money = (minor: number) => moneyText(minor, invoice.currency);
+    const lang = buyerLang(invoice.locale, shop);
+    const money = (minor: number) => lang.money(fromMinorUnits(minor, invoice.currency), invoice.currency);
     await enqueueMail(
       tx.db,
       shopId,
       {
         to: invoice.customer_email,
         ...reminderMail({
+          lang,
           shopName: shop.name,
           invoiceId: buyerReference(invoice),
           invoiceUrl: shopLink(tx.config, shop, storefrontPaths.invoice(invoice.id)),
@@ -61,7 +65,6 @@ async function remind(ctx: Context, shopId: number, invoiceId: string, now: numb
           items: parts.map((p) => ({ title: partTitle(p), quantity: p.quantity, total: money(p.total) })),
           total: money(invoice.total),
           expiresAt: invoice.expires_at,
-          utcOffsetMinutes: shop.utc_offset_minutes,
         }),
       },
       now,

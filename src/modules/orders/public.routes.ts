@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../http/errors.js';
 import { IdempotencyHeaders, idempotent } from '../../http/idempotency.js';
 import { proxyHeader } from '../../http/proxy-trust.js';
+import { acceptedLocale } from '../../i18n/negotiate.js';
 import { ok, publicResponses } from '../../schemas/common.js';
 import { AltchaHeaders } from '../challenge/index.js';
 import { PublicShopParams } from '../shops/index.js';
@@ -26,6 +27,7 @@ export function buyerOf(request: FastifyRequest): Buyer {
     country: typeof country === 'string' && /^[A-Za-z]{2}$/.test(country) ? country.toUpperCase() : null,
     // Set on routes with `config.customerSession` (the public scope's identifyCustomer hook).
     signedInAs: request.customer?.email ?? null,
+    locale: acceptedLocale(request.headers['accept-language']),
   };
 }
 

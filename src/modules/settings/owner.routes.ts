@@ -147,6 +147,15 @@ export const settingsOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       'but series days and hours of day still in the previous offset.',
     apply: (ctx, shop, b, log) => service.setTimezone(ctx, shop, b.utcTimezoneOffset, log),
   });
+  generalSetting(app, '/:shopId/settings/language', {
+    summary: 'Set the default language of the storefront and the mails',
+    description:
+      'Beyond the seed. A buyer sees the storefront in the language they chose with its switcher, else in the first of ' +
+      "their browser's languages it has, else in this one; each order's and ticket's mails are in the language the buyer " +
+      "used to place it (this one for those placed through the API). The shop's cached pages are dropped.",
+    body: schema.LanguageBody,
+    apply: (ctx, shop, b) => shops.setLanguage(ctx, shop, b.language),
+  });
   generalSetting(app, '/:shopId/settings/status', {
     summary: 'Put the shop on hold or open it',
     body: schema.StatusBody,

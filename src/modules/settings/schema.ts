@@ -2,6 +2,7 @@ import { type TSchema, Type } from '@sinclair/typebox';
 import { Nullable, OptionalNullable, StringEnum } from '../../schemas/common.js';
 import { currencyCodes } from '../../schemas/currencies.js';
 import { rule } from '../../schemas/rules.js';
+import { LOCALES } from '../../shared/locales.js';
 import { BLOCK_VPN_DESCRIPTION } from '../blacklist/index.js';
 import { Design } from '../design/index.js';
 import { ShopProtection } from '../protection/index.js';
@@ -64,6 +65,13 @@ export const TimezoneBody = Type.Object(
       'in short batches; meanwhile the dashboards say `rollupsRebuilding: true`.',
   },
 );
+export const LanguageBody = Type.Object({
+  language: StringEnum([...LOCALES], {
+    description:
+      "The shop's default language (`en` English, `de` German): its storefront's for buyers whose browser asks for " +
+      "none the storefront has, and its mails' for orders and tickets placed that way.",
+  }),
+});
 export const StatusBody = Type.Object({ onHold: Type.Boolean() });
 export const PopupBody = Type.Object({
   message: Nullable(Type.String({ maxLength: 2000, description: 'null or empty clears.' })),

@@ -30,6 +30,7 @@ export {
   setAffiliatePercentage,
   setCustomDomain,
   setInvoiceLifetime,
+  setLanguage,
   setOnHold,
   setPassword,
   setPopup,

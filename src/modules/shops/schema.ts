@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { NonBlankText, Nullable, Timestamp } from '../../schemas/common.js';
+import { NonBlankText, Nullable, StringEnum, Timestamp } from '../../schemas/common.js';
+import { LOCALES } from '../../shared/locales.js';
 
 export const Shop = Type.Object({
   id: Type.Integer(),
@@ -50,6 +51,12 @@ export const Shop = Type.Object({
   passwordProtected: Type.Boolean(),
   affiliatePercentage: Type.Number({ description: 'Commission paid to referrers on completed orders; 0 = off.' }),
   invoiceLifetimeMinutes: Type.Integer({ description: 'How long a pending invoice holds its stock.' }),
+  language: StringEnum([...LOCALES], {
+    description:
+      "The storefront's and the buyers' mails' language when the buyer's is not known: a buyer's page is in the " +
+      "language they chose with the storefront's switcher, else the first of their browser's `Accept-Language` " +
+      'the storefront has, else this one; their mails are in the language they ordered in. Beyond the seed.',
+  }),
   createdAt: Timestamp,
 });
 export type Shop = Static<typeof Shop>;

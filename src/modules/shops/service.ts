@@ -10,6 +10,7 @@ import { type LinkSettings, storefrontBase } from '../../http/storefront-url.js'
 import { toIso } from '../../schemas/common.js';
 import { toScaledInteger } from '../../schemas/money.js';
 import { hashPassword } from '../../security/passwords.js';
+import { DEFAULT_LOCALE, isLocale, type Locale } from '../../shared/locales.js';
 import { normalizeCustomDomain } from './custom-domains.js';
 import { domainVerificationView, newDomainToken } from './domain-verification.js';
 import * as repo from './repository.js';
@@ -42,6 +43,7 @@ export function toShop(links: LinkSettings, row: ShopRow): Shop {
     passwordProtected: row.password_hash !== null,
     affiliatePercentage: row.affiliate_bps / 100,
     invoiceLifetimeMinutes: row.invoice_lifetime_minutes,
+    language: isLocale(row.language) ? row.language : DEFAULT_LOCALE,
     createdAt: toIso(row.created_at),
   };
 }
@@ -181,6 +183,10 @@ export async function setAffiliatePercentage(ctx: Context, shop: ShopRow, percen
   const bps = toScaledInteger(percentage, 2);
   if (bps === null) throw ValidationError.field('percentage', 'must have at most 2 decimals');
   return repo.updateShop(ctx.db, shop.id, { affiliate_bps: bps }, ctx.clock.now());
+}
+
+export async function setLanguage(ctx: Context, shop: ShopRow, language: Locale): Promise<ShopRow> {
+  return repo.updateShop(ctx.db, shop.id, { language }, ctx.clock.now());
 }
 
 export async function setInvoiceLifetime(ctx: Context, shop: ShopRow, lifetimeMinutes: number): Promise<ShopRow> {

@@ -21,6 +21,8 @@ export interface ShopsTable {
   custom_domain_token: Generated<string | null>;
   /** When `_shopd-verify.<custom_domain>` was found holding the shop's token (epoch ms); null until then (migration 0030). */
   custom_domain_verified_at: Generated<number | null>;
+  /** The storefront's and the mails' language when the buyer's own is not known (`en`, `de`; migration 0036). */
+  language: Generated<string>;
   created_at: number;
   updated_at: number;
 }

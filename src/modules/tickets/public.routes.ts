@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { acceptedLocale } from '../../i18n/negotiate.js';
 import { ok, publicResponses } from '../../schemas/common.js';
 import { AltchaHeaders } from '../challenge/index.js';
 import { PublicShopParams } from '../shops/index.js';
@@ -35,10 +36,15 @@ export const ticketPublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request) => {
       await app.challenges.admit(request.params.shopId, request.ip, request.headers['x-altcha']);
       return ok(
-        await service.openTicket(ctx, request.params.shopId, request.body, mail, 'key', {
-          limits: app.passwordGuesses,
-          ip: request.ip,
-        }),
+        await service.openTicket(
+          ctx,
+          request.params.shopId,
+          request.body,
+          mail,
+          'key',
+          { limits: app.passwordGuesses, ip: request.ip },
+          acceptedLocale(request.headers['accept-language']),
+        ),
       );
     },
   });

@@ -7,7 +7,9 @@ import { clientNet } from '../../http/client-net.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
 import { storefrontPaths } from '../../http/storefront-url.js';
+import { buyerLang } from '../../i18n/lang.js';
 import type { SecretBox } from '../../security/secret-box.js';
+import type { Locale } from '../../shared/locales.js';
 import { enqueueMail, type LinkSettings, shopLink, ticketAnsweredMail, ticketOpenedMail } from '../mail/index.js';
 import * as invoices from '../orders/index.js';
 import { openShop, type ShopAccess } from '../orders/index.js';
@@ -71,6 +73,8 @@ export async function openTicket(
   mail: TicketMailOptions,
   access: ShopAccess,
   guesser: PasswordGuesser,
+  /** The language the ticket is opened in (its mails are written in it); null: the shop's. */
+  locale: Locale | null = null,
 ): Promise<{ id: number; accessKey: string }> {
   const { db } = ctx;
   const shop = await openShop(db, shopId, body.key, access, guesser);
@@ -91,6 +95,7 @@ export async function openTicket(
       status: 'open',
       access_key_hash: accessKeyHash(accessKey),
       access_key_sealed: mail.secrets.seal(accessKey),
+      locale,
       created_at: now,
       updated_at: now,
     });
@@ -114,6 +119,7 @@ export async function openTicket(
       {
         to: email,
         ...ticketOpenedMail({
+          lang: buyerLang(locale, shop),
           shopName: shop.name,
           ticketId: row.id,
           title,
@@ -165,6 +171,7 @@ async function addMessage(
         {
           to: ticket.email,
           ...ticketAnsweredMail({
+            lang: buyerLang(ticket.locale, answer.shop),
             shopName: answer.shop.name,
             ticketId,
             title: ticket.title,

@@ -17,6 +17,8 @@ export interface TicketsTable {
    * shop's answer) can carry the ticket's link; null for tickets opened before migration 0018.
    */
   access_key_sealed: Generated<string | null>;
+  /** The language the ticket was opened in (`en`, `de`), in which its mails are written; null: the shop's (migration 0036). */
+  locale: Generated<string | null>;
   created_at: number;
   updated_at: number;
 }

@@ -1,6 +1,8 @@
 // The storefront's only script: conveniences on pages that work without it.
-// - [data-copy="<element id>"] buttons copy that element's text. They are rendered hidden (without
-//   script they would do nothing) and shown here where the browser can copy.
+// - [data-copy="<element id>"] buttons copy that element's text, or its [data-value] when it has one
+//   (an amount shown as "4,50 $" copies as the number a payment app takes), and say so in the
+//   page's language ([data-copied]). They are rendered hidden (without script they would do
+//   nothing) and shown here where the browser can copy.
 // - [data-countdown="<seconds>"] shows the time left (H:MM:SS), counted from when the page came,
 //   so a wrong clock on the buyer's computer does not matter.
 // - [data-status-url] with [data-status]: while the page is visible, asks that URL for `{ status }`
@@ -12,9 +14,9 @@ document.addEventListener('click', (event) => {
   if (!button) return;
   const source = document.getElementById(button.getAttribute('data-copy') || '');
   if (!source || !navigator.clipboard) return;
-  navigator.clipboard.writeText(source.textContent || '').then(() => {
+  navigator.clipboard.writeText(source.getAttribute('data-value') ?? (source.textContent || '')).then(() => {
     const label = button.textContent;
-    button.textContent = 'Copied';
+    button.textContent = button.getAttribute('data-copied') || 'Copied';
     setTimeout(() => {
       button.textContent = label;
     }, 1500);

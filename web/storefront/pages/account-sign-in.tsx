@@ -1,5 +1,6 @@
 import { ChallengeField, Field, FormErrors } from '../components.js';
 import { describedBy, type PlacedErrors } from '../form.js';
+import { useLang } from '../i18n.js';
 import { Layout } from '../layout.js';
 import { href, type ShopDetails, type Site } from '../site.js';
 
@@ -15,21 +16,19 @@ export function SignInPage(
   props: FormProps & { email: string; challenge?: { error?: string | undefined } | null | undefined },
 ) {
   const { site, details, errors } = props;
+  const { t } = useLang();
   const e = errors.fields;
   return (
-    <Layout site={site} details={details} title="Sign in" noindex>
+    <Layout site={site} details={details} title={t('signIn.title')} noindex>
       <section class="narrow">
-        <h1>Sign in to your account</h1>
-        <p>
-          See your orders and their items, and pay with your store balance. No password: we e-mail you a code to sign in
-          with.
-        </p>
+        <h1>{t('signIn.heading')}</h1>
+        <p>{t('signIn.intro')}</p>
         <form method="post" action={href(site, '/account/sign-in')}>
           <input type="hidden" name="_csrf" value={props.csrf} />
           {errors.message || errors.other.length > 0 ? (
             <FormErrors errors={errors.other} message={errors.message} />
           ) : null}
-          <Field id="email" label="E-mail" error={e.email} hint="The address you ordered with.">
+          <Field id="email" label={t('signIn.email')} error={e.email} hint={t('signIn.emailHint')}>
             <input
               id="email"
               name="email"
@@ -43,7 +42,7 @@ export function SignInPage(
           </Field>
           {props.challenge ? <ChallengeField shopId={site.shop.id} error={props.challenge.error} /> : null}
           <button type="submit" class="button primary">
-            E-mail me a code
+            {t('signIn.send')}
           </button>
         </form>
       </section>
@@ -54,14 +53,19 @@ export function SignInPage(
 /** Step 2: the code from the mail. The address travels in a hidden field; the code only ever in the POST body. */
 export function VerifyPage(props: FormProps & { email: string; minutes: number }) {
   const { site, details, errors } = props;
+  const lang = useLang();
+  const { t } = lang;
   const e = errors.fields;
   return (
-    <Layout site={site} details={details} title="Enter your code" noindex>
+    <Layout site={site} details={details} title={t('verify.title')} noindex>
       <section class="narrow">
-        <h1>Check your e-mail</h1>
+        <h1>{t('verify.heading')}</h1>
         <p>
-          If <strong>{props.email}</strong> can receive mail, a 6-digit code is on its way to it. It works for{' '}
-          {props.minutes} minutes.
+          {lang.rich('verify.intro', {
+            email: props.email,
+            minutes: props.minutes,
+            b: (chunks) => <strong key="email">{chunks}</strong>,
+          })}
         </p>
         <form method="post" action={href(site, '/account/verify')}>
           <input type="hidden" name="_csrf" value={props.csrf} />
@@ -69,7 +73,7 @@ export function VerifyPage(props: FormProps & { email: string; minutes: number }
           {errors.message || errors.other.length > 0 ? (
             <FormErrors errors={errors.other} message={errors.message} />
           ) : null}
-          <Field id="code" label="Code" error={e.code} hint="The 6 digits from the e-mail.">
+          <Field id="code" label={t('verify.code')} error={e.code} hint={t('verify.codeHint')}>
             <input
               id="code"
               name="code"
@@ -83,11 +87,17 @@ export function VerifyPage(props: FormProps & { email: string; minutes: number }
             />
           </Field>
           <button type="submit" class="button primary">
-            Sign in
+            {t('verify.submit')}
           </button>
         </form>
         <p class="muted small">
-          No mail? Check the spam folder, or <a href={href(site, '/account')}>ask for a new code</a>.
+          {lang.rich('verify.noMail', {
+            link: (chunks) => (
+              <a key="new" href={href(site, '/account')}>
+                {chunks}
+              </a>
+            ),
+          })}
         </p>
       </section>
     </Layout>

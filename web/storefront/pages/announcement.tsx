@@ -1,5 +1,5 @@
 import type { announcementPage } from '../../../src/modules/storefront/index.js';
-import { day } from '../format.js';
+import { useLang } from '../i18n.js';
 import { Layout } from '../layout.js';
 import { href, type Site } from '../site.js';
 
@@ -11,6 +11,7 @@ function safeLink(link: string | null): string | null {
 }
 
 export function AnnouncementPage({ site, data }: { site: Site; data: AnnouncementPageData }) {
+  const lang = useLang();
   const a = data.announcement;
   const link = safeLink(a.buttonLink);
   return (
@@ -22,18 +23,18 @@ export function AnnouncementPage({ site, data }: { site: Site; data: Announcemen
       path={`/announcements/${encodeURIComponent(a.path)}`}
     >
       <p class="breadcrumbs">
-        <a href={href(site, '/')}>Back to the shop</a>
+        <a href={href(site, '/')}>{lang.t('common.backToShop')}</a>
       </p>
       <article>
         <h1>{a.title}</h1>
         <p class="muted">
-          <time datetime={a.createdAt}>{day(a.createdAt)}</time>
+          <time datetime={a.createdAt}>{lang.day(a.createdAt)}</time>
         </p>
         <div class="text">{a.description}</div>
         {link ? (
           <p>
             <a class="button" href={link} rel="noopener noreferrer nofollow">
-              {a.buttonText ?? 'Read more'}
+              {a.buttonText ?? lang.t('announcement.readMore')}
             </a>
           </p>
         ) : null}

@@ -1,7 +1,7 @@
 import type { checkoutPage } from '../../../src/modules/storefront/index.js';
 import { ChallengeField, Field, FormErrors } from '../components.js';
 import { describedBy, type PlacedErrors } from '../form.js';
-import { gatewayName, money } from '../format.js';
+import { gatewayLabel, useLang } from '../i18n.js';
 import { Layout } from '../layout.js';
 import { href, type Site } from '../site.js';
 import { CustomFieldInput } from './custom-field.js';
@@ -46,11 +46,13 @@ export interface CheckoutPageProps {
 
 export function CheckoutPage(props: CheckoutPageProps) {
   const { site, data, variant, gateways, values, errors } = props;
+  const lang = useLang();
+  const { t, money } = lang;
   const { product, mainDetails: details } = data;
   const currency = details.currency;
-  const blocked =
-    unavailableReason(product, variant, details.onHold) ??
-    (gateways.length === 0 ? 'This cannot be paid for right now: no payment method is available.' : null);
+  const blockedBy =
+    unavailableReason(product, variant, details.onHold) ?? (gateways.length === 0 ? 'product.noPayment' : null);
+  const blocked = blockedBy ? t(blockedBy) : null;
   const quantity = Number(values.quantity);
   const samePrice = gateways.every((g) => g.price.amount === variant.priceDetails.amount);
   const chosen = gateways.some((g) => g.gateway === values.gateway) ? values.gateway : gateways[0]?.gateway;
@@ -58,37 +60,39 @@ export function CheckoutPage(props: CheckoutPageProps) {
   const showChatUser = values.chatUserId !== '' || e.chatUserId !== undefined;
   const hasErrors = Object.keys(e).length > 0 || errors.other.length > 0 || errors.message !== undefined;
   return (
-    <Layout site={site} details={details} title="Checkout" noindex>
+    <Layout site={site} details={details} title={t('checkout.title')} noindex>
       <p class="breadcrumbs">
-        <a href={href(site, `/products/${encodeURIComponent(product.path)}`)}>Back to {product.title}</a>
+        <a href={href(site, `/products/${encodeURIComponent(product.path)}`)}>
+          {t('checkout.back', { product: product.title })}
+        </a>
       </p>
-      <h1>Checkout</h1>
+      <h1>{t('checkout.title')}</h1>
       <section aria-labelledby="summary" class="card">
-        <h2 id="summary">Your order</h2>
+        <h2 id="summary">{t('checkout.summary')}</h2>
         <table>
           <tbody>
             <tr>
-              <th scope="row">Product</th>
+              <th scope="row">{t('checkout.product')}</th>
               <td>{product.title}</td>
             </tr>
             <tr>
-              <th scope="row">Option</th>
+              <th scope="row">{t('checkout.option')}</th>
               <td>{variant.title}</td>
             </tr>
             <tr>
-              <th scope="row">Unit price</th>
+              <th scope="row">{t('checkout.unitPrice')}</th>
               <td>{money(variant.priceDetails.amount, currency)}</td>
             </tr>
             <tr>
-              <th scope="row">Quantity</th>
+              <th scope="row">{t('checkout.quantity')}</th>
               <td>{Number.isSafeInteger(quantity) && quantity > 0 ? quantity : variant.minAmount}</td>
             </tr>
             {samePrice && Number.isSafeInteger(quantity) && quantity > 0 ? (
               <tr>
-                <th scope="row">Subtotal</th>
+                <th scope="row">{t('checkout.subtotal')}</th>
                 <td>
                   {money(variant.priceDetails.amount * quantity, currency)}{' '}
-                  <span class="muted small">before any coupon</span>
+                  <span class="muted small">{t('checkout.beforeCoupon')}</span>
                 </td>
               </tr>
             ) : null}
@@ -98,26 +102,20 @@ export function CheckoutPage(props: CheckoutPageProps) {
 
       {blocked ? (
         <p class="notice warning" role="status">
-          {blocked} This option cannot be ordered. <a href={href(site, '/')}>Back to the shop</a>
+          {blocked} {t('checkout.blocked')} <a href={href(site, '/')}>{t('common.backToShop')}</a>
         </p>
       ) : (
         <form method="post" action={href(site, '/checkout')} class="checkout" data-submit-once>
           <input type="hidden" name="_csrf" value={props.csrf} />
           <input type="hidden" name="product" value={String(product.id)} />
           <input type="hidden" name="variant" value={String(variant.id)} />
-          {hasErrors ? (
-            <FormErrors errors={errors.other} message={errors.message ?? 'Please correct the marked fields.'} />
-          ) : null}
+          {hasErrors ? <FormErrors errors={errors.other} message={errors.message ?? t('form.correct')} /> : null}
 
           <Field
             id="email"
-            label="E-mail"
+            label={t('checkout.email')}
             error={e.email}
-            hint={
-              props.customer
-                ? 'You are signed in with this address; your order is sent here and shows in your account.'
-                : 'Your order and its link are sent here.'
-            }
+            hint={props.customer ? t('checkout.emailSignedIn') : t('checkout.emailHint')}
           >
             <input
               id="email"
@@ -134,12 +132,12 @@ export function CheckoutPage(props: CheckoutPageProps) {
 
           <Field
             id="quantity"
-            label="Quantity"
+            label={t('checkout.quantity')}
             error={e.quantity}
             hint={
               variant.maxAmount === null
-                ? `At least ${variant.minAmount}.`
-                : `From ${variant.minAmount} to ${variant.maxAmount}.`
+                ? t('checkout.atLeast', { min: variant.minAmount })
+                : t('checkout.between', { min: variant.minAmount, max: variant.maxAmount })
             }
           >
             <input
@@ -156,7 +154,7 @@ export function CheckoutPage(props: CheckoutPageProps) {
           </Field>
 
           <fieldset class={e.gateway ? 'invalid' : undefined}>
-            <legend>Pay with</legend>
+            <legend>{t('checkout.payWith')}</legend>
             {gateways.map((g) => (
               <div key={g.gateway} class="field checkbox">
                 <input
@@ -169,11 +167,11 @@ export function CheckoutPage(props: CheckoutPageProps) {
                   {...describedBy('gateway', { error: e.gateway })}
                 />
                 <label for={`gateway-${g.gateway}`}>
-                  {gatewayName(g.gateway)}
+                  {gatewayLabel(lang, g.gateway)}
                   {g.gateway === 'balance' && props.customer
-                    ? ` (you have ${money(props.customer.balance, currency)})`
+                    ? ` ${t('checkout.youHave', { amount: money(props.customer.balance, currency) })}`
                     : null}
-                  {samePrice ? null : ` · ${money(g.price.amount, currency)} each`}
+                  {samePrice ? null : ` · ${t('checkout.each', { price: money(g.price.amount, currency) })}`}
                 </label>
               </div>
             ))}
@@ -186,7 +184,7 @@ export function CheckoutPage(props: CheckoutPageProps) {
 
           {variant.customFields.length > 0 ? (
             <fieldset>
-              <legend>Details the shop needs</legend>
+              <legend>{t('product.details')}</legend>
               {variant.customFields.map((f) => (
                 <CustomFieldInput
                   key={f.id}
@@ -200,7 +198,7 @@ export function CheckoutPage(props: CheckoutPageProps) {
             </fieldset>
           ) : null}
 
-          <Field id="coupon" label="Coupon code (optional)" error={e.coupon}>
+          <Field id="coupon" label={t('product.coupon')} error={e.coupon}>
             <input
               id="coupon"
               name="coupon"
@@ -211,7 +209,7 @@ export function CheckoutPage(props: CheckoutPageProps) {
               {...describedBy('coupon', { error: e.coupon })}
             />
           </Field>
-          <Field id="ref" label="Referral code (optional)" error={e.ref}>
+          <Field id="ref" label={t('product.referral')} error={e.ref}>
             <input
               id="ref"
               name="ref"
@@ -225,9 +223,9 @@ export function CheckoutPage(props: CheckoutPageProps) {
           {showChatUser ? (
             <Field
               id="chatUserId"
-              label="Your chat user id"
+              label={t('checkout.chatUser')}
               error={e.chatUserId}
-              hint="Digits only; the shop grants you access with it."
+              hint={t('checkout.chatUserHint')}
             >
               <input
                 id="chatUserId"
@@ -253,7 +251,13 @@ export function CheckoutPage(props: CheckoutPageProps) {
                 {...describedBy('terms', { error: e.terms })}
               />
               <label for="terms">
-                I accept the <a href={href(site, '/terms')}>terms of service</a>
+                {lang.rich('checkout.terms', {
+                  link: (chunks) => (
+                    <a key="terms" href={href(site, '/terms')}>
+                      {chunks}
+                    </a>
+                  ),
+                })}
               </label>
               {e.terms ? (
                 <p class="error" id="terms-error" role="alert">
@@ -266,7 +270,7 @@ export function CheckoutPage(props: CheckoutPageProps) {
           {props.challenge ? <ChallengeField shopId={site.shop.id} error={props.challenge.error} /> : null}
 
           <button type="submit" class="button primary">
-            Place order
+            {t('checkout.placeOrder')}
           </button>
         </form>
       )}

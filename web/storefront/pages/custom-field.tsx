@@ -1,6 +1,7 @@
 import type { customFieldTypes } from '../../../src/modules/products/index.js';
 import { Field } from '../components.js';
 import { describedBy } from '../form.js';
+import { useLang } from '../i18n.js';
 
 /** A variant's custom field as the public views show it. */
 export interface CustomFieldView {
@@ -26,8 +27,9 @@ export function CustomFieldInput(props: {
   maxLength: number;
 }) {
   const { field, value, error } = props;
+  const { t } = useLang();
   const id = customFieldInputId(field.id);
-  const label = field.required ? `${field.name} (required)` : field.name;
+  const label = field.required ? t('field.required', { name: field.name }) : field.name;
   const aria = describedBy(id, { error });
   if (field.type === 'checkbox') {
     return (

@@ -1,6 +1,6 @@
 import type { faqsPage, mainPage, PublicListing } from '../../../src/modules/storefront/index.js';
 import { FeedbackList, Placeholder, Rating } from '../components.js';
-import { money } from '../format.js';
+import { useLang } from '../i18n.js';
 import { Layout } from '../layout.js';
 import { href, type Site } from '../site.js';
 
@@ -23,14 +23,17 @@ function matches(listing: PublicListing, q: string): boolean {
 }
 
 function StockLine({ product, page }: { product: ListedProduct; page: MainPage }) {
+  const { t } = useLang();
   const d = page.mainDetails.design;
-  if (product.onHold) return <span class="badge">Not available</span>;
-  if (!product.inStock) return <span class="badge out">Sold out</span>;
-  if (d.hideProductStock || product.stock === undefined) return <span class="badge in">In stock</span>;
-  return <span class="badge in">{product.stock === null ? 'In stock' : `${product.stock} in stock`}</span>;
+  if (product.onHold) return <span class="badge">{t('stock.unavailable')}</span>;
+  if (!product.inStock) return <span class="badge out">{t('stock.soldOut')}</span>;
+  if (d.hideProductStock || product.stock === undefined || product.stock === null)
+    return <span class="badge in">{t('stock.in')}</span>;
+  return <span class="badge in">{t('stock.count', { count: product.stock })}</span>;
 }
 
 function ProductCard({ site, product, page }: { site: Site; product: ListedProduct; page: MainPage }) {
+  const { t, money } = useLang();
   const d = page.mainDetails.design;
   return (
     <li class="card product-card">
@@ -43,16 +46,19 @@ function ProductCard({ site, product, page }: { site: Site; product: ListedProdu
         <h3>{product.title}</h3>
       </a>
       {product.shortDescription ? <p class="muted">{product.shortDescription}</p> : null}
-      <p class="price">From {money(product.minPrice.amount, product.minPrice.currency)}</p>
+      <p class="price">{t('home.from', { price: money(product.minPrice.amount, product.minPrice.currency) })}</p>
       <p class="meta">
         <StockLine product={product} page={page} />
-        {d.disableProductsSold ? null : <span class="muted small"> · {product.soldCount} sold</span>}
+        {d.disableProductsSold ? null : (
+          <span class="muted small"> · {t('home.sold', { count: product.soldCount })}</span>
+        )}
       </p>
     </li>
   );
 }
 
 export function HomePage({ site, page, faqs, query }: { site: Site; page: MainPage; faqs: Faqs; query: HomeQuery }) {
+  const { t, money } = useLang();
   const details = page.mainDetails;
   const d = details.design;
   const q = query.q?.trim() ?? '';
@@ -80,24 +86,24 @@ export function HomePage({ site, page, faqs, query }: { site: Site; page: MainPa
         {texts.disableDescription || !texts.description ? null : <p class="text">{texts.description}</p>}
         {texts.disableButton ? null : (
           <a class="button" href="#products">
-            {texts.buttonText ?? 'See products'}
+            {texts.buttonText ?? t('home.seeProducts')}
           </a>
         )}
         <p class="stats">
           {d.disableReviews ? null : <Rating rating={stats.rating} count={stats.totalFeedbacks} />}
-          {d.disableProductsSold ? null : <span> · {stats.totalProductsSold} sold</span>}
+          {d.disableProductsSold ? null : <span> · {t('home.sold', { count: stats.totalProductsSold })}</span>}
         </p>
       </section>
 
       {details.paymentMethods.length === 0 && !details.onHold ? (
         <p class="notice warning" role="status">
-          This shop cannot take payments yet, so nothing can be bought right now.
+          {t('home.noPayments')}
         </p>
       ) : null}
 
       {page.announcements.length > 0 ? (
         <section aria-labelledby="news">
-          <h2 id="news">News</h2>
+          <h2 id="news">{t('home.news')}</h2>
           <ul class="announcements">
             {page.announcements.map((a) => (
               <li key={a.id} class="card">
@@ -112,21 +118,21 @@ export function HomePage({ site, page, faqs, query }: { site: Site; page: MainPa
       ) : null}
 
       <section id="products" aria-labelledby="products-title">
-        <h2 id="products-title">Products</h2>
+        <h2 id="products-title">{t('layout.products')}</h2>
         {d.disableSearchBar ? null : (
-          <form method="get" action={href(site, '/')} aria-label="Search products" class="search">
+          <form method="get" action={href(site, '/')} aria-label={t('home.search')} class="search">
             <label for="q" class="visually-hidden">
-              Search products
+              {t('home.search')}
             </label>
-            <input id="q" name="q" type="search" value={q} placeholder="Search products" maxLength={100} />
+            <input id="q" name="q" type="search" value={q} placeholder={t('home.search')} maxLength={100} />
             {category ? <input type="hidden" name="category" value={String(category.id)} /> : null}
-            <button type="submit">Search</button>
+            <button type="submit">{t('home.searchButton')}</button>
           </form>
         )}
         {page.categories.length > 0 ? (
-          <nav aria-label="Categories" class="categories">
+          <nav aria-label={t('home.categories')} class="categories">
             <a href={href(site, '/')} aria-current={category ? undefined : 'page'}>
-              All
+              {t('home.all')}
             </a>
             {page.categories.map((c) => (
               <a
@@ -140,7 +146,7 @@ export function HomePage({ site, page, faqs, query }: { site: Site; page: MainPa
           </nav>
         ) : null}
         {listings.length === 0 ? (
-          <p class="muted">{q ? `Nothing matches “${q}”.` : 'No products yet.'}</p>
+          <p class="muted">{q ? t('home.noMatch', { query: q }) : t('home.empty')}</p>
         ) : (
           <ul class="grid">
             {listings.map((l) =>
@@ -156,16 +162,15 @@ export function HomePage({ site, page, faqs, query }: { site: Site; page: MainPa
                     )}
                     <h3>{l.group!.title}</h3>
                   </a>
-                  <p class="muted">
-                    {l.group!.products.length} {l.group!.products.length === 1 ? 'product' : 'products'}
-                  </p>
+                  <p class="muted">{t('home.groupCount', { count: l.group!.products.length })}</p>
                   {l.group!.products.length > 0 ? (
                     <p class="price">
-                      From{' '}
-                      {money(
-                        Math.min(...l.group!.products.map((p) => p.minPrice.amount)),
-                        l.group!.products[0]!.minPrice.currency,
-                      )}
+                      {t('home.from', {
+                        price: money(
+                          Math.min(...l.group!.products.map((p) => p.minPrice.amount)),
+                          l.group!.products[0]!.minPrice.currency,
+                        ),
+                      })}
                     </p>
                   ) : null}
                 </li>
@@ -177,20 +182,20 @@ export function HomePage({ site, page, faqs, query }: { site: Site; page: MainPa
 
       {d.disableReviews ? null : (
         <section aria-labelledby="reviews">
-          <h2 id="reviews">Reviews</h2>
+          <h2 id="reviews">{t('layout.reviews')}</h2>
           {stats.totalFeedbacks > 0 ? (
             <p>
               <Rating rating={stats.rating} count={stats.totalFeedbacks} />
             </p>
           ) : null}
           <FeedbackList feedbacks={page.feedbacks.slice(0, 3)} />
-          {stats.totalFeedbacks > 3 ? <a href={href(site, '/feedbacks')}>All reviews</a> : null}
+          {stats.totalFeedbacks > 3 ? <a href={href(site, '/feedbacks')}>{t('home.allReviews')}</a> : null}
         </section>
       )}
 
       {faqs.length > 0 ? (
         <section aria-labelledby="faq">
-          <h2 id="faq">Questions and answers</h2>
+          <h2 id="faq">{t('home.faq')}</h2>
           {faqs.map((f) => (
             <details key={f.id} class="faq">
               <summary>{f.question}</summary>

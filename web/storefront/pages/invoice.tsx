@@ -1,10 +1,12 @@
 import { Fragment } from 'preact';
 import { storefrontPaths } from '../../../src/http/storefront-url.js';
+import type { Lang, MessageKey } from '../../../src/i18n/lang.js';
 import type { feedbackOfInvoice } from '../../../src/modules/feedbacks/index.js';
 import type { getPublicInvoice } from '../../../src/modules/orders/index.js';
 import { Field, FormErrors } from '../components.js';
 import { describedBy, type PlacedErrors } from '../form.js';
-import { day, fileSize, gatewayName, money, stars } from '../format.js';
+import { stars } from '../format.js';
+import { gatewayLabel, useLang } from '../i18n.js';
 import { Layout } from '../layout.js';
 import { href, type ShopDetails, type Site } from '../site.js';
 
@@ -24,43 +26,46 @@ export function clock(ms: number): string {
   return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
 }
 
-const STATUS_TEXT: Record<PublicInvoiceView['status'], string> = {
-  pending: 'Waiting for payment',
-  completed: 'Completed',
-  expired: 'Expired',
-  cancelled: 'Cancelled',
+/** An order's status in words (the account page shows the same). */
+export const STATUS_TEXT: Record<PublicInvoiceView['status'], MessageKey> = {
+  pending: 'status.pending',
+  completed: 'status.completed',
+  expired: 'status.expired',
+  cancelled: 'status.cancelled',
 };
 
-const PAYMENT_FIELDS: [key: 'handle' | 'email' | 'cashtag' | 'receiveCurrency' | 'terminalId', label: string][] = [
-  ['handle', 'Tip jar'],
-  ['email', 'Send to'],
-  ['cashtag', 'Cashtag'],
-  ['receiveCurrency', 'Currency'],
-  ['terminalId', 'Terminal'],
+const PAYMENT_FIELDS: [key: 'handle' | 'email' | 'cashtag' | 'receiveCurrency' | 'terminalId', label: MessageKey][] = [
+  ['handle', 'invoice.field.handle'],
+  ['email', 'invoice.field.email'],
+  ['cashtag', 'invoice.field.cashtag'],
+  ['receiveCurrency', 'invoice.field.receiveCurrency'],
+  ['terminalId', 'invoice.field.terminalId'],
 ];
 
 /** Where a part's delivered items sit on the page (the Copy button points at it). */
 export const goodsId = (partId: number) => `goods-${partId}`;
 
 function CopyButton({ target, label }: { target: string; label: string }) {
+  const { t } = useLang();
   // Shown by the script only where the browser can copy; without script the text is there to select.
   return (
-    <button type="button" class="small" data-copy={target} hidden aria-label={label}>
-      Copy
+    <button type="button" class="small" data-copy={target} data-copied={t('common.copied')} hidden aria-label={label}>
+      {t('common.copy')}
     </button>
   );
 }
 
 function Totals({ invoice }: { invoice: PublicInvoiceView }) {
+  const { t, money } = useLang();
   const c = invoice.currency;
   return (
     <table>
       <thead>
         <tr>
-          <th scope="col">Item</th>
-          <th scope="col">Quantity</th>
-          <th scope="col">Unit price</th>
-          <th scope="col">Total</th>
+          <th scope="col">{t('invoice.item')}</th>
+          <th scope="col">{t('invoice.quantity')}</th>
+          <th scope="col">{t('invoice.unitPrice')}</th>
+          <th scope="col">{t('invoice.total')}</th>
         </tr>
       </thead>
       <tbody>
@@ -81,13 +86,13 @@ function Totals({ invoice }: { invoice: PublicInvoiceView }) {
           <>
             <tr>
               <th scope="row" colSpan={3}>
-                Subtotal
+                {t('invoice.subtotal')}
               </th>
               <td>{money(invoice.subtotal, c)}</td>
             </tr>
             <tr>
               <th scope="row" colSpan={3}>
-                Coupon{invoice.coupon ? ` ${invoice.coupon}` : ''}
+                {invoice.coupon ? t('invoice.couponCode', { code: invoice.coupon }) : t('invoice.coupon')}
               </th>
               <td>−{money(invoice.discount, c)}</td>
             </tr>
@@ -95,7 +100,7 @@ function Totals({ invoice }: { invoice: PublicInvoiceView }) {
         ) : null}
         <tr>
           <th scope="row" colSpan={3}>
-            Total
+            {t('invoice.total')}
           </th>
           <td>
             <strong>{money(invoice.total, c)}</strong>
@@ -109,6 +114,8 @@ function Totals({ invoice }: { invoice: PublicInvoiceView }) {
 type PaymentField = (typeof PAYMENT_FIELDS)[number][0];
 
 function Payment({ site, invoice, csrf, now }: { site: Site; invoice: PublicInvoiceView; csrf: string; now: number }) {
+  const lang = useLang();
+  const { t, money } = lang;
   // The gateway's public fields (handle, e-mail, …) ride along when it has them.
   const payment = invoice.payment as (PublicInvoiceView['payment'] & Partial<Record<PaymentField, string>>) | null;
   // A card or crypto order: the provider's page closes before the invoice expires (the rest is for its last callback).
@@ -116,7 +123,7 @@ function Payment({ site, invoice, csrf, now }: { site: Site; invoice: PublicInvo
   const left = Date.parse(deadline) - now;
   return (
     <section aria-labelledby="pay" class="card">
-      <h2 id="pay">How to pay</h2>
+      <h2 id="pay">{t('invoice.howToPay')}</h2>
       {payment?.note ? (
         <p class="notice warning" role="status">
           {payment.note}
@@ -127,34 +134,34 @@ function Payment({ site, invoice, csrf, now }: { site: Site; invoice: PublicInvo
           <p class="text">{payment.instructions}</p>
           <p>
             <a class="button primary" id="pay-now" href={payment.url} rel="noopener noreferrer">
-              Pay {money(payment.amount, payment.currency)} now
+              {t('invoice.payNow', { amount: money(payment.amount, payment.currency) })}
             </a>
           </p>
-          <p class="muted small">You come back to this page once you have paid.</p>
+          <p class="muted small">{t('invoice.comeBack')}</p>
         </>
       ) : payment ? (
         <>
           <p class="text">{payment.instructions}</p>
           <dl class="payment">
-            <dt>Amount</dt>
+            <dt>{t('invoice.amount')}</dt>
             <dd>
-              <code id="pay-amount">
-                {payment.amount} {payment.currency}
+              <code id="pay-amount" data-value={String(payment.amount)}>
+                {money(payment.amount, payment.currency)}
               </code>{' '}
-              <CopyButton target="pay-amount" label="Copy the amount" />
+              <CopyButton target="pay-amount" label={t('invoice.copyAmount')} />
             </dd>
-            <dt>Reference</dt>
+            <dt>{t('invoice.reference')}</dt>
             <dd>
               <code id="pay-reference">{payment.reference}</code>{' '}
-              <CopyButton target="pay-reference" label="Copy the reference" />
+              <CopyButton target="pay-reference" label={t('invoice.copyReference')} />
             </dd>
             {PAYMENT_FIELDS.map(([key, label]) =>
               payment[key] ? (
                 <Fragment key={key}>
-                  <dt>{label}</dt>
+                  <dt>{t(label)}</dt>
                   <dd>
                     <code id={`pay-${key}`}>{payment[key]}</code>{' '}
-                    <CopyButton target={`pay-${key}`} label={`Copy: ${label}`} />
+                    <CopyButton target={`pay-${key}`} label={t('invoice.copyField', { label: t(label) })} />
                   </dd>
                 </Fragment>
               ) : null,
@@ -164,29 +171,32 @@ function Payment({ site, invoice, csrf, now }: { site: Site; invoice: PublicInvo
       ) : null}
       {payment?.note ? null : (
         <p>
-          Time left to pay:{' '}
+          {t('invoice.timeLeft')}{' '}
           <strong>
             <span data-countdown={String(Math.max(0, Math.floor(left / 1000)))}>{clock(left)}</span>
           </strong>{' '}
           <span class="muted small">
-            ({payment?.closesAt ? 'the payment page closes' : 'the order expires'}{' '}
-            <time datetime={deadline}>
-              {day(deadline)} at {deadline.slice(11, 16)} UTC
-            </time>
-            )
+            {lang.rich(payment?.closesAt ? 'invoice.pageCloses' : 'invoice.orderExpires', {
+              when: lang.dayTime(deadline),
+              time: (chunks) => (
+                <time key="deadline" datetime={deadline}>
+                  {chunks}
+                </time>
+              ),
+            })}
           </span>
         </p>
       )}
-      <p class="muted small">This page updates by itself once the shop has your payment.</p>
+      <p class="muted small">{t('invoice.updates')}</p>
       {/* Asked twice, without script: the disclosure opens the confirmation, and only its button cancels. */}
       <details class="cancel-order">
-        <summary>Cancel this order</summary>
+        <summary>{t('invoice.cancel')}</summary>
         <form method="post" action={href(site, `${storefrontPaths.invoice(invoice.id)}/cancel`)} class="actions">
           <input type="hidden" name="_csrf" value={csrf} />
           <button type="submit" class="danger">
-            Yes, cancel this order
+            {t('invoice.cancelConfirm')}
           </button>
-          <span class="muted small">Nothing is charged; the items go back on sale. This cannot be undone.</span>
+          <span class="muted small">{t('invoice.cancelNote')}</span>
         </form>
       </details>
     </section>
@@ -195,44 +205,48 @@ function Payment({ site, invoice, csrf, now }: { site: Site; invoice: PublicInvo
 
 /** A completed order's files: links minted for this page view, each counting down. */
 function Downloads({ invoice }: { invoice: PublicInvoiceView }) {
+  const lang = useLang();
+  const { t } = lang;
   if (invoice.downloads.length === 0) return null;
+  const until = invoice.downloads[0]!.expiresAt;
   return (
     <section aria-labelledby="downloads" class="card">
-      <h2 id="downloads">Your downloads</h2>
+      <h2 id="downloads">{t('invoice.downloads')}</h2>
       <ul class="downloads">
         {invoice.downloads.map((d) => (
           <li key={d.fileId}>
             <a class="button" href={d.url} rel="nofollow noopener" download={d.name}>
-              Download {d.name}
+              {t('invoice.download', { name: d.name })}
             </a>{' '}
             <span class="muted small">
-              {fileSize(d.size)} ·{' '}
-              {d.remaining === null
-                ? 'unlimited downloads'
-                : d.remaining === 0
-                  ? 'no downloads left'
-                  : `${d.remaining} ${d.remaining === 1 ? 'download' : 'downloads'} left`}
+              {lang.fileSize(d.size)} ·{' '}
+              {d.remaining === null ? t('invoice.unlimited') : t('invoice.downloadsLeft', { count: d.remaining })}
             </span>
           </li>
         ))}
       </ul>
       <p class="muted small">
-        These links work until{' '}
-        <time datetime={invoice.downloads[0]!.expiresAt}>
-          {day(invoice.downloads[0]!.expiresAt)}, {invoice.downloads[0]!.expiresAt.slice(11, 16)} UTC
-        </time>
-        ; opening this page again gives fresh ones. A download you resume does not count again.
+        {lang.rich('invoice.linksUntil', {
+          when: lang.dayTime(until),
+          time: (chunks) => (
+            <time key="until" datetime={until}>
+              {chunks}
+            </time>
+          ),
+        })}
       </p>
     </section>
   );
 }
 
 function Goods({ site, invoice }: { site: Site; invoice: PublicInvoiceView }) {
+  const lang = useLang();
+  const { t } = lang;
   const delivered = invoice.parts.filter((p) => p.deliverables.length > 0);
   if (delivered.length === 0 && invoice.replacements.length === 0) return null;
   return (
     <section aria-labelledby="goods" class="card">
-      <h2 id="goods">Your items</h2>
+      <h2 id="goods">{t('invoice.items')}</h2>
       {delivered.map((p) => (
         <div key={p.id} class="delivered">
           <h3>
@@ -243,24 +257,31 @@ function Goods({ site, invoice }: { site: Site; invoice: PublicInvoiceView }) {
             {p.deliverables.join('\n')}
           </pre>
           <p class="actions">
-            <CopyButton target={goodsId(p.id)} label={`Copy the items of ${p.title}`} />
+            <CopyButton target={goodsId(p.id)} label={t('invoice.copyItems', { title: p.title })} />
           </p>
         </div>
       ))}
       {invoice.replacements.length > 0 ? (
         <>
-          <h3>Replacements</h3>
+          <h3>{t('invoice.replacements')}</h3>
           {invoice.replacements.map((r, i) => (
             <div key={`${r.partInvoiceId}-${r.createdAt}`} class="delivered">
               <p class="muted small">
-                {r.quantity} {r.quantity === 1 ? 'item' : 'items'} on{' '}
-                <time datetime={r.createdAt}>{day(r.createdAt)}</time>
+                {lang.rich('invoice.replacementLine', {
+                  count: r.quantity,
+                  day: lang.day(r.createdAt),
+                  time: (chunks) => (
+                    <time key="day" datetime={r.createdAt}>
+                      {chunks}
+                    </time>
+                  ),
+                })}
               </p>
               <pre class="goods" id={`replacement-${i}`}>
                 {r.deliverables.join('\n')}
               </pre>
               <p class="actions">
-                <CopyButton target={`replacement-${i}`} label="Copy the replacement items" />
+                <CopyButton target={`replacement-${i}`} label={t('invoice.copyReplacement')} />
               </p>
             </div>
           ))}
@@ -268,7 +289,7 @@ function Goods({ site, invoice }: { site: Site; invoice: PublicInvoiceView }) {
       ) : null}
       <p>
         <a class="button" href={href(site, `${storefrontPaths.invoice(invoice.id)}/goods.txt`)} download>
-          Download as .txt
+          {t('invoice.downloadTxt')}
         </a>
       </p>
     </section>
@@ -280,8 +301,6 @@ export interface FeedbackValues {
   comment: string;
 }
 
-const RATING_WORDS = ['', 'bad', 'poor', 'fair', 'good', 'excellent'];
-
 function Feedback(props: {
   site: Site;
   invoice: PublicInvoiceView;
@@ -291,36 +310,37 @@ function Feedback(props: {
   errors: PlacedErrors;
 }) {
   const { feedback, errors } = props;
+  const { t } = useLang();
   const e = errors.fields;
   if (feedback) {
     return (
       <section aria-labelledby="review" class="card">
-        <h2 id="review">Your review</h2>
+        <h2 id="review">{t('review.yours')}</h2>
         <p>
-          <span class="stars" role="img" aria-label={`${feedback.rating} out of 5 stars`}>
+          <span class="stars" role="img" aria-label={t('rating.stars', { rating: feedback.rating })}>
             {stars(feedback.rating)}
           </span>
         </p>
         {feedback.comment ? <p class="text">{feedback.comment}</p> : null}
         {feedback.answer ? (
           <blockquote class="answer">
-            <strong>The shop answered:</strong> <span class="text">{feedback.answer}</span>
+            <strong>{t('feedback.answer')}</strong> <span class="text">{feedback.answer}</span>
           </blockquote>
         ) : null}
-        <p class="muted small">Thank you for your review.</p>
+        <p class="muted small">{t('review.thanks')}</p>
       </section>
     );
   }
   return (
     <section aria-labelledby="review" class="card">
-      <h2 id="review">Leave a review</h2>
+      <h2 id="review">{t('review.leave')}</h2>
       <form method="post" action={href(props.site, `${storefrontPaths.invoice(props.invoice.id)}/feedback`)}>
         <input type="hidden" name="_csrf" value={props.csrf} />
         {errors.other.length > 0 || errors.message ? (
           <FormErrors errors={errors.other} message={errors.message} />
         ) : null}
         <fieldset class={e.rating ? 'invalid' : undefined}>
-          <legend>Rating</legend>
+          <legend>{t('review.rating')}</legend>
           {[5, 4, 3, 2, 1].map((n) => (
             <div key={n} class="field checkbox">
               <input
@@ -336,7 +356,7 @@ function Feedback(props: {
                 <span aria-hidden="true" class="stars">
                   {stars(n)}
                 </span>{' '}
-                {n} {n === 1 ? 'star' : 'stars'} ({RATING_WORDS[n]})
+                {t('review.option', { count: n })}
               </label>
             </div>
           ))}
@@ -346,7 +366,7 @@ function Feedback(props: {
             </p>
           ) : null}
         </fieldset>
-        <Field id="comment" label="Comment (optional)" error={e.comment}>
+        <Field id="comment" label={t('review.comment')} error={e.comment}>
           <textarea
             id="comment"
             name="comment"
@@ -357,7 +377,7 @@ function Feedback(props: {
           />
         </Field>
         <button type="submit" class="button primary">
-          Send review
+          {t('review.send')}
         </button>
       </form>
     </section>
@@ -385,13 +405,15 @@ export interface InvoicePageProps {
  */
 export function InvoicePage(props: InvoicePageProps) {
   const { site, details, invoice } = props;
+  const lang = useLang();
+  const { t, money } = lang;
   const pending = invoice.status === 'pending';
   const invoicePath = storefrontPaths.invoice(invoice.id);
   return (
     <Layout
       site={site}
       details={details}
-      title="Your order"
+      title={t('invoice.title')}
       noindex
       head={
         pending ? (
@@ -401,9 +423,9 @@ export function InvoicePage(props: InvoicePageProps) {
         ) : null
       }
     >
-      <h1>Your order</h1>
+      <h1>{t('invoice.title')}</h1>
       <p>
-        Status:{' '}
+        {t('invoice.status')}{' '}
         <span
           class="status-pill"
           id="invoice-status"
@@ -412,47 +434,55 @@ export function InvoicePage(props: InvoicePageProps) {
         >
           {invoice.status === 'completed' && invoice.refunded > 0
             ? invoice.refunded >= invoice.total
-              ? 'Refunded'
-              : 'Partly refunded'
-            : STATUS_TEXT[invoice.status]}
+              ? t('status.refunded')
+              : t('status.partlyRefunded')
+            : t(STATUS_TEXT[invoice.status])}
         </span>
       </p>
       <p class="muted small">
-        Order <code>{invoice.id}</code> · placed <time datetime={invoice.createdAt}>{day(invoice.createdAt)}</time> ·
-        payment: {gatewayName(invoice.gateway)}
+        {lang.rich('invoice.meta', {
+          id: invoice.id,
+          day: lang.day(invoice.createdAt),
+          method: gatewayLabel(lang, invoice.gateway),
+          code: (chunks) => <code key="id">{chunks}</code>,
+          time: (chunks) => (
+            <time key="placed" datetime={invoice.createdAt}>
+              {chunks}
+            </time>
+          ),
+        })}
       </p>
-      <p class="muted small">Keep the link to this page: it is the only way to see your order without signing in.</p>
+      <p class="muted small">{t('invoice.keepLink')}</p>
 
       <section aria-labelledby="items">
-        <h2 id="items">What you ordered</h2>
+        <h2 id="items">{t('invoice.ordered')}</h2>
         <Totals invoice={invoice} />
       </section>
 
       {pending ? <Payment site={site} invoice={invoice} csrf={props.csrf} now={props.now} /> : null}
       {invoice.status === 'expired' ? (
         <p class="notice warning" role="status">
-          This order expired before it was paid. Nothing was charged and the items went back on sale. If you sent a
-          payment anyway, open a ticket about this order.
+          {t('invoice.expired')}
         </p>
       ) : null}
       {invoice.status === 'cancelled' ? (
         <p class="notice" role="status">
-          This order was cancelled. Nothing was charged and the items went back on sale.
+          {t('invoice.cancelled')}
         </p>
       ) : null}
       {invoice.status === 'completed' ? (
         <>
           {invoice.refunded > 0 ? (
             <p class="notice" role="status">
-              {invoice.refunded >= invoice.total
-                ? `This order was refunded (${money(invoice.refunded, invoice.currency)}).`
-                : `${money(invoice.refunded, invoice.currency)} of this order was refunded.`}{' '}
-              Your items stay below.
+              {t(invoice.refunded >= invoice.total ? 'invoice.refundedAll' : 'invoice.refundedPart', {
+                amount: money(invoice.refunded, invoice.currency),
+              })}
             </p>
           ) : (
             <p class="notice success" role="status">
-              Your order was completed{invoice.completedAt ? ` on ${day(invoice.completedAt)}` : ''}. Your items are
-              below.
+              {invoice.completedAt
+                ? t('invoice.completedOn', { day: lang.day(invoice.completedAt) })
+                : t('invoice.completed')}
             </p>
           )}
           <Downloads invoice={invoice} />
@@ -470,9 +500,7 @@ export function InvoicePage(props: InvoicePageProps) {
 
       {details.design.disableSupport ? null : (
         <p>
-          <a href={`${href(site, '/support')}?invoice=${encodeURIComponent(invoice.id)}`}>
-            Open a ticket about this order
-          </a>
+          <a href={`${href(site, '/support')}?invoice=${encodeURIComponent(invoice.id)}`}>{t('invoice.openTicket')}</a>
         </p>
       )}
     </Layout>
@@ -480,7 +508,7 @@ export function InvoicePage(props: InvoicePageProps) {
 }
 
 /** The delivered items as a text file: each part's title, then its items one per line. */
-export function goodsText(invoice: PublicInvoiceView): string {
+export function goodsText(invoice: PublicInvoiceView, lang: Lang): string {
   const blocks = invoice.parts
     .filter((p) => p.deliverables.length > 0)
     .map((p) => {
@@ -488,6 +516,8 @@ export function goodsText(invoice: PublicInvoiceView): string {
       return `# ${title} × ${p.quantity}\n${p.deliverables.join('\n')}`;
     });
   for (const r of invoice.replacements)
-    blocks.push(`# Replacement (${r.createdAt.slice(0, 10)})\n${r.deliverables.join('\n')}`);
+    blocks.push(
+      `# ${lang.t('invoice.goodsReplacement', { day: lang.day(r.createdAt) })}\n${r.deliverables.join('\n')}`,
+    );
   return `${blocks.join('\n\n')}\n`;
 }

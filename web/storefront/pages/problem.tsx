@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { assetUrl } from '../assets.js';
+import { useLang } from '../i18n.js';
 import { Layout } from '../layout.js';
 import { href, type ShopDetails, type Site } from '../site.js';
 
@@ -12,6 +13,7 @@ export function ProblemPage(props: {
   message: string;
 }) {
   const { site, details } = props;
+  const { t } = useLang();
   const body = (
     <section class="problem">
       <p class="status">{props.status}</p>
@@ -20,7 +22,7 @@ export function ProblemPage(props: {
       {site ? (
         <p>
           <a class="button" href={href(site, '/')}>
-            Back to the shop
+            {t('common.backToShop')}
           </a>
         </p>
       ) : null}
@@ -37,8 +39,9 @@ export function ProblemPage(props: {
 
 /** A page without a shop around it (an address no shop answers to). */
 export function BarePage({ title, children }: { title: string; children: ComponentChildren }) {
+  const { locale } = useLang();
   return (
-    <html lang="en">
+    <html lang={locale}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

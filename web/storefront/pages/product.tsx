@@ -1,7 +1,8 @@
+import type { MessageKey } from '../../../src/i18n/lang.js';
 import { MAX_ANSWER_LENGTH } from '../../../src/modules/products/index.js';
 import type { listingPage } from '../../../src/modules/storefront/index.js';
 import { FeedbackList, Placeholder, Rating } from '../components.js';
-import { gatewayName, money } from '../format.js';
+import { gatewayLabel, useLang } from '../i18n.js';
 import { Layout } from '../layout.js';
 import { productJsonLd } from '../seo.js';
 import { href, type Site } from '../site.js';
@@ -21,19 +22,35 @@ type Variant = Product['variants'][number];
  */
 export const checkoutFieldName = (id: string) => `field.${id}`;
 
-function stockText(variant: Variant, hideStock: boolean): string {
-  if (!variant.inStock) return 'Sold out';
-  if (hideStock || variant.stock === undefined || variant.stock === null) return 'In stock';
-  return `${variant.stock} in stock`;
+function StockText({ variant, hideStock }: { variant: Variant; hideStock: boolean }) {
+  const { t } = useLang();
+  if (!variant.inStock) return <>{t('stock.soldOut')}</>;
+  if (hideStock || variant.stock === undefined || variant.stock === null) return <>{t('stock.in')}</>;
+  return <>{t('stock.count', { count: variant.stock })}</>;
 }
 
-/** Why this variant cannot be bought now, or null when it can. */
-export function unavailableReason(product: Product, variant: Variant, onHold: boolean): string | null {
-  if (onHold) return 'This shop is not taking orders right now.';
-  if (product.onHold) return 'This product is not available right now.';
-  if (!variant.inStock) return 'Sold out.';
-  if (variant.gateways.length === 0) return 'This cannot be paid for right now: no payment method is available.';
+/** Why this variant cannot be bought now (the message saying so), or null when it can. */
+export function unavailableReason(product: Product, variant: Variant, onHold: boolean): MessageKey | null {
+  if (onHold) return 'product.notTaking';
+  if (product.onHold) return 'product.notAvailable';
+  if (!variant.inStock) return 'product.soldOut';
+  if (variant.gateways.length === 0) return 'product.noPayment';
   return null;
+}
+
+/** How many of an option one order takes, when that is not "one or more". */
+function AmountRange({ variant }: { variant: Variant }) {
+  const { t } = useLang();
+  const min = variant.minAmount;
+  const max = variant.maxAmount;
+  if (min <= 1 && max === null) return null;
+  const text =
+    max === null
+      ? t('product.buyAtLeast', { min })
+      : max === min
+        ? t('product.buyExactly', { min })
+        : t('product.buyBetween', { min, max });
+  return <span class="muted small"> {text}</span>;
 }
 
 /**
@@ -42,14 +59,14 @@ export function unavailableReason(product: Product, variant: Variant, onHold: bo
  * ask different ones, the checkout page asks those of the option chosen, and this says so.
  */
 function OrderDetails({ buyable }: { buyable: Variant[] }) {
+  const { t } = useLang();
   const asked = buyable.filter((v) => v.customFields.length > 0);
   if (asked.length === 0) return null;
   const same = buyable.every((v) => JSON.stringify(v.customFields) === JSON.stringify(buyable[0]!.customFields));
-  if (!same)
-    return <p class="muted small">The shop asks a few details about the option you choose on the next page.</p>;
+  if (!same) return <p class="muted small">{t('product.detailsNext')}</p>;
   return (
     <fieldset>
-      <legend>Details the shop needs</legend>
+      <legend>{t('product.details')}</legend>
       {buyable[0]!.customFields.map((f) => (
         <CustomFieldInput key={f.id} field={f} name={checkoutFieldName(f.id)} value="" maxLength={MAX_ANSWER_LENGTH} />
       ))}
@@ -68,6 +85,8 @@ function ProductView({
   product: Product;
   ref?: string;
 }) {
+  const lang = useLang();
+  const { t, money } = lang;
   const details = data.mainDetails;
   const d = details.design;
   const buyable = product.variants.filter((v) => unavailableReason(product, v, details.onHold) === null);
@@ -85,7 +104,9 @@ function ProductView({
         {d.disableReviews ? null : (
           <p>
             <Rating rating={data.statistics.rating} count={data.statistics.totalFeedbacks} />
-            {d.disableProductsSold ? null : <span class="muted"> · {product.soldCount} sold</span>}
+            {d.disableProductsSold ? null : (
+              <span class="muted"> · {t('home.sold', { count: product.soldCount })}</span>
+            )}
           </p>
         )}
         {product.description ? <div class="text description">{product.description}</div> : null}
@@ -93,7 +114,7 @@ function ProductView({
         <form method="post" action={href(site, '/checkout/start')} class="buy">
           <input type="hidden" name="product" value={String(product.id)} />
           <fieldset>
-            <legend>{single ? 'Price' : 'Choose an option'}</legend>
+            <legend>{single ? t('product.price') : t('product.chooseOption')}</legend>
             {product.variants.map((v) => {
               const reason = unavailableReason(product, v, details.onHold);
               return (
@@ -108,30 +129,30 @@ function ProductView({
                   />
                   <span class="variant-title">{v.title}</span>
                   <span class="price">{money(v.priceDetails.amount, v.priceDetails.currency)}</span>
-                  <span class={v.inStock ? 'badge in' : 'badge out'}>{stockText(v, d.hideProductStock)}</span>
-                  {v.minAmount > 1 || v.maxAmount !== null ? (
-                    <span class="muted small">
-                      {' '}
-                      Buy {v.minAmount}
-                      {v.maxAmount === null ? ' or more' : v.maxAmount === v.minAmount ? '' : ` to ${v.maxAmount}`}
-                    </span>
-                  ) : null}
+                  <span class={v.inStock ? 'badge in' : 'badge out'}>
+                    <StockText variant={v} hideStock={d.hideProductStock} />
+                  </span>
+                  <AmountRange variant={v} />
                   {v.description ? <span class="muted small text"> {v.description}</span> : null}
-                  {reason && v.inStock ? <span class="muted small"> {reason}</span> : null}
+                  {reason && v.inStock ? <span class="muted small"> {t(reason)}</span> : null}
                   {v.gateways.length > 0 ? (
                     <span class="muted small">
                       {' '}
-                      Pay with {v.gateways.map((g) => gatewayName(g.gateway)).join(', ')}
+                      {t('product.payWith', {
+                        methods: lang.list(v.gateways.map((g) => gatewayLabel(lang, g.gateway))),
+                      })}
                     </span>
                   ) : null}
-                  {v.warranty ? <span class="muted small"> Warranty: {v.warranty.text}</span> : null}
+                  {v.warranty ? (
+                    <span class="muted small"> {t('product.warranty', { text: v.warranty.text })}</span>
+                  ) : null}
                 </label>
               );
             })}
           </fieldset>
           {first && buyable.length > 0 ? (
             <div class="field">
-              <label for="quantity">Quantity</label>
+              <label for="quantity">{t('product.quantity')}</label>
               <input
                 id="quantity"
                 name="quantity"
@@ -148,20 +169,20 @@ function ProductView({
             <>
               <OrderDetails buyable={buyable} />
               <div class="field">
-                <label for="coupon">Coupon code (optional)</label>
+                <label for="coupon">{t('product.coupon')}</label>
                 <input id="coupon" name="coupon" type="text" maxLength={64} autoComplete="off" />
               </div>
               <div class="field">
-                <label for="ref">Referral code (optional)</label>
+                <label for="ref">{t('product.referral')}</label>
                 <input id="ref" name="ref" type="text" maxLength={64} autoComplete="off" value={ref ?? ''} />
               </div>
               <button type="submit" class="button primary">
-                Buy now
+                {t('product.buyNow')}
               </button>
             </>
           ) : (
             <p class="notice warning" role="status">
-              {first ? unavailableReason(product, first, details.onHold) : 'Nothing to buy here.'}
+              {t((first && unavailableReason(product, first, details.onHold)) || 'product.nothing')}
             </p>
           )}
         </form>
@@ -171,6 +192,7 @@ function ProductView({
 }
 
 export function ProductPage({ site, data, ref }: { site: Site; data: ListingPageData; ref?: string | undefined }) {
+  const { t, money } = useLang();
   const { listing } = data;
   const details = data.mainDetails;
   const product = listing.product;
@@ -196,7 +218,7 @@ export function ProductPage({ site, data, ref }: { site: Site; data: ListingPage
       }
     >
       <p class="breadcrumbs">
-        <a href={href(site, '/')}>All products</a>
+        <a href={href(site, '/')}>{t('product.allProducts')}</a>
       </p>
       {product ? <ProductView site={site} data={data} product={product} ref={ref} /> : null}
       {group ? (
@@ -218,10 +240,14 @@ export function ProductPage({ site, data, ref }: { site: Site; data: ListingPage
                     <h2 class="h3">{p.title}</h2>
                   </a>
                   {p.variants.length > 0 ? (
-                    <p class="price">From {money(cheapest, p.variants[0]!.priceDetails.currency)}</p>
+                    <p class="price">
+                      {t('home.from', { price: money(cheapest, p.variants[0]!.priceDetails.currency) })}
+                    </p>
                   ) : null}
                   <p>
-                    <span class={inStock ? 'badge in' : 'badge out'}>{inStock ? 'In stock' : 'Sold out'}</span>
+                    <span class={inStock ? 'badge in' : 'badge out'}>
+                      {inStock ? t('stock.in') : t('stock.soldOut')}
+                    </span>
                   </p>
                 </li>
               );
@@ -231,7 +257,7 @@ export function ProductPage({ site, data, ref }: { site: Site; data: ListingPage
       ) : null}
       {details.design.disableReviews ? null : (
         <section aria-labelledby="reviews">
-          <h2 id="reviews">Reviews</h2>
+          <h2 id="reviews">{t('layout.reviews')}</h2>
           <FeedbackList feedbacks={data.feedbacks} />
         </section>
       )}

@@ -1,5 +1,6 @@
 import { ChallengeField, Field, FormErrors } from '../components.js';
 import { describedBy, type PlacedErrors } from '../form.js';
+import { useLang } from '../i18n.js';
 import { Layout } from '../layout.js';
 import { href, type ShopDetails, type Site } from '../site.js';
 
@@ -21,24 +22,18 @@ export function SupportPage(props: {
   challenge?: { error?: string | undefined } | null | undefined;
 }) {
   const { site, details, values, errors } = props;
+  const { t } = useLang();
   const e = errors.fields;
   const hasErrors = Object.keys(e).length > 0 || errors.other.length > 0 || errors.message !== undefined;
   return (
-    <Layout site={site} details={details} title="Support" noindex>
+    <Layout site={site} details={details} title={t('support.title')} noindex>
       <section class="narrow">
-        <h1>Contact the shop</h1>
-        <p>Write to the shop about an order or a question. You get a link by e-mail to follow the answers.</p>
+        <h1>{t('support.heading')}</h1>
+        <p>{t('support.intro')}</p>
         <form method="post" action={href(site, '/support')}>
           <input type="hidden" name="_csrf" value={props.csrf} />
-          {hasErrors ? (
-            <FormErrors errors={errors.other} message={errors.message ?? 'Please correct the marked fields.'} />
-          ) : null}
-          <Field
-            id="email"
-            label="Your e-mail"
-            error={e.email}
-            hint="The shop answers you here; it is not shown to anyone else."
-          >
+          {hasErrors ? <FormErrors errors={errors.other} message={errors.message ?? t('form.correct')} /> : null}
+          <Field id="email" label={t('support.email')} error={e.email} hint={t('support.emailHint')}>
             <input
               id="email"
               name="email"
@@ -50,7 +45,7 @@ export function SupportPage(props: {
               {...describedBy('email', { error: e.email, hint: true })}
             />
           </Field>
-          <Field id="title" label="Subject" error={e.title}>
+          <Field id="title" label={t('support.subject')} error={e.title}>
             <input
               id="title"
               name="title"
@@ -61,7 +56,7 @@ export function SupportPage(props: {
               {...describedBy('title', { error: e.title })}
             />
           </Field>
-          <Field id="message" label="Message" error={e.message}>
+          <Field id="message" label={t('support.message')} error={e.message}>
             <textarea
               id="message"
               name="message"
@@ -72,7 +67,7 @@ export function SupportPage(props: {
               {...describedBy('message', { error: e.message })}
             />
           </Field>
-          <Field id="invoice" label="Order id (optional)" error={e.invoice} hint="From your order's page or e-mail.">
+          <Field id="invoice" label={t('support.invoice')} error={e.invoice} hint={t('support.invoiceHint')}>
             <input
               id="invoice"
               name="invoice"
@@ -85,7 +80,7 @@ export function SupportPage(props: {
           </Field>
           {props.challenge ? <ChallengeField shopId={site.shop.id} error={props.challenge.error} /> : null}
           <button type="submit" class="button primary">
-            Send
+            {t('support.send')}
           </button>
         </form>
       </section>

@@ -1,17 +1,18 @@
 import { storefrontPaths } from '../../../src/http/storefront-url.js';
+import type { MessageKey } from '../../../src/i18n/lang.js';
 import type { getPublicTicket } from '../../../src/modules/tickets/index.js';
 import { Field, FormErrors } from '../components.js';
 import { describedBy, type PlacedErrors } from '../form.js';
-import { day } from '../format.js';
+import { useLang } from '../i18n.js';
 import { Layout } from '../layout.js';
 import { href, type ShopDetails, type Site } from '../site.js';
 
 export type PublicTicketView = Awaited<ReturnType<typeof getPublicTicket>>;
 
-const STATUS_TEXT: Record<PublicTicketView['status'], string> = {
-  open: 'Waiting for the shop',
-  answered: 'Answered',
-  closed: 'Closed',
+const STATUS_TEXT: Record<PublicTicketView['status'], MessageKey> = {
+  open: 'ticket.status.open',
+  answered: 'ticket.status.answered',
+  closed: 'ticket.status.closed',
 };
 
 /**
@@ -29,36 +30,41 @@ export function TicketPage(props: {
   errors: PlacedErrors;
 }) {
   const { site, details, ticket, errors } = props;
+  const lang = useLang();
+  const { t } = lang;
   const e = errors.fields;
   const hasErrors = Object.keys(e).length > 0 || errors.other.length > 0 || errors.message !== undefined;
   return (
-    <Layout site={site} details={details} title={`Ticket: ${ticket.title}`} noindex>
+    <Layout site={site} details={details} title={t('ticket.title', { title: ticket.title })} noindex>
       <section class="narrow">
         <h1>{ticket.title}</h1>
         <p>
-          Status:{' '}
+          {t('invoice.status')}{' '}
           <span class="status-pill" id="ticket-status">
-            {STATUS_TEXT[ticket.status]}
+            {t(STATUS_TEXT[ticket.status])}
           </span>
         </p>
         {ticket.invoiceId ? (
           <p class="muted small">
-            About order <a href={href(site, storefrontPaths.invoice(ticket.invoiceId))}>{ticket.invoiceId}</a>
+            {lang.rich('ticket.about', {
+              id: ticket.invoiceId,
+              link: (chunks) => (
+                <a key="order" href={href(site, storefrontPaths.invoice(ticket.invoiceId!))}>
+                  {chunks}
+                </a>
+              ),
+            })}
           </p>
         ) : null}
-        <p class="muted small">
-          Keep the link to this page: it is the only way to read the answers besides your e-mail.
-        </p>
+        <p class="muted small">{t('ticket.keepLink')}</p>
 
-        <h2>Messages</h2>
+        <h2>{t('ticket.messages')}</h2>
         <ol class="thread">
           {ticket.messages.map((m) => (
             <li key={m.id} class={m.author === 'shop' ? 'card message shop' : 'card message customer'}>
               <p class="muted small">
-                <strong>{m.author === 'shop' ? details.name : 'You'}</strong> ·{' '}
-                <time datetime={m.createdAt}>
-                  {day(m.createdAt)} {m.createdAt.slice(11, 16)} UTC
-                </time>
+                <strong>{m.author === 'shop' ? details.name : t('ticket.you')}</strong> ·{' '}
+                <time datetime={m.createdAt}>{lang.dayTime(m.createdAt)}</time>
               </p>
               <p class="text">{m.content}</p>
             </li>
@@ -67,17 +73,22 @@ export function TicketPage(props: {
 
         {ticket.status === 'closed' ? (
           <p class="notice" role="status">
-            This ticket is closed: it takes no more replies. <a href={href(site, '/support')}>Open a new ticket</a> if
-            you need more help.
+            {lang.rich('ticket.closed', {
+              link: (chunks) => (
+                <a key="new" href={href(site, '/support')}>
+                  {chunks}
+                </a>
+              ),
+            })}
           </p>
         ) : (
           <>
-            <h2>Reply</h2>
+            <h2>{t('ticket.reply')}</h2>
             <form method="post" action={href(site, `/tickets/${ticket.id}/reply`)}>
               <input type="hidden" name="_csrf" value={props.csrf} />
               <input type="hidden" name="key" value={props.accessKey} />
               {hasErrors ? <FormErrors errors={errors.other} message={errors.message} /> : null}
-              <Field id="message" label="Your message" error={e.message}>
+              <Field id="message" label={t('ticket.yourMessage')} error={e.message}>
                 <textarea
                   id="message"
                   name="message"
@@ -89,7 +100,7 @@ export function TicketPage(props: {
                 />
               </Field>
               <button type="submit" class="button primary">
-                Send reply
+                {t('ticket.sendReply')}
               </button>
             </form>
           </>

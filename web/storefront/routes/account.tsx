@@ -46,7 +46,7 @@ function refusalOf(reply: FastifyReply, err: unknown, fieldOf: (path: string) =>
   }
   const refused = formRefusal(err);
   if (!refused) throw err;
-  return refusalErrors(refused, fieldOf);
+  return refusalErrors(reply.request.lang!, refused, fieldOf);
 }
 
 type Account = Awaited<ReturnType<typeof customerAccount>>;
@@ -76,7 +76,7 @@ async function licensesOf(app: FastifyInstance, site: Site, email: string, accou
   }
   return licenses.map((license) => ({
     license,
-    productTitle: titles.get(`${license.invoiceId} ${license.productId}`) ?? 'Your purchase',
+    productTitle: titles.get(`${license.invoiceId} ${license.productId}`) ?? null,
   }));
 }
 
@@ -166,13 +166,17 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const email = textOf(request.body as FormInput, 'email').trim();
     if (!isEmail(email))
       return showSignIn(reply, site, email, {
-        fields: { email: email === '' ? 'Enter your e-mail address.' : 'Enter a valid e-mail address.' },
+        fields: { email: request.lang!.t(email === '' ? 'signIn.enterEmail' : 'signIn.validEmail') },
         other: [],
         status: 400,
       });
     try {
       await app.challenges.admit(site.shop.id, request.ip, formSolution(request.body as FormInput));
-      const sent = await sendSignInCode(ctx, app.signInLimits, site.shop, { email, ip: request.ip });
+      const sent = await sendSignInCode(ctx, app.signInLimits, site.shop, {
+        email,
+        ip: request.ip,
+        locale: request.lang!.locale,
+      });
       return reply.redirect(`${href(site, '/account/verify')}?email=${encodeURIComponent(sent.email)}`, 303);
     } catch (err) {
       return showSignIn(
@@ -203,7 +207,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!isEmail(email)) return reply.redirect(accountPath(site), 303);
     if (!/^[0-9]{6}$/.test(code))
       return showVerify(reply, site, email, {
-        fields: { code: 'Enter the 6 digits from the e-mail.' },
+        fields: { code: request.lang!.t('verify.enterCode') },
         other: [],
         status: 400,
       });
@@ -214,7 +218,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     } catch (err) {
       const errors = refusalOf(reply, err, (path) => (path === 'code' ? 'code' : undefined));
       if (errors.fields.code) {
-        errors.fields.code = 'This code is wrong, has expired or was used up. Check it, or ask for a new one.';
+        errors.fields.code = request.lang!.t('verify.wrongCode');
         errors.message = undefined;
       }
       return showVerify(reply, site, email, errors);

@@ -1,5 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { formatValidationErrors, validatorCompiler } from '../../../src/http/validation.js';
+import type { Lang } from '../../../src/i18n/lang.js';
 import { CheckoutBody } from '../../../src/modules/orders/index.js';
 import type { CheckoutProduct, CheckoutValues, CheckoutVariant, GatewayOption } from '../pages/checkout.js';
 
@@ -24,41 +25,44 @@ function checkoutBodyValidator(): ValidateFunction {
   return compiled;
 }
 
-const number = new Intl.NumberFormat('en');
-
 /**
  * A schema problem in words for a buyer rather than for a program (`must be at most 64
- * characters`, not `must NOT have more than 64 characters`); the limits are the schema's.
+ * characters`, not `must NOT have more than 64 characters`), in the buyer's language; the limits
+ * are the schema's. A problem the form has no words for keeps the API's.
  */
-function inPlainWords(error: ErrorObject, apiWords: string): string {
-  const limit = typeof error.params.limit === 'number' ? number.format(error.params.limit) : '';
+function inPlainWords(lang: Lang, error: ErrorObject, apiWords: string): string {
+  const limit = typeof error.params.limit === 'number' ? error.params.limit : 0;
   switch (error.keyword) {
+    case 'required':
+      return lang.t('form.required');
+    case 'format':
+      return error.params.format === 'email' ? lang.t('form.email') : apiWords;
     case 'type':
-      return error.params.type === 'integer' ? 'must be a whole number' : apiWords;
+      return error.params.type === 'integer' ? lang.t('form.wholeNumber') : apiWords;
     case 'minimum':
-      return `must be at least ${limit}`;
+      return lang.t('form.atLeast', { limit });
     case 'maximum':
-      return `must be at most ${limit}`;
+      return lang.t('form.atMost', { limit });
     case 'minLength':
-      return `must be at least ${limit} characters`;
+      return lang.t('form.minLength', { limit });
     case 'maxLength':
-      return `must be at most ${limit} characters`;
+      return lang.t('form.maxLength', { limit });
     case 'pattern':
-      return error.params.pattern === '^[^\\x00]*$' ? apiWords : 'is not in the form asked for';
+      return error.params.pattern === '^[^\\x00]*$' ? apiWords : lang.t('form.pattern');
     default:
       return apiWords;
   }
 }
 
 /** The schema's problems as `"<path>: <problem>"`, the first one of each path. */
-function schemaProblems(errors: readonly ErrorObject[]): string[] {
+function schemaProblems(lang: Lang, errors: readonly ErrorObject[]): string[] {
   const problems = new Map<string, string>();
   for (const error of errors) {
     const [formatted] = formatValidationErrors([error], 'body');
     if (!formatted) continue;
     const at = formatted.indexOf(': ');
     const path = formatted.slice(0, at);
-    if (!problems.has(path)) problems.set(path, `${path}: ${inPlainWords(error, formatted.slice(at + 2))}`);
+    if (!problems.has(path)) problems.set(path, `${path}: ${inPlainWords(lang, error, formatted.slice(at + 2))}`);
   }
   return [...problems.values()];
 }
@@ -74,6 +78,7 @@ export function orderOf(
   variant: CheckoutVariant,
   gateways: GatewayOption[],
   terms: boolean,
+  lang: Lang,
 ): { body: CheckoutBody; problems: string[] } {
   const email = values.email.trim();
   const quantity = values.quantity.trim();
@@ -108,11 +113,11 @@ export function orderOf(
 
   const problems: string[] = [];
   const offered = gateways.some((g) => g.gateway === values.gateway);
-  if (!offered) problems.push('gateway: choose how to pay');
-  if (terms && !values.terms) problems.push('terms: accept the terms of service to place the order');
+  if (!offered) problems.push(`gateway: ${lang.t('checkout.chooseGateway')}`);
+  if (terms && !values.terms) problems.push(`terms: ${lang.t('checkout.acceptTerms')}`);
   const validate = checkoutBodyValidator();
   // The validator fills defaults in and drops unknown fields: it is given a copy.
   if (!validate(structuredClone(body)))
-    problems.push(...schemaProblems(validate.errors ?? []).filter((p) => offered || !p.startsWith('gateway: ')));
+    problems.push(...schemaProblems(lang, validate.errors ?? []).filter((p) => offered || !p.startsWith('gateway: ')));
   return { body: body as CheckoutBody, problems };
 }

@@ -165,21 +165,22 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
       variant,
       order.gateways,
       data.mainDetails.terms !== null,
+      request.lang!,
     );
     if (problems.length > 0)
       return showCheckout(reply, order, {
-        ...placeErrors(problems, checkoutFieldOf, 'Some answers need a correction.'),
+        ...placeErrors(request.lang!, problems, checkoutFieldOf, request.lang!.t('form.someCorrections')),
         status: 400,
       });
     let invoiceId: string;
     try {
-      const buyer = { ...buyerOf(request), signedInAs: order.customer?.email ?? null };
+      const buyer = { ...buyerOf(request), signedInAs: order.customer?.email ?? null, locale: request.lang!.locale };
       await app.challenges.admit(site.shop.id, request.ip, formSolution(request.body as FormInput));
       ({ invoiceId } = await checkout(ctx, site.shop.id, body, buyer, options, app.vpnRanges, 'unlocked'));
     } catch (err) {
       const refused = formRefusal(err);
       if (!refused) throw err;
-      return showCheckout(reply, order, refusalErrors(refused, checkoutFieldOf));
+      return showCheckout(reply, order, refusalErrors(request.lang!, refused, checkoutFieldOf));
     }
     return reply.redirect(href(site, storefrontPaths.invoice(invoiceId)), 303);
   });
@@ -252,7 +253,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .header('cache-control', 'private, no-store')
         .header('x-content-type-options', 'nosniff')
         .header('referrer-policy', 'no-referrer')
-        .send(goodsText(invoice));
+        .send(goodsText(invoice, request.lang!));
     },
   );
 
@@ -281,11 +282,15 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const input = request.body as FormInput;
       const values = { rating: textOf(input, 'rating'), comment: textOf(input, 'comment') };
       const problems: string[] = [];
-      if (!/^[1-5]$/.test(values.rating)) problems.push('rating: choose from 1 to 5 stars');
-      if (values.comment.length > 2000) problems.push('comment: must be at most 2,000 characters');
+      const { t } = request.lang!;
+      if (!/^[1-5]$/.test(values.rating)) problems.push(`rating: ${t('review.chooseRating')}`);
+      if (values.comment.length > 2000) problems.push(`comment: ${t('form.maxLength', { limit: 2000 })}`);
       const fieldOf = (path: string) => (path === 'rating' || path === 'comment' ? path : undefined);
       if (problems.length > 0)
-        return renderInvoice(request, reply, { values, errors: { ...placeErrors(problems, fieldOf), status: 400 } });
+        return renderInvoice(request, reply, {
+          values,
+          errors: { ...placeErrors(request.lang!, problems, fieldOf), status: 400 },
+        });
       try {
         await postFeedback(ctx, invoice.id, { rating: Number(values.rating), comment: values.comment.trim() || null });
       } catch (err) {
@@ -295,7 +300,10 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (!refused) throw err;
         return renderInvoice(request, reply, {
           values,
-          errors: { ...placeErrors(refused.errors, fieldOf, refused.message), status: refused.statusCode },
+          errors: {
+            ...placeErrors(request.lang!, refused.errors, fieldOf, refused.message),
+            status: refused.statusCode,
+          },
         });
       }
       return reply.redirect(invoicePage(site, invoice), 303);

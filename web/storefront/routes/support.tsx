@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { ConflictError, NotFoundError } from '../../../src/http/errors.js';
 import { storefrontPaths } from '../../../src/http/storefront-url.js';
+import type { Lang } from '../../../src/i18n/lang.js';
 import { getPublicTicket, openTicket, postCustomerMessage } from '../../../src/modules/tickets/index.js';
 import {
   type FormInput,
@@ -43,7 +44,7 @@ function supportFieldOf(path: string): string | undefined {
   return undefined;
 }
 
-function supportProblems(values: SupportValues): string[] {
+function supportProblems(values: SupportValues, lang: Lang): string[] {
   const problems: string[] = [];
   const email = values.email.trim();
   if (email === '') problems.push('email: is required');
@@ -53,7 +54,7 @@ function supportProblems(values: SupportValues): string[] {
   if (!nonBlank(values.message)) problems.push('message: is required');
   else if (chars(values.message.trim()) > 5000) problems.push('message: must be at most 5,000 characters');
   const invoice = values.invoice.trim();
-  if (invoice !== '' && !INVOICE_ID.test(invoice)) problems.push('invoiceId: is not an order id of this shop');
+  if (invoice !== '' && !INVOICE_ID.test(invoice)) problems.push(`invoiceId: ${lang.t('support.notAnOrder')}`);
   return problems;
 }
 
@@ -96,10 +97,10 @@ export const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     };
     const details = await detailsOf(app, site);
     if (details.design.disableSupport) throw new NotFoundError('Support');
-    const problems = supportProblems(values);
+    const problems = supportProblems(values, request.lang!);
     if (problems.length > 0)
       return showSupport(reply, site, values, {
-        ...placeErrors(problems, supportFieldOf, 'Some answers need a correction.'),
+        ...placeErrors(request.lang!, problems, supportFieldOf, request.lang!.t('form.someCorrections')),
         status: 400,
       });
     let ticket: { id: number; accessKey: string };
@@ -112,14 +113,19 @@ export const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         key: null,
       };
       await app.challenges.admit(site.shop.id, request.ip, formSolution(input));
-      ticket = await openTicket(ctx, site.shop.id, body, mail, 'unlocked', {
-        limits: app.passwordGuesses,
-        ip: request.ip,
-      });
+      ticket = await openTicket(
+        ctx,
+        site.shop.id,
+        body,
+        mail,
+        'unlocked',
+        { limits: app.passwordGuesses, ip: request.ip },
+        request.lang!.locale,
+      );
     } catch (err) {
       const refused = formRefusal(err);
       if (!refused) throw err;
-      return showSupport(reply, site, values, refusalErrors(refused, supportFieldOf));
+      return showSupport(reply, site, values, refusalErrors(request.lang!, refused, supportFieldOf));
     }
     return reply.redirect(href(site, storefrontPaths.ticket(ticket.id, ticket.accessKey)), 303);
   });
@@ -174,7 +180,7 @@ export const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (problem)
       return showTicket(reply, site, ticket, key, {
         text,
-        errors: { ...placeErrors([problem], fieldOf), status: 400 },
+        errors: { ...placeErrors(request.lang!, [problem], fieldOf), status: 400 },
       });
     try {
       await postCustomerMessage(ctx, ticket.id, key, text);
@@ -185,7 +191,7 @@ export const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const current = err instanceof ConflictError ? await ticketOf(site, ticket.id, key) : ticket;
       return showTicket(reply, site, current, key, {
         text,
-        errors: { ...placeErrors(refused.errors, fieldOf, refused.message), status: refused.statusCode },
+        errors: { ...placeErrors(request.lang!, refused.errors, fieldOf, refused.message), status: refused.statusCode },
       });
     }
     return reply.redirect(href(site, storefrontPaths.ticket(ticket.id, key)), 303);

@@ -1,55 +1,58 @@
+import type { Lang } from '../../../i18n/lang.js';
 import { type DeliveredPart, Goods, goodsLines } from './goods.js';
 import { ActionLink, AmountLine, Heading, MailLayout, Paragraph, Quote, Section } from './layout.js';
 import { normaliseNewlines, oneLine, type RenderedMail, renderHtml, textOf } from './render.js';
 
 export interface DeliveryMailInput {
+  /** The buyer's language: the words and the amounts. */
+  lang: Lang;
   shopName: string;
   invoiceId: string;
   /** The invoice's storefront page, absolute. */
   invoiceUrl: string;
-  /** The formatted total, e.g. "19.98 USD". */
+  /** The total formatted in the buyer's language, e.g. "$19.98". */
   total: string;
   parts: DeliveredPart[];
   /** The seller's note to the customer, shown last. */
   note?: string | null;
 }
 
-const PAGE_LABEL = 'Your order page keeps your goods; you can leave feedback or open a support ticket there:';
-
 /**
  * The delivery mail of a completed invoice (and of the owner's resend): the goods, one item per
  * line, then the total, the invoice link and the seller's note.
  */
 export function deliveryMail(input: DeliveryMailInput): RenderedMail {
+  const { lang } = input;
+  const { t } = lang;
   const shopName = oneLine(input.shopName);
+  const id = input.invoiceId;
   const note = input.note?.trim() ? normaliseNewlines(input.note.trim()) : undefined;
-  const subject = `Your order ${input.invoiceId} from ${shopName}`;
+  const subject = t('mail.delivery.subject', { id, shop: shopName });
+  const pageLabel = t('mail.delivery.page');
   const text = [
-    `Thank you for your order from ${shopName}.`,
+    t('mail.thanks', { shop: shopName }),
     '',
-    `Order: ${input.invoiceId}`,
+    t('mail.order', { id }),
     '',
-    ...goodsLines(input.parts),
-    `Total: ${input.total}`,
+    ...goodsLines(lang, input.parts),
+    `${t('mail.total')}: ${input.total}`,
     '',
-    PAGE_LABEL,
+    pageLabel,
     input.invoiceUrl,
-    ...(note ? ['', 'A note from the seller:', note] : []),
+    ...(note ? ['', `${t('mail.sellerNote')}:`, note] : []),
   ];
   const html = renderHtml(
-    <MailLayout shopName={shopName} title={subject}>
-      <Heading>Thank you for your order</Heading>
-      <Paragraph>
-        Order <strong>{input.invoiceId}</strong> is paid. Here is what you bought:
-      </Paragraph>
-      <Section title="Your goods">
-        <Goods parts={input.parts} />
-        <AmountLine label="Total" amount={input.total} strong />
+    <MailLayout lang={lang} shopName={shopName} title={subject}>
+      <Heading>{t('mail.delivery.heading')}</Heading>
+      <Paragraph>{lang.rich('mail.delivery.intro', { id, b: (chunks) => <strong>{chunks}</strong> })}</Paragraph>
+      <Section title={t('mail.delivery.goods')}>
+        <Goods lang={lang} parts={input.parts} />
+        <AmountLine label={t('mail.total')} amount={input.total} strong />
       </Section>
-      <Paragraph>{PAGE_LABEL}</Paragraph>
-      <ActionLink href={input.invoiceUrl} label="View your order" />
+      <Paragraph>{pageLabel}</Paragraph>
+      <ActionLink lang={lang} href={input.invoiceUrl} label={t('mail.viewOrder')} />
       {note ? (
-        <Section title="A note from the seller">
+        <Section title={t('mail.sellerNote')}>
           <Quote>{note}</Quote>
         </Section>
       ) : null}

@@ -1,3 +1,4 @@
+import type { Lang } from '../../../i18n/lang.js';
 import { Paragraph, Verbatim } from './layout.js';
 import { normaliseNewlines, oneLine } from './render.js';
 
@@ -10,41 +11,32 @@ export interface DeliveredPart {
   files?: { name: string; size: number }[];
 }
 
-const NOTHING = '(nothing to deliver)';
-const DOWNLOAD_HINT = 'Download from your order page (the link below):';
-
-/** `1536000` → `1.5 MB`, as file managers count (powers of 1,000). */
-export function sizeText(bytes: number): string {
-  const units = ['bytes', 'KB', 'MB', 'GB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return unit === 0 ? `${value} bytes` : `${value.toFixed(1)} ${units[unit]}`;
-}
-
-const fileLine = (file: { name: string; size: number }) => `${oneLine(file.name)} (${sizeText(file.size)})`;
+const fileLine = (lang: Lang, file: { name: string; size: number }) =>
+  `${oneLine(file.name)} (${lang.fileSize(file.size)})`;
 
 /**
  * The goods as text: each part's title and quantity, then its items one per line and unindented,
  * so a buyer can copy a key without stray spaces; a blank line after each part.
  */
-export function goodsLines(parts: DeliveredPart[]): string[] {
+export function goodsLines(lang: Lang, parts: DeliveredPart[]): string[] {
   return parts.flatMap((part) => {
     const files = part.files ?? [];
     return [
       `${oneLine(part.title)} × ${part.quantity}`,
-      ...(files.length > 0 ? [DOWNLOAD_HINT, ...files.map((f) => `  ${fileLine(f)}`)] : []),
-      ...(part.deliverables.length > 0 ? part.deliverables.map(normaliseNewlines) : files.length > 0 ? [] : [NOTHING]),
+      ...(files.length > 0 ? [lang.t('mail.downloadHint'), ...files.map((f) => `  ${fileLine(lang, f)}`)] : []),
+      ...(part.deliverables.length > 0
+        ? part.deliverables.map(normaliseNewlines)
+        : files.length > 0
+          ? []
+          : [lang.t('mail.nothing')]),
       '',
     ];
   });
 }
 
 /** The goods as HTML: each item in its own block, so it copies alone. */
-export function Goods(props: { parts: DeliveredPart[] }) {
+export function Goods(props: { lang: Lang; parts: DeliveredPart[] }) {
+  const { lang } = props;
   return (
     <>
       {props.parts.map((part) => (
@@ -54,10 +46,10 @@ export function Goods(props: { parts: DeliveredPart[] }) {
           </div>
           {part.files && part.files.length > 0 ? (
             <>
-              <Paragraph muted>{DOWNLOAD_HINT}</Paragraph>
+              <Paragraph muted>{lang.t('mail.downloadHint')}</Paragraph>
               <ul style={{ margin: '0 0 8px', paddingLeft: '20px' }}>
                 {part.files.map((file) => (
-                  <li>{fileLine(file)}</li>
+                  <li>{fileLine(lang, file)}</li>
                 ))}
               </ul>
             </>
@@ -65,7 +57,7 @@ export function Goods(props: { parts: DeliveredPart[] }) {
           {part.deliverables.length > 0 ? (
             part.deliverables.map((item) => <Verbatim>{normaliseNewlines(item)}</Verbatim>)
           ) : part.files && part.files.length > 0 ? null : (
-            <Paragraph muted>{NOTHING}</Paragraph>
+            <Paragraph muted>{lang.t('mail.nothing')}</Paragraph>
           )}
         </div>
       ))}

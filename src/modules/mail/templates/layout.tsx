@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import type { Lang } from '../../../i18n/lang.js';
 
 /**
  * The pieces every mail's HTML is built from. Mail clients drop `<style>` blocks and scripts and
@@ -14,9 +15,9 @@ const ink = '#1f2937';
 const muted = '#6b7280';
 const line = '#e5e7eb';
 
-export function MailLayout(props: { shopName: string; title: string; children: ComponentChildren }) {
+export function MailLayout(props: { lang: Lang; shopName: string; title: string; children: ComponentChildren }) {
   return (
-    <html lang="en">
+    <html lang={props.lang.locale}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -48,7 +49,7 @@ export function MailLayout(props: { shopName: string; title: string; children: C
             {props.children}
           </div>
           <p style={{ color: muted, fontSize: '12px', textAlign: 'center', margin: '12px 0 0' }}>
-            Sent on behalf of {props.shopName}.
+            {props.lang.t('mail.sentFor', { shop: props.shopName })}
           </p>
         </div>
       </body>
@@ -67,7 +68,7 @@ export function Paragraph(props: { children: ComponentChildren; muted?: boolean 
 }
 
 /** A button-like link, with its address printed under it for clients that show no button. */
-export function ActionLink(props: { href: string; label: string }) {
+export function ActionLink(props: { lang: Lang; href: string; label: string }) {
   return (
     <div style={{ margin: '16px 0' }}>
       <a
@@ -85,7 +86,7 @@ export function ActionLink(props: { href: string; label: string }) {
         {props.label}
       </a>
       <div style={{ color: muted, fontSize: '12px', marginTop: '8px', wordBreak: 'break-all' }}>
-        Or open: <a href={props.href}>{props.href}</a>
+        {props.lang.t('mail.orOpen')} <a href={props.href}>{props.href}</a>
       </div>
     </div>
   );

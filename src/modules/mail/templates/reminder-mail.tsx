@@ -1,49 +1,52 @@
 import type { CheckoutMailInput } from './checkout-mail.js';
 import { ActionLink, AmountLine, Heading, MailLayout, Paragraph, Section } from './layout.js';
-import { oneLine, type RenderedMail, renderHtml, shopTime, textOf } from './render.js';
+import { oneLine, plainText, type RenderedMail, renderHtml, textOf } from './render.js';
 
 /** What the checkout mail showed, but the discount line: the reminder lists the items and the total. */
 export type ReminderMailInput = Omit<CheckoutMailInput, 'discount'>;
 
 /** The one reminder of an order still unpaid as its expiry nears: by when, what, and the link back to pay. */
 export function reminderMail(input: ReminderMailInput): RenderedMail {
+  const { lang } = input;
+  const { t } = lang;
   const shopName = oneLine(input.shopName);
+  const id = input.invoiceId;
   const instructions = oneLine(input.instructions);
-  const deadline = `It is held for you until ${shopTime(input.expiresAt, input.utcOffsetMinutes)}; unpaid by then, it is cancelled.`;
-  const subject = `Your order ${input.invoiceId} from ${shopName} is still waiting for payment`;
+  const deadline = t('mail.reminder.deadline', { when: lang.dayTime(input.expiresAt) });
+  const subject = t('mail.reminder.subject', { id, shop: shopName });
   const items = input.items.map((item) => ({ label: `${oneLine(item.title)} × ${item.quantity}`, amount: item.total }));
-  const ignore = 'Changed your mind? Nothing to do: the order lapses by itself, and this is the only reminder.';
+  const ignore = t('mail.reminder.ignore');
   const text = [
-    `Your order ${input.invoiceId} from ${shopName} has not been paid yet.`,
+    plainText(lang.rich<string>('mail.reminder.unpaid', { id, shop: shopName, b: (chunks) => chunks.join('') })),
     deadline,
     '',
-    'How to pay:',
+    `${t('mail.howToPay')}:`,
     instructions,
     '',
-    'Pay or check your order here:',
+    t('mail.reminder.payHere'),
     input.invoiceUrl,
     '',
-    'Your order:',
+    `${t('mail.yourOrder')}:`,
     ...items.map((i) => `${i.label}: ${i.amount}`),
-    `Total: ${input.total}`,
+    `${t('mail.total')}: ${input.total}`,
     '',
     ignore,
   ];
   const html = renderHtml(
-    <MailLayout shopName={shopName} title={subject}>
-      <Heading>Your order is still waiting for payment</Heading>
+    <MailLayout lang={lang} shopName={shopName} title={subject}>
+      <Heading>{t('mail.reminder.heading')}</Heading>
       <Paragraph>
-        Your order <strong>{input.invoiceId}</strong> has not been paid yet. {deadline}
+        {lang.rich('mail.reminder.unpaid', { id, shop: shopName, b: (chunks) => <strong>{chunks}</strong> })} {deadline}
       </Paragraph>
-      <ActionLink href={input.invoiceUrl} label="Complete your payment" />
-      <Section title="How to pay">
+      <ActionLink lang={lang} href={input.invoiceUrl} label={t('mail.reminder.pay')} />
+      <Section title={t('mail.howToPay')}>
         <Paragraph>{instructions}</Paragraph>
       </Section>
-      <Section title="Your order">
+      <Section title={t('mail.yourOrder')}>
         {items.map((i) => (
           <AmountLine label={i.label} amount={i.amount} />
         ))}
-        <AmountLine label="Total" amount={input.total} strong />
+        <AmountLine label={t('mail.total')} amount={input.total} strong />
       </Section>
       <Paragraph>{ignore}</Paragraph>
     </MailLayout>,

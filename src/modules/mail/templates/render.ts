@@ -28,14 +28,7 @@ export function normaliseNewlines(text: string): string {
   return text.replace(/\r\n?/g, '\n');
 }
 
-/** `2025-03-04 17:05 UTC+02:00`: a moment as the shop's clock shows it (its UTC offset). */
-export function shopTime(ms: number, utcOffsetMinutes: number): string {
-  const local = new Date(ms + utcOffsetMinutes * 60_000).toISOString();
-  const sign = utcOffsetMinutes < 0 ? '-' : '+';
-  const abs = Math.abs(utcOffsetMinutes);
-  const zone =
-    abs === 0
-      ? 'UTC'
-      : `UTC${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
-  return `${local.slice(0, 10)} ${local.slice(11, 16)} ${zone}`;
+/** A message's parts (`Lang.rich`, its markup given as plain words) as one line of the text part. */
+export function plainText(parts: readonly unknown[]): string {
+  return parts.join('');
 }

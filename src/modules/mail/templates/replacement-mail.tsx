@@ -1,8 +1,11 @@
+import type { Lang } from '../../../i18n/lang.js';
 import { type DeliveredPart, Goods, goodsLines } from './goods.js';
 import { ActionLink, Heading, MailLayout, Paragraph, Quote, Section } from './layout.js';
 import { normaliseNewlines, oneLine, type RenderedMail, renderHtml, textOf } from './render.js';
 
 export interface ReplacementMailInput {
+  /** The buyer's language. */
+  lang: Lang;
   shopName: string;
   /** The order the replacement is for. */
   invoiceId: string;
@@ -18,34 +21,38 @@ export interface ReplacementMailInput {
  * replacement goods and carries no total: nothing was bought, and a total would read as a charge.
  */
 export function replacementMail(input: ReplacementMailInput): RenderedMail {
+  const { lang } = input;
+  const { t } = lang;
   const shopName = oneLine(input.shopName);
+  const id = input.invoiceId;
   const note = input.note?.trim() ? normaliseNewlines(input.note.trim()) : undefined;
-  const subject = `Replacement for your order ${input.invoiceId} from ${shopName}`;
-  const intro = `${shopName} sent you replacement items for your order ${input.invoiceId}.`;
-  const free = 'This is not a new order and you are not charged for it.';
+  const subject = t('mail.replacement.subject', { id, shop: shopName });
+  const intro = t('mail.replacement.intro', { shop: shopName, id });
+  const free = t('mail.replacement.free');
+  const page = t('mail.replacement.page');
   const text = [
     intro,
     free,
     '',
-    'Replacement items:',
+    `${t('mail.replacement.items')}:`,
     '',
-    ...goodsLines(input.parts),
-    'Your order page, with everything delivered for this order:',
+    ...goodsLines(lang, input.parts),
+    page,
     input.invoiceUrl,
-    ...(note ? ['', 'A note from the seller:', note] : []),
+    ...(note ? ['', `${t('mail.sellerNote')}:`, note] : []),
   ];
   const html = renderHtml(
-    <MailLayout shopName={shopName} title={subject}>
-      <Heading>Replacement for order {input.invoiceId}</Heading>
+    <MailLayout lang={lang} shopName={shopName} title={subject}>
+      <Heading>{t('mail.replacement.heading', { id })}</Heading>
       <Paragraph>{intro}</Paragraph>
       <Paragraph>{free}</Paragraph>
-      <Section title="Replacement items">
-        <Goods parts={input.parts} />
+      <Section title={t('mail.replacement.items')}>
+        <Goods lang={lang} parts={input.parts} />
       </Section>
-      <Paragraph>Your order page, with everything delivered for this order:</Paragraph>
-      <ActionLink href={input.invoiceUrl} label="View your order" />
+      <Paragraph>{page}</Paragraph>
+      <ActionLink lang={lang} href={input.invoiceUrl} label={t('mail.viewOrder')} />
       {note ? (
-        <Section title="A note from the seller">
+        <Section title={t('mail.sellerNote')}>
           <Quote>{note}</Quote>
         </Section>
       ) : null}

@@ -1,7 +1,10 @@
+import type { Lang } from '../../../i18n/lang.js';
 import { Heading, MailLayout, Paragraph } from './layout.js';
 import { oneLine, type RenderedMail, renderHtml, textOf } from './render.js';
 
 export interface SignInCodeMailInput {
+  /** The language of the page the code was asked from. */
+  lang: Lang;
   shopName: string;
   /** The one-time code. Never in the subject: subjects are logged and shown on locked screens. */
   code: string;
@@ -11,15 +14,17 @@ export interface SignInCodeMailInput {
 
 /** The one-time code that signs a buyer in to the shop's customer area. */
 export function signInCodeMail(input: SignInCodeMailInput): RenderedMail {
+  const { lang } = input;
+  const { t } = lang;
   const shopName = oneLine(input.shopName);
-  const subject = `Your sign-in code for ${shopName}`;
-  const validity = `The code is valid for ${input.minutes} minute${input.minutes === 1 ? '' : 's'} and works once.`;
-  const ignore = 'If you did not ask to sign in, ignore this e-mail: nobody can sign in without the code.';
-  const text = [`Your code to sign in to ${shopName}:`, '', input.code, '', validity, '', ignore];
+  const subject = t('mail.signIn.subject', { shop: shopName });
+  const validity = t('mail.signIn.validity', { minutes: input.minutes });
+  const ignore = t('mail.signIn.ignore');
+  const text = [t('mail.signIn.text', { shop: shopName }), '', input.code, '', validity, '', ignore];
   const html = renderHtml(
-    <MailLayout shopName={shopName} title={subject}>
-      <Heading>Your sign-in code</Heading>
-      <Paragraph>Enter this code to sign in to {shopName}:</Paragraph>
+    <MailLayout lang={lang} shopName={shopName} title={subject}>
+      <Heading>{t('mail.signIn.heading')}</Heading>
+      <Paragraph>{t('mail.signIn.enter', { shop: shopName })}</Paragraph>
       <div
         style={{
           fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, 'Liberation Mono', monospace",

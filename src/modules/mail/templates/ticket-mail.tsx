@@ -1,9 +1,10 @@
+import type { Lang } from '../../../i18n/lang.js';
 import { ActionLink, Heading, MailLayout, Paragraph, Quote, Section } from './layout.js';
 import { normaliseNewlines, oneLine, type RenderedMail, renderHtml, textOf } from './render.js';
 
-const KEEP = 'Anyone with this link can read and answer the ticket: keep it to yourself.';
-
 export interface TicketOpenedMailInput {
+  /** The language the ticket was opened in. */
+  lang: Lang;
   shopName: string;
   ticketId: number;
   title: string;
@@ -13,27 +14,33 @@ export interface TicketOpenedMailInput {
 
 /** Sent to the buyer who opened a ticket: the link (with its access key) is their way back to it. */
 export function ticketOpenedMail(input: TicketOpenedMailInput): RenderedMail {
+  const { lang } = input;
+  const { t } = lang;
   const shopName = oneLine(input.shopName);
   const title = oneLine(input.title);
+  const id = input.ticketId;
+  const keep = t('mail.ticket.keep');
   // The title is the sender's text, and this mail goes to whatever address they typed: it stays
   // out of the subject, so the shop's mail cannot be used to send someone else a chosen headline.
-  const subject = `Your support ticket ${input.ticketId} at ${shopName}`;
-  const intro = `You opened a support ticket with ${shopName}: "${title}". You will get an e-mail when the shop answers.`;
-  const how = 'Read the conversation and reply on the ticket page:';
-  const text = [intro, '', how, input.ticketUrl, '', KEEP];
+  const subject = t('mail.ticket.opened.subject', { id, shop: shopName });
+  const intro = t('mail.ticket.opened.intro', { shop: shopName, title });
+  const how = t('mail.ticket.opened.how');
+  const text = [intro, '', how, input.ticketUrl, '', keep];
   const html = renderHtml(
-    <MailLayout shopName={shopName} title={subject}>
-      <Heading>Your support ticket {input.ticketId}</Heading>
+    <MailLayout lang={lang} shopName={shopName} title={subject}>
+      <Heading>{t('mail.ticket.opened.heading', { id })}</Heading>
       <Paragraph>{intro}</Paragraph>
       <Paragraph>{how}</Paragraph>
-      <ActionLink href={input.ticketUrl} label="Open your ticket" />
-      <Paragraph muted>{KEEP}</Paragraph>
+      <ActionLink lang={lang} href={input.ticketUrl} label={t('mail.ticket.open')} />
+      <Paragraph muted>{keep}</Paragraph>
     </MailLayout>,
   );
   return { subject, text: textOf(text), html };
 }
 
 export interface TicketAnsweredMailInput {
+  /** The language the ticket was opened in. */
+  lang: Lang;
   shopName: string;
   ticketId: number;
   title: string;
@@ -45,28 +52,30 @@ export interface TicketAnsweredMailInput {
 
 /** The shop answered a ticket: the answer, and the link to reply. */
 export function ticketAnsweredMail(input: TicketAnsweredMailInput): RenderedMail {
+  const { lang } = input;
+  const { t } = lang;
   const shopName = oneLine(input.shopName);
   const title = oneLine(input.title);
+  const id = input.ticketId;
+  const keep = t('mail.ticket.keep');
   const reply = normaliseNewlines(input.reply.trim());
   // The buyer's title stays in the body, never in the subject (as for the opening mail).
-  const subject = `Reply to your support ticket ${input.ticketId} at ${shopName}`;
-  const intro = `${shopName} answered your support ticket ${input.ticketId}, "${title}":`;
-  const how = input.ticketUrl
-    ? 'To reply, open the ticket:'
-    : 'To reply, open the ticket with the link from the first e-mail about it, or with the access key you were given when you opened it.';
-  const text = [intro, '', reply, '', how, ...(input.ticketUrl ? [input.ticketUrl, '', KEEP] : [])];
+  const subject = t('mail.ticket.answered.subject', { id, shop: shopName });
+  const intro = t('mail.ticket.answered.intro', { shop: shopName, id, title });
+  const how = t(input.ticketUrl ? 'mail.ticket.answered.how' : 'mail.ticket.answered.howWithoutLink');
+  const text = [intro, '', reply, '', how, ...(input.ticketUrl ? [input.ticketUrl, '', keep] : [])];
   const html = renderHtml(
-    <MailLayout shopName={shopName} title={subject}>
-      <Heading>New answer on ticket {input.ticketId}</Heading>
+    <MailLayout lang={lang} shopName={shopName} title={subject}>
+      <Heading>{t('mail.ticket.answered.heading', { id })}</Heading>
       <Paragraph>{intro}</Paragraph>
-      <Section title="The shop's answer">
+      <Section title={t('mail.ticket.answered.answer')}>
         <Quote>{reply}</Quote>
       </Section>
       <Paragraph>{how}</Paragraph>
       {input.ticketUrl ? (
         <>
-          <ActionLink href={input.ticketUrl} label="Open your ticket" />
-          <Paragraph muted>{KEEP}</Paragraph>
+          <ActionLink lang={lang} href={input.ticketUrl} label={t('mail.ticket.open')} />
+          <Paragraph muted>{keep}</Paragraph>
         </>
       ) : null}
     </MailLayout>,
