@@ -1,4 +1,5 @@
 import createClient, { type Middleware } from 'openapi-fetch';
+import { strings } from '../strings';
 import type { paths } from './schema';
 
 /**
@@ -71,7 +72,7 @@ export class ApiError extends Error {
   readonly fields: Record<string, string>;
 
   constructor(status: number, body: { message?: string; errors?: string[]; code?: string } | undefined) {
-    super(body?.message ?? `The server answered ${status}.`);
+    super(body?.message ?? strings.common.theServerAnswered(status));
     this.status = status;
     this.code = body?.code ?? 'internal_error';
     this.errors = body?.errors ?? [];

@@ -1,3 +1,4 @@
+import { strings } from '../strings';
 import { ApiError, answeredUnauthorized, api, unwrap, writeHeaders } from './client';
 import type { ShopFile } from './queries/files';
 import type { Answer } from './types';
@@ -20,7 +21,7 @@ export type UploadProgress = Answer<'/self/{shopId}/files/uploads', 'post'>;
 /** The connection dropped (or the server could not be reached): the upload can be resumed. */
 export class NetworkError extends Error {
   constructor() {
-    super('The connection was lost.');
+    super(strings.common.theConnectionWasLost);
   }
 }
 

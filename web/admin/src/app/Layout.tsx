@@ -4,6 +4,7 @@ import { Link, useLocation, useParams } from 'wouter';
 import { ApiError, api, setCsrfToken, unwrap } from '../api/client';
 import { queryKeys } from '../api/queries/keys';
 import { useShops } from '../api/queries/shops';
+import { strings } from '../strings';
 import { Dialog } from '../ui/Dialog';
 import { LoadError } from '../ui/Page';
 import { useToast } from '../ui/Toast';
@@ -38,7 +39,7 @@ export function Layout(props: { children: ReactNode }) {
     // signed out) shows the sign-in form through the client's 401 handling.
     onError: (error) => {
       if (!(error instanceof ApiError && error.status === 401)) {
-        notify('Could not sign out; please try again.', 'bad');
+        notify(strings.nav.couldNotSignOut, 'bad');
         void queryClient.invalidateQueries({ queryKey: queryKeys.session });
       }
     },
@@ -50,10 +51,10 @@ export function Layout(props: { children: ReactNode }) {
     return (
       <main className="auth">
         <div className="auth-card">
-          <h1>No such shop</h1>
-          <p>This account has no shop {shopId}.</p>
+          <h1>{strings.nav.noSuchShop}</h1>
+          <p>{strings.nav.thisAccountHasNo(shopId)}</p>
           <Link href="/" className="btn btn-primary">
-            Open my shops
+            {strings.nav.openMyShops}
           </Link>
         </div>
       </main>
@@ -70,7 +71,7 @@ export function Layout(props: { children: ReactNode }) {
   return (
     <div className={`shell ${menuOpen ? 'menu-open' : ''}`}>
       <a href="#main" className="skip-link">
-        Skip to content
+        {strings.nav.skipToContent}
       </a>
       <header className="topbar">
         <button
@@ -80,15 +81,15 @@ export function Layout(props: { children: ReactNode }) {
           aria-controls="sidebar"
           onClick={() => setMenuOpen((open) => !open)}
         >
-          ☰ <span className="sr-only">Menu</span>
+          ☰ <span className="sr-only">{strings.nav.menu}</span>
         </button>
-        <strong className="brand">shopd</strong>
+        <strong className="brand">{strings.nav.shopd}</strong>
         <span className="topbar-shop">{shop?.name}</span>
       </header>
       <aside id="sidebar" className="sidebar">
-        <div className="brand sidebar-brand">shopd</div>
+        <div className="brand sidebar-brand">{strings.nav.shopd}</div>
         <label className="shop-switcher">
-          <span className="sr-only">Shop</span>
+          <span className="sr-only">{strings.nav.shop}</span>
           <select
             className="input"
             value={shopId}
@@ -102,15 +103,15 @@ export function Layout(props: { children: ReactNode }) {
                 {s.name}
               </option>
             ))}
-            <option value="new">+ New shop…</option>
+            <option value="new">{strings.nav.newShopOption}</option>
           </select>
         </label>
         {shop ? (
           <a className="storefront-link" href={shop.storefrontUrl} target="_blank" rel="noreferrer">
-            View storefront ↗
+            {strings.nav.viewStorefront}
           </a>
         ) : null}
-        <nav aria-label="Admin">
+        <nav aria-label={strings.nav.admin}>
           {navigation.map((section) => (
             <div key={section.section} className="nav-section">
               {section.section ? <h2>{section.section}</h2> : null}
@@ -138,14 +139,14 @@ export function Layout(props: { children: ReactNode }) {
             {session.data?.email}
           </span>
           <button type="button" className="btn btn-ghost" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
-            Sign out
+            {strings.nav.signOut}
           </button>
         </div>
       </aside>
       <main id="main" className="content" tabIndex={-1}>
         {props.children}
       </main>
-      <Dialog open={newShop} onClose={() => setNewShop(false)} title="New shop">
+      <Dialog open={newShop} onClose={() => setNewShop(false)} title={strings.nav.newShop}>
         <NewShopForm onDone={() => setNewShop(false)} />
       </Dialog>
     </div>

@@ -3,6 +3,7 @@ import { Link, useLocation } from 'wouter';
 import { api, unwrap } from '../api/client';
 import { queryKeys } from '../api/queries/keys';
 import { useBodyForm } from '../forms/body-form';
+import { strings } from '../strings';
 import { Field, FormProblems } from '../ui/Field';
 import { Page } from '../ui/Page';
 
@@ -22,11 +23,11 @@ export function NewShopForm(props: { onDone?: () => void }) {
   return (
     <form className="stack" onSubmit={form.submit(create.mutateAsync)} noValidate>
       <FormProblems form={form} error={create.error} />
-      <Field label="Shop name" error={form.problem('name')}>
+      <Field label={strings.common.shopName} error={form.problem('name')}>
         {(ids) => <input {...ids} {...form.register('name')} className="input" required maxLength={64} />}
       </Field>
       <button type="submit" className="btn btn-primary" disabled={create.isPending}>
-        Create shop
+        {strings.shops.createShop}
       </button>
     </form>
   );
@@ -36,8 +37,8 @@ export function CreateFirstShop() {
   return (
     <main className="auth">
       <div className="auth-card">
-        <h1>Your first shop</h1>
-        <p className="muted">Name it; the address and everything else can be changed later.</p>
+        <h1>{strings.shops.yourFirstShop}</h1>
+        <p className="muted">{strings.shops.nameItTheAddress}</p>
         <NewShopForm />
       </div>
     </main>
@@ -46,9 +47,9 @@ export function CreateFirstShop() {
 
 export function NotFound() {
   return (
-    <Page title="Not found">
+    <Page title={strings.shops.notFound}>
       <p>
-        There is no such screen. <Link href="/">Back to the dashboard</Link>
+        {strings.shops.thereIsNoSuch} <Link href="/">{strings.shops.backToTheDashboard}</Link>
       </p>
     </Page>
   );

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { api, setCsrfToken, unwrap } from '../api/client';
 import { useBodyForm } from '../forms/body-form';
+import { strings } from '../strings';
 import { Field, FormProblems } from '../ui/Field';
 import { resetForSession, type Session } from './session';
 
@@ -25,9 +26,9 @@ export function SignIn() {
   return (
     <main className="auth">
       <form className="auth-card" onSubmit={form.submit(signIn.mutateAsync)} noValidate>
-        <h1>Sign in to shopd</h1>
+        <h1>{strings.signIn.signInToShopd}</h1>
         <FormProblems form={form} error={signIn.error} />
-        <Field label="E-mail" error={form.problem('email')}>
+        <Field label={strings.common.eMail} error={form.problem('email')}>
           {(ids) => (
             <input
               {...ids}
@@ -39,7 +40,7 @@ export function SignIn() {
             />
           )}
         </Field>
-        <Field label="Password" error={form.problem('password')}>
+        <Field label={strings.signIn.password} error={form.problem('password')}>
           {(ids) => (
             <input
               {...ids}
@@ -52,10 +53,11 @@ export function SignIn() {
           )}
         </Field>
         <button type="submit" className="btn btn-primary" disabled={signIn.isPending}>
-          {signIn.isPending ? 'Signing in…' : 'Sign in'}
+          {signIn.isPending ? strings.signIn.signingIn : strings.signIn.signIn}
         </button>
         <p className="muted small">
-          No password yet? Run <code>shopd users setup-link --email you@example.com</code> on the server.
+          {strings.signIn.noPasswordYetRun} <code>{strings.signIn.shopdUsersSetupLink}</code>{' '}
+          {strings.signIn.onTheServer}
         </p>
       </form>
     </main>
@@ -73,7 +75,9 @@ export function SetPassword() {
     operation: 'POST /self/password-setup',
     defaultValues: { password: '', repeat: '' },
     toBody: (values) => ({ token, password: values.password }),
-    check: (values) => ({ repeat: values.repeat !== values.password ? 'The two passwords differ.' : undefined }),
+    check: (values) => ({
+      repeat: values.repeat !== values.password ? strings.signIn.theTwoPasswordsDiffer : undefined,
+    }),
   });
   const setup = useMutation({
     mutationFn: (body: { token: string; password: string }) => unwrap(api.POST('/self/password-setup', { body })),
@@ -83,12 +87,12 @@ export function SetPassword() {
     return (
       <main className="auth">
         <div className="auth-card">
-          <h1>Password set</h1>
+          <h1>{strings.signIn.passwordSet}</h1>
           <p>
-            The password of <strong>{setup.data.email}</strong> is set.
+            {strings.signIn.thePasswordOf} <strong>{setup.data.email}</strong> {strings.signIn.isSet}
           </p>
           <Link href="/" className="btn btn-primary">
-            Sign in
+            {strings.signIn.signIn}
           </Link>
         </div>
       </main>
@@ -98,14 +102,18 @@ export function SetPassword() {
   return (
     <main className="auth">
       <form className="auth-card" onSubmit={form.submit(setup.mutateAsync)} noValidate>
-        <h1>Choose your password</h1>
+        <h1>{strings.signIn.chooseYourPassword}</h1>
         {token ? null : (
           <div className="alert alert-error" role="alert">
-            This page needs the link printed by the server; it carries a one-time token.
+            {strings.signIn.thisPageNeedsThe}
           </div>
         )}
         <FormProblems form={form} error={setup.error} />
-        <Field label="New password" hint="At least 10 characters." error={form.problem('password')}>
+        <Field
+          label={strings.common.newPassword}
+          hint={strings.signIn.atLeast10Characters}
+          error={form.problem('password')}
+        >
           {(ids) => (
             <input
               {...ids}
@@ -118,7 +126,10 @@ export function SetPassword() {
             />
           )}
         </Field>
-        <Field label="Repeat it" error={mismatch ? 'The two passwords differ.' : form.problem('repeat')}>
+        <Field
+          label={strings.signIn.repeatIt}
+          error={mismatch ? strings.signIn.theTwoPasswordsDiffer : form.problem('repeat')}
+        >
           {(ids) => (
             <input
               {...ids}
@@ -131,7 +142,7 @@ export function SetPassword() {
           )}
         </Field>
         <button type="submit" className="btn btn-primary" disabled={!token || mismatch || setup.isPending}>
-          Set password
+          {strings.common.setPassword}
         </button>
       </form>
     </main>

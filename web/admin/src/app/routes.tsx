@@ -1,4 +1,5 @@
 import { type ComponentType, lazy } from 'react';
+import { strings } from '../strings';
 
 /**
  * Every screen of the admin, under `/admin/{shopId}`. Each is its own chunk, loaded when first
@@ -50,48 +51,48 @@ export const screens: Screen[] = [
 
 /** The navigation, in the order an owner's day goes. */
 export const navigation: { section: string; items: { label: string; path: string }[] }[] = [
-  { section: '', items: [{ label: 'Dashboard', path: '' }] },
+  { section: '', items: [{ label: strings.common.dashboard, path: '' }] },
   {
-    section: 'Sell',
+    section: strings.nav.sell,
     items: [
-      { label: 'Orders', path: '/orders' },
-      { label: 'Disputes', path: '/disputes' },
-      { label: 'Products', path: '/products' },
-      { label: 'Files', path: '/files' },
-      { label: 'Licenses', path: '/licenses' },
-      { label: 'Groups', path: '/groups' },
-      { label: 'Categories', path: '/categories' },
-      { label: 'Storefront order', path: '/listings' },
-      { label: 'Customers', path: '/customers' },
+      { label: strings.common.orders, path: '/orders' },
+      { label: strings.common.disputes, path: '/disputes' },
+      { label: strings.common.products, path: '/products' },
+      { label: strings.common.files, path: '/files' },
+      { label: strings.common.licenses, path: '/licenses' },
+      { label: strings.common.groups, path: '/groups' },
+      { label: strings.common.categories, path: '/categories' },
+      { label: strings.common.storefrontOrder, path: '/listings' },
+      { label: strings.common.customers, path: '/customers' },
     ],
   },
   {
-    section: 'Grow',
+    section: strings.nav.grow,
     items: [
-      { label: 'Coupons', path: '/coupons' },
-      { label: 'Affiliates', path: '/affiliates' },
-      { label: 'Blacklist', path: '/blacklist' },
+      { label: strings.common.coupons, path: '/coupons' },
+      { label: strings.common.affiliates, path: '/affiliates' },
+      { label: strings.common.blacklist, path: '/blacklist' },
     ],
   },
   {
-    section: 'Support',
+    section: strings.nav.support,
     items: [
-      { label: 'Tickets', path: '/tickets' },
-      { label: 'Mail', path: '/mail' },
-      { label: 'Feedbacks', path: '/feedbacks' },
-      { label: 'FAQs', path: '/faqs' },
-      { label: 'Announcements', path: '/announcements' },
+      { label: strings.common.tickets, path: '/tickets' },
+      { label: strings.common.mail, path: '/mail' },
+      { label: strings.common.feedbacks, path: '/feedbacks' },
+      { label: strings.common.faqs, path: '/faqs' },
+      { label: strings.common.announcements, path: '/announcements' },
     ],
   },
   {
-    section: 'Settings',
+    section: strings.nav.settings,
     items: [
-      { label: 'General', path: '/settings' },
-      { label: 'Payments', path: '/settings/payments' },
-      { label: 'Protection', path: '/settings/protection' },
-      { label: 'Design', path: '/settings/design' },
-      { label: 'Webhooks', path: '/settings/webhooks' },
-      { label: 'API keys', path: '/settings/api-keys' },
+      { label: strings.nav.general, path: '/settings' },
+      { label: strings.nav.payments, path: '/settings/payments' },
+      { label: strings.common.protection, path: '/settings/protection' },
+      { label: strings.common.design, path: '/settings/design' },
+      { label: strings.common.webhooks, path: '/settings/webhooks' },
+      { label: strings.common.apiKeys, path: '/settings/api-keys' },
     ],
   },
 ];

@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useRef } from 'react';
+import { strings } from '../strings';
 
 /**
  * A modal dialog: the native `<dialog>` (focus kept inside, Escape closes it), closed too by a
@@ -37,7 +38,7 @@ export function Dialog(props: {
         <>
           <header className="dialog-head">
             <h2 id="dialog-title">{props.title}</h2>
-            <button type="button" className="btn btn-ghost" onClick={props.onClose} aria-label="Close">
+            <button type="button" className="btn btn-ghost" onClick={props.onClose} aria-label={strings.common.close}>
               ✕
             </button>
           </header>

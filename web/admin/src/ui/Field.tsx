@@ -2,6 +2,7 @@ import { type ComponentProps, type ReactNode, useId } from 'react';
 import type { FieldError, FieldValues } from 'react-hook-form';
 import { ApiError } from '../api/client';
 import type { BodyForm } from '../forms/body-form';
+import { strings } from '../strings';
 
 /**
  * A labelled form field with the API's error for it underneath. `children` is a function given
@@ -86,7 +87,7 @@ export function FormError(props: { error: unknown; fields?: readonly string[] | 
   if (!(props.error instanceof ApiError))
     return (
       <div className="alert alert-error" role="alert">
-        {props.error instanceof Error ? props.error.message : 'Something went wrong.'}
+        {props.error instanceof Error ? props.error.message : strings.common.somethingWentWrong}
       </div>
     );
   const rest = props.error.unshown(props.fields ?? []);
@@ -120,7 +121,7 @@ export function FormProblems<Values extends FieldValues, Body>(props: {
       <FormError error={props.error} fields={props.form.shows} />
       {problems.length > 0 ? (
         <div className="alert alert-error" role="alert">
-          <p>The form cannot be sent as it is:</p>
+          <p>{strings.common.theFormCannotBe}</p>
           <ul>
             {problems.map((problem) => (
               <li key={problem}>{problem}</li>

@@ -1,9 +1,10 @@
 import { type ReactNode, useEffect } from 'react';
+import { strings } from '../strings';
 
 /** A screen: its title (also the document's), actions on the right, then its content. */
 export function Page(props: { title: string; actions?: ReactNode; back?: ReactNode; children: ReactNode }) {
   useEffect(() => {
-    document.title = `${props.title} · shopd admin`;
+    document.title = strings.common.shopdAdmin(props.title);
   }, [props.title]);
   return (
     <section className="page" aria-labelledby="page-title">
@@ -37,20 +38,20 @@ export function Card(props: { title?: string; actions?: ReactNode; children: Rea
 export function Loading(props: { label?: string }) {
   return (
     <p className="muted" role="status" aria-live="polite">
-      {props.label ?? 'Loading…'}
+      {props.label ?? strings.common.loading}
     </p>
   );
 }
 
 /** An error that stopped a screen from loading, with the API's message. */
 export function LoadError(props: { error: unknown; retry?: () => void }) {
-  const message = props.error instanceof Error ? props.error.message : 'Something went wrong.';
+  const message = props.error instanceof Error ? props.error.message : strings.common.somethingWentWrong;
   return (
     <div className="alert alert-error" role="alert">
       <p>{message}</p>
       {props.retry ? (
         <button type="button" className="btn" onClick={props.retry}>
-          Try again
+          {strings.common.tryAgain}
         </button>
       ) : null}
     </div>

@@ -11,6 +11,7 @@ import {
 } from '../api/queries/resource';
 import { useShopId } from '../app/shop';
 import { type BodyForm, useBodyForm } from '../forms/body-form';
+import { strings } from '../strings';
 import { ConfirmButton, Dialog } from './Dialog';
 import { FormError, FormProblems } from './Field';
 import { type Column, DataTable, Pager, SearchBox } from './list';
@@ -78,11 +79,11 @@ export function ResourceScreen<R extends AnyResource, Values extends FieldValues
     ? []
     : [
         {
-          header: 'Actions',
+          header: strings.common.actions,
           cell: (row) => (
             <div className="row">
               <button type="button" className="btn" onClick={() => setEditing(row)}>
-                Edit
+                {strings.common.edit}
               </button>
               <ConfirmButton
                 label={config.remove.label}
@@ -173,10 +174,10 @@ function ResourceForm<R extends AnyResource, Values extends FieldValues>(props: 
       <Fields form={form} row={row} />
       <div className="row">
         <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save'}
+          {save.isPending ? strings.common.saving : strings.common.save}
         </button>
         <button type="button" className="btn" onClick={props.onDone}>
-          Cancel
+          {strings.common.cancel}
         </button>
         {row !== null && config.remove.inForm ? (
           <ConfirmButton

@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import type { ListState } from '../api/queries/list';
+import { strings } from '../strings';
 import { count } from './format';
 
 // The parts of a list screen: the search box, the pager, the table and its filters, bound to a
@@ -22,8 +23,8 @@ export function SearchBox(props: { value: string; onChange: (value: string) => v
     <input
       type="search"
       className="input search"
-      placeholder={props.label ?? 'Search'}
-      aria-label={props.label ?? 'Search'}
+      placeholder={props.label ?? strings.common.search}
+      aria-label={props.label ?? strings.common.search}
       value={text}
       onChange={(e) => setText(e.target.value)}
     />
@@ -33,15 +34,13 @@ export function SearchBox(props: { value: string; onChange: (value: string) => v
 export function Pager<T>(props: { list: ListState<T> }) {
   const { list } = props;
   return (
-    <nav className="pager" aria-label="Pages">
-      <span className="muted">
-        {count(list.totalCount)} in all · {list.pageLabel}
-      </span>
+    <nav className="pager" aria-label={strings.common.pages}>
+      <span className="muted">{strings.common.inAll(count(list.totalCount), list.pageLabel)}</span>
       <button type="button" className="btn" onClick={list.prev} disabled={!list.hasPrev}>
-        ← Previous
+        {strings.common.previous}
       </button>
       <button type="button" className="btn" onClick={list.next} disabled={!list.hasNext}>
-        Next →
+        {strings.common.next}
       </button>
     </nav>
   );
@@ -91,7 +90,7 @@ export function DataTable<T>(props: {
               <th className="col-check">
                 <input
                   type="checkbox"
-                  aria-label="Select all on this page"
+                  aria-label={strings.common.selectAllOnThis}
                   checked={Boolean(allSelected)}
                   onChange={() =>
                     selection.onChange(allSelected ? new Set() : new Set(rows.map((r) => props.rowKey(r))))
@@ -133,7 +132,7 @@ export function DataTable<T>(props: {
           {rows.length === 0 ? (
             <tr>
               <td colSpan={columns.length + (selection ? 1 : 0)} className="empty">
-                {props.loading ? 'Loading…' : (props.empty ?? 'Nothing here yet.')}
+                {props.loading ? strings.common.loading : (props.empty ?? strings.common.nothingHereYet)}
               </td>
             </tr>
           ) : (
@@ -145,7 +144,9 @@ export function DataTable<T>(props: {
                     <td className="col-check">
                       <input
                         type="checkbox"
-                        aria-label={props.rowLabel ? `Select ${props.rowLabel(row)}` : 'Select'}
+                        aria-label={
+                          props.rowLabel ? strings.common.selectRow(props.rowLabel(row)) : strings.common.select
+                        }
                         checked={selection.selected.has(key)}
                         onChange={() => toggle(key)}
                       />
@@ -186,7 +187,7 @@ export function FilterSelect<T>(props: {
       value={props.list.filters[props.name] ?? ''}
       onChange={(e) => props.list.setFilter(props.name, e.target.value || undefined)}
     >
-      <option value="">{props.label}: all</option>
+      <option value="">{strings.common.all(props.label)}</option>
       {props.options.map(([value, label]) => (
         <option key={value} value={value}>
           {label}

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'wouter';
+import { strings } from '../../strings';
 
 /** A page of a list endpoint, as the contract answers it. */
 export interface ListPage<T> {
@@ -101,8 +102,8 @@ export function useList<T>(
     setFilter: (name: string, value: string | undefined) => update({ [name]: value }),
     setOrderBy: (value: string | undefined) => update({ sort: value }),
     pageLabel: options.cursor
-      ? `Page ${cursors.length} of ${Math.max(1, data?.totalPages ?? 1)}`
-      : `Page ${pageNumber} of ${Math.max(1, data?.totalPages ?? 1)}`,
+      ? strings.common.pageOf(cursors.length, Math.max(1, data?.totalPages ?? 1))
+      : strings.common.pageOf(pageNumber, Math.max(1, data?.totalPages ?? 1)),
     hasNext,
     hasPrev,
     next: () => {

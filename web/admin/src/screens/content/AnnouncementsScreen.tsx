@@ -1,5 +1,6 @@
 import { type Announcement, announcements } from '../../api/queries/announcements';
 import type { BodyForm } from '../../forms/body-form';
+import { strings } from '../../strings';
 import { CheckField, Field } from '../../ui/Field';
 import { dateTime } from '../../ui/format';
 import { Badge } from '../../ui/Page';
@@ -18,9 +19,9 @@ type AnnouncementValues = {
 };
 
 function Visibility(props: { announcement: Announcement }) {
-  if (props.announcement.private) return <Badge tone="muted">Private</Badge>;
-  if (props.announcement.unlisted) return <Badge tone="info">Unlisted</Badge>;
-  return <Badge tone="ok">Listed</Badge>;
+  if (props.announcement.private) return <Badge tone="muted">{strings.announcements.private}</Badge>;
+  if (props.announcement.unlisted) return <Badge tone="info">{strings.announcements.unlisted}</Badge>;
+  return <Badge tone="ok">{strings.announcements.listed}</Badge>;
 }
 
 /** Empty text is sent as null: the API clears an optional text given null. */
@@ -28,15 +29,15 @@ const orNull = (text: string) => (text.trim() === '' ? null : text);
 
 const config: ResourceScreenConfig<typeof announcements, AnnouncementValues> = {
   resource: announcements,
-  title: 'Announcements',
-  addLabel: 'Add announcement',
-  searchLabel: 'Search title, path or summary',
-  caption: 'Announcements, newest first',
-  empty: () => 'No announcements yet.',
+  title: strings.common.announcements,
+  addLabel: strings.announcements.addAnnouncement,
+  searchLabel: strings.announcements.searchTitlePathOr,
+  caption: strings.announcements.announcementsNewestFirst,
+  empty: () => strings.announcements.noAnnouncementsYet,
   rowKey: (a) => a.id,
   columns: () => [
     {
-      header: 'Title',
+      header: strings.common.title,
       cell: (a) => (
         <>
           <strong>{a.title}</strong>
@@ -44,16 +45,19 @@ const config: ResourceScreenConfig<typeof announcements, AnnouncementValues> = {
         </>
       ),
     },
-    { header: 'Path', cell: (a) => <code>{a.path}</code> },
-    { header: 'Visibility', cell: (a) => <Visibility announcement={a} /> },
-    { header: 'Updated', cell: (a) => dateTime(a.updatedAt) },
+    { header: strings.common.path, cell: (a) => <code>{a.path}</code> },
+    { header: strings.common.visibility, cell: (a) => <Visibility announcement={a} /> },
+    { header: strings.common.updated, cell: (a) => dateTime(a.updatedAt) },
   ],
   remove: {
-    label: 'Delete',
-    question: (a) => `Delete the announcement "${a.title}"?`,
-    done: 'Announcement deleted',
+    label: strings.common.delete,
+    question: (a) => strings.announcements.deleteTheAnnouncement(a.title),
+    done: strings.announcements.announcementDeleted,
   },
-  dialog: { title: (a) => (a ? 'Edit announcement' : 'New announcement'), wide: true },
+  dialog: {
+    title: (a) => (a ? strings.announcements.editAnnouncement : strings.announcements.newAnnouncement),
+    wide: true,
+  },
   form: {
     values: (a) => ({
       title: a?.title ?? '',
@@ -75,7 +79,7 @@ const config: ResourceScreenConfig<typeof announcements, AnnouncementValues> = {
       buttonText: orNull(v.buttonText),
       buttonLink: orNull(v.buttonLink),
     }),
-    saved: (a) => (a ? 'Announcement saved' : 'Announcement added'),
+    saved: (a) => (a ? strings.announcements.announcementSaved : strings.announcements.announcementAdded),
     Fields: AnnouncementFields,
   },
 };
@@ -88,27 +92,31 @@ function AnnouncementFields({ form, row }: { form: BodyForm<AnnouncementValues, 
   const { register, problem } = form;
   return (
     <>
-      <Field label="Title" error={problem('title')}>
+      <Field label={strings.common.title} error={problem('title')}>
         {(ids) => <input {...ids} {...register('title')} className="input" maxLength={200} />}
       </Field>
       <Field
-        label="Path"
+        label={strings.common.path}
         error={problem('path')}
-        hint={row ? 'Its address on the storefront. Empty keeps the current one.' : 'Empty: made from the title.'}
+        hint={row ? strings.announcements.itsAddressOnThe : strings.common.emptyMadeFromThe}
       >
         {(ids) => <input {...ids} {...register('path')} className="input" />}
       </Field>
-      <Field label="Short description" error={problem('shortDescription')}>
+      <Field label={strings.common.shortDescription} error={problem('shortDescription')}>
         {(ids) => <textarea {...ids} {...register('shortDescription')} className="input" rows={2} maxLength={500} />}
       </Field>
-      <Field label="Description" error={problem('description')}>
+      <Field label={strings.common.description} error={problem('description')}>
         {(ids) => <textarea {...ids} {...register('description')} className="input" rows={8} maxLength={50000} />}
       </Field>
       <div className="grid-2">
-        <Field label="Button text" error={problem('buttonText')}>
+        <Field label={strings.common.buttonText} error={problem('buttonText')}>
           {(ids) => <input {...ids} {...register('buttonText')} className="input" maxLength={64} />}
         </Field>
-        <Field label="Button link" error={problem('buttonLink')} hint="An https:// address.">
+        <Field
+          label={strings.announcements.buttonLink}
+          error={problem('buttonLink')}
+          hint={strings.announcements.anHttpsAddress}
+        >
           {(ids) => (
             <input
               {...ids}
@@ -116,16 +124,16 @@ function AnnouncementFields({ form, row }: { form: BodyForm<AnnouncementValues, 
               className="input"
               type="url"
               inputMode="url"
-              placeholder="https://"
+              placeholder={strings.common.https}
             />
           )}
         </Field>
       </div>
       <CheckField {...register('unlisted')} error={problem('unlisted')}>
-        Unlisted: not on the main page, but reachable by its path
+        {strings.announcements.unlistedNotOnThe}
       </CheckField>
       <CheckField {...register('private')} error={problem('private')}>
-        Private: not shown on any public page
+        {strings.announcements.privateNotShownOn}
       </CheckField>
     </>
   );

@@ -1,5 +1,6 @@
 import { type Faq, faqs } from '../../api/queries/faqs';
 import type { BodyForm } from '../../forms/body-form';
+import { strings } from '../../strings';
 import { Field } from '../../ui/Field';
 import { dateTime } from '../../ui/format';
 import { ResourceScreen, type ResourceScreenConfig } from '../../ui/ResourceScreen';
@@ -9,20 +10,24 @@ type FaqValues = { question: string; answer: string; position: string };
 
 const config: ResourceScreenConfig<typeof faqs, FaqValues> = {
   resource: faqs,
-  title: 'FAQs',
-  addLabel: 'Add FAQ',
-  searchLabel: 'Search questions and answers',
-  caption: 'FAQs, in storefront order',
-  empty: () => 'No FAQs yet.',
+  title: strings.common.faqs,
+  addLabel: strings.faqs.addFaq,
+  searchLabel: strings.faqs.searchQuestionsAndAnswers,
+  caption: strings.faqs.faqsInStorefrontOrder,
+  empty: () => strings.faqs.noFaqsYet,
   rowKey: (f) => f.id,
   columns: () => [
-    { header: 'Position', className: 'num', cell: (f) => f.position },
-    { header: 'Question', cell: (f) => <strong>{f.question}</strong> },
-    { header: 'Answer', cell: (f) => <p className="content-clip">{f.answer}</p> },
-    { header: 'Updated', cell: (f) => dateTime(f.updatedAt) },
+    { header: strings.faqs.position, className: 'num', cell: (f) => f.position },
+    { header: strings.faqs.question, cell: (f) => <strong>{f.question}</strong> },
+    { header: strings.common.answer, cell: (f) => <p className="content-clip">{f.answer}</p> },
+    { header: strings.common.updated, cell: (f) => dateTime(f.updatedAt) },
   ],
-  remove: { label: 'Delete', question: (f) => `Delete the FAQ "${f.question}"?`, done: 'FAQ deleted' },
-  dialog: { title: (f) => (f ? 'Edit FAQ' : 'New FAQ'), wide: true },
+  remove: {
+    label: strings.common.delete,
+    question: (f) => strings.faqs.deleteTheFaq(f.question),
+    done: strings.faqs.faqDeleted,
+  },
+  dialog: { title: (f) => (f ? strings.faqs.editFaq : strings.faqs.newFaq), wide: true },
   form: {
     values: (f) => ({ question: f?.question ?? '', answer: f?.answer ?? '', position: f ? String(f.position) : '' }),
     toBody: (v) => ({
@@ -30,7 +35,7 @@ const config: ResourceScreenConfig<typeof faqs, FaqValues> = {
       answer: v.answer,
       position: v.position.trim() === '' ? null : Number(v.position),
     }),
-    saved: (f) => (f ? 'FAQ saved' : 'FAQ added'),
+    saved: (f) => (f ? strings.faqs.faqSaved : strings.faqs.faqAdded),
     Fields: FaqFields,
   },
 };
@@ -42,20 +47,16 @@ export default function FaqsScreen() {
 function FaqFields({ form, row }: { form: BodyForm<FaqValues, unknown>; row: Faq | null }) {
   return (
     <>
-      <Field label="Question" error={form.problem('question')}>
+      <Field label={strings.faqs.question} error={form.problem('question')}>
         {(ids) => <input {...ids} {...form.register('question')} className="input" maxLength={500} />}
       </Field>
-      <Field label="Answer" error={form.problem('answer')}>
+      <Field label={strings.common.answer} error={form.problem('answer')}>
         {(ids) => <textarea {...ids} {...form.register('answer')} className="input" rows={8} maxLength={10000} />}
       </Field>
       <Field
-        label="Position"
+        label={strings.faqs.position}
         error={form.problem('position')}
-        hint={
-          row
-            ? 'Lower comes first on the storefront. Empty keeps the FAQ where it is.'
-            : 'Lower comes first on the storefront. Empty puts the FAQ after the last one.'
-        }
+        hint={row ? strings.faqs.lowerComesFirstOn : strings.faqs.lowerComesFirstOnThe}
       >
         {(ids) => (
           <input

@@ -7,6 +7,7 @@ import { type Customer, useBalanceChanged, useCustomer, useCustomerIps } from '.
 import { useCustomerInvoiceList } from '../../api/queries/invoices';
 import { useShopPath } from '../../app/shop';
 import { useBodyForm } from '../../forms/body-form';
+import { strings } from '../../strings';
 import { Dialog } from '../../ui/Dialog';
 import { Field, FormProblems } from '../../ui/Field';
 import { count, dateTime, money } from '../../ui/format';
@@ -26,18 +27,18 @@ export default function CustomerScreen() {
 
   const back = (
     <Link href={shopPath('/customers')} className="small">
-      ← Customers
+      {strings.customer.customers}
     </Link>
   );
   if (customer.error)
     return (
-      <Page title="Customer" back={back}>
+      <Page title={strings.common.customer} back={back}>
         <LoadError error={customer.error} retry={() => customer.refetch()} />
       </Page>
     );
   if (!customer.data)
     return (
-      <Page title="Customer" back={back}>
+      <Page title={strings.common.customer} back={back}>
         <Loading />
       </Page>
     );
@@ -60,21 +61,22 @@ export default function CustomerScreen() {
 function Details(props: { customer: Customer }) {
   const c = props.customer;
   return (
-    <Card title="Details">
+    <Card title={strings.customer.details}>
       <dl className="customers-facts">
-        <dt>E-mail</dt>
+        <dt>{strings.common.eMail}</dt>
         <dd>{c.email}</dd>
-        <dt>Completed orders</dt>
+        <dt>{strings.common.completedOrders}</dt>
         <dd>{count(c.ordersCount)}</dd>
-        <dt>Total spent</dt>
+        <dt>{strings.common.totalSpent}</dt>
         <dd>{money(c.totalSpent, c.currency)}</dd>
-        <dt>Customer since</dt>
+        <dt>{strings.customer.customerSince}</dt>
         <dd>{dateTime(c.createdAt)}</dd>
-        <dt>Last order</dt>
+        <dt>{strings.common.lastOrder}</dt>
         <dd>{dateTime(c.lastOrderAt)}</dd>
-        <dt>Referral code</dt>
+        <dt>{strings.common.referralCode}</dt>
         <dd>
-          <code>{c.referralCode}</code> {c.referralDisabled ? <Badge tone="muted">Disabled</Badge> : null}
+          <code>{c.referralCode}</code>{' '}
+          {c.referralDisabled ? <Badge tone="muted">{strings.common.disabled}</Badge> : null}
         </dd>
       </dl>
     </Card>
@@ -88,23 +90,23 @@ function Balance(props: { customer: Customer; shopId: number }) {
   const c = props.customer;
   const [direction, setDirection] = useState<Direction | null>(null);
   return (
-    <Card title="Balance">
+    <Card title={strings.common.balance}>
       <p className="stat">
         <span className="stat-value">{money(c.balance, c.currency)}</span>
-        <span className="stat-label">Spendable with the balance gateway</span>
+        <span className="stat-label">{strings.customer.spendableWithTheBalance}</span>
       </p>
       <div className="row">
         <button type="button" className="btn" onClick={() => setDirection('add')}>
-          Add to balance
+          {strings.customer.addToBalance}
         </button>
         <button type="button" className="btn" onClick={() => setDirection('remove')} disabled={c.balance <= 0}>
-          Remove from balance
+          {strings.customer.removeFromBalance}
         </button>
       </div>
       <Dialog
         open={direction !== null}
         onClose={() => setDirection(null)}
-        title={direction === 'remove' ? 'Remove from balance' : 'Add to balance'}
+        title={direction === 'remove' ? strings.customer.removeFromBalance : strings.customer.addToBalance}
       >
         {direction ? (
           <BalanceForm
@@ -154,7 +156,7 @@ function BalanceForm(props: { customer: Customer; shopId: number; direction: Dir
     },
     onSuccess: (answer) => {
       balanceChanged(customer, answer.balance);
-      notify(`Balance is now ${money(answer.balance, answer.currency)}`);
+      notify(strings.customer.balanceIsNow(money(answer.balance, answer.currency)));
       props.close();
     },
     onSettled: (_data, error) => idempotency.settled(error),
@@ -162,11 +164,11 @@ function BalanceForm(props: { customer: Customer; shopId: number; direction: Dir
   return (
     <form className="stack" onSubmit={form.submit(move.mutateAsync)} noValidate>
       <p className="muted small">
-        {direction === 'add' ? 'Credit' : 'Debit'} {customer.email}. The balance is{' '}
-        {money(customer.balance, customer.currency)} now.
+        {direction === 'add' ? strings.customer.credit : strings.customer.debit}{' '}
+        {strings.customer.theBalanceIsNow(customer.email, money(customer.balance, customer.currency))}
       </p>
       <FormProblems form={form} error={move.error} />
-      <Field label={`Amount (${customer.currency})`} error={form.problem('amount')}>
+      <Field label={strings.customer.amount(customer.currency)} error={form.problem('amount')}>
         {(ids) => (
           <input
             {...ids}
@@ -180,7 +182,7 @@ function BalanceForm(props: { customer: Customer; shopId: number; direction: Dir
           />
         )}
       </Field>
-      <Field label="Reason" error={form.problem('note')} hint="Kept with the ledger entry (optional).">
+      <Field label={strings.common.reason} error={form.problem('note')} hint={strings.customer.keptWithTheLedger}>
         {(ids) => <textarea {...ids} {...form.register('note')} className="input" rows={2} maxLength={500} />}
       </Field>
       <div className="row">
@@ -189,10 +191,10 @@ function BalanceForm(props: { customer: Customer; shopId: number; direction: Dir
           className={`btn ${direction === 'add' ? 'btn-primary' : 'btn-danger'}`}
           disabled={move.isPending}
         >
-          {move.isPending ? 'Saving…' : direction === 'add' ? 'Add' : 'Remove'}
+          {move.isPending ? strings.common.saving : direction === 'add' ? strings.common.add : strings.common.remove}
         </button>
         <button type="button" className="btn btn-ghost" onClick={props.close}>
-          Close
+          {strings.common.close}
         </button>
       </div>
     </form>
@@ -206,23 +208,23 @@ function CustomerOrders(props: { shopId: number; customerId: number }) {
   const list = useCustomerInvoiceList(shopId, customerId);
   return (
     <Card
-      title="Orders"
+      title={strings.common.orders}
       actions={
         <Link href={shopPath(`/orders?customerId=${customerId}`)} className="small">
-          Open in Orders
+          {strings.customer.openInOrders}
         </Link>
       }
     >
       <div className="stack">
         <div className="toolbar">
-          <SearchBox value={list.search} onChange={list.setSearch} label="Search this customer's orders by id" />
+          <SearchBox value={list.search} onChange={list.setSearch} label={strings.customer.searchThisCustomersOrders} />
         </div>
         {list.result.error ? <LoadError error={list.result.error} retry={() => list.result.refetch()} /> : null}
         <InvoiceTable
           list={list}
           withEmail={false}
           href={(i) => shopPath(`/orders/${i.id}`)}
-          empty={list.search ? 'No order matches.' : 'No orders.'}
+          empty={list.search ? strings.customer.noOrderMatches : strings.customer.noOrders}
         />
         <Pager list={list} />
       </div>
@@ -237,37 +239,37 @@ function CustomerIps(props: { shopId: number; customerId: number }) {
   const ips = useCustomerIps(shopId, customerId, pageNumber);
   const data = ips.data;
   return (
-    <Card title="IP addresses">
+    <Card title={strings.customer.ipAddresses}>
       {ips.error ? <LoadError error={ips.error} retry={() => ips.refetch()} /> : null}
       <div className="table-wrap">
         <table className="table" aria-busy={ips.isLoading || undefined}>
-          <caption className="sr-only">IP addresses</caption>
+          <caption className="sr-only">{strings.customer.ipAddresses}</caption>
           <thead>
             <tr>
-              <th>IP address</th>
-              <th className="num">Orders</th>
-              <th>First seen</th>
-              <th>Last seen</th>
+              <th>{strings.common.ipAddress}</th>
+              <th className="num">{strings.common.orders}</th>
+              <th>{strings.customer.firstSeen}</th>
+              <th>{strings.customer.lastSeen}</th>
             </tr>
           </thead>
           <tbody>
             {!data || data.items.length === 0 ? (
               <tr>
                 <td colSpan={4} className="empty">
-                  {ips.isLoading ? 'Loading…' : 'No IP address recorded.'}
+                  {ips.isLoading ? strings.common.loading : strings.customer.noIpAddressRecorded}
                 </td>
               </tr>
             ) : (
               data.items.map((ip) => (
                 <tr key={ip.ip}>
-                  <td data-label="IP address">
+                  <td data-label={strings.common.ipAddress}>
                     <code>{ip.ip}</code>
                   </td>
-                  <td data-label="Orders" className="num">
+                  <td data-label={strings.common.orders} className="num">
                     {count(ip.count)}
                   </td>
-                  <td data-label="First seen">{dateTime(ip.firstSeenAt)}</td>
-                  <td data-label="Last seen">{dateTime(ip.lastSeenAt)}</td>
+                  <td data-label={strings.customer.firstSeen}>{dateTime(ip.firstSeenAt)}</td>
+                  <td data-label={strings.customer.lastSeen}>{dateTime(ip.lastSeenAt)}</td>
                 </tr>
               ))
             )}
@@ -275,17 +277,15 @@ function CustomerIps(props: { shopId: number; customerId: number }) {
         </table>
       </div>
       {data && data.totalPages > 1 ? (
-        <nav className="pager" aria-label="IP address pages">
-          <span className="muted">
-            Page {data.pageNumber} of {data.totalPages}
-          </span>
+        <nav className="pager" aria-label={strings.customer.ipAddressPages}>
+          <span className="muted">{strings.customer.pageOf(data.pageNumber, data.totalPages)}</span>
           <button
             type="button"
             className="btn"
             disabled={pageNumber <= 1}
             onClick={() => setPageNumber((n) => Math.max(1, n - 1))}
           >
-            ← Previous
+            {strings.common.previous}
           </button>
           <button
             type="button"
@@ -293,7 +293,7 @@ function CustomerIps(props: { shopId: number; customerId: number }) {
             disabled={pageNumber >= data.totalPages}
             onClick={() => setPageNumber((n) => n + 1)}
           >
-            Next →
+            {strings.common.next}
           </button>
         </nav>
       ) : null}

@@ -3,6 +3,7 @@ import { ApiError } from '../../api/client';
 import { type Customer, useCustomerList, useCustomerStats } from '../../api/queries/customers';
 import type { ListState } from '../../api/queries/list';
 import { useShop, useShopPath } from '../../app/shop';
+import { strings } from '../../strings';
 import { FormError } from '../../ui/Field';
 import { count, date, dateTime, money } from '../../ui/format';
 import { DataTable, Pager, SearchBox } from '../../ui/list';
@@ -16,13 +17,13 @@ export default function CustomersScreen() {
   const filtered = Object.keys(list.filters).length > 0 || list.search !== '';
 
   return (
-    <Page title="Customers">
+    <Page title={strings.common.customers}>
       <div className="stack">
         <CustomerStats shopId={shopId} fromDate={list.filters.fromDate} toDate={list.filters.toDate} />
         <div className="toolbar">
-          <SearchBox value={list.search} onChange={list.setSearch} label="Search by e-mail" />
-          <DateFilter list={list} name="fromDate" label="Joined from" />
-          <DateFilter list={list} name="toDate" label="Joined to" />
+          <SearchBox value={list.search} onChange={list.setSearch} label={strings.customers.searchByEMail} />
+          <DateFilter list={list} name="fromDate" label={strings.customers.joinedFrom} />
+          <DateFilter list={list} name="toDate" label={strings.customers.joinedTo} />
         </div>
         {list.result.error instanceof ApiError && list.result.error.status === 400 ? (
           <FormError error={list.result.error} />
@@ -30,20 +31,25 @@ export default function CustomersScreen() {
           <LoadError error={list.result.error} retry={() => list.result.refetch()} />
         ) : null}
         <DataTable
-          caption="Customers"
+          caption={strings.common.customers}
           rows={list.rows}
           list={list}
           loading={list.result.isLoading}
           rowKey={(c) => c.id}
           href={(c) => shopPath(`/customers/${c.id}`)}
-          empty={filtered ? 'No customer matches.' : 'No customers yet: they appear with their first order.'}
+          empty={filtered ? strings.customers.noCustomerMatches : strings.customers.noCustomersYetThey}
           columns={[
-            { header: 'E-mail', sort: 'email', cell: (c) => c.email },
-            { header: 'Orders', className: 'num', cell: (c) => count(c.ordersCount) },
-            { header: 'Total spent', className: 'num', cell: (c) => money(c.totalSpent, c.currency) },
-            { header: 'Balance', className: 'num', sort: 'balance', cell: (c) => money(c.balance, c.currency) },
-            { header: 'Joined', sort: 'createdAt', cell: (c) => date(c.createdAt) },
-            { header: 'Last order', cell: (c) => dateTime(c.lastOrderAt) },
+            { header: strings.common.eMail, sort: 'email', cell: (c) => c.email },
+            { header: strings.common.orders, className: 'num', cell: (c) => count(c.ordersCount) },
+            { header: strings.common.totalSpent, className: 'num', cell: (c) => money(c.totalSpent, c.currency) },
+            {
+              header: strings.common.balance,
+              className: 'num',
+              sort: 'balance',
+              cell: (c) => money(c.balance, c.currency),
+            },
+            { header: strings.customers.joined, sort: 'createdAt', cell: (c) => date(c.createdAt) },
+            { header: strings.common.lastOrder, cell: (c) => dateTime(c.lastOrderAt) },
           ]}
         />
         <Pager list={list} />
@@ -77,37 +83,37 @@ function CustomerStats(props: { shopId: number; fromDate: string | undefined; to
   };
   const stats = useCustomerStats(shopId, range);
   if (stats.error) return <LoadError error={stats.error} retry={() => stats.refetch()} />;
-  if (!stats.data) return <Loading label="Loading the figures…" />;
+  if (!stats.data) return <Loading label={strings.common.loadingTheFigures} />;
   const s = stats.data;
   return (
     <Card title={`${date(s.fromDate)} – ${date(s.toDate)}`}>
       <div className="grid">
         <div className="stat">
           <span className="stat-value">{count(s.totalCustomers)}</span>
-          <span className="stat-label">Customers in all</span>
+          <span className="stat-label">{strings.customers.customersInAll}</span>
         </div>
         <div className="stat">
           <span className="stat-value">{count(s.newCustomers)}</span>
-          <span className="stat-label">New in the period</span>
+          <span className="stat-label">{strings.customers.newInThePeriod}</span>
         </div>
         <div className="stat">
           <span className="stat-value">{count(s.returningCustomers)}</span>
-          <span className="stat-label">Returning in the period</span>
+          <span className="stat-label">{strings.customers.returningInThePeriod}</span>
         </div>
         <div className="stat">
           <span className="stat-value">{money(s.totalBalance, s.currency)}</span>
-          <span className="stat-label">Balances held now</span>
+          <span className="stat-label">{strings.customers.balancesHeldNow}</span>
         </div>
       </div>
       {s.topCustomers.length > 0 ? (
         <details className="customers-top">
-          <summary>Top customers of the period</summary>
+          <summary>{strings.customers.topCustomersOfThe}</summary>
           <ol>
             {s.topCustomers.map((c) => (
               <li key={c.customerId}>
                 <Link href={shopPath(`/customers/${c.customerId}`)}>{c.email}</Link>{' '}
                 <span className="muted">
-                  {money(c.totalSpent, s.currency)} · {count(c.orders)} {c.orders === 1 ? 'order' : 'orders'}
+                  {money(c.totalSpent, s.currency)} · {count(c.orders)} {strings.common.ordersWord(c.orders)}
                 </span>
               </li>
             ))}

@@ -1,6 +1,7 @@
 import { Link } from 'wouter';
 import type { paths } from '../../api/schema';
 import { useShopPath } from '../../app/shop';
+import { strings } from '../../strings';
 import { count, money } from '../../ui/format';
 import { Card } from '../../ui/Page';
 import { gatewayLabel } from '../orders/orders';
@@ -15,21 +16,21 @@ export function TopProducts(props: { products: AdvancedDashboard['topProducts'];
   const shopPath = useShopPath();
   const { products, currency } = props;
   return (
-    <Card title="Top products">
+    <Card title={strings.dashboard.topProducts}>
       {products.length === 0 ? (
-        <p className="muted">No products sold in this range.</p>
+        <p className="muted">{strings.dashboard.noProductsSoldIn}</p>
       ) : (
         <div className="table-wrap">
           <table className="table">
-            <caption className="sr-only">Top products by revenue</caption>
+            <caption className="sr-only">{strings.dashboard.topProductsByRevenue}</caption>
             <thead>
               <tr>
-                <th scope="col">Product</th>
+                <th scope="col">{strings.common.product}</th>
                 <th scope="col" className="num">
-                  Units
+                  {strings.dashboard.units}
                 </th>
                 <th scope="col" className="num">
-                  Revenue
+                  {strings.dashboard.revenue}
                 </th>
               </tr>
             </thead>
@@ -39,10 +40,10 @@ export function TopProducts(props: { products: AdvancedDashboard['topProducts'];
                   <td>
                     <Link href={shopPath(`/products/${p.productId}`)}>{p.title}</Link>
                   </td>
-                  <td className="num" data-label="Units">
+                  <td className="num" data-label={strings.dashboard.units}>
                     {count(p.quantity)}
                   </td>
-                  <td className="num" data-label="Revenue">
+                  <td className="num" data-label={strings.dashboard.revenue}>
                     {money(p.revenue, currency)}
                   </td>
                 </tr>
@@ -59,9 +60,9 @@ export function Gateways(props: { gateways: AdvancedDashboard['revenueByGateway'
   const { gateways, currency } = props;
   const largest = Math.max(0, ...gateways.map((g) => g.revenue));
   return (
-    <Card title="Revenue by gateway">
+    <Card title={strings.dashboard.revenueByGateway}>
       {gateways.length === 0 ? (
-        <p className="muted">No payments in this range.</p>
+        <p className="muted">{strings.dashboard.noPaymentsInThis}</p>
       ) : (
         <ul className="dash-bars">
           {gateways.map((g) => (
@@ -71,7 +72,7 @@ export function Gateways(props: { gateways: AdvancedDashboard['revenueByGateway'
                 <span className="dash-bar-value">
                   {money(g.revenue, currency)}{' '}
                   <span className="muted small">
-                    · {count(g.orders)} {g.orders === 1 ? 'order' : 'orders'}
+                    · {count(g.orders)} {strings.common.ordersWord(g.orders)}
                   </span>
                 </span>
               </div>
@@ -94,15 +95,15 @@ export function BusiestHours(props: { hours: readonly number[] }) {
   const largest = Math.max(0, ...hours);
   const busiest = hours.indexOf(largest);
   return (
-    <Card title="Busiest hours">
+    <Card title={strings.dashboard.busiestHours}>
       {largest === 0 ? (
-        <p className="muted">No completed orders in this range.</p>
+        <p className="muted">{strings.dashboard.noCompletedOrdersIn}</p>
       ) : (
         <>
           <div
             className="dash-hours"
             role="img"
-            aria-label={`Completed orders by hour of day; the busiest is ${hourLabel(busiest)} with ${count(largest)}.`}
+            aria-label={strings.dashboard.completedOrdersByHour(hourLabel(busiest), count(largest))}
           >
             {hours.map((n, hour) => (
               <div
@@ -110,7 +111,7 @@ export function BusiestHours(props: { hours: readonly number[] }) {
                 key={hour}
                 className="dash-hour"
                 style={{ height: `${(n / largest) * 100}%` }}
-                title={`${hourLabel(hour)}: ${count(n)} orders`}
+                title={strings.dashboard.orders(hourLabel(hour), count(n))}
               />
             ))}
           </div>
@@ -121,7 +122,7 @@ export function BusiestHours(props: { hours: readonly number[] }) {
             <span>18</span>
             <span>23</span>
           </div>
-          <p className="muted small">Shop time, completed orders.</p>
+          <p className="muted small">{strings.dashboard.shopTimeCompletedOrders}</p>
         </>
       )}
     </Card>

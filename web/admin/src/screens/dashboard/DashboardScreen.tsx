@@ -3,6 +3,7 @@ import { Link, useSearchParams } from 'wouter';
 import { ApiError } from '../../api/client';
 import { useAdvancedDashboard, useGeneralDashboard } from '../../api/queries/dashboard';
 import { useShop, useShopPath } from '../../app/shop';
+import { strings } from '../../strings';
 import { FormError } from '../../ui/Field';
 import { count, money } from '../../ui/format';
 import { Card, Loading, Page } from '../../ui/Page';
@@ -49,7 +50,7 @@ export default function DashboardScreen() {
     (general.isFetching && general.isPlaceholderData) || (advanced.isFetching && advanced.isPlaceholderData);
 
   return (
-    <Page title="Dashboard">
+    <Page title={strings.common.dashboard}>
       {range ? (
         <div className="dash-toolbar">
           <p className="muted dash-range-label">
@@ -57,7 +58,7 @@ export default function DashboardScreen() {
             {updating ? (
               <span role="status" className="dash-updating">
                 {' '}
-                · Updating…
+                {strings.dashboard.updating}
               </span>
             ) : null}
           </p>
@@ -66,30 +67,43 @@ export default function DashboardScreen() {
       ) : null}
       {g?.rollupsRebuilding || a?.rollupsRebuilding ? (
         <div className="alert alert-info" role="status">
-          The figures are being recomputed after a timezone change: the totals are exact, but the days of the charts may
-          still be those of the previous timezone for a little while.
+          {strings.dashboard.theFiguresAreBeing}
         </div>
       ) : null}
 
       {general.error ? (
         <ErrorWithRetry error={general.error} retry={() => general.refetch()} />
       ) : !g || !range ? (
-        <Loading label="Loading the figures…" />
+        <Loading label={strings.common.loadingTheFigures} />
       ) : (
         <>
           <div className="dash-stats" aria-busy={updating || undefined}>
             <Stat
-              label="Revenue"
+              label={strings.dashboard.revenue}
               value={money(g.revenue, currency)}
               raw={g.revenue}
-              note="Completed orders, before refunds"
+              note={strings.dashboard.completedOrdersBeforeRefunds}
             />
-            <Stat label="Orders" value={count(g.ordersCount)} raw={g.ordersCount} note="Created, any status" />
-            <Stat label="Completed orders" value={count(g.completedOrders)} raw={g.completedOrders} />
-            <Stat label="Awaiting payment" value={count(g.pendingOrders)} raw={g.pendingOrders} />
-            <Stat label="Average order value" value={money(g.averageOrderValue, currency)} raw={g.averageOrderValue} />
-            <Stat label="Products sold" value={count(g.productsSold)} raw={g.productsSold} note="Units" />
-            <Stat label="New customers" value={count(g.newCustomers)} raw={g.newCustomers} />
+            <Stat
+              label={strings.common.orders}
+              value={count(g.ordersCount)}
+              raw={g.ordersCount}
+              note={strings.dashboard.createdAnyStatus}
+            />
+            <Stat label={strings.common.completedOrders} value={count(g.completedOrders)} raw={g.completedOrders} />
+            <Stat label={strings.dashboard.awaitingPayment} value={count(g.pendingOrders)} raw={g.pendingOrders} />
+            <Stat
+              label={strings.dashboard.averageOrderValue}
+              value={money(g.averageOrderValue, currency)}
+              raw={g.averageOrderValue}
+            />
+            <Stat
+              label={strings.dashboard.productsSold}
+              value={count(g.productsSold)}
+              raw={g.productsSold}
+              note={strings.dashboard.units}
+            />
+            <Stat label={strings.dashboard.newCustomers} value={count(g.newCustomers)} raw={g.newCustomers} />
             <AdvancedStats data={a} loading={advanced.isPending} />
           </div>
           {advanced.error ? <ErrorWithRetry error={advanced.error} retry={() => advanced.refetch()} /> : null}
@@ -106,7 +120,7 @@ export default function DashboardScreen() {
         {a ? (
           <BusiestHours hours={a.ordersByHour} />
         ) : (
-          <Card title="Busiest hours">{advanced.error ? null : <Loading />}</Card>
+          <Card title={strings.dashboard.busiestHours}>{advanced.error ? null : <Loading />}</Card>
         )}
       </div>
       {a ? (
@@ -125,7 +139,13 @@ function AdvancedStats(props: { data: AdvancedDashboard | undefined; loading: bo
     if (!props.loading) return null;
     return (
       <>
-        {['Conversion', 'Repeat purchases', 'Average rating', 'Replacements', 'Refunds'].map((label) => (
+        {[
+          strings.dashboard.conversion,
+          strings.dashboard.repeatPurchases,
+          strings.dashboard.averageRating,
+          strings.common.replacements,
+          strings.common.refunds,
+        ].map((label) => (
           <Stat key={label} label={label} value="…" busy />
         ))}
       </>
@@ -135,34 +155,34 @@ function AdvancedStats(props: { data: AdvancedDashboard | undefined; loading: bo
   return (
     <>
       <Stat
-        label="Conversion"
+        label={strings.dashboard.conversion}
         value={percent.format(a.conversionRate)}
         raw={a.conversionRate}
-        note="Orders completed"
+        note={strings.dashboard.ordersCompleted}
       />
       <Stat
-        label="Repeat purchases"
+        label={strings.dashboard.repeatPurchases}
         value={percent.format(a.returningCustomerRate)}
         raw={a.returningCustomerRate}
-        note="By returning customers"
+        note={strings.dashboard.byReturningCustomers}
       />
       <Stat
-        label="Average rating"
+        label={strings.dashboard.averageRating}
         value={a.averageRating === null ? '—' : `${rating.format(a.averageRating)} / 5`}
         raw={a.averageRating}
-        {...(a.averageRating === null ? { note: 'No feedback yet' } : {})}
+        {...(a.averageRating === null ? { note: strings.dashboard.noFeedbackYet } : {})}
       />
       <Stat
-        label="Replacements"
+        label={strings.common.replacements}
         value={count(r.replacements)}
         raw={r.replacements}
-        note={`${count(r.units)} ${r.units === 1 ? 'unit' : 'units'} replaced`}
+        note={strings.dashboard.unitsReplaced(count(r.units), r.units)}
       />
       <Stat
-        label="Refunds"
+        label={strings.common.refunds}
         value={money(r.refundedAmount, a.currency)}
         raw={r.refundedAmount}
-        note={`${count(r.refunds)} ${r.refunds === 1 ? 'refund' : 'refunds'}`}
+        note={strings.dashboard.refunds(count(r.refunds), r.refunds)}
       />
     </>
   );
@@ -181,57 +201,60 @@ function Charts(props: { series: Series; currency: string }) {
     }),
     [series],
   );
-  if (series.length < 2)
-    return <p className="muted">The daily charts need a range of two days or more; the busiest hours are below.</p>;
+  if (series.length < 2) return <p className="muted">{strings.dashboard.theDailyChartsNeed}</p>;
   const peak = (values: number[]) => {
     const top = Math.max(...values);
     return { top, day: series[values.indexOf(top)]?.date ?? '' };
   };
   const revenuePeak = peak(data.revenue);
   const ordersPeak = peak(data.orders);
-  const span = `${dayLabel(data.days[0]!)} to ${dayLabel(data.days[data.days.length - 1]!)}`;
+  const span = strings.dashboard.rangeSpan(dayLabel(data.days[0]!), dayLabel(data.days[data.days.length - 1]!));
   return (
     <>
       <div className="grid-2 dash-row">
-        <Card title="Revenue per day" className="dash-chart-card">
+        <Card title={strings.dashboard.revenuePerDay} className="dash-chart-card">
           <Suspense fallback={<div className="dash-chart-placeholder" />}>
             <TimeChart
-              label="Revenue"
+              label={strings.dashboard.revenue}
               days={data.days}
               values={data.revenue}
               unit={{ money: currency }}
               kind="area"
-              summary={`Revenue per day, ${span}; the best day is ${dayLabel(revenuePeak.day)} with ${money(revenuePeak.top, currency)}.`}
+              summary={strings.dashboard.revenuePerDayThe(
+                span,
+                dayLabel(revenuePeak.day),
+                money(revenuePeak.top, currency),
+              )}
             />
           </Suspense>
         </Card>
-        <Card title="Orders per day" className="dash-chart-card">
+        <Card title={strings.dashboard.ordersPerDay} className="dash-chart-card">
           <Suspense fallback={<div className="dash-chart-placeholder" />}>
             <TimeChart
-              label="Orders"
+              label={strings.common.orders}
               days={data.days}
               values={data.orders}
               unit="count"
               kind="bars"
-              summary={`Orders per day, ${span}; the busiest day is ${dayLabel(ordersPeak.day)} with ${count(ordersPeak.top)}.`}
+              summary={strings.dashboard.ordersPerDayThe(span, dayLabel(ordersPeak.day), count(ordersPeak.top))}
             />
           </Suspense>
         </Card>
       </div>
       <details className="dash-days" onToggle={(e) => setShowTable(e.currentTarget.open)}>
-        <summary>Figures by day</summary>
+        <summary>{strings.dashboard.figuresByDay}</summary>
         {showTable ? (
           <div className="table-wrap">
             <table className="table">
-              <caption className="sr-only">Revenue and orders by day</caption>
+              <caption className="sr-only">{strings.dashboard.revenueAndOrdersBy}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Day</th>
+                  <th scope="col">{strings.dashboard.day}</th>
                   <th scope="col" className="num">
-                    Orders
+                    {strings.common.orders}
                   </th>
                   <th scope="col" className="num">
-                    Revenue
+                    {strings.dashboard.revenue}
                   </th>
                 </tr>
               </thead>
@@ -239,10 +262,10 @@ function Charts(props: { series: Series; currency: string }) {
                 {series.map((d) => (
                   <tr key={d.date}>
                     <td>{dayLabel(d.date)}</td>
-                    <td className="num" data-label="Orders">
+                    <td className="num" data-label={strings.common.orders}>
                       {count(d.orders)}
                     </td>
-                    <td className="num" data-label="Revenue">
+                    <td className="num" data-label={strings.dashboard.revenue}>
                       {money(d.revenue, currency)}
                     </td>
                   </tr>
@@ -261,17 +284,16 @@ function NoOrders(props: { range: DashboardRange }) {
   return (
     <Card>
       <div className="dash-empty">
-        <h2>No orders in this range</h2>
+        <h2>{strings.dashboard.noOrdersInThis}</h2>
         <p className="muted">
-          Nothing was ordered between {dayLabel(props.range.fromDate)} and {dayLabel(props.range.toDate)}. When
-          customers buy, revenue and orders show up here day by day.
+          {strings.dashboard.nothingWasOrderedBetween(dayLabel(props.range.fromDate), dayLabel(props.range.toDate))}
         </p>
         <p className="row">
           <Link href={shopPath('/products')} className="btn">
-            Products
+            {strings.common.products}
           </Link>
           <Link href={shopPath('/orders')} className="btn btn-ghost">
-            All orders
+            {strings.dashboard.allOrders}
           </Link>
         </p>
       </div>
@@ -288,7 +310,7 @@ function ErrorWithRetry(props: { error: unknown; retry: () => void }) {
       {final ? null : (
         <p>
           <button type="button" className="btn" onClick={props.retry}>
-            Try again
+            {strings.common.tryAgain}
           </button>
         </p>
       )}

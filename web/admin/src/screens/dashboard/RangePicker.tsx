@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
+import { strings } from '../../strings';
 import { Field } from '../../ui/Field';
 import { type DashboardRange, type Preset, presets, rangeProblem } from './range';
 
@@ -31,7 +32,7 @@ export function RangePicker(props: {
   return (
     <div className="dash-range">
       <fieldset className="dash-range-presets">
-        <legend className="sr-only">Date range</legend>
+        <legend className="sr-only">{strings.dashboard.dateRange}</legend>
         {presets.map((p) => (
           <button
             key={p.id}
@@ -53,12 +54,12 @@ export function RangePicker(props: {
             props.onCustom(range.fromDate, range.toDate);
           }}
         >
-          Custom
+          {strings.dashboard.custom}
         </button>
       </fieldset>
       {custom ? (
         <div className="dash-range-custom">
-          <Field label="From" error={problem?.field === 'from' ? problem.message : undefined}>
+          <Field label={strings.common.from} error={problem?.field === 'from' ? problem.message : undefined}>
             {(ids) => (
               <input
                 {...ids}
@@ -69,7 +70,7 @@ export function RangePicker(props: {
               />
             )}
           </Field>
-          <Field label="To" error={problem?.field === 'to' ? problem.message : undefined}>
+          <Field label={strings.common.to} error={problem?.field === 'to' ? problem.message : undefined}>
             {(ids) => (
               <input
                 {...ids}

@@ -1,4 +1,5 @@
 import { useRealTimeVisits } from '../../api/queries/dashboard';
+import { strings } from '../../strings';
 import { count } from '../../ui/format';
 import { Card, LoadError, Loading } from '../../ui/Page';
 import { Stat } from './Stat';
@@ -10,7 +11,7 @@ export function RealTime(props: { shopId: number }) {
   const data = visits.data;
   const largest = data ? Math.max(0, ...data.series.map((m) => m.visits)) : 0;
   return (
-    <Card title="Right now">
+    <Card title={strings.dashboard.rightNow}>
       {visits.error && !data ? (
         <LoadError error={visits.error} retry={() => visits.refetch()} />
       ) : !data ? (
@@ -19,19 +20,20 @@ export function RealTime(props: { shopId: number }) {
         <div className="stack">
           <div className="dash-stats dash-stats-2">
             <Stat
-              label="Active visitors"
+              label={strings.dashboard.activeVisitors}
               value={count(data.activeVisitors)}
               raw={data.activeVisitors}
-              note="Last 5 minutes"
+              note={strings.dashboard.last5Minutes}
             />
-            <Stat label="Page views" value={count(data.visitsLastHour)} raw={data.visitsLastHour} note="Last hour" />
+            <Stat
+              label={strings.dashboard.pageViews}
+              value={count(data.visitsLastHour)}
+              raw={data.visitsLastHour}
+              note={strings.dashboard.lastHour}
+            />
           </div>
           <div>
-            <div
-              className="dash-minutes"
-              role="img"
-              aria-label={`Page views per minute over the last 30 minutes, at most ${count(largest)} a minute.`}
-            >
+            <div className="dash-minutes" role="img" aria-label={strings.dashboard.pageViewsPerMinute(count(largest))}>
               {data.series.map((m) => (
                 <div
                   key={m.minute}
@@ -41,9 +43,9 @@ export function RealTime(props: { shopId: number }) {
                 />
               ))}
             </div>
-            <p className="muted small">Page views per minute, last 30 minutes</p>
+            <p className="muted small">{strings.dashboard.pageViewsPerMinuteLast}</p>
           </div>
-          <h3 className="dash-subhead">Top pages, last hour</h3>
+          <h3 className="dash-subhead">{strings.dashboard.topPagesLastHour}</h3>
           {data.topPages.length > 0 ? (
             <ol className="dash-pages">
               {data.topPages.map((p) => (
@@ -54,7 +56,7 @@ export function RealTime(props: { shopId: number }) {
               ))}
             </ol>
           ) : (
-            <p className="muted">No storefront visits in the last hour.</p>
+            <p className="muted">{strings.dashboard.noStorefrontVisitsIn}</p>
           )}
         </div>
       )}

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import uPlot from 'uplot';
+import { strings } from '../../strings';
 import 'uplot/dist/uPlot.min.css';
 import { count, money } from '../../ui/format';
 import { dayLabel } from './range';
@@ -88,7 +89,7 @@ export default function TimeChart(props: TimeChartProps) {
       legend: { show: true, live: true },
       series: [
         {
-          label: 'Day',
+          label: strings.dashboard.day,
           value: (_u, ts) => (ts === null ? '—' : dayLabel(new Date(ts * 1000).toISOString().slice(0, 10))),
         },
         {

@@ -1,3 +1,4 @@
+import { strings } from '../../strings';
 /**
  * The dashboard's date range, kept in the URL: `?range=7d` for a preset, `?from=…&to=…` (whole
  * days, YYYY-MM-DD) for a custom one; nothing means the last 30 days. Days are the shop's: a
@@ -6,10 +7,10 @@
 export type Preset = 'today' | '7d' | '30d' | '90d';
 
 export const presets: readonly { id: Preset; label: string; days: number }[] = [
-  { id: 'today', label: 'Today', days: 1 },
-  { id: '7d', label: '7 days', days: 7 },
-  { id: '30d', label: '30 days', days: 30 },
-  { id: '90d', label: '90 days', days: 90 },
+  { id: 'today', label: strings.dashboard.today, days: 1 },
+  { id: '7d', label: strings.dashboard.n7Days, days: 7 },
+  { id: '30d', label: strings.dashboard.n30Days, days: 30 },
+  { id: '90d', label: strings.dashboard.n90Days, days: 90 },
 ];
 
 export const DEFAULT_PRESET: Preset = '30d';
@@ -49,10 +50,10 @@ export function daysIn(fromDate: string, toDate: string): number {
 
 /** The problem with a custom range, or null when the API will take it. */
 export function rangeProblem(fromDate: string, toDate: string): { field: 'from' | 'to'; message: string } | null {
-  if (!isDay(fromDate)) return { field: 'from', message: 'Pick a start date.' };
-  if (!isDay(toDate)) return { field: 'to', message: 'Pick an end date.' };
-  if (fromDate > toDate) return { field: 'to', message: 'The end is before the start.' };
-  if (daysIn(fromDate, toDate) > MAX_DAYS) return { field: 'to', message: `A range covers at most ${MAX_DAYS} days.` };
+  if (!isDay(fromDate)) return { field: 'from', message: strings.dashboard.pickAStartDate };
+  if (!isDay(toDate)) return { field: 'to', message: strings.dashboard.pickAnEndDate };
+  if (fromDate > toDate) return { field: 'to', message: strings.dashboard.theEndIsBefore };
+  if (daysIn(fromDate, toDate) > MAX_DAYS) return { field: 'to', message: strings.dashboard.aRangeCoversAt(MAX_DAYS) };
   return null;
 }
 

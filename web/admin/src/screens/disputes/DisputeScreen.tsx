@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'wouter';
 import { api, unwrap } from '../../api/client';
 import { useShopPath } from '../../app/shop';
+import { strings } from '../../strings';
 import { ConfirmButton } from '../../ui/Dialog';
 import { FormError } from '../../ui/Field';
 import { dateTime } from '../../ui/format';
@@ -26,7 +27,7 @@ export default function DisputeScreen() {
     mutationFn: () =>
       unwrap(api.POST('/self/{shopId}/disputes/{disputeId}/submit', { params: { path: { shopId, disputeId } } })),
     onSuccess: (next) => {
-      notify('Evidence submitted to Stripe');
+      notify(strings.dispute.evidenceSubmittedToStripe);
       queryClient.setQueryData(key, next);
       void queryClient.invalidateQueries({ queryKey: ['disputes', shopId, 'list'] });
     },
@@ -34,18 +35,18 @@ export default function DisputeScreen() {
   });
   const back = (
     <Link href={shopPath('/disputes')} className="small">
-      ← Disputes
+      {strings.dispute.disputes}
     </Link>
   );
   if (dispute.error)
     return (
-      <Page title="Dispute" back={back}>
+      <Page title={strings.dispute.dispute} back={back}>
         <LoadError error={dispute.error} retry={() => dispute.refetch()} />
       </Page>
     );
   if (!dispute.data)
     return (
-      <Page title="Dispute" back={back}>
+      <Page title={strings.dispute.dispute} back={back}>
         <Loading />
       </Page>
     );
@@ -54,13 +55,13 @@ export default function DisputeScreen() {
   const open = d.status === 'needs_response' || d.status === 'under_review';
   return (
     <Page
-      title={`Dispute ${d.providerDisputeId}`}
+      title={strings.dispute.disputeId(d.providerDisputeId)}
       back={back}
       actions={
         d.evidenceSubmittedAt === null && open ? (
           <ConfirmButton
-            label="Submit evidence"
-            question="Send this evidence to Stripe and submit it to the bank? Stripe accepts one submission per dispute."
+            label={strings.dispute.submitEvidence}
+            question={strings.dispute.sendThisEvidenceTo}
             onConfirm={() => submit.mutate()}
             disabled={submit.isPending}
           />
@@ -68,78 +69,85 @@ export default function DisputeScreen() {
       }
     >
       {submit.error ? <FormError error={submit.error} /> : null}
-      <Card title="Dispute">
+      <Card title={strings.dispute.dispute}>
         <dl className="facts">
-          <dt>Status</dt>
+          <dt>{strings.common.status}</dt>
           <dd>
             <Badge tone={disputeStatusTones[d.status as DisputeStatus]}>
               {disputeStatusLabels[d.status as DisputeStatus]}
             </Badge>
           </dd>
-          <dt>Order</dt>
+          <dt>{strings.common.order}</dt>
           <dd>
             <Link href={shopPath(`/orders/${d.invoiceId}`)}>{d.invoiceId}</Link>
           </dd>
-          <dt>Reason</dt>
+          <dt>{strings.common.reason}</dt>
           <dd>{d.reason}</dd>
-          <dt>Amount</dt>
+          <dt>{strings.common.amount}</dt>
           <dd>{disputeAmount(d)}</dd>
-          <dt>Opened</dt>
+          <dt>{strings.common.opened}</dt>
           <dd>{dateTime(d.createdAt)}</dd>
-          <dt>Evidence</dt>
-          <dd>{d.evidenceSubmittedAt ? `Submitted ${dateTime(d.evidenceSubmittedAt)}` : 'Not submitted'}</dd>
+          <dt>{strings.common.evidence}</dt>
+          <dd>
+            {d.evidenceSubmittedAt
+              ? strings.dispute.submitted(dateTime(d.evidenceSubmittedAt))
+              : strings.dispute.notSubmitted}
+          </dd>
           {d.submitError ? (
             <>
-              <dt>Last submission failed</dt>
+              <dt>{strings.dispute.lastSubmissionFailed}</dt>
               <dd>{d.submitError}</dd>
             </>
           ) : null}
         </dl>
       </Card>
-      <Card title="Buyer and order">
+      <Card title={strings.dispute.buyerAndOrder}>
         <dl className="facts">
-          <dt>E-mail</dt>
+          <dt>{strings.common.eMail}</dt>
           <dd>{e.customer.email}</dd>
-          <dt>Purchase IP</dt>
+          <dt>{strings.dispute.purchaseIp}</dt>
           <dd>{e.customer.purchaseIp ?? '—'}</dd>
-          <dt>Browser</dt>
+          <dt>{strings.common.browser}</dt>
           <dd>{e.customer.purchaseUserAgent ?? '—'}</dd>
-          <dt>Ordered</dt>
+          <dt>{strings.dispute.ordered}</dt>
           <dd>{dateTime(e.order.createdAt)}</dd>
-          <dt>Delivered</dt>
+          <dt>{strings.dispute.delivered}</dt>
           <dd>
-            {e.delivered.at ? dateTime(e.delivered.at) : 'Not delivered'}
+            {e.delivered.at ? dateTime(e.delivered.at) : strings.dispute.notDelivered}
             {e.delivered.items.length > 0
               ? `: ${e.delivered.items.map((i) => `${i.quantity} × ${i.title}`).join(', ')}`
               : ''}
           </dd>
         </dl>
       </Card>
-      <Card title={`Views of the invoice page (${e.invoiceViews.length})`}>
+      <Card title={strings.dispute.viewsOfTheInvoice(e.invoiceViews.length)}>
         <Sightings
-          rows={e.invoiceViews.map((v) => ({ ...v, what: 'Viewed' }))}
-          empty="The buyer never opened the invoice page."
+          rows={e.invoiceViews.map((v) => ({ ...v, what: strings.dispute.viewed }))}
+          empty={strings.dispute.theBuyerNeverOpened}
         />
       </Card>
-      <Card title={`Downloads (${e.downloads.length})`}>
-        <Sightings rows={e.downloads.map((v) => ({ ...v, what: v.file }))} empty="No file was downloaded." />
+      <Card title={strings.dispute.downloads(e.downloads.length)}>
+        <Sightings
+          rows={e.downloads.map((v) => ({ ...v, what: v.file }))}
+          empty={strings.dispute.noFileWasDownloaded}
+        />
       </Card>
-      <Card title={`License activations (${e.licenseActivations.length})`}>
+      <Card title={strings.dispute.licenseActivations(e.licenseActivations.length)}>
         {e.licenseActivations.length === 0 ? (
-          <p className="muted">No license was activated.</p>
+          <p className="muted">{strings.dispute.noLicenseWasActivated}</p>
         ) : (
           <ul>
             {e.licenseActivations.map((a) => (
               <li key={`${a.licenseId}-${a.activatedAt}-${a.instance}`}>
-                {dateTime(a.activatedAt)}: license #{a.licenseId} on “{a.instance}”
-                {a.deactivatedAt ? ` (until ${dateTime(a.deactivatedAt)})` : ''}
+                {strings.dispute.licenseOn(dateTime(a.activatedAt), a.licenseId, a.instance)}
+                {a.deactivatedAt ? strings.dispute.until(dateTime(a.deactivatedAt)) : ''}
               </li>
             ))}
           </ul>
         )}
       </Card>
-      <Card title="Terms of service">
-        {e.terms ? <pre className="pre-wrap">{e.terms}</pre> : <p className="muted">The shop has no terms.</p>}
+      <Card title={strings.common.termsOfService}>
+        {e.terms ? <pre className="pre-wrap">{e.terms}</pre> : <p className="muted">{strings.dispute.theShopHasNo}</p>}
       </Card>
     </Page>
   );
@@ -155,10 +163,10 @@ function Sightings(props: {
       <table className="table">
         <thead>
           <tr>
-            <th>When</th>
-            <th>What</th>
-            <th>IP</th>
-            <th>Browser</th>
+            <th>{strings.common.when}</th>
+            <th>{strings.dispute.what}</th>
+            <th>{strings.common.ip}</th>
+            <th>{strings.common.browser}</th>
           </tr>
         </thead>
         <tbody>

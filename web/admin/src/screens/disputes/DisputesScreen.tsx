@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import { useShop, useShopPath } from '../../app/shop';
+import { strings } from '../../strings';
 import { dateTime } from '../../ui/format';
 import { DataTable } from '../../ui/list';
 import { Badge, LoadError, Page } from '../../ui/Page';
@@ -18,32 +19,35 @@ export default function DisputesScreen() {
       ),
   });
   return (
-    <Page title="Disputes">
+    <Page title={strings.common.disputes}>
       {disputes.error ? <LoadError error={disputes.error} retry={() => disputes.refetch()} /> : null}
       <DataTable
-        caption="Disputes"
+        caption={strings.common.disputes}
         rows={disputes.data?.items ?? []}
         loading={disputes.isLoading}
         rowKey={(d) => d.id}
         href={(d) => shopPath(`/disputes/${d.id}`)}
-        empty="No disputes. When a buyer disputes a card payment, Stripe reports it and it shows here with its evidence."
+        empty={strings.disputes.noDisputesWhenA}
         columns={[
           {
-            header: 'Status',
+            header: strings.common.status,
             cell: (d) => (
               <Badge tone={disputeStatusTones[d.status as DisputeStatus]}>
                 {disputeStatusLabels[d.status as DisputeStatus]}
               </Badge>
             ),
           },
-          { header: 'Order', cell: (d) => <code>{d.invoiceId}</code> },
-          { header: 'Reason', cell: (d) => d.reason },
-          { header: 'Amount', className: 'num', cell: (d) => disputeAmount(d) },
+          { header: strings.common.order, cell: (d) => <code>{d.invoiceId}</code> },
+          { header: strings.common.reason, cell: (d) => d.reason },
+          { header: strings.common.amount, className: 'num', cell: (d) => disputeAmount(d) },
           {
-            header: 'Evidence',
-            cell: (d) => (d.evidenceSubmittedAt ? `Submitted ${dateTime(d.evidenceSubmittedAt)}` : 'Not submitted'),
+            header: strings.common.evidence,
+            cell: (d) =>
+              d.evidenceSubmittedAt
+                ? strings.disputes.submitted(dateTime(d.evidenceSubmittedAt))
+                : strings.disputes.notSubmitted,
           },
-          { header: 'Opened', cell: (d) => dateTime(d.createdAt) },
+          { header: strings.common.opened, cell: (d) => dateTime(d.createdAt) },
         ]}
       />
     </Page>

@@ -1,11 +1,7 @@
+import { strings } from '../../strings';
 export type DisputeStatus = 'needs_response' | 'under_review' | 'won' | 'lost';
 
-export const disputeStatusLabels: Record<DisputeStatus, string> = {
-  needs_response: 'Needs response',
-  under_review: 'Under review',
-  won: 'Won',
-  lost: 'Lost',
-};
+export const disputeStatusLabels: Record<DisputeStatus, string> = strings.disputes.statusLabels;
 
 export const disputeStatusTones: Record<DisputeStatus, 'ok' | 'warn' | 'bad' | 'info' | 'muted'> = {
   needs_response: 'warn',

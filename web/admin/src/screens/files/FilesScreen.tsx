@@ -13,6 +13,7 @@ import {
   storedUploads,
 } from '../../api/uploads';
 import { useShopId } from '../../app/shop';
+import { strings } from '../../strings';
 import { ConfirmButton } from '../../ui/Dialog';
 import { bytes, dateTime } from '../../ui/format';
 import { DataTable, Pager, SearchBox } from '../../ui/list';
@@ -35,54 +36,50 @@ export default function FilesScreen() {
       unwrap(api.DELETE('/self/{shopId}/files/{fileId}', { params: { path: { shopId, fileId: file.id } } })),
     onMutate: () => setDeleteError(null),
     onSuccess: async (_answer, file) => {
-      notify(`Deleted ${file.name}`);
+      notify(strings.files.deleted(file.name));
       await queryClient.invalidateQueries({ queryKey: queryKeys.files.all(shopId) });
     },
     onError: (error, file) => setDeleteError({ name: file.name, error }),
   });
 
   return (
-    <Page title="Files" actions={<UploadButton onFiles={queue.start} />}>
-      <p className="muted">
-        The files your file products deliver. Buyers download them through signed links that expire; choose them in a
-        product variant of the type "File download". Files over {bytes(CHUNKED_FROM)} are sent in resumable chunks: if
-        the connection drops or the page is reloaded, choose the same file again to continue.
-      </p>
+    <Page title={strings.common.files} actions={<UploadButton onFiles={queue.start} />}>
+      <p className="muted">{strings.files.theFilesYourFile(bytes(CHUNKED_FROM))}</p>
       <UploadQueue queue={queue} />
       <UnfinishedUploads shopId={shopId} running={queue.uploads} onResume={queue.start} />
 
       <div className="toolbar">
-        <SearchBox value={list.search} onChange={list.setSearch} label="Search files by name" />
+        <SearchBox value={list.search} onChange={list.setSearch} label={strings.files.searchFilesByName} />
       </div>
       {deleteError ? <DeleteError {...deleteError} /> : null}
       {list.result.error ? <LoadError error={list.result.error} retry={() => list.result.refetch()} /> : null}
       <DataTable
-        caption="Files"
+        caption={strings.common.files}
         rows={list.rows}
         list={list}
         loading={list.result.isLoading}
         rowKey={(f) => f.id}
-        empty={list.search ? 'No file matches this search.' : 'No files yet. Upload the first one.'}
+        empty={list.search ? strings.files.noFileMatchesThis : strings.files.noFilesYetUpload}
         columns={[
-          { header: 'Name', cell: (f) => <span className="files-name">{f.name}</span> },
-          { header: 'Size', className: 'num', cell: (f) => bytes(f.size) },
-          { header: 'Type', cell: (f) => <span className="files-type">{f.contentType}</span> },
+          { header: strings.common.name, cell: (f) => <span className="files-name">{f.name}</span> },
+          { header: strings.files.size, className: 'num', cell: (f) => bytes(f.size) },
+          { header: strings.common.type, cell: (f) => <span className="files-type">{f.contentType}</span> },
           {
-            header: 'SHA-256',
+            header: strings.files.sha256,
             cell: (f) => (
               <code className="files-hash" title={f.sha256}>
                 {f.sha256.slice(0, 12)}…
               </code>
             ),
           },
-          { header: 'Uploaded', cell: (f) => dateTime(f.createdAt) },
+          { header: strings.files.uploaded, cell: (f) => dateTime(f.createdAt) },
           {
-            header: 'Actions',
+            header: strings.common.actions,
             cell: (f) => (
               <ConfirmButton
-                label="Delete"
+                label={strings.common.delete}
                 danger
-                question={`Delete "${f.name}"? Orders that delivered it lose their download links. A file a product still delivers cannot be deleted.`}
+                question={strings.files.deleteOrdersThatDelivered(f.name)}
                 onConfirm={() => remove.mutate(f)}
                 disabled={remove.isPending}
               />
@@ -102,8 +99,8 @@ function DeleteError(props: { name: string; error: unknown }) {
     return (
       <div className="alert alert-error" role="alert">
         <p>
-          <strong>"{props.name}" is used by a product</strong>, so it was not deleted. Take it out of the product's file
-          variants first (Products → the product → its variant's files), then delete it.
+          <strong>{strings.files.isUsedByA(props.name)}</strong>
+          {strings.files.soItWasNot}
         </p>
         <p className="small">{error.message}</p>
       </div>
@@ -111,7 +108,8 @@ function DeleteError(props: { name: string; error: unknown }) {
   return (
     <div className="alert alert-error" role="alert">
       <p>
-        "{props.name}" was not deleted: {error instanceof Error ? error.message : 'something went wrong.'}
+        {strings.files.wasNotDeleted(props.name)}{' '}
+        {error instanceof Error ? error.message : strings.files.somethingWentWrong}
       </p>
     </div>
   );
@@ -122,7 +120,7 @@ function UploadButton(props: { onFiles: (files: File[]) => void }) {
   const id = useId();
   return (
     <label htmlFor={id} className="btn btn-primary files-upload">
-      Upload files
+      {strings.files.uploadFiles}
       <input
         id={id}
         type="file"
@@ -147,7 +145,7 @@ function UploadQueue(props: { queue: ReturnType<typeof useUploads> }) {
   const { uploads, resume, cancel, dismiss } = props.queue;
   if (uploads.length === 0) return null;
   return (
-    <Card title="Uploads">
+    <Card title={strings.files.uploads}>
       <ul className="files-queue">
         {uploads.map((u) => (
           <UploadRow
@@ -170,12 +168,17 @@ function UploadRow(props: { upload: Upload; onResume: () => void; onCancel: () =
   const pct = percent(u.sent, size);
   const stateText =
     u.state === 'done'
-      ? 'Uploaded'
+      ? strings.files.uploaded
       : u.state === 'interrupted'
-        ? `Stopped at ${pct}%: ${u.error}`
+        ? strings.files.stoppedAt(pct, u.error)
         : u.state === 'failed'
-          ? `Failed: ${u.error}`
-          : `${pct}% · ${bytes(u.sent)} of ${bytes(size)}${u.resumedFrom > 0 ? ` (resumed at ${bytes(u.resumedFrom)})` : ''}`;
+          ? strings.files.failed(u.error)
+          : strings.files.progress(
+              pct,
+              bytes(u.sent),
+              bytes(size),
+              u.resumedFrom > 0 ? strings.files.resumedAt(bytes(u.resumedFrom)) : '',
+            );
   return (
     <li className={`files-upload-row files-upload-${u.state}`}>
       <div className="files-upload-head">
@@ -184,7 +187,7 @@ function UploadRow(props: { upload: Upload; onResume: () => void; onCancel: () =
         </strong>
         <span className="muted small">
           {bytes(size)}
-          {u.chunked ? ' · resumable' : ''}
+          {u.chunked ? strings.files.resumable : ''}
         </span>
       </div>
       <progress
@@ -200,26 +203,26 @@ function UploadRow(props: { upload: Upload; onResume: () => void; onCancel: () =
         </span>
         {u.state === 'interrupted' || (u.state === 'failed' && u.chunked) ? (
           <button type="button" className="btn" onClick={props.onResume}>
-            Resume
+            {strings.files.resume}
           </button>
         ) : null}
         {u.state === 'failed' && !u.chunked ? (
           <button type="button" className="btn" onClick={props.onResume}>
-            Retry
+            {strings.files.retry}
           </button>
         ) : null}
         {u.state === 'done' || (u.state === 'failed' && !u.chunked) ? (
           <button type="button" className="btn btn-ghost" onClick={props.onDismiss}>
-            Dismiss
+            {strings.files.dismiss}
           </button>
         ) : (
           <button
             type="button"
             className="btn btn-ghost"
             onClick={props.onCancel}
-            aria-label={`Cancel the upload of ${u.file.name}`}
+            aria-label={strings.files.cancelTheUploadOf(u.file.name)}
           >
-            Cancel
+            {strings.common.cancel}
           </button>
         )}
       </div>
@@ -251,7 +254,7 @@ function UnfinishedUploads(props: { shopId: number; running: Upload[]; onResume:
   const discard = useMutation({
     mutationFn: (stored: StoredUpload) => abortUpload(shopId, stored.uploadId),
     onSuccess: (_x, stored) => {
-      notify(`Discarded the upload of ${stored.name}`);
+      notify(strings.files.discardedTheUploadOf(stored.name));
       void unfinished.refetch();
     },
   });
@@ -267,11 +270,8 @@ function UnfinishedUploads(props: { shopId: number; running: Upload[]; onResume:
   );
   if (rows.length === 0) return null;
   return (
-    <Card title="Unfinished uploads">
-      <p className="muted small">
-        These uploads stopped before the end (a lost connection or a reload). Choose the same file again to continue
-        where the server stopped.
-      </p>
+    <Card title={strings.files.unfinishedUploads}>
+      <p className="muted small">{strings.files.theseUploadsStoppedBefore}</p>
       {wrongFile ? (
         <p className="alert alert-error" role="alert">
           {wrongFile}
@@ -287,27 +287,27 @@ function UnfinishedUploads(props: { shopId: number; running: Upload[]; onResume:
                   {stored.name}
                 </strong>
                 <span className="muted small">
-                  {bytes(stored.size)} · started {dateTime(stored.startedAt)}
+                  {strings.files.started(bytes(stored.size), dateTime(stored.startedAt))}
                 </span>
               </div>
               <progress
                 value={received}
                 max={stored.size}
                 aria-labelledby={labelId}
-                aria-valuetext={`${percent(received, stored.size)}% received`}
+                aria-valuetext={strings.files.received(percent(received, stored.size))}
                 className="files-progress"
               />
               <div className="row">
                 <span className="small grow muted">
-                  {percent(received, stored.size)}% received · {bytes(received)} of {bytes(stored.size)}
+                  {strings.files.receivedOf(percent(received, stored.size), bytes(received), bytes(stored.size))}
                 </span>
                 <button
                   type="button"
                   className="btn"
                   onClick={() => inputs.current.get(stored.uploadId)?.click()}
-                  aria-label={`Resume the upload of ${stored.name}`}
+                  aria-label={strings.files.resumeTheUploadOf(stored.name)}
                 >
-                  Resume…
+                  {strings.files.resumeChoose}
                 </button>
                 <input
                   ref={(el) => {
@@ -317,15 +317,13 @@ function UnfinishedUploads(props: { shopId: number; running: Upload[]; onResume:
                   type="file"
                   className="sr-only"
                   tabIndex={-1}
-                  aria-label={`The file ${stored.name}, to resume its upload`}
+                  aria-label={strings.files.theFileToResume(stored.name)}
                   onChange={(e) => {
                     const file = e.target.files?.[0];
                     e.target.value = '';
                     if (!file) return;
                     if (!isSameFile(stored, file)) {
-                      setWrongFile(
-                        `"${file.name}" is not the file this upload was started with (${stored.name}, ${bytes(stored.size)}): choose that one.`,
-                      );
+                      setWrongFile(strings.files.isNotTheFile(file.name, stored.name, bytes(stored.size)));
                       return;
                     }
                     setWrongFile(null);
@@ -333,8 +331,8 @@ function UnfinishedUploads(props: { shopId: number; running: Upload[]; onResume:
                   }}
                 />
                 <ConfirmButton
-                  label="Discard"
-                  question={`Discard the unfinished upload of "${stored.name}"? The bytes received so far are dropped.`}
+                  label={strings.files.discard}
+                  question={strings.files.discardTheUnfinishedUpload(stored.name)}
                   onConfirm={() => discard.mutate(stored)}
                   disabled={discard.isPending}
                   className="btn-ghost"

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { queryKeys } from '../../api/queries/keys';
 import { abortUpload, CHUNKED_FROM, NetworkError, UploadAborted, uploadInChunks, uploadWhole } from '../../api/uploads';
+import { strings } from '../../strings';
 import { useToast } from '../../ui/Toast';
 
 /** A file on its way to the shop, as the Files screen shows it. */
@@ -80,8 +81,13 @@ export function useUploads(shopId: number) {
         setTimeout(() => setUploads((all) => all.filter((u) => u.key !== key)), 4000);
       } catch (error) {
         if (error instanceof UploadAborted) return;
-        if (error instanceof NetworkError) update(key, { state: 'interrupted', error: 'The connection was lost.' });
-        else update(key, { state: 'failed', error: error instanceof Error ? error.message : 'The upload failed.' });
+        if (error instanceof NetworkError)
+          update(key, { state: 'interrupted', error: strings.files.theConnectionWasLost });
+        else
+          update(key, {
+            state: 'failed',
+            error: error instanceof Error ? error.message : strings.files.theUploadFailed,
+          });
       } finally {
         controllers.current.delete(key);
       }

@@ -7,6 +7,7 @@ import { type License, useLicense, useLicenseChanged } from '../../api/queries/l
 import { useProductNames } from '../../api/queries/products';
 import { useShopPath } from '../../app/shop';
 import { useBodyForm } from '../../forms/body-form';
+import { strings } from '../../strings';
 import { ConfirmButton, Dialog } from '../../ui/Dialog';
 import { Field, FormError, FormProblems } from '../../ui/Field';
 import { dateTime } from '../../ui/format';
@@ -25,12 +26,7 @@ const actionPaths = {
   reset: '/self/{shopId}/licenses/{licenseId}/reset',
 } as const;
 
-const actionDone: Record<Action, string> = {
-  disable: 'License disabled',
-  enable: 'License enabled',
-  revoke: 'License revoked',
-  reset: 'Activations reset',
-};
+const actionDone: Record<Action, string> = strings.license.actionDone;
 
 /** One licence: its facts, its actions (disable or enable, extend, reset, revoke) and every activation. */
 export default function LicenseScreen() {
@@ -57,18 +53,18 @@ export default function LicenseScreen() {
 
   const back = (
     <Link href={shopPath('/licenses')} className="small">
-      ← Licenses
+      {strings.license.licenses}
     </Link>
   );
   if (license.error)
     return (
-      <Page title="License" back={back}>
+      <Page title={strings.common.license} back={back}>
         <LoadError error={license.error} retry={() => license.refetch()} />
       </Page>
     );
   if (!license.data)
     return (
-      <Page title="License" back={back}>
+      <Page title={strings.common.license} back={back}>
         <Loading />
       </Page>
     );
@@ -78,36 +74,36 @@ export default function LicenseScreen() {
 
   return (
     <Page
-      title={`License ${l.licenseKey}`}
+      title={strings.license.license(l.licenseKey)}
       back={back}
       actions={
         revoked ? null : (
           <div className="licenses-actions">
             {l.status === 'disabled' ? (
               <button type="button" className="btn" disabled={act.isPending} onClick={() => act.mutate('enable')}>
-                Enable
+                {strings.license.enable}
               </button>
             ) : (
               <ConfirmButton
-                label="Disable"
-                question="Disable this license? It stops validating and cannot be activated until you enable it again; its activations stay."
+                label={strings.license.disable}
+                question={strings.license.disableThisLicenseIt}
                 onConfirm={() => act.mutate('disable')}
                 disabled={act.isPending}
               />
             )}
             <button type="button" className="btn" disabled={act.isPending} onClick={() => setExtending(true)}>
-              Extend…
+              {strings.license.extendChoose}
             </button>
             <ConfirmButton
-              label="Reset activations"
-              question={`Deactivate all ${live} instance(s) of this license? The buyer can then activate it afresh.`}
+              label={strings.license.resetActivations}
+              question={strings.license.deactivateAllInstanceS(live)}
               onConfirm={() => act.mutate('reset')}
               disabled={act.isPending || live === 0}
             />
             <ConfirmButton
-              label="Revoke"
+              label={strings.common.revoke}
               danger
-              question="Revoke this license for good? It never validates or activates again, and this cannot be undone."
+              question={strings.license.revokeThisLicenseFor}
               onConfirm={() => act.mutate('revoke')}
               disabled={act.isPending}
             />
@@ -117,84 +113,86 @@ export default function LicenseScreen() {
     >
       <div className="stack">
         <FormError error={act.error} />
-        {revoked ? <p className="alert alert-info">This license is revoked: it takes no more changes.</p> : null}
-        <Card title="License">
+        {revoked ? <p className="alert alert-info">{strings.license.thisLicenseIsRevoked}</p> : null}
+        <Card title={strings.common.license}>
           <dl className="licenses-facts">
-            <dt>Key</dt>
+            <dt>{strings.common.key}</dt>
             <dd className="row">
               <code className="licenses-key">{l.licenseKey}</code>
-              <CopyButton text={l.licenseKey} label="Copy key" />
+              <CopyButton text={l.licenseKey} label={strings.common.copyKey} />
             </dd>
-            <dt>Status</dt>
+            <dt>{strings.common.status}</dt>
             <dd>
               <Badge tone={licenseStatusTones[l.status]}>{licenseStatusLabels[l.status]}</Badge>
             </dd>
-            <dt>Activations</dt>
+            <dt>{strings.common.activations}</dt>
             <dd>{activationText(l)}</dd>
-            <dt>Expires</dt>
-            <dd>{l.expiresAt ? dateTime(l.expiresAt) : 'Never'}</dd>
-            <dt>Product</dt>
+            <dt>{strings.common.expires}</dt>
+            <dd>{l.expiresAt ? dateTime(l.expiresAt) : strings.common.never}</dd>
+            <dt>{strings.common.product}</dt>
             <dd>
               <Link href={shopPath(`/products/${l.productId}`)}>
-                {names.data?.get(l.productId) ?? `Product #${l.productId}`}
+                {names.data?.get(l.productId) ?? strings.license.product(l.productId)}
               </Link>
             </dd>
-            <dt>Order</dt>
+            <dt>{strings.common.order}</dt>
             <dd>
               <Link href={shopPath(`/orders/${encodeURIComponent(l.invoiceId)}`)}>
                 <code>{l.invoiceId}</code>
               </Link>
             </dd>
-            <dt>Buyer</dt>
+            <dt>{strings.common.buyer}</dt>
             <dd>
               <a href={`mailto:${l.email}`}>{l.email}</a>
               {' · '}
-              <Link href={shopPath(`/licenses?email=${encodeURIComponent(l.email)}`)}>Their licenses</Link>
+              <Link href={shopPath(`/licenses?email=${encodeURIComponent(l.email)}`)}>
+                {strings.license.theirLicenses}
+              </Link>
               {l.customerId ? (
                 <>
                   {' · '}
-                  <Link href={shopPath(`/customers/${l.customerId}`)}>Customer</Link>
+                  <Link href={shopPath(`/customers/${l.customerId}`)}>{strings.common.customer}</Link>
                 </>
               ) : null}
             </dd>
-            <dt>Issued</dt>
+            <dt>{strings.common.issued}</dt>
             <dd>{dateTime(l.createdAt)}</dd>
-            <dt>Updated</dt>
+            <dt>{strings.common.updated}</dt>
             <dd>{dateTime(l.updatedAt)}</dd>
           </dl>
         </Card>
-        <Card title="Activations">
+        <Card title={strings.common.activations}>
           <div className="table-wrap">
             <table className="table">
-              <caption className="sr-only">Activations of the license</caption>
+              <caption className="sr-only">{strings.license.activationsOfTheLicense}</caption>
               <thead>
                 <tr>
-                  <th>Instance</th>
-                  <th>Instance id</th>
-                  <th>Activated</th>
-                  <th>State</th>
+                  <th>{strings.license.instance}</th>
+                  <th>{strings.license.instanceId}</th>
+                  <th>{strings.license.activated}</th>
+                  <th>{strings.common.state}</th>
                 </tr>
               </thead>
               <tbody>
                 {l.activations.length === 0 ? (
                   <tr>
                     <td colSpan={4} className="empty">
-                      Never activated.
+                      {strings.license.neverActivated}
                     </td>
                   </tr>
                 ) : (
                   l.activations.map((a) => (
                     <tr key={a.id}>
-                      <td data-label="Instance">{a.name}</td>
-                      <td data-label="Instance id">
+                      <td data-label={strings.license.instance}>{a.name}</td>
+                      <td data-label={strings.license.instanceId}>
                         <code className="small">{a.id}</code>
                       </td>
-                      <td data-label="Activated">{dateTime(a.createdAt)}</td>
-                      <td data-label="State">
+                      <td data-label={strings.license.activated}>{dateTime(a.createdAt)}</td>
+                      <td data-label={strings.common.state}>
                         {a.deactivatedAt ? (
-                          <span className="muted">Deactivated {dateTime(a.deactivatedAt)}</span>
+                          <span className="muted">{strings.license.deactivated(dateTime(a.deactivatedAt))}</span>
                         ) : (
-                          <Badge tone="ok">Active</Badge>
+                          <Badge tone="ok">{strings.common.active}</Badge>
                         )}
                       </td>
                     </tr>
@@ -205,7 +203,7 @@ export default function LicenseScreen() {
           </div>
         </Card>
       </div>
-      <Dialog open={extending} onClose={() => setExtending(false)} title="Extend the license">
+      <Dialog open={extending} onClose={() => setExtending(false)} title={strings.license.extendTheLicense}>
         <ExtendForm
           license={l}
           shopId={shopId}
@@ -243,8 +241,8 @@ function ExtendForm(props: { license: License; shopId: number; onDone: (next: Li
           : { expiresAt: null },
     fieldOf: (path) => (path === 'addDays' ? 'addDays' : path === 'expiresAt' ? 'date' : undefined),
     check: (values) => ({
-      addDays: values.how === 'days' && values.addDays.trim() === '' ? 'Enter the number of days.' : undefined,
-      date: values.how === 'date' && values.date === '' ? 'Choose the new end date.' : undefined,
+      addDays: values.how === 'days' && values.addDays.trim() === '' ? strings.license.enterTheNumberOf : undefined,
+      date: values.how === 'date' && values.date === '' ? strings.license.chooseTheNewEnd : undefined,
     }),
   });
   const extend = useMutation({
@@ -256,7 +254,7 @@ function ExtendForm(props: { license: License; shopId: number; onDone: (next: Li
         }),
       ),
     onSuccess: (next) => {
-      notify('License extended');
+      notify(strings.license.licenseExtended);
       props.onDone(next);
     },
   });
@@ -264,41 +262,47 @@ function ExtendForm(props: { license: License; shopId: number; onDone: (next: Li
   return (
     <form className="stack" noValidate onSubmit={form.submit(extend.mutateAsync)}>
       <p className="muted">
-        Now {license.expiresAt ? `it expires ${dateTime(license.expiresAt)}` : 'it never expires'}. Tokens already
-        issued keep their own expiry.
+        {strings.license.now}{' '}
+        {license.expiresAt ? strings.license.itExpires(dateTime(license.expiresAt)) : strings.license.itNeverExpires}
+        {strings.license.tokensAlreadyIssuedKeep}
       </p>
       <FormProblems form={form} error={extend.error} />
       <fieldset className="licenses-choice">
-        <legend>New end</legend>
+        <legend>{strings.license.newEnd}</legend>
         <label className="check">
           <input type="radio" value="days" {...form.register('how')} disabled={!license.expiresAt} />
-          Add days to the current end{license.expiresAt ? '' : ' (it has none)'}
+          {strings.license.addDaysToThe}
+          {license.expiresAt ? '' : strings.license.itHasNone}
         </label>
         <label className="check">
           <input type="radio" value="date" {...form.register('how')} />
-          End on a date
+          {strings.license.endOnADate}
         </label>
         <label className="check">
           <input type="radio" value="never" {...form.register('how')} />
-          Never expire
+          {strings.license.neverExpire}
         </label>
       </fieldset>
       {how === 'days' ? (
-        <Field label="Days to add" error={form.problem('addDays')} hint="Counted from now if the license has expired.">
+        <Field
+          label={strings.license.daysToAdd}
+          error={form.problem('addDays')}
+          hint={strings.license.countedFromNowIf}
+        >
           {(ids) => <input {...ids} {...form.register('addDays')} className="input" inputMode="numeric" />}
         </Field>
       ) : null}
       {how === 'date' ? (
-        <Field label="New end date" error={form.problem('date')} hint="The license ends at the end of this day (UTC).">
+        <Field label={strings.license.newEndDate} error={form.problem('date')} hint={strings.license.theLicenseEndsAt}>
           {(ids) => <input {...ids} {...form.register('date')} type="date" className="input" />}
         </Field>
       ) : null}
       <div className="row">
         <button type="submit" className="btn btn-primary" disabled={extend.isPending}>
-          {extend.isPending ? 'Saving…' : 'Extend'}
+          {extend.isPending ? strings.common.saving : strings.license.extend}
         </button>
         <button type="button" className="btn btn-ghost" onClick={props.onClose}>
-          Close
+          {strings.common.close}
         </button>
       </div>
     </form>

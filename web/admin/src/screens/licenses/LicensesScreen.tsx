@@ -11,6 +11,7 @@ import {
 import type { ListState } from '../../api/queries/list';
 import { useProductChoices, useProductNames } from '../../api/queries/products';
 import { useShop, useShopPath } from '../../app/shop';
+import { strings } from '../../strings';
 import { ConfirmButton } from '../../ui/Dialog';
 import { FormError } from '../../ui/Field';
 import { dateTime } from '../../ui/format';
@@ -29,7 +30,7 @@ export default function LicensesScreen() {
   const filtered = Object.keys(list.filters).length > 0 || list.search !== '';
 
   return (
-    <Page title="Licenses">
+    <Page title={strings.common.licenses}>
       <LicenseFilters list={list} shopId={shopId} />
       {list.result.error instanceof ApiError && list.result.error.status === 400 ? (
         <FormError error={list.result.error} />
@@ -37,28 +38,24 @@ export default function LicensesScreen() {
         <LoadError error={list.result.error} retry={() => list.result.refetch()} />
       ) : null}
       <DataTable
-        caption="Licenses"
+        caption={strings.common.licenses}
         rows={list.rows}
         list={list}
         loading={list.result.isLoading}
         rowKey={(l) => l.id}
         href={(l) => shopPath(`/licenses/${l.id}`)}
-        empty={
-          filtered
-            ? 'No license matches these filters.'
-            : 'No licenses yet. A variant with "Issue a license per unit" issues one for each unit sold.'
-        }
+        empty={filtered ? strings.licenses.noLicenseMatchesThese : strings.licenses.noLicensesYetA}
         columns={[
-          { header: 'Key', cell: (l) => <code className="licenses-key">{l.licenseKey}</code> },
+          { header: strings.common.key, cell: (l) => <code className="licenses-key">{l.licenseKey}</code> },
           {
-            header: 'Status',
+            header: strings.common.status,
             cell: (l) => <Badge tone={licenseStatusTones[l.status]}>{licenseStatusLabels[l.status]}</Badge>,
           },
-          { header: 'Product', cell: (l) => names.data?.get(l.productId) ?? `#${l.productId}` },
-          { header: 'Buyer', cell: (l: LicenseSummary) => l.email },
-          { header: 'Activations', className: 'num', cell: (l) => activationText(l) },
-          { header: 'Expires', cell: (l) => (l.expiresAt ? dateTime(l.expiresAt) : 'Never') },
-          { header: 'Issued', cell: (l) => dateTime(l.createdAt) },
+          { header: strings.common.product, cell: (l) => names.data?.get(l.productId) ?? `#${l.productId}` },
+          { header: strings.common.buyer, cell: (l: LicenseSummary) => l.email },
+          { header: strings.common.activations, className: 'num', cell: (l) => activationText(l) },
+          { header: strings.common.expires, cell: (l) => (l.expiresAt ? dateTime(l.expiresAt) : strings.common.never) },
+          { header: strings.common.issued, cell: (l) => dateTime(l.createdAt) },
         ]}
       />
       <Pager list={list} />
@@ -73,26 +70,26 @@ function LicenseFilters(props: { list: ListState<LicenseSummary>; shopId: number
   const productId = list.filters.productId;
   const productOptions: [string, string][] = (products.data?.items ?? []).map((p) => [String(p.id), p.title]);
   if (productId && !productOptions.some(([id]) => id === productId))
-    productOptions.unshift([productId, `Product #${productId}`]);
+    productOptions.unshift([productId, strings.licenses.product(productId)]);
   const email = list.filters.email;
   return (
     <div className="toolbar licenses-toolbar">
-      <SearchBox value={list.search} onChange={list.setSearch} label="Search by key or e-mail" />
+      <SearchBox value={list.search} onChange={list.setSearch} label={strings.licenses.searchByKeyOr} />
       <FilterSelect
         list={list}
         name="status"
-        label="Status"
+        label={strings.common.status}
         options={licenseStatuses.map((s) => [s, licenseStatusLabels[s]] as const)}
       />
-      <FilterSelect list={list} name="productId" label="Product" options={productOptions} />
+      <FilterSelect list={list} name="productId" label={strings.common.product} options={productOptions} />
       {email ? (
         <button
           type="button"
           className="btn btn-ghost"
           onClick={() => list.setFilter('email', undefined)}
-          aria-label={`Remove the filter on buyer ${email}`}
+          aria-label={strings.licenses.removeTheFilterOn(email)}
         >
-          Buyer {email} ✕
+          {strings.licenses.buyer(email)}
         </button>
       ) : null}
       {Object.keys(list.filters).length > 0 ? (
@@ -103,7 +100,7 @@ function LicenseFilters(props: { list: ListState<LicenseSummary>; shopId: number
             for (const name of licenseFilters) list.setFilter(name, undefined);
           }}
         >
-          Clear filters
+          {strings.common.clearFilters}
         </button>
       ) : null}
     </div>
@@ -120,16 +117,16 @@ function SigningKeys(props: { shopId: number }) {
     mutationFn: () => unwrap(api.POST('/self/{shopId}/licenses/signing-keys/rotate', { params: { path: { shopId } } })),
     onSuccess: (next) => {
       queryClient.setQueryData(queryKeys.licenses.signingKeys(shopId), next);
-      notify('Signing key rotated');
+      notify(strings.licenses.signingKeyRotated);
     },
   });
   return (
     <Card
-      title="Token signing keys"
+      title={strings.licenses.tokenSigningKeys}
       actions={
         <ConfirmButton
-          label={rotate.isPending ? 'Rotating…' : 'Rotate signing key'}
-          question="Make a new signing key? New tokens are signed with it; tokens signed with the old key stay valid until they expire, and the JWKS keeps listing it until then."
+          label={rotate.isPending ? strings.licenses.rotating : strings.licenses.rotateSigningKey}
+          question={strings.licenses.makeANewSigning}
           onConfirm={() => rotate.mutate()}
           disabled={rotate.isPending}
         />
@@ -137,26 +134,31 @@ function SigningKeys(props: { shopId: number }) {
     >
       <div className="stack">
         <p className="muted small">
-          Each validation and activation answers a token signed with the current key, which your program can check
-          offline against the shop's JWKS (<code>/v2/public/shops/{shopId}/licenses/jwks</code>). Rotate the key if you
-          think it leaked.
+          {strings.licenses.eachValidationAndActivation}
+          <code>{strings.licenses.v2PublicShopsLicenses(shopId)}</code>
+          {strings.licenses.rotateTheKeyIf}
         </p>
         <FormError error={rotate.error} />
         {keys.error ? <LoadError error={keys.error} retry={() => keys.refetch()} /> : null}
         <DataTable
-          caption="Signing keys"
+          caption={strings.licenses.signingKeys}
           rows={keys.data ?? []}
           loading={keys.isLoading}
           rowKey={(k) => k.kid}
-          empty="No key yet: the first one is made when a token is first issued."
+          empty={strings.licenses.noKeyYetThe}
           columns={[
-            { header: 'Key id', cell: (k) => <code className="licenses-key">{k.kid}</code> },
+            { header: strings.licenses.keyId, cell: (k) => <code className="licenses-key">{k.kid}</code> },
             {
-              header: 'State',
-              cell: (k) => (k.current ? <Badge tone="ok">Current</Badge> : <Badge tone="muted">Retired</Badge>),
+              header: strings.common.state,
+              cell: (k) =>
+                k.current ? (
+                  <Badge tone="ok">{strings.licenses.current}</Badge>
+                ) : (
+                  <Badge tone="muted">{strings.licenses.retired}</Badge>
+                ),
             },
-            { header: 'Created', cell: (k) => dateTime(k.createdAt) },
-            { header: 'Retired', cell: (k) => (k.retiredAt ? dateTime(k.retiredAt) : '—') },
+            { header: strings.common.created, cell: (k) => dateTime(k.createdAt) },
+            { header: strings.licenses.retired, cell: (k) => (k.retiredAt ? dateTime(k.retiredAt) : '—') },
           ]}
         />
       </div>

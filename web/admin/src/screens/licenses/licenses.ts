@@ -1,12 +1,7 @@
 import type { LicenseStatus } from '../../api/queries/licenses';
+import { strings } from '../../strings';
 
-export const licenseStatusLabels: Record<LicenseStatus, string> = {
-  active: 'Active',
-  inactive: 'Not activated',
-  expired: 'Expired',
-  disabled: 'Disabled',
-  revoked: 'Revoked',
-};
+export const licenseStatusLabels: Record<LicenseStatus, string> = strings.licenses.statusLabels;
 export const licenseStatusTones = {
   active: 'ok',
   inactive: 'info',
@@ -17,7 +12,10 @@ export const licenseStatusTones = {
 
 /** "2 of 3", "1 of unlimited": the instances a licence is activated on. */
 export function activationText(license: { activationUsage: number; activationLimit: number | null }): string {
-  return `${license.activationUsage} of ${license.activationLimit === null ? 'unlimited' : license.activationLimit}`;
+  return strings.licenses.activations(
+    license.activationUsage,
+    license.activationLimit === null ? strings.licenses.unlimited : license.activationLimit,
+  );
 }
 
 /** The end of a UTC day given as `YYYY-MM-DD`, as the API takes a time. */

@@ -1,6 +1,7 @@
 import { useSearchParams } from 'wouter';
 import { useAffiliateList, useAffiliateStats, useDisableReferral } from '../../api/queries/affiliates';
 import { useShopId, useShopPath } from '../../app/shop';
+import { strings } from '../../strings';
 import { ConfirmButton } from '../../ui/Dialog';
 import { count, date, money } from '../../ui/format';
 import { DataTable, Pager, SearchBox } from '../../ui/list';
@@ -16,40 +17,44 @@ export default function AffiliatesScreen() {
   const disable = useDisableReferral(shopId);
 
   return (
-    <Page title="Affiliates">
+    <Page title={strings.common.affiliates}>
       <ReferralStats shopId={shopId} />
       <div className="toolbar">
-        <SearchBox value={list.search} onChange={list.setSearch} label="Search e-mail or referral code" />
+        <SearchBox value={list.search} onChange={list.setSearch} label={strings.affiliates.searchEMailOr} />
       </div>
       {list.result.error ? <LoadError error={list.result.error} retry={() => list.result.refetch()} /> : null}
       <DataTable
-        caption="Customers whose referral code brought orders"
+        caption={strings.affiliates.customersWhoseReferralCode}
         rows={list.rows}
         list={list}
         loading={list.result.isLoading}
         rowKey={(a) => a.customerId}
         href={(a) => shopPath(`/customers/${a.customerId}`)}
-        empty="No referral has brought an order yet."
+        empty={strings.affiliates.noReferralHasBrought}
         columns={[
-          { header: 'Customer', cell: (a) => a.email },
-          { header: 'Referral code', cell: (a) => <code>{a.referralCode}</code> },
-          { header: 'Referred orders', className: 'num', cell: (a) => count(a.referredOrders) },
-          { header: 'Referred revenue', className: 'num', cell: (a) => money(a.referredRevenue, a.currency) },
-          { header: 'Commission earned', className: 'num', cell: (a) => money(a.earned, a.currency) },
+          { header: strings.common.customer, cell: (a) => a.email },
+          { header: strings.common.referralCode, cell: (a) => <code>{a.referralCode}</code> },
+          { header: strings.affiliates.referredOrders, className: 'num', cell: (a) => count(a.referredOrders) },
           {
-            header: 'Referral',
+            header: strings.affiliates.referredRevenue,
+            className: 'num',
+            cell: (a) => money(a.referredRevenue, a.currency),
+          },
+          { header: strings.affiliates.commissionEarned, className: 'num', cell: (a) => money(a.earned, a.currency) },
+          {
+            header: strings.affiliates.referral,
             cell: (a) =>
               a.disabled ? (
-                <Badge tone="muted">Disabled</Badge>
+                <Badge tone="muted">{strings.common.disabled}</Badge>
               ) : (
                 <ConfirmButton
-                  label="Disable referral"
+                  label={strings.affiliates.disableReferral}
                   danger
-                  question={`Stop paying commission on ${a.email}'s referrals?`}
+                  question={strings.affiliates.stopPayingCommissionOn(a.email)}
                   disabled={disable.isPending}
                   onConfirm={() =>
                     disable.mutate(a.customerId, {
-                      onSuccess: (customer) => notify(`Referral disabled for ${customer.email}`),
+                      onSuccess: (customer) => notify(strings.affiliates.referralDisabledFor(customer.email)),
                       onError: (error) => notify(error.message, 'bad'),
                     })
                   }
@@ -80,11 +85,11 @@ function ReferralStats(props: { shopId: number }) {
   const s = stats.data;
   return (
     <Card
-      title={s ? `Referrals ${date(s.fromDate)} – ${date(s.toDate)}` : 'Referrals'}
+      title={s ? strings.affiliates.referralsRange(date(s.fromDate), date(s.toDate)) : strings.affiliates.referrals}
       actions={
         <div className="row">
           <label className="check small">
-            From
+            {strings.common.from}
             <input
               type="date"
               className="input"
@@ -94,7 +99,7 @@ function ReferralStats(props: { shopId: number }) {
             />
           </label>
           <label className="check small">
-            To
+            {strings.common.to}
             <input
               type="date"
               className="input"
@@ -110,11 +115,11 @@ function ReferralStats(props: { shopId: number }) {
       {!s && !stats.error ? <Loading /> : null}
       {s ? (
         <div className="marketing-stats">
-          <Stat label="Commission rate" value={`${s.percentage} %`} />
-          <Stat label="Active affiliates" value={count(s.activeAffiliates)} />
-          <Stat label="Referred orders" value={count(s.referredOrders)} />
-          <Stat label="Referred revenue" value={money(s.referredRevenue, s.currency)} />
-          <Stat label="Commission paid" value={money(s.commissionPaid, s.currency)} />
+          <Stat label={strings.affiliates.commissionRate} value={`${s.percentage} %`} />
+          <Stat label={strings.affiliates.activeAffiliates} value={count(s.activeAffiliates)} />
+          <Stat label={strings.affiliates.referredOrders} value={count(s.referredOrders)} />
+          <Stat label={strings.affiliates.referredRevenue} value={money(s.referredRevenue, s.currency)} />
+          <Stat label={strings.affiliates.commissionPaid} value={money(s.commissionPaid, s.currency)} />
         </div>
       ) : null}
     </Card>

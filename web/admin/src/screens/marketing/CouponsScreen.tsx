@@ -5,6 +5,7 @@ import { type Coupon, type CouponBody, coupons } from '../../api/queries/coupons
 import { useCouponProductSearch } from '../../api/queries/products';
 import { useShop } from '../../app/shop';
 import type { BodyForm } from '../../forms/body-form';
+import { strings } from '../../strings';
 import { Field } from '../../ui/Field';
 import { count, dateTime, money } from '../../ui/format';
 import { Badge, LoadError } from '../../ui/Page';
@@ -52,10 +53,10 @@ function fromLocalInput(value: string): string | null {
 
 function couponState(c: Coupon): { label: string; tone: 'ok' | 'warn' | 'bad' | 'muted' } {
   const now = Date.now();
-  if (c.endDate && Date.parse(c.endDate) < now) return { label: 'Expired', tone: 'muted' };
-  if (c.maxUses !== null && c.uses >= c.maxUses) return { label: 'Used up', tone: 'bad' };
-  if (c.startDate && Date.parse(c.startDate) > now) return { label: 'Scheduled', tone: 'warn' };
-  return { label: 'Active', tone: 'ok' };
+  if (c.endDate && Date.parse(c.endDate) < now) return { label: strings.coupons.expired, tone: 'muted' };
+  if (c.maxUses !== null && c.uses >= c.maxUses) return { label: strings.coupons.usedUp, tone: 'bad' };
+  if (c.startDate && Date.parse(c.startDate) > now) return { label: strings.coupons.scheduled, tone: 'warn' };
+  return { label: strings.common.active, tone: 'ok' };
 }
 
 /** The discount in the shop's currency (a fixed one) or as a percentage. */
@@ -67,15 +68,15 @@ function Discount(props: { coupon: Coupon }) {
 
 const config: ResourceScreenConfig<typeof coupons, CouponValues> = {
   resource: coupons,
-  title: 'Coupons',
-  addLabel: 'Add coupon',
-  searchLabel: 'Search codes',
-  caption: 'Coupons, newest first',
-  empty: () => 'No coupons yet.',
+  title: strings.common.coupons,
+  addLabel: strings.coupons.addCoupon,
+  searchLabel: strings.coupons.searchCodes,
+  caption: strings.coupons.couponsNewestFirst,
+  empty: () => strings.coupons.noCouponsYet,
   rowKey: (c) => c.id,
   columns: () => [
     {
-      header: 'Code',
+      header: strings.coupons.code,
       cell: (c) => (
         <>
           <code>{c.name}</code>
@@ -83,46 +84,46 @@ const config: ResourceScreenConfig<typeof coupons, CouponValues> = {
         </>
       ),
     },
-    { header: 'Discount', cell: (c) => <Discount coupon={c} /> },
+    { header: strings.common.discount, cell: (c) => <Discount coupon={c} /> },
     {
-      header: 'Uses',
+      header: strings.coupons.uses,
       className: 'num',
       cell: (c) => `${count(c.uses)} / ${c.maxUses === null ? '∞' : count(c.maxUses)}`,
     },
     {
-      header: 'Valid',
+      header: strings.coupons.valid,
       cell: (c) => (
         <>
           <Badge tone={couponState(c).tone}>{couponState(c).label}</Badge>
           <div className="small muted">
-            {c.startDate ? `from ${dateTime(c.startDate)}` : 'from creation'}
+            {c.startDate ? strings.coupons.from(dateTime(c.startDate)) : strings.coupons.fromCreation}
             <br />
-            {c.endDate ? `until ${dateTime(c.endDate)}` : 'never expires'}
+            {c.endDate ? strings.coupons.until(dateTime(c.endDate)) : strings.coupons.neverExpires}
           </div>
         </>
       ),
     },
     {
-      header: 'Applies to',
+      header: strings.coupons.appliesTo,
       cell: (c) => (
         <span className="small">
           {c.restrictToProducts.length === 0
-            ? 'Every product'
-            : `${count(c.restrictToProducts.length)} product${c.restrictToProducts.length === 1 ? '' : 's'}`}
+            ? strings.coupons.everyProduct
+            : strings.coupons.products(count(c.restrictToProducts.length), c.restrictToProducts.length)}
           <br />
           {c.restrictToGateways.length === 0
-            ? 'Every gateway'
+            ? strings.coupons.everyGateway
             : c.restrictToGateways.map((g) => gatewayLabels[g as Gateway] ?? g).join(', ')}
         </span>
       ),
     },
   ],
   remove: {
-    label: 'Delete',
-    question: (c) => `Delete the coupon ${c.name}? Orders that used it keep its code.`,
-    done: 'Coupon deleted',
+    label: strings.common.delete,
+    question: (c) => strings.coupons.deleteTheCouponOrders(c.name),
+    done: strings.coupons.couponDeleted,
   },
-  dialog: { title: (c) => (c ? 'Edit coupon' : 'New coupon'), wide: true },
+  dialog: { title: (c) => (c ? strings.coupons.editCoupon : strings.coupons.newCoupon), wide: true },
   form: {
     values: (c) => ({
       name: c?.name ?? '',
@@ -147,7 +148,7 @@ const config: ResourceScreenConfig<typeof coupons, CouponValues> = {
       restrictToGateways: v.restrictToGateways,
       maxUses: v.maxUses.trim() === '' ? null : Number(v.maxUses),
     }),
-    saved: (c) => (c ? 'Coupon saved' : 'Coupon added'),
+    saved: (c) => (c ? strings.coupons.couponSaved : strings.coupons.couponAdded),
     Fields: CouponFields,
   },
 };
@@ -164,10 +165,10 @@ function CouponFields({ form, row }: { form: CouponForm; row: Coupon | null }) {
   return (
     <>
       <div className="grid-2">
-        <Field label="Code" error={problem('name')} hint="Letters, digits, _ and -; buyers enter it at checkout.">
+        <Field label={strings.coupons.code} error={problem('name')} hint={strings.coupons.lettersDigitsAndBuyers}>
           {(ids) => <input {...ids} {...register('name')} className="input" maxLength={64} autoComplete="off" />}
         </Field>
-        <Field label="Maximum uses" error={problem('maxUses')} hint="Empty: unlimited.">
+        <Field label={strings.coupons.maximumUses} error={problem('maxUses')} hint={strings.coupons.emptyUnlimited}>
           {(ids) => (
             <input
               {...ids}
@@ -182,25 +183,21 @@ function CouponFields({ form, row }: { form: CouponForm; row: Coupon | null }) {
         </Field>
       </div>
       <fieldset className="marketing-fieldset">
-        <legend>Discount type</legend>
+        <legend>{strings.coupons.discountType}</legend>
         <label className="check">
           <input type="radio" value="false" {...register('isFixed')} />
-          Percentage
+          {strings.coupons.percentage}
         </label>
         <label className="check">
           <input type="radio" value="true" {...register('isFixed')} />
-          Fixed amount ({currency})
+          {strings.coupons.fixedAmount(currency)}
         </label>
       </fieldset>
       {problem('isFixed') ? <p className="field-error">{problem('isFixed')}</p> : null}
       <Field
-        label={isFixed ? `Discount (${currency})` : 'Discount (%)'}
+        label={isFixed ? strings.coupons.discount(currency) : strings.coupons.discountPercent}
         error={problem('discount')}
-        hint={
-          isFixed
-            ? 'Taken off the eligible subtotal, never more than it.'
-            : 'More than 0, at most 100, up to 2 decimals.'
-        }
+        hint={isFixed ? strings.coupons.takenOffTheEligible : strings.coupons.moreThan0At}
       >
         {(ids) => (
           <input
@@ -215,16 +212,20 @@ function CouponFields({ form, row }: { form: CouponForm; row: Coupon | null }) {
         )}
       </Field>
       <div className="grid-2">
-        <Field label="Valid from" error={problem('startDate')} hint={`Empty: at once. Times in ${zone}.`}>
+        <Field
+          label={strings.coupons.validFrom}
+          error={problem('startDate')}
+          hint={strings.coupons.emptyAtOnceTimes(zone)}
+        >
           {(ids) => <input {...ids} {...register('startDate')} className="input" type="datetime-local" />}
         </Field>
-        <Field label="Expires" error={problem('endDate')} hint="Empty: never expires.">
+        <Field label={strings.common.expires} error={problem('endDate')} hint={strings.coupons.emptyNeverExpires}>
           {(ids) => <input {...ids} {...register('endDate')} className="input" type="datetime-local" />}
         </Field>
       </div>
       <ProductPicker form={form} />
       <fieldset className="marketing-fieldset">
-        <legend>Payment methods (none chosen: every one)</legend>
+        <legend>{strings.coupons.paymentMethodsNoneChosen}</legend>
         {gateways.map((g) => (
           <label key={g} className="check">
             <input type="checkbox" value={g} {...register('restrictToGateways')} />
@@ -233,10 +234,10 @@ function CouponFields({ form, row }: { form: CouponForm; row: Coupon | null }) {
         ))}
       </fieldset>
       {problem('restrictToGateways') ? <p className="field-error">{problem('restrictToGateways')}</p> : null}
-      <Field label="Note" error={problem('note')} hint="For you only.">
+      <Field label={strings.common.note} error={problem('note')} hint={strings.common.forYouOnly}>
         {(ids) => <textarea {...ids} {...register('note')} className="input" rows={2} />}
       </Field>
-      {row ? <p className="muted small">Used by {count(row.uses)} orders so far.</p> : null}
+      {row ? <p className="muted small">{strings.coupons.usedByOrdersSo(count(row.uses))}</p> : null}
     </>
   );
 }
@@ -268,16 +269,16 @@ function ProductPicker({ form }: { form: CouponForm }) {
   const problem = form.problem('restrictToProducts');
   return (
     <fieldset className="marketing-fieldset marketing-fieldset-column">
-      <legend>Products (none chosen: every product)</legend>
+      <legend>{strings.coupons.productsNoneChosenEvery}</legend>
       {chosen.length > 0 ? (
-        <ul className="marketing-chips" aria-label="Chosen products">
+        <ul className="marketing-chips" aria-label={strings.coupons.chosenProducts}>
           {chosen.map((id) => (
             <li key={id}>
-              {titles[id] ?? `Product #${id}`}
+              {titles[id] ?? strings.coupons.productId(id)}
               <button
                 type="button"
                 className="btn btn-ghost"
-                aria-label={`Remove ${titles[id] ?? `product #${id}`}`}
+                aria-label={strings.coupons.remove(titles[id] ?? strings.coupons.productIdLower(id))}
                 onClick={() => toggle(id, false)}
               >
                 ✕
@@ -289,14 +290,14 @@ function ProductPicker({ form }: { form: CouponForm }) {
       <input
         type="search"
         className="input"
-        aria-label="Search products"
-        placeholder="Search products"
+        aria-label={strings.common.searchProducts}
+        placeholder={strings.common.searchProducts}
         value={text}
         onChange={(e) => setText(e.target.value)}
       />
       {products.error ? <LoadError error={products.error} /> : null}
       <div className="marketing-picker">
-        {page?.items.length === 0 ? <span className="muted">No products found.</span> : null}
+        {page?.items.length === 0 ? <span className="muted">{strings.coupons.noProductsFound}</span> : null}
         {page?.items.map((p) => (
           <label key={p.id} className="check">
             <input type="checkbox" checked={chosen.includes(p.id)} onChange={(e) => toggle(p.id, e.target.checked)} />
@@ -304,7 +305,9 @@ function ProductPicker({ form }: { form: CouponForm }) {
           </label>
         ))}
         {page && page.totalCount > page.items.length ? (
-          <span className="muted small">{count(page.totalCount - page.items.length)} more; search to narrow.</span>
+          <span className="muted small">
+            {strings.coupons.moreSearchToNarrow(count(page.totalCount - page.items.length))}
+          </span>
         ) : null}
       </div>
       {problem ? <p className="field-error">{problem}</p> : null}

@@ -1,5 +1,6 @@
 import type { Invoice } from '../../api/queries/invoices';
 import type { ListState } from '../../api/queries/list';
+import { strings } from '../../strings';
 import { dateTime, money } from '../../ui/format';
 import { DataTable } from '../../ui/list';
 import { Badge } from '../../ui/Page';
@@ -16,7 +17,7 @@ export function InvoiceTable(props: {
   const { list } = props;
   return (
     <DataTable
-      caption="Orders"
+      caption={strings.common.orders}
       rows={list.rows}
       list={list}
       loading={list.result.isLoading}
@@ -24,15 +25,15 @@ export function InvoiceTable(props: {
       href={props.href}
       empty={props.empty}
       columns={[
-        { header: 'Order', cell: (i) => <code className="orders-id">{i.id}</code> },
+        { header: strings.common.order, cell: (i) => <code className="orders-id">{i.id}</code> },
         {
-          header: 'Status',
+          header: strings.common.status,
           cell: (i) => <Badge tone={invoiceStatusTones[i.status]}>{invoiceStatusLabels[i.status]}</Badge>,
         },
-        ...(props.withEmail === false ? [] : [{ header: 'E-mail', cell: (i: Invoice) => i.customerEmail }]),
-        { header: 'Total', className: 'num', sort: 'total', cell: (i) => money(i.total, i.currency) },
-        { header: 'Gateway', cell: (i) => i.gateway },
-        { header: 'Created', sort: 'createdAt', cell: (i) => dateTime(i.createdAt) },
+        ...(props.withEmail === false ? [] : [{ header: strings.common.eMail, cell: (i: Invoice) => i.customerEmail }]),
+        { header: strings.common.total, className: 'num', sort: 'total', cell: (i) => money(i.total, i.currency) },
+        { header: strings.common.gateway, cell: (i) => i.gateway },
+        { header: strings.common.created, sort: 'createdAt', cell: (i) => dateTime(i.createdAt) },
       ]}
     />
   );

@@ -4,6 +4,7 @@ import type { ListState } from '../../api/queries/list';
 import { useProductChoices } from '../../api/queries/products';
 import { useGatewayNames } from '../../api/queries/settings';
 import { useShop, useShopPath } from '../../app/shop';
+import { strings } from '../../strings';
 import { FormError } from '../../ui/Field';
 import { FilterSelect, Pager, SearchBox } from '../../ui/list';
 import { LoadError, Page } from '../../ui/Page';
@@ -18,7 +19,7 @@ export default function OrdersScreen() {
   const filtered = Object.keys(list.filters).length > 0 || list.search !== '';
 
   return (
-    <Page title="Orders">
+    <Page title={strings.common.orders}>
       <OrderFilters list={list} shopId={shopId} />
       {list.result.error instanceof ApiError && list.result.error.status === 400 ? (
         <FormError error={list.result.error} />
@@ -28,7 +29,7 @@ export default function OrdersScreen() {
       <InvoiceTable
         list={list}
         href={(i) => shopPath(`/orders/${i.id}`)}
-        empty={filtered ? 'No order matches these filters.' : 'No orders yet.'}
+        empty={filtered ? strings.orders.noOrderMatchesThese : strings.orders.noOrdersYet}
       />
       <Pager list={list} />
     </Page>
@@ -43,10 +44,10 @@ function OrderFilters(props: { list: ListState<Invoice>; shopId: number }) {
   const productId = list.filters.productId;
   const productOptions: [string, string][] = (products.data?.items ?? []).map((p) => [String(p.id), p.title]);
   if (productId && !productOptions.some(([id]) => id === productId))
-    productOptions.unshift([productId, `Product #${productId}`]);
+    productOptions.unshift([productId, strings.orders.product(productId)]);
   const gatewayOptions: [string, string][] = (gateways.data ?? []).map((g) => [
     g.name,
-    g.enabled ? gatewayLabel(g.name) : `${gatewayLabel(g.name)} (disabled)`,
+    g.enabled ? gatewayLabel(g.name) : strings.orders.disabled(gatewayLabel(g.name)),
   ]);
   const gateway = list.filters.gateway;
   if (gateway && !gatewayOptions.some(([name]) => name === gateway)) gatewayOptions.unshift([gateway, gateway]);
@@ -54,17 +55,17 @@ function OrderFilters(props: { list: ListState<Invoice>; shopId: number }) {
 
   return (
     <div className="toolbar orders-toolbar">
-      <SearchBox value={list.search} onChange={list.setSearch} label="Search by order id or e-mail" />
+      <SearchBox value={list.search} onChange={list.setSearch} label={strings.orders.searchByOrderId} />
       <FilterSelect
         list={list}
         name="status"
-        label="Status"
+        label={strings.common.status}
         options={invoiceStatuses.map((s) => [s, invoiceStatusLabels[s]] as const)}
       />
-      <FilterSelect list={list} name="gateway" label="Gateway" options={gatewayOptions} />
-      <FilterSelect list={list} name="productId" label="Product" options={productOptions} />
+      <FilterSelect list={list} name="gateway" label={strings.common.gateway} options={gatewayOptions} />
+      <FilterSelect list={list} name="productId" label={strings.common.product} options={productOptions} />
       <label className="orders-date">
-        <span>From</span>
+        <span>{strings.common.from}</span>
         <input
           type="date"
           className="input"
@@ -74,7 +75,7 @@ function OrderFilters(props: { list: ListState<Invoice>; shopId: number }) {
         />
       </label>
       <label className="orders-date">
-        <span>To</span>
+        <span>{strings.common.to}</span>
         <input
           type="date"
           className="input"
@@ -88,9 +89,9 @@ function OrderFilters(props: { list: ListState<Invoice>; shopId: number }) {
           type="button"
           className="btn btn-ghost"
           onClick={() => list.setFilter('customerId', undefined)}
-          aria-label={`Remove the filter on customer ${customerId}`}
+          aria-label={strings.orders.removeTheFilterOn(customerId)}
         >
-          Customer #{customerId} ✕
+          {strings.orders.customer(customerId)}
         </button>
       ) : null}
       {Object.keys(list.filters).length > 0 ? (
@@ -101,7 +102,7 @@ function OrderFilters(props: { list: ListState<Invoice>; shopId: number }) {
             for (const name of invoiceFilters) list.setFilter(name, undefined);
           }}
         >
-          Clear filters
+          {strings.common.clearFilters}
         </button>
       ) : null}
     </div>

@@ -1,13 +1,9 @@
 import { useRef } from 'react';
 import { ApiError } from '../../api/client';
 import type { Invoice, InvoiceRefund, InvoiceStatus } from '../../api/queries/invoices';
+import { strings } from '../../strings';
 
-export const invoiceStatusLabels: Record<InvoiceStatus, string> = {
-  pending: 'Pending',
-  completed: 'Completed',
-  expired: 'Expired',
-  cancelled: 'Cancelled',
-};
+export const invoiceStatusLabels: Record<InvoiceStatus, string> = strings.orders.statusLabels;
 export const invoiceStatusTones = { pending: 'warn', completed: 'ok', expired: 'muted', cancelled: 'bad' } as const;
 
 /**
@@ -50,11 +46,11 @@ export { gatewayName as gatewayLabel } from '../../../../../src/shared/gateway-n
  * card orders marked paid by hand).
  */
 export function refundHow(refund: InvoiceRefund, gateway: string): string {
-  const provider = paymentKind(gateway) === 'card' ? 'Stripe' : 'the provider';
-  if (refund.method === 'balance') return "Credited to the buyer's balance";
-  if (refund.method === 'provider' && refund.status === 'pending') return `Being refunded through ${provider}`;
-  if (refund.method === 'provider' && refund.providerRefundId) return `Refunded through ${provider}`;
-  return 'Recorded: you send the money';
+  const provider = paymentKind(gateway) === 'card' ? strings.orders.stripe : strings.orders.theProvider;
+  if (refund.method === 'balance') return strings.orders.creditedToTheBuyers;
+  if (refund.method === 'provider' && refund.status === 'pending') return strings.orders.beingRefundedThrough(provider);
+  if (refund.method === 'provider' && refund.providerRefundId) return strings.orders.refundedThrough(provider);
+  return strings.orders.recordedYouSendThe;
 }
 
 /** What is left to refund, in the currency's minor-unit precision (no floating-point tails). */

@@ -4,6 +4,7 @@ import { queryKeys } from '../../api/queries/keys';
 import { searchListings, useAllListings } from '../../api/queries/listings';
 import { useShop } from '../../app/shop';
 import type { BodyForm } from '../../forms/body-form';
+import { strings } from '../../strings';
 import { Field } from '../../ui/Field';
 import { count, dateTime } from '../../ui/format';
 import { ResourceScreen, type ResourceScreenConfig } from '../../ui/ResourceScreen';
@@ -35,37 +36,37 @@ function FirstListings(props: { category: Category }) {
 
 const config: ResourceScreenConfig<typeof categories, CategoryValues> = {
   resource: categories,
-  title: 'Categories',
-  addLabel: 'Add category',
-  intro: 'A category gathers storefront listings (products and groups) under a name.',
-  searchLabel: 'Search categories',
-  caption: 'Categories',
-  empty: (search) => (search ? 'No category matches this search.' : 'No categories yet.'),
+  title: strings.common.categories,
+  addLabel: strings.categories.addCategory,
+  intro: strings.categories.aCategoryGathersStorefront,
+  searchLabel: strings.categories.searchCategories,
+  caption: strings.common.categories,
+  empty: (search) => (search ? strings.categories.noCategoryMatchesThis : strings.categories.noCategoriesYet),
   rowKey: (c) => c.id,
   columns: (open) => [
     {
-      header: 'Name',
+      header: strings.common.name,
       cell: (c) => (
         <button type="button" className="catalog-link" onClick={() => open(c)}>
           {c.name}
         </button>
       ),
     },
-    { header: 'Listings', className: 'num', cell: (c) => count(c.listingIds.length) },
-    { header: 'First listings', cell: (c) => <FirstListings category={c} /> },
-    { header: 'Updated', cell: (c) => dateTime(c.updatedAt) },
+    { header: strings.categories.listings, className: 'num', cell: (c) => count(c.listingIds.length) },
+    { header: strings.categories.firstListings, cell: (c) => <FirstListings category={c} /> },
+    { header: strings.common.updated, cell: (c) => dateTime(c.updatedAt) },
   ],
   remove: {
-    label: 'Delete category',
-    question: (c) => `Delete the category "${c.name}"? Its listings stay on the storefront.`,
-    done: 'Category deleted',
+    label: strings.categories.deleteCategory,
+    question: (c) => strings.categories.deleteTheCategoryIts(c.name),
+    done: strings.categories.categoryDeleted,
     inForm: true,
   },
-  dialog: { title: (c) => (c ? `Category: ${c.name}` : 'New category'), wide: true },
+  dialog: { title: (c) => (c ? strings.categories.category(c.name) : strings.categories.newCategory), wide: true },
   form: {
     values: (c) => ({ name: c?.name ?? '', listingIds: c?.listingIds ?? [] }),
     toBody: (v) => v,
-    saved: (c) => (c ? 'Category saved' : 'Category created'),
+    saved: (c) => (c ? strings.categories.categorySaved : strings.categories.categoryCreated),
     Fields: CategoryFields,
   },
 };
@@ -80,12 +81,12 @@ function CategoryFields({ form }: { form: BodyForm<CategoryValues, unknown> }) {
   const { field } = useController({ control: form.control, name: 'listingIds' });
   return (
     <>
-      <Field label="Name" error={form.problem('name')}>
+      <Field label={strings.common.name} error={form.problem('name')}>
         {(ids) => <input {...ids} {...form.register('name')} className="input" />}
       </Field>
       <Picker
-        noun="listing"
-        legend="Listings in the category"
+        noun={strings.categories.listing}
+        legend={strings.categories.listingsInTheCategory}
         chosen={field.value}
         onChange={field.onChange}
         names={names}

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useEveryFile } from '../../api/queries/files';
 import { useShopPath } from '../../app/shop';
+import { strings } from '../../strings';
 import { bytes, count } from '../../ui/format';
 import { moved, type VariantFile } from './catalog';
 
@@ -40,12 +41,12 @@ export function FilePicker(props: {
   const shown = needle ? all.filter((f) => f.name.toLowerCase().includes(needle)) : all;
 
   return (
-    <fieldset className="catalog-subgroup" aria-label={`Files of ${props.variantName}`}>
-      <legend>Files delivered</legend>
+    <fieldset className="catalog-subgroup" aria-label={strings.filePicker.filesOf(props.variantName)}>
+      <legend>{strings.filePicker.filesDelivered}</legend>
       {props.chosen.length === 0 ? (
-        <p className="muted small">None chosen yet: tick the files below. Buyers download them in this order.</p>
+        <p className="muted small">{strings.filePicker.noneChosenYetTick}</p>
       ) : (
-        <ol className="catalog-order" aria-label="Chosen files, in order">
+        <ol className="catalog-order" aria-label={strings.filePicker.chosenFilesInOrder}>
           {props.chosen.map((file, index) => (
             <li key={file.id}>
               <span className="catalog-order-pos">{index + 1}.</span>
@@ -56,7 +57,7 @@ export function FilePicker(props: {
                 type="button"
                 id={`file-${file.id}-up`}
                 className="btn btn-ghost"
-                aria-label={`Move ${file.name} up`}
+                aria-label={strings.filePicker.moveUp(file.name)}
                 disabled={index === 0}
                 onClick={() => move(index, -1, file.id)}
               >
@@ -66,7 +67,7 @@ export function FilePicker(props: {
                 type="button"
                 id={`file-${file.id}-down`}
                 className="btn btn-ghost"
-                aria-label={`Move ${file.name} down`}
+                aria-label={strings.filePicker.moveDown(file.name)}
                 disabled={index === props.chosen.length - 1}
                 onClick={() => move(index, 1, file.id)}
               >
@@ -75,10 +76,10 @@ export function FilePicker(props: {
               <button
                 type="button"
                 className="btn btn-ghost"
-                aria-label={`Remove ${file.name}`}
+                aria-label={strings.filePicker.remove(file.name)}
                 onClick={() => toggle(file, false)}
               >
-                Remove
+                {strings.common.remove}
               </button>
             </li>
           ))}
@@ -90,26 +91,24 @@ export function FilePicker(props: {
           <input
             type="search"
             className="input grow"
-            aria-label="Filter the shop's files"
-            placeholder="Filter the shop's files"
+            aria-label={strings.filePicker.filterTheShopsFiles}
+            placeholder={strings.filePicker.filterTheShopsFiles}
             value={filter}
             onChange={(e) => setFilter(e.target.value)}
           />
         ) : null}
         {/* A plain link: wouter's Link would open the screen in this tab, over the unsaved form. */}
         <a href={`/admin${shopPath('/files')}`} target="_blank" rel="noreferrer" className="small">
-          Upload files on the Files screen ↗
+          {strings.filePicker.uploadFilesOnThe}
         </a>
         <button type="button" className="btn btn-ghost" onClick={() => files.refetch()} disabled={files.isFetching}>
-          {files.isFetching ? 'Reading…' : 'Refresh the list'}
+          {files.isFetching ? strings.filePicker.reading : strings.filePicker.refreshTheList}
         </button>
       </div>
       {files.error ? <p className="field-error">{files.error.message}</p> : null}
-      <ul className="catalog-picker" aria-label="The shop's files" aria-busy={files.isFetching}>
-        {files.isPending ? <li className="muted">Loading the files…</li> : null}
-        {files.data && all.length === 0 ? (
-          <li className="muted">The shop has no files yet: upload them on the Files screen.</li>
-        ) : null}
+      <ul className="catalog-picker" aria-label={strings.filePicker.theShopsFiles} aria-busy={files.isFetching}>
+        {files.isPending ? <li className="muted">{strings.filePicker.loadingTheFiles}</li> : null}
+        {files.data && all.length === 0 ? <li className="muted">{strings.filePicker.theShopHasNo}</li> : null}
         {shown.map((file) => (
           <li key={file.id}>
             <label className="check">
@@ -132,11 +131,11 @@ export function FilePicker(props: {
             </label>
           </li>
         ))}
-        {needle && shown.length === 0 && all.length > 0 ? <li className="muted">No file matches.</li> : null}
+        {needle && shown.length === 0 && all.length > 0 ? (
+          <li className="muted">{strings.filePicker.noFileMatches}</li>
+        ) : null}
         {needle && shown.length > 0 ? (
-          <li className="muted small">
-            {count(shown.length)} of {count(all.length)} shown.
-          </li>
+          <li className="muted small">{strings.filePicker.ofShown(count(shown.length), count(all.length))}</li>
         ) : null}
       </ul>
     </fieldset>

@@ -4,6 +4,7 @@ import { queryKeys } from '../../api/queries/keys';
 import { searchProducts, useProductNames } from '../../api/queries/products';
 import { useShop } from '../../app/shop';
 import type { BodyForm } from '../../forms/body-form';
+import { strings } from '../../strings';
 import { CheckField, Field } from '../../ui/Field';
 import { count, money } from '../../ui/format';
 import { Badge } from '../../ui/Page';
@@ -25,35 +26,38 @@ type GroupForm = BodyForm<GroupValues, unknown>;
 
 const config: ResourceScreenConfig<typeof groups, GroupValues> = {
   resource: groups,
-  title: 'Groups',
-  addLabel: 'Add group',
-  intro: 'A group shows several products as one storefront listing.',
-  searchLabel: 'Search groups',
-  caption: 'Groups',
-  empty: (search) => (search ? 'No group matches this search.' : 'No groups yet.'),
+  title: strings.common.groups,
+  addLabel: strings.groups.addGroup,
+  intro: strings.groups.aGroupShowsSeveral,
+  searchLabel: strings.groups.searchGroups,
+  caption: strings.common.groups,
+  empty: (search) => (search ? strings.groups.noGroupMatchesThis : strings.groups.noGroupsYet),
   rowKey: (g) => g.id,
   columns: (open) => [
     {
-      header: 'Title',
+      header: strings.common.title,
       cell: (g) => (
         <button type="button" className="catalog-link" onClick={() => open(g)}>
           {g.title}
         </button>
       ),
     },
-    { header: 'Path', cell: (g) => <code>{g.path}</code> },
-    { header: 'Shown as', cell: (g) => (g.type === 'dropdown' ? 'Dropdown' : 'List') },
-    { header: 'Products', className: 'num', cell: (g) => count(g.productIds.length) },
-    { header: 'Priority', className: 'num', cell: (g) => count(g.priority) },
-    { header: 'Main', cell: (g) => (g.main ? <Badge tone="info">Main</Badge> : '—') },
+    { header: strings.common.path, cell: (g) => <code>{g.path}</code> },
+    {
+      header: strings.groups.shownAs,
+      cell: (g) => (g.type === 'dropdown' ? strings.groups.dropdown : strings.groups.list),
+    },
+    { header: strings.common.products, className: 'num', cell: (g) => count(g.productIds.length) },
+    { header: strings.groups.priority, className: 'num', cell: (g) => count(g.priority) },
+    { header: strings.groups.main, cell: (g) => (g.main ? <Badge tone="info">{strings.groups.main}</Badge> : '—') },
   ],
   remove: {
-    label: 'Delete group',
-    question: (g) => `Delete the group "${g.title}"? Its products go back to the storefront one by one.`,
-    done: 'Group deleted',
+    label: strings.groups.deleteGroup,
+    question: (g) => strings.groups.deleteTheGroupIts(g.title),
+    done: strings.groups.groupDeleted,
     inForm: true,
   },
-  dialog: { title: (g) => (g ? `Group: ${g.title}` : 'New group'), wide: true },
+  dialog: { title: (g) => (g ? strings.groups.group(g.title) : strings.groups.newGroup), wide: true },
   form: {
     values: (g) => ({
       title: g?.title ?? '',
@@ -73,7 +77,7 @@ const config: ResourceScreenConfig<typeof groups, GroupValues> = {
       main: v.main,
       productIds: v.productIds,
     }),
-    saved: (g) => (g ? 'Group saved' : 'Group created'),
+    saved: (g) => (g ? strings.groups.groupSaved : strings.groups.groupCreated),
     Fields: GroupFields,
   },
 };
@@ -89,34 +93,38 @@ function GroupFields({ form, row }: { form: GroupForm; row: Group | null }) {
   const { field } = useController({ control: form.control, name: 'productIds' });
   return (
     <>
-      <Field label="Title" error={problem('title')}>
+      <Field label={strings.common.title} error={problem('title')}>
         {(ids) => <input {...ids} {...register('title')} className="input" />}
       </Field>
-      <Field label="Description" error={problem('description')}>
+      <Field label={strings.common.description} error={problem('description')}>
         {(ids) => <textarea {...ids} {...register('description')} className="input" rows={3} />}
       </Field>
       <div className="grid">
-        <Field label="Path" error={problem('path')} hint={row ? undefined : 'Empty: made from the title.'}>
+        <Field
+          label={strings.common.path}
+          error={problem('path')}
+          hint={row ? undefined : strings.common.emptyMadeFromThe}
+        >
           {(ids) => <input {...ids} {...register('path')} className="input" />}
         </Field>
-        <Field label="Shown as" error={problem('type')}>
+        <Field label={strings.groups.shownAs} error={problem('type')}>
           {(ids) => (
             <select {...ids} {...register('type')} className="input">
-              <option value="list">List</option>
-              <option value="dropdown">Dropdown</option>
+              <option value="list">{strings.groups.list}</option>
+              <option value="dropdown">{strings.groups.dropdown}</option>
             </select>
           )}
         </Field>
-        <Field label="Priority" error={problem('priority')}>
+        <Field label={strings.groups.priority} error={problem('priority')}>
           {(ids) => <input {...ids} {...register('priority')} className="input" inputMode="numeric" />}
         </Field>
       </div>
       <CheckField {...register('main')} error={problem('main')}>
-        Main group
+        {strings.groups.mainGroup}
       </CheckField>
       <Picker
-        noun="product"
-        legend="Products in the group"
+        noun={strings.groups.product}
+        legend={strings.groups.productsInTheGroup}
         chosen={field.value}
         onChange={field.onChange}
         names={names.data}
@@ -130,7 +138,7 @@ function GroupFields({ form, row }: { form: GroupForm; row: Group | null }) {
           };
         }}
       />
-      {row ? <Thumbnail group={row} /> : <p className="muted small">Add a thumbnail once the group is created.</p>}
+      {row ? <Thumbnail group={row} /> : <p className="muted small">{strings.groups.addAThumbnailOnce}</p>}
     </>
   );
 }
@@ -143,11 +151,11 @@ function Thumbnail({ group }: { group: Group }) {
   const url = upload.data?.url ?? group.thumbnailUrl;
   return (
     <div className="stack">
-      {url ? <img src={url} alt="Group thumbnail" className="catalog-thumb" /> : null}
+      {url ? <img src={url} alt={strings.groups.groupThumbnail} className="catalog-thumb" /> : null}
       <Field
-        label="Group thumbnail"
+        label={strings.groups.groupThumbnail}
         error={upload.error instanceof Error ? upload.error.message : undefined}
-        hint={upload.isPending ? 'Uploading…' : 'PNG, JPEG, WebP or GIF; uploaded at once.'}
+        hint={upload.isPending ? strings.common.uploading : strings.groups.pngJpegWebpOr}
       >
         {(ids) => (
           <input
@@ -157,7 +165,7 @@ function Thumbnail({ group }: { group: Group }) {
             disabled={upload.isPending}
             onChange={(e) => {
               const file = e.target.files?.[0];
-              if (file) upload.mutate(file, { onSuccess: () => notify('Thumbnail uploaded') });
+              if (file) upload.mutate(file, { onSuccess: () => notify(strings.groups.thumbnailUploaded) });
               e.target.value = '';
             }}
           />

@@ -5,6 +5,7 @@ import { api, unwrap } from '../../api/client';
 import { queryKeys } from '../../api/queries/keys';
 import { type Listing, useAllListings } from '../../api/queries/listings';
 import { useShop, useShopPath } from '../../app/shop';
+import { strings } from '../../strings';
 import { FormError } from '../../ui/Field';
 import { count, money } from '../../ui/format';
 import { Badge, LoadError, Loading, Page } from '../../ui/Page';
@@ -54,7 +55,7 @@ export default function ListingsScreen() {
     },
     onError: (_error, next) => {
       if (next !== latest.current) return;
-      notify('The new order was not saved', 'bad');
+      notify(strings.listings.theNewOrderWas, 'bad');
       void listings.refetch();
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.categories.all(shopId) }),
@@ -83,16 +84,13 @@ export default function ListingsScreen() {
     focusAfterMove.current = `listing-${listing.id}-${direction}`;
     latest.current = next;
     setOrder(next);
-    setStatus(`${listingTitle(listing)} moved to position ${newIndex + 1} of ${next.length}.`);
+    setStatus(strings.listings.movedToPositionOf(listingTitle(listing), newIndex + 1, next.length));
     save.mutate(next);
   };
 
   return (
-    <Page title="Storefront order">
-      <p className="muted">
-        The order products and groups appear on your storefront. Each move is saved at once. Products inside a group are
-        ordered in the group.
-      </p>
+    <Page title={strings.common.storefrontOrder}>
+      <p className="muted">{strings.listings.theOrderProductsAnd}</p>
       {listings.error ? <LoadError error={listings.error} retry={() => listings.refetch()} /> : null}
       {!order && !listings.error ? <Loading /> : null}
       <FormError error={save.error} />
@@ -101,15 +99,17 @@ export default function ListingsScreen() {
       </p>
       {order && order.length === 0 ? (
         <p className="muted">
-          Nothing to order yet. <Link href={shopPath('/products/new')}>Add a product</Link>.
+          {strings.listings.nothingToOrderYet}{' '}
+          <Link href={shopPath('/products/new')}>{strings.listings.addAProduct}</Link>.
         </p>
       ) : null}
       {order ? (
         <>
           <p className="small muted" aria-live="polite">
-            {count(order.length)} listing(s){save.isPending ? ' · saving…' : ''}
+            {strings.listings.listingS(count(order.length))}
+            {save.isPending ? strings.listings.saving : ''}
           </p>
-          <ol className="catalog-order" aria-label="Storefront listings in order">
+          <ol className="catalog-order" aria-label={strings.listings.storefrontListingsInOrder}>
             {order.map((listing, index) => {
               const title = listingTitle(listing);
               const flags = listing.product ? visibilityWords(listing.product) : [];
@@ -119,7 +119,7 @@ export default function ListingsScreen() {
                   <span className="catalog-order-title">
                     {listing.product ? <Link href={shopPath(`/products/${listing.product.id}`)}>{title}</Link> : title}{' '}
                     <Badge tone={listing.type === 'group' ? 'info' : 'muted'}>
-                      {listing.type === 'group' ? 'Group' : 'Product'}
+                      {listing.type === 'group' ? strings.listings.group : strings.common.product}
                     </Badge>{' '}
                     {flags.map((f) => (
                       <Badge key={f} tone="warn">
@@ -127,28 +127,30 @@ export default function ListingsScreen() {
                       </Badge>
                     ))}{' '}
                     {listing.product ? (
-                      <span className="muted small">from {money(listing.product.minPrice.amount, currency)}</span>
+                      <span className="muted small">
+                        {strings.listings.from(money(listing.product.minPrice.amount, currency))}
+                      </span>
                     ) : null}
                   </span>
                   <button
                     type="button"
                     id={`listing-${listing.id}-up`}
                     className="btn"
-                    aria-label={`Move ${title} up`}
+                    aria-label={strings.listings.moveUp(title)}
                     disabled={index === 0}
                     onClick={() => move(index, -1)}
                   >
-                    ↑ Up
+                    {strings.listings.up}
                   </button>
                   <button
                     type="button"
                     id={`listing-${listing.id}-down`}
                     className="btn"
-                    aria-label={`Move ${title} down`}
+                    aria-label={strings.listings.moveDown(title)}
                     disabled={index === order.length - 1}
                     onClick={() => move(index, 1)}
                   >
-                    ↓ Down
+                    {strings.listings.down}
                   </button>
                 </li>
               );

@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { strings } from '../../strings';
 import { count } from '../../ui/format';
 import { moved } from './catalog';
 
@@ -55,7 +56,7 @@ export function Picker(props: {
   return (
     <fieldset className="catalog-subgroup">
       <legend>{props.legend}</legend>
-      {props.chosen.length === 0 ? <p className="muted small">None yet.</p> : null}
+      {props.chosen.length === 0 ? <p className="muted small">{strings.picker.noneYet}</p> : null}
       <ol className="catalog-order">
         {props.chosen.map((id, index) => (
           <li key={id}>
@@ -65,7 +66,7 @@ export function Picker(props: {
               type="button"
               id={`pick-${id}-up`}
               className="btn btn-ghost"
-              aria-label={`Move ${name(id)} up`}
+              aria-label={strings.picker.moveUp(name(id))}
               disabled={index === 0}
               onClick={() => move(index, -1, id)}
             >
@@ -75,7 +76,7 @@ export function Picker(props: {
               type="button"
               id={`pick-${id}-down`}
               className="btn btn-ghost"
-              aria-label={`Move ${name(id)} down`}
+              aria-label={strings.picker.moveDown(name(id))}
               disabled={index === props.chosen.length - 1}
               onClick={() => move(index, 1, id)}
             >
@@ -84,21 +85,25 @@ export function Picker(props: {
             <button
               type="button"
               className="btn btn-ghost"
-              aria-label={`Remove ${name(id)}`}
+              aria-label={strings.picker.remove(name(id))}
               onClick={() => props.onChange(props.chosen.filter((x) => x !== id))}
             >
-              Remove
+              {strings.common.remove}
             </button>
           </li>
         ))}
       </ol>
       {props.error ? <p className="field-error">{props.error}</p> : null}
       <label className="stack">
-        <span>Find a {props.noun} to add</span>
+        <span>{strings.picker.findAToAdd(props.noun)}</span>
         <input type="search" className="input" value={text} onChange={(e) => setText(e.target.value)} />
       </label>
       {results.error ? <p className="field-error">{results.error.message}</p> : null}
-      <ul className="catalog-picker" aria-label={`Search results (${props.noun}s)`} aria-busy={results.isFetching}>
+      <ul
+        className="catalog-picker"
+        aria-label={strings.picker.searchResultsS(props.noun)}
+        aria-busy={results.isFetching}
+      >
         {(results.data?.items ?? []).map((item) => (
           <li key={item.id} className="row">
             <span className="grow">
@@ -108,17 +113,19 @@ export function Picker(props: {
               type="button"
               className="btn"
               disabled={chosen.has(item.id)}
-              aria-label={chosen.has(item.id) ? `${item.title} added` : `Add ${props.noun} ${item.title}`}
+              aria-label={
+                chosen.has(item.id) ? strings.picker.added(item.title) : strings.picker.add(props.noun, item.title)
+              }
               onClick={() => props.onChange([...props.chosen, item.id])}
             >
-              {chosen.has(item.id) ? 'Added' : 'Add'}
+              {chosen.has(item.id) ? strings.common.added : strings.common.add}
             </button>
           </li>
         ))}
-        {results.data && results.data.items.length === 0 ? <li className="muted">No match.</li> : null}
+        {results.data && results.data.items.length === 0 ? <li className="muted">{strings.picker.noMatch}</li> : null}
         {results.data && results.data.totalCount > results.data.items.length ? (
           <li className="muted small">
-            {count(results.data.items.length)} of {count(results.data.totalCount)} shown: type to narrow the search.
+            {strings.picker.ofShownTypeTo(count(results.data.items.length), count(results.data.totalCount))}
           </li>
         ) : null}
       </ul>

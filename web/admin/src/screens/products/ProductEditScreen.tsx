@@ -6,6 +6,7 @@ import { queryKeys } from '../../api/queries/keys';
 import { type Product, useProduct } from '../../api/queries/products';
 import { useShop, useShopPath } from '../../app/shop';
 import { useBodyForm } from '../../forms/body-form';
+import { strings } from '../../strings';
 import { ConfirmButton } from '../../ui/Dialog';
 import { CheckField, Field, FormError, FormProblems } from '../../ui/Field';
 import { count, dateTime } from '../../ui/format';
@@ -44,15 +45,15 @@ export default function ProductEditScreen() {
   const product = useProduct(shopId, productId);
   if (productId === null) return <ProductForm key="new" product={null} />;
   if (product.error) return <LoadError error={product.error} retry={() => product.refetch()} />;
-  if (!product.data) return <Loading label="Loading the product…" />;
+  if (!product.data) return <Loading label={strings.productEdit.loadingTheProduct} />;
   return <ProductForm key={productId} product={product.data} />;
 }
 
 const visibilityFlags = [
-  ['unlisted', 'Unlisted', 'Reachable by its address, but not listed on the storefront.'],
-  ['private', 'Private', 'Shown nowhere public.'],
-  ['onHold', 'On hold', 'Shown, but cannot be bought.'],
-  ['isInternal', 'Internal', 'Never public; for your own manual or custom sales.'],
+  ['unlisted', strings.productEdit.unlisted, strings.productEdit.reachableByItsAddress],
+  ['private', strings.productEdit.private, strings.productEdit.shownNowherePublic],
+  ['onHold', strings.productEdit.onHold, strings.productEdit.shownButCannotBe],
+  ['isInternal', strings.productEdit.internal, strings.productEdit.neverPublicForYour],
 ] as const;
 
 function ProductForm(props: { product: Product | null }) {
@@ -93,7 +94,9 @@ function ProductForm(props: { product: Product | null }) {
       for (const [kind, file] of Object.entries(pending) as [ImageKind, File][])
         await uploadImage(shopId, created.id, kind, file).catch(() =>
           notify(
-            `The product was created, but its ${kind === 'thumbnail' ? 'thumbnail' : 'SEO image'} was not uploaded`,
+            strings.productEdit.theProductWasCreated(
+              kind === 'thumbnail' ? strings.productEdit.thumbnailWord : strings.common.seoImage,
+            ),
             'bad',
           ),
         );
@@ -104,7 +107,7 @@ function ProductForm(props: { product: Product | null }) {
       // A save answers the product as stored: the form shows it (new variants get their ids). A
       // re-read for any other reason (a restock, a refetch) leaves the owner's unsaved edits alone.
       if (saved) form.reset(productDraft(answer));
-      notify(saved ? 'Product saved' : 'Product created');
+      notify(saved ? strings.productEdit.productSaved : strings.productEdit.productCreated);
       await invalidate();
       if (!saved) navigate(shopPath(`/products/${answer.id}`), { replace: true });
     },
@@ -114,7 +117,7 @@ function ProductForm(props: { product: Product | null }) {
     mutationFn: () =>
       unwrap(api.DELETE('/self/{shopId}/products/{productId}', { params: { path: { shopId, productId: saved!.id } } })),
     onSuccess: async () => {
-      notify('Product deleted');
+      notify(strings.productEdit.productDeleted);
       // Away first: the editor, still on screen, would otherwise read the deleted product again (a 404).
       navigate(shopPath('/products'));
       queryClient.removeQueries({ queryKey: queryKeys.products.one(shopId, saved!.id) });
@@ -127,17 +130,17 @@ function ProductForm(props: { product: Product | null }) {
 
   return (
     <Page
-      title={saved ? saved.title : 'New product'}
+      title={saved ? saved.title : strings.productEdit.newProduct}
       back={
         <Link href={shopPath('/products')} className="small">
-          ← Products
+          {strings.productEdit.products}
         </Link>
       }
       actions={
         saved ? (
           <ConfirmButton
-            label="Delete product"
-            question={`Delete "${saved.title}"? It leaves the catalog and the storefront; orders keep their copy.`}
+            label={strings.productEdit.deleteProduct}
+            question={strings.productEdit.deleteItLeavesThe(saved.title)}
             onConfirm={() => remove.mutate()}
             danger
             disabled={remove.isPending}
@@ -149,34 +152,34 @@ function ProductForm(props: { product: Product | null }) {
       <form className="stack" noValidate onSubmit={form.submit(save.mutateAsync)}>
         <FormProblems form={form} error={save.error} />
 
-        <Card title="Product">
+        <Card title={strings.common.product}>
           <div className="stack">
-            <Field label="Title" error={problem('title')}>
+            <Field label={strings.common.title} error={problem('title')}>
               {(ids) => <input {...ids} {...register('title')} className="input" />}
             </Field>
-            <Field label="Short description" error={problem('shortDescription')}>
+            <Field label={strings.common.shortDescription} error={problem('shortDescription')}>
               {(ids) => <input {...ids} {...register('shortDescription')} className="input" />}
             </Field>
-            <Field label="Description" error={problem('description')}>
+            <Field label={strings.common.description} error={problem('description')}>
               {(ids) => <textarea {...ids} {...register('description')} className="input" rows={6} />}
             </Field>
             <Field
-              label="Path"
+              label={strings.common.path}
               error={problem('path')}
-              hint={saved ? 'The address of the product page.' : 'Leave empty to make it from the title.'}
+              hint={saved ? strings.productEdit.theAddressOfThe : strings.productEdit.leaveEmptyToMake}
             >
               {(ids) => <input {...ids} {...register('path')} className="input" />}
             </Field>
             {saved ? (
               <p className="muted small">
-                Created {dateTime(saved.createdAt)} · updated {dateTime(saved.updatedAt)}
+                {strings.productEdit.createdUpdated(dateTime(saved.createdAt), dateTime(saved.updatedAt))}
               </p>
             ) : null}
           </div>
         </Card>
 
         <Card
-          title="Variants"
+          title={strings.common.variants}
           actions={
             <button
               type="button"
@@ -184,7 +187,7 @@ function ProductForm(props: { product: Product | null }) {
               disabled={variants.length >= 50}
               onClick={() => setVariants([...form.getValues('variants'), emptyVariant(variants.length)])}
             >
-              Add variant
+              {strings.productEdit.addVariant}
             </button>
           }
         >
@@ -206,9 +209,9 @@ function ProductForm(props: { product: Product | null }) {
           </div>
         </Card>
 
-        <Card title="Visibility">
+        <Card title={strings.common.visibility}>
           <fieldset className="catalog-subgroup">
-            <legend>Where the product shows</legend>
+            <legend>{strings.productEdit.whereTheProductShows}</legend>
             {visibilityFlags.map(([key, label, hint]) => (
               <CheckField key={key} {...register(key)} error={problem(key)}>
                 <span>
@@ -219,10 +222,10 @@ function ProductForm(props: { product: Product | null }) {
           </fieldset>
         </Card>
 
-        <Card title="Images">
+        <Card title={strings.common.images}>
           <div className="grid-2">
             <ImageField
-              label="Thumbnail"
+              label={strings.productEdit.thumbnail}
               url={saved?.thumbnailUrl ?? null}
               productId={saved?.id ?? null}
               kind="thumbnail"
@@ -230,7 +233,7 @@ function ProductForm(props: { product: Product | null }) {
               onPending={(file) => setPending((p) => ({ ...p, thumbnail: file }))}
             />
             <ImageField
-              label="SEO image"
+              label={strings.common.seoImage}
               url={saved?.seo.imageUrl ?? null}
               productId={saved?.id ?? null}
               kind="seo"
@@ -240,31 +243,47 @@ function ProductForm(props: { product: Product | null }) {
           </div>
         </Card>
 
-        <Card title="Search engines">
+        <Card title={strings.common.searchEngines}>
           <div className="stack">
-            <Field label="Meta title" error={problem('metaTitle')} hint="Up to 70 characters.">
+            <Field
+              label={strings.common.metaTitle}
+              error={problem('metaTitle')}
+              hint={strings.productEdit.upTo70Characters}
+            >
               {(ids) => <input {...ids} {...register('metaTitle')} className="input" />}
             </Field>
-            <Field label="Meta description" error={problem('metaDescription')} hint="Up to 160 characters.">
+            <Field
+              label={strings.common.metaDescription}
+              error={problem('metaDescription')}
+              hint={strings.productEdit.upTo160Characters}
+            >
               {(ids) => <textarea {...ids} {...register('metaDescription')} className="input" rows={2} />}
             </Field>
           </div>
         </Card>
 
-        <Card title="After purchase">
+        <Card title={strings.common.afterPurchase}>
           <div className="stack">
-            <Field label="Customer note" error={problem('customerNote')} hint="Shown to the buyer with the delivery.">
+            <Field
+              label={strings.productEdit.customerNote}
+              error={problem('customerNote')}
+              hint={strings.productEdit.shownToTheBuyer}
+            >
               {(ids) => <textarea {...ids} {...register('customerNote')} className="input" rows={3} />}
             </Field>
             <fieldset className="catalog-subgroup">
-              <legend>Chat integration</legend>
-              <CheckField {...register('chatEnabled')}>Keep the buyer's chat user id on the order</CheckField>
-              <CheckField {...register('chatRequired')}>Require a chat user id at checkout</CheckField>
+              <legend>{strings.productEdit.chatIntegration}</legend>
+              <CheckField {...register('chatEnabled')}>{strings.productEdit.keepTheBuyersChat}</CheckField>
+              <CheckField {...register('chatRequired')}>{strings.productEdit.requireAChatUser}</CheckField>
               <div className="grid-2">
-                <Field label="Guild id" error={problem('guildId')}>
+                <Field label={strings.productEdit.guildId} error={problem('guildId')}>
                   {(ids) => <input {...ids} {...register('guildId')} className="input" inputMode="numeric" />}
                 </Field>
-                <Field label="Role ids" error={problem('roleIds')} hint="Separated by commas.">
+                <Field
+                  label={strings.productEdit.roleIds}
+                  error={problem('roleIds')}
+                  hint={strings.productEdit.separatedByCommas}
+                >
                   {(ids) => <input {...ids} {...register('roleIds')} className="input" />}
                 </Field>
               </div>
@@ -275,12 +294,14 @@ function ProductForm(props: { product: Product | null }) {
 
         <div className="catalog-actions">
           <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : 'Save'}
+            {save.isPending ? strings.common.saving : strings.common.save}
           </button>
           <Link href={shopPath('/products')} className="btn">
-            Cancel
+            {strings.common.cancel}
           </Link>
-          {saved ? <span className="muted small">{count(saved.variants.length)} variant(s) saved</span> : null}
+          {saved ? (
+            <span className="muted small">{strings.productEdit.variantSSaved(count(saved.variants.length))}</span>
+          ) : null}
         </div>
       </form>
     </Page>
@@ -302,7 +323,7 @@ function ImageField(props: {
   const upload = useMutation({
     mutationFn: (file: File) => uploadImage(shopId, props.productId!, props.kind, file),
     onSuccess: async () => {
-      notify(`${props.label} uploaded`);
+      notify(strings.productEdit.uploaded(props.label));
       // Not the product itself: refetching it would reset the form's unsaved edits.
       await queryClient.invalidateQueries({ queryKey: queryKeys.products.list(shopId) });
       await queryClient.invalidateQueries({ queryKey: queryKeys.listings.all(shopId) });
@@ -313,16 +334,16 @@ function ImageField(props: {
   const preview = blob ?? upload.data?.url ?? props.url;
   return (
     <div className="stack">
-      {preview ? <img src={preview} alt={`${props.label} preview`} className="catalog-thumb" /> : null}
+      {preview ? <img src={preview} alt={strings.productEdit.preview(props.label)} className="catalog-thumb" /> : null}
       <Field
         label={props.label}
         error={upload.error instanceof Error ? upload.error.message : undefined}
         hint={
           props.productId === null
-            ? 'Uploaded when the product is created. PNG, JPEG, WebP or GIF.'
+            ? strings.productEdit.uploadedWhenTheProduct
             : upload.isPending
-              ? 'Uploading…'
-              : 'PNG, JPEG, WebP or GIF; replaces the current image.'
+              ? strings.common.uploading
+              : strings.productEdit.pngJpegWebpOr
         }
       >
         {(ids) => (

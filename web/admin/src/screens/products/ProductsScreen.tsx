@@ -7,6 +7,7 @@ import { type ProductListItem, useProductList } from '../../api/queries/products
 import { useGateways } from '../../api/queries/settings';
 import { useShop, useShopPath } from '../../app/shop';
 import { useBodyForm } from '../../forms/body-form';
+import { strings } from '../../strings';
 import { Dialog } from '../../ui/Dialog';
 import { FormError, FormProblems } from '../../ui/Field';
 import { count, money } from '../../ui/format';
@@ -26,11 +27,11 @@ type BulkAction =
   | { kind: 'payment-methods'; label: string; gatewaysList: Partial<Record<Gateway, boolean>> };
 
 const visibilityActions: { label: string; flags: { unlisted?: boolean; private?: boolean; onHold?: boolean } }[] = [
-  { label: 'Make public', flags: { unlisted: false, private: false } },
-  { label: 'Unlist', flags: { unlisted: true } },
-  { label: 'Make private', flags: { private: true } },
-  { label: 'Put on hold', flags: { onHold: true } },
-  { label: 'Release hold', flags: { onHold: false } },
+  { label: strings.products.makePublic, flags: { unlisted: false, private: false } },
+  { label: strings.products.unlist, flags: { unlisted: true } },
+  { label: strings.products.makePrivate, flags: { private: true } },
+  { label: strings.products.putOnHold, flags: { onHold: true } },
+  { label: strings.products.releaseHold, flags: { onHold: false } },
 ];
 
 function stockOf(product: ProductListItem): number | null {
@@ -63,26 +64,26 @@ export default function ProductsScreen() {
   const list = useProductList(shopId);
 
   const columns: Column<ProductListItem>[] = [
-    { header: 'Title', sort: 'title', cell: (p) => p.title },
+    { header: strings.common.title, sort: 'title', cell: (p) => p.title },
     {
-      header: 'Type',
+      header: strings.common.type,
       cell: (p) => [...new Set(p.variants.map((v) => productTypeShort[v.productType]))].join(', ') || '—',
     },
-    { header: 'Price', sort: 'price', className: 'num', cell: (p) => priceRange(p, currency) },
+    { header: strings.common.price, sort: 'price', className: 'num', cell: (p) => priceRange(p, currency) },
     {
-      header: 'Stock',
+      header: strings.common.stock,
       className: 'num',
       cell: (p) => {
         const stock = stockOf(p);
-        return stock === null ? 'Unlimited' : count(stock);
+        return stock === null ? strings.products.unlimited : count(stock);
       },
     },
     {
-      header: 'Visibility',
+      header: strings.common.visibility,
       cell: (p) => {
         const words = visibilityWords(p);
         return words.length === 0 ? (
-          <Badge tone="ok">Public</Badge>
+          <Badge tone="ok">{strings.products.public}</Badge>
         ) : (
           <span className="row">
             {words.map((w) => (
@@ -94,13 +95,13 @@ export default function ProductsScreen() {
         );
       },
     },
-    { header: 'Variants', className: 'num', cell: (p) => count(p.variants.length) },
+    { header: strings.common.variants, className: 'num', cell: (p) => count(p.variants.length) },
   ];
 
   const run = async (action: BulkAction) => {
     const ids = [...selected].map(Number);
     if (ids.length === 0) return;
-    if (action.kind === 'delete' && !window.confirm(`Delete ${ids.length} product(s)? Orders keep their copy.`)) return;
+    if (action.kind === 'delete' && !window.confirm(strings.products.deleteProductSOrders(ids.length))) return;
     setBulkError(null);
     setProgress({ label: action.label, done: 0, total: ids.length });
     let done = 0;
@@ -127,11 +128,11 @@ export default function ProductsScreen() {
         done += productIds.length;
         setProgress({ label: action.label, done, total: ids.length });
       }
-      notify(`${action.label}: ${count(done)} product(s) done`);
+      notify(strings.products.productSDone(action.label, count(done)));
       setSelected(new Set());
     } catch (error) {
       setBulkError(error);
-      notify(`${action.label} stopped after ${count(done)} of ${count(ids.length)}`, 'bad');
+      notify(strings.products.stoppedAfterOf(action.label, count(done), count(ids.length)), 'bad');
     } finally {
       setProgress(null);
       await queryClient.invalidateQueries({ queryKey: queryKeys.products.all(shopId) });
@@ -142,21 +143,21 @@ export default function ProductsScreen() {
   const busy = progress !== null;
   return (
     <Page
-      title="Products"
+      title={strings.common.products}
       actions={
         <Link href={shopPath('/products/new')} className="btn btn-primary">
-          Add product
+          {strings.products.addProduct}
         </Link>
       }
     >
       <div className="toolbar">
-        <SearchBox value={list.search} onChange={list.setSearch} label="Search products" />
+        <SearchBox value={list.search} onChange={list.setSearch} label={strings.common.searchProducts} />
       </div>
 
       {selected.size > 0 || busy ? (
-        <section className="card catalog-bulk" aria-label="Bulk actions">
+        <section className="card catalog-bulk" aria-label={strings.products.bulkActions}>
           <div className="row">
-            <strong>{count(selected.size)} selected</strong>
+            <strong>{strings.products.selected(count(selected.size))}</strong>
             {visibilityActions.map((a) => (
               <button
                 key={a.label}
@@ -169,24 +170,24 @@ export default function ProductsScreen() {
               </button>
             ))}
             <button type="button" className="btn" disabled={busy} onClick={() => setPaymentsOpen(true)}>
-              Payment methods…
+              {strings.products.paymentMethods}
             </button>
             <button
               type="button"
               className="btn btn-danger"
               disabled={busy}
-              onClick={() => run({ kind: 'delete', label: 'Delete' })}
+              onClick={() => run({ kind: 'delete', label: strings.common.delete })}
             >
-              Delete selected
+              {strings.products.deleteSelected}
             </button>
             <button type="button" className="btn btn-ghost" disabled={busy} onClick={() => setSelected(new Set())}>
-              Clear selection
+              {strings.products.clearSelection}
             </button>
           </div>
           {progress ? (
             <div className="stack catalog-progress">
               <label htmlFor="bulk-progress">
-                {progress.label}: {count(progress.done)} of {count(progress.total)}
+                {strings.products.of(progress.label, count(progress.done), count(progress.total))}
               </label>
               <progress id="bulk-progress" value={progress.done} max={progress.total} />
             </div>
@@ -205,8 +206,8 @@ export default function ProductsScreen() {
         loading={list.result.isPending}
         selection={{ selected, onChange: setSelected }}
         rowLabel={(p) => p.title}
-        caption="Products"
-        empty={list.search ? 'No product matches this search.' : 'No products yet. Add your first one.'}
+        caption={strings.common.products}
+        empty={list.search ? strings.products.noProductMatchesThis : strings.products.noProductsYetAdd}
       />
       <Pager list={list} />
 
@@ -217,7 +218,7 @@ export default function ProductsScreen() {
         productIds={[...selected].map(Number)}
         onApply={(gatewaysList) => {
           setPaymentsOpen(false);
-          void run({ kind: 'payment-methods', label: 'Payment methods', gatewaysList });
+          void run({ kind: 'payment-methods', label: strings.common.paymentMethods, gatewaysList });
         }}
       />
     </Page>
@@ -249,7 +250,7 @@ function PaymentMethodsDialog(props: {
   const choices = form.watch('choices');
   const chosen = Object.values(choices).filter(Boolean).length;
   return (
-    <Dialog open={props.open} onClose={props.onClose} title="Payment methods">
+    <Dialog open={props.open} onClose={props.onClose} title={strings.common.paymentMethods}>
       <form
         className="stack"
         onSubmit={form.submit(async (body) => {
@@ -257,34 +258,32 @@ function PaymentMethodsDialog(props: {
           form.reset();
         })}
       >
-        <p className="muted">
-          For the {count(props.productIds.length)} selected product(s): allow a gateway on every variant, remove it, or
-          leave it as it is.
-        </p>
+        <p className="muted">{strings.products.forTheSelectedProduct(count(props.productIds.length))}</p>
         <FormProblems form={form} error={null} />
         {gateways.error ? <LoadError error={gateways.error} /> : null}
         {(gateways.data ?? []).map((g) => (
           <label key={g.name} className="row catalog-gateway-choice">
             <span className="grow">
-              {gatewayLabel(g.name)} {g.enabled ? null : <span className="muted small">(not enabled in settings)</span>}
+              {gatewayLabel(g.name)}{' '}
+              {g.enabled ? null : <span className="muted small">{strings.common.notEnabledInSettings}</span>}
             </span>
             <select
               className="input"
-              aria-label={`Gateway ${gatewayLabel(g.name)}`}
+              aria-label={strings.products.gateway(gatewayLabel(g.name))}
               {...form.register(`choices.${g.name}`)}
             >
-              <option value="">Unchanged</option>
-              <option value="allow">Allow</option>
-              <option value="remove">Remove</option>
+              <option value="">{strings.common.unchanged}</option>
+              <option value="allow">{strings.products.allow}</option>
+              <option value="remove">{strings.common.remove}</option>
             </select>
           </label>
         ))}
         <div className="row">
           <button type="submit" className="btn btn-primary" disabled={chosen === 0}>
-            Apply
+            {strings.products.apply}
           </button>
           <button type="button" className="btn" onClick={props.onClose}>
-            Cancel
+            {strings.common.cancel}
           </button>
         </div>
       </form>

@@ -5,6 +5,7 @@ import { api, unwrap } from '../../api/client';
 import { queryKeys } from '../../api/queries/keys';
 import { useGateways } from '../../api/queries/settings';
 import { type BodyForm, useBodyForm } from '../../forms/body-form';
+import { strings } from '../../strings';
 import { CheckField, Field, FormProblems } from '../../ui/Field';
 import { count, money } from '../../ui/format';
 import { useToast } from '../../ui/Toast';
@@ -40,22 +41,22 @@ export function VariantEditor(props: {
   const at = `variants.${index}` as const;
   const v = form.watch(at);
   const problem = (name: string) => form.problem(`${at}.${name}`);
-  const name = `Variant ${index + 1}${v.title ? `: ${v.title}` : ''}`;
+  const name = strings.variantEditor.variantHeading(index + 1, v.title ? `: ${v.title}` : '');
   const gateways = useGateways(props.shopId);
   const setGateways = (next: GatewayDraft[]) => form.setValue(`${at}.gateways`, next, { shouldDirty: true });
 
   return (
-    <fieldset className="catalog-variant" aria-label={`Variant ${index + 1}`}>
+    <fieldset className="catalog-variant" aria-label={strings.variantEditor.variant(index + 1)}>
       <legend>{name}</legend>
       {problem('id') ? <p className="field-error">{problem('id')}</p> : null}
       <div className="grid">
-        <Field label="Variant title" error={problem('title')}>
+        <Field label={strings.variantEditor.variantTitle} error={problem('title')}>
           {(ids) => <input {...ids} {...register(`${at}.title`)} className="input" />}
         </Field>
-        <Field label="Price" error={problem('price')} hint={`In ${props.currency}.`}>
+        <Field label={strings.common.price} error={problem('price')} hint={strings.variantEditor.in(props.currency)}>
           {(ids) => <input {...ids} {...register(`${at}.price`)} className="input" inputMode="decimal" />}
         </Field>
-        <Field label="Product type" error={problem('productType')}>
+        <Field label={strings.variantEditor.productType} error={problem('productType')}>
           {(ids) => (
             <select {...ids} {...register(`${at}.productType`)} className="input">
               {(Object.keys(productTypeLabels) as ProductType[]).map((type) => (
@@ -67,24 +68,25 @@ export function VariantEditor(props: {
           )}
         </Field>
       </div>
-      <Field label="Variant description" error={problem('description')}>
+      <Field label={strings.variantEditor.variantDescription} error={problem('description')}>
         {(ids) => <textarea {...ids} {...register(`${at}.description`)} className="input" rows={2} />}
       </Field>
 
       <fieldset className="catalog-subgroup">
-        <legend>Delivery and stock</legend>
+        <legend>{strings.variantEditor.deliveryAndStock}</legend>
         {v.id !== null ? (
           <p className="small muted" aria-live="polite">
-            In stock now: {v.stockNow === null ? 'unlimited' : count(v.stockNow)}
+            {strings.variantEditor.inStockNow}{' '}
+            {v.stockNow === null ? strings.variantEditor.unlimited : count(v.stockNow)}
           </p>
         ) : null}
         {v.productType === 'serials' ? (
           <>
             {v.id === null ? (
               <Field
-                label="Serial keys (one per line)"
+                label={strings.variantEditor.serialKeysOnePer}
                 error={problem('serials')}
-                hint="One key per line; each line is one unit of stock, sold to one buyer. A key listed twice is sold twice unless duplicates are removed (below)."
+                hint={strings.variantEditor.oneKeyPerLine}
               >
                 {(ids) => (
                   <textarea {...ids} {...register(`${at}.serials`)} className="input catalog-serials" rows={5} />
@@ -92,11 +94,11 @@ export function VariantEditor(props: {
               </Field>
             ) : (
               <details>
-                <summary>Edit the keys in stock</summary>
+                <summary>{strings.variantEditor.editTheKeysIn}</summary>
                 <Field
-                  label="Serials in stock (one per line)"
+                  label={strings.variantEditor.serialsInStockOne}
                   error={problem('serials')}
-                  hint="Saved with the product. Removing a line takes that key out of stock; a sold key never comes back."
+                  hint={strings.variantEditor.savedWithTheProduct}
                 >
                   {(ids) => (
                     <textarea {...ids} {...register(`${at}.serials`)} className="input catalog-serials" rows={6} />
@@ -107,18 +109,26 @@ export function VariantEditor(props: {
             <CheckField
               {...register(`${at}.removeDuplicates`)}
               error={problem('removeDuplicates')}
-              hint="Each key is then sold once. Turn it off for keys meant to be shared, listing such a key once per sale."
+              hint={strings.variantEditor.eachKeyIsThen}
             >
-              Remove duplicate keys
+              {strings.variantEditor.removeDuplicateKeys}
             </CheckField>
           </>
         ) : (
           <>
-            <Field label="Stock" error={problem('stock')} hint="Leave empty for unlimited stock.">
+            <Field
+              label={strings.common.stock}
+              error={problem('stock')}
+              hint={strings.variantEditor.leaveEmptyForUnlimited}
+            >
               {(ids) => <input {...ids} {...register(`${at}.stock`)} className="input" inputMode="numeric" />}
             </Field>
             {v.productType === 'service' ? (
-              <Field label="Delivered text" error={problem('text')} hint="What the buyer receives.">
+              <Field
+                label={strings.variantEditor.deliveredText}
+                error={problem('text')}
+                hint={strings.variantEditor.whatTheBuyerReceives}
+              >
                 {(ids) => <textarea {...ids} {...register(`${at}.text`)} className="input" rows={3} />}
               </Field>
             ) : v.productType === 'file' ? (
@@ -132,18 +142,18 @@ export function VariantEditor(props: {
                 />
                 <div className="grid">
                   <Field
-                    label="Download limit"
+                    label={strings.variantEditor.downloadLimit}
                     error={problem('downloadLimit')}
-                    hint="Downloads of each file per order; 0 = unlimited. A resumed download does not count."
+                    hint={strings.variantEditor.downloadsOfEachFile}
                   >
                     {(ids) => (
                       <input {...ids} {...register(`${at}.downloadLimit`)} className="input" inputMode="numeric" />
                     )}
                   </Field>
                   <Field
-                    label="Link hours"
+                    label={strings.variantEditor.linkHours}
                     error={problem('linkHours')}
-                    hint="How long a download link works; a fresh one is issued whenever the buyer opens the order."
+                    hint={strings.variantEditor.howLongADownload}
                   >
                     {(ids) => <input {...ids} {...register(`${at}.linkHours`)} className="input" inputMode="numeric" />}
                   </Field>
@@ -151,9 +161,9 @@ export function VariantEditor(props: {
               </>
             ) : (
               <Field
-                label="External URL"
+                label={strings.variantEditor.externalUrl}
                 error={problem('externalUrl')}
-                hint="https address we POST the order to at delivery; its answer is delivered."
+                hint={strings.variantEditor.httpsAddressWePost}
               >
                 {(ids) => <input {...ids} {...register(`${at}.externalUrl`)} type="url" className="input" />}
               </Field>
@@ -161,10 +171,18 @@ export function VariantEditor(props: {
           </>
         )}
         <div className="grid">
-          <Field label="Minimum quantity" error={problem('minAmount')} hint="Empty: 1.">
+          <Field
+            label={strings.variantEditor.minimumQuantity}
+            error={problem('minAmount')}
+            hint={strings.variantEditor.emptyMeansOne}
+          >
             {(ids) => <input {...ids} {...register(`${at}.minAmount`)} className="input" inputMode="numeric" />}
           </Field>
-          <Field label="Maximum quantity" error={problem('maxAmount')} hint="Empty: no limit.">
+          <Field
+            label={strings.variantEditor.maximumQuantity}
+            error={problem('maxAmount')}
+            hint={strings.variantEditor.emptyNoLimit}
+          >
             {(ids) => <input {...ids} {...register(`${at}.maxAmount`)} className="input" inputMode="numeric" />}
           </Field>
         </div>
@@ -189,10 +207,8 @@ export function VariantEditor(props: {
       {licensedTypes.includes(v.productType) ? <LicenseSettings form={form} index={index} /> : null}
 
       <fieldset className="catalog-subgroup">
-        <legend>Payment methods</legend>
-        <p className="small muted">
-          None ticked: every gateway enabled in your payment settings, at the variant price.
-        </p>
+        <legend>{strings.common.paymentMethods}</legend>
+        <p className="small muted">{strings.variantEditor.noneTickedEveryGateway}</p>
         {gateways.error ? <p className="field-error">{gateways.error.message}</p> : null}
         {(gateways.data ?? []).map((g) => {
           const position = v.gateways.findIndex((x) => x.gateway === g.name);
@@ -211,14 +227,16 @@ export function VariantEditor(props: {
                   }
                 />
                 {gatewayLabel(g.name)}
-                {g.enabled ? null : <span className="muted small">(not enabled in settings)</span>}
+                {g.enabled ? null : <span className="muted small">{strings.common.notEnabledInSettings}</span>}
               </label>
               {position !== -1 ? (
                 <div className="row">
                   <Field
-                    label={`${gatewayLabel(g.name)} price`}
+                    label={strings.variantEditor.price(gatewayLabel(g.name))}
                     error={problem(`gateways.${position}.price`)}
-                    hint={`Empty: ${v.price ? money(v.price, props.currency) : 'the variant price'}.`}
+                    hint={strings.variantEditor.emptyMeans(
+                      v.price ? money(v.price, props.currency) : strings.variantEditor.theVariantPrice,
+                    )}
                   >
                     {(ids) => (
                       <input
@@ -231,7 +249,7 @@ export function VariantEditor(props: {
                   </Field>
                   <label className="check">
                     <input type="checkbox" {...register(`${at}.gateways.${position}.blockVpn`)} />
-                    Block VPN buyers on {gatewayLabel(g.name)}
+                    {strings.variantEditor.blockVpnBuyersOn(gatewayLabel(g.name))}
                   </label>
                 </div>
               ) : null}
@@ -244,18 +262,26 @@ export function VariantEditor(props: {
       <CustomFields form={form} index={index} fields={v.customFields} />
 
       <fieldset className="catalog-subgroup">
-        <legend>After purchase</legend>
+        <legend>{strings.common.afterPurchase}</legend>
         <div className="grid-2">
-          <Field label="Variant customer note" error={problem('customerNote')}>
+          <Field label={strings.variantEditor.variantCustomerNote} error={problem('customerNote')}>
             {(ids) => <textarea {...ids} {...register(`${at}.customerNote`)} className="input" rows={2} />}
           </Field>
-          <Field label="Redirect URL" error={problem('redirectUrl')} hint="Where the buyer goes after paying (https).">
+          <Field
+            label={strings.variantEditor.redirectUrl}
+            error={problem('redirectUrl')}
+            hint={strings.variantEditor.whereTheBuyerGoes}
+          >
             {(ids) => <input {...ids} {...register(`${at}.redirectUrl`)} type="url" className="input" />}
           </Field>
-          <Field label="Warranty text" error={problem('warrantyText')}>
+          <Field label={strings.variantEditor.warrantyText} error={problem('warrantyText')}>
             {(ids) => <input {...ids} {...register(`${at}.warrantyText`)} className="input" />}
           </Field>
-          <Field label="Warranty (days)" error={problem('warrantyDays')} hint="Empty with no text: no warranty.">
+          <Field
+            label={strings.variantEditor.warrantyDays}
+            error={problem('warrantyDays')}
+            hint={strings.variantEditor.emptyWithNoText}
+          >
             {(ids) => <input {...ids} {...register(`${at}.warrantyDays`)} className="input" inputMode="decimal" />}
           </Field>
         </div>
@@ -264,7 +290,7 @@ export function VariantEditor(props: {
       {props.canRemove ? (
         <div>
           <button type="button" className="btn btn-danger" onClick={props.onRemove}>
-            Remove variant {index + 1}
+            {strings.variantEditor.removeVariant(index + 1)}
           </button>
         </div>
       ) : null}
@@ -282,30 +308,28 @@ function LicenseSettings(props: { form: ProductForm; index: number }) {
   const serials = v.productType === 'serials';
   return (
     <fieldset className="catalog-subgroup">
-      <legend>License</legend>
+      <legend>{strings.common.license}</legend>
       <CheckField {...register(`${at}.licenseEnabled`)} error={problem('licenseEnabled')}>
-        Issue a license per unit
+        {strings.variantEditor.issueALicensePer}
       </CheckField>
       <p className="small muted">
-        {serials
-          ? 'Each serial sold becomes a license key your program checks through the license API.'
-          : 'A key is generated for each unit sold and delivered like a serial; your program checks it through the license API.'}
+        {serials ? strings.variantEditor.eachSerialSoldBecomes : strings.variantEditor.aKeyIsGenerated}
       </p>
       {v.licenseEnabled ? (
         <>
           <div className="grid">
             <Field
-              label="Activation limit"
+              label={strings.variantEditor.activationLimit}
               error={problem('activationLimit')}
-              hint="Instances a license may be activated on at once. Empty: unlimited."
+              hint={strings.variantEditor.instancesALicenseMay}
             >
               {(ids) => <input {...ids} {...register(`${at}.activationLimit`)} className="input" inputMode="numeric" />}
             </Field>
             {serials ? null : (
               <Field
-                label="Key pattern"
+                label={strings.variantEditor.keyPattern}
                 error={problem('keyPattern')}
-                hint={`Each X becomes a random letter or digit (at least 8 X's). Empty: ${DEFAULT_KEY_PATTERN}.`}
+                hint={strings.variantEditor.eachXBecomesA(DEFAULT_KEY_PATTERN)}
               >
                 {(ids) => (
                   <input
@@ -320,30 +344,34 @@ function LicenseSettings(props: { form: ProductForm; index: number }) {
             )}
           </div>
           <fieldset className="catalog-choice">
-            <legend>Validity</legend>
+            <legend>{strings.variantEditor.validity}</legend>
             <label className="check">
               <input type="radio" value="never" {...register(`${at}.licenseValidity`)} />
-              Never expires
+              {strings.variantEditor.neverExpires}
             </label>
             <label className="check">
               <input type="radio" value="days" {...register(`${at}.licenseValidity`)} />
-              Some days after the sale
+              {strings.variantEditor.someDaysAfterThe}
             </label>
             <label className="check">
               <input type="radio" value="date" {...register(`${at}.licenseValidity`)} />
-              Until a fixed date
+              {strings.variantEditor.untilAFixedDate}
             </label>
           </fieldset>
           {v.licenseValidity === 'days' ? (
-            <Field label="Valid for (days)" error={problem('validDays')} hint="Counted from the sale.">
+            <Field
+              label={strings.variantEditor.validForDays}
+              error={problem('validDays')}
+              hint={strings.variantEditor.countedFromTheSale}
+            >
               {(ids) => <input {...ids} {...register(`${at}.validDays`)} className="input" inputMode="numeric" />}
             </Field>
           ) : null}
           {v.licenseValidity === 'date' ? (
             <Field
-              label="Expires on"
+              label={strings.variantEditor.expiresOn}
               error={problem('licenseEndDate')}
-              hint="Every license of this variant ends at the end of this day (UTC)."
+              hint={strings.variantEditor.everyLicenseOfThis}
             >
               {(ids) => <input {...ids} {...register(`${at}.licenseEndDate`)} type="date" className="input" />}
             </Field>
@@ -362,18 +390,18 @@ function CustomFields(props: { form: ProductForm; index: number; fields: CustomF
   const listError = form.problem(at);
   return (
     <fieldset className="catalog-subgroup">
-      <legend>Custom fields</legend>
-      <p className="small muted">Questions the buyer answers at checkout.</p>
+      <legend>{strings.common.customFields}</legend>
+      <p className="small muted">{strings.variantEditor.questionsTheBuyerAnswers}</p>
       {fields.map((f, j) => {
         const problem = (name: string) => form.problem(`${at}.${j}.${name}`);
         return (
-          <fieldset key={f.key} className="catalog-subgroup" aria-label={`Custom field ${j + 1}`}>
-            <legend>Custom field {j + 1}</legend>
+          <fieldset key={f.key} className="catalog-subgroup" aria-label={strings.variantEditor.customField(j + 1)}>
+            <legend>{strings.variantEditor.customField(j + 1)}</legend>
             <div className="grid">
-              <Field label="Field name" error={problem('name')}>
+              <Field label={strings.variantEditor.fieldName} error={problem('name')}>
                 {(ids) => <input {...ids} {...register(`${at}.${j}.name`)} className="input" />}
               </Field>
-              <Field label="Field type" error={problem('type')}>
+              <Field label={strings.variantEditor.fieldType} error={problem('type')}>
                 {(ids) => (
                   <select {...ids} {...register(`${at}.${j}.type`)} className="input">
                     {(Object.keys(customFieldTypeLabels) as CustomFieldType[]).map((type) => (
@@ -384,26 +412,34 @@ function CustomFields(props: { form: ProductForm; index: number; fields: CustomF
                   </select>
                 )}
               </Field>
-              <Field label="Placeholder" error={problem('placeholder')}>
+              <Field label={strings.variantEditor.placeholder} error={problem('placeholder')}>
                 {(ids) => <input {...ids} {...register(`${at}.${j}.placeholder`)} className="input" />}
               </Field>
-              <Field label="Pattern (regular expression)" error={problem('regex')} hint="Optional, e.g. ^[0-9]+$">
+              <Field
+                label={strings.variantEditor.patternRegularExpression}
+                error={problem('regex')}
+                hint={strings.variantEditor.optionalPattern}
+              >
                 {(ids) => <input {...ids} {...register(`${at}.${j}.regex`)} className="input" />}
               </Field>
-              <Field label="Field id" error={problem('id')} hint="Empty: made from the name.">
+              <Field
+                label={strings.variantEditor.fieldId}
+                error={problem('id')}
+                hint={strings.variantEditor.emptyMadeFromThe}
+              >
                 {(ids) => <input {...ids} {...register(`${at}.${j}.id`)} className="input" />}
               </Field>
             </div>
             <div className="row">
               <CheckField {...register(`${at}.${j}.required`)} error={problem('required')}>
-                Required
+                {strings.variantEditor.required}
               </CheckField>
               <button
                 type="button"
                 className="btn btn-ghost"
                 onClick={() => setFields(form.getValues(at).filter((y) => y.key !== f.key))}
               >
-                Remove custom field {j + 1}
+                {strings.variantEditor.removeCustomField(j + 1)}
               </button>
             </div>
           </fieldset>
@@ -422,7 +458,7 @@ function CustomFields(props: { form: ProductForm; index: number; fields: CustomF
             ])
           }
         >
-          Add custom field
+          {strings.variantEditor.addCustomField}
         </button>
       </div>
     </fieldset>
@@ -454,7 +490,7 @@ function RestockSerials(props: {
       ),
     onSuccess: async (answer) => {
       form.reset();
-      notify(`${count(answer.added.length)} serial(s) added`);
+      notify(strings.variantEditor.serialSAdded(count(answer.added.length)));
       props.onAdded(answer);
       await queryClient.invalidateQueries({ queryKey: queryKeys.listings.all(props.shopId) });
     },
@@ -463,11 +499,11 @@ function RestockSerials(props: {
   const typed = form.watch('serials');
   return (
     // Not a <form>: it sits inside the product's form, and sends its own request.
-    <section className="catalog-subgroup" aria-label="Restock">
+    <section className="catalog-subgroup" aria-label={strings.variantEditor.restock}>
       <Field
-        label="Serial keys (one per line)"
+        label={strings.variantEditor.serialKeysOnePer}
         error={form.problem('serials')}
-        hint="Added to the stock now; duplicates and keys sold before are skipped."
+        hint={strings.variantEditor.addedToTheStock}
       >
         {(ids) => <textarea {...ids} {...form.register('serials')} className="input catalog-serials" rows={4} />}
       </Field>
@@ -480,18 +516,22 @@ function RestockSerials(props: {
           onClick={form.submit(restock.mutateAsync)}
           aria-describedby={answer ? resultId : undefined}
         >
-          {restock.isPending ? 'Adding…' : 'Add serials'}
+          {restock.isPending ? strings.variantEditor.adding : strings.variantEditor.addSerials}
         </button>
       </div>
       {answer ? (
         <div id={resultId} className="alert alert-info catalog-restock-result" role="status">
           <p>
-            Added {count(answer.added.length)} · duplicates {count(answer.duplicates.length)} · already sold{' '}
-            {count(answer.alreadySold.length)} · stock now {count(answer.stock)}
+            {strings.variantEditor.addedDuplicatesAlreadySold(
+              count(answer.added.length),
+              count(answer.duplicates.length),
+              count(answer.alreadySold.length),
+              count(answer.stock),
+            )}
           </p>
           {answer.duplicates.length > 0 ? (
             <details>
-              <summary>Duplicates ({count(answer.duplicates.length)})</summary>
+              <summary>{strings.variantEditor.duplicates(count(answer.duplicates.length))}</summary>
               <ul>
                 {[...new Set(answer.duplicates)].slice(0, 200).map((s) => (
                   <li key={s}>{s}</li>
@@ -501,7 +541,7 @@ function RestockSerials(props: {
           ) : null}
           {answer.alreadySold.length > 0 ? (
             <details>
-              <summary>Already sold ({count(answer.alreadySold.length)})</summary>
+              <summary>{strings.variantEditor.alreadySold(count(answer.alreadySold.length))}</summary>
               <ul>
                 {[...new Set(answer.alreadySold)].slice(0, 200).map((s) => (
                   <li key={s}>{s}</li>

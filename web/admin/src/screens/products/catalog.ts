@@ -1,6 +1,7 @@
 import type { Listing } from '../../api/queries/listings';
 import type { Product } from '../../api/queries/products';
 import type { Answer, JsonBody } from '../../api/types';
+import { strings } from '../../strings';
 
 export type Variant = Product['variants'][number];
 export type ProductBody = JsonBody<'/self/{shopId}/v2/products/{productId}', 'put'>;
@@ -12,20 +13,10 @@ export type CustomFieldType = NonNullable<VariantBody['customFields']>[number]['
 export type VariantFile = NonNullable<Variant['asFile']>['files'][number];
 export type RestockAnswer = Answer<'/self/{shopId}/v2/products/{productId}/variants/{variantId}/serials', 'post'>;
 
-export const productTypeLabels: Record<ProductType, string> = {
-  serials: 'Serial keys',
-  service: 'Service (fixed text)',
-  dynamic: 'Dynamic (fetched from your URL)',
-  file: 'File download',
-};
+export const productTypeLabels: Record<ProductType, string> = strings.productEdit.productTypeLabels;
 
 /** The same, short, for a table cell. */
-export const productTypeShort: Record<ProductType, string> = {
-  serials: 'Serials',
-  service: 'Service',
-  dynamic: 'Dynamic',
-  file: 'File',
-};
+export const productTypeShort: Record<ProductType, string> = strings.productEdit.productTypeShort;
 
 /** The types a variant may issue a licence on (a dynamic variant's answer is not a key). */
 export const licensedTypes: readonly ProductType[] = ['serials', 'service', 'file'];
@@ -33,21 +24,15 @@ export const licensedTypes: readonly ProductType[] = ['serials', 'service', 'fil
 /** The key pattern the API uses when a variant gives none. */
 export const DEFAULT_KEY_PATTERN = 'XXXX-XXXX-XXXX-XXXX';
 
-export const customFieldTypeLabels: Record<CustomFieldType, string> = {
-  text: 'Text',
-  number: 'Number',
-  email: 'E-mail',
-  checkbox: 'Checkbox',
-  textarea: 'Long text',
-};
+export const customFieldTypeLabels: Record<CustomFieldType, string> = strings.productEdit.customFieldTypeLabels;
 
 /** The visibility flags a product carries, as short words for a list. */
 export function visibilityWords(p: { unlisted: boolean; private: boolean; onHold: boolean; isInternal: boolean }) {
   const words: string[] = [];
-  if (p.private) words.push('Private');
-  if (p.unlisted) words.push('Unlisted');
-  if (p.onHold) words.push('On hold');
-  if (p.isInternal) words.push('Internal');
+  if (p.private) words.push(strings.productEdit.private);
+  if (p.unlisted) words.push(strings.productEdit.unlisted);
+  if (p.onHold) words.push(strings.productEdit.onHold);
+  if (p.isInternal) words.push(strings.productEdit.internal);
   return words;
 }
 

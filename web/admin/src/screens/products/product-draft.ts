@@ -1,4 +1,5 @@
 import type { Product } from '../../api/queries/products';
+import { strings } from '../../strings';
 import {
   type CustomFieldType,
   type Gateway,
@@ -365,12 +366,12 @@ export function productChecks(d: ProductDraft): Record<string, string | undefine
   const problems: Record<string, string | undefined> = {};
   d.variants.forEach((v, i) => {
     if (v.productType === 'file' && v.files.length === 0)
-      problems[`variants.${i}.files`] = 'Choose at least one file to deliver.';
+      problems[`variants.${i}.files`] = strings.productEdit.chooseAtLeastOne;
     if (!v.licenseEnabled || !licensedTypes.includes(v.productType)) return;
     if (v.licenseValidity === 'days' && v.validDays.trim() === '')
-      problems[`variants.${i}.validDays`] = 'Enter how many days a license is valid.';
+      problems[`variants.${i}.validDays`] = strings.productEdit.enterHowManyDays;
     if (v.licenseValidity === 'date' && v.licenseEndDate.trim() === '')
-      problems[`variants.${i}.licenseEndDate`] = 'Choose the date the licenses end.';
+      problems[`variants.${i}.licenseEndDate`] = strings.productEdit.chooseTheDateThe;
   });
   return problems;
 }

@@ -5,6 +5,7 @@ import { api, unwrap } from '../../api/client';
 import { type ApiKey, type NewApiKey as NewKey, useApiKeys, useInvalidateApiKeys } from '../../api/queries/api-keys';
 import { useShopId } from '../../app/shop';
 import { useBodyForm } from '../../forms/body-form';
+import { strings } from '../../strings';
 import { ConfirmButton, Dialog } from '../../ui/Dialog';
 import { Field, FormProblems } from '../../ui/Field';
 import { dateTime } from '../../ui/format';
@@ -18,8 +19,8 @@ type Scope = ApiKey['scopes'][number];
 
 /** The scopes the API knows; the check below fails to compile when it adds one. */
 const scopeChoices = [
-  ['read', 'Read (GET requests)'],
-  ['write', 'Write (every other request)'],
+  ['read', strings.apiKeys.readGetRequests],
+  ['write', strings.apiKeys.writeEveryOtherRequest],
 ] as const satisfies readonly (readonly [Scope, string])[];
 const everyScopeListed: Exclude<Scope, (typeof scopeChoices)[number][0]> extends never ? true : false = true;
 void everyScopeListed;
@@ -30,46 +31,52 @@ export default function ApiKeysScreen() {
   const keys = useApiKeys(useShopId());
   return (
     <Page
-      title="API keys"
+      title={strings.common.apiKeys}
       actions={
         <button type="button" className="btn btn-primary" onClick={() => setCreating(true)}>
-          Create API key
+          {strings.apiKeys.createApiKey}
         </button>
       }
     >
       <p className="muted">
-        API keys let your own programs use the shopd API for every shop of this account: send one as{' '}
-        <code>Authorization: Bearer &lt;key&gt;</code>. A key is shown only once, when it is created.
+        {strings.apiKeys.apiKeysLetYour} <code>{strings.apiKeys.authorizationBearerKey}</code>
+        {strings.apiKeys.aKeyIsShown}
       </p>
       {keys.error ? <LoadError error={keys.error} retry={() => keys.refetch()} /> : null}
       <DataTable<ApiKey>
         rows={keys.data?.items ?? []}
         rowKey={(k) => k.id}
         loading={keys.isLoading}
-        caption="API keys"
-        empty="No API keys."
+        caption={strings.common.apiKeys}
+        empty={strings.apiKeys.noApiKeys}
         columns={[
-          { header: 'Label', cell: (k) => k.label ?? <span className="muted">No label</span> },
-          { header: 'Key', cell: (k) => <code>{k.prefix}…</code> },
-          { header: 'Scopes', cell: (k) => k.scopes.join(', ') },
-          { header: 'Created', cell: (k) => dateTime(k.createdAt) },
-          { header: 'Last used', cell: (k) => (k.lastUsedAt ? dateTime(k.lastUsedAt) : 'Never') },
           {
-            header: 'Status',
+            header: strings.apiKeys.label,
+            cell: (k) => k.label ?? <span className="muted">{strings.apiKeys.noLabel}</span>,
+          },
+          { header: strings.common.key, cell: (k) => <code>{k.prefix}…</code> },
+          { header: strings.apiKeys.scopes, cell: (k) => k.scopes.join(', ') },
+          { header: strings.common.created, cell: (k) => dateTime(k.createdAt) },
+          {
+            header: strings.apiKeys.lastUsed,
+            cell: (k) => (k.lastUsedAt ? dateTime(k.lastUsedAt) : strings.common.never),
+          },
+          {
+            header: strings.common.status,
             cell: (k) =>
               k.revokedAt ? (
                 <span className="stack">
-                  <Badge tone="bad">Revoked</Badge>
+                  <Badge tone="bad">{strings.apiKeys.revoked}</Badge>
                   <span className="small muted">{dateTime(k.revokedAt)}</span>
                 </span>
               ) : (
-                <Badge tone="ok">Active</Badge>
+                <Badge tone="ok">{strings.common.active}</Badge>
               ),
           },
-          { header: 'Actions', cell: (k) => (k.revokedAt ? null : <RevokeButton apiKey={k} />) },
+          { header: strings.common.actions, cell: (k) => (k.revokedAt ? null : <RevokeButton apiKey={k} />) },
         ]}
       />
-      <Dialog open={creating} onClose={() => setCreating(false)} title="Create API key">
+      <Dialog open={creating} onClose={() => setCreating(false)} title={strings.apiKeys.createApiKey}>
         {creating ? (
           <CreateKeyForm
             onCancel={() => setCreating(false)}
@@ -80,7 +87,7 @@ export default function ApiKeysScreen() {
           />
         ) : null}
       </Dialog>
-      <Dialog open={created !== null} onClose={() => setCreated(null)} title="Your new API key">
+      <Dialog open={created !== null} onClose={() => setCreated(null)} title={strings.apiKeys.yourNewApiKey}>
         {created ? <NewKeyNotice apiKey={created} onDone={() => setCreated(null)} /> : null}
       </Dialog>
       <ChangePasswordForm />
@@ -94,7 +101,7 @@ function RevokeButton({ apiKey }: { apiKey: ApiKey }) {
   const revoke = useMutation({
     mutationFn: () => unwrap(api.DELETE('/self/keys/{keyId}', { params: { path: { keyId: apiKey.id } } })),
     onSuccess: () => {
-      notify('API key revoked');
+      notify(strings.apiKeys.apiKeyRevoked);
       void invalidate();
     },
     onError: (error) => notify(error.message, 'bad'),
@@ -102,10 +109,10 @@ function RevokeButton({ apiKey }: { apiKey: ApiKey }) {
   const name = apiKey.label ? `“${apiKey.label}” (${apiKey.prefix}…)` : `${apiKey.prefix}…`;
   return (
     <ConfirmButton
-      label={revoke.isPending ? 'Revoking…' : 'Revoke'}
+      label={revoke.isPending ? strings.apiKeys.revoking : strings.common.revoke}
       danger
       disabled={revoke.isPending}
-      question={`Revoke the API key ${name}? Programs using it stop working at once. This cannot be undone.`}
+      question={strings.apiKeys.revokeTheApiKey(name)}
       onConfirm={() => revoke.mutate()}
     />
   );
@@ -133,11 +140,11 @@ function CreateKeyForm(props: { onCancel: () => void; onCreated: (key: NewKey) =
   return (
     <form className="stack" onSubmit={form.submit(create.mutateAsync)} noValidate>
       <FormProblems form={form} error={create.error} />
-      <Field label="Label" error={form.problem('label')} hint="A name to tell the key apart (optional).">
+      <Field label={strings.apiKeys.label} error={form.problem('label')} hint={strings.apiKeys.aNameToTell}>
         {(ids) => <input {...ids} {...form.register('label')} className="input" maxLength={100} />}
       </Field>
       <fieldset className="settings-events" aria-describedby={scopesError ? 'api-key-scopes-error' : undefined}>
-        <legend className="settings-legend">Scopes</legend>
+        <legend className="settings-legend">{strings.apiKeys.scopes}</legend>
         {scopeChoices.map(([scope, text]) => (
           <label key={scope} className="check">
             <input type="checkbox" value={scope} {...form.register('scopes')} />
@@ -145,7 +152,7 @@ function CreateKeyForm(props: { onCancel: () => void; onCreated: (key: NewKey) =
           </label>
         ))}
       </fieldset>
-      <p className="field-hint">None ticked: the key gets every scope you have.</p>
+      <p className="field-hint">{strings.apiKeys.noneTickedTheKey}</p>
       {scopesError ? (
         <p className="field-error" id="api-key-scopes-error">
           {scopesError}
@@ -153,10 +160,10 @@ function CreateKeyForm(props: { onCancel: () => void; onCreated: (key: NewKey) =
       ) : null}
       <div className="row">
         <button type="submit" className="btn btn-primary" disabled={create.isPending}>
-          {create.isPending ? 'Creating…' : 'Create'}
+          {create.isPending ? strings.apiKeys.creating : strings.apiKeys.create}
         </button>
         <button type="button" className="btn" onClick={props.onCancel}>
-          Cancel
+          {strings.common.cancel}
         </button>
       </div>
     </form>
@@ -167,10 +174,10 @@ function NewKeyNotice(props: { apiKey: NewKey; onDone: () => void }) {
   return (
     <div className="stack">
       <p className="alert alert-info" role="alert">
-        Copy this key now: it is not shown again. shopd keeps only a hash of it.
+        {strings.apiKeys.copyThisKeyNow}
       </p>
-      {props.apiKey.label ? <p>Label: {props.apiKey.label}</p> : null}
-      <Field label="API key">
+      {props.apiKey.label ? <p>{strings.apiKeys.labelValue(props.apiKey.label)}</p> : null}
+      <Field label={strings.apiKeys.apiKey}>
         {(ids) => (
           <input
             {...ids}
@@ -182,9 +189,9 @@ function NewKeyNotice(props: { apiKey: NewKey; onDone: () => void }) {
         )}
       </Field>
       <div className="row">
-        <CopyButton text={props.apiKey.key} label="Copy key" />
+        <CopyButton text={props.apiKey.key} label={strings.common.copyKey} />
         <button type="button" className="btn btn-primary" onClick={props.onDone}>
-          Done
+          {strings.common.done}
         </button>
       </div>
     </div>
@@ -202,20 +209,14 @@ function ChangePasswordForm() {
       revokeApiKeys: values.revokeApiKeys,
     }),
     check: (values) => ({
-      repeat: values.repeat !== values.newPassword ? 'does not match the new password' : undefined,
+      repeat: values.repeat !== values.newPassword ? strings.apiKeys.repeatDiffers : undefined,
     }),
   });
   const invalidateKeys = useInvalidateApiKeys(useShopId());
   const change = useMutation({
     mutationFn: (body: BodyOf<'PUT /self/password'>) => unwrap(api.PUT('/self/password', { body })),
     onSuccess: (changed) => {
-      const keys =
-        changed.revokedApiKeys > 0
-          ? ` ${changed.revokedApiKeys} API ${changed.revokedApiKeys === 1 ? 'key was' : 'keys were'} revoked.`
-          : changed.activeApiKeys > 0
-            ? ` Your ${changed.activeApiKeys} API ${changed.activeApiKeys === 1 ? 'key still works' : 'keys still work'}.`
-            : '';
-      notify(`Password changed. Your other sessions were signed out.${keys}`);
+      notify(strings.apiKeys.passwordChanged(changed.revokedApiKeys, changed.activeApiKeys));
       form.reset();
       void invalidateKeys();
     },
@@ -224,11 +225,16 @@ function ChangePasswordForm() {
   // Said while typing, once the repeat is begun.
   const mismatch = repeat !== '' && repeat !== newPassword;
   return (
-    <Card title="Change password">
-      <form className="stack" onSubmit={form.submit(change.mutateAsync)} noValidate aria-label="Change password">
-        <p className="muted small">Changing it signs out every other session of this account.</p>
+    <Card title={strings.common.changePassword}>
+      <form
+        className="stack"
+        onSubmit={form.submit(change.mutateAsync)}
+        noValidate
+        aria-label={strings.common.changePassword}
+      >
+        <p className="muted small">{strings.apiKeys.changingItSignsOut}</p>
         <FormProblems form={form} error={change.error} />
-        <Field label="Current password" error={form.problem('currentPassword')}>
+        <Field label={strings.apiKeys.currentPassword} error={form.problem('currentPassword')}>
           {(ids) => (
             <input
               {...ids}
@@ -239,7 +245,7 @@ function ChangePasswordForm() {
             />
           )}
         </Field>
-        <Field label="New password" error={form.problem('newPassword')}>
+        <Field label={strings.common.newPassword} error={form.problem('newPassword')}>
           {(ids) => (
             <input
               {...ids}
@@ -251,8 +257,8 @@ function ChangePasswordForm() {
           )}
         </Field>
         <Field
-          label="Repeat new password"
-          error={mismatch ? 'does not match the new password' : form.problem('repeat')}
+          label={strings.apiKeys.repeatNewPassword}
+          error={mismatch ? strings.apiKeys.doesNotMatchThe : form.problem('repeat')}
         >
           {(ids) => (
             <input
@@ -266,7 +272,7 @@ function ChangePasswordForm() {
         </Field>
         <label className="check">
           <input type="checkbox" {...form.register('revokeApiKeys')} />
-          <span>Also revoke every API key of this account (scripts using them stop working)</span>
+          <span>{strings.apiKeys.alsoRevokeEveryApi}</span>
         </label>
         <div className="row">
           <button
@@ -274,7 +280,7 @@ function ChangePasswordForm() {
             className="btn btn-primary"
             disabled={change.isPending || mismatch || currentPassword === '' || newPassword === ''}
           >
-            {change.isPending ? 'Changing…' : 'Change password'}
+            {change.isPending ? strings.apiKeys.changing : strings.common.changePassword}
           </button>
         </div>
       </form>

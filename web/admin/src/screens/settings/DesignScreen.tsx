@@ -4,6 +4,7 @@ import { ApiError, api, unwrap } from '../../api/client';
 import { useSettings } from '../../api/queries/settings';
 import { useShop, useShopId } from '../../app/shop';
 import { type BodyForm, useBodyForm } from '../../forms/body-form';
+import { strings } from '../../strings';
 import { Field } from '../../ui/Field';
 import { LoadError, Loading, Page } from '../../ui/Page';
 import {
@@ -27,15 +28,15 @@ type SocialLink = Design['links']['socialLinks'][number];
 type Platform = SocialLink['platform'];
 
 const platforms = [
-  ['website', 'Website'],
-  ['discord', 'Discord'],
-  ['telegram', 'Telegram'],
-  ['youtube', 'YouTube'],
-  ['twitter', 'X (Twitter)'],
-  ['instagram', 'Instagram'],
-  ['tiktok', 'TikTok'],
-  ['email', 'E-mail'],
-  ['other', 'Other'],
+  ['website', strings.design.website],
+  ['discord', strings.design.discord],
+  ['telegram', strings.design.telegram],
+  ['youtube', strings.design.youtube],
+  ['twitter', strings.design.xTwitter],
+  ['instagram', strings.design.instagram],
+  ['tiktok', strings.design.tiktok],
+  ['email', strings.common.eMail],
+  ['other', strings.design.other],
 ] as const satisfies readonly (readonly [Platform, string])[];
 const everyPlatformListed: Exclude<Platform, (typeof platforms)[number][0]> extends never ? true : false = true;
 void everyPlatformListed;
@@ -45,7 +46,7 @@ const path = (shopId: number) => ({ params: { path: { shopId } } });
 export default function DesignScreen() {
   const settings = useSettings(useShopId());
   return (
-    <Page title="Design">
+    <Page title={strings.common.design}>
       {settings.isLoading ? <Loading /> : null}
       {settings.error ? <LoadError error={settings.error} retry={() => settings.refetch()} /> : null}
       {settings.data ? <DesignEditor design={settings.data.design} /> : null}
@@ -118,11 +119,11 @@ function ColoursSection({ form, onSaved }: { form: ColoursForm; onSaved: () => v
   const save = useSettingSave(
     (body: BodyOf<'PUT /self/{shopId}/settings/design'>) =>
       unwrap(api.PUT('/self/{shopId}/settings/design', { ...path(shopId), body })),
-    'Design saved',
+    strings.design.designSaved,
     onSaved,
   );
   return (
-    <SettingsSection title="Colours and display" form={form} mutation={save}>
+    <SettingsSection title={strings.design.coloursAndDisplay} form={form} mutation={save}>
       <div className="settings-colors">
         {colorFields.map(([name, label]) => (
           <ColourField key={name} form={form} name={name} label={label} />
@@ -136,18 +137,14 @@ function ColoursSection({ form, onSaved }: { form: ColoursForm; onSaved: () => v
           </label>
         ))}
       </div>
-      <Field
-        label="Font stylesheet"
-        error={form.problem('fontLink')}
-        hint="An https link to a web font's CSS (e.g. from Google Fonts). Leave empty for the default font."
-      >
+      <Field label={strings.design.fontStylesheet} error={form.problem('fontLink')} hint={strings.design.anHttpsLinkTo}>
         {(ids) => (
           <input
             {...ids}
             {...form.register('fontLink')}
             className="input"
             type="url"
-            placeholder="https://fonts.googleapis.com/css2?family=Inter"
+            placeholder={strings.design.httpsFontsGoogleapisCom}
           />
         )}
       </Field>
@@ -165,7 +162,7 @@ function ColourField({ form, name, label }: { form: ColoursForm; name: ColorFiel
           <input
             type="color"
             className="input"
-            aria-label={`${label} picker`}
+            aria-label={strings.design.picker(label)}
             value={isHexColor(value) ? value : '#000000'}
             onChange={(e) => form.setValue(name, e.target.value, { shouldDirty: true })}
           />
@@ -200,17 +197,22 @@ function uploadImage(shopId: number, to: UploadPath, file: File) {
 
 function ImagesSection({ design, onSaved }: SectionProps) {
   const images = [
-    { to: '/self/{shopId}/settings/design/logo', label: 'Logo', url: design.logoUrl, accept: 'image/*' },
+    { to: '/self/{shopId}/settings/design/logo', label: strings.design.logo, url: design.logoUrl, accept: 'image/*' },
     {
       to: '/self/{shopId}/settings/design/storefront/logo',
-      label: 'Storefront image',
+      label: strings.design.storefrontImage,
       url: design.storefront.imageUrl,
       accept: 'image/*',
     },
-    { to: '/self/{shopId}/customization/seo/image', label: 'SEO image', url: design.seo.imageUrl, accept: 'image/*' },
+    {
+      to: '/self/{shopId}/customization/seo/image',
+      label: strings.common.seoImage,
+      url: design.seo.imageUrl,
+      accept: 'image/*',
+    },
     {
       to: '/self/{shopId}/customization/seo/favicon',
-      label: 'Favicon',
+      label: strings.design.favicon,
       url: design.seo.faviconUrl,
       accept: 'image/png,image/x-icon,image/vnd.microsoft.icon,image/svg+xml,image/*',
     },
@@ -218,11 +220,9 @@ function ImagesSection({ design, onSaved }: SectionProps) {
   return (
     <section className="card stack" aria-labelledby="design-images-title">
       <h2 id="design-images-title" className="settings-section-title">
-        Images
+        {strings.common.images}
       </h2>
-      <p className="muted small">
-        Each image is uploaded as soon as you pick it (up to 5 MiB); it replaces the previous one.
-      </p>
+      <p className="muted small">{strings.design.eachImageIsUploaded}</p>
       {images.map((image) => (
         <ImageUpload key={image.to} {...image} onSaved={onSaved} />
       ))}
@@ -241,7 +241,7 @@ function ImageUpload(props: {
   const [inputKey, setInputKey] = useState(0);
   const upload = useSettingSave(
     (file: File) => uploadImage(shopId, props.to, file),
-    `${props.label} uploaded`,
+    strings.design.uploaded(props.label),
     props.onSaved,
   );
   const error =
@@ -249,9 +249,9 @@ function ImageUpload(props: {
   return (
     <div className="row">
       {props.url ? (
-        <img className="settings-image" src={props.url} alt={`Current ${props.label.toLowerCase()}`} />
+        <img className="settings-image" src={props.url} alt={strings.design.current(props.label.toLowerCase())} />
       ) : (
-        <span className="muted small">No {props.label.toLowerCase()}</span>
+        <span className="muted small">{strings.design.no(props.label.toLowerCase())}</span>
       )}
       <Field label={props.label} error={error} className="grow">
         {(ids) => (
@@ -269,7 +269,7 @@ function ImageUpload(props: {
           />
         )}
       </Field>
-      {upload.isPending ? <span role="status">Uploading…</span> : null}
+      {upload.isPending ? <span role="status">{strings.common.uploading}</span> : null}
     </div>
   );
 }
@@ -279,23 +279,23 @@ function StorefrontSection({ form, onSaved }: { form: HeaderForm; onSaved: () =>
   const save = useSettingSave(
     (body: BodyOf<'PUT /self/{shopId}/settings/design/storefront'>) =>
       unwrap(api.PUT('/self/{shopId}/settings/design/storefront', { ...path(shopId), body })),
-    'Storefront texts saved',
+    strings.design.storefrontTextsSaved,
     onSaved,
   );
   return (
     <SettingsSection
-      title="Storefront header"
-      description="The title, text and button at the top of the storefront's home page."
+      title={strings.design.storefrontHeader}
+      description={strings.design.theTitleTextAnd}
       form={form}
       mutation={save}
     >
-      <Field label="Title" error={form.problem('title')}>
+      <Field label={strings.common.title} error={form.problem('title')}>
         {(ids) => <input {...ids} {...form.register('title')} className="input" maxLength={200} />}
       </Field>
-      <Field label="Description" error={form.problem('description')}>
+      <Field label={strings.common.description} error={form.problem('description')}>
         {(ids) => <textarea {...ids} {...form.register('description')} className="input" maxLength={5000} />}
       </Field>
-      <Field label="Button text" error={form.problem('buttonText')}>
+      <Field label={strings.common.buttonText} error={form.problem('buttonText')}>
         {(ids) => <input {...ids} {...form.register('buttonText')} className="input" maxLength={64} />}
       </Field>
       <div className="settings-flags">
@@ -322,7 +322,7 @@ function LinksSection({ design, onSaved }: SectionProps) {
   const save = useSettingSave(
     (body: BodyOf<'PUT /self/{shopId}/settings/design/links'>) =>
       unwrap(api.PUT('/self/{shopId}/settings/design/links', { ...path(shopId), body })),
-    'Links saved',
+    strings.design.linksSaved,
     onSaved,
   );
   const links = form.watch('socialLinks');
@@ -335,8 +335,8 @@ function LinksSection({ design, onSaved }: SectionProps) {
   };
   return (
     <SettingsSection
-      title="Social links"
-      description="Shown in the storefront's footer, in this order (up to 20)."
+      title={strings.design.socialLinks}
+      description={strings.design.shownInTheStorefronts}
       form={form}
       mutation={save}
       extra={
@@ -346,16 +346,16 @@ function LinksSection({ design, onSaved }: SectionProps) {
           disabled={links.length >= 20}
           onClick={() => setLinks([...form.getValues('socialLinks'), { platform: 'website', link: '' }])}
         >
-          Add link
+          {strings.design.addLink}
         </button>
       }
     >
-      {links.length === 0 ? <p className="muted small">No links.</p> : null}
+      {links.length === 0 ? <p className="muted small">{strings.design.noLinks}</p> : null}
       {form.problem('socialLinks') ? <p className="field-error">{form.problem('socialLinks')}</p> : null}
       {links.map((link, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: rows have no id; their place is what identifies them
         <div key={index} className="settings-link-row">
-          <Field label={`Link ${index + 1} platform`} error={form.problem(`socialLinks.${index}.platform`)}>
+          <Field label={strings.design.linkPlatform(index + 1)} error={form.problem(`socialLinks.${index}.platform`)}>
             {(ids) => (
               <select {...ids} {...form.register(`socialLinks.${index}.platform`)} className="input">
                 {platforms.map(([value, label]) => (
@@ -366,14 +366,14 @@ function LinksSection({ design, onSaved }: SectionProps) {
               </select>
             )}
           </Field>
-          <Field label={`Link ${index + 1} address`} error={form.problem(`socialLinks.${index}.link`)}>
+          <Field label={strings.design.linkAddress(index + 1)} error={form.problem(`socialLinks.${index}.link`)}>
             {(ids) => (
               <input
                 {...ids}
                 {...form.register(`socialLinks.${index}.link`)}
                 className="input"
                 type={link.platform === 'email' ? 'email' : 'url'}
-                placeholder={link.platform === 'email' ? 'hello@example.com' : 'https://'}
+                placeholder={link.platform === 'email' ? strings.design.helloExampleCom : strings.common.https}
               />
             )}
           </Field>
@@ -381,7 +381,7 @@ function LinksSection({ design, onSaved }: SectionProps) {
             <button
               type="button"
               className="btn btn-ghost"
-              aria-label={`Move link ${index + 1} up`}
+              aria-label={strings.design.moveLinkUp(index + 1)}
               disabled={index === 0}
               onClick={() => move(index, -1)}
             >
@@ -390,7 +390,7 @@ function LinksSection({ design, onSaved }: SectionProps) {
             <button
               type="button"
               className="btn btn-ghost"
-              aria-label={`Move link ${index + 1} down`}
+              aria-label={strings.design.moveLinkDown(index + 1)}
               disabled={index === links.length - 1}
               onClick={() => move(index, 1)}
             >
@@ -399,7 +399,7 @@ function LinksSection({ design, onSaved }: SectionProps) {
             <button
               type="button"
               className="btn btn-ghost"
-              aria-label={`Remove link ${index + 1}`}
+              aria-label={strings.design.removeLink(index + 1)}
               onClick={() => setLinks(form.getValues('socialLinks').filter((_, i) => i !== index))}
             >
               ✕
@@ -421,21 +421,25 @@ function SeoSection({ design, onSaved }: SectionProps) {
   const save = useSettingSave(
     (body: BodyOf<'PUT /self/{shopId}/customization/seo'>) =>
       unwrap(api.PUT('/self/{shopId}/customization/seo', { ...path(shopId), body })),
-    'SEO saved',
+    strings.design.seoSaved,
     onSaved,
   );
   const [metaTitle, metaDescription] = form.watch(['metaTitle', 'metaDescription']);
   return (
     <SettingsSection
-      title="Search engines"
-      description="The title and description search engines and link previews show. The SEO image and favicon are under Images."
+      title={strings.common.searchEngines}
+      description={strings.design.theTitleAndDescription}
       form={form}
       mutation={save}
     >
-      <Field label="Meta title" error={form.problem('metaTitle')} hint={`${metaTitle.length} / 70`}>
+      <Field label={strings.common.metaTitle} error={form.problem('metaTitle')} hint={`${metaTitle.length} / 70`}>
         {(ids) => <input {...ids} {...form.register('metaTitle')} className="input" maxLength={70} />}
       </Field>
-      <Field label="Meta description" error={form.problem('metaDescription')} hint={`${metaDescription.length} / 160`}>
+      <Field
+        label={strings.common.metaDescription}
+        error={form.problem('metaDescription')}
+        hint={`${metaDescription.length} / 160`}
+      >
         {(ids) => <textarea {...ids} {...form.register('metaDescription')} className="input" maxLength={160} />}
       </Field>
     </SettingsSection>
@@ -443,10 +447,10 @@ function SeoSection({ design, onSaved }: SectionProps) {
 }
 
 const widgetLabels = [
-  ['crispKey', 'Crisp website ID'],
-  ['googleAnalyticsKey', 'Google Analytics ID'],
-  ['hotjarKey', 'Hotjar site ID'],
-  ['intercomKey', 'Intercom app ID'],
+  ['crispKey', strings.design.crispWebsiteId],
+  ['googleAnalyticsKey', strings.design.googleAnalyticsId],
+  ['hotjarKey', strings.design.hotjarSiteId],
+  ['intercomKey', strings.design.intercomAppId],
 ] as const;
 
 function WidgetsSection({ design, onSaved }: SectionProps) {
@@ -470,13 +474,13 @@ function WidgetsSection({ design, onSaved }: SectionProps) {
   const save = useSettingSave(
     (body: BodyOf<'PUT /self/{shopId}/customization/widgets'>) =>
       unwrap(api.PUT('/self/{shopId}/customization/widgets', { ...path(shopId), body })),
-    'Widgets saved',
+    strings.design.widgetsSaved,
     onSaved,
   );
   return (
     <SettingsSection
-      title="Widgets"
-      description="Chat and analytics IDs for a storefront built elsewhere: the public API hands them out. shopd's own storefront loads no third-party scripts, so these change nothing on its pages."
+      title={strings.design.widgets}
+      description={strings.design.chatAndAnalyticsIds}
       form={form}
       mutation={save}
     >

@@ -3,6 +3,7 @@ import { api, unwrap } from '../../api/client';
 import { type Settings, useSettings } from '../../api/queries/settings';
 import { useShopId } from '../../app/shop';
 import { useBodyForm } from '../../forms/body-form';
+import { strings } from '../../strings';
 import { CheckField, Field } from '../../ui/Field';
 import { Badge, LoadError, Loading, Page } from '../../ui/Page';
 import { orNull, SettingsSection, useSettingSave } from './section';
@@ -13,7 +14,7 @@ type Currency = BodyOf<'PUT /self/{shopId}/settings/currency'>['currency'];
 export default function GeneralSettingsScreen() {
   const settings = useSettings(useShopId());
   return (
-    <Page title="General settings">
+    <Page title={strings.settings.generalSettings}>
       {settings.isLoading ? <Loading /> : null}
       {settings.error ? <LoadError error={settings.error} retry={() => settings.refetch()} /> : null}
       {settings.data ? <GeneralForms settings={settings.data} /> : null}
@@ -53,8 +54,8 @@ function NameSection({ settings }: Props) {
     unwrap(api.PUT('/self/{shopId}/settings/name', { ...path(shopId), body })),
   );
   return (
-    <SettingsSection title="Shop name" form={form} mutation={save}>
-      <Field label="Shop name" error={form.problem('newName')}>
+    <SettingsSection title={strings.common.shopName} form={form} mutation={save}>
+      <Field label={strings.common.shopName} error={form.problem('newName')}>
         {(ids) => <input {...ids} {...form.register('newName')} className="input" maxLength={64} />}
       </Field>
     </SettingsSection>
@@ -73,14 +74,21 @@ function StatusSection({ settings }: Props) {
   );
   return (
     <SettingsSection
-      title="Shop status"
-      description="A shop on hold still shows its pages but refuses every checkout."
+      title={strings.settings.shopStatus}
+      description={strings.settings.aShopOnHold}
       form={form}
       mutation={save}
     >
-      <p>Now: {settings.onHold ? <Badge tone="warn">On hold</Badge> : <Badge tone="ok">Open</Badge>}</p>
+      <p>
+        {strings.settings.now}{' '}
+        {settings.onHold ? (
+          <Badge tone="warn">{strings.settings.onHold}</Badge>
+        ) : (
+          <Badge tone="ok">{strings.settings.open}</Badge>
+        )}
+      </p>
       <CheckField {...form.register('onHold')} error={form.problem('onHold')}>
-        Put the shop on hold
+        {strings.settings.putTheShopOn}
       </CheckField>
     </SettingsSection>
   );
@@ -98,23 +106,23 @@ function AddressSection({ settings }: Props) {
   );
   return (
     <SettingsSection
-      title="Subdomain"
+      title={strings.settings.subdomain}
       description={
         <>
-          The storefront is at{' '}
+          {strings.settings.theStorefrontIsAt}{' '}
           <a href={settings.storefrontUrl} target="_blank" rel="noreferrer">
             {settings.storefrontUrl}
           </a>
-          . Changing the subdomain changes that address: old links stop working.
+          {strings.settings.changingTheSubdomainChanges}
         </>
       }
       form={form}
       mutation={save}
     >
       <Field
-        label="Subdomain"
+        label={strings.settings.subdomain}
         error={form.problem('newSubDomain')}
-        hint="3–32 lower-case letters, digits and inner hyphens."
+        hint={strings.settings.n332LowerCase}
       >
         {(ids) => (
           <input
@@ -143,8 +151,8 @@ function DomainSection({ settings }: Props) {
   );
   return (
     <SettingsSection
-      title="Custom domain"
-      description="Point the domain's DNS at this server; the storefront is then served at its root and every link shopd writes uses it. Leave empty to remove it."
+      title={strings.settings.customDomain}
+      description={strings.settings.pointTheDomainsDns}
       form={form}
       mutation={save}
       extra={
@@ -158,12 +166,16 @@ function DomainSection({ settings }: Props) {
               save.mutate({ domain: null });
             }}
           >
-            Remove domain
+            {strings.settings.removeDomain}
           </button>
         ) : null
       }
     >
-      <Field label="Custom domain" error={form.problem('domain')} hint="For example shop.example.com">
+      <Field
+        label={strings.settings.customDomain}
+        error={form.problem('domain')}
+        hint={strings.settings.forExampleShopExample}
+      >
         {(ids) => (
           <input
             {...ids}
@@ -172,7 +184,7 @@ function DomainSection({ settings }: Props) {
             maxLength={254}
             autoCapitalize="none"
             spellCheck={false}
-            placeholder="shop.example.com"
+            placeholder={strings.settings.shopExampleCom}
           />
         )}
       </Field>
@@ -189,42 +201,44 @@ function DomainVerification({ verification }: { verification: NonNullable<Settin
   const shopId = useShopId();
   const verify = useSettingSave(
     () => unwrap(api.POST('/self/{shopId}/settings/domain/verify', { ...path(shopId) })),
-    'Domain verified',
+    strings.settings.domainVerified,
   );
   return (
-    <section className="settings-domain-verification" aria-label="Domain verification">
+    <section className="settings-domain-verification" aria-label={strings.settings.domainVerification}>
       <p>
-        {verification.verified ? <Badge tone="ok">Verified</Badge> : <Badge tone="warn">Not verified</Badge>}{' '}
-        {verification.verified
-          ? 'The DNS record was found: the storefront can be served over https at this domain.'
-          : 'Create this DNS record at your domain’s DNS provider. Until it is found, the server gets no certificate for the domain.'}
+        {verification.verified ? (
+          <Badge tone="ok">{strings.settings.verified}</Badge>
+        ) : (
+          <Badge tone="warn">{strings.settings.notVerified}</Badge>
+        )}{' '}
+        {verification.verified ? strings.settings.theDnsRecordWas : strings.settings.createThisDnsRecord}
       </p>
       <dl className="orders-facts">
-        <dt>Type</dt>
+        <dt>{strings.common.type}</dt>
         <dd>
           <code>{verification.type}</code>
         </dd>
-        <dt>Name</dt>
+        <dt>{strings.common.name}</dt>
         <dd>
           <code>{verification.record}</code>
         </dd>
-        <dt>Value</dt>
+        <dt>{strings.common.value}</dt>
         <dd>
           {verification.value ? (
             <code>{verification.value}</code>
           ) : (
-            <span className="muted">Save the domain again to get a value.</span>
+            <span className="muted">{strings.settings.saveTheDomainAgain}</span>
           )}
         </dd>
       </dl>
       {verification.verified ? null : (
         <p>
           <button type="button" className="btn" disabled={verify.isPending} onClick={() => verify.mutate(undefined)}>
-            Check now
+            {strings.settings.checkNow}
           </button>{' '}
           {verify.error ? (
             <span role="alert" className="muted small">
-              {verify.error instanceof Error ? verify.error.message : 'The record was not found.'}
+              {verify.error instanceof Error ? verify.error.message : strings.settings.theRecordWasNot}
             </span>
           ) : null}
         </p>
@@ -250,12 +264,12 @@ function CurrencySection({ settings }: Props) {
   );
   return (
     <SettingsSection
-      title="Currency"
-      description="Prices, coupon amounts and customer balances keep their numbers in the new currency; past orders keep theirs."
+      title={strings.settings.currency}
+      description={strings.settings.pricesCouponAmountsAnd}
       form={form}
       mutation={save}
     >
-      <Field label="Currency" error={form.problem('currency')} hint="An ISO 4217 code such as USD or EUR.">
+      <Field label={strings.settings.currency} error={form.problem('currency')} hint={strings.settings.anIso4217Code}>
         {(ids) => (
           <>
             <input
@@ -307,8 +321,8 @@ function TimezoneSection({ settings }: Props) {
   const offset = Number(form.watch('utcTimezoneOffset'));
   return (
     <SettingsSection
-      title="Time zone"
-      description="Dashboards and date filters count days in this offset. After a change the dashboards are recounted in the background for a while."
+      title={strings.settings.timeZone}
+      description={strings.settings.dashboardsAndDateFilters}
       form={form}
       mutation={save}
       extra={
@@ -318,12 +332,12 @@ function TimezoneSection({ settings }: Props) {
             className="btn"
             onClick={() => form.setValue('utcTimezoneOffset', String(browserOffset))}
           >
-            Use this computer's ({offsetLabel(browserOffset)})
+            {strings.settings.thisComputersOffset(offsetLabel(browserOffset))}
           </button>
         ) : null
       }
     >
-      <Field label="UTC offset" error={form.problem('utcTimezoneOffset')}>
+      <Field label={strings.settings.utcOffset} error={form.problem('utcTimezoneOffset')}>
         {(ids) => (
           <select {...ids} {...form.register('utcTimezoneOffset')} className="input">
             {offsetChoices(settings.utcTimezoneOffset).map((m) => (
@@ -348,18 +362,18 @@ function PasswordSection({ settings }: Props) {
   const save = useSettingSave(
     (body: BodyOf<'PUT /self/{shopId}/settings/password'>) =>
       unwrap(api.PUT('/self/{shopId}/settings/password', { ...path(shopId), body })),
-    'Storefront password saved',
+    strings.settings.storefrontPasswordSaved,
   );
   const send = (body: BodyOf<'PUT /self/{shopId}/settings/password'>) =>
     save.mutateAsync(body).then(() => form.reset());
   return (
     <SettingsSection
-      title="Storefront password"
-      description="With a password, buyers must enter it before they see the storefront."
+      title={strings.settings.storefrontPassword}
+      description={strings.settings.withAPasswordBuyers}
       form={form}
       mutation={save}
       send={send}
-      submitLabel={settings.passwordProtected ? 'Change password' : 'Set password'}
+      submitLabel={settings.passwordProtected ? strings.common.changePassword : strings.common.setPassword}
       submitDisabled={form.watch('password') === ''}
       extra={
         settings.passwordProtected ? (
@@ -368,23 +382,29 @@ function PasswordSection({ settings }: Props) {
             className="btn btn-danger"
             disabled={save.isPending}
             onClick={() => {
-              if (window.confirm('Remove the storefront password? Anyone can then see the storefront.'))
+              if (window.confirm(strings.settings.removeTheStorefrontPassword))
                 send({ password: null }).catch(() => undefined);
             }}
           >
-            Remove password
+            {strings.settings.removePassword}
           </button>
         ) : null
       }
     >
       <p>
-        Now:{' '}
-        {settings.passwordProtected ? <Badge tone="info">Password protected</Badge> : <Badge>Open to everyone</Badge>}
+        {strings.settings.now}{' '}
+        {settings.passwordProtected ? (
+          <Badge tone="info">{strings.settings.passwordProtected}</Badge>
+        ) : (
+          <Badge>{strings.settings.openToEveryone}</Badge>
+        )}
       </p>
       <Field
-        label={settings.passwordProtected ? 'New storefront password' : 'Storefront password'}
+        label={
+          settings.passwordProtected ? strings.settings.newStorefrontPassword : strings.settings.storefrontPassword
+        }
         error={form.problem('password')}
-        hint="4–128 characters."
+        hint={strings.settings.n4128Characters}
       >
         {(ids) => (
           <input
@@ -413,12 +433,16 @@ function InvoicesSection({ settings }: Props) {
   );
   return (
     <SettingsSection
-      title="Invoice lifetime"
-      description="How long a pending invoice holds its stock before it expires."
+      title={strings.settings.invoiceLifetime}
+      description={strings.settings.howLongAPending}
       form={form}
       mutation={save}
     >
-      <Field label="Invoice lifetime (minutes)" error={form.problem('lifetimeMinutes')} hint="5 to 10080 (a week).">
+      <Field
+        label={strings.settings.invoiceLifetimeMinutes}
+        error={form.problem('lifetimeMinutes')}
+        hint={strings.settings.n5To10080A}
+      >
         {(ids) => (
           <input
             {...ids}
@@ -448,12 +472,12 @@ function AffiliateSection({ settings }: Props) {
   );
   return (
     <SettingsSection
-      title="Affiliate commission"
-      description="Paid to the customer who referred a buyer, on each completed order. 0 turns commissions off."
+      title={strings.settings.affiliateCommission}
+      description={strings.settings.paidToTheCustomer}
       form={form}
       mutation={save}
     >
-      <Field label="Commission (%)" error={form.problem('percentage')} hint="0 to 100, at most 2 decimals.">
+      <Field label={strings.settings.commission} error={form.problem('percentage')} hint={strings.settings.n0To100At}>
         {(ids) => (
           <input
             {...ids}
@@ -483,12 +507,16 @@ function PopupSection({ settings }: Props) {
   );
   return (
     <SettingsSection
-      title="Storefront popup"
-      description="A message shown to visitors when they open the storefront. Leave empty for none."
+      title={strings.settings.storefrontPopup}
+      description={strings.settings.aMessageShownTo}
       form={form}
       mutation={save}
     >
-      <Field label="Popup message" error={form.problem('message')} hint={`${form.watch('message').length} / 2000`}>
+      <Field
+        label={strings.settings.popupMessage}
+        error={form.problem('message')}
+        hint={`${form.watch('message').length} / 2000`}
+      >
         {(ids) => <textarea {...ids} {...form.register('message')} className="input" maxLength={2000} />}
       </Field>
     </SettingsSection>
@@ -507,12 +535,16 @@ function TermsSection({ settings }: Props) {
   );
   return (
     <SettingsSection
-      title="Terms of service"
-      description="Shown on the storefront's terms page. Leave empty for none."
+      title={strings.common.termsOfService}
+      description={strings.settings.shownOnTheStorefronts}
       form={form}
       mutation={save}
     >
-      <Field label="Terms of service" error={form.problem('terms')} hint={`${form.watch('terms').length} / 50000`}>
+      <Field
+        label={strings.common.termsOfService}
+        error={form.problem('terms')}
+        hint={`${form.watch('terms').length} / 50000`}
+      >
         {(ids) => <textarea {...ids} {...form.register('terms')} className="input settings-terms" maxLength={50000} />}
       </Field>
     </SettingsSection>

@@ -3,6 +3,7 @@ import { api, unwrap } from '../../api/client';
 import { type Settings, useSettings } from '../../api/queries/settings';
 import { useShop, useShopId } from '../../app/shop';
 import { useBodyForm } from '../../forms/body-form';
+import { strings } from '../../strings';
 import { CheckField, Field } from '../../ui/Field';
 import { Badge, LoadError, Loading, Page } from '../../ui/Page';
 import { gatewayLabel } from '../orders/orders';
@@ -21,18 +22,7 @@ const commonKeys = new Set(['enabled', 'configured', 'secretsUnreadable', 'gatew
 const secretNames = new Set(['apiKey', 'secretKey', 'webhookSecret', 'privateKey']);
 const MASK = '••••';
 
-const fieldLabels: Record<string, string> = {
-  apiKey: 'API key',
-  secretKey: 'Secret key',
-  webhookSecret: 'Webhook secret',
-  privateKey: 'Private key',
-  publicKey: 'Public key',
-  receiveCurrency: 'Receive currency',
-  handle: 'Handle',
-  email: 'E-mail',
-  cashtag: 'Cashtag',
-  terminalId: 'Terminal ID',
-};
+const fieldLabels: Record<string, string> = strings.payments.fieldLabels;
 
 /** `virtual-payments` → `Virtual payments`; `receiveCurrency` → `Receive currency`. */
 function humanize(name: string): string {
@@ -55,7 +45,7 @@ const unsupported = new Set<string>(['virtual-payments', 'cardreader']);
  */
 const callbacks: Partial<Record<Provider, { dashboard: string; events: string[] }>> = {
   cardconnect: {
-    dashboard: "Stripe's dashboard (Developers → Webhooks)",
+    dashboard: strings.payments.stripesDashboardDevelopersWebhooks,
     events: [
       'checkout.session.completed',
       'checkout.session.expired',
@@ -64,7 +54,7 @@ const callbacks: Partial<Record<Provider, { dashboard: string; events: string[] 
     ],
   },
   cryptocommerce: {
-    dashboard: "the crypto provider's dashboard (Settings → Webhook subscriptions)",
+    dashboard: strings.payments.theCryptoProvidersDashboard,
     events: ['charge:confirmed', 'charge:failed', 'charge:pending', 'charge:delayed', 'charge:resolved'],
   },
 };
@@ -92,11 +82,8 @@ function isSecret(name: string, value: unknown): boolean {
 export default function PaymentsScreen() {
   const settings = useSettings(useShopId());
   return (
-    <Page title="Payment settings">
-      <p className="muted">
-        Each gateway is saved on its own. Secrets are stored encrypted and never shown again: leave a secret empty to
-        keep the stored one.
-      </p>
+    <Page title={strings.payments.paymentSettings}>
+      <p className="muted">{strings.payments.eachGatewayIsSaved}</p>
       {settings.isLoading ? <Loading /> : null}
       {settings.error ? <LoadError error={settings.error} retry={() => settings.refetch()} /> : null}
       {settings.data ? (
@@ -120,7 +107,7 @@ type GatewayValues = {
 };
 
 /** The provider a hosted method pays through, said on its settings (the method's name stays one). */
-const providerOf: Partial<Record<string, string>> = { cardconnect: 'Stripe', cryptocommerce: 'Coinbase Commerce' };
+const providerOf: Partial<Record<string, string>> = strings.payments.providerOf;
 
 function GatewayForm({ provider, view }: { provider: Provider; view: View }) {
   const shopId = useShopId();
@@ -173,7 +160,7 @@ function GatewayForm({ provider, view }: { provider: Provider; view: View }) {
           body: body as never,
         }),
       ),
-    `${title} saved`,
+    strings.payments.saved(title),
   );
   // Saved: the secrets are stored, their boxes empty again.
   const send = (body: Record<string, unknown>) =>
@@ -188,39 +175,34 @@ function GatewayForm({ provider, view }: { provider: Provider; view: View }) {
   const cleared = form.watch('cleared');
 
   const status = !supported ? (
-    <Badge tone="muted">Not supported by this server yet</Badge>
+    <Badge tone="muted">{strings.payments.notSupportedByThis}</Badge>
   ) : view.secretsUnreadable ? (
-    <Badge tone="bad">Secrets unreadable</Badge>
+    <Badge tone="bad">{strings.payments.secretsUnreadable}</Badge>
   ) : view.enabled ? (
-    <Badge tone="ok">Enabled</Badge>
+    <Badge tone="ok">{strings.common.enabled}</Badge>
   ) : view.configured ? (
-    <Badge tone="info">Configured, disabled</Badge>
+    <Badge tone="info">{strings.payments.configuredDisabled}</Badge>
   ) : (
-    <Badge>Not configured</Badge>
+    <Badge>{strings.payments.notConfigured}</Badge>
   );
 
   return (
     <SettingsSection title={title} form={form} mutation={save} send={send} description={status}>
       {view.secretsUnreadable ? (
-        <p className="alert alert-error small">
-          The stored secrets cannot be read with this server's key. Enter every secret again, or ask the operator to
-          restore the old key.
-        </p>
+        <p className="alert alert-error small">{strings.payments.theStoredSecretsCannot}</p>
       ) : null}
-      {supported ? null : (
-        <p className="muted small">
-          This server cannot take payments through {title} yet, so it cannot be enabled. Its settings can still be kept.
-        </p>
-      )}
+      {supported ? null : <p className="muted small">{strings.payments.thisServerCannotTake(title)}</p>}
       <CheckField {...form.register('enabled')} disabled={!supported} error={form.problem('enabled')}>
-        Enable {title}
+        {strings.payments.enable(title)}
       </CheckField>
       <CheckField {...form.register('blockVpn')} error={form.problem('blockVpn')}>
-        Block VPN buyers
+        {strings.payments.blockVpnBuyers}
       </CheckField>
-      {providerOf[provider] ? <p className="muted small">Buyers pay on {providerOf[provider]}'s page.</p> : null}
+      {providerOf[provider] ? (
+        <p className="muted small">{strings.payments.buyersPayOnS(providerOf[provider])}</p>
+      ) : null}
       {callbacks[provider] ? <CallbackInfo provider={provider} title={title} /> : null}
-      {fields.length === 0 ? <p className="muted small">This gateway has no settings besides its switch.</p> : null}
+      {fields.length === 0 ? <p className="muted small">{strings.payments.thisGatewayHasNo}</p> : null}
       {fields.map((name) => {
         const label = fieldLabels[name] ?? humanize(name);
         const secret = isSecret(name, stored[name]);
@@ -249,10 +231,10 @@ function GatewayForm({ provider, view }: { provider: Provider; view: View }) {
             error={error}
             hint={
               removing
-                ? 'Will be removed when you save.'
+                ? strings.payments.willBeRemovedWhen
                 : current
-                  ? `Stored (${current}). Leave empty to keep it; type a new one to replace it.`
-                  : 'Not set.'
+                  ? strings.payments.storedLeaveEmptyTo(current)
+                  : strings.payments.notSet
             }
           >
             {(ids) => (
@@ -264,7 +246,7 @@ function GatewayForm({ provider, view }: { provider: Provider; view: View }) {
                   type="password"
                   autoComplete="new-password"
                   spellCheck={false}
-                  placeholder={current ? 'Unchanged' : ''}
+                  placeholder={current ? strings.common.unchanged : ''}
                   disabled={removing}
                 />
                 {current ? (
@@ -274,11 +256,13 @@ function GatewayForm({ provider, view }: { provider: Provider; view: View }) {
                     aria-pressed={removing}
                     aria-describedby={ids.id}
                     title={
-                      removing ? `Keep the stored ${label.toLowerCase()}` : `Remove the stored ${label.toLowerCase()}`
+                      removing
+                        ? strings.payments.keepTheStored(label.toLowerCase())
+                        : strings.payments.removeTheStored(label.toLowerCase())
                     }
                     onClick={() => form.setValue(`cleared.${name}`, !removing)}
                   >
-                    {removing ? 'Keep stored value' : 'Remove stored value'}
+                    {removing ? strings.payments.keepStoredValue : strings.payments.removeStoredValue}
                   </button>
                 ) : null}
               </div>
@@ -300,14 +284,11 @@ function CallbackInfo({ provider, title }: { provider: Provider; title: string }
   return (
     <div className="stack settings-callback">
       <Field
-        label={`${title} callback URL`}
+        label={strings.payments.callbackUrl(title)}
         hint={
           <>
-            Add it as an endpoint in {callback.dashboard}, and enter the signing secret it shows as the webhook secret
-            below.
-            {guessed
-              ? " Built from this page's address: if the server's public address (PUBLIC_URL) is another, use that one."
-              : null}
+            {strings.payments.addItAsAn(callback.dashboard)}
+            {guessed ? strings.payments.builtFromThisPages : null}
           </>
         }
       >
@@ -324,10 +305,10 @@ function CallbackInfo({ provider, title }: { provider: Provider; title: string }
         )}
       </Field>
       <div className="row">
-        <CopyButton text={url} label="Copy URL" />
+        <CopyButton text={url} label={strings.payments.copyUrl} />
       </div>
       <div>
-        <p className="settings-legend">Events to send</p>
+        <p className="settings-legend">{strings.payments.eventsToSend}</p>
         <ul className="settings-callback-events">
           {callback.events.map((event) => (
             <li key={event}>

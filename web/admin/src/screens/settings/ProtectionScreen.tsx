@@ -4,6 +4,7 @@ import { api, unwrap } from '../../api/client';
 import { type Settings, useSettings } from '../../api/queries/settings';
 import { useShopId } from '../../app/shop';
 import { useBodyForm } from '../../forms/body-form';
+import { strings } from '../../strings';
 import { CheckField, Field } from '../../ui/Field';
 import { LoadError, Loading, Page } from '../../ui/Page';
 import { SettingsSection, useSettingSave } from './section';
@@ -26,11 +27,8 @@ const MAX_LIMIT = 10_000_000;
 export default function ProtectionScreen() {
   const settings = useSettings(useShopId());
   return (
-    <Page title="Protection">
-      <p className="muted">
-        Limits on what anonymous visitors can do in this shop. A client is one IP address (a whole IPv6 /64 counts as
-        one) and, where the form has one, one e-mail address.
-      </p>
+    <Page title={strings.common.protection}>
+      <p className="muted">{strings.protection.limitsOnWhatAnonymous}</p>
       {settings.isLoading ? <Loading /> : null}
       {settings.error ? <LoadError error={settings.error} retry={() => settings.refetch()} /> : null}
       {settings.data ? (
@@ -53,12 +51,12 @@ export default function ProtectionScreen() {
  */
 function wholeNumberProblem(text: string, min: number, max: number, offAtZero: boolean): string | undefined {
   const value = text.trim();
-  const range = `from ${min.toLocaleString('en')} to ${max.toLocaleString('en')}`;
-  const zero = offAtZero ? ' (0 turns it off)' : '';
-  if (value === '') return `Enter a whole number ${range}${zero}.`;
+  const range = strings.protection.fromTo(min.toLocaleString('en'), max.toLocaleString('en'));
+  const zero = offAtZero ? strings.protection.n0TurnsItOff : '';
+  if (value === '') return strings.protection.enterAWholeNumber(range, zero);
   const number = Number(value);
-  if (!Number.isInteger(number)) return `Enter a whole number ${range}${zero}, without decimals.`;
-  if (number < min || number > max) return `Enter a number ${range}${zero}.`;
+  if (!Number.isInteger(number)) return strings.protection.enterAWholeNumberWithout(range, zero);
+  if (number < min || number > max) return strings.protection.enterANumber(range, zero);
   return undefined;
 }
 
@@ -120,29 +118,29 @@ function HoldsSection({ protection }: Props) {
   const save = useProtectionSave();
   return (
     <SettingsSection
-      title="Holding stock"
-      description="An unpaid order holds its stock until it expires. These limits keep one visitor from taking a product off sale with orders they never pay."
+      title={strings.protection.holdingStock}
+      description={strings.protection.anUnpaidOrderHolds}
       form={form}
       mutation={save}
     >
       <Field
-        label="Card and crypto orders hold stock for (minutes)"
+        label={strings.protection.cardAndCryptoOrders}
         error={form.problem('holdMinutesHosted')}
-        hint="5 to 10080. Orders paid by a manual method keep the invoice lifetime (General settings). The payment page closes then; a page the provider keeps open longer is closed once the order expires."
+        hint={strings.protection.n5To10080Orders}
       >
         {(ids) => <NumberInput ids={ids} min={5} max={10_080} register={form.register('holdMinutesHosted')} />}
       </Field>
       <Field
-        label="Units of one product a client may hold unpaid"
+        label={strings.protection.unitsOfOneProduct}
         error={form.problem('unitsPerClient')}
-        hint="Counted over all of the client's unpaid orders, the new one included. 0 = no limit."
+        hint={strings.protection.countedOverAllOf}
       >
         {(ids) => <NumberInput ids={ids} min={0} max={MAX_LIMIT} register={form.register('unitsPerClient')} />}
       </Field>
       <Field
-        label="Unpaid orders a client may have open"
+        label={strings.protection.unpaidOrdersAClient}
         error={form.problem('pendingPerClient')}
-        hint="Past it, the checkout asks the client to wait until their earliest order expires. 0 = no limit."
+        hint={strings.protection.pastItTheCheckout}
       >
         {(ids) => <NumberInput ids={ids} min={0} max={MAX_LIMIT} register={form.register('pendingPerClient')} />}
       </Field>
@@ -160,15 +158,15 @@ function CardTestingSection({ protection }: Props) {
   const save = useProtectionSave();
   return (
     <SettingsSection
-      title="Card testing"
-      description="Card testers try stolen cards with many small card or crypto checkouts. Every attempt counts, paid or not."
+      title={strings.protection.cardTesting}
+      description={strings.protection.cardTestersTryStolen}
       form={form}
       mutation={save}
     >
       <Field
-        label="Card and crypto checkouts per client per hour"
+        label={strings.protection.cardAndCryptoCheckouts}
         error={form.problem('hostedCheckoutsPerHour')}
-        hint="0 = no limit."
+        hint={strings.protection.n0NoLimit}
       >
         {(ids) => <NumberInput ids={ids} min={0} max={MAX_LIMIT} register={form.register('hostedCheckoutsPerHour')} />}
       </Field>
@@ -192,28 +190,28 @@ function ChallengeSection({ protection }: Props) {
   const save = useProtectionSave();
   return (
     <SettingsSection
-      title="Proof-of-work challenge"
-      description="Before a checkout, a support ticket or a sign-in code, the buyer's browser can be asked to solve a small puzzle (ALTCHA, run by this server). It takes a second or two and starts by itself, but needs JavaScript; scripts placing orders by the thousand pay for every one."
+      title={strings.protection.proofOfWorkChallenge}
+      description={strings.protection.beforeACheckoutA}
       form={form}
       mutation={save}
     >
       <Field
-        label="Ask for the challenge"
+        label={strings.protection.askForTheChallenge}
         error={form.problem('challenge')}
-        hint="Programs using the API send the solution in the X-Altcha header."
+        hint={strings.protection.programsUsingTheApi}
       >
         {(ids) => (
           <select {...ids} {...form.register('challenge')} className="input">
-            <option value="suspicious">When a client acts too often (below)</option>
-            <option value="always">Always</option>
-            <option value="off">Never</option>
+            <option value="suspicious">{strings.protection.whenAClientActs}</option>
+            <option value="always">{strings.protection.always}</option>
+            <option value="off">{strings.common.never}</option>
           </select>
         )}
       </Field>
       <Field
-        label="Actions per client per hour before it is asked"
+        label={strings.protection.actionsPerClientPer}
         error={form.problem('challengeThreshold')}
-        hint="Checkouts, tickets and sign-in codes of one client in the last hour. Used when the challenge is asked only of clients that act too often."
+        hint={strings.protection.checkoutsTicketsAndSign}
       >
         {(ids) => <NumberInput ids={ids} min={1} max={MAX_LIMIT} register={form.register('challengeThreshold')} />}
       </Field>
@@ -243,22 +241,30 @@ function MailSection({ protection }: Props) {
   const save = useProtectionSave();
   return (
     <SettingsSection
-      title="Mail budgets"
-      description="Keeps visitors from using the shop to send mail to anyone. A mail over a budget is not sent but recorded as suppressed; the order or ticket is still created."
+      title={strings.protection.mailBudgets}
+      description={strings.protection.keepsVisitorsFromUsing}
       form={form}
       mutation={save}
     >
-      <Field label="Mails to one address per hour" error={form.problem('mailPerRecipientHour')} hint="0 = no limit.">
+      <Field
+        label={strings.protection.mailsToOneAddress}
+        error={form.problem('mailPerRecipientHour')}
+        hint={strings.protection.n0NoLimit}
+      >
         {(ids) => <NumberInput ids={ids} min={0} max={MAX_LIMIT} register={form.register('mailPerRecipientHour')} />}
       </Field>
       <Field
-        label="Mails one client's actions may cause per hour"
+        label={strings.protection.mailsOneClientsActions}
         error={form.problem('mailPerClientHour')}
-        hint="0 = no limit."
+        hint={strings.protection.n0NoLimit}
       >
         {(ids) => <NumberInput ids={ids} min={0} max={MAX_LIMIT} register={form.register('mailPerClientHour')} />}
       </Field>
-      <Field label="Mails from this shop per day" error={form.problem('mailPerShopDay')} hint="0 = no limit.">
+      <Field
+        label={strings.protection.mailsFromThisShop}
+        error={form.problem('mailPerShopDay')}
+        hint={strings.protection.n0NoLimit}
+      >
         {(ids) => <NumberInput ids={ids} min={0} max={MAX_LIMIT} register={form.register('mailPerShopDay')} />}
       </Field>
     </SettingsSection>
@@ -277,16 +283,16 @@ function DisputesSection({ protection }: Props) {
   const save = useProtectionSave();
   return (
     <SettingsSection
-      title="Payment disputes"
-      description="What happens when a buyer disputes a card payment (a chargeback)."
+      title={strings.protection.paymentDisputes}
+      description={strings.protection.whatHappensWhenA}
       form={form}
       mutation={save}
     >
       <CheckField {...form.register('disputeBlacklist')} error={form.problem('disputeBlacklist')}>
-        Blacklist the order's e-mail address and IP address
+        {strings.protection.blacklistTheOrdersE}
       </CheckField>
       <CheckField {...form.register('disputeAutoSubmit')} error={form.problem('disputeAutoSubmit')}>
-        Submit the collected evidence to the provider at once
+        {strings.protection.submitTheCollectedEvidence}
       </CheckField>
     </SettingsSection>
   );

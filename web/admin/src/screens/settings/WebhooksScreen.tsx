@@ -11,6 +11,7 @@ import {
 } from '../../api/queries/webhooks';
 import { useShopId } from '../../app/shop';
 import { useBodyForm } from '../../forms/body-form';
+import { strings } from '../../strings';
 import { ConfirmButton, Dialog } from '../../ui/Dialog';
 import { CheckField, Field, FormProblems } from '../../ui/Field';
 import { dateTime } from '../../ui/format';
@@ -53,45 +54,42 @@ export default function WebhooksScreen() {
 
   return (
     <Page
-      title="Webhooks"
+      title={strings.common.webhooks}
       actions={
         <button type="button" className="btn btn-primary" onClick={() => setEditing('new')}>
-          Add endpoint
+          {strings.webhooks.addEndpoint}
         </button>
       }
     >
-      <p className="muted">
-        shopd sends each event you pick to your endpoints, signed with the endpoint's secret (Standard Webhooks), and
-        retries failed deliveries for about three days.
-      </p>
+      <p className="muted">{strings.webhooks.shopdSendsEachEvent}</p>
       <div className="toolbar">
-        <SearchBox value={list.search} onChange={list.setSearch} label="Search endpoints" />
+        <SearchBox value={list.search} onChange={list.setSearch} label={strings.webhooks.searchEndpoints} />
       </div>
       {list.result.error ? <LoadError error={list.result.error} retry={() => list.result.refetch()} /> : null}
       <DataTable
         rows={list.rows}
         rowKey={(w) => w.id}
         loading={list.result.isLoading}
-        caption="Webhook endpoints"
-        empty="No endpoints yet."
+        caption={strings.webhooks.webhookEndpoints}
+        empty={strings.webhooks.noEndpointsYet}
         columns={[
-          { header: 'URL', cell: (w) => <span className="settings-url">{w.url}</span> },
-          { header: 'Events', cell: (w) => <span className="small">{w.events.join(', ')}</span> },
+          { header: strings.webhooks.url, cell: (w) => <span className="settings-url">{w.url}</span> },
+          { header: strings.webhooks.events, cell: (w) => <span className="small">{w.events.join(', ')}</span> },
           {
-            header: 'Status',
+            header: strings.common.status,
             cell: (w) =>
               w.enabled ? (
-                <Badge tone="ok">Enabled</Badge>
+                <Badge tone="ok">{strings.common.enabled}</Badge>
               ) : (
                 <span className="stack">
-                  <Badge tone="warn">Disabled</Badge>
+                  <Badge tone="warn">{strings.common.disabled}</Badge>
                   {w.disabledReason ? <span className="small muted">{w.disabledReason}</span> : null}
                 </span>
               ),
           },
-          { header: 'Created', cell: (w) => dateTime(w.createdAt) },
+          { header: strings.common.created, cell: (w) => dateTime(w.createdAt) },
           {
-            header: 'Actions',
+            header: strings.common.actions,
             cell: (w) => <RowActions webhook={w} onEdit={setEditing} onDeliveries={setDeliveriesOf} />,
           },
         ]}
@@ -100,7 +98,7 @@ export default function WebhooksScreen() {
       <Dialog
         open={editing !== null}
         onClose={() => setEditing(null)}
-        title={editing === 'new' ? 'Add endpoint' : 'Edit endpoint'}
+        title={editing === 'new' ? strings.webhooks.addEndpoint : strings.webhooks.editEndpoint}
       >
         {editing !== null ? (
           <WebhookForm
@@ -112,14 +110,14 @@ export default function WebhooksScreen() {
           />
         ) : null}
       </Dialog>
-      <Dialog open={secret !== null} onClose={() => setSecret(null)} title="Signing secret">
+      <Dialog open={secret !== null} onClose={() => setSecret(null)} title={strings.webhooks.signingSecret}>
         {secret ? (
           <div className="stack">
             <p>
-              The endpoint <strong className="settings-url">{secret.url}</strong> was added. Its signing secret verifies
-              that events come from this shop:
+              {strings.webhooks.theEndpoint} <strong className="settings-url">{secret.url}</strong>{' '}
+              {strings.webhooks.wasAddedItsSigning}
             </p>
-            <Field label="Signing secret">
+            <Field label={strings.webhooks.signingSecret}>
               {(ids) => (
                 <input
                   {...ids}
@@ -130,11 +128,11 @@ export default function WebhooksScreen() {
                 />
               )}
             </Field>
-            <p className="alert alert-info">Copy it now: it is not shown again.</p>
+            <p className="alert alert-info">{strings.webhooks.copyItNowIt}</p>
             <div className="row">
-              <CopyButton text={secret.secret} label="Copy secret" />
+              <CopyButton text={secret.secret} label={strings.webhooks.copySecret} />
               <button type="button" className="btn btn-primary" onClick={() => setSecret(null)}>
-                Done
+                {strings.common.done}
               </button>
             </div>
           </div>
@@ -143,7 +141,7 @@ export default function WebhooksScreen() {
       <Dialog
         open={deliveriesOf !== null}
         onClose={() => setDeliveriesOf(null)}
-        title={deliveriesOf ? `Deliveries to ${deliveriesOf.url}` : 'Deliveries'}
+        title={deliveriesOf ? strings.webhooks.deliveriesTo(deliveriesOf.url) : strings.webhooks.deliveries}
         wide
       >
         {deliveriesOf ? <Deliveries webhook={deliveriesOf} /> : null}
@@ -164,8 +162,14 @@ function RowActions(props: { webhook: Webhook; onEdit: (w: Webhook) => void; onD
   const test = useMutation({
     mutationFn: () => unwrap(api.POST('/self/{shopId}/webhooks/{webhookId}/test', params)),
     onSuccess: (result) => {
-      const answer = result.statusCode !== null ? `HTTP ${result.statusCode}` : (result.error ?? 'no answer');
-      notify(result.ok ? `Test event delivered (${answer})` : `Test event failed: ${answer}`, result.ok ? 'ok' : 'bad');
+      const answer =
+        result.statusCode !== null
+          ? strings.webhooks.http(result.statusCode)
+          : (result.error ?? strings.webhooks.noAnswerLower);
+      notify(
+        result.ok ? strings.webhooks.testEventDelivered(answer) : strings.webhooks.testEventFailed(answer),
+        result.ok ? 'ok' : 'bad',
+      );
       void invalidate();
     },
     onError: (error) => notify(error.message, 'bad'),
@@ -173,7 +177,7 @@ function RowActions(props: { webhook: Webhook; onEdit: (w: Webhook) => void; onD
   const remove = useMutation({
     mutationFn: () => unwrap(api.DELETE('/self/{shopId}/webhooks/{webhookId}', params)),
     onSuccess: () => {
-      notify('Endpoint deleted');
+      notify(strings.webhooks.endpointDeleted);
       void invalidate();
     },
     onError: (error) => notify(error.message, 'bad'),
@@ -181,19 +185,19 @@ function RowActions(props: { webhook: Webhook; onEdit: (w: Webhook) => void; onD
   return (
     <div className="row">
       <button type="button" className="btn" onClick={() => props.onEdit(props.webhook)}>
-        Edit
+        {strings.common.edit}
       </button>
       <button type="button" className="btn" onClick={() => props.onDeliveries(props.webhook)}>
-        Deliveries
+        {strings.webhooks.deliveries}
       </button>
       <button type="button" className="btn" disabled={test.isPending} onClick={() => test.mutate()}>
-        {test.isPending ? 'Sending…' : 'Send test'}
+        {test.isPending ? strings.common.sending : strings.webhooks.sendTest}
       </button>
       <ConfirmButton
-        label="Delete"
+        label={strings.common.delete}
         danger
         disabled={remove.isPending}
-        question={`Delete the endpoint ${props.webhook.url} and its pending deliveries?`}
+        question={strings.webhooks.deleteTheEndpointAnd(props.webhook.url)}
         onConfirm={() => remove.mutate()}
       />
     </div>
@@ -237,7 +241,7 @@ function WebhookForm(props: {
       return { created: { url: created.url, secret: created.secret }, webhook: created };
     },
     onSuccess: (result) => {
-      notify(props.webhook ? 'Endpoint saved' : 'Endpoint added');
+      notify(props.webhook ? strings.webhooks.endpointSaved : strings.webhooks.endpointAdded);
       void invalidate();
       props.onDone(result.created);
     },
@@ -246,19 +250,19 @@ function WebhookForm(props: {
   return (
     <form className="stack" onSubmit={form.submit(save.mutateAsync)} noValidate>
       <FormProblems form={form} error={save.error} />
-      <Field label="URL" error={form.problem('url')} hint="Where shopd POSTs the events.">
+      <Field label={strings.webhooks.url} error={form.problem('url')} hint={strings.webhooks.whereShopdPostsThe}>
         {(ids) => (
           <input
             {...ids}
             {...form.register('url')}
             className="input"
             type="url"
-            placeholder="https://example.com/webhooks/shopd"
+            placeholder={strings.webhooks.httpsExampleComWebhooks}
           />
         )}
       </Field>
       <fieldset className="settings-events" aria-describedby={eventsError ? 'webhook-events-error' : undefined}>
-        <legend className="settings-legend">Events</legend>
+        <legend className="settings-legend">{strings.webhooks.events}</legend>
         {eventTypes.map((name) => (
           <label key={name} className="check">
             <input type="checkbox" value={name} {...form.register('events')} />
@@ -272,14 +276,14 @@ function WebhookForm(props: {
           className="btn btn-ghost small"
           onClick={() => form.setValue('events', [...eventTypes], { shouldDirty: true })}
         >
-          Select all events
+          {strings.webhooks.selectAllEvents}
         </button>
         <button
           type="button"
           className="btn btn-ghost small"
           onClick={() => form.setValue('events', [], { shouldDirty: true })}
         >
-          Clear events
+          {strings.webhooks.clearEvents}
         </button>
       </div>
       {eventsError ? (
@@ -288,14 +292,14 @@ function WebhookForm(props: {
         </p>
       ) : null}
       <CheckField {...form.register('enabled')} error={form.problem('enabled')}>
-        Enabled
+        {strings.common.enabled}
       </CheckField>
       <div className="row">
         <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : props.webhook ? 'Save' : 'Add endpoint'}
+          {save.isPending ? strings.common.saving : props.webhook ? strings.common.save : strings.webhooks.addEndpoint}
         </button>
         <button type="button" className="btn" onClick={() => props.onDone(null)}>
-          Cancel
+          {strings.common.cancel}
         </button>
       </div>
     </form>
@@ -315,7 +319,7 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
         }),
       ),
     onSuccess: (delivery) => {
-      notify(`Resend queued: ${delivery.eventType} goes out again shortly`);
+      notify(strings.webhooks.resendQueuedGoesOut(delivery.eventType));
       void invalidate();
     },
     onError: (error) => notify(error.message, 'bad'),
@@ -335,37 +339,37 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
       {attempts.error ? <LoadError error={attempts.error} retry={() => attempts.refetch()} /> : null}
       <div className="row">
         <button type="button" className="btn" onClick={() => attempts.refetch()} disabled={attempts.isFetching}>
-          Refresh
+          {strings.webhooks.refresh}
         </button>
       </div>
-      {webhook.enabled ? null : (
-        <p className="alert alert-info">This endpoint is disabled: enable it to resend its deliveries.</p>
-      )}
+      {webhook.enabled ? null : <p className="alert alert-info">{strings.webhooks.thisEndpointIsDisabled}</p>}
       <DataTable<Attempt>
         rows={data?.items ?? []}
         rowKey={(a) => a.id}
         loading={attempts.isLoading}
-        caption="Delivery attempts"
-        empty="No deliveries yet."
+        caption={strings.webhooks.deliveryAttempts}
+        empty={strings.webhooks.noDeliveriesYet}
         columns={[
-          { header: 'When', cell: (a) => dateTime(a.createdAt) },
-          { header: 'Event', cell: (a) => <span className="small">{a.eventType}</span> },
+          { header: strings.common.when, cell: (a) => dateTime(a.createdAt) },
+          { header: strings.webhooks.event, cell: (a) => <span className="small">{a.eventType}</span> },
           {
-            header: 'Result',
+            header: strings.webhooks.result,
             cell: (a) => {
               const ok = a.statusCode !== null && a.statusCode >= 200 && a.statusCode < 300;
               return (
                 <span className="stack">
-                  <Badge tone={ok ? 'ok' : 'bad'}>{a.statusCode !== null ? `HTTP ${a.statusCode}` : 'No answer'}</Badge>
+                  <Badge tone={ok ? 'ok' : 'bad'}>
+                    {a.statusCode !== null ? strings.webhooks.http(a.statusCode) : strings.webhooks.noAnswer}
+                  </Badge>
                   {a.error ? <span className="small muted">{a.error}</span> : null}
                 </span>
               );
             },
           },
-          { header: 'Attempt', cell: (a) => a.attempt, className: 'num' },
-          { header: 'Time', cell: (a) => `${a.durationMs} ms`, className: 'num' },
+          { header: strings.webhooks.attempt, cell: (a) => a.attempt, className: 'num' },
+          { header: strings.common.time, cell: (a) => strings.webhooks.ms(a.durationMs), className: 'num' },
           {
-            header: 'Actions',
+            header: strings.common.actions,
             cell: (a) =>
               firstOfDelivery.has(a.id) ? (
                 <button
@@ -374,18 +378,18 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
                   disabled={resend.isPending || !webhook.enabled}
                   onClick={() => resend.mutate(a.deliveryId)}
                 >
-                  Resend
+                  {strings.common.resend}
                 </button>
               ) : null,
           },
         ]}
       />
-      <nav className="pager" aria-label="Delivery pages">
+      <nav className="pager" aria-label={strings.webhooks.deliveryPages}>
         <span className="muted">
-          {data ? `${data.totalCount} in all · Page ${data.pageNumber} of ${Math.max(1, data.totalPages)}` : ''}
+          {data ? strings.webhooks.inAllPageOf(data.totalCount, data.pageNumber, Math.max(1, data.totalPages)) : ''}
         </span>
         <button type="button" className="btn" disabled={pageNumber <= 1} onClick={() => setPageNumber((n) => n - 1)}>
-          ← Previous
+          {strings.common.previous}
         </button>
         <button
           type="button"
@@ -393,13 +397,10 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
           disabled={!data || pageNumber >= data.totalPages}
           onClick={() => setPageNumber((n) => n + 1)}
         >
-          Next →
+          {strings.common.next}
         </button>
       </nav>
-      <p className="muted small">
-        Failed deliveries are retried automatically with backoff for about three days. Resend sends an event again
-        within seconds, with the same event id, so your endpoint can recognise it.
-      </p>
+      <p className="muted small">{strings.webhooks.failedDeliveriesAreRetried}</p>
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { strings } from '../../strings';
 
 /** Copies a value shown once (an API key, a signing secret) and says so. */
 export function CopyButton(props: { text: string; label?: string }) {
@@ -15,10 +16,10 @@ export function CopyButton(props: { text: string; label?: string }) {
   return (
     <>
       <button type="button" className="btn" onClick={copy}>
-        {props.label ?? 'Copy'}
+        {props.label ?? strings.settings.copy}
       </button>
       <span role="status" aria-live="polite" className="small muted">
-        {copied === true ? 'Copied.' : copied === false ? 'Copying failed: select the text and copy it.' : ''}
+        {copied === true ? strings.settings.copied : copied === false ? strings.settings.copyingFailedSelectThe : ''}
       </span>
     </>
   );

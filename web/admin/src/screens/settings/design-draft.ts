@@ -1,4 +1,5 @@
 import type { Settings } from '../../api/queries/settings';
+import { strings } from '../../strings';
 import { orNull } from './section';
 
 /**
@@ -20,29 +21,29 @@ export type DesignDraft = { flags: Flags; fontLink: string; header: HeaderDraft 
 
 /** The colours of the design, in the order the form shows them. */
 export const colorFields = [
-  ['primaryColor', 'Primary colour'],
-  ['primaryColorAccent', 'Primary accent'],
-  ['backgroundColor', 'Background'],
-  ['secondaryColor', 'Secondary colour'],
-  ['primaryTextColor', 'Text'],
-  ['secondaryTextColor', 'Secondary text'],
+  ['primaryColor', strings.design.primaryColour],
+  ['primaryColorAccent', strings.design.primaryAccent],
+  ['backgroundColor', strings.design.background],
+  ['secondaryColor', strings.design.secondaryColour],
+  ['primaryTextColor', strings.design.text],
+  ['secondaryTextColor', strings.design.secondaryText],
 ] as const satisfies readonly (readonly [keyof Flags, string])[];
 export type ColorField = (typeof colorFields)[number][0];
 
 /** The storefront switches; the check below fails to compile when the API adds one. */
 export const flagFields = [
-  ['darkMode', 'Dark mode'],
-  ['disableBusinessName', 'Hide the shop name'],
-  ['disableBusinessLogo', 'Hide the logo'],
-  ['disableSearchBar', 'Hide the search bar'],
-  ['centerProductTitle', 'Centre product titles'],
-  ['disableReviews', 'Hide reviews'],
-  ['disableProductsSold', 'Hide products sold'],
-  ['hideOutOfStockProducts', 'Hide out-of-stock products'],
-  ['hideProductStock', 'Hide stock counts'],
-  ['disableShadows', 'No shadows'],
-  ['disableSupport', 'Hide support'],
-  ['disableSnow', 'No snow (shopd’s storefront never shows snow; for storefronts built elsewhere)'],
+  ['darkMode', strings.design.darkMode],
+  ['disableBusinessName', strings.design.hideTheShopName],
+  ['disableBusinessLogo', strings.design.hideTheLogo],
+  ['disableSearchBar', strings.design.hideTheSearchBar],
+  ['centerProductTitle', strings.design.centreProductTitles],
+  ['disableReviews', strings.design.hideReviews],
+  ['disableProductsSold', strings.design.hideProductsSold],
+  ['hideOutOfStockProducts', strings.design.hideOutOfStock],
+  ['hideProductStock', strings.design.hideStockCounts],
+  ['disableShadows', strings.design.noShadows],
+  ['disableSupport', strings.design.hideSupport],
+  ['disableSnow', strings.design.noSnowShopdsStorefront],
 ] as const satisfies readonly (readonly [keyof Flags, string])[];
 type FlagField = (typeof flagFields)[number][0];
 type Covered = ColorField | FlagField | 'fontLink';
@@ -50,14 +51,14 @@ const everyFlagListed: Exclude<keyof Flags, Covered> extends never ? true : fals
 void everyFlagListed;
 
 export const headerSwitches = [
-  ['disableTitle', 'Hide the title'],
-  ['disableDescription', 'Hide the description'],
-  ['disableButton', 'Hide the button'],
+  ['disableTitle', strings.design.hideTheTitle],
+  ['disableDescription', strings.design.hideTheDescription],
+  ['disableButton', strings.design.hideTheButton],
 ] as const satisfies readonly (readonly [keyof HeaderDraft, string])[];
 const headerTexts = [
-  ['title', 'Title'],
-  ['description', 'Description'],
-  ['buttonText', 'Button text'],
+  ['title', strings.common.title],
+  ['description', strings.common.description],
+  ['buttonText', strings.common.buttonText],
 ] as const satisfies readonly (readonly [keyof HeaderDraft, string])[];
 
 /**
@@ -105,9 +106,9 @@ export function draftChanges(draft: DesignDraft, saved: Design): { shown: string
   for (const [name, label] of flagFields) {
     if (draft.flags[name] !== saved.design[name]) (previewedFlags.has(name) ? shown : notShown).push(label);
   }
-  if (orNull(draft.fontLink.trim()) !== saved.design.fontLink) notShown.push('Font stylesheet');
+  if (orNull(draft.fontLink.trim()) !== saved.design.fontLink) notShown.push(strings.design.fontStylesheet);
   for (const [name, label] of headerTexts) {
-    if (orNull(draft.header[name]) !== saved.storefront[name]) shown.push(`Header ${label.toLowerCase()}`);
+    if (orNull(draft.header[name]) !== saved.storefront[name]) shown.push(strings.design.header(label.toLowerCase()));
   }
   for (const [name, label] of headerSwitches) {
     if (draft.header[name] !== saved.storefront[name]) shown.push(label);

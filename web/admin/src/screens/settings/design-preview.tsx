@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef } from 'react';
+import { strings } from '../../strings';
 import { Loading } from '../../ui/Page';
 import { type ColorField, type DesignDraft, type Flags, isHexColor } from './design-draft';
 import { orNull } from './section';
@@ -83,7 +84,7 @@ function applyHeader(doc: Document, header: DesignDraft['header']) {
     {
       selector: ':scope > a.button',
       make: () => Object.assign(doc.createElement('a'), { className: 'button', href: '#products' }),
-      text: header.disableButton ? null : (orNull(header.buttonText) ?? 'See products'),
+      text: header.disableButton ? null : (orNull(header.buttonText) ?? strings.design.seeProducts),
     },
   ];
   // Each in its place: before the statistics line, in this order.
@@ -129,30 +130,32 @@ export function StorefrontPreview(props: {
     <section className="card stack settings-preview" aria-labelledby="design-preview-title">
       <div className="row">
         <h2 id="design-preview-title" className="settings-section-title grow">
-          {shown.length > 0 ? 'Preview (unsaved changes shown)' : 'Preview'}
+          {shown.length > 0 ? strings.design.previewUnsavedChangesShown : strings.design.preview}
         </h2>
         <button type="button" className="btn" onClick={props.onReload}>
-          Reload preview
+          {strings.design.reloadPreview}
         </button>
         {props.subdomain ? (
           <a className="btn" href={`/s/${props.subdomain}/`} target="_blank" rel="noreferrer">
-            Open storefront
+            {strings.design.openStorefront}
           </a>
         ) : null}
       </div>
       {notShown.length > 0 ? (
-        <p className="muted small settings-section-description">Shown after saving: {notShown.join(', ')}.</p>
+        <p className="muted small settings-section-description">
+          {strings.design.shownAfterSaving(notShown.join(', '))}
+        </p>
       ) : null}
       {props.subdomain ? (
         <iframe
           key={props.version}
           ref={frame}
-          title="Storefront preview"
+          title={strings.design.storefrontPreview}
           src={`/s/${props.subdomain}/`}
           onLoad={apply}
         />
       ) : (
-        <Loading label="Loading the preview…" />
+        <Loading label={strings.design.loadingThePreview} />
       )}
     </section>
   );

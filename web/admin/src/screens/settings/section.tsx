@@ -4,6 +4,7 @@ import type { FieldValues } from 'react-hook-form';
 import { queryKeys } from '../../api/queries/keys';
 import { useShopId } from '../../app/shop';
 import type { BodyForm } from '../../forms/body-form';
+import { strings } from '../../strings';
 import { FormProblems } from '../../ui/Field';
 import { useToast } from '../../ui/Toast';
 
@@ -13,7 +14,7 @@ import { useToast } from '../../ui/Toast';
  */
 export function useSettingSave<TInput, TResult>(
   save: (input: TInput) => Promise<TResult>,
-  message = 'Saved',
+  message: string = strings.settings.saved,
   onSaved?: () => void,
 ) {
   const shopId = useShopId();
@@ -56,7 +57,7 @@ export function SettingsSection<Values extends FieldValues, Body, TResult>(props
     // too, and one name for two elements would make the field ambiguous to find by its label.
     <form
       className="card stack settings-section"
-      aria-label={`${props.title} settings`}
+      aria-label={strings.settings.settings(props.title)}
       onSubmit={props.form.submit(props.send ?? props.mutation.mutateAsync)}
       noValidate
     >
@@ -68,7 +69,7 @@ export function SettingsSection<Values extends FieldValues, Body, TResult>(props
       {props.children}
       <div className="row">
         <button type="submit" className="btn btn-primary" disabled={props.mutation.isPending || props.submitDisabled}>
-          {props.mutation.isPending ? 'Saving…' : (props.submitLabel ?? 'Save')}
+          {props.mutation.isPending ? strings.common.saving : (props.submitLabel ?? strings.common.save)}
         </button>
         {props.extra}
       </div>

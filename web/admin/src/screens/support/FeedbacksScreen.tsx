@@ -13,6 +13,7 @@ import {
 } from '../../api/queries/feedbacks';
 import { useShopId, useShopPath } from '../../app/shop';
 import { useBodyForm } from '../../forms/body-form';
+import { strings } from '../../strings';
 import { Dialog } from '../../ui/Dialog';
 import { Field, FormProblems } from '../../ui/Field';
 import { date, dateTime } from '../../ui/format';
@@ -23,18 +24,8 @@ import './support.css';
 
 type AppealReason = Appeal['reason'];
 
-const reasonLabels: Record<AppealReason, string> = {
-  spam: 'Spam',
-  abusive: 'Abusive',
-  wrong_product: 'About another product',
-  resolved: 'The problem was resolved',
-  other: 'Other',
-};
-const appealStatusLabels: Record<AppealStatus, string> = {
-  open: 'Appeal open',
-  accepted: 'Appeal accepted (hidden)',
-  rejected: 'Appeal rejected',
-};
+const reasonLabels: Record<AppealReason, string> = strings.feedbacks.reasonLabels;
+const appealStatusLabels: Record<AppealStatus, string> = strings.feedbacks.appealStatusLabels;
 const appealTones = { open: 'warn', accepted: 'ok', rejected: 'bad' } as const;
 
 export default function FeedbacksScreen() {
@@ -42,13 +33,13 @@ export default function FeedbacksScreen() {
   const [params] = useSearchParams();
   const appeals = params.get('view') === 'appeals';
   return (
-    <Page title={appeals ? 'Feedback appeals' : 'Feedbacks'}>
-      <nav className="support-tabs" aria-label="Feedback views">
+    <Page title={appeals ? strings.feedbacks.feedbackAppeals : strings.common.feedbacks}>
+      <nav className="support-tabs" aria-label={strings.feedbacks.feedbackViews}>
         <Link href={shopPath('/feedbacks')} aria-current={appeals ? undefined : 'page'}>
-          Feedbacks
+          {strings.common.feedbacks}
         </Link>
         <Link href={shopPath('/feedbacks?view=appeals')} aria-current={appeals ? 'page' : undefined}>
-          Appeals
+          {strings.feedbacks.appeals}
         </Link>
       </nav>
       {appeals ? <AppealsList /> : <FeedbacksList />}
@@ -59,7 +50,7 @@ export default function FeedbacksScreen() {
 function Stars(props: { rating: number }) {
   const full = Math.max(0, Math.min(5, Math.round(props.rating)));
   return (
-    <span className="support-stars" role="img" aria-label={`${props.rating} out of 5`}>
+    <span className="support-stars" role="img" aria-label={strings.feedbacks.outOf5(props.rating)}>
       {'★'.repeat(full)}
       {'☆'.repeat(5 - full)}
     </span>
@@ -75,37 +66,41 @@ function FeedbacksList() {
   return (
     <>
       <div className="toolbar">
-        <SearchBox value={list.search} onChange={list.setSearch} label="Search comment, answer or order" />
+        <SearchBox value={list.search} onChange={list.setSearch} label={strings.feedbacks.searchCommentAnswerOr} />
         <FilterSelect
           list={list}
           name="rating"
-          label="Rating"
+          label={strings.feedbacks.rating}
           options={[
-            ['5', '5 stars'],
-            ['4', '4 stars'],
-            ['3', '3 stars'],
-            ['2', '2 stars'],
-            ['1', '1 star'],
+            ['5', strings.feedbacks.n5Stars],
+            ['4', strings.feedbacks.n4Stars],
+            ['3', strings.feedbacks.n3Stars],
+            ['2', strings.feedbacks.n2Stars],
+            ['1', strings.feedbacks.n1Star],
           ]}
         />
       </div>
       {list.result.error ? <LoadError error={list.result.error} retry={() => list.result.refetch()} /> : null}
       <DataTable
-        caption="Feedbacks"
+        caption={strings.common.feedbacks}
         rows={list.rows}
         list={list}
         loading={list.result.isLoading}
         rowKey={(f) => f.id}
-        empty="No feedback yet."
+        empty={strings.feedbacks.noFeedbackYet}
         columns={[
-          { header: 'Rating', cell: (f) => <Stars rating={f.rating} /> },
+          { header: strings.feedbacks.rating, cell: (f) => <Stars rating={f.rating} /> },
           {
-            header: 'Comment',
+            header: strings.feedbacks.comment,
             cell: (f) =>
-              f.comment ? <p className="support-text">{f.comment}</p> : <span className="muted">No comment</span>,
+              f.comment ? (
+                <p className="support-text">{f.comment}</p>
+              ) : (
+                <span className="muted">{strings.feedbacks.noComment}</span>
+              ),
           },
           {
-            header: 'Your answer',
+            header: strings.common.yourAnswer,
             cell: (f) =>
               f.answer ? (
                 <>
@@ -113,23 +108,23 @@ function FeedbacksList() {
                   <span className="muted small">{dateTime(f.answeredAt)}</span>
                 </>
               ) : (
-                <span className="muted">Not answered</span>
+                <span className="muted">{strings.feedbacks.notAnswered}</span>
               ),
           },
           {
-            header: 'Order',
+            header: strings.common.order,
             cell: (f) => (
               <>
                 <Link href={shopPath(`/orders/${encodeURIComponent(f.invoiceId)}`)}>{f.invoiceId}</Link>
                 <br />
                 <Link href={shopPath(`/customers/${f.customerId}`)} className="small">
-                  Customer #{f.customerId}
+                  {strings.feedbacks.customer(f.customerId)}
                 </Link>
               </>
             ),
           },
           {
-            header: 'Appeal',
+            header: strings.feedbacks.appeal,
             cell: (f) =>
               f.appeal ? (
                 <span title={`${reasonLabels[f.appeal.reason]}: ${f.appeal.description}`}>
@@ -139,13 +134,13 @@ function FeedbacksList() {
                 <span className="muted">—</span>
               ),
           },
-          { header: 'Date', cell: (f) => date(f.createdAt) },
+          { header: strings.common.date, cell: (f) => date(f.createdAt) },
           {
-            header: 'Actions',
+            header: strings.common.actions,
             cell: (f) => (
               <div className="row">
                 <button type="button" className="btn" onClick={() => setAnswering(f)}>
-                  Answer
+                  {strings.common.answer}
                 </button>
                 <button
                   type="button"
@@ -153,7 +148,7 @@ function FeedbacksList() {
                   onClick={() => setAppealing(f)}
                   disabled={f.appeal?.status === 'open' || f.appeal?.status === 'accepted'}
                 >
-                  Appeal
+                  {strings.feedbacks.appeal}
                 </button>
               </div>
             ),
@@ -161,10 +156,10 @@ function FeedbacksList() {
         ]}
       />
       <Pager list={list} />
-      <Dialog open={answering !== null} onClose={() => setAnswering(null)} title="Answer feedback">
+      <Dialog open={answering !== null} onClose={() => setAnswering(null)} title={strings.feedbacks.answerFeedback}>
         {answering ? <AnswerForm feedback={answering} onDone={() => setAnswering(null)} /> : null}
       </Dialog>
-      <Dialog open={appealing !== null} onClose={() => setAppealing(null)} title="Appeal feedback">
+      <Dialog open={appealing !== null} onClose={() => setAppealing(null)} title={strings.feedbacks.appealFeedback}>
         {appealing ? <AppealForm feedback={appealing} onDone={() => setAppealing(null)} /> : null}
       </Dialog>
     </>
@@ -178,7 +173,7 @@ function FeedbackSummary(props: { feedback: Feedback }) {
       {props.feedback.comment ? (
         <blockquote className="support-text">{props.feedback.comment}</blockquote>
       ) : (
-        <p className="muted">No comment.</p>
+        <p className="muted">{strings.feedbacks.noCommentSentence}</p>
       )}
     </div>
   );
@@ -202,7 +197,7 @@ function AnswerForm(props: { feedback: Feedback; onDone: () => void }) {
         }),
       ),
     onSuccess: async () => {
-      notify('Answer published');
+      notify(strings.feedbacks.answerPublished);
       await invalidate();
       props.onDone();
     },
@@ -212,18 +207,18 @@ function AnswerForm(props: { feedback: Feedback; onDone: () => void }) {
       <FeedbackSummary feedback={props.feedback} />
       <FormProblems form={form} error={save.error} />
       <Field
-        label="Public answer"
+        label={strings.feedbacks.publicAnswer}
         error={form.problem('answer')}
-        hint="Shown under the feedback on the storefront; replaces an earlier answer."
+        hint={strings.feedbacks.shownUnderTheFeedback}
       >
         {(ids) => <textarea {...ids} {...form.register('answer')} className="input" rows={5} maxLength={2000} />}
       </Field>
       <div className="row">
         <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-          Save answer
+          {strings.feedbacks.saveAnswer}
         </button>
         <button type="button" className="btn" onClick={props.onDone}>
-          Cancel
+          {strings.common.cancel}
         </button>
       </div>
     </form>
@@ -248,7 +243,7 @@ function AppealForm(props: { feedback: Feedback; onDone: () => void }) {
         }),
       ),
     onSuccess: async () => {
-      notify('Appeal sent for review');
+      notify(strings.feedbacks.appealSentForReview);
       await invalidate();
       props.onDone();
     },
@@ -256,12 +251,9 @@ function AppealForm(props: { feedback: Feedback; onDone: () => void }) {
   return (
     <form className="stack" noValidate onSubmit={form.submit(send.mutateAsync)}>
       <FeedbackSummary feedback={props.feedback} />
-      <p className="muted small">
-        The service operator reviews appeals. An accepted appeal hides the feedback from the storefront and from every
-        rating figure.
-      </p>
+      <p className="muted small">{strings.feedbacks.theServiceOperatorReviews}</p>
       <FormProblems form={form} error={send.error} />
-      <Field label="Reason" error={form.problem('reason')}>
+      <Field label={strings.common.reason} error={form.problem('reason')}>
         {(ids) => (
           <select {...ids} {...form.register('reason')} className="input">
             {(Object.keys(reasonLabels) as AppealReason[]).map((r) => (
@@ -272,15 +264,15 @@ function AppealForm(props: { feedback: Feedback; onDone: () => void }) {
           </select>
         )}
       </Field>
-      <Field label="Why should it be reviewed?" error={form.problem('description')}>
+      <Field label={strings.feedbacks.whyShouldItBe} error={form.problem('description')}>
         {(ids) => <textarea {...ids} {...form.register('description')} className="input" rows={4} maxLength={2000} />}
       </Field>
       <div className="row">
         <button type="submit" className="btn btn-primary" disabled={send.isPending}>
-          Send appeal
+          {strings.feedbacks.sendAppeal}
         </button>
         <button type="button" className="btn" onClick={props.onDone}>
-          Cancel
+          {strings.common.cancel}
         </button>
       </div>
     </form>
@@ -293,36 +285,36 @@ function AppealsList() {
   return (
     <>
       <div className="toolbar">
-        <SearchBox value={list.search} onChange={list.setSearch} label="Search appeals" />
+        <SearchBox value={list.search} onChange={list.setSearch} label={strings.feedbacks.searchAppeals} />
         <FilterSelect
           list={list}
           name="status"
-          label="Status"
+          label={strings.common.status}
           options={[
-            ['open', 'Open'],
-            ['accepted', 'Accepted'],
-            ['rejected', 'Rejected'],
+            ['open', strings.feedbacks.open],
+            ['accepted', strings.feedbacks.accepted],
+            ['rejected', strings.feedbacks.rejected],
           ]}
         />
       </div>
       {list.result.error ? <LoadError error={list.result.error} retry={() => list.result.refetch()} /> : null}
       <DataTable
-        caption="Appeals"
+        caption={strings.feedbacks.appeals}
         rows={list.rows}
         list={list}
         loading={list.result.isLoading}
         rowKey={(a) => a.id}
-        empty="No appeals."
+        empty={strings.feedbacks.noAppeals}
         columns={[
-          { header: 'Feedback', cell: (a) => `#${a.feedbackId}` },
-          { header: 'Reason', cell: (a) => reasonLabels[a.reason] },
-          { header: 'Description', cell: (a) => <p className="support-text">{a.description}</p> },
+          { header: strings.feedbacks.feedback, cell: (a) => `#${a.feedbackId}` },
+          { header: strings.common.reason, cell: (a) => reasonLabels[a.reason] },
+          { header: strings.common.description, cell: (a) => <p className="support-text">{a.description}</p> },
           {
-            header: 'Status',
+            header: strings.common.status,
             cell: (a) => <Badge tone={appealTones[a.status]}>{appealStatusLabels[a.status]}</Badge>,
           },
-          { header: 'Sent', cell: (a) => dateTime(a.createdAt) },
-          { header: 'Resolved', cell: (a) => dateTime(a.resolvedAt) },
+          { header: strings.feedbacks.sent, cell: (a) => dateTime(a.createdAt) },
+          { header: strings.feedbacks.resolved, cell: (a) => dateTime(a.resolvedAt) },
         ]}
       />
       <Pager list={list} />

@@ -2,6 +2,7 @@ import { api, unwrap } from '../../api/client';
 import { type ListQuery, useList } from '../../api/queries/list';
 import type { paths } from '../../api/schema';
 import { useShopId } from '../../app/shop';
+import { strings } from '../../strings';
 import { dateTime } from '../../ui/format';
 import { DataTable, FilterSelect, Pager, SearchBox } from '../../ui/list';
 import { Badge, LoadError, Page } from '../../ui/Page';
@@ -10,21 +11,15 @@ type OutboxPage = paths['/self/{shopId}/mail']['get']['responses'][200]['content
 type Mail = OutboxPage['items'][number];
 type Status = NonNullable<paths['/self/{shopId}/mail']['get']['parameters']['query']>['status'];
 
-const statusLabels: Record<Mail['status'], string> = {
-  pending: 'Waiting',
-  sending: 'Sending',
-  sent: 'Sent',
-  failed: 'Failed',
-  dropped: 'Not sent',
-};
+const statusLabels: Record<Mail['status'], string> = strings.mail.statusLabels;
 const statusTones = { pending: 'info', sending: 'info', sent: 'ok', failed: 'bad', dropped: 'muted' } as const;
 
 const statusOptions = [
-  ['suppressed', 'Held back by a mail budget'],
+  ['suppressed', strings.mail.heldBackByA],
   ['sent', statusLabels.sent],
   ['pending', statusLabels.pending],
   ['failed', statusLabels.failed],
-  ['dropped', 'Not sent (any reason)'],
+  ['dropped', strings.mail.notSentAnyReason],
 ] as const;
 
 /**
@@ -54,36 +49,33 @@ export default function MailScreen() {
   );
   const filtered = Object.keys(list.filters).length > 0 || list.search !== '';
   return (
-    <Page title="Mail">
-      <p className="muted">
-        What this shop mailed buyers. A mail over one of the shop's mail budgets (Settings → Protection) is not sent,
-        and shows here with the budget that held it back; the order or ticket was still made.
-      </p>
+    <Page title={strings.common.mail}>
+      <p className="muted">{strings.mail.whatThisShopMailed}</p>
       <div className="toolbar">
-        <SearchBox value={list.search} onChange={list.setSearch} label="Search recipient or subject" />
-        <FilterSelect list={list} name="status" label="Status" options={statusOptions} />
+        <SearchBox value={list.search} onChange={list.setSearch} label={strings.mail.searchRecipientOrSubject} />
+        <FilterSelect list={list} name="status" label={strings.common.status} options={statusOptions} />
       </div>
       {list.result.error ? <LoadError error={list.result.error} retry={() => list.result.refetch()} /> : null}
       <DataTable
-        caption="Mail"
+        caption={strings.common.mail}
         rows={list.rows}
         list={list}
         loading={list.result.isLoading}
         rowKey={(m) => m.id}
-        empty={filtered ? 'No mail matches these filters.' : 'No mail yet.'}
+        empty={filtered ? strings.mail.noMailMatchesThese : strings.mail.noMailYet}
         columns={[
-          { header: 'To', cell: (m) => m.to },
-          { header: 'Subject', cell: (m) => m.subject },
+          { header: strings.common.to, cell: (m) => m.to },
+          { header: strings.common.subject, cell: (m) => m.subject },
           {
-            header: 'Status',
+            header: strings.common.status,
             cell: (m) => (
               <Badge tone={m.suppressed ? 'warn' : statusTones[m.status]}>
-                {m.suppressed ? 'Held back' : statusLabels[m.status]}
+                {m.suppressed ? strings.mail.heldBack : statusLabels[m.status]}
               </Badge>
             ),
           },
-          { header: 'Why', cell: (m) => (m.status === 'sent' ? '' : (m.reason ?? '')) },
-          { header: 'Written', cell: (m) => dateTime(m.createdAt) },
+          { header: strings.mail.why, cell: (m) => (m.status === 'sent' ? '' : (m.reason ?? '')) },
+          { header: strings.mail.written, cell: (m) => dateTime(m.createdAt) },
         ]}
       />
       <Pager list={list} />

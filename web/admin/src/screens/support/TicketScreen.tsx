@@ -4,6 +4,7 @@ import { api, unwrap } from '../../api/client';
 import { useTicket, useTicketChanged } from '../../api/queries/tickets';
 import { useShopPath } from '../../app/shop';
 import { useBodyForm } from '../../forms/body-form';
+import { strings } from '../../strings';
 import { ConfirmButton } from '../../ui/Dialog';
 import { Field, FormError, FormProblems } from '../../ui/Field';
 import { dateTime } from '../../ui/format';
@@ -30,7 +31,7 @@ export default function TicketScreen() {
       unwrap(api.POST('/self/{shopId}/tickets/{ticketId}/message', { params: { path: { shopId, ticketId } }, body })),
     onSuccess: (next) => {
       reply.reset();
-      notify('Reply sent');
+      notify(strings.ticket.replySent);
       return changed(next);
     },
   });
@@ -38,25 +39,25 @@ export default function TicketScreen() {
     mutationFn: () =>
       unwrap(api.POST('/self/{shopId}/tickets/{ticketId}/close', { params: { path: { shopId, ticketId } } })),
     onSuccess: (next) => {
-      notify('Ticket closed');
+      notify(strings.ticket.ticketClosed);
       return changed(next);
     },
   });
 
   const back = (
     <Link href={shopPath('/tickets')} className="small">
-      ← Tickets
+      {strings.ticket.tickets}
     </Link>
   );
   if (ticket.error)
     return (
-      <Page title="Ticket" back={back}>
+      <Page title={strings.ticket.ticket} back={back}>
         <LoadError error={ticket.error} retry={() => ticket.refetch()} />
       </Page>
     );
   if (!ticket.data)
     return (
-      <Page title="Ticket" back={back}>
+      <Page title={strings.ticket.ticket} back={back}>
         <Loading />
       </Page>
     );
@@ -70,8 +71,8 @@ export default function TicketScreen() {
       actions={
         closed ? null : (
           <ConfirmButton
-            label="Close ticket"
-            question="Close this ticket? Closing is final: it takes no more messages."
+            label={strings.ticket.closeTicket}
+            question={strings.ticket.closeThisTicketClosing}
             onConfirm={() => close.mutate()}
             disabled={close.isPending}
           />
@@ -80,38 +81,38 @@ export default function TicketScreen() {
     >
       <Card>
         <dl className="support-facts">
-          <dt>Status</dt>
+          <dt>{strings.common.status}</dt>
           <dd>
             <Badge tone={ticketStatusTones[t.status]}>{ticketStatusLabels[t.status]}</Badge>
           </dd>
-          <dt>Customer</dt>
+          <dt>{strings.common.customer}</dt>
           <dd>
             <a href={`mailto:${t.email}`}>{t.email}</a>
           </dd>
           {t.invoiceId ? (
             <>
-              <dt>Order</dt>
+              <dt>{strings.common.order}</dt>
               <dd>
                 <Link href={shopPath(`/orders/${encodeURIComponent(t.invoiceId)}`)}>{t.invoiceId}</Link>
               </dd>
             </>
           ) : null}
-          <dt>Opened</dt>
+          <dt>{strings.common.opened}</dt>
           <dd>{dateTime(t.createdAt)}</dd>
         </dl>
         <FormError error={close.error} />
       </Card>
 
       <section aria-labelledby="conversation-title" className="stack">
-        <h2 id="conversation-title">Conversation</h2>
+        <h2 id="conversation-title">{strings.ticket.conversation}</h2>
         <ol className="support-thread">
           {t.messages.map((m) => (
             <li key={m.id} className={`support-message support-message-${m.author}`}>
               <article
-                aria-label={`${m.author === 'shop' ? 'Your answer' : 'Customer message'}, ${dateTime(m.createdAt)}`}
+                aria-label={`${m.author === 'shop' ? strings.common.yourAnswer : strings.ticket.customerMessage}, ${dateTime(m.createdAt)}`}
               >
                 <header>
-                  <strong>{m.author === 'shop' ? 'You (shop)' : `Customer · ${t.email}`}</strong>
+                  <strong>{m.author === 'shop' ? strings.ticket.youShop : strings.ticket.customer(t.email)}</strong>
                   <time dateTime={m.createdAt}>{dateTime(m.createdAt)}</time>
                 </header>
                 <p>{m.content}</p>
@@ -122,15 +123,15 @@ export default function TicketScreen() {
       </section>
 
       {closed ? (
-        <p className="alert alert-info">This ticket is closed; it takes no more messages.</p>
+        <p className="alert alert-info">{strings.ticket.thisTicketIsClosed}</p>
       ) : (
         <Card>
           <form className="stack" noValidate onSubmit={reply.submit(send.mutateAsync)}>
             <FormProblems form={reply} error={send.error} />
             <Field
-              label="Reply"
+              label={strings.ticket.reply}
               error={reply.problem('content')}
-              hint="The customer gets it by e-mail with a link to the ticket."
+              hint={strings.ticket.theCustomerGetsIt}
             >
               {(ids) => (
                 <textarea {...ids} {...reply.register('content')} className="input" rows={5} maxLength={5000} />
@@ -138,7 +139,7 @@ export default function TicketScreen() {
             </Field>
             <div className="row">
               <button type="submit" className="btn btn-primary" disabled={send.isPending}>
-                Reply
+                {strings.ticket.reply}
               </button>
             </div>
           </form>

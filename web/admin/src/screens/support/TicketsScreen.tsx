@@ -1,16 +1,13 @@
 import { Link, useSearchParams } from 'wouter';
 import { type TicketSummary as Ticket, type TicketStatus, useTicketList } from '../../api/queries/tickets';
 import { useShopId, useShopPath } from '../../app/shop';
+import { strings } from '../../strings';
 import { dateTime } from '../../ui/format';
 import { DataTable, Pager, SearchBox } from '../../ui/list';
 import { Badge, LoadError, Page } from '../../ui/Page';
 import './support.css';
 
-export const ticketStatusLabels: Record<TicketStatus, string> = {
-  open: 'Awaiting answer',
-  answered: 'Answered',
-  closed: 'Closed',
-};
+export const ticketStatusLabels: Record<TicketStatus, string> = strings.tickets.statusLabels;
 export const ticketStatusTones = { open: 'warn', answered: 'info', closed: 'muted' } as const;
 
 /**
@@ -22,7 +19,7 @@ const tabs: readonly (readonly [value: string, label: string])[] = [
   ['', ticketStatusLabels.open],
   ['answered', ticketStatusLabels.answered],
   ['closed', ticketStatusLabels.closed],
-  ['all', 'All'],
+  ['all', strings.tickets.all],
 ];
 
 function statusFilter(tab: string | number | undefined): TicketStatus | undefined {
@@ -40,8 +37,8 @@ export default function TicketsScreen() {
   const search = params.get('q');
 
   return (
-    <Page title="Tickets">
-      <nav className="support-tabs" aria-label="Ticket status">
+    <Page title={strings.common.tickets}>
+      <nav className="support-tabs" aria-label={strings.tickets.ticketStatus}>
         {tabs.map(([value, label]) => {
           const next = new URLSearchParams();
           if (value) next.set('status', value);
@@ -59,27 +56,27 @@ export default function TicketsScreen() {
         })}
       </nav>
       <div className="toolbar">
-        <SearchBox value={list.search} onChange={list.setSearch} label="Search subject or e-mail" />
+        <SearchBox value={list.search} onChange={list.setSearch} label={strings.tickets.searchSubjectOrE} />
       </div>
       {list.result.error ? <LoadError error={list.result.error} retry={() => list.result.refetch()} /> : null}
       <DataTable
-        caption="Tickets"
+        caption={strings.common.tickets}
         rows={list.rows}
         list={list}
         loading={list.result.isLoading}
         rowKey={(t) => t.id}
         href={(t) => shopPath(`/tickets/${t.id}`)}
-        empty={tab === '' ? 'No ticket is waiting for an answer.' : 'No tickets here.'}
+        empty={tab === '' ? strings.tickets.noTicketIsWaiting : strings.tickets.noTicketsHere}
         columns={[
-          { header: 'Subject', cell: (t) => t.title },
-          { header: 'Customer', cell: (t) => t.email },
+          { header: strings.common.subject, cell: (t) => t.title },
+          { header: strings.common.customer, cell: (t) => t.email },
           {
-            header: 'Status',
+            header: strings.common.status,
             cell: (t) => <Badge tone={ticketStatusTones[t.status]}>{ticketStatusLabels[t.status]}</Badge>,
           },
-          { header: 'Last message', cell: (t) => <LastMessage ticket={t} /> },
-          { header: 'Messages', className: 'num', cell: (t) => t.messages.length },
-          { header: 'Last activity', cell: (t) => dateTime(t.updatedAt) },
+          { header: strings.tickets.lastMessage, cell: (t) => <LastMessage ticket={t} /> },
+          { header: strings.tickets.messages, className: 'num', cell: (t) => t.messages.length },
+          { header: strings.tickets.lastActivity, cell: (t) => dateTime(t.updatedAt) },
         ]}
       />
       <Pager list={list} />
@@ -92,7 +89,7 @@ function LastMessage(props: { ticket: Ticket }) {
   if (!last) return <span className="muted">—</span>;
   return (
     <span className="support-snippet" title={last.content}>
-      <span className="muted">{last.author === 'shop' ? 'You: ' : 'Customer: '}</span>
+      <span className="muted">{last.author === 'shop' ? strings.tickets.you : strings.tickets.customer}</span>
       {last.content}
     </span>
   );

@@ -1,27 +1,28 @@
 import { Link } from 'wouter';
 import type { Invoice } from '../../../api/queries/invoices';
 import { useShopPath } from '../../../app/shop';
+import { strings } from '../../../strings';
 import { Card } from '../../../ui/Page';
 
 export function Customer(props: { order: Invoice }) {
   const { order } = props;
   const shopPath = useShopPath();
   return (
-    <Card title="Customer">
+    <Card title={strings.common.customer}>
       <dl className="orders-facts">
-        <dt>E-mail</dt>
+        <dt>{strings.common.eMail}</dt>
         <dd>
           <Link href={shopPath(`/customers/${order.customerId}`)}>{order.customerEmail}</Link>
         </dd>
-        <dt>IP address</dt>
+        <dt>{strings.common.ipAddress}</dt>
         <dd>{order.ip ?? '—'}</dd>
-        <dt>Country</dt>
+        <dt>{strings.order.country}</dt>
         <dd>{order.country ?? '—'}</dd>
-        <dt>Browser</dt>
+        <dt>{strings.common.browser}</dt>
         <dd className="small">{order.userAgent ?? '—'}</dd>
         {order.chatUserId ? (
           <>
-            <dt>Chat user id</dt>
+            <dt>{strings.order.chatUserId}</dt>
             <dd>
               <code>{order.chatUserId}</code>
             </dd>
@@ -30,7 +31,7 @@ export function Customer(props: { order: Invoice }) {
       </dl>
       <p>
         <Link href={shopPath(`/orders?customerId=${order.customerId}`)} className="small">
-          All orders of this customer
+          {strings.order.allOrdersOfThis}
         </Link>
       </p>
     </Card>

@@ -1,6 +1,7 @@
 import { Link } from 'wouter';
 import type { Invoice } from '../../../api/queries/invoices';
 import { useShopPath } from '../../../app/shop';
+import { strings } from '../../../strings';
 import { bytes, dateTime } from '../../../ui/format';
 import { Badge, Card } from '../../../ui/Page';
 import { activationText, licenseStatusLabels, licenseStatusTones } from '../../licenses/licenses';
@@ -15,35 +16,37 @@ export function Downloads(props: { order: Invoice }) {
   const mayHaveFiles = order.status === 'completed' && order.parts.some((p) => p.deliverables.length === 0);
   if (downloads.length === 0 && !mayHaveFiles) return null;
   return (
-    <Card title="Downloads">
+    <Card title={strings.order.downloads}>
       {downloads.length === 0 ? (
-        <p className="muted">No file of this order has been downloaded yet.</p>
+        <p className="muted">{strings.order.noFileOfThis}</p>
       ) : (
         <div className="table-wrap">
           <table className="table">
-            <caption className="sr-only">Downloads of the order</caption>
+            <caption className="sr-only">{strings.order.downloadsOfTheOrder}</caption>
             <thead>
               <tr>
-                <th>Time</th>
-                <th>File</th>
-                <th>IP</th>
-                <th>User agent</th>
-                <th className="num">Bytes</th>
-                <th>Counted</th>
+                <th>{strings.common.time}</th>
+                <th>{strings.order.file}</th>
+                <th>{strings.common.ip}</th>
+                <th>{strings.order.userAgent}</th>
+                <th className="num">{strings.order.bytes}</th>
+                <th>{strings.order.counted}</th>
               </tr>
             </thead>
             <tbody>
               {downloads.map((d, i) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: log entries have no id and never reorder
                 <tr key={i}>
-                  <td data-label="Time">
+                  <td data-label={strings.common.time}>
                     <time dateTime={d.at}>{dateTime(d.at)}</time>
                   </td>
-                  <td data-label="File" className="orders-file">
+                  <td data-label={strings.order.file} className="orders-file">
                     {d.name}
                   </td>
-                  <td data-label="IP">{d.ip ? <code>{d.ip}</code> : <span className="muted">—</span>}</td>
-                  <td data-label="User agent">
+                  <td data-label={strings.common.ip}>
+                    {d.ip ? <code>{d.ip}</code> : <span className="muted">—</span>}
+                  </td>
+                  <td data-label={strings.order.userAgent}>
                     {d.userAgent ? (
                       <span className="orders-agent" title={d.userAgent}>
                         {d.userAgent}
@@ -52,10 +55,12 @@ export function Downloads(props: { order: Invoice }) {
                       <span className="muted">—</span>
                     )}
                   </td>
-                  <td data-label="Bytes" className="num">
+                  <td data-label={strings.order.bytes} className="num">
                     {bytes(d.bytes)}
                   </td>
-                  <td data-label="Counted">{d.counted ? 'Yes' : <span className="muted">No (resumed)</span>}</td>
+                  <td data-label={strings.order.counted}>
+                    {d.counted ? strings.order.yes : <span className="muted">{strings.order.noResumed}</span>}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -72,33 +77,35 @@ export function Licenses(props: { order: Invoice }) {
   const licenses = props.order.licenses ?? [];
   if (licenses.length === 0) return null;
   return (
-    <Card title="Licenses">
+    <Card title={strings.common.licenses}>
       <div className="table-wrap">
         <table className="table">
-          <caption className="sr-only">Licenses of the order</caption>
+          <caption className="sr-only">{strings.order.licensesOfTheOrder}</caption>
           <thead>
             <tr>
-              <th>Key</th>
-              <th>Status</th>
-              <th className="num">Activations</th>
-              <th>Expires</th>
+              <th>{strings.common.key}</th>
+              <th>{strings.common.status}</th>
+              <th className="num">{strings.common.activations}</th>
+              <th>{strings.common.expires}</th>
             </tr>
           </thead>
           <tbody>
             {licenses.map((l) => (
               <tr key={l.id}>
-                <td data-label="Key">
+                <td data-label={strings.common.key}>
                   <Link href={shopPath(`/licenses/${l.id}`)} className="orders-id">
                     <code>{l.licenseKey}</code>
                   </Link>
                 </td>
-                <td data-label="Status">
+                <td data-label={strings.common.status}>
                   <Badge tone={licenseStatusTones[l.status]}>{licenseStatusLabels[l.status]}</Badge>
                 </td>
-                <td data-label="Activations" className="num">
+                <td data-label={strings.common.activations} className="num">
                   {activationText(l)}
                 </td>
-                <td data-label="Expires">{l.expiresAt ? dateTime(l.expiresAt) : 'Never'}</td>
+                <td data-label={strings.common.expires}>
+                  {l.expiresAt ? dateTime(l.expiresAt) : strings.common.never}
+                </td>
               </tr>
             ))}
           </tbody>

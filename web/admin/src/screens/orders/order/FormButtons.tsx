@@ -1,3 +1,4 @@
+import { strings } from '../../../strings';
 /** The foot of an order dialog's form: its submit button (saying what runs while it runs) and Close. */
 export function FormButtons(props: {
   label: string;
@@ -18,7 +19,7 @@ export function FormButtons(props: {
         {props.pending ? props.pendingLabel : props.label}
       </button>
       <button type="button" className="btn btn-ghost" onClick={props.onClose}>
-        Close
+        {strings.common.close}
       </button>
     </div>
   );

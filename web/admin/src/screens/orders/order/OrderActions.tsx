@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useParams } from 'wouter';
 import { ApiError, api, unwrap } from '../../../api/client';
+import { strings } from '../../../strings';
 import { ConfirmButton, Dialog } from '../../../ui/Dialog';
 import { useToast } from '../../../ui/Toast';
 import { invoiceActions, useIdempotencyKey } from '../orders';
@@ -34,7 +35,7 @@ export function OrderActions(props: OrderChange) {
         }),
       ),
     onSuccess: (next) => {
-      notify('Order cancelled');
+      notify(strings.order.orderCancelled);
       props.onChange(next);
     },
     onError: failed,
@@ -53,44 +54,44 @@ export function OrderActions(props: OrderChange) {
             disabled={cancel.isPending}
             onClick={() => setDialog('process')}
           >
-            Process
+            {strings.order.process}
           </button>
         ) : null}
         {allowed.cancel ? (
           <ConfirmButton
-            label={cancel.isPending ? 'Cancelling…' : 'Cancel order'}
+            label={cancel.isPending ? strings.order.cancelling : strings.order.cancelOrder}
             danger
-            question={`Cancel order ${order.id}? Its reserved stock goes back on sale.`}
+            question={strings.order.cancelOrderItsReserved(order.id)}
             disabled={cancel.isPending}
             onConfirm={() => cancel.mutate()}
           />
         ) : null}
         {allowed.refund ? (
           <button type="button" className="btn" onClick={() => setDialog('refund')}>
-            Refund
+            {strings.order.refund}
           </button>
         ) : null}
         {allowed.replace ? (
           <button type="button" className="btn" onClick={() => setDialog('replace')}>
-            Replace
+            {strings.order.replace}
           </button>
         ) : null}
         {allowed.resend ? (
           <button type="button" className="btn" onClick={() => setDialog('resend')}>
-            Resend
+            {strings.common.resend}
           </button>
         ) : null}
       </div>
-      <Dialog open={dialog === 'process'} onClose={close} title="Process the order">
+      <Dialog open={dialog === 'process'} onClose={close} title={strings.order.processTheOrder}>
         <ProcessForm order={order} onChange={props.onChange} onError={failed} close={close} />
       </Dialog>
-      <Dialog open={dialog === 'refund'} onClose={close} title="Refund the order">
+      <Dialog open={dialog === 'refund'} onClose={close} title={strings.order.refundTheOrder}>
         <RefundForm order={order} onChange={props.onChange} onError={failed} close={close} />
       </Dialog>
-      <Dialog open={dialog === 'replace'} onClose={close} title="Replace items">
+      <Dialog open={dialog === 'replace'} onClose={close} title={strings.order.replaceItems}>
         <ReplaceForm order={order} onDone={props.onChange} close={close} />
       </Dialog>
-      <Dialog open={dialog === 'resend'} onClose={close} title="Resend the delivery e-mail">
+      <Dialog open={dialog === 'resend'} onClose={close} title={strings.order.resendTheDeliveryE}>
         <ResendForm order={order} onConflict={() => props.onChange(undefined)} close={close} />
       </Dialog>
     </div>

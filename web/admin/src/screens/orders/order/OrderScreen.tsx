@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'wouter';
 import { useInvoice, useInvoiceChanged } from '../../../api/queries/invoices';
 import { useShopPath } from '../../../app/shop';
+import { strings } from '../../../strings';
 import { LoadError, Loading, Page } from '../../../ui/Page';
 import '../orders.css';
 import { ActionError } from './ActionError';
@@ -30,18 +31,18 @@ export default function OrderScreen() {
 
   const back = (
     <Link href={shopPath('/orders')} className="small">
-      ← Orders
+      {strings.order.orders}
     </Link>
   );
   if (invoice.error)
     return (
-      <Page title="Order" back={back}>
+      <Page title={strings.common.order} back={back}>
         <LoadError error={invoice.error} retry={() => invoice.refetch()} />
       </Page>
     );
   if (!invoice.data)
     return (
-      <Page title="Order" back={back}>
+      <Page title={strings.common.order} back={back}>
         <Loading />
       </Page>
     );
@@ -49,7 +50,7 @@ export default function OrderScreen() {
 
   return (
     <Page
-      title={`Order ${order.id}`}
+      title={strings.order.order(order.id)}
       back={back}
       actions={<OrderActions order={order} onChange={changed} onError={setActionError} />}
     >
@@ -57,25 +58,25 @@ export default function OrderScreen() {
         <ActionError error={actionError} />
         {order.deliveryError ? (
           <div className="alert alert-error" role="alert">
-            <p>The last delivery failed: {order.deliveryError} Processing the order again retries the delivery.</p>
+            <p>{strings.order.theLastDeliveryFailed(order.deliveryError)}</p>
           </div>
         ) : null}
         {order.dispute ? (
           <div className="alert orders-warning" role="alert">
             <p>
-              <strong>Payment disputed</strong> ({order.dispute.reason}, {order.dispute.status.replace('_', ' ')}): the
-              order's licences and downloads were ended.{' '}
+              <strong>{strings.order.paymentDisputed}</strong>{' '}
+              {strings.order.theOrdersLicencesAnd(order.dispute.reason, order.dispute.status.replace('_', ' '))}{' '}
               {order.dispute.evidenceSubmittedAt
-                ? 'The evidence was submitted. '
-                : 'The evidence is not submitted yet. '}
-              <Link href={shopPath(`/disputes/${order.dispute.id}`)}>See the dispute and its evidence</Link>
+                ? strings.order.theEvidenceWasSubmitted
+                : strings.order.theEvidenceIsNot}
+              <Link href={shopPath(`/disputes/${order.dispute.id}`)}>{strings.order.seeTheDisputeAnd}</Link>
             </p>
           </div>
         ) : null}
         {order.payment.note ? (
           <div className="alert orders-warning" role="alert">
             <p>
-              <strong>Payment needs your attention:</strong> {order.payment.note}
+              <strong>{strings.order.paymentNeedsYourAttention}</strong> {order.payment.note}
             </p>
           </div>
         ) : null}

@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import type { Invoice } from '../../../api/queries/invoices';
+import { strings } from '../../../strings';
 import { dateTime, money } from '../../../ui/format';
 import { Card } from '../../../ui/Page';
 
 /** Goods are secrets the buyer paid for: masked until the owner asks to see them. */
 function Goods(props: { items: string[]; shown: boolean; label: string }) {
-  if (props.items.length === 0) return <p className="muted small">Nothing delivered.</p>;
+  if (props.items.length === 0) return <p className="muted small">{strings.order.nothingDelivered}</p>;
   return (
     <ol className="orders-goods" aria-label={props.label}>
       {props.items.map((item, i) => (
@@ -23,48 +24,48 @@ export function Parts(props: { order: Invoice }) {
     order.parts.some((p) => p.deliverables.length > 0) || order.replacements.some((r) => r.deliverables.length > 0);
   const partTitle = (partId: number) => {
     const part = order.parts.find((p) => p.id === partId);
-    return part ? `${part.title} — ${part.variantTitle}` : `Part ${partId}`;
+    return part ? `${part.title} — ${part.variantTitle}` : strings.order.partId(partId);
   };
   return (
     <Card
-      title="Items"
+      title={strings.order.items}
       actions={
         delivered ? (
           <button type="button" className="btn" aria-pressed={shown} onClick={() => setShown(!shown)}>
-            {shown ? 'Hide goods' : 'Show goods'}
+            {shown ? strings.order.hideGoods : strings.order.showGoods}
           </button>
         ) : null
       }
     >
       <div className="table-wrap">
         <table className="table">
-          <caption className="sr-only">Items of the order</caption>
+          <caption className="sr-only">{strings.order.itemsOfTheOrder}</caption>
           <thead>
             <tr>
-              <th>Product</th>
-              <th>Variant</th>
-              <th className="num">Quantity</th>
-              <th className="num">Unit price</th>
-              <th className="num">Total</th>
-              <th>Goods delivered</th>
+              <th>{strings.common.product}</th>
+              <th>{strings.order.variant}</th>
+              <th className="num">{strings.order.quantity}</th>
+              <th className="num">{strings.order.unitPrice}</th>
+              <th className="num">{strings.common.total}</th>
+              <th>{strings.order.goodsDelivered}</th>
             </tr>
           </thead>
           <tbody>
             {order.parts.map((p) => (
               <tr key={p.id}>
-                <td data-label="Product">{p.title}</td>
-                <td data-label="Variant">{p.variantTitle}</td>
-                <td data-label="Quantity" className="num">
+                <td data-label={strings.common.product}>{p.title}</td>
+                <td data-label={strings.order.variant}>{p.variantTitle}</td>
+                <td data-label={strings.order.quantity} className="num">
                   {p.quantity}
                 </td>
-                <td data-label="Unit price" className="num">
+                <td data-label={strings.order.unitPrice} className="num">
                   {money(p.unitPrice, order.currency)}
                 </td>
-                <td data-label="Total" className="num">
+                <td data-label={strings.common.total} className="num">
                   {money(p.total, order.currency)}
                 </td>
-                <td data-label="Goods delivered">
-                  <Goods items={p.deliverables} shown={shown} label={`Goods of ${p.title} — ${p.variantTitle}`} />
+                <td data-label={strings.order.goodsDelivered}>
+                  <Goods items={p.deliverables} shown={shown} label={strings.order.goodsOf(p.title, p.variantTitle)} />
                 </td>
               </tr>
             ))}
@@ -73,14 +74,18 @@ export function Parts(props: { order: Invoice }) {
       </div>
       {order.replacements.length > 0 ? (
         <>
-          <h3>Replacements</h3>
+          <h3>{strings.common.replacements}</h3>
           <ul className="orders-replacements">
             {order.replacements.map((r, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: replacements have no id and never reorder
               <li key={i}>
                 <time dateTime={r.createdAt}>{dateTime(r.createdAt)}</time>
                 {r.quantity} × {partTitle(r.partInvoiceId)}
-                <Goods items={r.deliverables} shown={shown} label={`Replacement goods of ${dateTime(r.createdAt)}`} />
+                <Goods
+                  items={r.deliverables}
+                  shown={shown}
+                  label={strings.order.replacementGoodsOf(dateTime(r.createdAt))}
+                />
               </li>
             ))}
           </ul>

@@ -1,14 +1,10 @@
 import type { Invoice } from '../../../api/queries/invoices';
+import { strings } from '../../../strings';
 import { dateTime, money } from '../../../ui/format';
 import { Badge, Card } from '../../../ui/Page';
 import { gatewayLabel, type PaymentKind, paymentKind, refundHow } from '../orders';
 
-const paidHow: Record<PaymentKind, string> = {
-  card: "By card on Stripe's payment page; Stripe tells shopd when the money arrives.",
-  crypto: "In cryptocurrency on the provider's payment page; the provider tells shopd when it is confirmed.",
-  balance: "From the buyer's balance in this shop, at checkout.",
-  manual: 'Outside shopd: you confirm the money arrived by processing the order.',
-};
+const paidHow: Record<PaymentKind, string> = strings.order.paidHow;
 
 /** How the order is paid: the gateway, the provider's payment, the reference, a note, the refunds. */
 export function Payment(props: { order: Invoice }) {
@@ -17,20 +13,20 @@ export function Payment(props: { order: Invoice }) {
   const c = order.currency;
   const kind = paymentKind(order.gateway);
   return (
-    <Card title="Payment">
+    <Card title={strings.order.payment}>
       <dl className="orders-facts">
-        <dt>Gateway</dt>
+        <dt>{strings.common.gateway}</dt>
         <dd>
           {gatewayLabel(order.gateway)}
           <span className="muted small orders-fact-hint">{paidHow[kind]}</span>
         </dd>
         {payment.url || payment.providerId ? (
           <>
-            <dt>Provider's payment</dt>
+            <dt>{strings.order.providersPayment}</dt>
             <dd>
               {payment.url ? (
                 <a href={payment.url} target="_blank" rel="noreferrer">
-                  Open the payment page
+                  {strings.order.openThePaymentPage}
                 </a>
               ) : null}
               {payment.url && payment.providerId ? ' · ' : null}
@@ -40,16 +36,14 @@ export function Payment(props: { order: Invoice }) {
         ) : null}
         {order.paymentCode ? (
           <>
-            <dt>Buyer's reference</dt>
+            <dt>{strings.order.buyersReference}</dt>
             <dd>
               <code>{order.paymentCode}</code>
-              <span className="muted small orders-fact-hint">
-                What the buyer quotes with the payment, instead of the order id; search the orders by it.
-              </span>
+              <span className="muted small orders-fact-hint">{strings.order.whatTheBuyerQuotes}</span>
             </dd>
           </>
         ) : null}
-        <dt>Payment reference</dt>
+        <dt>{strings.order.paymentReference}</dt>
         <dd>
           {payment.reference ? (
             <code>{payment.reference}</code>
@@ -58,44 +52,44 @@ export function Payment(props: { order: Invoice }) {
               {order.status !== 'pending'
                 ? '—'
                 : kind === 'manual'
-                  ? 'None yet: give it when you process the order.'
+                  ? strings.order.noneYetGiveIt
                   : kind === 'balance'
                     ? '—'
-                    : 'None yet: the provider sends it when the payment arrives.'}
+                    : strings.order.noneYetTheProvider}
             </span>
           )}
         </dd>
         {payment.note ? (
           <>
-            <dt>Note</dt>
+            <dt>{strings.common.note}</dt>
             <dd className="orders-note">{payment.note}</dd>
           </>
         ) : null}
       </dl>
       {order.refunds.length > 0 ? (
         <>
-          <h3>Refunds</h3>
+          <h3>{strings.common.refunds}</h3>
           <div className="table-wrap">
             <table className="table">
-              <caption className="sr-only">Refunds of the order</caption>
+              <caption className="sr-only">{strings.order.refundsOfTheOrder}</caption>
               <thead>
                 <tr>
-                  <th>Date</th>
-                  <th className="num">Amount</th>
-                  <th>How</th>
-                  <th>Reason</th>
+                  <th>{strings.common.date}</th>
+                  <th className="num">{strings.common.amount}</th>
+                  <th>{strings.order.how}</th>
+                  <th>{strings.common.reason}</th>
                 </tr>
               </thead>
               <tbody>
                 {order.refunds.map((r) => (
                   <tr key={r.id}>
-                    <td data-label="Date">
+                    <td data-label={strings.common.date}>
                       <time dateTime={r.createdAt}>{dateTime(r.createdAt)}</time>
                     </td>
-                    <td data-label="Amount" className="num">
+                    <td data-label={strings.common.amount} className="num">
                       {money(r.amount, c)}
                     </td>
-                    <td data-label="How">
+                    <td data-label={strings.order.how}>
                       {refundHow(r, order.gateway)}
                       {r.providerRefundId ? (
                         <>
@@ -106,11 +100,11 @@ export function Payment(props: { order: Invoice }) {
                       {r.status === 'pending' ? (
                         <>
                           {' '}
-                          <Badge tone="warn">Pending</Badge>
+                          <Badge tone="warn">{strings.order.pending}</Badge>
                         </>
                       ) : null}
                     </td>
-                    <td data-label="Reason">{r.reason ?? <span className="muted">—</span>}</td>
+                    <td data-label={strings.common.reason}>{r.reason ?? <span className="muted">—</span>}</td>
                   </tr>
                 ))}
               </tbody>

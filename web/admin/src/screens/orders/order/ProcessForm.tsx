@@ -3,6 +3,7 @@ import { useParams } from 'wouter';
 import type { BodyOf } from '../../../api/bodies';
 import { ApiError, api, unwrap } from '../../../api/client';
 import { useBodyForm } from '../../../forms/body-form';
+import { strings } from '../../../strings';
 import { Field, FormProblems } from '../../../ui/Field';
 import { money } from '../../../ui/format';
 import { useToast } from '../../../ui/Toast';
@@ -11,12 +12,7 @@ import { FormButtons } from './FormButtons';
 import type { OrderChange } from './order-change';
 
 /** What the reference asked for at Process is, by how the buyer paid. */
-const referenceHints: Record<PaymentKind, string> = {
-  manual: 'The reference the buyer quoted, or the transfer id of the money you received. Optional; kept on the order.',
-  card: "The Stripe payment id you checked in Stripe's dashboard. Optional; kept on the order.",
-  crypto: "The charge or transaction id you checked in the provider's dashboard. Optional; kept on the order.",
-  balance: 'Optional; kept on the order.',
-};
+const referenceHints: Record<PaymentKind, string> = strings.order.referenceHints;
 
 type ProcessBody = BodyOf<'POST /self/{shopId}/invoices/{invoiceId}/process'>;
 
@@ -44,7 +40,7 @@ export function ProcessForm(props: OrderChange & { close: () => void }) {
         }),
       ),
     onSuccess: (next) => {
-      notify('Order processed: the goods were delivered');
+      notify(strings.order.orderProcessedTheGoods);
       props.onChange(next);
       props.close();
     },
@@ -62,19 +58,20 @@ export function ProcessForm(props: OrderChange & { close: () => void }) {
   });
   return (
     <form className="stack orders-form" onSubmit={form.submit(process.mutateAsync)} noValidate>
-      <p>
-        Mark order {order.id} as paid ({money(order.total, order.currency)}) and deliver its goods to{' '}
-        {order.customerEmail}.
-      </p>
+      <p>{strings.order.markOrderAsPaid(order.id, money(order.total, order.currency), order.customerEmail)}</p>
       {kind === 'card' || kind === 'crypto' ? (
         <p className="muted small">
-          {kind === 'card' ? 'Stripe' : 'The crypto provider'} completes this order by itself once the payment arrives.
-          Process it by hand only after checking the payment in the provider's dashboard.
+          {kind === 'card' ? strings.order.stripe : strings.order.theCryptoProvider}{' '}
+          {strings.order.completesThisOrderBy}
         </p>
       ) : null}
       {order.payment.note ? <p className="alert orders-warning small">{order.payment.note}</p> : null}
       <FormProblems form={form} error={process.error} />
-      <Field label="Payment reference" error={form.problem('paymentReference')} hint={referenceHints[kind]}>
+      <Field
+        label={strings.order.paymentReference}
+        error={form.problem('paymentReference')}
+        hint={referenceHints[kind]}
+      >
         {(ids) => (
           <input
             {...ids}
@@ -87,8 +84,8 @@ export function ProcessForm(props: OrderChange & { close: () => void }) {
         )}
       </Field>
       <FormButtons
-        label="Mark paid and deliver"
-        pendingLabel="Processing…"
+        label={strings.order.markPaidAndDeliver}
+        pendingLabel={strings.order.processing}
         pending={process.isPending}
         onClose={props.close}
       />

@@ -4,6 +4,7 @@ import type { BodyOf } from '../../../api/bodies';
 import { ApiError, api, unwrap } from '../../../api/client';
 import type { Invoice } from '../../../api/queries/invoices';
 import { useBodyForm } from '../../../forms/body-form';
+import { strings } from '../../../strings';
 import { Field, FormProblems } from '../../../ui/Field';
 import { money } from '../../../ui/format';
 import { useToast } from '../../../ui/Toast';
@@ -16,27 +17,27 @@ function refundEffect(order: Invoice): { text: string; submit: string } {
   const kind = paymentKind(order.gateway);
   if (kind === 'balance')
     return {
-      text: `The amount is credited to ${order.customerEmail}'s balance in this shop at once.`,
-      submit: 'Credit the balance',
+      text: strings.order.theAmountIsCredited(order.customerEmail),
+      submit: strings.order.creditTheBalance,
     };
   if (kind === 'card' && order.payment.confirmedBy === 'provider' && order.payment.reference)
     return {
-      text: "The amount goes back to the buyer's card through Stripe. If Stripe refuses, nothing is refunded and its answer is shown here.",
-      submit: 'Refund through Stripe',
+      text: strings.order.theAmountGoesBack,
+      submit: strings.order.refundThroughStripe,
     };
   if (kind === 'card')
     return {
-      text: 'This order was marked paid by hand, with no Stripe payment to refund: the refund is recorded here, and you send the money back to the buyer yourself.',
-      submit: 'Record the refund',
+      text: strings.order.thisOrderWasMarked,
+      submit: strings.order.recordTheRefund,
     };
   if (kind === 'crypto')
     return {
-      text: "The crypto provider cannot refund payments: the refund is recorded here, and you send the money back to the buyer yourself, from the provider's dashboard or your wallet.",
-      submit: 'Record the refund',
+      text: strings.order.theCryptoProviderCannot,
+      submit: strings.order.recordTheRefund,
     };
   return {
-    text: `The refund is recorded here, and you send the money back to the buyer yourself, the way they paid (${gatewayLabel(order.gateway)}).`,
-    submit: 'Record the refund',
+    text: strings.order.theRefundIsRecorded(gatewayLabel(order.gateway)),
+    submit: strings.order.recordTheRefund,
   };
 }
 
@@ -56,7 +57,7 @@ export function RefundForm(props: OrderChange & { close: () => void }) {
     defaultValues: { amount: left.toFixed(currencyDigits(c)), reason: '' },
     toBody: (values) => ({ amount: Number(values.amount), reason: values.reason.trim() || null }),
     // An empty amount would mean "everything left" to the API: the owner says how much.
-    check: (values) => ({ amount: values.amount.trim() === '' ? 'Enter the amount to refund.' : undefined }),
+    check: (values) => ({ amount: values.amount.trim() === '' ? strings.order.enterTheAmountTo : undefined }),
   });
   const refund = useMutation({
     mutationFn: (body: RefundBody) =>
@@ -67,7 +68,7 @@ export function RefundForm(props: OrderChange & { close: () => void }) {
         }),
       ),
     onSuccess: (next, body) => {
-      notify(`Refunded ${money(body.amount ?? left, c)}`);
+      notify(strings.order.refundedAmount(money(body.amount ?? left, c)));
       props.onChange(next);
       props.close();
     },
@@ -85,14 +86,14 @@ export function RefundForm(props: OrderChange & { close: () => void }) {
     <form className="stack orders-form" onSubmit={form.submit(refund.mutateAsync)} noValidate>
       <p>{effect.text}</p>
       <p className="muted small">
-        The order stays completed and the buyer keeps the goods delivered; their total spend goes down by the amount.
-        {order.refunded > 0 ? ` Refunded so far: ${money(order.refunded, c)} of ${money(order.total, c)}.` : ''}
+        {strings.order.theOrderStaysCompleted}
+        {order.refunded > 0 ? strings.order.refundedSoFarOf(money(order.refunded, c), money(order.total, c)) : ''}
       </p>
       <FormProblems form={form} error={refund.error} />
       <Field
-        label={`Amount (${c})`}
+        label={strings.order.amount(c)}
         error={form.problem('amount')}
-        hint={`Up to ${money(left, c)}, what is left to refund.`}
+        hint={strings.order.upToWhatIs(money(left, c))}
       >
         {(ids) => (
           <input
@@ -108,12 +109,12 @@ export function RefundForm(props: OrderChange & { close: () => void }) {
           />
         )}
       </Field>
-      <Field label="Reason" error={form.problem('reason')} hint="Kept with the refund (optional).">
+      <Field label={strings.common.reason} error={form.problem('reason')} hint={strings.order.keptWithTheRefund}>
         {(ids) => <textarea {...ids} {...form.register('reason')} className="input" rows={2} maxLength={500} />}
       </Field>
       <FormButtons
         label={effect.submit}
-        pendingLabel="Refunding…"
+        pendingLabel={strings.order.refunding}
         pending={refund.isPending}
         onClose={props.close}
         danger

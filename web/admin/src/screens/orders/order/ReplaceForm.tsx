@@ -4,6 +4,7 @@ import type { BodyOf } from '../../../api/bodies';
 import { ApiError, api, unwrap } from '../../../api/client';
 import type { Invoice } from '../../../api/queries/invoices';
 import { useBodyForm } from '../../../forms/body-form';
+import { strings } from '../../../strings';
 import { Field, FormProblems } from '../../../ui/Field';
 import { useToast } from '../../../ui/Toast';
 import { useIdempotencyKey } from '../orders';
@@ -33,7 +34,7 @@ export function ReplaceForm(props: { order: Invoice; onDone: (next: Invoice | un
         }),
       ),
     onSuccess: (next) => {
-      notify('Replacement delivered');
+      notify(strings.order.replacementDelivered);
       props.onDone(next);
       props.close();
     },
@@ -44,11 +45,9 @@ export function ReplaceForm(props: { order: Invoice; onDone: (next: Invoice | un
   });
   return (
     <form className="stack" onSubmit={form.submit(replace.mutateAsync)} noValidate>
-      <p className="muted small">
-        Fresh items of the part's variant are delivered at no charge and mailed to {order.customerEmail}.
-      </p>
+      <p className="muted small">{strings.order.freshItemsOfThe(order.customerEmail)}</p>
       <FormProblems form={form} error={replace.error} />
-      <Field label="Part" error={form.problem('partInvoiceId')}>
+      <Field label={strings.order.part} error={form.problem('partInvoiceId')}>
         {(ids) => (
           <select {...ids} {...form.register('partInvoiceId')} className="input">
             {order.parts.map((p) => (
@@ -60,9 +59,9 @@ export function ReplaceForm(props: { order: Invoice; onDone: (next: Invoice | un
         )}
       </Field>
       <Field
-        label="Quantity"
+        label={strings.order.quantity}
         error={form.problem('quantity')}
-        hint={part ? `1 to ${part.quantity}, the quantity of that part.` : undefined}
+        hint={part ? strings.order.n1ToTheQuantity(part.quantity) : undefined}
       >
         {(ids) => (
           <input
@@ -79,8 +78,8 @@ export function ReplaceForm(props: { order: Invoice; onDone: (next: Invoice | un
         )}
       </Field>
       <FormButtons
-        label="Deliver replacement"
-        pendingLabel="Delivering…"
+        label={strings.order.deliverReplacement}
+        pendingLabel={strings.order.delivering}
         pending={replace.isPending}
         onClose={props.close}
         disabled={!part}

@@ -4,6 +4,7 @@ import type { BodyOf } from '../../../api/bodies';
 import { ApiError, api, unwrap } from '../../../api/client';
 import type { Invoice } from '../../../api/queries/invoices';
 import { useBodyForm } from '../../../forms/body-form';
+import { strings } from '../../../strings';
 import { Field, FormProblems } from '../../../ui/Field';
 import { useToast } from '../../../ui/Toast';
 import { FormButtons } from './FormButtons';
@@ -29,7 +30,7 @@ export function ResendForm(props: { order: Invoice; onConflict: () => void; clos
         }),
       ),
     onSuccess: (answer) => {
-      notify(`Delivery e-mail sent to ${answer.to}`);
+      notify(strings.order.deliveryEMailSent(answer.to));
       props.close();
     },
     onError: (error) => {
@@ -40,9 +41,9 @@ export function ResendForm(props: { order: Invoice; onConflict: () => void; clos
     <form className="stack" noValidate onSubmit={form.submit(resend.mutateAsync)}>
       <FormProblems form={form} error={resend.error} />
       <Field
-        label="Send to"
+        label={strings.order.sendTo}
         error={form.problem('email')}
-        hint={`Leave empty to send it to the order's address, ${order.customerEmail}.`}
+        hint={strings.order.leaveEmptyToSend(order.customerEmail)}
       >
         {(ids) => (
           <input
@@ -55,7 +56,12 @@ export function ResendForm(props: { order: Invoice; onConflict: () => void; clos
           />
         )}
       </Field>
-      <FormButtons label="Send e-mail" pendingLabel="Sending…" pending={resend.isPending} onClose={props.close} />
+      <FormButtons
+        label={strings.order.sendEMail}
+        pendingLabel={strings.common.sending}
+        pending={resend.isPending}
+        onClose={props.close}
+      />
     </form>
   );
 }

@@ -1,4 +1,5 @@
 import type { Invoice } from '../../../api/queries/invoices';
+import { strings } from '../../../strings';
 import { dateTime, money } from '../../../ui/format';
 import { Badge, Card } from '../../../ui/Page';
 import { gatewayLabel, invoiceStatusLabels, invoiceStatusTones } from '../orders';
@@ -7,74 +8,74 @@ export function Summary(props: { order: Invoice }) {
   const { order } = props;
   const c = order.currency;
   return (
-    <Card title="Summary">
+    <Card title={strings.order.summary}>
       <dl className="orders-facts">
-        <dt>Status</dt>
+        <dt>{strings.common.status}</dt>
         <dd>
           <Badge tone={invoiceStatusTones[order.status]}>{invoiceStatusLabels[order.status]}</Badge>
           {order.refunded > 0 ? (
             <>
               {' '}
-              <Badge tone="warn">{order.refunded >= order.total ? 'Refunded' : 'Partly refunded'}</Badge>
+              <Badge tone="warn">
+                {order.refunded >= order.total ? strings.order.refunded : strings.order.partlyRefunded}
+              </Badge>
             </>
           ) : null}
         </dd>
-        <dt>Gateway</dt>
+        <dt>{strings.common.gateway}</dt>
         <dd>{gatewayLabel(order.gateway)}</dd>
-        <dt>Subtotal</dt>
+        <dt>{strings.order.subtotal}</dt>
         <dd>{money(order.subtotal, c)}</dd>
         {order.coupon || order.discount > 0 ? (
           <>
-            <dt>Discount</dt>
+            <dt>{strings.common.discount}</dt>
             <dd>
               −{money(order.discount, c)}
               {order.coupon ? (
                 <>
                   {' '}
-                  (coupon <code>{order.coupon}</code>)
+                  {strings.order.coupon} <code>{order.coupon}</code>)
                 </>
               ) : null}
             </dd>
           </>
         ) : null}
-        <dt>Total</dt>
+        <dt>{strings.common.total}</dt>
         <dd>
           <strong>{money(order.total, c)}</strong>
         </dd>
         {order.refunded > 0 ? (
           <>
-            <dt>Refunded</dt>
-            <dd>
-              {money(order.refunded, c)} of {money(order.total, c)}
-            </dd>
+            <dt>{strings.order.refunded}</dt>
+            <dd>{strings.order.of(money(order.refunded, c), money(order.total, c))}</dd>
           </>
         ) : null}
         {order.affiliateCode ? (
           <>
-            <dt>Affiliate</dt>
+            <dt>{strings.order.affiliate}</dt>
             <dd>
-              <code>{order.affiliateCode}</code> · commission {money(order.commission, c)}
+              <code>{order.affiliateCode}</code> {strings.order.commission(money(order.commission, c))}
             </dd>
           </>
         ) : null}
-        <dt>Created</dt>
+        <dt>{strings.common.created}</dt>
         <dd>{dateTime(order.createdAt)}</dd>
         {order.completedAt ? (
           <>
-            <dt>Completed</dt>
+            <dt>{strings.order.completed}</dt>
             <dd>{dateTime(order.completedAt)}</dd>
           </>
         ) : null}
         {order.status === 'pending' ? (
           <>
-            <dt>Expires</dt>
+            <dt>{strings.common.expires}</dt>
             <dd>{dateTime(order.expiresAt)}</dd>
           </>
         ) : null}
-        <dt>Buyer's page</dt>
+        <dt>{strings.order.buyersPage}</dt>
         <dd>
           <a href={order.url} target="_blank" rel="noreferrer">
-            Open the invoice page
+            {strings.order.openTheInvoicePage}
           </a>
         </dd>
       </dl>

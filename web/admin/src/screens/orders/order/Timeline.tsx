@@ -1,4 +1,5 @@
 import type { Invoice } from '../../../api/queries/invoices';
+import { strings } from '../../../strings';
 import { dateTime, money } from '../../../ui/format';
 import { Card } from '../../../ui/Page';
 import { gatewayLabel } from '../orders';
@@ -9,30 +10,36 @@ export function Timeline(props: { order: Invoice }) {
   const events: { at: string | null; text: string }[] = [
     {
       at: order.createdAt,
-      text: `Order placed with ${gatewayLabel(order.gateway)} for ${money(order.total, order.currency)}`,
+      text: strings.order.orderPlacedWithFor(gatewayLabel(order.gateway), money(order.total, order.currency)),
     },
   ];
-  if (order.completedAt) events.push({ at: order.completedAt, text: 'Completed: goods delivered and mailed' });
+  if (order.completedAt) events.push({ at: order.completedAt, text: strings.order.completedGoodsDeliveredAnd });
   for (const r of order.refunds)
     events.push({
       at: r.createdAt,
-      text: `Refunded ${money(r.amount, order.currency)}${r.reason ? ` — “${r.reason}”` : ''}`,
+      text: strings.order.refundedEvent(money(r.amount, order.currency), r.reason ? ` — “${r.reason}”` : ''),
     });
   for (const r of order.replacements) {
     const part = order.parts.find((p) => p.id === r.partInvoiceId);
-    events.push({ at: r.createdAt, text: `Replacement of ${r.quantity} × ${part?.title ?? 'an item'}` });
+    events.push({
+      at: r.createdAt,
+      text: strings.order.replacementOf(r.quantity, part?.title ?? strings.order.anItem),
+    });
   }
   if (order.feedback)
     events.push({
       at: order.feedback.createdAt,
-      text: `Feedback: ${order.feedback.rating} of 5${order.feedback.comment ? ` — “${order.feedback.comment}”` : ''}`,
+      text: strings.order.feedbackEvent(
+        order.feedback.rating,
+        order.feedback.comment ? ` — “${order.feedback.comment}”` : '',
+      ),
     });
   events.sort((a, b) => (a.at ?? '').localeCompare(b.at ?? ''));
-  if (order.status === 'expired') events.push({ at: order.expiresAt, text: 'Expired unpaid' });
-  if (order.status === 'cancelled') events.push({ at: null, text: 'Cancelled' });
-  if (order.status === 'pending') events.push({ at: order.expiresAt, text: 'Expires unless paid by then' });
+  if (order.status === 'expired') events.push({ at: order.expiresAt, text: strings.order.expiredUnpaid });
+  if (order.status === 'cancelled') events.push({ at: null, text: strings.order.cancelled });
+  if (order.status === 'pending') events.push({ at: order.expiresAt, text: strings.order.expiresUnlessPaidBy });
   return (
-    <Card title="Timeline">
+    <Card title={strings.order.timeline}>
       <ol className="orders-timeline">
         {events.map((event) => (
           <li key={`${event.at}-${event.text}`}>
