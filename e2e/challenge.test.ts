@@ -58,5 +58,18 @@ e2eTest(
     await page.getByRole('heading', { name: 'Your order', level: 1 }).waitFor();
     assert.equal(ok(await server.api.get(`/self/${shop.shopId}/invoices`)).totalCount, 1);
     await shot('invoice');
+
+    // A German buyer's puzzle speaks German too (the widget's own words, from its German catalogue).
+    const german = await browse(t, { label: 'german buyer', locale: 'de-DE', expected });
+    await german.page.goto(`${shop.home}/checkout?product=${shop.productId}&variant=${shop.variantId}`);
+    await german.page.getByRole('heading', { name: 'Kasse', level: 1 }).waitFor();
+    await german.page.getByText('Ich bin kein Roboter').waitFor();
+    await german.page.getByLabel('E-Mail').fill('kaeufer@example.com');
+    await german.page.waitForFunction(() =>
+      Boolean(document.querySelector<HTMLInputElement>('input[name="altcha"]')?.value),
+    );
+    await german.shot('kasse-geloest');
+    await german.page.getByRole('button', { name: 'Zahlungspflichtig bestellen' }).click();
+    await german.page.getByRole('heading', { name: 'Ihre Bestellung', level: 1 }).waitFor();
   },
 );

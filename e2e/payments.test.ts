@@ -56,7 +56,7 @@ e2eTest('a buyer pays by card on the provider page and gets the key; the owner r
   await page.getByRole('heading', { name: 'Your order', level: 1 }).waitFor();
   await page.getByRole('heading', { name: 'How to pay' }).waitFor();
   await page.getByText('Waiting for payment').waitFor();
-  await page.getByText("Pay 9.99 USD by card on Stripe's secure payment page.").waitFor();
+  await page.getByText("Pay $9.99 by card on Stripe's secure payment page.").waitFor();
   const payLink = page.getByRole('link', { name: 'Pay $9.99 now' });
   await payLink.waitFor();
   assert.equal(await page.getByText(KEY).count(), 0, 'no key before the payment');

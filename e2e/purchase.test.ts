@@ -55,7 +55,7 @@ e2eTest('a buyer checks out with the tip jar and gets the keys on the open invoi
   await page.getByRole('heading', { name: 'Your order', level: 1 }).waitFor();
   await page.getByRole('heading', { name: 'How to pay' }).waitFor();
   await page.getByText('Waiting for payment').waitFor();
-  await page.getByText(/Send 19\.98 USD to the tip jar "pixeljar"/).waitFor();
+  await page.getByText(/Send \$19\.98 to the tip jar "pixeljar"/).waitFor();
   await page.getByText('pixeljar', { exact: true }).waitFor();
   await page.getByText('$19.98').first().waitFor();
   const invoiceUrl = page.url();

@@ -30,6 +30,8 @@ const FILES = {
   'altcha.js': { type: JS, from: widget('./altcha.min.js') },
   'altcha.css': { type: CSS, from: widget('./altcha.css') },
   'altcha-pbkdf2.js': { type: JS, from: widget('../workers/pbkdf2.js') },
+  // The widget's own German (its label, "verifying…"), registered before the widget reads it.
+  'altcha-de.js': { type: JS, from: widget('../i18n/de.js') },
 } as const;
 
 const assets = new Map<string, Asset>();

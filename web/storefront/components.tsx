@@ -106,6 +106,7 @@ declare module 'preact' {
         challenge: string;
         name: string;
         auto?: 'off' | 'onfocus' | 'onload' | 'onsubmit';
+        language?: string;
         'data-worker': string;
         id?: string;
         'aria-describedby'?: string;
@@ -121,7 +122,7 @@ declare module 'preact' {
  * solved, and the page says so. `error` is what the server said of the last try.
  */
 export function ChallengeField({ shopId, error }: { shopId: number; error?: string | undefined }) {
-  const { t } = useLang();
+  const { t, locale } = useLang();
   return (
     <div class={error ? 'field challenge invalid' : 'field challenge'}>
       <link rel="stylesheet" href={assetUrl('altcha.css')} />
@@ -130,6 +131,7 @@ export function ChallengeField({ shopId, error }: { shopId: number; error?: stri
         challenge={`/v2/public/shops/${shopId}/challenge`}
         name="altcha"
         auto="onfocus"
+        language={locale === 'en' ? undefined : locale}
         data-worker={assetUrl('altcha-pbkdf2.js')}
         aria-describedby="altcha-hint"
       />
@@ -144,6 +146,7 @@ export function ChallengeField({ shopId, error }: { shopId: number; error?: stri
           {error}
         </p>
       ) : null}
+      {locale === 'de' ? <script type="module" src={assetUrl('altcha-de.js')} /> : null}
       <script type="module" src={assetUrl('altcha.js')} />
       <script type="module" src={assetUrl('challenge.js')} />
     </div>

@@ -42,6 +42,16 @@ export const de: Record<MessageKey, string> = {
   'gateway.virtual-payments': 'Virtuelle Zahlung',
   'gateway.cardreader': 'Kartenlesegerät',
 
+  'pay.tipjar': 'Senden Sie {amount} an die Trinkgeldkasse „{handle}“ mit der Notiz {reference}.',
+  'pay.walletemail': 'Senden Sie {amount} an {email} mit dem Verwendungszweck {reference}.',
+  'pay.mobilecash': 'Senden Sie {amount} an {cashtag} mit der Notiz {reference}.',
+  'pay.wallet-ff': 'Senden Sie {amount} an {email} mit dem Verwendungszweck {reference}.',
+  'pay.balance': 'Bezahlt mit Ihrem Guthaben in diesem Shop.',
+  'pay.cryptocommerce': 'Bezahlen Sie {amount} in Kryptowährung auf der Zahlungsseite von Coinbase Commerce.',
+  'pay.cardconnect': 'Bezahlen Sie {amount} per Karte auf der sicheren Zahlungsseite von Stripe.',
+  'pay.other':
+    'Bezahlen Sie {amount} über {method} mit dem Verwendungszweck {reference}; der Shop bestätigt die Zahlung.',
+
   'rating.none': 'Noch keine Bewertungen',
   'rating.summary': '{rating, number, ::.00} von 5 aus {count, plural, one {# Bewertung} other {# Bewertungen}}',
   'rating.stars': '{rating, number} von 5 Sternen',

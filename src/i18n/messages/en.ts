@@ -48,6 +48,16 @@ export const en = {
   'gateway.virtual-payments': 'Virtual payments',
   'gateway.cardreader': 'Card reader',
 
+  // How to pay, per payment method (instructions.ts); the API's `payment.instructions` says the same in English
+  'pay.tipjar': 'Send {amount} to the tip jar "{handle}" with the note {reference}.',
+  'pay.walletemail': 'Send {amount} to {email} with the reference {reference}.',
+  'pay.mobilecash': 'Send {amount} to {cashtag} with the note {reference}.',
+  'pay.wallet-ff': 'Send {amount} to {email} with the reference {reference}.',
+  'pay.balance': 'Paid from your balance in this shop.',
+  'pay.cryptocommerce': "Pay {amount} in cryptocurrency on Coinbase Commerce's payment page.",
+  'pay.cardconnect': "Pay {amount} by card on Stripe's secure payment page.",
+  'pay.other': 'Pay {amount} through {method} quoting {reference}; the shop confirms the payment.',
+
   // Pieces several pages share (components.tsx)
   'rating.none': 'No reviews yet',
   'rating.summary': '{rating, number, ::.00} out of 5 from {count, plural, one {# review} other {# reviews}}',

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { PartDelivery } from '../../domain/events.js';
 import { storefrontPaths } from '../../http/storefront-url.js';
+import { paymentText } from '../../i18n/instructions.js';
 import { buyerLang, type Lang } from '../../i18n/lang.js';
 import { currencyDigits } from '../../schemas/currencies.js';
 import { fromMinorUnits } from '../../schemas/money.js';
@@ -108,7 +109,7 @@ export async function queueCheckoutMail(db: Conn, order: PlacedOrder, links: Lin
         shopName: shop.name,
         invoiceId: buyerReference(invoice),
         invoiceUrl: shopLink(links, shop, storefrontPaths.invoice(invoice.id)),
-        instructions: paymentInstructions(invoice, fields)!.instructions,
+        instructions: paymentText(lang, paymentInstructions(invoice, fields)!),
         items: parts.map((p) => ({ title: partTitle(p), quantity: p.quantity, total: money(p.total) })),
         discount:
           invoice.discount > 0 ? { code: invoice.coupon_code ?? 'coupon', amount: money(invoice.discount) } : null,

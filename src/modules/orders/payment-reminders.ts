@@ -1,6 +1,7 @@
 import type { Context } from '../../domain/context.js';
 import { writeTransaction } from '../../domain/dispatcher.js';
 import { storefrontPaths } from '../../http/storefront-url.js';
+import { paymentText } from '../../i18n/instructions.js';
 import { buyerLang } from '../../i18n/lang.js';
 import { fromMinorUnits } from '../../schemas/money.js';
 import { enqueueMail, reminderMail, shopLink } from '../mail/index.js';
@@ -61,7 +62,7 @@ async function remind(ctx: Context, shopId: number, invoiceId: string, now: numb
           shopName: shop.name,
           invoiceId: buyerReference(invoice),
           invoiceUrl: shopLink(tx.config, shop, storefrontPaths.invoice(invoice.id)),
-          instructions: instructions.instructions,
+          instructions: paymentText(lang, instructions),
           items: parts.map((p) => ({ title: partTitle(p), quantity: p.quantity, total: money(p.total) })),
           total: money(invoice.total),
           expiresAt: invoice.expires_at,

@@ -551,6 +551,10 @@ export const strings = {
       'Prices, coupon amounts and customer balances keep their numbers in the new currency; past orders keep theirs.',
     anIso4217Code: 'An ISO 4217 code such as USD or EUR.',
     timeZone: 'Time zone',
+    language: 'Language',
+    languageDescription:
+      "The storefront's and the buyers' e-mails' language for a buyer whose browser asks for none the storefront has. A buyer can always switch at the foot of each page; each order's mails follow the language it was placed in.",
+    defaultLanguage: 'Default language',
     dashboardsAndDateFilters:
       'Dashboards and date filters count days in this offset. After a change the dashboards are recounted in the background for a while.',
     thisComputersOffset: (offsetLabel: string) => `Use this computer's (${offsetLabel})`,

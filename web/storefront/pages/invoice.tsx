@@ -1,5 +1,6 @@
 import { Fragment } from 'preact';
 import { storefrontPaths } from '../../../src/http/storefront-url.js';
+import { paymentText } from '../../../src/i18n/instructions.js';
 import type { Lang, MessageKey } from '../../../src/i18n/lang.js';
 import type { feedbackOfInvoice } from '../../../src/modules/feedbacks/index.js';
 import type { getPublicInvoice } from '../../../src/modules/orders/index.js';
@@ -131,7 +132,7 @@ function Payment({ site, invoice, csrf, now }: { site: Site; invoice: PublicInvo
       ) : null}
       {payment?.note ? null : payment?.url ? (
         <>
-          <p class="text">{payment.instructions}</p>
+          <p class="text">{paymentText(lang, payment)}</p>
           <p>
             <a class="button primary" id="pay-now" href={payment.url} rel="noopener noreferrer">
               {t('invoice.payNow', { amount: money(payment.amount, payment.currency) })}
@@ -141,7 +142,7 @@ function Payment({ site, invoice, csrf, now }: { site: Site; invoice: PublicInvo
         </>
       ) : payment ? (
         <>
-          <p class="text">{payment.instructions}</p>
+          <p class="text">{paymentText(lang, payment)}</p>
           <dl class="payment">
             <dt>{t('invoice.amount')}</dt>
             <dd>

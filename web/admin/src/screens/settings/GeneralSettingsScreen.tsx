@@ -1,3 +1,4 @@
+import { LOCALE_NAMES, LOCALES } from '../../../../../src/shared/locales';
 import type { BodyOf } from '../../api/bodies';
 import { api, unwrap } from '../../api/client';
 import { type Settings, useSettings } from '../../api/queries/settings';
@@ -30,6 +31,7 @@ function GeneralForms({ settings }: { settings: Settings }) {
       <AddressSection settings={settings} />
       <DomainSection settings={settings} />
       <CurrencySection settings={settings} />
+      <LanguageSection settings={settings} />
       <TimezoneSection settings={settings} />
       <PasswordSection settings={settings} />
       <InvoicesSection settings={settings} />
@@ -297,6 +299,38 @@ function offsetLabel(minutes: number): string {
   const sign = minutes < 0 ? '−' : '+';
   const abs = Math.abs(minutes);
   return `UTC${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+function LanguageSection({ settings }: Props) {
+  const shopId = useShopId();
+  const form = useBodyForm({
+    operation: 'PUT /self/{shopId}/settings/language',
+    defaultValues: { language: settings.language },
+    toBody: (values) => values,
+  });
+  const save = useSettingSave((body: BodyOf<'PUT /self/{shopId}/settings/language'>) =>
+    unwrap(api.PUT('/self/{shopId}/settings/language', { ...path(shopId), body })),
+  );
+  return (
+    <SettingsSection
+      title={strings.settings.language}
+      description={strings.settings.languageDescription}
+      form={form}
+      mutation={save}
+    >
+      <Field label={strings.settings.defaultLanguage} error={form.problem('language')}>
+        {(ids) => (
+          <select {...ids} {...form.register('language')} className="input">
+            {LOCALES.map((locale) => (
+              <option key={locale} value={locale} lang={locale}>
+                {LOCALE_NAMES[locale]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+    </SettingsSection>
+  );
 }
 
 /** Every quarter hour the API accepts (−12:00 to +14:00), and the shop's own offset if it is not one. */
