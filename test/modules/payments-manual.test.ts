@@ -106,10 +106,12 @@ test('each manual method tells the buyer exactly how to pay: in the checkout ans
       ...method.shown,
     });
 
+    // The page and the mail say the same in the buyer's language, the amount written as they write every amount.
+    const told = instructions.replace('9.99 USD', '$9.99');
     const page = await getPage(app, `${base}/invoices/${placed.id}`);
     assert.equal(page.statusCode, 200, page.body);
-    assert.ok(decoded(page.body).includes(instructions), `${method.gateway}: the page says "${instructions}"`);
-    assert.equal(textById(page.body, 'pay-amount'), '9.99 USD');
+    assert.ok(decoded(page.body).includes(told), `${method.gateway}: the page says "${told}"`);
+    assert.equal(textById(page.body, 'pay-amount'), '$9.99');
     assert.equal(textById(page.body, 'pay-reference'), reference, 'the payment reference is what to quote');
     for (const [field, value] of Object.entries(method.shown))
       assert.equal(textById(page.body, `pay-${field}`), value, `${method.gateway}: the ${field} to pay to`);
@@ -119,8 +121,8 @@ test('each manual method tells the buyer exactly how to pay: in the checkout ans
     assert.equal(mails.length, 1, `${method.gateway}: one checkout mail`);
     const [mail] = mails;
     assert.equal(mail!.to_address, 'manual.buyer@example.com');
-    assert.ok(mail!.body_text.split('\n').includes(instructions), `${method.gateway}: the mail's text says how to pay`);
-    assert.ok(decoded(mail!.body_html ?? '').includes(instructions), `${method.gateway}: and its HTML`);
+    assert.ok(mail!.body_text.split('\n').includes(told), `${method.gateway}: the mail's text says how to pay`);
+    assert.ok(decoded(mail!.body_html ?? '').includes(told), `${method.gateway}: and its HTML`);
   }
 });
 
