@@ -44,7 +44,12 @@ import type {
   InvoiceTermsTable,
 } from '../modules/orders/invoices.table.js';
 import type { PaymentEventsTable } from '../modules/payments/payments.table.js';
-import type { ProductsTable, ProductVariantsTable, SerialsTable } from '../modules/products/products.table.js';
+import type {
+  ProductImagesTable,
+  ProductsTable,
+  ProductVariantsTable,
+  SerialsTable,
+} from '../modules/products/products.table.js';
 import type { ShopProtectionTable } from '../modules/protection/protection.table.js';
 import type {
   RollupGatewaysTable,
@@ -81,6 +86,7 @@ export interface Database {
   invoice_views: InvoiceViewsTable;
   idempotency_keys: IdempotencyKeysTable;
   products: ProductsTable;
+  product_images: ProductImagesTable;
   product_variants: ProductVariantsTable;
   serials: SerialsTable;
   files: FilesTable;

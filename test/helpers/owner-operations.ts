@@ -118,6 +118,9 @@ const samples: Record<string, Sample> = {
   }),
   'POST /self/{shopId}/v2/products/{productId}/thumbnail': upload,
   'POST /self/{shopId}/v2/products/{productId}/seo/image': upload,
+  'POST /self/{shopId}/v2/products/{productId}/images': upload,
+  'PUT /self/{shopId}/v2/products/{productId}/images': { body: (f) => ({ images: [{ id: f.imageId, alt: 'Pwned' }] }) },
+  'DELETE /self/{shopId}/v2/products/{productId}/images/{imageId}': {},
   'PUT /self/{shopId}/v2/products/bulk/update/payment-methods': {
     body: (f) => ({ productIds: [f.productId], gatewaysList: { balance: false } }),
   },
@@ -273,6 +276,10 @@ export async function createFixture(api: Client, shopId: number): Promise<Fixtur
       ],
     }),
   );
+  // One image in its gallery.
+  const image = assertOk(
+    await api.upload(`/self/${shopId}/v2/products/${product.id}/images`, await pngImage(), 'g.png'),
+  );
   // An empty group: the product keeps its own listing, and the group gets one.
   const group = assertOk(await api.post(`/self/${shopId}/groups`, { title: 'Fixture group' }));
   const listings = assertOk(await api.get(`/self/${shopId}/listings?pageSize=100`));
@@ -380,6 +387,7 @@ export async function createFixture(api: Client, shopId: number): Promise<Fixtur
     productId: product.id,
     variantId: product.variants[0].id,
     groupId: group.id,
+    imageId: image.id,
     listingId,
     categoryId: category.id,
     couponId: coupon.id,

@@ -52,6 +52,10 @@ const views: Record<string, RoundTrip> = {
   '/self/{shopId}/customization/links': design('links'),
   '/self/{shopId}/faqs/{faqId}': listItem('faqs', 'faqId'),
   '/self/{shopId}/announcements/{announcementId}': listItem('announcements', 'announcementId'),
+  '/self/{shopId}/v2/products/{productId}/images': {
+    get: '/self/{shopId}/v2/products/{productId}/images',
+    body: (d) => ({ images: d.map((i: { id: number; alt: string }) => ({ id: i.id, alt: i.alt })) }),
+  },
   '/self/{shopId}/listings/position': {
     get: '/self/{shopId}/listings?pageSize=100',
     body: (d) => ({

@@ -314,7 +314,16 @@ test('disk storage only takes generated names and keeps to its directory', async
   await storage.remove(null);
   await storage.remove(undefined);
   await storage.remove(`${'z'.repeat(24)}.gif`);
+  // Derived copies (a size for srcset) live with the image and go with it.
+  await storage.putVariant(name, 'w640.webp', Buffer.from('small'));
+  assert.equal((await storage.readVariant(name, 'w640.webp'))?.toString(), 'small');
+  assert.equal(await storage.readVariant(name, 'w320.webp'), undefined, 'not made yet');
+  for (const bad of ['../w640.webp', 'w640.png', 'w640.webp/..', '.'])
+    await assert.rejects(storage.putVariant(name, bad, Buffer.from('x')), /invalid variant name/, bad);
+  assert.equal(await storage.readVariant('../../etc/passwd', 'w640.webp'), undefined);
   await storage.remove(name);
   assert.equal(await storage.open(name), undefined);
+  assert.equal(await storage.readVariant(name, 'w640.webp'), undefined, 'gone with its image');
+  assert.deepEqual(readdirSync(join(dir, 'uploads', '.variants')), [], 'nothing left of it');
   assert.deepEqual(readdirSync(dir), ['uploads']);
 });

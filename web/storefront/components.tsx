@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { imageVariants } from '../../src/http/uploads.js';
 import { assetUrl } from './assets.js';
 import { stars } from './format.js';
 import { useLang } from './i18n.js';
@@ -150,6 +151,37 @@ export function ChallengeField({ shopId, error }: { shopId: number; error?: stri
       <script type="module" src={assetUrl('altcha.js')} />
       <script type="module" src={assetUrl('challenge.js')} />
     </div>
+  );
+}
+
+/** How wide a product card's image is shown: the whole width of a phone, a grid column beside. */
+export const CARD_SIZES = '(max-width: 600px) 50vw, 360px';
+
+/**
+ * An image the shop uploaded, in the size and format the browser wants: AVIF, then WebP, each in
+ * the widths the server makes (`srcset`, chosen by `sizes`), the upload itself for any other
+ * browser. Loaded lazily unless it is the page's main image (`eager`); any other URL is a plain
+ * `<img>`.
+ */
+export function Picture(props: { src: string; alt: string; sizes: string; eager?: boolean; class?: string }) {
+  const variants = imageVariants(props.src);
+  const img = (
+    <img
+      src={props.src}
+      alt={props.alt}
+      class={props.class}
+      loading={props.eager ? undefined : 'lazy'}
+      decoding="async"
+      fetchpriority={props.eager ? 'high' : undefined}
+    />
+  );
+  if (!variants) return img;
+  return (
+    <picture>
+      <source type="image/avif" srcset={variants.avif} sizes={props.sizes} />
+      <source type="image/webp" srcset={variants.webp} sizes={props.sizes} />
+      {img}
+    </picture>
   );
 }
 

@@ -38,6 +38,8 @@ interface ProductFacts {
   shortDescription?: string | null;
   description?: string | null;
   thumbnailUrl?: string | null;
+  /** The gallery, after the thumbnail. */
+  images?: { url: string }[];
   onHold: boolean;
   variants: { id: number; title: string; inStock: boolean; priceDetails: { amount: number; currency: string } }[];
 }
@@ -71,7 +73,13 @@ export function productJsonLd(
     sku: String(product.id),
     url,
     ...(description ? { description: description.slice(0, 5000) } : {}),
-    ...(product.thumbnailUrl ? { image: [absoluteUrl(site, product.thumbnailUrl)] } : {}),
+    ...(product.thumbnailUrl || product.images?.length
+      ? {
+          image: [product.thumbnailUrl, ...(product.images ?? []).map((i) => i.url)]
+            .filter((url): url is string => url !== null)
+            .map((url) => absoluteUrl(site, url)),
+        }
+      : {}),
     brand: { '@type': 'Brand', name: shop.name },
     ...(offers.length === 1
       ? { offers: offers[0] }

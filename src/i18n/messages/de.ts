@@ -107,6 +107,9 @@ export const de: Record<MessageKey, string> = {
   'product.buyNow': 'Jetzt kaufen',
   'product.nothing': 'Hier gibt es nichts zu kaufen.',
   'product.allProducts': 'Alle Produkte',
+  'product.gallery': 'Bilder von {title}',
+  'product.galleryNav': 'Bilder',
+  'product.showImage': 'Bild {n, number} von {count, number}',
 
   'checkout.title': 'Kasse',
   'checkout.back': 'Zurück zu {product}',

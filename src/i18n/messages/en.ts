@@ -113,6 +113,9 @@ export const en = {
   'product.buyNow': 'Buy now',
   'product.nothing': 'Nothing to buy here.',
   'product.allProducts': 'All products',
+  'product.gallery': 'Images of {title}',
+  'product.galleryNav': 'Images',
+  'product.showImage': 'Image {n, number} of {count, number}',
 
   // Checkout page
   'checkout.title': 'Checkout',

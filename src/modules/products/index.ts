@@ -18,12 +18,13 @@ export {
   takeUnits,
 } from './fulfilment.js';
 export { productOwnerRoutes } from './owner.routes.js';
-export type { ProductRow, VariantRow } from './products.table.js';
+export type { ProductImageRow, ProductRow, VariantRow } from './products.table.js';
 export type { VariantStockRow } from './repository.js';
 export { customFieldTypes, Gateway, productTypes } from './schema.js';
 export {
   checkProductIds,
   countVpnBlockingVariants,
+  galleriesByProduct,
   liveVariantsByProduct,
   recountAvailableSerials,
   rescalePrices,

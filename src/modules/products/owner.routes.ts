@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { TSchema } from '@sinclair/typebox';
+import { type TSchema, Type } from '@sinclair/typebox';
 import { currentShop } from '../../http/auth.js';
 import { receiveImage, uploadRouteSchema, uploadUrl } from '../../http/uploads.js';
 import { CursorPage, Deleted, ok, ownerResponses, ShopParams } from '../../schemas/common.js';
 import * as bulk from './bulk.service.js';
+import * as images from './images.service.js';
 import * as restock from './restock.service.js';
 import * as schema from './schema.js';
 import * as service from './service.js';
@@ -111,6 +112,60 @@ export const productOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     });
   }
+
+  const galleryNote = `The gallery: images besides the thumbnail, shown on the product's storefront page in this order, at most ${images.MAX_GALLERY_IMAGES}.`;
+  app.get('/:shopId/v2/products/:productId/images', {
+    schema: {
+      tags,
+      summary: "List the product's gallery",
+      description: galleryNote,
+      params: schema.ProductParams,
+      response: ownerResponses(Type.Array(schema.ProductImage)),
+    },
+    handler: async (request) => ok(await images.listGallery(ctx, currentShop(request), request.params.productId)),
+  });
+  app.post('/:shopId/v2/products/:productId/images', {
+    schema: {
+      tags,
+      summary: 'Add an image to the gallery',
+      params: schema.ProductParams,
+      ...uploadRouteSchema(),
+      description: `${galleryNote} The image goes last, without a description (set it with PUT). A full gallery: 409. ${uploadRouteSchema().description}`,
+      response: ownerResponses(schema.ProductImage, [409, 413, 415]),
+    },
+    handler: async (request) =>
+      ok(
+        await images.addGalleryImage(ctx, app.storage, currentShop(request), request.params.productId, () =>
+          receiveImage(request),
+        ),
+      ),
+  });
+  app.put('/:shopId/v2/products/:productId/images', {
+    schema: {
+      tags,
+      summary: 'Order the gallery and describe its images',
+      description: `${galleryNote} The images listed come first, in the order given, each with its description; the others follow in their order. An id not of this gallery, or listed twice, is a 400 naming it.`,
+      params: schema.ProductParams,
+      body: schema.ImageOrder,
+      response: ownerResponses(Type.Array(schema.ProductImage)),
+    },
+    handler: async (request) =>
+      ok(await images.arrangeGallery(ctx, currentShop(request), request.params.productId, request.body)),
+  });
+  app.delete('/:shopId/v2/products/:productId/images/:imageId', {
+    schema: {
+      tags,
+      summary: 'Remove an image from the gallery',
+      description: 'The image file is deleted with it; the others keep their order.',
+      params: schema.ImageParams,
+      response: ownerResponses(Deleted),
+    },
+    handler: async (request) => {
+      const { productId, imageId } = request.params;
+      await images.removeGalleryImage(ctx, app.storage, currentShop(request), productId, imageId);
+      return ok({ id: imageId, deleted: true as const });
+    },
+  });
 
   app.put('/:shopId/v2/products/bulk/update/payment-methods', {
     schema: bulkSchema('Allow or remove gateways', schema.BulkBodies.paymentMethods),

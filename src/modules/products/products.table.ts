@@ -29,6 +29,21 @@ export interface ProductsTable {
   deleted_at: Generated<number | null>;
 }
 
+/** An image of a product's gallery, in the owner's order (migration 0037). */
+export interface ProductImagesTable {
+  id: Generated<number>;
+  shop_id: number;
+  product_id: number;
+  /** The stored upload's name (see src/http/uploads), not a URL. */
+  name: string;
+  /** What the image shows, for people who cannot see it; '' when it only decorates. */
+  alt: Generated<string>;
+  position: number;
+  created_at: number;
+}
+
+export type ProductImageRow = Selectable<ProductImagesTable>;
+
 export type ProductType = 'serials' | 'service' | 'dynamic' | 'file';
 
 export interface ProductVariantsTable {

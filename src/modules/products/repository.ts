@@ -2,7 +2,15 @@ import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { searchText } from '../../db/sql-helpers.js';
 import { type KeysetPosition, pageOf } from '../../http/pagination.js';
-import type { ProductRow, ProductsTable, ProductVariantsTable, SerialStatus, VariantRow } from './products.table.js';
+import type {
+  ProductImageRow,
+  ProductImagesTable,
+  ProductRow,
+  ProductsTable,
+  ProductVariantsTable,
+  SerialStatus,
+  VariantRow,
+} from './products.table.js';
 import type { VariantStockFields } from './views.js';
 
 type Conn = Kysely<Database>;
@@ -380,7 +388,7 @@ export async function deleteAllAvailableSerials(db: Conn, shopId: number, varian
   await changeAvailableSerials(db, shopId, variantId, -Number(result.numDeletedRows));
 }
 
-/** Stored image names of these products (for removing files after a delete). */
+/** Stored image names of these products, their galleries' too (for removing files after a delete). */
 export async function productImages(db: Conn, shopId: number, productIds: number[]): Promise<string[]> {
   const rows = await db
     .selectFrom('products')
@@ -388,7 +396,11 @@ export async function productImages(db: Conn, shopId: number, productIds: number
     .where('shop_id', '=', shopId)
     .where('id', 'in', productIds)
     .execute();
-  return rows.flatMap((r) => [r.thumbnail, r.seo_image]).filter((n): n is string => n !== null);
+  const gallery = await listProductImages(db, shopId, productIds);
+  return [
+    ...rows.flatMap((r) => [r.thumbnail, r.seo_image]).filter((n): n is string => n !== null),
+    ...gallery.map((g) => g.name),
+  ];
 }
 
 /** Live variants of every shop with a `blockVpn` gateway rule on (the start-up check of VPN ranges). */
@@ -401,4 +413,52 @@ export async function countBlockVpnVariants(db: Conn): Promise<number> {
     .where('gateways', 'like', '%"blockVpn":true%')
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** The gallery images of these products, each product's in its order. */
+export function listProductImages(db: Conn, shopId: number, productIds: number[]): Promise<ProductImageRow[]> {
+  if (productIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('product_images')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('product_id', 'in', productIds)
+    .orderBy('product_id')
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+}
+
+export function insertProductImage(db: Conn, row: Insertable<ProductImagesTable>): Promise<ProductImageRow> {
+  return db.insertInto('product_images').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export function deleteProductImage(
+  db: Conn,
+  shopId: number,
+  productId: number,
+  imageId: number,
+): Promise<{ name: string } | undefined> {
+  return db
+    .deleteFrom('product_images')
+    .where('shop_id', '=', shopId)
+    .where('product_id', '=', productId)
+    .where('id', '=', imageId)
+    .returning('name')
+    .executeTakeFirst();
+}
+
+export async function updateProductImage(
+  db: Conn,
+  shopId: number,
+  imageId: number,
+  patch: { position: number; alt: string },
+): Promise<void> {
+  await db.updateTable('product_images').set(patch).where('shop_id', '=', shopId).where('id', '=', imageId).execute();
+}
+
+/** Removes the gallery rows of these products (deleted: their files go after the commit). */
+export async function deleteImagesOfProducts(db: Conn, shopId: number, productIds: number[]): Promise<void> {
+  if (productIds.length === 0) return;
+  await db.deleteFrom('product_images').where('shop_id', '=', shopId).where('product_id', 'in', productIds).execute();
 }

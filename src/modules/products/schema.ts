@@ -393,6 +393,37 @@ function variantSchema(withSerials: boolean): TSchema {
   });
 }
 
+export const ProductImage = Type.Object({
+  id: Type.Integer(),
+  url: Type.String({ description: 'Where the image is served: /uploads/<name> (sizes for srcset beside it).' }),
+  alt: Type.String({ description: "What the image shows, for people who cannot see it; '' when it only decorates." }),
+});
+
+export const ImageParams = Type.Object({ shopId: Id, productId: Id, imageId: Id });
+
+export const ImageOrder = Type.Object({
+  images: Type.Array(
+    Type.Object({
+      id: Type.Integer({
+        minimum: 1,
+        ...rule("an image of this product's gallery (`GET …/images`), listed at most once"),
+      }),
+      alt: Type.String({
+        maxLength: 300,
+        description: 'The description, trimmed; empty for an image that only decorates.',
+      }),
+    }),
+    {
+      maxItems: 12,
+      ...uniqueBy('id'),
+      description:
+        'Images of the gallery in their new order, each with its description; those not listed follow them in the ' +
+        'order they had, their descriptions kept.',
+    },
+  ),
+});
+export type ImageOrder = Static<typeof ImageOrder>;
+
 function productSchema(withSerials: boolean) {
   return Type.Object({
     id: Type.Integer(),
@@ -406,6 +437,9 @@ function productSchema(withSerials: boolean) {
       imageUrl: Nullable(Type.String()),
     }),
     thumbnailUrl: Nullable(Type.String()),
+    images: Type.Array(ProductImage, {
+      description: 'The gallery: images besides the thumbnail, in their order on the product page (at most 12).',
+    }),
     unlisted: Type.Boolean(),
     private: Type.Boolean(),
     onHold: Type.Boolean(),

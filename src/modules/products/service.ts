@@ -203,6 +203,7 @@ export async function getProduct(ctx: Context, shop: ShopRow, productId: number)
     variants,
     shop.currency,
     await filesOf(db, shop.id, variants),
+    await repo.listProductImages(db, shop.id, [productId]),
     await serialValuesOf(db, shop.id, variants),
   );
 }
@@ -354,7 +355,12 @@ export async function listProducts(ctx: Context, shop: ShopRow, query: ProductLi
     shop.id,
     page.items.flatMap((p) => page.variantsOf(p.id)),
   );
-  const items = page.items.map((p) => toProduct(p, page.variantsOf(p.id), shop.currency, files));
+  const images = await repo.listProductImages(
+    ctx.db,
+    shop.id,
+    page.items.map((p) => p.id),
+  );
+  const items = page.items.map((p) => toProduct(p, page.variantsOf(p.id), shop.currency, files, images));
   return { ...toPage(items, page.totalCount, query), nextCursor: page.nextCursor };
 }
 
@@ -380,10 +386,26 @@ export async function deleteProducts(
   // The files of removed products can be deleted again; orders that bought them keep their downloads.
   const variantIds = (await repo.listVariants(tx.db, shopId, productIds)).map((v) => v.id);
   await repo.softDeleteProducts(tx.db, shopId, productIds, now);
+  await repo.deleteImagesOfProducts(tx.db, shopId, productIds);
   await detachFiles(tx.db, shopId, variantIds);
   await domainEvents.emit(tx, 'products.deleted', { shopId, productIds, now });
   await syncListings(tx.db, shopId, now);
   return images;
+}
+
+/** The galleries of these products, each in its order, by product id (for the storefront). */
+export async function galleriesByProduct(
+  db: Conn,
+  shopId: number,
+  productIds: number[],
+): Promise<Map<number, { name: string; alt: string }[]>> {
+  const byProduct = new Map<number, { name: string; alt: string }[]>();
+  for (const row of await repo.listProductImages(db, shopId, productIds)) {
+    const list = byProduct.get(row.product_id) ?? [];
+    list.push({ name: row.name, alt: row.alt });
+    byProduct.set(row.product_id, list);
+  }
+  return byProduct;
 }
 
 export async function deleteProduct(

@@ -2,7 +2,7 @@ import { uploadUrl } from '../../http/uploads.js';
 import { toIso } from '../../schemas/common.js';
 import { fromMinorUnits } from '../../schemas/money.js';
 import type { FileSummary } from '../files/index.js';
-import type { ProductRow, VariantRow } from './products.table.js';
+import type { ProductImageRow, ProductRow, VariantRow } from './products.table.js';
 import { FILE_DEFAULTS } from './schema.js';
 import type { StoredCustomField, StoredGateway } from './variant-input.js';
 
@@ -93,11 +93,18 @@ interface ChatIntegrationView {
   roleIds: string[];
 }
 
+/** An image of a product's gallery. */
+export function toProductImage(row: ProductImageRow) {
+  return { id: row.id, url: uploadUrl(row.name), alt: row.alt };
+}
+export type ProductImageView = ReturnType<typeof toProductImage>;
+
 export function toProduct(
   p: ProductRow,
   variants: VariantRow[],
   currency: string,
   files: VariantFiles,
+  images: ProductImageRow[],
   serialValues?: SerialValues,
 ) {
   return {
@@ -108,6 +115,7 @@ export function toProduct(
     path: p.path,
     seo: { metaTitle: p.seo_meta_title, metaDescription: p.seo_meta_description, imageUrl: uploadUrl(p.seo_image) },
     thumbnailUrl: uploadUrl(p.thumbnail),
+    images: images.filter((i) => i.product_id === p.id).map(toProductImage),
     unlisted: p.unlisted === 1,
     private: p.private === 1,
     onHold: p.on_hold === 1,

@@ -14,6 +14,7 @@ import { rebuildRollups } from '../rollups/index.js';
 import { rebuildStorefrontTotals } from '../storefront/index.js';
 import * as data from './demo-data.js';
 import { type DemoFile, demoEbook, demoProgram } from './demo-files.js';
+import { DEMO_COVERS, demoCover } from './demo-images.js';
 
 /**
  * `shopd seed --demo`: a demo shop filled through the service's own HTTP API (app.inject with
@@ -178,6 +179,26 @@ async function fill(app: FastifyInstance, log: SeedLog): Promise<DemoSummary> {
   const products = {} as Record<data.DemoProductKey, { id: number; variants: { id: number }[] }>;
   for (const [name, body] of Object.entries(bodies) as [data.DemoProductKey, unknown][]) {
     products[name] = must(await call('POST', `${self}/v2/products`, body), `creating product ${name}`);
+    // A cover, so a first start looks like a shop: the card, the product page, the link preview.
+    const { hue, glyph } = DEMO_COVERS[name];
+    const cover = await demoCover(name, hue, glyph);
+    await optional(
+      uploadFile(app, key, `${self}/v2/products/${products[name].id}/thumbnail`, cover),
+      `the cover of ${name}`,
+    );
+  }
+  // A gallery on one product: two more views after its cover.
+  for (const [i, [hue, glyph]] of (
+    [
+      [280, 'key'],
+      [300, 'planet'],
+    ] as const
+  ).entries()) {
+    const image = await demoCover(`starfall-${i + 2}`, hue, glyph);
+    await optional(
+      uploadFile(app, key, `${self}/v2/products/${products.starfall.id}/images`, image),
+      'the gallery of starfall',
+    );
   }
   const group = must(
     await call('POST', `${self}/groups`, {
@@ -185,6 +206,10 @@ async function fill(app: FastifyInstance, log: SeedLog): Promise<DemoSummary> {
       productIds: [products.starfall.id, products.pixel.id],
     }),
     'creating the group',
+  );
+  await optional(
+    uploadFile(app, key, `${self}/groups/${group.id}/thumbnail`, await demoCover('steam-keys', 215, 'key')),
+    'the cover of the group',
   );
   const listings = must(await call('GET', `${self}/listings?pageSize=100`), 'listing the listings').items as {
     id: number;

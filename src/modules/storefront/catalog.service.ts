@@ -5,7 +5,7 @@ import { categoryListings } from '../categories/index.js';
 import { groupMembers } from '../groups/index.js';
 import { listingsInOrder } from '../listings/index.js';
 import type { ProductRow } from '../products/index.js';
-import { liveVariantsByProduct, variantStocksByProduct } from '../products/index.js';
+import { galleriesByProduct, liveVariantsByProduct, variantStocksByProduct } from '../products/index.js';
 import * as repo from './repository.js';
 import type { PublicListing } from './schema.js';
 import { type ListedProductView, type Storefront, toGroupHeader, toListedProduct, toPublicProduct } from './views.js';
@@ -98,8 +98,15 @@ export async function publicCategories(db: Conn, shopId: number, shownListingIds
 
 /** Full public views (variants, prices per gateway, custom fields) of these products, in this order. */
 async function publicProducts(db: Conn, store: Storefront, products: ProductRow[]) {
-  const variants = await variantsOf(db, store.shop.id, products);
-  return products.map((p) => toPublicProduct(store, p, variants(p.id)));
+  const [variants, galleries] = await Promise.all([
+    variantsOf(db, store.shop.id, products),
+    galleriesByProduct(
+      db,
+      store.shop.id,
+      products.map((p) => p.id),
+    ),
+  ]);
+  return products.map((p) => toPublicProduct(store, p, variants(p.id), galleries.get(p.id) ?? []));
 }
 
 /**

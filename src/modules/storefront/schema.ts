@@ -151,6 +151,10 @@ export const PublicProduct = Type.Object({
   path: Type.String(),
   seo: Type.Object({ metaTitle: Nullable(Type.String()), metaDescription: Nullable(Type.String()), imageUrl: Url }),
   thumbnailUrl: Url,
+  images: Type.Array(
+    Type.Object({ url: Type.String(), alt: Type.String({ description: "What it shows; '' when it only decorates." }) }),
+    { description: 'The gallery: images besides the thumbnail, in the order the owner gave them.' },
+  ),
   onHold: Type.Boolean({ description: 'Shown but not purchasable.' }),
   soldCount: Type.Integer(),
   variants: Type.Array(PublicVariant),

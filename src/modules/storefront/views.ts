@@ -174,7 +174,12 @@ export function toPublicVariant(store: Storefront, v: VariantRow) {
   };
 }
 
-export function toPublicProduct(store: Storefront, p: ProductRow, variants: VariantRow[]) {
+export function toPublicProduct(
+  store: Storefront,
+  p: ProductRow,
+  variants: VariantRow[],
+  gallery: { name: string; alt: string }[],
+) {
   return {
     id: p.id,
     title: p.title,
@@ -183,6 +188,7 @@ export function toPublicProduct(store: Storefront, p: ProductRow, variants: Vari
     path: p.path,
     seo: { metaTitle: p.seo_meta_title, metaDescription: p.seo_meta_description, imageUrl: uploadUrl(p.seo_image) },
     thumbnailUrl: uploadUrl(p.thumbnail),
+    images: gallery.map((g) => ({ url: uploadUrl(g.name), alt: g.alt })),
     onHold: p.on_hold === 1,
     soldCount: p.sold_count,
     variants: variants.map((v) => toPublicVariant(store, v)),

@@ -1,5 +1,5 @@
 import type { faqsPage, mainPage, PublicListing } from '../../../src/modules/storefront/index.js';
-import { FeedbackList, Placeholder, Rating } from '../components.js';
+import { CARD_SIZES, FeedbackList, Picture, Placeholder, Rating } from '../components.js';
 import { useLang } from '../i18n.js';
 import { Layout } from '../layout.js';
 import { href, type Site } from '../site.js';
@@ -39,7 +39,7 @@ function ProductCard({ site, product, page }: { site: Site; product: ListedProdu
     <li class="card product-card">
       <a href={href(site, `/products/${encodeURIComponent(product.path)}`)}>
         {product.thumbnailUrl ? (
-          <img src={product.thumbnailUrl} alt="" loading="lazy" />
+          <Picture src={product.thumbnailUrl} alt="" sizes={CARD_SIZES} />
         ) : (
           <Placeholder title={product.title} />
         )}
@@ -156,7 +156,7 @@ export function HomePage({ site, page, faqs, query }: { site: Site; page: MainPa
                 <li key={l.id} class="card product-card group">
                   <a href={href(site, `/products/${encodeURIComponent(l.group!.path)}`)}>
                     {l.group!.thumbnailUrl ? (
-                      <img src={l.group!.thumbnailUrl} alt="" loading="lazy" />
+                      <Picture src={l.group!.thumbnailUrl} alt="" sizes={CARD_SIZES} />
                     ) : (
                       <Placeholder title={l.group!.title} />
                     )}

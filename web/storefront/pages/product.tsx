@@ -1,7 +1,7 @@
 import type { MessageKey } from '../../../src/i18n/lang.js';
 import { MAX_ANSWER_LENGTH } from '../../../src/modules/products/index.js';
 import type { listingPage } from '../../../src/modules/storefront/index.js';
-import { FeedbackList, Placeholder, Rating } from '../components.js';
+import { CARD_SIZES, FeedbackList, Picture, Placeholder, Rating } from '../components.js';
 import { gatewayLabel, useLang } from '../i18n.js';
 import { Layout } from '../layout.js';
 import { productJsonLd } from '../seo.js';
@@ -74,6 +74,51 @@ function OrderDetails({ buyable }: { buyable: Variant[] }) {
   );
 }
 
+const MEDIA_SIZES = '(max-width: 720px) 100vw, 480px';
+
+/**
+ * The product's images: the thumbnail, then the gallery, side by side in a strip that scrolls and
+ * snaps one image at a time (a swipe on a phone, the keyboard once the strip has focus), with a row
+ * of small copies below that jump to each (plain links to the image's anchor: no script needed).
+ */
+function Gallery({ product }: { product: Product }) {
+  const { t } = useLang();
+  const media = [...(product.thumbnailUrl ? [{ url: product.thumbnailUrl, alt: '' }] : []), ...product.images];
+  if (media.length === 0) return null;
+  if (media.length === 1)
+    return (
+      <div class="product-media">
+        <Picture src={media[0]!.url} alt={media[0]!.alt} sizes={MEDIA_SIZES} eager />
+      </div>
+    );
+  const count = media.length;
+  return (
+    <div class="product-media">
+      {/* Focusable, so the keyboard can scroll it; named for what it holds. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region is reached by the keyboard this way (WCAG 2.1.1) */}
+      <ul class="gallery" tabIndex={0} aria-label={t('product.gallery', { title: product.title })}>
+        {media.map((m, i) => (
+          <li key={m.url} id={`image-${i + 1}`}>
+            <Picture src={m.url} alt={m.alt} sizes={MEDIA_SIZES} eager={i === 0} />
+          </li>
+        ))}
+      </ul>
+      <nav class="gallery-thumbs" aria-label={t('product.galleryNav')}>
+        {media.map((m, i) => (
+          <a
+            key={m.url}
+            class="gallery-thumb"
+            href={`#image-${i + 1}`}
+            aria-label={t('product.showImage', { n: i + 1, count })}
+          >
+            <Picture src={m.url} alt="" sizes="80px" />
+          </a>
+        ))}
+      </nav>
+    </div>
+  );
+}
+
 function ProductView({
   site,
   data,
@@ -93,12 +138,8 @@ function ProductView({
   const first = buyable[0] ?? product.variants[0];
   const single = product.variants.length === 1;
   return (
-    <article class={product.thumbnailUrl ? 'product' : 'product no-media'}>
-      {product.thumbnailUrl ? (
-        <div class="product-media">
-          <img src={product.thumbnailUrl} alt="" />
-        </div>
-      ) : null}
+    <article class={product.thumbnailUrl || product.images.length > 0 ? 'product' : 'product no-media'}>
+      <Gallery product={product} />
       <div class="product-body">
         <h1 class={d.centerProductTitle ? 'center' : undefined}>{product.title}</h1>
         {d.disableReviews ? null : (
@@ -205,7 +246,7 @@ export function ProductPage({ site, data, ref }: { site: Site; data: ListingPage
       details={details}
       title={seo?.metaTitle ?? title}
       description={seo?.metaDescription ?? product?.shortDescription ?? group?.description ?? null}
-      image={seo?.imageUrl ?? product?.thumbnailUrl ?? group?.thumbnailUrl ?? null}
+      image={seo?.imageUrl ?? product?.thumbnailUrl ?? product?.images[0]?.url ?? group?.thumbnailUrl ?? null}
       path={`/products/${encodeURIComponent(listing.path)}`}
       ogType={product ? 'product' : 'website'}
       jsonLd={
@@ -233,7 +274,7 @@ export function ProductPage({ site, data, ref }: { site: Site; data: ListingPage
                 <li key={p.id} class="card product-card">
                   <a href={href(site, `/products/${encodeURIComponent(p.path)}`)}>
                     {p.thumbnailUrl ? (
-                      <img src={p.thumbnailUrl} alt="" loading="lazy" />
+                      <Picture src={p.thumbnailUrl} alt="" sizes={CARD_SIZES} />
                     ) : (
                       <Placeholder title={p.title} />
                     )}

@@ -241,6 +241,7 @@ function ProductForm(props: { product: Product | null }) {
               onPending={(file) => setPending((p) => ({ ...p, seo: file }))}
             />
           </div>
+          <GalleryField productId={saved?.id ?? null} images={saved?.images ?? []} />
         </Card>
 
         <Card title={strings.common.searchEngines}>
@@ -305,6 +306,157 @@ function ProductForm(props: { product: Product | null }) {
         </div>
       </form>
     </Page>
+  );
+}
+
+/** How many images a gallery holds (the API's limit, which answers 409 beyond it). */
+const GALLERY_MAX = 12;
+
+type GalleryImage = Product['images'][number];
+
+/**
+ * The product's gallery: each image with its description, moved earlier or later, removed; a new
+ * one added at the end. Every change is saved at once (the API answers the gallery as it now is).
+ */
+function GalleryField(props: { productId: number | null; images: GalleryImage[] }) {
+  const { shopId } = useShop();
+  const notify = useToast();
+  const queryClient = useQueryClient();
+  const [images, setImages] = useState(props.images);
+  const [alts, setAlts] = useState<Record<number, string>>({});
+  const path = (productId: number) => ({ params: { path: { shopId, productId } } });
+  const refreshLists = () => queryClient.invalidateQueries({ queryKey: queryKeys.listings.all(shopId) });
+  const add = useMutation({
+    mutationFn: (file: File) => {
+      const form = new FormData();
+      form.append('file', file);
+      return unwrap(
+        api.POST('/self/{shopId}/v2/products/{productId}/images', {
+          ...path(props.productId!),
+          // The typed body is a placeholder: the serializer sends the multipart form with its `file` part.
+          body: { file: '' },
+          bodySerializer: () => form,
+        }),
+      );
+    },
+    onSuccess: async (image) => {
+      setImages((list) => [...list, image]);
+      notify(strings.productEdit.imageAdded);
+      await refreshLists();
+    },
+  });
+  const arrange = useMutation({
+    mutationFn: (list: GalleryImage[]) =>
+      unwrap(
+        api.PUT('/self/{shopId}/v2/products/{productId}/images', {
+          ...path(props.productId!),
+          body: { images: list.map((i) => ({ id: i.id, alt: alts[i.id] ?? i.alt })) },
+        }),
+      ),
+    onSuccess: (list) => {
+      setImages(list);
+      setAlts({});
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (imageId: number) =>
+      unwrap(
+        api.DELETE('/self/{shopId}/v2/products/{productId}/images/{imageId}', {
+          params: { path: { shopId, productId: props.productId!, imageId } },
+        }),
+      ),
+    onSuccess: async (_answer, imageId) => {
+      setImages((list) => list.filter((i) => i.id !== imageId));
+      notify(strings.productEdit.imageRemoved);
+      await refreshLists();
+    },
+  });
+  if (props.productId === null) return <p className="muted small">{strings.productEdit.galleryAfterCreate}</p>;
+  const move = (index: number, by: -1 | 1) => {
+    const list = [...images];
+    const [image] = list.splice(index, 1);
+    list.splice(index + by, 0, image!);
+    arrange.mutate(list);
+  };
+  const busy = add.isPending || arrange.isPending || remove.isPending;
+  const failure = [add.error, arrange.error, remove.error].find((e) => e instanceof Error) as Error | undefined;
+  return (
+    <fieldset className="stack gallery-editor">
+      <legend>{strings.productEdit.gallery}</legend>
+      <p className="muted small">{strings.productEdit.galleryHint(GALLERY_MAX)}</p>
+      {failure ? <FormError error={failure} /> : null}
+      <ol className="gallery-list">
+        {images.map((image, index) => {
+          const n = index + 1;
+          return (
+            <li key={image.id} className="gallery-item">
+              <img src={image.url} alt={strings.productEdit.galleryImage(n)} className="catalog-thumb" />
+              <Field label={strings.productEdit.imageDescription(n)} hint={strings.productEdit.imageDescriptionHint}>
+                {(ids) => (
+                  <input
+                    {...ids}
+                    className="input"
+                    maxLength={300}
+                    value={alts[image.id] ?? image.alt}
+                    onChange={(e) => setAlts((a) => ({ ...a, [image.id]: e.target.value }))}
+                    onBlur={() => {
+                      if ((alts[image.id] ?? image.alt) !== image.alt) arrange.mutate(images);
+                    }}
+                  />
+                )}
+              </Field>
+              <div className="row">
+                <button
+                  type="button"
+                  className="btn"
+                  disabled={busy || index === 0}
+                  aria-label={strings.productEdit.moveEarlier(n)}
+                  onClick={() => move(index, -1)}
+                >
+                  {strings.productEdit.earlier}
+                </button>
+                <button
+                  type="button"
+                  className="btn"
+                  disabled={busy || index === images.length - 1}
+                  aria-label={strings.productEdit.moveLater(n)}
+                  onClick={() => move(index, 1)}
+                >
+                  {strings.productEdit.later}
+                </button>
+                <button
+                  type="button"
+                  className="btn btn-danger"
+                  disabled={busy}
+                  onClick={() => remove.mutate(image.id)}
+                >
+                  {strings.productEdit.removeImage(n)}
+                </button>
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+      {images.length >= GALLERY_MAX ? (
+        <p className="muted small">{strings.productEdit.galleryFull(GALLERY_MAX)}</p>
+      ) : (
+        <Field label={strings.productEdit.addImage} hint={add.isPending ? strings.common.uploading : undefined}>
+          {(ids) => (
+            <input
+              {...ids}
+              type="file"
+              accept="image/png,image/jpeg,image/webp,image/gif"
+              disabled={busy}
+              onChange={(x) => {
+                const file = x.target.files?.[0];
+                if (file) add.mutate(file);
+                x.target.value = '';
+              }}
+            />
+          )}
+        </Field>
+      )}
+    </fieldset>
   );
 }
 
