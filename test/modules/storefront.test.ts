@@ -466,6 +466,7 @@ test('the product page shows variants with effective gateways, custom fields and
   assert.deepEqual(Object.keys(p).sort(), [
     'description',
     'id',
+    'images',
     'onHold',
     'path',
     'seo',
