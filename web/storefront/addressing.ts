@@ -16,7 +16,7 @@ import { SUBDOMAIN } from '../../src/modules/shops/index.js';
  * that shop (a 404), so one owner's domain never serves another shop's pages or cookies.
  */
 const SERVICE_PATHS =
-  /^\/(?:v2|self|assets|docs|openapi\.json|health|ready|metrics|tls-ask|admin|uploads|favicon\.ico)(?:[/?#]|$)/;
+  /^\/(?:v2|self|assets|docs|openapi\.json|health|ready|metrics|tls-ask|admin|uploads|favicon\.ico|embed\.js)(?:[/?#]|$)/;
 
 /** Set on the raw request when its Host chose the shop: its pages link from `/`. */
 export const HOST_ADDRESSED = Symbol('storefront.hostAddressed');

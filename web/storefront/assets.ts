@@ -60,6 +60,15 @@ export const storefrontAssetRoutes: FastifyPluginAsync = async (app) => {
       .header('x-content-type-options', 'nosniff')
       .send(asset.body);
   });
+  // The buy button any website can paste (assets/embed.js): at a fixed address, on every host.
+  const embedScript = readFileSync(own('embed.js'));
+  app.get('/embed.js', { schema: { hide: true } }, (_request, reply) =>
+    reply
+      .type(JS)
+      .header('cache-control', 'public, max-age=3600')
+      .header('x-content-type-options', 'nosniff')
+      .send(embedScript),
+  );
   // Browsers ask every host for `/favicon.ico` when a page names no icon (the API's JSON pages,
   // the API reference); shops and the operator's pages name theirs.
   app.get('/favicon.ico', { schema: { hide: true } }, (_request, reply) =>

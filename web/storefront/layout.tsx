@@ -160,58 +160,85 @@ export function Layout(props: LayoutProps) {
         <script src={assetUrl('storefront.js')} defer />
         {props.head}
       </head>
-      <body>
-        <a class="skip" href="#main">
-          {t('layout.skip')}
-        </a>
-        <header class="site-header">
-          <a class="brand" href={href(site, '/')}>
-            {details.logoUrl && !design.disableBusinessLogo ? <img src={details.logoUrl} alt="" class="logo" /> : null}
-            {design.disableBusinessName ? (
-              <span class="visually-hidden">{details.name}</span>
-            ) : (
-              <span>{details.name}</span>
-            )}
-          </a>
-          <nav aria-label={t('layout.nav')}>
-            <a href={href(site, '/')}>{t('layout.products')}</a>
-            {design.disableReviews ? null : <a href={href(site, '/feedbacks')}>{t('layout.reviews')}</a>}
-            <a href={href(site, '/faq')}>{t('layout.faq')}</a>
-            {design.disableSupport ? null : <a href={href(site, '/support')}>{t('layout.support')}</a>}
-            <a href={href(site, '/account')}>{t('layout.myOrders')}</a>
-          </nav>
-        </header>
-        {details.onHold ? (
-          <p class="notice warning" role="status">
-            {t('layout.onHold')}
-          </p>
-        ) : null}
-        {details.popup ? (
-          <aside class="notice" aria-label={t('layout.popup')}>
-            {details.popup}
-          </aside>
-        ) : null}
-        <main id="main">{props.children}</main>
-        <footer class="site-footer">
-          {details.socialLinks.length > 0 ? (
-            <ul class="social" aria-label={t('layout.elsewhere')}>
-              {details.socialLinks.map((l) => (
-                <li key={l.link}>
-                  <a href={socialHref(l.platform, l.link)} rel="noopener noreferrer nofollow" target="_blank">
-                    {socialName(lang, l.platform)}
-                  </a>
-                </li>
-              ))}
-            </ul>
+      {site.embed ? (
+        <body class="embedded">
+          <header class="embed-header">
+            <span>{details.name}</span>
+          </header>
+          {details.onHold ? (
+            <p class="notice warning" role="status">
+              {t('layout.onHold')}
+            </p>
           ) : null}
-          <p>
-            {details.terms ? <a href={href(site, '/terms')}>{t('layout.terms')}</a> : null}
+          <main id="main">{props.children}</main>
+          <footer class="embed-footer">
+            <a href={href(site, '/')} target="_blank" rel="noopener">
+              {t('embed.openShop')}
+            </a>
             {details.terms ? ' · ' : null}
-            <span>{t('layout.footer', { shop: details.name })}</span>
-          </p>
-          <LanguageSwitcher site={site} />
-        </footer>
-      </body>
+            {details.terms ? (
+              <a href={href(site, '/terms')} target="_blank" rel="noopener">
+                {t('layout.terms')}
+              </a>
+            ) : null}
+          </footer>
+        </body>
+      ) : (
+        <body>
+          <a class="skip" href="#main">
+            {t('layout.skip')}
+          </a>
+          <header class="site-header">
+            <a class="brand" href={href(site, '/')}>
+              {details.logoUrl && !design.disableBusinessLogo ? (
+                <img src={details.logoUrl} alt="" class="logo" />
+              ) : null}
+              {design.disableBusinessName ? (
+                <span class="visually-hidden">{details.name}</span>
+              ) : (
+                <span>{details.name}</span>
+              )}
+            </a>
+            <nav aria-label={t('layout.nav')}>
+              <a href={href(site, '/')}>{t('layout.products')}</a>
+              {design.disableReviews ? null : <a href={href(site, '/feedbacks')}>{t('layout.reviews')}</a>}
+              <a href={href(site, '/faq')}>{t('layout.faq')}</a>
+              {design.disableSupport ? null : <a href={href(site, '/support')}>{t('layout.support')}</a>}
+              <a href={href(site, '/account')}>{t('layout.myOrders')}</a>
+            </nav>
+          </header>
+          {details.onHold ? (
+            <p class="notice warning" role="status">
+              {t('layout.onHold')}
+            </p>
+          ) : null}
+          {details.popup ? (
+            <aside class="notice" aria-label={t('layout.popup')}>
+              {details.popup}
+            </aside>
+          ) : null}
+          <main id="main">{props.children}</main>
+          <footer class="site-footer">
+            {details.socialLinks.length > 0 ? (
+              <ul class="social" aria-label={t('layout.elsewhere')}>
+                {details.socialLinks.map((l) => (
+                  <li key={l.link}>
+                    <a href={socialHref(l.platform, l.link)} rel="noopener noreferrer nofollow" target="_blank">
+                      {socialName(lang, l.platform)}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            <p>
+              {details.terms ? <a href={href(site, '/terms')}>{t('layout.terms')}</a> : null}
+              {details.terms ? ' · ' : null}
+              <span>{t('layout.footer', { shop: details.name })}</span>
+            </p>
+            <LanguageSwitcher site={site} />
+          </footer>
+        </body>
+      )}
     </html>
   );
 }

@@ -20,6 +20,23 @@ export const PAGE_HEADERS = {
   vary: 'Accept-Language, Cookie',
 } as const;
 
+/**
+ * The headers of an embed page (`/embed/…`): any website may frame it (the buy button of
+ * assets/embed.js); otherwise as strict as every page.
+ */
+export const EMBED_PAGE_HEADERS = {
+  ...Object.fromEntries(Object.entries(PAGE_HEADERS).filter(([name]) => name !== 'x-frame-options')),
+  'content-security-policy': PAGE_HEADERS['content-security-policy'].replace(
+    "frame-ancestors 'self'",
+    'frame-ancestors *',
+  ),
+} as Record<string, string>;
+
+/** A page's headers: an embed page's may be framed by any site. */
+export function pageHeaders(site: { embed: boolean } | null | undefined): Record<string, string> {
+  return site?.embed ? EMBED_PAGE_HEADERS : PAGE_HEADERS;
+}
+
 /** A page as HTML text in `lang`: the doctype and the rendered tree (JSX escapes every text and attribute). */
 export function renderPage(page: VNode, lang: Lang): string {
   return `<!doctype html>${renderToString(h(LangContext.Provider, { value: lang }, page))}`;
@@ -29,7 +46,7 @@ export function renderPage(page: VNode, lang: Lang): string {
 export function sendPage(reply: FastifyReply, page: VNode, options: { status?: number; private?: boolean } = {}) {
   void reply
     .code(options.status ?? 200)
-    .headers(PAGE_HEADERS)
+    .headers(pageHeaders(reply.request.site))
     .type('text/html; charset=utf-8');
   if (options.private) void reply.header('cache-control', 'private, no-store');
   const request = reply.request;

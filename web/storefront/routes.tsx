@@ -62,6 +62,22 @@ export const storefrontWebRoutes: FastifyPluginAsync = async (app) => {
         request.lang = requestLang(request, shop);
         // Its page in the shop's design, so the buyer can go back to the form.
         refuseNul(request, ['query', 'body']);
+        const embed = request.routeOptions.config.storefrontEmbed === true;
+        // An embed page takes no cookie's word: a private shop is bought on its own site only.
+        if (embed && shop.password_hash !== null) {
+          const { t } = request.lang;
+          return sendPage(
+            reply,
+            <ProblemPage
+              site={site}
+              details={await detailsOf(app, site)}
+              status={403}
+              title={t('embed.privateTitle')}
+              message={t('embed.private')}
+            />,
+            { status: 403, private: true },
+          );
+        }
         if (!request.routeOptions.config.storefrontOpen && !isUnlocked(app, request, shop)) {
           return sendPage(
             reply,
@@ -74,7 +90,7 @@ export const storefrontWebRoutes: FastifyPluginAsync = async (app) => {
             { status: 401, private: true },
           );
         }
-        if (request.method === 'POST' && !request.routeOptions.config.storefrontReadOnly) {
+        if (request.method === 'POST' && !request.routeOptions.config.storefrontReadOnly && !embed) {
           // The library answers a missing or wrong token itself (403, through the error handler below).
           let passed = false;
           scope.csrfProtection(request, reply, () => {

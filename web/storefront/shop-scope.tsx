@@ -4,7 +4,7 @@ import type { VNode } from 'preact';
 import { type ShopRow, SUBDOMAIN, shopAtAddress } from '../../src/modules/shops/index.js';
 import { cacheControlFor, etagOf, matchesIfNoneMatch, shopDetails } from '../../src/modules/storefront/index.js';
 import { isHostAddressed } from './addressing.js';
-import { PAGE_HEADERS, renderPage } from './render.js';
+import { pageHeaders, renderPage } from './render.js';
 import { canonicalBase } from './seo.js';
 import type { ShopDetails, Site } from './site.js';
 
@@ -23,6 +23,12 @@ declare module 'fastify' {
      * null): the invoice status poll, whose unguessable invoice id is its own capability.
      */
     storefrontBare?: boolean;
+    /**
+     * One of the shop's embed pages (`/embed/…`), which other websites may frame: answered with
+     * `frame-ancestors *`, and without cookies' authority: no customer session, no password
+     * unlock, so its forms need no CSRF token (a cross-site frame gets no SameSite cookie).
+     */
+    storefrontEmbed?: boolean;
   }
 }
 
@@ -85,6 +91,7 @@ export function siteOf(request: FastifyRequest, shop: ShopRow): Site {
     base: isHostAddressed(request.raw) ? '' : `/s/${segment}`,
     canonical: canonicalBase(request.server.config, shop),
     here: request.url.split('?')[0]!,
+    embed: request.routeOptions.config.storefrontEmbed === true,
   };
 }
 
@@ -195,7 +202,7 @@ export async function serveCachedPage(
     body = Buffer.from(renderPage(await render(), lang));
     etag = etagOf(body);
   }
-  void reply.headers(PAGE_HEADERS).header('cache-control', cacheControl).header('etag', etag);
+  void reply.headers(pageHeaders(site)).header('cache-control', cacheControl).header('etag', etag);
   if (matchesIfNoneMatch(request.headers['if-none-match'], etag!)) return reply.code(304).send();
   return reply.code(200).type(HTML).send(body);
 }

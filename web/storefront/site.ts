@@ -23,6 +23,11 @@ export interface Site {
    * to; the query is left out, as the page cache leaves out what a page does not read).
    */
   here: string;
+  /**
+   * The page is one of the shop's embed pages (`/embed/…`): framed by another website's buy
+   * button (assets/embed.js), so the buyer's way through checkout stays under `/embed`.
+   */
+  embed: boolean;
 }
 
 /** The absolute canonical address of a page of the shop; `path` starts with `/`. */
@@ -33,6 +38,11 @@ export function canonicalUrl(site: Pick<Site, 'canonical'>, path: `/${string}`):
 /** An absolute URL for a link preview or structured data: our own paths (`/uploads/…`) on the shop's canonical host. */
 export function absoluteUrl(site: Pick<Site, 'canonical'>, url: string): string {
   return url.startsWith('/') && !url.startsWith('//') ? `${new URL(site.canonical).origin}${url}` : url;
+}
+
+/** A page of the buying flow (product, checkout, order): under `/embed` on an embed page. */
+export function flowHref(site: Pick<Site, 'base' | 'embed'>, path: `/${string}`): string {
+  return href(site, site.embed ? `/embed${path}` : path);
 }
 
 /** A link to a page of the shop; `path` starts with `/`. */

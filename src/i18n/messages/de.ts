@@ -296,6 +296,11 @@ export const de: Record<MessageKey, string> = {
   'error.nul':
     'Das Feld „{field}“ enthält ein NUL-Zeichen, das nicht gespeichert werden kann. Entfernen Sie es und senden Sie das Formular erneut.',
 
+  'embed.privateTitle': 'Dieser Shop ist privat',
+  'embed.private': 'Seine Produkte gibt es nur auf seiner eigenen Website.',
+  'embed.openShop': 'Shop öffnen',
+  'embed.openOrder': 'Diese Bestellung in einem eigenen Tab öffnen (der Link steht auch in Ihrer E-Mail)',
+
   'support.title': 'Support',
   'support.heading': 'Den Shop kontaktieren',
   'support.intro':

@@ -297,6 +297,12 @@ export const en = {
   'error.title.refused': 'That did not work',
   'error.nul': 'The field "{field}" holds a NUL character, which cannot be stored. Remove it and send the form again.',
 
+  // Embed pages (another website's buy button)
+  'embed.privateTitle': 'This shop is private',
+  'embed.private': 'Its products can be bought on its own site only.',
+  'embed.openShop': 'Open the shop',
+  'embed.openOrder': 'Open this order in its own tab (the link is also in your e-mail)',
+
   // Support and tickets
   'support.title': 'Support',
   'support.heading': 'Contact the shop',

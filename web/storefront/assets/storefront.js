@@ -87,3 +87,29 @@ document.addEventListener('submit', (event) => {
   form.dataset.sent = 'yes';
   for (const button of form.querySelectorAll('button[type="submit"]')) button.setAttribute('aria-disabled', 'true');
 });
+
+// An embed page: Escape inside the frame asks the website's overlay to close (its own key events
+// never reach the page around the frame).
+if (document.body.classList.contains('embedded') && window.parent !== window) {
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') window.parent.postMessage({ type: 'shopd:close' }, '*');
+  });
+}
+
+// An embed page's order (pages/invoice.tsx #embed-order): tells the website whose buy button framed
+// this page (assets/embed.js) the order and its status, each time the page shows it. Nothing else
+// of the buyer goes to the parent: the status, the order id and its page's address.
+{
+  const order = document.getElementById('embed-order');
+  if (order && window.parent !== window) {
+    window.parent.postMessage(
+      {
+        type: 'shopd:order',
+        status: order.getAttribute('data-status'),
+        invoiceId: order.getAttribute('data-invoice'),
+        url: order.getAttribute('data-url'),
+      },
+      '*',
+    );
+  }
+}

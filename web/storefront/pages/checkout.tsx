@@ -3,7 +3,7 @@ import { ChallengeField, Field, FormErrors } from '../components.js';
 import { describedBy, type PlacedErrors } from '../form.js';
 import { gatewayLabel, useLang } from '../i18n.js';
 import { Layout } from '../layout.js';
-import { href, type Site } from '../site.js';
+import { flowHref, href, type Site } from '../site.js';
 import { CustomFieldInput } from './custom-field.js';
 import { checkoutFieldName, unavailableReason } from './product.js';
 
@@ -62,7 +62,7 @@ export function CheckoutPage(props: CheckoutPageProps) {
   return (
     <Layout site={site} details={details} title={t('checkout.title')} noindex>
       <p class="breadcrumbs">
-        <a href={href(site, `/products/${encodeURIComponent(product.path)}`)}>
+        <a href={flowHref(site, `/products/${encodeURIComponent(product.path)}`)}>
           {t('checkout.back', { product: product.title })}
         </a>
       </p>
@@ -102,10 +102,13 @@ export function CheckoutPage(props: CheckoutPageProps) {
 
       {blocked ? (
         <p class="notice warning" role="status">
-          {blocked} {t('checkout.blocked')} <a href={href(site, '/')}>{t('common.backToShop')}</a>
+          {blocked} {t('checkout.blocked')}{' '}
+          <a href={href(site, '/')} target={site.embed ? '_blank' : undefined}>
+            {t('common.backToShop')}
+          </a>
         </p>
       ) : (
-        <form method="post" action={href(site, '/checkout')} class="checkout" data-submit-once>
+        <form method="post" action={flowHref(site, '/checkout')} class="checkout" data-submit-once>
           <input type="hidden" name="_csrf" value={props.csrf} />
           <input type="hidden" name="product" value={String(product.id)} />
           <input type="hidden" name="variant" value={String(variant.id)} />
@@ -253,7 +256,7 @@ export function CheckoutPage(props: CheckoutPageProps) {
               <label for="terms">
                 {lang.rich('checkout.terms', {
                   link: (chunks) => (
-                    <a key="terms" href={href(site, '/terms')}>
+                    <a key="terms" href={href(site, '/terms')} target={site.embed ? '_blank' : undefined}>
                       {chunks}
                     </a>
                   ),

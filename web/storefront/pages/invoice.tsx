@@ -9,7 +9,7 @@ import { describedBy, type PlacedErrors } from '../form.js';
 import { stars } from '../format.js';
 import { gatewayLabel, useLang } from '../i18n.js';
 import { Layout } from '../layout.js';
-import { href, type ShopDetails, type Site } from '../site.js';
+import { flowHref, href, type ShopDetails, type Site } from '../site.js';
 
 export type PublicInvoiceView = NonNullable<Awaited<ReturnType<typeof getPublicInvoice>>>;
 type FeedbackView = NonNullable<Awaited<ReturnType<typeof feedbackOfInvoice>>>;
@@ -134,7 +134,14 @@ function Payment({ site, invoice, csrf, now }: { site: Site; invoice: PublicInvo
         <>
           <p class="text">{paymentText(lang, payment)}</p>
           <p>
-            <a class="button primary" id="pay-now" href={payment.url} rel="noopener noreferrer">
+            {/* A provider's page is never framed: from an embed page it opens in its own tab. */}
+            <a
+              class="button primary"
+              id="pay-now"
+              href={payment.url}
+              rel="noopener noreferrer"
+              target={site.embed ? '_blank' : undefined}
+            >
               {t('invoice.payNow', { amount: money(payment.amount, payment.currency) })}
             </a>
           </p>
@@ -192,7 +199,7 @@ function Payment({ site, invoice, csrf, now }: { site: Site; invoice: PublicInvo
       {/* Asked twice, without script: the disclosure opens the confirmation, and only its button cancels. */}
       <details class="cancel-order">
         <summary>{t('invoice.cancel')}</summary>
-        <form method="post" action={href(site, `${storefrontPaths.invoice(invoice.id)}/cancel`)} class="actions">
+        <form method="post" action={flowHref(site, `${storefrontPaths.invoice(invoice.id)}/cancel`)} class="actions">
           <input type="hidden" name="_csrf" value={csrf} />
           <button type="submit" class="danger">
             {t('invoice.cancelConfirm')}
@@ -335,7 +342,7 @@ function Feedback(props: {
   return (
     <section aria-labelledby="review" class="card">
       <h2 id="review">{t('review.leave')}</h2>
-      <form method="post" action={href(props.site, `${storefrontPaths.invoice(props.invoice.id)}/feedback`)}>
+      <form method="post" action={flowHref(props.site, `${storefrontPaths.invoice(props.invoice.id)}/feedback`)}>
         <input type="hidden" name="_csrf" value={props.csrf} />
         {errors.other.length > 0 || errors.message ? (
           <FormErrors errors={errors.other} message={errors.message} />
@@ -425,6 +432,10 @@ export function InvoicePage(props: InvoicePageProps) {
       }
     >
       <h1>{t('invoice.title')}</h1>
+      {site.embed ? (
+        // What the frame tells the website that embeds it (storefront.js posts it to the parent window).
+        <div hidden id="embed-order" data-status={invoice.status} data-invoice={invoice.id} data-url={invoice.url} />
+      ) : null}
       <p>
         {t('invoice.status')}{' '}
         <span
@@ -454,6 +465,13 @@ export function InvoicePage(props: InvoicePageProps) {
         })}
       </p>
       <p class="muted small">{t('invoice.keepLink')}</p>
+      {site.embed ? (
+        <p class="small">
+          <a href={href(site, invoicePath)} target="_blank" rel="noopener">
+            {t('embed.openOrder')}
+          </a>
+        </p>
+      ) : null}
 
       <section aria-labelledby="items">
         <h2 id="items">{t('invoice.ordered')}</h2>
@@ -501,7 +519,12 @@ export function InvoicePage(props: InvoicePageProps) {
 
       {details.design.disableSupport ? null : (
         <p>
-          <a href={`${href(site, '/support')}?invoice=${encodeURIComponent(invoice.id)}`}>{t('invoice.openTicket')}</a>
+          <a
+            href={`${href(site, '/support')}?invoice=${encodeURIComponent(invoice.id)}`}
+            target={site.embed ? '_blank' : undefined}
+          >
+            {t('invoice.openTicket')}
+          </a>
         </p>
       )}
     </Layout>

@@ -5,7 +5,7 @@ import { CARD_SIZES, FeedbackList, Picture, Placeholder, Rating } from '../compo
 import { gatewayLabel, useLang } from '../i18n.js';
 import { Layout } from '../layout.js';
 import { productJsonLd } from '../seo.js';
-import { href, type Site } from '../site.js';
+import { flowHref, href, type Site } from '../site.js';
 import { CustomFieldInput } from './custom-field.js';
 
 type ListingPageData = Awaited<ReturnType<typeof listingPage>>;
@@ -152,7 +152,7 @@ function ProductView({
         )}
         {product.description ? <div class="text description">{product.description}</div> : null}
 
-        <form method="post" action={href(site, '/checkout/start')} class="buy">
+        <form method="post" action={flowHref(site, '/checkout/start')} class="buy">
           <input type="hidden" name="product" value={String(product.id)} />
           <fieldset>
             <legend>{single ? t('product.price') : t('product.chooseOption')}</legend>
@@ -258,9 +258,11 @@ export function ProductPage({ site, data, ref }: { site: Site; data: ListingPage
           : undefined
       }
     >
-      <p class="breadcrumbs">
-        <a href={href(site, '/')}>{t('product.allProducts')}</a>
-      </p>
+      {site.embed ? null : (
+        <p class="breadcrumbs">
+          <a href={href(site, '/')}>{t('product.allProducts')}</a>
+        </p>
+      )}
       {product ? <ProductView site={site} data={data} product={product} ref={ref} /> : null}
       {group ? (
         <section>
@@ -272,7 +274,7 @@ export function ProductPage({ site, data, ref }: { site: Site; data: ListingPage
               const inStock = p.variants.some((v) => v.inStock);
               return (
                 <li key={p.id} class="card product-card">
-                  <a href={href(site, `/products/${encodeURIComponent(p.path)}`)}>
+                  <a href={flowHref(site, `/products/${encodeURIComponent(p.path)}`)}>
                     {p.thumbnailUrl ? (
                       <Picture src={p.thumbnailUrl} alt="" sizes={CARD_SIZES} />
                     ) : (

@@ -45,22 +45,33 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get(
-    '/products/:path',
-    {
-      schema: {
-        ...hide,
-        params: Type.Object({ shop: Type.String(), path: Path }),
-        querystring: Type.Object({ ref: optionalText(64) }),
+  // A product's page, and its embed page (framed by another site's buy button, assets/embed.js).
+  for (const [prefix, embed] of [
+    ['', false],
+    ['/embed', true],
+  ] as const) {
+    app.get(
+      `${prefix}/products/:path`,
+      {
+        config: { storefrontEmbed: embed },
+        schema: {
+          ...hide,
+          params: Type.Object({ shop: Type.String(), path: Path }),
+          querystring: Type.Object({ ref: optionalText(64) }),
+        },
       },
-    },
-    async (request, reply) => {
-      const site = request.site!;
-      return serveCachedPage(app, request, reply, { ref: request.query.ref }, async () => (
-        <ProductPage site={site} data={await listingPage(db, site.shop, request.params.path)} ref={request.query.ref} />
-      ));
-    },
-  );
+      async (request, reply) => {
+        const site = request.site!;
+        return serveCachedPage(app, request, reply, { ref: request.query.ref }, async () => (
+          <ProductPage
+            site={site}
+            data={await listingPage(db, site.shop, request.params.path)}
+            ref={request.query.ref}
+          />
+        ));
+      },
+    );
+  }
 
   app.get(
     '/feedbacks',

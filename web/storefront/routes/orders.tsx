@@ -41,7 +41,7 @@ import { type FeedbackValues, goodsText, InvoicePage, type PublicInvoiceView } f
 import { checkoutFieldName } from '../pages/product.js';
 import { sendPage } from '../render.js';
 import { detailsOf } from '../shop-scope.js';
-import { href, type Site } from '../site.js';
+import { flowHref, type Site } from '../site.js';
 import { orderOf } from './checkout-body.js';
 
 /**
@@ -102,7 +102,7 @@ async function invoiceOfSite(ctx: Context, secrets: SecretBox, site: Site, id: s
   return invoice;
 }
 
-const invoicePage = (site: Site, invoice: PublicInvoiceView) => href(site, storefrontPaths.invoice(invoice.id));
+const invoicePage = (site: Site, invoice: PublicInvoiceView) => flowHref(site, storefrontPaths.invoice(invoice.id));
 
 export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { ctx } = app;
@@ -117,7 +117,8 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (productId === undefined) throw new NotFoundError('Product');
     const data = await checkoutPage(db, site.shop, productId);
     const variant = variantOf(data.product, idOf(input, 'variant'));
-    const customer = await currentCustomer(app, request);
+    // An embed page takes no cookie's word (see storefrontEmbed): its buyer is never signed in.
+    const customer = site.embed ? null : await currentCustomer(app, request);
     const values = checkoutValuesOf(input, variant);
     // A signed-in buyer orders as themselves: the address is the session's, whatever the form says.
     if (customer) values.email = customer.email;
@@ -148,42 +149,50 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     );
   }
 
-  app.get('/checkout', { schema: hide }, async (request, reply) =>
-    showCheckout(reply, await checkoutOf(request, request.query as FormInput), noErrors()),
-  );
-  // The product page's form: the same page, its answers in the body rather than the URL.
-  app.post('/checkout/start', { schema: hide, config: { storefrontReadOnly: true } }, async (request, reply) =>
-    showCheckout(reply, await checkoutOf(request, request.body as FormInput), noErrors()),
-  );
-
-  app.post('/checkout', { schema: hide }, async (request, reply) => {
-    const order = await checkoutOf(request, request.body as FormInput);
-    const { site, data, variant } = order;
-    const { body, problems } = orderOf(
-      order.values,
-      data.product,
-      variant,
-      order.gateways,
-      data.mainDetails.terms !== null,
-      request.lang!,
+  // Each page of the buying flow also under `/embed`, framed by another site's buy button (storefrontEmbed).
+  for (const [prefix, embed] of [
+    ['', false],
+    ['/embed', true],
+  ] as const) {
+    app.get(`${prefix}/checkout`, { schema: hide, config: { storefrontEmbed: embed } }, async (request, reply) =>
+      showCheckout(reply, await checkoutOf(request, request.query as FormInput), noErrors()),
     );
-    if (problems.length > 0)
-      return showCheckout(reply, order, {
-        ...placeErrors(request.lang!, problems, checkoutFieldOf, request.lang!.t('form.someCorrections')),
-        status: 400,
-      });
-    let invoiceId: string;
-    try {
-      const buyer = { ...buyerOf(request), signedInAs: order.customer?.email ?? null, locale: request.lang!.locale };
-      await app.challenges.admit(site.shop.id, request.ip, formSolution(request.body as FormInput));
-      ({ invoiceId } = await checkout(ctx, site.shop.id, body, buyer, options, app.vpnRanges, 'unlocked'));
-    } catch (err) {
-      const refused = formRefusal(err);
-      if (!refused) throw err;
-      return showCheckout(reply, order, refusalErrors(request.lang!, refused, checkoutFieldOf));
-    }
-    return reply.redirect(href(site, storefrontPaths.invoice(invoiceId)), 303);
-  });
+    // The product page's form: the same page, its answers in the body rather than the URL.
+    app.post(
+      `${prefix}/checkout/start`,
+      { schema: hide, config: { storefrontReadOnly: true, storefrontEmbed: embed } },
+      async (request, reply) => showCheckout(reply, await checkoutOf(request, request.body as FormInput), noErrors()),
+    );
+
+    app.post(`${prefix}/checkout`, { schema: hide, config: { storefrontEmbed: embed } }, async (request, reply) => {
+      const order = await checkoutOf(request, request.body as FormInput);
+      const { site, data, variant } = order;
+      const { body, problems } = orderOf(
+        order.values,
+        data.product,
+        variant,
+        order.gateways,
+        data.mainDetails.terms !== null,
+        request.lang!,
+      );
+      if (problems.length > 0)
+        return showCheckout(reply, order, {
+          ...placeErrors(request.lang!, problems, checkoutFieldOf, request.lang!.t('form.someCorrections')),
+          status: 400,
+        });
+      let invoiceId: string;
+      try {
+        const buyer = { ...buyerOf(request), signedInAs: order.customer?.email ?? null, locale: request.lang!.locale };
+        await app.challenges.admit(site.shop.id, request.ip, formSolution(request.body as FormInput));
+        ({ invoiceId } = await checkout(ctx, site.shop.id, body, buyer, options, app.vpnRanges, 'unlocked'));
+      } catch (err) {
+        const refused = formRefusal(err);
+        if (!refused) throw err;
+        return showCheckout(reply, order, refusalErrors(request.lang!, refused, checkoutFieldOf));
+      }
+      return reply.redirect(flowHref(site, storefrontPaths.invoice(invoiceId)), 303);
+    });
+  }
 
   async function renderInvoice(
     request: FastifyRequest<{ Params: { invoiceId: string } }>,
@@ -212,19 +221,28 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     );
   }
 
-  app.get<{ Params: { invoiceId: string } }>('/invoices/:invoiceId', { schema: hide }, async (request, reply) => {
-    const site = request.site!;
-    const invoice = await invoiceOfSite(ctx, app.secrets, site, request.params.invoiceId);
-    // Every view of the page is evidence that the buyer saw the order, should a dispute come.
-    await recordInvoiceView(
-      ctx.db,
-      site.shop.id,
-      invoice.id,
-      { ip: request.ip, userAgent: request.headers['user-agent'] ?? null },
-      ctx.clock.now(),
+  for (const [prefix, embed] of [
+    ['', false],
+    ['/embed', true],
+  ] as const) {
+    app.get<{ Params: { invoiceId: string } }>(
+      `${prefix}/invoices/:invoiceId`,
+      { schema: hide, config: { storefrontEmbed: embed } },
+      async (request, reply) => {
+        const site = request.site!;
+        const invoice = await invoiceOfSite(ctx, app.secrets, site, request.params.invoiceId);
+        // Every view of the page is evidence that the buyer saw the order, should a dispute come.
+        await recordInvoiceView(
+          ctx.db,
+          site.shop.id,
+          invoice.id,
+          { ip: request.ip, userAgent: request.headers['user-agent'] ?? null },
+          ctx.clock.now(),
+        );
+        return renderInvoice(request, reply);
+      },
     );
-    return renderInvoice(request, reply);
-  });
+  }
 
   // The poll of a pending invoice page: one read, of the invoice by its primary key, of the shop
   // the address names (found in the same statement: no separate shop lookup; no password: the
@@ -257,56 +275,64 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.post<{ Params: { invoiceId: string } }>(
-    '/invoices/:invoiceId/cancel',
-    { schema: hide },
-    async (request, reply) => {
-      const site = request.site!;
-      const invoice = await invoiceOfSite(ctx, app.secrets, site, request.params.invoiceId);
-      try {
-        await cancelInvoice(ctx, site.shop.id, invoice.id, options.payments);
-      } catch (err) {
-        // Already paid, expired or cancelled (a second click): the page says which.
-        if (!(err instanceof ConflictError)) throw err;
-      }
-      return reply.redirect(invoicePage(site, invoice), 303);
-    },
-  );
+  for (const [prefix, embed] of [
+    ['', false],
+    ['/embed', true],
+  ] as const) {
+    app.post<{ Params: { invoiceId: string } }>(
+      `${prefix}/invoices/:invoiceId/cancel`,
+      { schema: hide, config: { storefrontEmbed: embed } },
+      async (request, reply) => {
+        const site = request.site!;
+        const invoice = await invoiceOfSite(ctx, app.secrets, site, request.params.invoiceId);
+        try {
+          await cancelInvoice(ctx, site.shop.id, invoice.id, options.payments);
+        } catch (err) {
+          // Already paid, expired or cancelled (a second click): the page says which.
+          if (!(err instanceof ConflictError)) throw err;
+        }
+        return reply.redirect(invoicePage(site, invoice), 303);
+      },
+    );
 
-  app.post<{ Params: { invoiceId: string } }>(
-    '/invoices/:invoiceId/feedback',
-    { schema: hide },
-    async (request, reply) => {
-      const site = request.site!;
-      const invoice = await invoiceOfSite(ctx, app.secrets, site, request.params.invoiceId);
-      const input = request.body as FormInput;
-      const values = { rating: textOf(input, 'rating'), comment: textOf(input, 'comment') };
-      const problems: string[] = [];
-      const { t } = request.lang!;
-      if (!/^[1-5]$/.test(values.rating)) problems.push(`rating: ${t('review.chooseRating')}`);
-      if (values.comment.length > 2000) problems.push(`comment: ${t('form.maxLength', { limit: 2000 })}`);
-      const fieldOf = (path: string) => (path === 'rating' || path === 'comment' ? path : undefined);
-      if (problems.length > 0)
-        return renderInvoice(request, reply, {
-          values,
-          errors: { ...placeErrors(request.lang!, problems, fieldOf), status: 400 },
-        });
-      try {
-        await postFeedback(ctx, invoice.id, { rating: Number(values.rating), comment: values.comment.trim() || null });
-      } catch (err) {
-        // Rated already (another tab), or not completed: the page shows the review, or the status.
-        if (err instanceof ConflictError) return reply.redirect(invoicePage(site, invoice), 303);
-        const refused = formRefusal(err);
-        if (!refused) throw err;
-        return renderInvoice(request, reply, {
-          values,
-          errors: {
-            ...placeErrors(request.lang!, refused.errors, fieldOf, refused.message),
-            status: refused.statusCode,
-          },
-        });
-      }
-      return reply.redirect(invoicePage(site, invoice), 303);
-    },
-  );
+    app.post<{ Params: { invoiceId: string } }>(
+      `${prefix}/invoices/:invoiceId/feedback`,
+      { schema: hide, config: { storefrontEmbed: embed } },
+      async (request, reply) => {
+        const site = request.site!;
+        const invoice = await invoiceOfSite(ctx, app.secrets, site, request.params.invoiceId);
+        const input = request.body as FormInput;
+        const values = { rating: textOf(input, 'rating'), comment: textOf(input, 'comment') };
+        const problems: string[] = [];
+        const { t } = request.lang!;
+        if (!/^[1-5]$/.test(values.rating)) problems.push(`rating: ${t('review.chooseRating')}`);
+        if (values.comment.length > 2000) problems.push(`comment: ${t('form.maxLength', { limit: 2000 })}`);
+        const fieldOf = (path: string) => (path === 'rating' || path === 'comment' ? path : undefined);
+        if (problems.length > 0)
+          return renderInvoice(request, reply, {
+            values,
+            errors: { ...placeErrors(request.lang!, problems, fieldOf), status: 400 },
+          });
+        try {
+          await postFeedback(ctx, invoice.id, {
+            rating: Number(values.rating),
+            comment: values.comment.trim() || null,
+          });
+        } catch (err) {
+          // Rated already (another tab), or not completed: the page shows the review, or the status.
+          if (err instanceof ConflictError) return reply.redirect(invoicePage(site, invoice), 303);
+          const refused = formRefusal(err);
+          if (!refused) throw err;
+          return renderInvoice(request, reply, {
+            values,
+            errors: {
+              ...placeErrors(request.lang!, refused.errors, fieldOf, refused.message),
+              status: refused.statusCode,
+            },
+          });
+        }
+        return reply.redirect(invoicePage(site, invoice), 303);
+      },
+    );
+  }
 };
