@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { buffer } from 'node:stream/consumers';
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -339,9 +340,7 @@ async function variantOf(
     work = (async () => {
       const original = await app.storage.open(name);
       if (!original) return undefined;
-      const chunks: Buffer[] = [];
-      for await (const chunk of original.stream) chunks.push(chunk as Buffer);
-      const data = Buffer.concat(chunks);
+      const data = await buffer(original.stream);
       const bytes = await oneDecodeAtATime(() =>
         encode[format](
           sharp(data, { limitInputPixels: app.config.uploadMaxPixels }).resize({ width, withoutEnlargement: true }),

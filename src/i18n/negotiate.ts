@@ -1,5 +1,5 @@
 import Negotiator from 'negotiator';
-import { isLocale, LOCALES, type Locale } from '../shared/locales.js';
+import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from '../shared/locales.js';
 
 /** The cookie the storefront's language switcher sets (`/language?to=de`): one choice per browser, for every shop of the host. */
 export const LANGUAGE_COOKIE = 'shopd_lang';
@@ -21,15 +21,17 @@ export function acceptedLocale(acceptLanguage: string | undefined): Locale | nul
 export function chooseLocale(input: {
   chosen?: string | undefined;
   acceptLanguage?: string | undefined;
-  shopDefault: Locale;
+  /** The shop's `language` as stored; one this version has no catalogue for counts as English. */
+  shopDefault: string | null | undefined;
 }): Locale {
+  const shopDefault = isLocale(input.shopDefault) ? input.shopDefault : DEFAULT_LOCALE;
   if (isLocale(input.chosen)) return input.chosen;
   const header = input.acceptLanguage?.trim();
   if (header) {
     // The shop's own first, so a wildcard (`*`) or a tie picks it.
-    const offered = [input.shopDefault, ...LOCALES.filter((l) => l !== input.shopDefault)];
+    const offered = [shopDefault, ...LOCALES.filter((l) => l !== shopDefault)];
     const [best] = new Negotiator({ headers: { 'accept-language': header } }).languages(offered);
     if (isLocale(best)) return best;
   }
-  return input.shopDefault;
+  return shopDefault;
 }

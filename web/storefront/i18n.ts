@@ -6,7 +6,7 @@ import { chooseLocale, LANGUAGE_COOKIE } from '../../src/i18n/negotiate.js';
 
 export { LANGUAGE_COOKIE };
 
-import { DEFAULT_LOCALE, type Locale } from '../../src/shared/locales.js';
+import { DEFAULT_LOCALE } from '../../src/shared/locales.js';
 
 export { gatewayLabel } from '../../src/i18n/lang.js';
 export type { Lang };
@@ -37,7 +37,7 @@ export function requestLang(
   const locale = chooseLocale({
     chosen: request.cookies?.[LANGUAGE_COOKIE],
     acceptLanguage: request.headers['accept-language'],
-    shopDefault: (shop?.language as Locale | undefined) ?? DEFAULT_LOCALE,
+    shopDefault: shop?.language,
   });
   return langOf(locale, shop?.utc_offset_minutes ?? 0);
 }

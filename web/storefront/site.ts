@@ -40,6 +40,12 @@ export function absoluteUrl(site: Pick<Site, 'canonical'>, url: string): string 
   return url.startsWith('/') && !url.startsWith('//') ? `${new URL(site.canonical).origin}${url}` : url;
 }
 
+/** The buying flow's routes twice: the shop's own (`''`), and its embed pages (`/embed`), framed by other sites. */
+export const FLOW_VARIANTS = [
+  ['', false],
+  ['/embed', true],
+] as const;
+
 /** A page of the buying flow (product, checkout, order): under `/embed` on an embed page. */
 export function flowHref(site: Pick<Site, 'base' | 'embed'>, path: `/${string}`): string {
   return href(site, site.embed ? `/embed${path}` : path);

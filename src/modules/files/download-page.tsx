@@ -1,6 +1,5 @@
 import { renderToString } from 'preact-render-to-string';
 import type { Lang } from '../../i18n/lang.js';
-import type { Locale } from '../../shared/locales.js';
 import type { Refusal } from './downloads.service.js';
 
 /**
@@ -24,8 +23,8 @@ export interface RefusalShop {
   name: string;
   /** The storefront's absolute base, without a trailing slash. */
   url: string;
-  /** The shop's default language. */
-  language: Locale;
+  /** The shop's default language, as stored. */
+  language: string;
 }
 
 /** The page in the buyer's language (`lang`: their browser's, else the shop's). */

@@ -7,7 +7,6 @@ import type { Database } from '../../db/schema.js';
 import { type LinkSettings, storefrontBase } from '../../http/storefront-url.js';
 import { langOf } from '../../i18n/lang.js';
 import { chooseLocale, LANGUAGE_COOKIE } from '../../i18n/negotiate.js';
-import { DEFAULT_LOCALE, isLocale } from '../../shared/locales.js';
 import { requireShop } from '../shops/index.js';
 import { REFUSAL_PAGE_HEADERS, type RefusalShop, refusalPage } from './download-page.js';
 import { type DownloadOutcome, type Refusal, recordSentBytes, type ServedFile } from './downloads.service.js';
@@ -140,7 +139,7 @@ async function sendRefusal(
     chooseLocale({
       chosen: fastifyCookie.parse(request.headers.cookie ?? '')[LANGUAGE_COOKIE],
       acceptLanguage: request.headers['accept-language'],
-      shopDefault: shop?.language ?? DEFAULT_LOCALE,
+      shopDefault: shop?.language,
     }),
   );
   return reply
@@ -156,7 +155,7 @@ async function shopOfPage(deps: ReplyDeps, shopId: number): Promise<RefusalShop 
     const shop = await requireShop(deps.db, shopId);
     return {
       name: shop.name,
-      language: isLocale(shop.language) ? shop.language : DEFAULT_LOCALE,
+      language: shop.language,
       url: storefrontBase(deps.links, { subdomain: shop.subdomain, customDomain: shop.custom_domain }),
     };
   } catch {

@@ -40,7 +40,7 @@ export function moneyText(minor: number, currency: string): string {
 }
 
 /** An amount in minor units as a buyer reads it, in their language: `$24.98`, `24,98 $`. */
-function buyerMoney(lang: Lang, currency: string): (minor: number) => string {
+export function buyerMoney(lang: Lang, currency: string): (minor: number) => string {
   return (minor) => lang.money(fromMinorUnits(minor, currency), currency);
 }
 

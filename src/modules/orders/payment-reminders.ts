@@ -3,9 +3,8 @@ import { writeTransaction } from '../../domain/dispatcher.js';
 import { storefrontPaths } from '../../http/storefront-url.js';
 import { paymentText } from '../../i18n/instructions.js';
 import { buyerLang } from '../../i18n/lang.js';
-import { fromMinorUnits } from '../../schemas/money.js';
 import { enqueueMail, reminderMail, shopLink } from '../mail/index.js';
-import { partTitle, readPlacedOrder } from './invoice-mail.js';
+import { buyerMoney, partTitle, readPlacedOrder } from './invoice-mail.js';
 import * as repo from './repository.js';
 import { buyerReference, paymentInstructions } from './views.js';
 
@@ -51,7 +50,7 @@ async function remind(ctx: Context, shopId: number, invoiceId: string, now: numb
     const instructions = paymentInstructions(invoice, fields);
     if (!instructions) return false;
     const lang = buyerLang(invoice.locale, shop);
-    const money = (minor: number) => lang.money(fromMinorUnits(minor, invoice.currency), invoice.currency);
+    const money = buyerMoney(lang, invoice.currency);
     await enqueueMail(
       tx.db,
       shopId,

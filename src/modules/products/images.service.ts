@@ -6,6 +6,7 @@ import type { ShopRow } from '../shops/index.js';
 import { lockShop } from '../shops/index.js';
 import * as repo from './repository.js';
 import type { ImageOrder } from './schema.js';
+import { requireProduct } from './service.js';
 import { type ProductImageView, toProductImage } from './views.js';
 
 /**
@@ -17,13 +18,8 @@ import { type ProductImageView, toProductImage } from './views.js';
 /** How many images a gallery holds. */
 export const MAX_GALLERY_IMAGES = 12;
 
-async function requireLiveProduct(ctx: Context | { db: Context['db'] }, shopId: number, productId: number) {
-  const product = await repo.findProduct(ctx.db, shopId, productId);
-  if (!product) throw new NotFoundError('Product');
-}
-
 export async function listGallery(ctx: Context, shop: ShopRow, productId: number): Promise<ProductImageView[]> {
-  await requireLiveProduct(ctx, shop.id, productId);
+  await requireProduct(ctx.db, shop.id, productId);
   return (await repo.listProductImages(ctx.db, shop.id, [productId])).map(toProductImage);
 }
 
@@ -39,12 +35,12 @@ export async function addGalleryImage(
   productId: number,
   receive: () => Promise<string>,
 ): Promise<ProductImageView> {
-  await requireLiveProduct(ctx, shop.id, productId);
+  await requireProduct(ctx.db, shop.id, productId);
   const name = await receive();
   try {
     return await writeTransaction(ctx, async (tx) => {
       await lockShop(tx.db, shop.id);
-      await requireLiveProduct(tx, shop.id, productId);
+      await requireProduct(tx.db, shop.id, productId);
       const images = await repo.listProductImages(tx.db, shop.id, [productId]);
       if (images.length >= MAX_GALLERY_IMAGES)
         throw new ConflictError(`A gallery holds at most ${MAX_GALLERY_IMAGES} images; remove one first.`, [
@@ -74,7 +70,7 @@ export async function removeGalleryImage(
   imageId: number,
 ): Promise<void> {
   const removed = await writeTransaction(ctx, async (tx) => {
-    await requireLiveProduct(tx, shop.id, productId);
+    await requireProduct(tx.db, shop.id, productId);
     return repo.deleteProductImage(tx.db, shop.id, productId, imageId);
   });
   if (!removed) throw new NotFoundError('Image');
@@ -94,7 +90,7 @@ export async function arrangeGallery(
 ): Promise<ProductImageView[]> {
   return writeTransaction(ctx, async (tx) => {
     await lockShop(tx.db, shop.id);
-    await requireLiveProduct(tx, shop.id, productId);
+    await requireProduct(tx.db, shop.id, productId);
     const current = await repo.listProductImages(tx.db, shop.id, [productId]);
     const known = new Set(current.map((i) => i.id));
     const given = body.images.map((i) => i.id);

@@ -187,7 +187,7 @@ export function recountAvailableSerials(db: Conn, shopId: number): Promise<void>
   return repo.recountAvailableSerials(db, shopId);
 }
 
-async function requireProduct(db: Conn, shopId: number, productId: number): Promise<ProductRow> {
+export async function requireProduct(db: Conn, shopId: number, productId: number): Promise<ProductRow> {
   const product = await repo.findProduct(db, shopId, productId);
   if (!product) throw new NotFoundError('Product');
   return product;

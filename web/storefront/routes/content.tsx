@@ -17,7 +17,7 @@ import { ProductPage } from '../pages/product.js';
 import { TermsPage } from '../pages/terms.js';
 import { shopRobotsTxt, sitemapXml } from '../seo.js';
 import { detailsOf, serveCachedPage } from '../shop-scope.js';
-import { canonicalUrl } from '../site.js';
+import { canonicalUrl, FLOW_VARIANTS } from '../site.js';
 
 /**
  * The pages every visitor sees alike (home, product, reviews, FAQ, terms, announcements): served
@@ -46,10 +46,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   // A product's page, and its embed page (framed by another site's buy button, assets/embed.js).
-  for (const [prefix, embed] of [
-    ['', false],
-    ['/embed', true],
-  ] as const) {
+  for (const [prefix, embed] of FLOW_VARIANTS) {
     app.get(
       `${prefix}/products/:path`,
       {

@@ -41,7 +41,7 @@ import { type FeedbackValues, goodsText, InvoicePage, type PublicInvoiceView } f
 import { checkoutFieldName } from '../pages/product.js';
 import { sendPage } from '../render.js';
 import { detailsOf } from '../shop-scope.js';
-import { flowHref, type Site } from '../site.js';
+import { FLOW_VARIANTS, flowHref, type Site } from '../site.js';
 import { orderOf } from './checkout-body.js';
 
 /**
@@ -150,10 +150,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   // Each page of the buying flow also under `/embed`, framed by another site's buy button (storefrontEmbed).
-  for (const [prefix, embed] of [
-    ['', false],
-    ['/embed', true],
-  ] as const) {
+  for (const [prefix, embed] of FLOW_VARIANTS) {
     app.get(`${prefix}/checkout`, { schema: hide, config: { storefrontEmbed: embed } }, async (request, reply) =>
       showCheckout(reply, await checkoutOf(request, request.query as FormInput), noErrors()),
     );
@@ -221,10 +218,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     );
   }
 
-  for (const [prefix, embed] of [
-    ['', false],
-    ['/embed', true],
-  ] as const) {
+  for (const [prefix, embed] of FLOW_VARIANTS) {
     app.get<{ Params: { invoiceId: string } }>(
       `${prefix}/invoices/:invoiceId`,
       { schema: hide, config: { storefrontEmbed: embed } },
@@ -275,10 +269,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  for (const [prefix, embed] of [
-    ['', false],
-    ['/embed', true],
-  ] as const) {
+  for (const [prefix, embed] of FLOW_VARIANTS) {
     app.post<{ Params: { invoiceId: string } }>(
       `${prefix}/invoices/:invoiceId/cancel`,
       { schema: hide, config: { storefrontEmbed: embed } },
