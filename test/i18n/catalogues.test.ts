@@ -36,13 +36,13 @@ const SAME_IN_GERMAN = new Set([
   'layout.social.website',
   'layout.social.other',
   'gateway.wallet-ff',
-  'checkout.option',
   'invoice.status',
   'invoice.field.cashtag',
   'invoice.field.terminalId',
   'support.title',
   'verify.code',
   'ticket.title',
+  'cart.lineBlocked',
 ]);
 
 test('the German catalogue has every English message, with the same arguments and tags, translated', () => {

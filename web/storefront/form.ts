@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../src/http/errors.js';
-import type { Lang } from '../../src/i18n/lang.js';
+import type { Lang, MessageKey } from '../../src/i18n/lang.js';
 import { InvoiceId } from '../../src/modules/orders/index.js';
 import { EMAIL } from '../../src/schemas/common.js';
 
@@ -50,12 +50,25 @@ export interface PlacedErrors {
 
 export const noErrors = (): PlacedErrors => ({ fields: {}, other: [] });
 
+/** A coupon's refusals (the coupons service's and the checkout's), in words for a buyer. */
+const COUPON_PROBLEMS: Record<string, MessageKey> = {
+  'is not valid': 'form.coupon.invalid',
+  'is not valid yet': 'form.coupon.notYet',
+  'has expired': 'form.coupon.expired',
+  'has been used up': 'form.coupon.usedUp',
+  'has no uses left': 'form.coupon.usedUp',
+  'is not valid for these products': 'form.coupon.products',
+  'is not valid for this gateway': 'form.coupon.gateway',
+};
+
 /**
  * A problem in the buyer's language where the catalogue has its words: the checks every form
  * shares (`is required`, `must be at most 200 characters`…), as the services and the forms' own
  * checks write them. Others, particular to one service, stay as the service wrote them (English).
  */
 function inBuyerWords(lang: Lang, problem: string): string {
+  const coupon = COUPON_PROBLEMS[problem];
+  if (coupon) return lang.t(coupon);
   if (lang.locale === 'en') return problem;
   if (problem === 'is required') return lang.t('form.required');
   if (problem === 'must be an e-mail address') return lang.t('form.email');

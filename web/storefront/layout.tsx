@@ -205,6 +205,11 @@ export function Layout(props: LayoutProps) {
               <a href={href(site, '/faq')}>{t('layout.faq')}</a>
               {design.disableSupport ? null : <a href={href(site, '/support')}>{t('layout.support')}</a>}
               <a href={href(site, '/account')}>{t('layout.myOrders')}</a>
+              {/* The number of lines is the script's to show (storefront.js): pages are cached alike for everyone. */}
+              <a href={href(site, '/cart')}>
+                {t('layout.cart')}
+                <span data-cart-count hidden />
+              </a>
             </nav>
           </header>
           {details.onHold ? (

@@ -14,6 +14,7 @@ import { PasswordPage } from './pages/password.js';
 import { ProblemPage } from './pages/problem.js';
 import { sendPage } from './render.js';
 import { accountRoutes } from './routes/account.js';
+import { cartRoutes } from './routes/cart.js';
 import { contentRoutes } from './routes/content.js';
 import { operatorRoutes } from './routes/operator.js';
 import { orderRoutes } from './routes/orders.js';
@@ -170,6 +171,7 @@ export const storefrontWebRoutes: FastifyPluginAsync = async (app) => {
 
       await scope.register(contentRoutes);
       await scope.register(orderRoutes);
+      await scope.register(cartRoutes);
       await scope.register(supportRoutes);
       await scope.register(accountRoutes);
     },

@@ -119,7 +119,7 @@ export function sitemapXml(urls: string[]): string {
 }
 
 /** The storefront's pages that belong to one buyer (or lead to them): no crawler's business. */
-export const BUYER_PATHS = ['/checkout', '/invoices/', '/account', '/tickets/', '/unlock', '/embed/'] as const;
+export const BUYER_PATHS = ['/checkout', '/cart', '/invoices/', '/account', '/tickets/', '/unlock', '/embed/'] as const;
 
 /** A shop's robots.txt: its buyers' own pages are off limits; a password-protected shop is entirely. */
 export function shopRobotsTxt(site: Site, locked: boolean): string {

@@ -171,7 +171,11 @@ function unlocked(shop: ShopRow, access: ShopAccess, proven: string | null): boo
  * Products and variants of the order, each purchasable, with quantities within limits and prices
  * for the gateway: read in one go (findOrderedItems), inside the checkout's transaction.
  */
-async function priceParts(db: Conn, shop: ShopRow, body: CheckoutBody): Promise<PricedPart[]> {
+async function priceParts(
+  db: Conn,
+  shop: ShopRow,
+  body: { parts: CheckoutBody['parts']; gateway: string },
+): Promise<PricedPart[]> {
   const seen = new Set<number>();
   for (const [index, part] of body.parts.entries()) {
     if (seen.has(part.productVariantId))
@@ -415,6 +419,42 @@ export async function checkout(
     options.observeCheckout?.(checkoutOutcome(err));
     throw err;
   }
+}
+
+/** What an order would cost: each part's price for the gateway, the subtotal, the coupon's discount and the total. */
+export interface OrderQuote {
+  parts: { unitPrice: number; total: number }[];
+  subtotal: number;
+  /** The coupon's code as the shop spells it, and what it takes off; null without a coupon. */
+  coupon: { code: string; discount: number } | null;
+  total: number;
+}
+
+/**
+ * The price of an order before it is placed (the storefront's summary above "Place order"): the
+ * parts priced for the gateway and the coupon applied by the rules the checkout itself follows
+ * (priceParts, couponDiscount), so the summary and the invoice agree unless the shop changes in
+ * between. Reads only: no stock is held and no coupon use taken. Refuses as the checkout would:
+ * 400/422 naming the part or `coupon`.
+ */
+export async function quoteOrder(
+  ctx: Context,
+  shopId: number,
+  order: { parts: CheckoutBody['parts']; gateway: string; coupon?: string | null | undefined },
+): Promise<OrderQuote> {
+  const shop = await requireShop(ctx.db, shopId);
+  const parts = await priceParts(ctx.db, shop, order);
+  const subtotal = parts.reduce((sum, p) => sum + p.total, 0);
+  const coupon = order.coupon
+    ? await couponFor(ctx.db, shop.id, order.coupon, parts, order.gateway, ctx.clock.now())
+    : undefined;
+  const discount = coupon?.discount ?? 0;
+  return {
+    parts: parts.map((p) => ({ unitPrice: p.unitPrice, total: p.total })),
+    subtotal,
+    coupon: coupon ? { code: coupon.coupon.name, discount } : null,
+    total: subtotal - discount,
+  };
 }
 
 class CheckoutRefusal extends UnprocessableError {

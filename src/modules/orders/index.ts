@@ -1,6 +1,13 @@
 // The orders module's door: what other modules and the composition root (src/app.ts, src/cli.ts, src/server.ts) use of it.
 export { cancelInvoice, cancelPublicInvoice } from './cancel.service.js';
-export { type Buyer, checkout, openShop, type ShopAccess } from './checkout.service.js';
+export {
+  type Buyer,
+  checkout,
+  type OrderQuote,
+  openShop,
+  quoteOrder,
+  type ShopAccess,
+} from './checkout.service.js';
 export { customerInvoices } from './customer.service.js';
 export { backdateOrder, customerOrderDates, deriveRepeatPurchases } from './history.service.js';
 export { type InvoiceDisputesPort, invoiceDisputesWith } from './invoice-disputes.js';

@@ -146,6 +146,11 @@ export async function listingAtPath(db: Conn, store: Storefront, path: string) {
 }
 
 /** The full public view of a product a buyer may order (reachable by path or id); undefined otherwise. */
+/** Of these ids, the products a buyer can reach, as the checkout page shows them (a cart's lines). */
+export async function reachableProducts(db: Conn, store: Storefront, productIds: number[]) {
+  return publicProducts(db, store, await repo.findReachableProductsByIds(db, store.shop.id, productIds));
+}
+
 export async function reachableProduct(db: Conn, store: Storefront, productId: number) {
   const product = await repo.findReachableProductById(db, store.shop.id, productId);
   if (!product) return undefined;

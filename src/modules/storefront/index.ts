@@ -8,6 +8,7 @@ export { rebuildStorefrontTotals } from './rebuild.js';
 export type { PublicListing } from './schema.js';
 export {
   announcementPage,
+  cartPage,
   checkoutPage,
   faqsPage,
   feedbacksPage,

@@ -24,6 +24,12 @@ export function findReachableProductById(db: Conn, shopId: number, productId: nu
   return reachableProducts(db, shopId).selectAll().where('id', '=', productId).executeTakeFirst();
 }
 
+/** Of these ids, the products a buyer can reach (a cart's). */
+export function findReachableProductsByIds(db: Conn, shopId: number, productIds: number[]): Promise<ProductRow[]> {
+  if (productIds.length === 0) return Promise.resolve([]);
+  return reachableProducts(db, shopId).selectAll().where('id', 'in', productIds).execute();
+}
+
 /** Of these ids, the products a storefront lists: reachable and not unlisted. */
 function listed(db: Conn, shopId: number, productIds: number[]) {
   return reachableProducts(db, shopId).where('unlisted', '=', 0).where('id', 'in', productIds);

@@ -5,7 +5,13 @@ import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/paginat
 import { getDesign } from '../design/index.js';
 import { enabledGatewayNames } from '../settings/index.js';
 import type { ShopRow } from '../shops/index.js';
-import { listingAtPath, publicCategories, publicListings, reachableProduct } from './catalog.service.js';
+import {
+  listingAtPath,
+  publicCategories,
+  publicListings,
+  reachableProduct,
+  reachableProducts,
+} from './catalog.service.js';
 import * as repo from './repository.js';
 import type { FeedbacksQuery } from './schema.js';
 import {
@@ -80,6 +86,17 @@ export async function checkoutPage(db: Conn, shop: ShopRow, productId: number) {
   const product = await reachableProduct(db, store, productId);
   if (!product) throw new NotFoundError('Product');
   return { product, mainDetails: toMainDetails(store) };
+}
+
+/**
+ * What the web storefront's cart shows: of these products (the cart's, by id), those a buyer can
+ * still reach, as the checkout page shows them, and the shop's details. A product gone private,
+ * internal or deleted since it was added is simply absent (the cart drops its line).
+ */
+export async function cartPage(db: Conn, shop: ShopRow, productIds: number[]) {
+  const store = await loadStorefront(db, shop);
+  const products = await reachableProducts(db, store, [...new Set(productIds)]);
+  return { products: new Map(products.map((p) => [p.id, p])), mainDetails: toMainDetails(store) };
 }
 
 export async function mainPage(db: Conn, shop: ShopRow) {

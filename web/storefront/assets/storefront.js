@@ -8,6 +8,8 @@
 // - [data-status-url] with [data-status]: while the page is visible, asks that URL for `{ status }`
 //   every few seconds and reloads the page when the status is no longer the one shown. (Without
 //   script, the page reloads itself by a <meta http-equiv="refresh"> in <noscript>.)
+// - [data-cart-count] (the header's cart link) shows how many products the cart holds, read from
+//   its cookie (web/storefront/cart.ts): pages are cached alike for everyone, so the server cannot.
 
 document.addEventListener('click', (event) => {
   const button = event.target instanceof Element ? event.target.closest('[data-copy]') : null;
@@ -111,5 +113,22 @@ if (document.body.classList.contains('embedded') && window.parent !== window) {
       },
       '*',
     );
+  }
+}
+
+// The header's cart link: the number of products in the cart (its cookie: {"l":[[product, variant, quantity], …]}).
+{
+  const count = document.querySelector('[data-cart-count]');
+  const stored = document.cookie.split('; ').find((c) => c.startsWith('shopd_cart='));
+  if (count && stored) {
+    try {
+      const lines = JSON.parse(decodeURIComponent(stored.slice('shopd_cart='.length))).l;
+      if (Array.isArray(lines) && lines.length > 0) {
+        count.textContent = `(${lines.length})`;
+        count.hidden = false;
+      }
+    } catch {
+      // A damaged cookie: the link alone (the cart page drops what it cannot read).
+    }
   }
 }

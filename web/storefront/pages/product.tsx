@@ -217,9 +217,17 @@ function ProductView({
                 <label for="ref">{t('product.referral')}</label>
                 <input id="ref" name="ref" type="text" maxLength={64} autoComplete="off" value={ref ?? ''} />
               </div>
-              <button type="submit" class="button primary">
-                {t('product.buyNow')}
-              </button>
+              <div class="actions">
+                <button type="submit" class="button primary">
+                  {t('product.buyNow')}
+                </button>
+                {/* Not in another site's frame: its buy button sells one product. No answers are kept in the cart: the checkout asks. */}
+                {site.embed ? null : (
+                  <button type="submit" class="button" formAction={href(site, '/cart/add')} formNoValidate>
+                    {t('cart.add')}
+                  </button>
+                )}
+              </div>
             </>
           ) : (
             <p class="notice warning" role="status">

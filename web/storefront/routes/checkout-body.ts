@@ -2,7 +2,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { formatValidationErrors, validatorCompiler } from '../../../src/http/validation.js';
 import type { Lang } from '../../../src/i18n/lang.js';
 import { CheckoutBody } from '../../../src/modules/orders/index.js';
-import type { CheckoutProduct, CheckoutValues, CheckoutVariant, GatewayOption } from '../pages/checkout.js';
+import type { CheckoutValues, CheckoutVariant } from '../pages/checkout.js';
 
 /**
  * The checkout form's body, checked the way the JSON API checks it: with the body schema of the
@@ -70,49 +70,50 @@ function schemaProblems(lang: Lang, errors: readonly ErrorObject[]): string[] {
 /**
  * The checkout service's body from the form, or the problems the form shows first (in the
  * service's `"<path>: <problem>"` form): what the JSON API's schema refuses, and the form's own
- * rules, the gateways this page offers and the terms, which only the storefront asks for.
+ * rules, the gateways this page offers and the terms, which only the storefront asks for. A
+ * quantity is as typed on the one-product form (text the schema may refuse), a number from a cart.
  */
 export function orderOf(
   values: CheckoutValues,
-  product: CheckoutProduct,
-  variant: CheckoutVariant,
-  gateways: GatewayOption[],
+  lines: { productId: number; variantId: number; quantity: number | string }[],
+  customFields: CheckoutVariant['customFields'],
+  gateways: string[],
   terms: boolean,
   lang: Lang,
 ): { body: CheckoutBody; problems: string[] } {
   const email = values.email.trim();
-  const quantity = values.quantity.trim();
   const coupon = values.coupon.trim();
   const ref = values.ref.trim();
   const chatUserId = values.chatUserId.trim();
-  const customFields: Record<string, string | boolean> = {};
-  for (const f of variant.customFields) {
+  const answers: Record<string, string | boolean> = {};
+  for (const f of customFields) {
     const value = values.fields[f.id] ?? '';
     if (f.type === 'checkbox') {
-      if (value !== '') customFields[f.id] = true;
-    } else if (value !== '') customFields[f.id] = value;
+      if (value !== '') answers[f.id] = true;
+    } else if (value !== '') answers[f.id] = value;
   }
   // As a JSON client would send it: an unanswered e-mail is left out (the schema says it is
   // required), a quantity that is not plain digits stays text (the schema says it is no number).
   const body = {
     ...(email === '' ? {} : { customerEmail: email }),
     gateway: values.gateway,
-    parts: [
-      {
-        productId: product.id,
-        productVariantId: variant.id,
+    parts: lines.map((l) => {
+      const quantity = typeof l.quantity === 'number' ? String(l.quantity) : l.quantity.trim();
+      return {
+        productId: l.productId,
+        productVariantId: l.variantId,
         quantity: /^\d+$/.test(quantity) ? Number(quantity) : quantity,
-      },
-    ],
+      };
+    }),
     coupon: coupon || null,
-    customFields,
+    customFields: answers,
     affiliateCode: ref || null,
     chatUserId: chatUserId || null,
     key: null,
   };
 
   const problems: string[] = [];
-  const offered = gateways.some((g) => g.gateway === values.gateway);
+  const offered = gateways.includes(values.gateway);
   if (!offered) problems.push(`gateway: ${lang.t('checkout.chooseGateway')}`);
   if (terms && !values.terms) problems.push(`terms: ${lang.t('checkout.acceptTerms')}`);
   const validate = checkoutBodyValidator();
