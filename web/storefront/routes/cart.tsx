@@ -1,13 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { NotFoundError } from '../../../src/http/errors.js';
+import { ForbiddenError, NotFoundError } from '../../../src/http/errors.js';
 import { cartPage } from '../../../src/modules/storefront/index.js';
 import { addToCart, type Cart, type CartLine, crossSitePost, MAX_CART_QUANTITY, readCart, writeCart } from '../cart.js';
 import { type FormInput, formToken, idOf, textOf } from '../form.js';
 import { type CartNotice, CartPage, type CartPageLine, cartQuantityName } from '../pages/cart.js';
-import { ProblemPage } from '../pages/problem.js';
 import { sendPage } from '../render.js';
-import { detailsOf } from '../shop-scope.js';
 import { href } from '../site.js';
 
 /**
@@ -97,20 +95,8 @@ export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // token: the browser's own word that the post is the shop's is asked instead (crossSitePost).
   app.post('/cart/add', { schema: hide, config: { storefrontReadOnly: true } }, async (request, reply) => {
     const site = request.site!;
-    if (crossSitePost(request)) {
-      const { t } = request.lang!;
-      return sendPage(
-        reply,
-        <ProblemPage
-          site={site}
-          details={await detailsOf(app, site)}
-          status={403}
-          title={t('error.title.refused')}
-          message={t('error.expiredForm')}
-        />,
-        { status: 403, private: true },
-      );
-    }
+    // The scope's error page: 403 in the shop's design, saying to go back and try again.
+    if (crossSitePost(request)) throw new ForbiddenError(request.lang!.t('error.expiredForm'));
     const input = request.body as FormInput;
     const productId = idOf(input, 'product');
     const variantId = idOf(input, 'variant');
