@@ -13,7 +13,11 @@ const meta = readMeta('sqlite');
 if (!meta) throw new Error('no seeded database: run npm run bench -- --seed first');
 const db = openDatabase(databaseConfig('sqlite'));
 const kysely = db.kysely;
-await kysely.transaction().execute((trx) => startRollupRebuild(trx, meta.shopId, meta.utcOffsetMinutes, true));
+await kysely
+  .transaction()
+  .execute((trx) =>
+    startRollupRebuild(trx, meta.shopId, { offsetMinutes: meta.utcOffsetMinutes, timezone: null }, true),
+  );
 const steps: number[] = [];
 for (;;) {
   const started = performance.now();

@@ -37,6 +37,7 @@ import * as m0034 from './migrations/0034-dispute-evidence.js';
 import * as m0035 from './migrations/0035-payment-reminders.js';
 import * as m0036 from './migrations/0036-languages.js';
 import * as m0037 from './migrations/0037-product-images.js';
+import * as m0038 from './migrations/0038-time-zones.js';
 
 /**
  * Migrations are listed here, in order, rather than read from a folder: the list is part of
@@ -80,6 +81,7 @@ const migrations: Record<string, Migration> = {
   '0035-payment-reminders': m0035,
   '0036-languages': m0036,
   '0037-product-images': m0037,
+  '0038-time-zones': m0038,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,6 +1,7 @@
 import { createIntl, createIntlCache, type IntlShape } from '@formatjs/intl';
 import { GATEWAY_NAMES } from '../shared/gateway-names.js';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../shared/locales.js';
+import { fixedClock, type ShopClock, shopClock } from '../shared/shop-clock.js';
 import { de } from './messages/de.js';
 import { en, type MessageKey } from './messages/en.js';
 
@@ -14,7 +15,8 @@ const CATALOGUES: Record<Locale, Record<MessageKey, string>> = { en, de };
 /**
  * A buyer's language, for a page or a mail: the catalogue's messages (ICU MessageFormat, through
  * @formatjs/intl), and numbers, amounts and dates through `Intl` in the same locale. Dates are
- * the shop's: each moment is shown on the shop's clock (its UTC offset), with the offset named.
+ * the shop's: each moment is shown on the shop's clock (its time zone, daylight saving included,
+ * or its fixed UTC offset), with the offset of that moment named.
  */
 export interface Lang {
   readonly locale: Locale;
@@ -76,26 +78,31 @@ export function offsetName(minutes: number): string {
  */
 export function buyerLang(
   recorded: string | null | undefined,
-  shop: { language: string; utc_offset_minutes: number },
+  shop: { language: string; utc_offset_minutes: number; timezone: string | null },
 ): Lang {
   const locale = isLocale(recorded) ? recorded : isLocale(shop.language) ? shop.language : DEFAULT_LOCALE;
-  return langOf(locale, shop.utc_offset_minutes);
+  return langOf(locale, shopClock(shop));
 }
 
 const SIZE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
 const langs = new Map<string, Lang>();
 
-/** The language `locale` on a shop's clock (`utcOffsetMinutes` east of UTC); made once per pair. */
-export function langOf(locale: Locale, utcOffsetMinutes = 0): Lang {
-  const key = `${locale} ${utcOffsetMinutes}`;
+/**
+ * The language `locale` on a shop's clock (a number: a fixed offset, minutes east of UTC); made
+ * once per pair.
+ */
+export function langOf(locale: Locale, on: ShopClock | number = 0): Lang {
+  const clock = typeof on === 'number' ? fixedClock(on) : on;
+  const key = `${locale} ${clock.zone ?? clock.offsetAt(0)}`;
   let lang = langs.get(key);
   if (lang) return lang;
   const intl = intlOf(locale);
   const moneyFormats = new Map<string, Intl.NumberFormat | null>();
   const numbers = new Intl.NumberFormat(locale);
-  // A moment on the shop's clock: moved by the offset and shown as UTC (Node 20's Intl takes no offset zones).
-  const local = (moment: string | number) =>
-    new Date((typeof moment === 'number' ? moment : Date.parse(moment)) + utcOffsetMinutes * 60_000);
+  // A moment on the shop's clock: moved by its offset then and shown as UTC (Node 20's Intl takes no
+  // offset zones; one way for zones and fixed offsets alike, the offset named the same way).
+  const ms = (moment: string | number) => (typeof moment === 'number' ? moment : Date.parse(moment));
+  const local = (moment: string | number) => new Date(ms(moment) + clock.offsetAt(ms(moment)) * 60_000);
   // English dates read day-month-year (`21 Nov 2026`), unambiguous wherever the buyer lives.
   const dateLocale = locale === 'en' ? 'en-GB' : locale;
   const days = new Intl.DateTimeFormat(dateLocale, {
@@ -135,7 +142,7 @@ export function langOf(locale: Locale, utcOffsetMinutes = 0): Lang {
     },
     number: (value) => numbers.format(value),
     day: (moment) => days.format(local(moment)),
-    dayTime: (moment) => `${dayTimes.format(local(moment))} ${offsetName(utcOffsetMinutes)}`,
+    dayTime: (moment) => `${dayTimes.format(local(moment))} ${offsetName(clock.offsetAt(ms(moment)))}`,
     fileSize(bytes) {
       let value = bytes;
       let unit = 0;

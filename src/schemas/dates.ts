@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { ValidationError } from '../http/errors.js';
+import { DAY_MS, fixedClock, type ShopClock } from '../shared/shop-clock.js';
 import { atLeast } from './rules.js';
 
 /**
@@ -48,10 +49,12 @@ function utcMs(year: number, month: number, day: number, hours = 0, minutes = 0,
 }
 
 /**
- * One bound: a bare date is the first (or, for an end, the last) millisecond of that day in the
- * shop's timezone; a date-time without an offset is in the shop's timezone too.
+ * One bound: a bare date is the first (or, for an end, the last) millisecond of that day on the
+ * shop's clock (23 or 25 hours long on a day its time zone changes to or from daylight saving); a
+ * date-time without an offset is on the shop's clock too (a time the clock skips is read as after
+ * the jump, one it shows twice as the first; shared/shop-clock.ts).
  */
-export function parseDateBound(value: string, field: string, offsetMinutes: number, end: boolean): number {
+export function parseDateBound(value: string, field: string, clock: ShopClock, end: boolean): number {
   const m = PARTS.exec(value);
   if (!m || !new RegExp(DATE_FILTER_PATTERN).test(value))
     throw ValidationError.field(field, 'must be a real date (YYYY-MM-DD) or date-time');
@@ -65,17 +68,22 @@ export function parseDateBound(value: string, field: string, offsetMinutes: numb
     Number(s ?? 0),
     Number((frac ?? '').padEnd(3, '0')),
   );
-  if (h === undefined) return wall - offsetMinutes * 60_000 + (end ? 86_400_000 - 1 : 0);
-  const offset =
-    zone === undefined ? offsetMinutes : zone === 'Z' ? 0 : (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
+  if (h === undefined) {
+    const day = Math.floor(wall / DAY_MS);
+    return end ? clock.dayStart(day + 1) - 1 : clock.dayStart(day);
+  }
+  if (zone === undefined) return clock.instantOf(wall);
+  const offset = zone === 'Z' ? 0 : (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
   return wall - offset * 60_000;
 }
+
+const UTC = fixedClock(0);
 
 /** An `Instant` as epoch milliseconds. */
 export function parseInstant(value: string, field: string): number {
   if (!new RegExp(INSTANT_PATTERN).test(value))
     throw ValidationError.field(field, 'must be a date-time with an offset');
-  return parseDateBound(value, field, 0, false);
+  return parseDateBound(value, field, UTC, false);
 }
 
 export const DateRangeQuery = {
@@ -90,11 +98,10 @@ export const DateRangeQuery = {
 /** Inclusive bounds in epoch milliseconds; either may be absent. */
 export function parseDateRange(
   query: { fromDate?: string | undefined; toDate?: string | undefined },
-  offsetMinutes: number,
+  clock: ShopClock,
 ): { from: number | undefined; to: number | undefined } {
-  const from =
-    query.fromDate === undefined ? undefined : parseDateBound(query.fromDate, 'fromDate', offsetMinutes, false);
-  const to = query.toDate === undefined ? undefined : parseDateBound(query.toDate, 'toDate', offsetMinutes, true);
+  const from = query.fromDate === undefined ? undefined : parseDateBound(query.fromDate, 'fromDate', clock, false);
+  const to = query.toDate === undefined ? undefined : parseDateBound(query.toDate, 'toDate', clock, true);
   if (from !== undefined && to !== undefined && from > to)
     throw ValidationError.field('fromDate', 'must not be after toDate');
   return { from, to };

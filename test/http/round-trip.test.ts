@@ -33,7 +33,9 @@ const views: Record<string, RoundTrip> = {
   '/self/{shopId}/settings/name': setting((s) => ({ newName: s.name })),
   '/self/{shopId}/settings/subdomain': setting((s) => ({ newSubDomain: s.subdomain })),
   '/self/{shopId}/settings/currency': setting((s) => ({ currency: s.currency })),
-  '/self/{shopId}/settings/timezone': setting((s) => ({ utcTimezoneOffset: s.utcTimezoneOffset })),
+  '/self/{shopId}/settings/timezone': setting((s) =>
+    s.timezone === null ? { utcTimezoneOffset: s.utcTimezoneOffset } : { timezone: s.timezone },
+  ),
   '/self/{shopId}/settings/status': setting((s) => ({ onHold: s.onHold })),
   '/self/{shopId}/settings/popup': setting((s) => ({ message: s.popup })),
   '/self/{shopId}/settings/terms': setting((s) => ({ terms: s.terms })),

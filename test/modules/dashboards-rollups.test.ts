@@ -680,7 +680,7 @@ test('a rebuild in small batches loses and doubles no write made meanwhile', asy
   // The rebuild a timezone change starts, driven here by hand between writes: each step is one
   // transaction of 4 invoices (or 4 stale rows per table).
   await db.updateTable('shops').set({ utc_offset_minutes: -180 }).where('id', '=', shop.id).execute();
-  await db.transaction().execute((trx) => startRollupRebuild(trx, shop.id, -180));
+  await db.transaction().execute((trx) => startRollupRebuild(trx, shop.id, { offsetMinutes: -180, timezone: null }));
   shop.offset = -180;
   let steps = 0;
   let rebuilding = true;

@@ -3,6 +3,7 @@ import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import { type Lang, langOf } from '../../src/i18n/lang.js';
 import { chooseLocale, LANGUAGE_COOKIE } from '../../src/i18n/negotiate.js';
+import { shopClock } from '../../src/shared/shop-clock.js';
 
 export { LANGUAGE_COOKIE };
 
@@ -32,12 +33,12 @@ declare module 'fastify' {
  */
 export function requestLang(
   request: FastifyRequest,
-  shop?: { language: string; utc_offset_minutes: number } | null,
+  shop?: { language: string; utc_offset_minutes: number; timezone: string | null } | null,
 ): Lang {
   const locale = chooseLocale({
     chosen: request.cookies?.[LANGUAGE_COOKIE],
     acceptLanguage: request.headers['accept-language'],
     shopDefault: shop?.language,
   });
-  return langOf(locale, shop?.utc_offset_minutes ?? 0);
+  return langOf(locale, shop ? shopClock(shop) : 0);
 }

@@ -3,6 +3,7 @@ import { pageWindow, toPage } from '../../http/pagination.js';
 import { type PageQuery, toIso } from '../../schemas/common.js';
 import { parseDateRange } from '../../schemas/dates.js';
 import { fromMinorUnits } from '../../schemas/money.js';
+import { shopClock } from '../../shared/shop-clock.js';
 import * as customers from '../customers/index.js';
 import type { ShopRow } from '../shops/index.js';
 import * as repo from './repository.js';
@@ -34,7 +35,7 @@ export async function affiliateStats(
   shop: ShopRow,
   query: { fromDate?: string | undefined; toDate?: string | undefined },
 ) {
-  const parsed = parseDateRange(query, shop.utc_offset_minutes);
+  const parsed = parseDateRange(query, shopClock(shop));
   const to = parsed.to ?? ctx.clock.now();
   const from = parsed.from ?? to - 30 * DAY;
   const totals = await repo.affiliateTotals(ctx.db, shop.id, { from, to });

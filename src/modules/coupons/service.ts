@@ -8,6 +8,7 @@ import type { PageQuery } from '../../schemas/common.js';
 import { currencyDigits } from '../../schemas/currencies.js';
 import { parseDateBound } from '../../schemas/dates.js';
 import { rescaleMinorUnits, toMinorUnits, toScaledInteger } from '../../schemas/money.js';
+import { type ShopClock, shopClock } from '../../shared/shop-clock.js';
 import { checkProductIds } from '../products/index.js';
 import type { ShopRow } from '../shops/index.js';
 import type { CouponRow } from './coupons.table.js';
@@ -29,20 +30,16 @@ function toBasisPoints(percentage: number): number {
   return bps;
 }
 
-function parseDate(
-  value: string | null | undefined,
-  field: string,
-  offsetMinutes: number,
-  end: boolean,
-): number | null {
-  return value === null || value === undefined ? null : parseDateBound(value, field, offsetMinutes, end);
+function parseDate(value: string | null | undefined, field: string, clock: ShopClock, end: boolean): number | null {
+  return value === null || value === undefined ? null : parseDateBound(value, field, clock, end);
 }
 
 /** The input's columns, checked for everything that needs no database: discount, dates. */
 function couponColumns(input: CouponInput, shop: ShopRow) {
   const currency = shop.currency;
-  const startAt = parseDate(input.startDate, 'startDate', shop.utc_offset_minutes, false);
-  const endAt = parseDate(input.endDate, 'endDate', shop.utc_offset_minutes, true);
+  const clock = shopClock(shop);
+  const startAt = parseDate(input.startDate, 'startDate', clock, false);
+  const endAt = parseDate(input.endDate, 'endDate', clock, true);
   if (startAt !== null && endAt !== null && startAt > endAt)
     throw ValidationError.field('endDate', 'must not be before startDate');
   return {

@@ -8,6 +8,7 @@ import { type PageQuery, toIso } from '../../schemas/common.js';
 import { currencyDigits } from '../../schemas/currencies.js';
 import { parseDateRange } from '../../schemas/dates.js';
 import { fromMinorUnits, toMinorUnits } from '../../schemas/money.js';
+import { shopClock } from '../../shared/shop-clock.js';
 import { buyersOfRange } from '../rollups/index.js';
 import type { ShopRow } from '../shops/index.js';
 import { shareShop, shopCurrency } from '../shops/index.js';
@@ -231,7 +232,7 @@ const orders = {
  */
 export async function listCustomers(ctx: Context, shop: ShopRow, query: CustomerListQuery) {
   const { db } = ctx;
-  const { from, to } = parseDateRange(query, shop.utc_offset_minutes);
+  const { from, to } = parseDateRange(query, shopClock(shop));
   const filter = { search: query.searchString, from, to };
   const orderBy = query.orderBy ?? '-createdAt';
   const order = orders[orderBy];
@@ -282,7 +283,7 @@ export async function customerStats(
   shop: ShopRow,
   query: { fromDate?: string | undefined; toDate?: string | undefined },
 ) {
-  const parsed = parseDateRange(query, shop.utc_offset_minutes);
+  const parsed = parseDateRange(query, shopClock(shop));
   const to = parsed.to ?? ctx.clock.now();
   const from = parsed.from ?? to - 30 * DAY;
   // The buyers (who came back, who spent most) are figures of the orders: the rollups module reads them.

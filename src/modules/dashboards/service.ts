@@ -3,8 +3,9 @@ import { ValidationError } from '../../http/errors.js';
 import { toIso } from '../../schemas/common.js';
 import { parseDateRange } from '../../schemas/dates.js';
 import { fromMinorUnits } from '../../schemas/money.js';
+import { shopClock } from '../../shared/shop-clock.js';
 import { expireOverdue } from '../orders/index.js';
-import { breakdownOfRange, DAY_MS, localDayOf, type Range, salesOfRange } from '../rollups/index.js';
+import { breakdownOfRange, DAY_MS, type Range, salesOfRange } from '../rollups/index.js';
 import type { ShopRow } from '../shops/index.js';
 
 export const MAX_RANGE_DAYS = 366;
@@ -21,13 +22,13 @@ interface RangeQuery {
  * come from the rollups (salesOfRange, breakdownOfRange), which read the range in their own days.
  */
 export function dashboardRange(shop: ShopRow, query: RangeQuery, now: number): Range {
-  const offsetMs = shop.utc_offset_minutes * 60_000;
-  const parsed = parseDateRange(query, shop.utc_offset_minutes);
-  const to = parsed.to ?? (localDayOf(now, offsetMs) + 1) * DAY_MS - offsetMs - 1;
-  const from = parsed.from ?? (localDayOf(to, offsetMs) - (DEFAULT_DAYS - 1)) * DAY_MS - offsetMs;
+  const clock = shopClock(shop);
+  const parsed = parseDateRange(query, clock);
+  const to = parsed.to ?? clock.dayStart(clock.dayOf(now) + 1) - 1;
+  const from = parsed.from ?? clock.dayStart(clock.dayOf(to) - (DEFAULT_DAYS - 1));
   if (from > to) throw ValidationError.field('fromDate', 'must not be after toDate');
-  const firstDay = localDayOf(from, offsetMs);
-  const lastDay = localDayOf(to, offsetMs);
+  const firstDay = clock.dayOf(from);
+  const lastDay = clock.dayOf(to);
   if (lastDay - firstDay + 1 > MAX_RANGE_DAYS)
     throw ValidationError.field('toDate', `the range must cover at most ${MAX_RANGE_DAYS} days`);
   return { from, to };

@@ -5,6 +5,7 @@ import { recordIdempotentWork } from '../../http/idempotency.js';
 import { decodeCursor, keysetPage, pageWindow, toPage } from '../../http/pagination.js';
 import { parseDateRange } from '../../schemas/dates.js';
 import type { SecretBox } from '../../security/secret-box.js';
+import { shopClock } from '../../shared/shop-clock.js';
 import { downloadsOfInvoice } from '../files/index.js';
 import type { LinkSettings } from '../mail/index.js';
 import { DynamicDeliveryError, deliverUnits, dynamicDeliverable, takeUnits } from '../products/index.js';
@@ -51,7 +52,7 @@ const orders = {
 export async function listInvoices(ctx: Context, shop: ShopRow, query: InvoiceListQuery) {
   const { db } = ctx;
   const links = ctx.config;
-  const { from, to } = parseDateRange(query, shop.utc_offset_minutes);
+  const { from, to } = parseDateRange(query, shopClock(shop));
   // The status filter, the counts (from rollups) and the rows must all see overdue invoices as expired.
   await expireOverdue(ctx, { shopId: shop.id });
   const filter = {

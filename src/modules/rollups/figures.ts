@@ -1,6 +1,6 @@
 import type { Context } from '../../domain/context.js';
 import type { ShopRow } from '../shops/index.js';
-import { dayStart, localDayOf, splitAtLocalMidnights } from './local-days.js';
+import { clockOf, type ShopClock, splitAtLocalMidnights } from './local-days.js';
 import * as repo from './repository.js';
 import { type DayTotals, TOTAL_COLUMNS } from './rollup-rows.js';
 
@@ -9,18 +9,20 @@ import { type DayTotals, TOTAL_COLUMNS } from './rollup-rows.js';
 // raw rows; both exact, so their sum is too. Each question is one operation here, so that which
 // figures come from buckets and which from rows stays this module's business.
 
-type Shop = Pick<ShopRow, 'id' | 'utc_offset_minutes'>;
+type Shop = Pick<ShopRow, 'id' | 'utc_offset_minutes' | 'timezone'>;
+
+const shopSpec = (shop: Shop) => ({ offsetMinutes: shop.utc_offset_minutes, timezone: shop.timezone });
 
 /**
- * A range and the rollups it is read from. The rollups' local days are in the shop's offset,
+ * A range and the rollups it is read from. The rollups' local days are on the shop's clock,
  * except while a timezone change rebuilds them: then days (the series, hours of day) are those of
- * the previous offset until the rebuild ends, and the figures of the range are exact all the same.
+ * the previous clock until the rebuild ends, and the figures of the range are exact all the same.
  */
 interface RangeView {
   from: number;
   to: number;
-  offsetMs: number;
-  /** The local days the range touches, first…last, in the rollups' offset. */
+  clock: ShopClock;
+  /** The local days the range touches, first…last, on the rollups' clock. */
   firstDay: number;
   lastDay: number;
   /** The whole local days of the range (bounded on both sides), absent when it covers none. */
@@ -32,15 +34,15 @@ interface RangeView {
 }
 
 async function viewOf(ctx: Context, shop: Shop, range: repo.Range): Promise<RangeView> {
-  const view = await repo.rollupView(ctx.db, shop.id, shop.utc_offset_minutes);
-  const offsetMs = view.offsetMinutes * 60_000;
-  const split = splitAtLocalMidnights(range.from, range.to, offsetMs);
+  const view = await repo.rollupView(ctx.db, shop.id, shopSpec(shop));
+  const clock = clockOf(view.clock);
+  const split = splitAtLocalMidnights(range.from, range.to, clock);
   return {
     from: range.from,
     to: range.to,
-    offsetMs,
-    firstDay: localDayOf(range.from, offsetMs),
-    lastDay: localDayOf(range.to, offsetMs),
+    clock,
+    firstDay: clock.dayOf(range.from),
+    lastDay: clock.dayOf(range.to),
     ...(split.whole ? { whole: { first: split.whole.first!, last: split.whole.last! } } : {}),
     edges: split.edges,
     rollups: { shopId: shop.id, generation: view.generation },
@@ -81,7 +83,7 @@ export async function salesOfRange(ctx: Context, shop: Shop, range: repo.Range):
       : new Map<number, { revenue: number; orders: number }>(),
   ]);
   view.edges.forEach((edge, i) => {
-    const day = localDayOf(edge.from, view.offsetMs);
+    const day = view.clock.dayOf(edge.from);
     const point = days.get(day) ?? { revenue: 0, orders: 0 };
     days.set(day, { revenue: point.revenue + edges[i]!.revenue, orders: point.orders + edges[i]!.created_orders });
   });
@@ -124,11 +126,11 @@ async function topProducts(ctx: Context, view: RangeView, limit: number) {
       .sort((a, b) => b.revenue - a.revenue || b.quantity - a.quantity || a.productId - b.productId)
       .slice(0, limit);
     const ids = top.map((p) => p.productId);
-    const endDay = localDayOf(view.to, view.offsetMs);
-    const endsWithDay = view.to === dayStart(endDay + 1, view.offsetMs) - 1;
+    const endDay = view.clock.dayOf(view.to);
+    const endsWithDay = view.to === view.clock.dayStart(endDay + 1) - 1;
     const [sold, soldLastDay] = await Promise.all([
       repo.rollupLastParts(db, rollups, endsWithDay ? endDay : endDay - 1, ids),
-      endsWithDay ? [] : repo.rawProducts(db, shopId, { from: dayStart(endDay, view.offsetMs), to: view.to }, ids),
+      endsWithDay ? [] : repo.rawProducts(db, shopId, { from: view.clock.dayStart(endDay), to: view.to }, ids),
     ]);
     const lastDay = new Map(soldLastDay.map((p) => [p.productId, p.lastPartId]));
     top = top.map((p) => ({ ...p, lastPartId: Math.max(sold.get(p.productId) ?? 0, lastDay.get(p.productId) ?? 0) }));
@@ -175,7 +177,7 @@ export async function breakdownOfRange(
     topProducts(ctx, view, top),
     Promise.all([
       view.whole ? repo.rollupHours(db, view.rollups, view.whole) : [],
-      ...view.edges.map((edge) => repo.rawHours(db, shop.id, edge, view.offsetMs)),
+      ...view.edges.map((edge) => repo.rawHours(db, shop.id, edge, view.clock)),
     ]),
   ]);
   const ordersByHour = Array.from({ length: 24 }, () => 0);
@@ -202,8 +204,8 @@ export async function countInvoicesCreatedIn(
   filter: { status?: string | undefined; gateway?: string | undefined },
   countRows: (edge: repo.Range) => Promise<number>,
 ): Promise<number> {
-  const view = await repo.rollupView(ctx.db, shop.id, shop.utc_offset_minutes);
-  const split = splitAtLocalMidnights(range.from, range.to, view.offsetMinutes * 60_000);
+  const view = await repo.rollupView(ctx.db, shop.id, shopSpec(shop));
+  const split = splitAtLocalMidnights(range.from, range.to, clockOf(view.clock));
   const rollups = { shopId: shop.id, generation: view.generation };
   const counts = await Promise.all([
     split.whole ? repo.countCreatedInvoices(ctx.db, rollups, split.whole, filter) : 0,

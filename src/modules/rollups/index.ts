@@ -5,7 +5,7 @@
 export type { RangeBreakdown, RangeBuyers, RangeSales } from './figures.js';
 export { breakdownOfRange, buyersOfRange, countInvoicesCreatedIn, salesOfRange } from './figures.js';
 export type { LocalDaySplit } from './local-days.js';
-export { DAY_MS, dayStart, localDayOf, splitAtLocalMidnights } from './local-days.js';
+export { DAY_MS, splitAtLocalMidnights } from './local-days.js';
 export { rebuildRollupsCommand } from './rebuild-command.js';
 export type { Range } from './repository.js';
 export type { DayTotals } from './rollup-rows.js';

@@ -1,15 +1,17 @@
-/**
- * Shop-local days: days since 1970-01-01 in the shop's UTC offset. Rollups are kept per local
- * day, so a range of epoch milliseconds is read as the whole local days it covers (rollups) plus
- * at most two partial days at its ends (raw rows).
- */
-export const DAY_MS = 86_400_000;
-export const HOUR_MS = 3_600_000;
+import { DAY_MS, HOUR_MS, type ShopClock, shopClock } from '../../shared/shop-clock.js';
+import type { ClockSpec } from './rollup-rows.js';
 
-export const localDayOf = (ms: number, offsetMs: number): number => Math.floor((ms + offsetMs) / DAY_MS);
-export const localHourOf = (ms: number, offsetMs: number): number => Math.floor((ms + offsetMs) / HOUR_MS) % 24;
-/** The first millisecond of a local day. */
-export const dayStart = (day: number, offsetMs: number): number => day * DAY_MS - offsetMs;
+/**
+ * Shop-local days: days since 1970-01-01 on the shop's clock (its time zone, or its fixed UTC
+ * offset; shared/shop-clock.ts). Rollups are kept per local day, so a range of epoch milliseconds
+ * is read as the whole local days it covers (rollups) plus at most two partial days at its ends
+ * (raw rows).
+ */
+export { DAY_MS, HOUR_MS, type ShopClock };
+
+/** The clock of rollups kept in `spec`. */
+export const clockOf = (spec: ClockSpec): ShopClock =>
+  shopClock({ timezone: spec.timezone, utc_offset_minutes: spec.offsetMinutes });
 
 /** Whole local days first…last, inclusive; a null bound is open (no fromDate, no toDate). */
 export interface DaySpan {
@@ -28,25 +30,50 @@ export interface LocalDaySplit {
 export function splitAtLocalMidnights(
   from: number | undefined,
   to: number | undefined,
-  offsetMs: number,
+  clock: ShopClock,
 ): LocalDaySplit {
   let first: number | null = null;
   let last: number | null = null;
   let head: { from: number; to: number } | undefined;
   let tail: { from: number; to: number } | undefined;
   if (from !== undefined) {
-    const day = localDayOf(from, offsetMs);
-    first = from === dayStart(day, offsetMs) ? day : day + 1;
-    if (first !== day) head = { from, to: dayStart(day + 1, offsetMs) - 1 };
+    const day = clock.dayOf(from);
+    first = from === clock.dayStart(day) ? day : day + 1;
+    if (first !== day) head = { from, to: clock.dayStart(day + 1) - 1 };
   }
   if (to !== undefined) {
-    const day = localDayOf(to, offsetMs);
-    last = to === dayStart(day + 1, offsetMs) - 1 ? day : day - 1;
-    if (last !== day) tail = { from: dayStart(day, offsetMs), to };
+    const day = clock.dayOf(to);
+    last = to === clock.dayStart(day + 1) - 1 ? day : day - 1;
+    if (last !== day) tail = { from: clock.dayStart(day), to };
   }
   if (head && to !== undefined) head.to = Math.min(head.to, to);
   if (tail && from !== undefined) tail.from = Math.max(tail.from, from);
   const edges = head && tail && head.from === tail.from ? [head] : [head, tail].filter((e) => e !== undefined);
   const empty = first !== null && last !== null && first > last;
   return empty ? { edges } : { whole: { first, last }, edges };
+}
+
+/**
+ * A range within one local day cut where the clock's offset changes (daylight saving: at most
+ * once a day), each part with its offset in milliseconds, for a statement that counts local hours
+ * with one offset.
+ */
+export function spansOfOneOffset(
+  range: { from: number; to: number },
+  clock: ShopClock,
+): { from: number; to: number; offsetMs: number }[] {
+  const start = clock.offsetAt(range.from);
+  if (clock.offsetAt(range.to) === start) return [{ ...range, offsetMs: start * 60_000 }];
+  // The first millisecond on the other offset: offsets change on whole minutes.
+  let lo = range.from;
+  let hi = range.to;
+  while (hi - lo > 1) {
+    const mid = lo + Math.floor((hi - lo) / 2);
+    if (clock.offsetAt(mid) === start) lo = mid;
+    else hi = mid;
+  }
+  return [
+    { from: range.from, to: hi - 1, offsetMs: start * 60_000 },
+    { from: hi, to: range.to, offsetMs: clock.offsetAt(hi) * 60_000 },
+  ];
 }

@@ -1,9 +1,10 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { HOUR_MS } from './local-days.js';
+import { HOUR_MS, type ShopClock, spansOfOneOffset } from './local-days.js';
 import {
   type BucketRange,
   bucketRanges,
+  type ClockSpec,
   type DayTotals,
   LAST_DAY,
   ROLLUP_TABLES,
@@ -36,51 +37,70 @@ export const zeroTotals = (): DayTotals => Object.fromEntries(TOTAL_COLUMNS.map(
 const toState = (row: {
   generation: number | string;
   utc_offset_minutes: number | string;
+  timezone: string | null;
   rebuild_offset_minutes: number | string | null;
+  rebuild_timezone: string | null;
   rebuild_cursor: number | string | null;
 }): RollupState => ({
   generation: Number(row.generation),
-  offsetMinutes: Number(row.utc_offset_minutes),
-  rebuildOffsetMinutes: row.rebuild_offset_minutes === null ? null : Number(row.rebuild_offset_minutes),
+  clock: { offsetMinutes: Number(row.utc_offset_minutes), timezone: row.timezone },
+  rebuildClock:
+    row.rebuild_offset_minutes === null
+      ? null
+      : { offsetMinutes: Number(row.rebuild_offset_minutes), timezone: row.rebuild_timezone },
   rebuildCursor: row.rebuild_cursor === null ? null : Number(row.rebuild_cursor),
 });
+
+const STATE_COLUMNS = [
+  'generation',
+  'utc_offset_minutes',
+  'timezone',
+  'rebuild_offset_minutes',
+  'rebuild_timezone',
+  'rebuild_cursor',
+] as const;
 
 /**
  * Takes the shop's rollup lock for the rest of the transaction (a row lock on PostgreSQL; SQLite
  * runs one write transaction at a time) and answers the rollups' state, creating it on first use
- * in the shop's offset (`shopOffsetMinutes`: the shops module's subquery of it, so that the upsert
- * every write of the shop makes stays one statement). The caller holds the shop's row first
- * (rollups.ts).
+ * on the shop's clock (`shopClock`: the shops module's subqueries of its offset and time zone, so
+ * that the upsert every write of the shop makes stays one statement). The caller holds the shop's
+ * row first (rollups.ts).
  */
 export async function lockRollupState(
   db: Conn,
   shopId: number,
-  shopOffsetMinutes: Expression<number>,
+  shopClock: { offsetMinutes: Expression<number>; timezone: Expression<string | null> },
 ): Promise<RollupState> {
   const row = await db
     .insertInto('rollup_state')
-    .values({ shop_id: shopId, generation: 0, utc_offset_minutes: shopOffsetMinutes })
+    .values({
+      shop_id: shopId,
+      generation: 0,
+      utc_offset_minutes: shopClock.offsetMinutes,
+      timezone: shopClock.timezone,
+    })
     .onConflict((oc) => oc.column('shop_id').doUpdateSet({ shop_id: (eb) => eb.ref('excluded.shop_id') }))
-    .returning(['generation', 'utc_offset_minutes', 'rebuild_offset_minutes', 'rebuild_cursor'])
+    .returning(STATE_COLUMNS)
     .executeTakeFirstOrThrow();
   return toState(row);
 }
 
-/** The rollups a read uses: the live generation and the offset of its days (the shop's when it has none yet). */
+/** The rollups a read uses: the live generation and the clock of its days (the shop's when it has none yet). */
 export async function rollupView(
   db: Conn,
   shopId: number,
-  shopOffsetMinutes: number,
-): Promise<{ generation: number; offsetMinutes: number; rebuilding: boolean }> {
+  shopClock: ClockSpec,
+): Promise<{ generation: number; clock: ClockSpec; rebuilding: boolean }> {
   const row = await db
     .selectFrom('rollup_state')
-    .select(['generation', 'utc_offset_minutes', 'rebuild_offset_minutes'])
+    .select(['generation', 'utc_offset_minutes', 'timezone', 'rebuild_offset_minutes'])
     .where('shop_id', '=', shopId)
     .executeTakeFirst();
-  if (!row) return { generation: 0, offsetMinutes: shopOffsetMinutes, rebuilding: false };
+  if (!row) return { generation: 0, clock: shopClock, rebuilding: false };
   return {
     generation: Number(row.generation),
-    offsetMinutes: Number(row.utc_offset_minutes),
+    clock: { offsetMinutes: Number(row.utc_offset_minutes), timezone: row.timezone },
     rebuilding: row.rebuild_offset_minutes !== null,
   };
 }
@@ -88,19 +108,30 @@ export async function rollupView(
 export async function setRebuild(
   db: Conn,
   shopId: number,
-  rebuild: { offsetMinutes: number; cursor: number | null },
+  rebuild: { clock: ClockSpec; cursor: number | null },
 ): Promise<void> {
   await db
     .updateTable('rollup_state')
-    .set({ rebuild_offset_minutes: rebuild.offsetMinutes, rebuild_cursor: rebuild.cursor })
+    .set({
+      rebuild_offset_minutes: rebuild.clock.offsetMinutes,
+      rebuild_timezone: rebuild.clock.timezone,
+      rebuild_cursor: rebuild.cursor,
+    })
     .where('shop_id', '=', shopId)
     .execute();
 }
 
-export async function switchGeneration(db: Conn, shopId: number, generation: number, offsetMinutes: number) {
+export async function switchGeneration(db: Conn, shopId: number, generation: number, clock: ClockSpec) {
   await db
     .updateTable('rollup_state')
-    .set({ generation, utc_offset_minutes: offsetMinutes, rebuild_offset_minutes: null, rebuild_cursor: null })
+    .set({
+      generation,
+      utc_offset_minutes: clock.offsetMinutes,
+      timezone: clock.timezone,
+      rebuild_offset_minutes: null,
+      rebuild_timezone: null,
+      rebuild_cursor: null,
+    })
     .where('shop_id', '=', shopId)
     .execute();
 }
@@ -562,18 +593,23 @@ export async function rawProducts(
  * offset and divisor are literals: better-sqlite3 binds every JS number as REAL, which would turn
  * the division into a fraction. Timestamps are positive, so truncation is the floor.
  */
+/** Completed invoices per local hour of the range (one local day at most: an edge of a dashboard's range). */
 export async function rawHours(
   db: Conn,
   shopId: number,
   range: Range,
-  offsetMs: number,
+  clock: ShopClock,
 ): Promise<{ hour: number; orders: number }[]> {
-  const hour = sql<number>`(((invoices.completed_at + ${sql.lit(Math.trunc(offsetMs))}) / ${sql.lit(HOUR_MS)}) % 24)`;
-  const rows = await completedIn(db, shopId, range)
-    .select((eb) => [hour.as('hour'), eb.fn.countAll<number>().as('orders')])
-    .groupBy(hour)
-    .execute();
-  return rows.map((r) => ({ hour: Number(r.hour), orders: Number(r.orders) }));
+  const counts = new Map<number, number>();
+  for (const span of spansOfOneOffset(range, clock)) {
+    const hour = sql<number>`(((invoices.completed_at + ${sql.lit(Math.trunc(span.offsetMs))}) / ${sql.lit(HOUR_MS)}) % 24)`;
+    const rows = await completedIn(db, shopId, span)
+      .select((eb) => [hour.as('hour'), eb.fn.countAll<number>().as('orders')])
+      .groupBy(hour)
+      .execute();
+    for (const r of rows) counts.set(Number(r.hour), (counts.get(Number(r.hour)) ?? 0) + Number(r.orders));
+  }
+  return [...counts].map(([hour, orders]) => ({ hour, orders }));
 }
 
 export async function rawGateways(

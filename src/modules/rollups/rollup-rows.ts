@@ -48,10 +48,18 @@ export interface RollupRow {
   maxima: Record<string, number>;
 }
 
+/** The clock rollups count local days on: an IANA time zone, else a fixed UTC offset (shared/shop-clock.ts). */
+export interface ClockSpec {
+  offsetMinutes: number;
+  timezone: string | null;
+}
+
 export interface RollupState {
   generation: number;
-  offsetMinutes: number;
-  rebuildOffsetMinutes: number | null;
+  /** The clock of the live generation's days. */
+  clock: ClockSpec;
+  /** While a rebuild runs: the clock generation + 1 is being built on; null otherwise. */
+  rebuildClock: ClockSpec | null;
   rebuildCursor: number | null;
 }
 

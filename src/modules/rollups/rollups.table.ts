@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Dashboard rollups: deltas per bucket of shop-local days (days since 1970-01-01 in the offset
  * of `rollup_state`). A row holds what happened in its bucket only, never a running total. Each
@@ -13,10 +15,14 @@ export interface RollupStateTable {
   shop_id: number;
   /** The generation dashboards read. */
   generation: number;
-  /** The UTC offset the live generation's local days are in. */
+  /** The UTC offset the live generation's local days are in (when `timezone` is null). */
   utc_offset_minutes: number;
+  /** The IANA time zone the live generation's local days are in; null: the fixed `utc_offset_minutes` (migration 0038). */
+  timezone: Generated<string | null>;
   /** While a rebuild runs: the offset generation + 1 is being built in; null otherwise. */
   rebuild_offset_minutes: number | null;
+  /** While a rebuild runs: the time zone generation + 1 is being built in (null: `rebuild_offset_minutes`, fixed). */
+  rebuild_timezone: Generated<string | null>;
   /**
    * While a rebuild runs: source rows (invoices, customers, feedbacks, replacements) created
    * before this instant are in generation + 1; null while that generation's old rows are cleared.

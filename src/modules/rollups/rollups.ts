@@ -2,10 +2,10 @@ import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { findShop, holdShopKeys, shopUtcOffset } from '../shops/index.js';
-import { localDayOf, localHourOf } from './local-days.js';
+import { findShop, holdShopKeys, shopClockColumns } from '../shops/index.js';
+import { clockOf, type ShopClock } from './local-days.js';
 import * as repo from './repository.js';
-import { BLOCK, LEVELS, type RollupRow, type RollupState, type RollupTable } from './rollup-rows.js';
+import { BLOCK, type ClockSpec, LEVELS, type RollupRow, type RollupState, type RollupTable } from './rollup-rows.js';
 
 type Conn = Kysely<Database>;
 
@@ -81,9 +81,9 @@ interface DayRow {
   maxima?: Record<string, number>;
 }
 
-/** What one source row adds, per table and local day, in the offset `offsetMs`. */
-function contributions(source: RollupSource, offsetMs: number): DayRow[] {
-  const day = localDayOf(source.createdAt, offsetMs);
+/** What one source row adds, per table and local day, on `clock`. */
+function contributions(source: RollupSource, clock: ShopClock): DayRow[] {
+  const day = clock.dayOf(source.createdAt);
   const totals = (at: number, sums: Record<string, number>): DayRow => ({
     table: 'rollup_totals',
     day: at,
@@ -115,7 +115,7 @@ function contributions(source: RollupSource, offsetMs: number): DayRow[] {
         },
       ];
       if (source.status !== 'completed' || source.completedAt === null) return rows;
-      const done = localDayOf(source.completedAt, offsetMs);
+      const done = clock.dayOf(source.completedAt);
       rows.push(
         totals(done, {
           completed_orders: 1,
@@ -126,7 +126,7 @@ function contributions(source: RollupSource, offsetMs: number): DayRow[] {
         {
           table: 'rollup_hours',
           day: done,
-          keys: { hour: localHourOf(source.completedAt, offsetMs) },
+          keys: { hour: clock.hourOf(source.completedAt) },
           sums: { orders: 1 },
         },
         {
@@ -151,7 +151,8 @@ function contributions(source: RollupSource, offsetMs: number): DayRow[] {
 }
 
 /** The rows to add for `changes`: each day's deltas at every level, merged by bucket and key. */
-function bucketRows(changes: RollupChange[], offsetMs: number): RollupRow[] {
+function bucketRows(changes: RollupChange[], spec: ClockSpec): RollupRow[] {
+  const clock = clockOf(spec);
   const merged = new Map<string, RollupRow>();
   const add = (row: DayRow, sign: 1 | -1) => {
     for (let level = 0, bucket = row.day; level < LEVELS; level++, bucket = Math.floor(bucket / BLOCK)) {
@@ -168,8 +169,8 @@ function bucketRows(changes: RollupChange[], offsetMs: number): RollupRow[] {
     }
   };
   for (const change of changes) {
-    if (change.before) for (const row of contributions(change.before, offsetMs)) add(row, -1);
-    if (change.after) for (const row of contributions(change.after, offsetMs)) add(row, 1);
+    if (change.before) for (const row of contributions(change.before, clock)) add(row, -1);
+    if (change.after) for (const row of contributions(change.after, clock)) add(row, 1);
   }
   return [...merged.values()].filter(
     (r) => Object.values(r.sums).some((v) => v !== 0) || Object.values(r.maxima).some((v) => v !== 0),
@@ -180,7 +181,7 @@ const createdAtOf = (change: RollupChange) => (change.after ?? change.before)!.c
 
 /**
  * Takes the shop's rollup lock for the rest of the transaction and answers the rollups' state,
- * created on first use in the shop's offset.
+ * created on first use on the shop's clock.
  */
 async function lockRollupState(db: Conn, shopId: number): Promise<RollupState> {
   // The shop row first, then the rollup state: every writer takes them in that order. A write of
@@ -196,7 +197,7 @@ async function lockRollupState(db: Conn, shopId: number): Promise<RollupState> {
   // for nothing. This is a row lock, not the shop's advisory lock: a rollup rebuild takes it alone
   // and must not wait for owners' catalog writes.
   await holdShopKeys(db, shopId);
-  return repo.lockRollupState(db, shopId, shopUtcOffset(db, shopId));
+  return repo.lockRollupState(db, shopId, shopClockColumns(db, shopId));
 }
 
 /**
@@ -205,28 +206,26 @@ async function lockRollupState(db: Conn, shopId: number): Promise<RollupState> {
  */
 export async function recordRollupChanges(db: Conn, shopId: number, changes: RollupChange[]): Promise<void> {
   const state = await lockRollupState(db, shopId);
-  await repo.addRollupRows(db, shopId, state.generation, bucketRows(changes, state.offsetMinutes * 60_000));
-  if (state.rebuildOffsetMinutes === null || state.rebuildCursor === null) return;
+  await repo.addRollupRows(db, shopId, state.generation, bucketRows(changes, state.clock));
+  if (state.rebuildClock === null || state.rebuildCursor === null) return;
   const cursor = state.rebuildCursor;
   const folded = changes.filter((c) => createdAtOf(c) < cursor);
   if (folded.length > 0)
-    await repo.addRollupRows(db, shopId, state.generation + 1, bucketRows(folded, state.rebuildOffsetMinutes * 60_000));
+    await repo.addRollupRows(db, shopId, state.generation + 1, bucketRows(folded, state.rebuildClock));
 }
 
 /**
- * Starts a rebuild of the shop's rollups in `offsetMinutes` (in the caller's transaction): the
- * next generation is cleared, then filled by `rebuildStep`. Nothing to do when the rollups are
- * already in that offset and no rebuild runs, unless `force` (`shopd rollups rebuild`).
+ * Starts a rebuild of the shop's rollups on `clock` (in the caller's transaction): the next
+ * generation is cleared, then filled by `rebuildStep`. Nothing to do when the rollups are already
+ * on that clock and no rebuild runs, unless `force` (`shopd rollups rebuild`).
  */
-export async function startRollupRebuild(
-  db: Conn,
-  shopId: number,
-  offsetMinutes: number,
-  force = false,
-): Promise<boolean> {
+export async function startRollupRebuild(db: Conn, shopId: number, clock: ClockSpec, force = false): Promise<boolean> {
   const state = await lockRollupState(db, shopId);
-  if (!force && state.rebuildOffsetMinutes === null && state.offsetMinutes === offsetMinutes) return false;
-  await repo.setRebuild(db, shopId, { offsetMinutes, cursor: null });
+  const same =
+    state.clock.timezone === clock.timezone &&
+    (clock.timezone !== null || state.clock.offsetMinutes === clock.offsetMinutes);
+  if (!force && state.rebuildClock === null && same) return false;
+  await repo.setRebuild(db, shopId, { clock, cursor: null });
   return true;
 }
 
@@ -240,12 +239,12 @@ export const REBUILD_BATCH = 250;
 export async function rebuildStep(db: Conn, shopId: number, batchSize = REBUILD_BATCH): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const state = await lockRollupState(trx, shopId);
-    if (state.rebuildOffsetMinutes === null || state.rebuildCursor === null) {
+    if (state.rebuildClock === null || state.rebuildCursor === null) {
       // Clearing: rows of any generation but the live one (a previous one, or a partial next one).
       const more = await repo.deleteStaleRows(trx, shopId, state.generation, batchSize);
-      if (!more && state.rebuildOffsetMinutes !== null)
-        await repo.setRebuild(trx, shopId, { offsetMinutes: state.rebuildOffsetMinutes, cursor: 0 });
-      return more || state.rebuildOffsetMinutes !== null;
+      if (!more && state.rebuildClock !== null)
+        await repo.setRebuild(trx, shopId, { clock: state.rebuildClock, cursor: 0 });
+      return more || state.rebuildClock !== null;
     }
     const from = state.rebuildCursor;
     const to = await repo.sourceWindowEnd(trx, shopId, from, batchSize);
@@ -256,11 +255,11 @@ export async function rebuildStep(db: Conn, shopId: number, batchSize = REBUILD_
       state.generation + 1,
       bucketRows(
         sources.map((after) => ({ before: null, after })),
-        state.rebuildOffsetMinutes * 60_000,
+        state.rebuildClock,
       ),
     );
-    if (to === null) await repo.switchGeneration(trx, shopId, state.generation + 1, state.rebuildOffsetMinutes);
-    else await repo.setRebuild(trx, shopId, { offsetMinutes: state.rebuildOffsetMinutes, cursor: to });
+    if (to === null) await repo.switchGeneration(trx, shopId, state.generation + 1, state.rebuildClock);
+    else await repo.setRebuild(trx, shopId, { clock: state.rebuildClock, cursor: to });
     return true;
   });
 }
@@ -294,7 +293,12 @@ export async function runRollupRebuild(
 export async function rebuildRollups(db: Conn, shopId: number, batchSize = REBUILD_BATCH): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const shop = await findShop(trx, shopId);
-    await startRollupRebuild(trx, shopId, Number(shop.utc_offset_minutes), true);
+    await startRollupRebuild(
+      trx,
+      shopId,
+      { offsetMinutes: Number(shop.utc_offset_minutes), timezone: shop.timezone },
+      true,
+    );
   });
   await runRollupRebuild(db, shopId, { batchSize });
 }

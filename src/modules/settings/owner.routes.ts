@@ -33,9 +33,7 @@ function generalSetting<B extends TSchema>(app: App, path: string, s: GeneralSet
       response: ownerResponses(shops.Shop, s.extraErrors),
     },
     handler: async (request) =>
-      ok(
-        shops.toShop(app.config, await s.apply(app.ctx, currentShop(request), request.body as Static<B>, request.log)),
-      ),
+      ok(shops.toShop(app.ctx, await s.apply(app.ctx, currentShop(request), request.body as Static<B>, request.log))),
   });
 }
 
@@ -126,7 +124,7 @@ export const settingsOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: ownerResponses(shops.Shop, [409, 422]),
     },
     handler: async (request) =>
-      ok(shops.toShop(app.config, await shops.verifyCustomDomain(app.ctx, currentShop(request)))),
+      ok(shops.toShop(app.ctx, await shops.verifyCustomDomain(app.ctx, currentShop(request)))),
   });
   generalSetting(app, '/:shopId/settings/currency', {
     summary: 'Set the currency',
@@ -139,13 +137,14 @@ export const settingsOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     apply: (ctx, shop, b) => shops.setPassword(ctx, shop, b.password),
   });
   generalSetting(app, '/:shopId/settings/timezone', {
-    summary: 'Set the UTC offset',
+    summary: 'Set the time zone or the UTC offset',
     body: schema.TimezoneBody,
     description:
-      "Dashboards and date filters use the new offset at once. The dashboards' rollups are then rebuilt in the new local days in the background, " +
-      'in short batches (minutes for a million invoices): meanwhile the dashboards answer `rollupsRebuilding: true`, with exact totals for the range ' +
-      'but series days and hours of day still in the previous offset.',
-    apply: (ctx, shop, b, log) => service.setTimezone(ctx, shop, b.utcTimezoneOffset, log),
+      'An IANA `timezone` (beyond the seed: daylight saving included) or a fixed `utcTimezoneOffset` (the original API). Date filters, ' +
+      "dashboards, the storefront's and the mails' dates and the admin use the new clock at once. The dashboards' rollups are then rebuilt in " +
+      'the new local days in the background, in short batches (minutes for a million invoices): meanwhile the dashboards answer ' +
+      '`rollupsRebuilding: true`, with exact totals for the range but series days and hours of day still on the previous clock.',
+    apply: (ctx, shop, b, log) => service.setTimezone(ctx, shop, b, log),
   });
   generalSetting(app, '/:shopId/settings/language', {
     summary: 'Set the default language of the storefront and the mails',

@@ -58,11 +58,35 @@ export const PasswordBody = Type.Object({
   ),
 });
 export const TimezoneBody = Type.Object(
-  { utcTimezoneOffset: Type.Integer({ minimum: -720, maximum: 840, description: 'Minutes.' }) },
+  {
+    timezone: OptionalNullable(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        pattern: '^[A-Za-z][A-Za-z0-9_+/-]*$',
+        description:
+          'Beyond the seed. An IANA time zone (`Europe/Berlin`, `America/New_York`, `UTC`): days, dates and dashboards follow ' +
+          'its daylight saving, so a day there may last 23 or 25 hours. Stored as the time zone list spells it; `utcTimezoneOffset` ' +
+          "then reads the zone's offset at the time asked. Null or omitted: the fixed `utcTimezoneOffset` of this body.",
+        ...rule('a time zone this server knows, by its IANA name with a slash or `UTC` (400 otherwise)'),
+      }),
+    ),
+    utcTimezoneOffset: Type.Optional(
+      Type.Integer({
+        minimum: -720,
+        maximum: 840,
+        description: "Minutes east of UTC, all year round (no daylight saving). The original API's setting.",
+      }),
+    ),
+  },
   {
     description:
-      "Dashboards count by local day: after the change the shop's rollups are rebuilt in the new days in the background, " +
-      'in short batches; meanwhile the dashboards say `rollupsRebuilding: true`.',
+      "The shop's clock: an IANA `timezone`, or a fixed `utcTimezoneOffset` (exactly one of them; 400 otherwise). Dashboards " +
+      "count by local day: after a change the shop's rollups are rebuilt in the new days in the background, in short " +
+      'batches; meanwhile the dashboards say `rollupsRebuilding: true`.',
+    ...rule(
+      'exactly one of `timezone` (not null) and `utcTimezoneOffset` (400 naming the other, or `utcTimezoneOffset` when neither)',
+    ),
   },
 );
 export const LanguageBody = Type.Object({

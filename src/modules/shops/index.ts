@@ -23,8 +23,8 @@ export {
   holdShopKeys,
   type LinkSettings,
   lockShop,
+  recordClock,
   recordCurrency,
-  recordUtcOffset,
   renameShop,
   requireShop,
   setAffiliatePercentage,
@@ -37,11 +37,11 @@ export {
   setTerms,
   shareShop,
   shopAtAddress,
+  shopClockColumns,
   shopCurrency,
   shopDirectory,
   shopIdAtAddress,
   shopPasswordHash,
-  shopUtcOffset,
   toShop,
 } from './service.js';
 export type { ShopRow } from './shops.table.js';

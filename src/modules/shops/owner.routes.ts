@@ -12,7 +12,7 @@ export const shopOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
   // A retry whose first request made the shop but died before answering gets that shop.
   const shopMade = idempotent(async (request, shopId) =>
-    ok(service.toShop(app.config, await service.getOwnShop(ctx, currentAccountId(request), Number(shopId)))),
+    ok(service.toShop(app.ctx, await service.getOwnShop(ctx, currentAccountId(request), Number(shopId)))),
   );
   app.get('/shops', {
     schema: {
@@ -26,7 +26,7 @@ export const shopOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request) =>
       ok(
         (await service.listShops(ctx, currentAccountId(request))).map((row) => {
-          const shop = service.toShop(app.config, row);
+          const shop = service.toShop(app.ctx, row);
           return { ...shop, shop };
         }),
       ),
@@ -43,6 +43,6 @@ export const shopOwnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     ...shopMade,
     handler: async (request) =>
-      ok(service.toShop(app.config, await service.createShop(ctx, currentAccountId(request), request.body))),
+      ok(service.toShop(app.ctx, await service.createShop(ctx, currentAccountId(request), request.body))),
   });
 };

@@ -53,9 +53,15 @@ export function shopIdAtAddress(db: Conn, address: { subdomain: string } | { dom
   ).$asScalar();
 }
 
-/** The shop's UTC offset (minutes) as a subquery, for a statement that embeds it. */
-export function shopUtcOffset(db: Conn, shopId: number): Expression<number> {
-  return db.selectFrom('shops').select('utc_offset_minutes').where('id', '=', shopId).$asScalar();
+/** The shop's clock, its UTC offset (minutes) and IANA time zone, as subqueries, for a statement that embeds them. */
+export function shopClockColumns(
+  db: Conn,
+  shopId: number,
+): { offsetMinutes: Expression<number>; timezone: Expression<string | null> } {
+  return {
+    offsetMinutes: db.selectFrom('shops').select('utc_offset_minutes').where('id', '=', shopId).$asScalar(),
+    timezone: db.selectFrom('shops').select('timezone').where('id', '=', shopId).$asScalar(),
+  };
 }
 
 /**

@@ -47,7 +47,17 @@ export const Shop = Type.Object({
   onHold: Type.Boolean({ description: 'An on-hold shop shows its pages but refuses checkout (422).' }),
   popup: Nullable(Type.String()),
   terms: Nullable(Type.String()),
-  utcTimezoneOffset: Type.Integer({ description: 'Minutes east of UTC; dashboards and date filters use it.' }),
+  utcTimezoneOffset: Type.Integer({
+    description:
+      "Minutes east of UTC now: the shop's fixed offset, or its time zone's at the time of the answer (it changes with daylight saving).",
+  }),
+  timezone: Nullable(
+    Type.String({
+      description:
+        "Beyond the seed. The shop's IANA time zone (`Europe/Berlin`): dashboards, date filters, the storefront's and the mails' dates " +
+        'and the admin count days and hours on it, daylight saving included; null: on the fixed `utcTimezoneOffset`.',
+    }),
+  ),
   passwordProtected: Type.Boolean(),
   affiliatePercentage: Type.Number({ description: 'Commission paid to referrers on completed orders; 0 = off.' }),
   invoiceLifetimeMinutes: Type.Integer({ description: 'How long a pending invoice holds its stock.' }),

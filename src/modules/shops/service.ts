@@ -11,6 +11,7 @@ import { toIso } from '../../schemas/common.js';
 import { toScaledInteger } from '../../schemas/money.js';
 import { hashPassword } from '../../security/passwords.js';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../../shared/locales.js';
+import { shopClock } from '../../shared/shop-clock.js';
 import { normalizeCustomDomain } from './custom-domains.js';
 import { domainVerificationView, newDomainToken } from './domain-verification.js';
 import * as repo from './repository.js';
@@ -27,7 +28,12 @@ export type { LinkSettings };
  * The owner's view of a shop. The setters below answer the stored row; the routes show it through
  * this, with the storefront address the server's link settings make of it.
  */
-export function toShop(links: LinkSettings, row: ShopRow): Shop {
+/**
+ * The owner's view of a shop. `utcTimezoneOffset` is the shop's offset now: a shop with a time
+ * zone reads its zone's (it changes with daylight saving), one without its fixed offset.
+ */
+export function toShop(ctx: Pick<Context, 'config' | 'clock'>, row: ShopRow): Shop {
+  const links: LinkSettings = ctx.config;
   return {
     id: row.id,
     name: row.name,
@@ -39,7 +45,8 @@ export function toShop(links: LinkSettings, row: ShopRow): Shop {
     onHold: row.on_hold === 1,
     popup: row.popup,
     terms: row.terms,
-    utcTimezoneOffset: row.utc_offset_minutes,
+    utcTimezoneOffset: shopClock(row).offsetAt(ctx.clock.now()),
+    timezone: row.timezone,
     passwordProtected: row.password_hash !== null,
     affiliatePercentage: row.affiliate_bps / 100,
     invoiceLifetimeMinutes: row.invoice_lifetime_minutes,
@@ -311,11 +318,15 @@ export function holdShopKeys(db: Conn, shopId: number): Promise<void> {
 }
 
 /**
- * The shop's UTC offset (minutes) as a subquery, for a write that records it in the same
- * statement (the rollups' state, created on first use in the shop's days).
+ * The shop's clock (its UTC offset in minutes and its IANA time zone) as subqueries, for a write
+ * that records them in the same statement (the rollups' state, created on first use in the
+ * shop's days).
  */
-export function shopUtcOffset(db: Conn, shopId: number): Expression<number> {
-  return repo.shopUtcOffset(db, shopId);
+export function shopClockColumns(
+  db: Conn,
+  shopId: number,
+): { offsetMinutes: Expression<number>; timezone: Expression<string | null> } {
+  return repo.shopClockColumns(db, shopId);
 }
 
 /**
@@ -337,6 +348,12 @@ export function recordCurrency(db: Conn, shopId: number, currency: string, now: 
 }
 
 /** Records the shop's UTC offset (minutes), before the rollup rebuild in the new days starts. */
-export function recordUtcOffset(db: Conn, shopId: number, minutes: number, now: number): Promise<ShopRow> {
-  return repo.updateShop(db, shopId, { utc_offset_minutes: minutes }, now);
+/** Records the shop's clock: an IANA time zone (with its offset now), or a fixed offset (`timezone` null). */
+export function recordClock(
+  db: Conn,
+  shopId: number,
+  clock: { offsetMinutes: number; timezone: string | null },
+  now: number,
+): Promise<ShopRow> {
+  return repo.updateShop(db, shopId, { utc_offset_minutes: clock.offsetMinutes, timezone: clock.timezone }, now);
 }

@@ -23,6 +23,12 @@ export interface ShopsTable {
   custom_domain_verified_at: Generated<number | null>;
   /** The storefront's and the mails' language when the buyer's own is not known (`en`, `de`; migration 0036). */
   language: Generated<string>;
+  /**
+   * The IANA time zone its days, dates and dashboards are counted in (`Europe/Berlin`, daylight
+   * saving included; migration 0038); null: the fixed `utc_offset_minutes`, which a shop with a
+   * zone keeps as that zone's offset when it was set.
+   */
+  timezone: Generated<string | null>;
   created_at: number;
   updated_at: number;
 }
