@@ -154,7 +154,7 @@ test('the document is the API reference: conventions in the introduction, a desc
     'Rules beyond JSON Schema': ['x-references', 'x-minor-units', 'x-at-least', 'x-unique-by', 'x-alias-of', 'x-rule'],
     'Lists and paging': ['pageNumber', 'pageSize', '`cursor`', 'nextCursor', 'PageNumber'],
     Money: ['major unit', 'minor units', 'never rounded', 'at most 2 decimals'],
-    'Dates and times': ['ISO 8601 UTC', "shop's timezone", '`2026-02-29`'],
+    'Dates and times': ['ISO 8601 UTC', "shop's time zone", 'daylight saving', '`2026-02-29`'],
     Idempotency: ['Idempotency-Key', '24 h', 'idempotent-replayed: true', '409', 'lease'],
     'Rate limits': ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', '429', 'IPv6 /64'],
     'Request ids and logs': ['X-Request-Id', '[REDACTED]'],
