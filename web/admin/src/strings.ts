@@ -2,8 +2,9 @@
 // toasts, confirmations, empty states, its own error texts), grouped by screen, `common` holding
 // the words several screens share. Components refer to it (`strings.orders.noOrdersYet`); a text
 // with a value in it is a function (`strings.common.selectRow(name)`). Numbers, money and dates are
-// written by ui/format.ts before they reach it. `node scripts/lint-admin-strings.mjs` (part of
-// `npm run lint`) fails on wording written in a .tsx file instead. See docs/admin.md.
+// written by ui/format.ts (dates on the shop's clock, through app/shop-dates.tsx) before they reach
+// it. `node scripts/lint-admin-strings.mjs` (part of `npm run lint`) fails on wording written in a
+// .tsx file instead. See docs/admin.md.
 
 const pluralRules = new Intl.PluralRules('en');
 
@@ -81,6 +82,8 @@ export const strings = {
     clearFilters: 'Clear filters',
     state: 'State',
     created: 'Created',
+    /** Which clock the admin's dates and times are on (a tooltip, a line above a list). */
+    timesIn: (zone: string) => `Times in ${zone}`,
     revoke: 'Revoke',
     copyKey: 'Copy key',
     never: 'Never',
@@ -172,6 +175,8 @@ export const strings = {
     newShop: 'New shop',
   },
   dashboard: {
+    /** After the range's dates: which clock its days are counted on. */
+    daysIn: (zone: string) => `days in ${zone}`,
     topProducts: 'Top products',
     noProductsSoldIn: 'No products sold in this range.',
     topProductsByRevenue: 'Top products by revenue',
@@ -723,6 +728,8 @@ export const strings = {
     listingsInTheCategory: 'Listings in the category',
   },
   orders: {
+    /** Above the list: the clock its dates, times and date filters are on. */
+    datesIn: (zone: string) => `Dates and times in ${zone}`,
     noOrderMatchesThese: 'No order matches these filters.',
     noOrdersYet: 'No orders yet.',
     searchByOrderId: 'Search by order id or e-mail',
