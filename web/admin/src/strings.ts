@@ -577,9 +577,17 @@ export const strings = {
       "The storefront's and the buyers' e-mails' language for a buyer whose browser asks for none the storefront has. A buyer can always switch at the foot of each page; each order's mails follow the language it was placed in.",
     defaultLanguage: 'Default language',
     dashboardsAndDateFilters:
-      'Dashboards and date filters count days in this offset. After a change the dashboards are recounted in the background for a while.',
+      "Dashboards, date filters, the storefront's and the e-mails' dates and this admin count days and hours on this clock. After a change the dashboards are recounted in the background for a while.",
     thisComputersOffset: (offsetLabel: string) => `Use this computer's (${offsetLabel})`,
+    thisComputersZone: (zone: string) => `Use this computer's zone (${zone})`,
     utcOffset: 'UTC offset',
+    shopClock: 'Keep time by',
+    followsDaylightSaving: 'Time zone (follows daylight saving)',
+    fixedUtcOffset: 'Fixed UTC offset',
+    /** A zone in the list: its name and its offset now. */
+    zoneOption: (zone: string, offsetLabel: string) => `${zone.replaceAll('_', ' ')} (${offsetLabel})`,
+    aDayThereMay: "The zone's daylight saving is followed, if it keeps one: a day may then last 23 or 25 hours.",
+    theSameOffsetAll: 'The same offset all year round, without daylight saving.',
     storefrontPasswordSaved: 'Storefront password saved',
     storefrontPassword: 'Storefront password',
     withAPasswordBuyers: 'With a password, buyers must enter it before they see the storefront.',
