@@ -2,8 +2,9 @@
 // toasts, confirmations, empty states, its own error texts), grouped by screen, `common` holding
 // the words several screens share. Components refer to it (`strings.orders.noOrdersYet`); a text
 // with a value in it is a function (`strings.common.selectRow(name)`). Numbers, money and dates are
-// written by ui/format.ts before they reach it. `node scripts/lint-admin-strings.mjs` (part of
-// `npm run lint`) fails on wording written in a .tsx file instead. See docs/admin.md.
+// written by ui/format.ts (dates on the shop's clock, through app/shop-dates.tsx) before they reach
+// it. `node scripts/lint-admin-strings.mjs` (part of `npm run lint`) fails on wording written in a
+// .tsx file instead. See docs/admin.md.
 
 const pluralRules = new Intl.PluralRules('en');
 
@@ -81,6 +82,8 @@ export const strings = {
     clearFilters: 'Clear filters',
     state: 'State',
     created: 'Created',
+    /** Which clock the admin's dates and times are on (a tooltip, a line above a list). */
+    timesIn: (zone: string) => `Times in ${zone}`,
     revoke: 'Revoke',
     copyKey: 'Copy key',
     never: 'Never',
@@ -172,6 +175,8 @@ export const strings = {
     newShop: 'New shop',
   },
   dashboard: {
+    /** After the range's dates: which clock its days are counted on. */
+    daysIn: (zone: string) => `days in ${zone}`,
     topProducts: 'Top products',
     noProductsSoldIn: 'No products sold in this range.',
     topProductsByRevenue: 'Top products by revenue',
@@ -572,9 +577,17 @@ export const strings = {
       "The storefront's and the buyers' e-mails' language for a buyer whose browser asks for none the storefront has. A buyer can always switch at the foot of each page; each order's mails follow the language it was placed in.",
     defaultLanguage: 'Default language',
     dashboardsAndDateFilters:
-      'Dashboards and date filters count days in this offset. After a change the dashboards are recounted in the background for a while.',
+      "Dashboards, date filters, the storefront's and the e-mails' dates and this admin count days and hours on this clock. After a change the dashboards are recounted in the background for a while.",
     thisComputersOffset: (offsetLabel: string) => `Use this computer's (${offsetLabel})`,
+    thisComputersZone: (zone: string) => `Use this computer's zone (${zone})`,
     utcOffset: 'UTC offset',
+    shopClock: 'Keep time by',
+    followsDaylightSaving: 'Time zone (follows daylight saving)',
+    fixedUtcOffset: 'Fixed UTC offset',
+    /** A zone in the list: its name and its offset now. */
+    zoneOption: (zone: string, offsetLabel: string) => `${zone.replaceAll('_', ' ')} (${offsetLabel})`,
+    aDayThereMay: "The zone's daylight saving is followed, if it keeps one: a day may then last 23 or 25 hours.",
+    theSameOffsetAll: 'The same offset all year round, without daylight saving.',
     storefrontPasswordSaved: 'Storefront password saved',
     storefrontPassword: 'Storefront password',
     withAPasswordBuyers: 'With a password, buyers must enter it before they see the storefront.',
@@ -723,6 +736,8 @@ export const strings = {
     listingsInTheCategory: 'Listings in the category',
   },
   orders: {
+    /** Above the list: the clock its dates, times and date filters are on. */
+    datesIn: (zone: string) => `Dates and times in ${zone}`,
     noOrderMatchesThese: 'No order matches these filters.',
     noOrdersYet: 'No orders yet.',
     searchByOrderId: 'Search by order id or e-mail',

@@ -11,6 +11,7 @@ import { useToast } from '../ui/Toast';
 import { navigation } from './routes';
 import { NewShopForm } from './Shops';
 import { resetForSession, useSession } from './session';
+import { ShopDatesProvider } from './shop-dates';
 
 /** The frame of every shop screen: the shop switcher, the navigation and the account. */
 export function Layout(props: { children: ReactNode }) {
@@ -144,7 +145,8 @@ export function Layout(props: { children: ReactNode }) {
         </div>
       </aside>
       <main id="main" className="content" tabIndex={-1}>
-        {props.children}
+        {/* Every date of the shop's screens is written on the shop's clock (app/shop-dates.tsx). */}
+        <ShopDatesProvider clock={shop}>{props.children}</ShopDatesProvider>
       </main>
       <Dialog open={newShop} onClose={() => setNewShop(false)} title={strings.nav.newShop}>
         <NewShopForm onDone={() => setNewShop(false)} />

@@ -11,15 +11,136 @@ export function money(amount: number | string | null | undefined, currency: stri
   return format.format(Number(amount));
 }
 
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-
-export function dateTime(iso: string | null | undefined): string {
-  return iso ? dateTimeFormat.format(new Date(iso)) : '—';
+/**
+ * The clock a shop counts its days and hours on, as the shop view has it: an IANA time zone
+ * (`Europe/Berlin`, daylight saving included), else a fixed offset in minutes east of UTC.
+ */
+export interface ShopClock {
+  timezone: string | null;
+  utcTimezoneOffset: number;
 }
 
-export function date(iso: string | null | undefined): string {
-  return iso ? dateFormat.format(new Date(iso)) : '—';
+/** `UTC+05:30` for 330 minutes east of UTC, `UTC−03:00` for 180 west of it. */
+export function offsetLabel(minutes: number): string {
+  const sign = minutes < 0 ? '−' : '+';
+  const abs = Math.abs(minutes);
+  return `UTC${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+type DateStyle = 'dateTime' | 'date' | 'time' | 'wall';
+const dateStyles: Record<DateStyle, Intl.DateTimeFormatOptions> = {
+  dateTime: { dateStyle: 'medium', timeStyle: 'short' },
+  date: { dateStyle: 'medium' },
+  time: { timeStyle: 'short' },
+  // The parts of a `datetime-local` value (read with formatToParts, whatever the locale's order).
+  wall: {
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  },
+};
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** A remembered formatter of this browser's locale (`wall`: a fixed one) for a style in a zone. */
+function dateFormat(style: DateStyle, timeZone: string): Intl.DateTimeFormat {
+  const key = `${style} ${timeZone}`;
+  let format = dateFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(style === 'wall' ? 'en-US' : undefined, { ...dateStyles[style], timeZone });
+    dateFormats.set(key, format);
+  }
+  return format;
+}
+
+/** Whether this browser knows a time zone by that name. */
+function knowsTimeZone(timeZone: string): boolean {
+  try {
+    dateFormat('date', timeZone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Dates and times written on a shop's clock (ShopDates below). */
+export interface ShopDates {
+  /** `Mar 5, 2026, 3:04 PM` on the shop's clock; `—` for none. */
+  dateTime(iso: string | number | null | undefined): string;
+  /** `Mar 5, 2026`, the shop's day; `—` for none. */
+  date(iso: string | number | null | undefined): string;
+  /** `3:04 PM` on the shop's clock. */
+  time(iso: string | number | null | undefined): string;
+  /** An instant as a `datetime-local` value (`2026-03-05T15:04`) on the shop's clock; '' for none. */
+  wallInput(iso: string | number | null | undefined): string;
+  /** Which clock, as a hint names it: `Europe/Berlin` or `UTC+01:00`; '' while it is unknown. */
+  zone: string;
+  /** False while the shop is not loaded yet: every date then reads `…`. */
+  known: boolean;
+}
+
+const NONE = '—';
+const PENDING = '…';
+
+function instantOf(iso: string | number): number {
+  return typeof iso === 'number' ? iso : Date.parse(iso);
+}
+
+const isNone = (iso: string | number | null | undefined): iso is null | undefined | '' =>
+  iso === null || iso === undefined || iso === '';
+
+/** A date, time or wall time in a zone (`shift`: minutes added first, for a fixed offset read in UTC). */
+function writer(style: DateStyle, timeZone: string, shift: number) {
+  const format = dateFormat(style, timeZone);
+  return (iso: string | number | null | undefined): string => {
+    if (isNone(iso)) return style === 'wall' ? '' : NONE;
+    const ms = instantOf(iso);
+    if (Number.isNaN(ms)) return String(iso);
+    const at = ms + shift * 60_000;
+    if (style !== 'wall') return format.format(at);
+    const p: Record<string, string> = {};
+    for (const part of format.formatToParts(at)) p[part.type] = part.value;
+    return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}`;
+  };
+}
+
+const pending: ShopDates = {
+  dateTime: (iso) => (isNone(iso) ? NONE : PENDING),
+  date: (iso) => (isNone(iso) ? NONE : PENDING),
+  time: (iso) => (isNone(iso) ? NONE : PENDING),
+  wallInput: () => '',
+  zone: '',
+  known: false,
+};
+const shopDatesByClock = new Map<string, ShopDates>();
+
+/**
+ * How a shop writes dates: in its IANA time zone when it has one (and this browser knows it), else
+ * at its fixed offset (the instant moved by the offset and written as UTC). Not the browser's time
+ * zone: an owner abroad sees the shop's days, as its dashboards, filters, storefront and mails count
+ * them. One object (and its formatters) per clock, remembered.
+ */
+export function shopDates(clock: ShopClock | null | undefined): ShopDates {
+  if (!clock) return pending;
+  const zoned = clock.timezone !== null && knowsTimeZone(clock.timezone);
+  const key = zoned ? `zone ${clock.timezone}` : `offset ${clock.utcTimezoneOffset}`;
+  let dates = shopDatesByClock.get(key);
+  if (!dates) {
+    const timeZone = zoned ? (clock.timezone as string) : 'UTC';
+    const shift = zoned ? 0 : clock.utcTimezoneOffset;
+    dates = {
+      dateTime: writer('dateTime', timeZone, shift),
+      date: writer('date', timeZone, shift),
+      time: writer('time', timeZone, shift),
+      wallInput: writer('wall', timeZone, shift),
+      zone: zoned ? timeZone : offsetLabel(shift),
+      known: true,
+    };
+    shopDatesByClock.set(key, dates);
+  }
+  return dates;
 }
 
 export function count(n: number): string {

@@ -1,8 +1,8 @@
 import { type Announcement, announcements } from '../../api/queries/announcements';
+import { ShopTime } from '../../app/shop-dates';
 import type { BodyForm } from '../../forms/body-form';
 import { strings } from '../../strings';
 import { CheckField, Field } from '../../ui/Field';
-import { dateTime } from '../../ui/format';
 import { Badge } from '../../ui/Page';
 import { ResourceScreen, type ResourceScreenConfig } from '../../ui/ResourceScreen';
 import './content.css';
@@ -47,7 +47,7 @@ const config: ResourceScreenConfig<typeof announcements, AnnouncementValues> = {
     },
     { header: strings.common.path, cell: (a) => <code>{a.path}</code> },
     { header: strings.common.visibility, cell: (a) => <Visibility announcement={a} /> },
-    { header: strings.common.updated, cell: (a) => dateTime(a.updatedAt) },
+    { header: strings.common.updated, cell: (a) => <ShopTime iso={a.updatedAt} /> },
   ],
   remove: {
     label: strings.common.delete,

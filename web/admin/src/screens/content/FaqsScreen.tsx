@@ -1,8 +1,8 @@
 import { type Faq, faqs } from '../../api/queries/faqs';
+import { ShopTime } from '../../app/shop-dates';
 import type { BodyForm } from '../../forms/body-form';
 import { strings } from '../../strings';
 import { Field } from '../../ui/Field';
-import { dateTime } from '../../ui/format';
 import { ResourceScreen, type ResourceScreenConfig } from '../../ui/ResourceScreen';
 import './content.css';
 
@@ -20,7 +20,7 @@ const config: ResourceScreenConfig<typeof faqs, FaqValues> = {
     { header: strings.faqs.position, className: 'num', cell: (f) => f.position },
     { header: strings.faqs.question, cell: (f) => <strong>{f.question}</strong> },
     { header: strings.common.answer, cell: (f) => <p className="content-clip">{f.answer}</p> },
-    { header: strings.common.updated, cell: (f) => dateTime(f.updatedAt) },
+    { header: strings.common.updated, cell: (f) => <ShopTime iso={f.updatedAt} /> },
   ],
   remove: {
     label: strings.common.delete,

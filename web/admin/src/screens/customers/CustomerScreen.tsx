@@ -6,11 +6,12 @@ import { api, unwrap } from '../../api/client';
 import { type Customer, useBalanceChanged, useCustomer, useCustomerIps } from '../../api/queries/customers';
 import { useCustomerInvoiceList } from '../../api/queries/invoices';
 import { useShopPath } from '../../app/shop';
+import { ShopTime } from '../../app/shop-dates';
 import { useBodyForm } from '../../forms/body-form';
 import { strings } from '../../strings';
 import { Dialog } from '../../ui/Dialog';
 import { Field, FormProblems } from '../../ui/Field';
-import { count, dateTime, money } from '../../ui/format';
+import { count, money } from '../../ui/format';
 import { Pager, SearchBox } from '../../ui/list';
 import { Badge, Card, LoadError, Loading, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
@@ -70,9 +71,13 @@ function Details(props: { customer: Customer }) {
         <dt>{strings.common.totalSpent}</dt>
         <dd>{money(c.totalSpent, c.currency)}</dd>
         <dt>{strings.customer.customerSince}</dt>
-        <dd>{dateTime(c.createdAt)}</dd>
+        <dd>
+          <ShopTime iso={c.createdAt} />
+        </dd>
         <dt>{strings.common.lastOrder}</dt>
-        <dd>{dateTime(c.lastOrderAt)}</dd>
+        <dd>
+          <ShopTime iso={c.lastOrderAt} />
+        </dd>
         <dt>{strings.common.referralCode}</dt>
         <dd>
           <code>{c.referralCode}</code>{' '}
@@ -268,8 +273,12 @@ function CustomerIps(props: { shopId: number; customerId: number }) {
                   <td data-label={strings.common.orders} className="num">
                     {count(ip.count)}
                   </td>
-                  <td data-label={strings.customer.firstSeen}>{dateTime(ip.firstSeenAt)}</td>
-                  <td data-label={strings.customer.lastSeen}>{dateTime(ip.lastSeenAt)}</td>
+                  <td data-label={strings.customer.firstSeen}>
+                    <ShopTime iso={ip.firstSeenAt} />
+                  </td>
+                  <td data-label={strings.customer.lastSeen}>
+                    <ShopTime iso={ip.lastSeenAt} />
+                  </td>
                 </tr>
               ))
             )}

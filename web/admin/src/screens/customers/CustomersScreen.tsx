@@ -3,9 +3,10 @@ import { ApiError } from '../../api/client';
 import { type Customer, useCustomerList, useCustomerStats } from '../../api/queries/customers';
 import type { ListState } from '../../api/queries/list';
 import { useShop, useShopPath } from '../../app/shop';
+import { ShopTime, useShopDates } from '../../app/shop-dates';
 import { strings } from '../../strings';
 import { FormError } from '../../ui/Field';
-import { count, date, dateTime, money } from '../../ui/format';
+import { count, money } from '../../ui/format';
 import { DataTable, Pager, SearchBox } from '../../ui/list';
 import { Card, LoadError, Loading, Page } from '../../ui/Page';
 import './customers.css';
@@ -48,8 +49,8 @@ export default function CustomersScreen() {
               sort: 'balance',
               cell: (c) => money(c.balance, c.currency),
             },
-            { header: strings.customers.joined, sort: 'createdAt', cell: (c) => date(c.createdAt) },
-            { header: strings.common.lastOrder, cell: (c) => dateTime(c.lastOrderAt) },
+            { header: strings.customers.joined, sort: 'createdAt', cell: (c) => <ShopTime iso={c.createdAt} date /> },
+            { header: strings.common.lastOrder, cell: (c) => <ShopTime iso={c.lastOrderAt} /> },
           ]}
         />
         <Pager list={list} />
@@ -75,6 +76,7 @@ function DateFilter(props: { list: ListState<Customer>; name: 'fromDate' | 'toDa
 
 /** The figures of `/customers/stats`, over the list's dates when set (else the API's last 30 days). */
 function CustomerStats(props: { shopId: number; fromDate: string | undefined; toDate: string | undefined }) {
+  const { date } = useShopDates();
   const { shopId } = props;
   const shopPath = useShopPath();
   const range = {

@@ -3,6 +3,7 @@ import { Link, useSearchParams } from 'wouter';
 import { ApiError } from '../../api/client';
 import { useAdvancedDashboard, useGeneralDashboard } from '../../api/queries/dashboard';
 import { useShop, useShopPath } from '../../app/shop';
+import { useShopDates } from '../../app/shop-dates';
 import { strings } from '../../strings';
 import { FormError } from '../../ui/Field';
 import { count, money } from '../../ui/format';
@@ -25,19 +26,19 @@ const rating = new Intl.NumberFormat(undefined, { minimumFractionDigits: 1, maxi
 export default function DashboardScreen() {
   const { shopId, shop, currency: shopCurrency } = useShop();
   const [params, setParams] = useSearchParams();
-  // The range's days are the shop's; until the shop list is in, its timezone is unknown.
-  const offset = shop?.utcTimezoneOffset;
-  const range = offset === undefined ? null : readRange(params, offset);
+  const dates = useShopDates();
+  // The range's days are the shop's; until the shop list is in, its clock is unknown.
+  const range = shop ? readRange(params, shop) : null;
   const query = range ? { fromDate: range.fromDate, toDate: range.toDate } : {};
 
   const general = useGeneralDashboard(shopId, query, range !== null);
   const advanced = useAdvancedDashboard(shopId, query, range !== null);
 
   const picker =
-    range && offset !== undefined ? (
+    range && shop ? (
       <RangePicker
         range={range}
-        today={todayAt(offset)}
+        today={todayAt(shop)}
         onPreset={(preset) => setParams(new URLSearchParams({ range: preset }))}
         onCustom={(from, to) => setParams(new URLSearchParams({ from, to }))}
       />
@@ -55,6 +56,7 @@ export default function DashboardScreen() {
         <div className="dash-toolbar">
           <p className="muted dash-range-label">
             {rangeLabel(range)}
+            {dates.known ? <span className="small"> · {strings.dashboard.daysIn(dates.zone)}</span> : null}
             {updating ? (
               <span role="status" className="dash-updating">
                 {' '}

@@ -1,4 +1,5 @@
 import { useRealTimeVisits } from '../../api/queries/dashboard';
+import { useShopDates } from '../../app/shop-dates';
 import { strings } from '../../strings';
 import { count } from '../../ui/format';
 import { Card, LoadError, Loading } from '../../ui/Page';
@@ -8,6 +9,7 @@ import { Stat } from './Stat';
 export function RealTime(props: { shopId: number }) {
   const { shopId } = props;
   const visits = useRealTimeVisits(shopId);
+  const { time } = useShopDates();
   const data = visits.data;
   const largest = data ? Math.max(0, ...data.series.map((m) => m.visits)) : 0;
   return (
@@ -39,7 +41,7 @@ export function RealTime(props: { shopId: number }) {
                   key={m.minute}
                   className="dash-minute"
                   style={{ height: largest > 0 ? `${(m.visits / largest) * 100}%` : 0 }}
-                  title={`${new Date(m.minute).toLocaleTimeString(undefined, { timeStyle: 'short' })}: ${count(m.visits)}`}
+                  title={`${time(m.minute)}: ${count(m.visits)}`}
                 />
               ))}
             </div>

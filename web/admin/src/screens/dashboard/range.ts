@@ -1,8 +1,11 @@
 import { strings } from '../../strings';
+import { type ShopClock, shopDates } from '../../ui/format';
+
 /**
  * The dashboard's date range, kept in the URL: `?range=7d` for a preset, `?from=…&to=…` (whole
  * days, YYYY-MM-DD) for a custom one; nothing means the last 30 days. Days are the shop's: a
- * preset ends on today in the shop's timezone, not the browser's, as the API counts them.
+ * preset ends on today on the shop's clock (its time zone, daylight saving included, or its fixed
+ * UTC offset), not the browser's, as the API counts them.
  */
 export type Preset = 'today' | '7d' | '30d' | '90d';
 
@@ -27,9 +30,12 @@ export interface DashboardRange {
 const DAY_MS = 86_400_000;
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** Today in a timezone `offsetMinutes` east of UTC, as YYYY-MM-DD. */
-export function todayAt(offsetMinutes: number, now = Date.now()): string {
-  return new Date(now + offsetMinutes * 60_000).toISOString().slice(0, 10);
+/**
+ * Today on the shop's clock, as YYYY-MM-DD: the day in its IANA time zone (daylight saving
+ * included), else at its fixed offset east of UTC.
+ */
+export function todayAt(clock: ShopClock, now = Date.now()): string {
+  return shopDates(clock).wallInput(now).slice(0, 10);
 }
 
 /** A real calendar day written YYYY-MM-DD (2026-02-30 is not). */
@@ -62,8 +68,8 @@ export function rangeProblem(fromDate: string, toDate: string): { field: 'from' 
  * today, the start 29 days before the end); dates the API would refuse are passed on as they are,
  * so its answer says what is wrong with them.
  */
-export function readRange(params: URLSearchParams, offsetMinutes: number, now = Date.now()): DashboardRange {
-  const today = todayAt(offsetMinutes, now);
+export function readRange(params: URLSearchParams, clock: ShopClock, now = Date.now()): DashboardRange {
+  const today = todayAt(clock, now);
   const from = params.get('from');
   const to = params.get('to');
   if (from || to) {

@@ -2,16 +2,17 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'wouter';
 import { api, unwrap } from '../../api/client';
 import { useShopPath } from '../../app/shop';
+import { ShopTime, useShopDates } from '../../app/shop-dates';
 import { strings } from '../../strings';
 import { ConfirmButton } from '../../ui/Dialog';
 import { FormError } from '../../ui/Field';
-import { dateTime } from '../../ui/format';
 import { Badge, Card, LoadError, Loading, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
 import { type DisputeStatus, disputeAmount, disputeStatusLabels, disputeStatusTones } from './disputes';
 
 /** One dispute: its facts, the evidence shopd assembled, and its submission to Stripe. */
 export default function DisputeScreen() {
+  const { dateTime } = useShopDates();
   const params = useParams<{ shopId: string; disputeId: string }>();
   const shopId = Number(params.shopId);
   const disputeId = Number(params.disputeId);
@@ -86,7 +87,9 @@ export default function DisputeScreen() {
           <dt>{strings.common.amount}</dt>
           <dd>{disputeAmount(d)}</dd>
           <dt>{strings.common.opened}</dt>
-          <dd>{dateTime(d.createdAt)}</dd>
+          <dd>
+            <ShopTime iso={d.createdAt} />
+          </dd>
           <dt>{strings.common.evidence}</dt>
           <dd>
             {d.evidenceSubmittedAt
@@ -110,10 +113,12 @@ export default function DisputeScreen() {
           <dt>{strings.common.browser}</dt>
           <dd>{e.customer.purchaseUserAgent ?? '—'}</dd>
           <dt>{strings.dispute.ordered}</dt>
-          <dd>{dateTime(e.order.createdAt)}</dd>
+          <dd>
+            <ShopTime iso={e.order.createdAt} />
+          </dd>
           <dt>{strings.dispute.delivered}</dt>
           <dd>
-            {e.delivered.at ? dateTime(e.delivered.at) : strings.dispute.notDelivered}
+            <ShopTime iso={e.delivered.at} none={strings.dispute.notDelivered} />
             {e.delivered.items.length > 0
               ? `: ${e.delivered.items.map((i) => `${i.quantity} × ${i.title}`).join(', ')}`
               : ''}
@@ -173,7 +178,9 @@ function Sightings(props: {
           {props.rows.map((r, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: a log in a fixed order, never reordered
             <tr key={i}>
-              <td>{dateTime(r.at)}</td>
+              <td>
+                <ShopTime iso={r.at} />
+              </td>
               <td>{r.what}</td>
               <td>{r.ip ?? '—'}</td>
               <td>{r.userAgent ?? '—'}</td>

@@ -1,14 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import { useShop, useShopPath } from '../../app/shop';
+import { ShopTime, useShopDates } from '../../app/shop-dates';
 import { strings } from '../../strings';
-import { dateTime } from '../../ui/format';
 import { DataTable } from '../../ui/list';
 import { Badge, LoadError, Page } from '../../ui/Page';
 import { type DisputeStatus, disputeAmount, disputeStatusLabels, disputeStatusTones } from './disputes';
 
 /** The payment disputes (chargebacks) Stripe reported, newest first. */
 export default function DisputesScreen() {
+  const { dateTime } = useShopDates();
   const { shopId } = useShop();
   const shopPath = useShopPath();
   const disputes = useQuery({
@@ -47,7 +48,7 @@ export default function DisputesScreen() {
                 ? strings.disputes.submitted(dateTime(d.evidenceSubmittedAt))
                 : strings.disputes.notSubmitted,
           },
-          { header: strings.common.opened, cell: (d) => dateTime(d.createdAt) },
+          { header: strings.common.opened, cell: (d) => <ShopTime iso={d.createdAt} /> },
         ]}
       />
     </Page>

@@ -13,9 +13,10 @@ import {
   storedUploads,
 } from '../../api/uploads';
 import { useShopId } from '../../app/shop';
+import { ShopTime, useShopDates } from '../../app/shop-dates';
 import { strings } from '../../strings';
 import { ConfirmButton } from '../../ui/Dialog';
-import { bytes, dateTime } from '../../ui/format';
+import { bytes } from '../../ui/format';
 import { DataTable, Pager, SearchBox } from '../../ui/list';
 import { Card, LoadError, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
@@ -72,7 +73,7 @@ export default function FilesScreen() {
               </code>
             ),
           },
-          { header: strings.files.uploaded, cell: (f) => dateTime(f.createdAt) },
+          { header: strings.files.uploaded, cell: (f) => <ShopTime iso={f.createdAt} /> },
           {
             header: strings.common.actions,
             cell: (f) => (
@@ -235,6 +236,7 @@ function UploadRow(props: { upload: Upload; onResume: () => void; onCancel: () =
  * server got, "Resume…" (choose the same file: it continues from there) and "Discard".
  */
 function UnfinishedUploads(props: { shopId: number; running: Upload[]; onResume: (files: File[]) => void }) {
+  const { dateTime } = useShopDates();
   const { shopId } = props;
   const notify = useToast();
   const inputs = useRef(new Map<string, HTMLInputElement>());

@@ -6,11 +6,11 @@ import { ApiError, api, unwrap } from '../../api/client';
 import { type License, useLicense, useLicenseChanged } from '../../api/queries/licenses';
 import { useProductNames } from '../../api/queries/products';
 import { useShopPath } from '../../app/shop';
+import { ShopTime, useShopDates } from '../../app/shop-dates';
 import { useBodyForm } from '../../forms/body-form';
 import { strings } from '../../strings';
 import { ConfirmButton, Dialog } from '../../ui/Dialog';
 import { Field, FormError, FormProblems } from '../../ui/Field';
-import { dateTime } from '../../ui/format';
 import { Badge, Card, LoadError, Loading, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
 import { CopyButton } from '../settings/copy';
@@ -30,6 +30,7 @@ const actionDone: Record<Action, string> = strings.license.actionDone;
 
 /** One licence: its facts, its actions (disable or enable, extend, reset, revoke) and every activation. */
 export default function LicenseScreen() {
+  const { dateTime } = useShopDates();
   const params = useParams<{ shopId: string; licenseId: string }>();
   const shopId = Number(params.shopId);
   const licenseId = Number(params.licenseId);
@@ -128,7 +129,9 @@ export default function LicenseScreen() {
             <dt>{strings.common.activations}</dt>
             <dd>{activationText(l)}</dd>
             <dt>{strings.common.expires}</dt>
-            <dd>{l.expiresAt ? dateTime(l.expiresAt) : strings.common.never}</dd>
+            <dd>
+              <ShopTime iso={l.expiresAt} none={strings.common.never} />
+            </dd>
             <dt>{strings.common.product}</dt>
             <dd>
               <Link href={shopPath(`/products/${l.productId}`)}>
@@ -156,9 +159,13 @@ export default function LicenseScreen() {
               ) : null}
             </dd>
             <dt>{strings.common.issued}</dt>
-            <dd>{dateTime(l.createdAt)}</dd>
+            <dd>
+              <ShopTime iso={l.createdAt} />
+            </dd>
             <dt>{strings.common.updated}</dt>
-            <dd>{dateTime(l.updatedAt)}</dd>
+            <dd>
+              <ShopTime iso={l.updatedAt} />
+            </dd>
           </dl>
         </Card>
         <Card title={strings.common.activations}>
@@ -187,7 +194,9 @@ export default function LicenseScreen() {
                       <td data-label={strings.license.instanceId}>
                         <code className="small">{a.id}</code>
                       </td>
-                      <td data-label={strings.license.activated}>{dateTime(a.createdAt)}</td>
+                      <td data-label={strings.license.activated}>
+                        <ShopTime iso={a.createdAt} />
+                      </td>
                       <td data-label={strings.common.state}>
                         {a.deactivatedAt ? (
                           <span className="muted">{strings.license.deactivated(dateTime(a.deactivatedAt))}</span>
@@ -223,6 +232,7 @@ type ExtendHow = 'days' | 'date' | 'never';
 
 /** Moves the licence's end: some days on, to a date, or to never. */
 function ExtendForm(props: { license: License; shopId: number; onDone: (next: License) => void; onClose: () => void }) {
+  const { dateTime } = useShopDates();
   const { license } = props;
   const notify = useToast();
   const form = useBodyForm({

@@ -11,10 +11,10 @@ import {
 import type { ListState } from '../../api/queries/list';
 import { useProductChoices, useProductNames } from '../../api/queries/products';
 import { useShop, useShopPath } from '../../app/shop';
+import { ShopTime } from '../../app/shop-dates';
 import { strings } from '../../strings';
 import { ConfirmButton } from '../../ui/Dialog';
 import { FormError } from '../../ui/Field';
-import { dateTime } from '../../ui/format';
 import { DataTable, FilterSelect, Pager, SearchBox } from '../../ui/list';
 import { Badge, Card, LoadError, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
@@ -54,8 +54,8 @@ export default function LicensesScreen() {
           { header: strings.common.product, cell: (l) => names.data?.get(l.productId) ?? `#${l.productId}` },
           { header: strings.common.buyer, cell: (l: LicenseSummary) => l.email },
           { header: strings.common.activations, className: 'num', cell: (l) => activationText(l) },
-          { header: strings.common.expires, cell: (l) => (l.expiresAt ? dateTime(l.expiresAt) : strings.common.never) },
-          { header: strings.common.issued, cell: (l) => dateTime(l.createdAt) },
+          { header: strings.common.expires, cell: (l) => <ShopTime iso={l.expiresAt} none={strings.common.never} /> },
+          { header: strings.common.issued, cell: (l) => <ShopTime iso={l.createdAt} /> },
         ]}
       />
       <Pager list={list} />
@@ -157,8 +157,8 @@ function SigningKeys(props: { shopId: number }) {
                   <Badge tone="muted">{strings.licenses.retired}</Badge>
                 ),
             },
-            { header: strings.common.created, cell: (k) => dateTime(k.createdAt) },
-            { header: strings.licenses.retired, cell: (k) => (k.retiredAt ? dateTime(k.retiredAt) : '—') },
+            { header: strings.common.created, cell: (k) => <ShopTime iso={k.createdAt} /> },
+            { header: strings.licenses.retired, cell: (k) => <ShopTime iso={k.retiredAt} /> },
           ]}
         />
       </div>

@@ -1,9 +1,10 @@
 import { useSearchParams } from 'wouter';
 import { useAffiliateList, useAffiliateStats, useDisableReferral } from '../../api/queries/affiliates';
 import { useShopId, useShopPath } from '../../app/shop';
+import { useShopDates } from '../../app/shop-dates';
 import { strings } from '../../strings';
 import { ConfirmButton } from '../../ui/Dialog';
-import { count, date, money } from '../../ui/format';
+import { count, money } from '../../ui/format';
 import { DataTable, Pager, SearchBox } from '../../ui/list';
 import { Badge, Card, LoadError, Loading, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
@@ -70,6 +71,7 @@ export default function AffiliatesScreen() {
 
 /** The referral figures over a range kept in the URL (`from`, `to`); the API's default is the last 30 days. */
 function ReferralStats(props: { shopId: number }) {
+  const { date } = useShopDates();
   const { shopId } = props;
   const [params, setParams] = useSearchParams();
   const fromDate = params.get('from') ?? '';

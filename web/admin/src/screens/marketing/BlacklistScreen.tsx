@@ -1,8 +1,8 @@
 import { type BlockType, blacklist } from '../../api/queries/blacklist';
+import { ShopTime } from '../../app/shop-dates';
 import type { BodyForm } from '../../forms/body-form';
 import { strings } from '../../strings';
 import { Field } from '../../ui/Field';
-import { dateTime } from '../../ui/format';
 import { FilterSelect } from '../../ui/list';
 import { Badge } from '../../ui/Page';
 import { ResourceScreen, type ResourceScreenConfig } from '../../ui/ResourceScreen';
@@ -35,7 +35,7 @@ const config: ResourceScreenConfig<typeof blacklist, BlockedValues> = {
     { header: strings.common.value, cell: (b) => <code>{b.data}</code> },
     { header: strings.common.type, cell: (b) => <Badge tone="info">{typeLabels[b.type]}</Badge> },
     { header: strings.common.note, cell: (b) => b.note ?? <span className="muted">—</span> },
-    { header: strings.common.added, cell: (b) => dateTime(b.createdAt) },
+    { header: strings.common.added, cell: (b) => <ShopTime iso={b.createdAt} /> },
   ],
   remove: {
     label: strings.common.remove,

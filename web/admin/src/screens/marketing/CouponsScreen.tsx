@@ -1,14 +1,15 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useController } from 'react-hook-form';
 import { GATEWAY_NAMES } from '../../../../../src/shared/gateway-names';
 import { type Coupon, type CouponBody, coupons } from '../../api/queries/coupons';
 import { useCouponProductSearch } from '../../api/queries/products';
 import { useShop } from '../../app/shop';
+import { useShopDates } from '../../app/shop-dates';
 import type { BodyForm } from '../../forms/body-form';
 import { strings } from '../../strings';
 import { Field } from '../../ui/Field';
-import { count, dateTime, money } from '../../ui/format';
-import { Badge, LoadError } from '../../ui/Page';
+import { count, money, type ShopDates } from '../../ui/format';
+import { Badge, LoadError, Loading, Page } from '../../ui/Page';
 import { ResourceScreen, type ResourceScreenConfig } from '../../ui/ResourceScreen';
 import './marketing.css';
 
@@ -25,7 +26,7 @@ type CouponValues = {
   isFixed: 'true' | 'false';
   discount: string;
   maxUses: string;
-  /** `datetime-local` values, in this browser's time zone. */
+  /** `datetime-local` values, on the shop's clock (not the browser's). */
   startDate: string;
   endDate: string;
   restrictToProducts: number[];
@@ -33,22 +34,13 @@ type CouponValues = {
 };
 type CouponForm = BodyForm<CouponValues, unknown>;
 
-/** An ISO instant as a `datetime-local` value in this browser's time zone. */
-function toLocalInput(iso: string | null): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-}
-
-/** A `datetime-local` value with this browser's offset, so the API reads the time the owner meant. */
+/**
+ * A `datetime-local` value as the API reads it: without an offset, so on the shop's clock (its
+ * time zone, daylight saving included, or its fixed offset), the clock the form shows it on.
+ */
 function fromLocalInput(value: string): string | null {
   if (!value) return null;
-  const offset = -new Date(value).getTimezoneOffset();
-  const sign = offset < 0 ? '-' : '+';
-  const abs = Math.abs(offset);
-  const hh = String(Math.floor(abs / 60)).padStart(2, '0');
-  const mm = String(abs % 60).padStart(2, '0');
-  return `${value.length === 16 ? `${value}:00` : value}${sign}${hh}:${mm}`;
+  return value.length === 16 ? `${value}:00` : value;
 }
 
 function couponState(c: Coupon): { label: string; tone: 'ok' | 'warn' | 'bad' | 'muted' } {
@@ -66,7 +58,24 @@ function Discount(props: { coupon: Coupon }) {
   return <>{c.isFixed ? money(c.discount, c.currency ?? currency) : `${c.discount} %`}</>;
 }
 
-const config: ResourceScreenConfig<typeof coupons, CouponValues> = {
+/** When a coupon is valid, on the shop's clock. */
+function Validity(props: { coupon: Coupon }) {
+  const { dateTime } = useShopDates();
+  const c = props.coupon;
+  return (
+    <>
+      <Badge tone={couponState(c).tone}>{couponState(c).label}</Badge>
+      <div className="small muted">
+        {c.startDate ? strings.coupons.from(dateTime(c.startDate)) : strings.coupons.fromCreation}
+        <br />
+        {c.endDate ? strings.coupons.until(dateTime(c.endDate)) : strings.coupons.neverExpires}
+      </div>
+    </>
+  );
+}
+
+/** The screen, its form's dates on the shop's clock. */
+const couponsConfig = (dates: ShopDates): ResourceScreenConfig<typeof coupons, CouponValues> => ({
   resource: coupons,
   title: strings.common.coupons,
   addLabel: strings.coupons.addCoupon,
@@ -92,16 +101,7 @@ const config: ResourceScreenConfig<typeof coupons, CouponValues> = {
     },
     {
       header: strings.coupons.valid,
-      cell: (c) => (
-        <>
-          <Badge tone={couponState(c).tone}>{couponState(c).label}</Badge>
-          <div className="small muted">
-            {c.startDate ? strings.coupons.from(dateTime(c.startDate)) : strings.coupons.fromCreation}
-            <br />
-            {c.endDate ? strings.coupons.until(dateTime(c.endDate)) : strings.coupons.neverExpires}
-          </div>
-        </>
-      ),
+      cell: (c) => <Validity coupon={c} />,
     },
     {
       header: strings.coupons.appliesTo,
@@ -131,8 +131,8 @@ const config: ResourceScreenConfig<typeof coupons, CouponValues> = {
       isFixed: c?.isFixed ? 'true' : 'false',
       discount: c ? String(c.discount) : '',
       maxUses: c === null || c.maxUses === null ? '' : String(c.maxUses),
-      startDate: toLocalInput(c?.startDate ?? null),
-      endDate: toLocalInput(c?.endDate ?? null),
+      startDate: dates.wallInput(c?.startDate ?? null),
+      endDate: dates.wallInput(c?.endDate ?? null),
       restrictToProducts: c?.restrictToProducts ?? [],
       restrictToGateways: (c?.restrictToGateways ?? []) as Gateway[],
     }),
@@ -151,9 +151,18 @@ const config: ResourceScreenConfig<typeof coupons, CouponValues> = {
     saved: (c) => (c ? strings.coupons.couponSaved : strings.coupons.couponAdded),
     Fields: CouponFields,
   },
-};
+});
 
 export default function CouponsScreen() {
+  const dates = useShopDates();
+  const config = useMemo(() => couponsConfig(dates), [dates]);
+  // A coupon's dates are read and written on the shop's clock: its form waits for the shop.
+  if (!dates.known)
+    return (
+      <Page title={strings.common.coupons}>
+        <Loading />
+      </Page>
+    );
   return <ResourceScreen config={config} />;
 }
 
@@ -161,7 +170,7 @@ function CouponFields({ form, row }: { form: CouponForm; row: Coupon | null }) {
   const { currency } = useShop();
   const { register, problem } = form;
   const isFixed = form.watch('isFixed') === 'true';
-  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const { zone } = useShopDates();
   return (
     <>
       <div className="grid-2">

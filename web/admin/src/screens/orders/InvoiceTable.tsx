@@ -1,7 +1,8 @@
 import type { Invoice } from '../../api/queries/invoices';
 import type { ListState } from '../../api/queries/list';
+import { ShopTime } from '../../app/shop-dates';
 import { strings } from '../../strings';
-import { dateTime, money } from '../../ui/format';
+import { money } from '../../ui/format';
 import { DataTable } from '../../ui/list';
 import { Badge } from '../../ui/Page';
 import { invoiceStatusLabels, invoiceStatusTones } from './orders';
@@ -33,7 +34,7 @@ export function InvoiceTable(props: {
         ...(props.withEmail === false ? [] : [{ header: strings.common.eMail, cell: (i: Invoice) => i.customerEmail }]),
         { header: strings.common.total, className: 'num', sort: 'total', cell: (i) => money(i.total, i.currency) },
         { header: strings.common.gateway, cell: (i) => i.gateway },
-        { header: strings.common.created, sort: 'createdAt', cell: (i) => dateTime(i.createdAt) },
+        { header: strings.common.created, sort: 'createdAt', cell: (i) => <ShopTime iso={i.createdAt} /> },
       ]}
     />
   );

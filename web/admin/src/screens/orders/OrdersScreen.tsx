@@ -4,6 +4,7 @@ import type { ListState } from '../../api/queries/list';
 import { useProductChoices } from '../../api/queries/products';
 import { useGatewayNames } from '../../api/queries/settings';
 import { useShop, useShopPath } from '../../app/shop';
+import { useShopDates } from '../../app/shop-dates';
 import { strings } from '../../strings';
 import { FormError } from '../../ui/Field';
 import { FilterSelect, Pager, SearchBox } from '../../ui/list';
@@ -16,11 +17,13 @@ export default function OrdersScreen() {
   const { shopId } = useShop();
   const shopPath = useShopPath();
   const list = useInvoiceList(shopId);
+  const dates = useShopDates();
   const filtered = Object.keys(list.filters).length > 0 || list.search !== '';
 
   return (
     <Page title={strings.common.orders}>
       <OrderFilters list={list} shopId={shopId} />
+      {dates.known ? <p className="muted small orders-zone">{strings.orders.datesIn(dates.zone)}</p> : null}
       {list.result.error instanceof ApiError && list.result.error.status === 400 ? (
         <FormError error={list.result.error} />
       ) : list.result.error ? (

@@ -3,10 +3,11 @@ import { type Category, categories } from '../../api/queries/categories';
 import { queryKeys } from '../../api/queries/keys';
 import { searchListings, useAllListings } from '../../api/queries/listings';
 import { useShop } from '../../app/shop';
+import { ShopTime } from '../../app/shop-dates';
 import type { BodyForm } from '../../forms/body-form';
 import { strings } from '../../strings';
 import { Field } from '../../ui/Field';
-import { count, dateTime } from '../../ui/format';
+import { count } from '../../ui/format';
 import { ResourceScreen, type ResourceScreenConfig } from '../../ui/ResourceScreen';
 import { listingTitle } from './catalog';
 import './catalog.css';
@@ -54,7 +55,7 @@ const config: ResourceScreenConfig<typeof categories, CategoryValues> = {
     },
     { header: strings.categories.listings, className: 'num', cell: (c) => count(c.listingIds.length) },
     { header: strings.categories.firstListings, cell: (c) => <FirstListings category={c} /> },
-    { header: strings.common.updated, cell: (c) => dateTime(c.updatedAt) },
+    { header: strings.common.updated, cell: (c) => <ShopTime iso={c.updatedAt} /> },
   ],
   remove: {
     label: strings.categories.deleteCategory,

@@ -5,11 +5,12 @@ import { api, unwrap } from '../../api/client';
 import { queryKeys } from '../../api/queries/keys';
 import { type Product, useProduct } from '../../api/queries/products';
 import { useShop, useShopPath } from '../../app/shop';
+import { useShopDates } from '../../app/shop-dates';
 import { useBodyForm } from '../../forms/body-form';
 import { strings } from '../../strings';
 import { ConfirmButton } from '../../ui/Dialog';
 import { CheckField, Field, FormError, FormProblems } from '../../ui/Field';
-import { count, dateTime } from '../../ui/format';
+import { count } from '../../ui/format';
 import { Card, LoadError, Loading, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
 import type { ProductBody } from './catalog';
@@ -57,6 +58,7 @@ const visibilityFlags = [
 ] as const;
 
 function ProductForm(props: { product: Product | null }) {
+  const { dateTime } = useShopDates();
   const { shopId, currency } = useShop();
   const shopPath = useShopPath();
   const [, navigate] = useLocation();

@@ -4,11 +4,11 @@ import type { BodyOf } from '../../api/bodies';
 import { api, unwrap } from '../../api/client';
 import { type ApiKey, type NewApiKey as NewKey, useApiKeys, useInvalidateApiKeys } from '../../api/queries/api-keys';
 import { useShopId } from '../../app/shop';
+import { ShopTime } from '../../app/shop-dates';
 import { useBodyForm } from '../../forms/body-form';
 import { strings } from '../../strings';
 import { ConfirmButton, Dialog } from '../../ui/Dialog';
 import { Field, FormProblems } from '../../ui/Field';
-import { dateTime } from '../../ui/format';
 import { DataTable } from '../../ui/list';
 import { Badge, Card, LoadError, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
@@ -56,10 +56,10 @@ export default function ApiKeysScreen() {
           },
           { header: strings.common.key, cell: (k) => <code>{k.prefix}…</code> },
           { header: strings.apiKeys.scopes, cell: (k) => k.scopes.join(', ') },
-          { header: strings.common.created, cell: (k) => dateTime(k.createdAt) },
+          { header: strings.common.created, cell: (k) => <ShopTime iso={k.createdAt} /> },
           {
             header: strings.apiKeys.lastUsed,
-            cell: (k) => (k.lastUsedAt ? dateTime(k.lastUsedAt) : strings.common.never),
+            cell: (k) => <ShopTime iso={k.lastUsedAt} none={strings.common.never} />,
           },
           {
             header: strings.common.status,
@@ -67,7 +67,9 @@ export default function ApiKeysScreen() {
               k.revokedAt ? (
                 <span className="stack">
                   <Badge tone="bad">{strings.apiKeys.revoked}</Badge>
-                  <span className="small muted">{dateTime(k.revokedAt)}</span>
+                  <span className="small muted">
+                    <ShopTime iso={k.revokedAt} />
+                  </span>
                 </span>
               ) : (
                 <Badge tone="ok">{strings.common.active}</Badge>

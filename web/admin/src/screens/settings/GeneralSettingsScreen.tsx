@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { LOCALE_NAMES, LOCALES } from '../../../../../src/shared/locales';
 import type { BodyOf } from '../../api/bodies';
 import { api, unwrap } from '../../api/client';
@@ -6,6 +7,7 @@ import { useShopId } from '../../app/shop';
 import { useBodyForm } from '../../forms/body-form';
 import { strings } from '../../strings';
 import { CheckField, Field } from '../../ui/Field';
+import { offsetLabel } from '../../ui/format';
 import { Badge, LoadError, Loading, Page } from '../../ui/Page';
 import { orNull, SettingsSection, useSettingSave } from './section';
 import './settings.css';
@@ -294,13 +296,6 @@ function CurrencySection({ settings }: Props) {
   );
 }
 
-/** `+05:30` for 330 minutes east of UTC. */
-function offsetLabel(minutes: number): string {
-  const sign = minutes < 0 ? '−' : '+';
-  const abs = Math.abs(minutes);
-  return `UTC${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
-}
-
 function LanguageSection({ settings }: Props) {
   const shopId = useShopId();
   const form = useBodyForm({
@@ -341,18 +336,96 @@ function offsetChoices(current: number): number[] {
   return choices.sort((a, b) => a - b);
 }
 
+/** The names the API takes: `UTC`, or an IANA name with a slash (not `CET`, `EST` or `+01:00`). */
+const ZONE_NAME = /^(?:UTC|[A-Za-z]+(?:\/[A-Za-z0-9_+-]+)+)$/;
+
+/** This browser's time zone, when it is one the API takes. */
+function browserZone(): string | null {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return zone && ZONE_NAME.test(zone) ? zone : null;
+}
+
+/** A zone's offset from UTC at `now`, in minutes east (0 when this browser cannot tell). */
+function zoneOffset(timeZone: string, now: number): number {
+  try {
+    const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
+      .formatToParts(now)
+      .find((part) => part.type === 'timeZoneName')?.value;
+    const m = /^GMT([+-])(\d{2}):(\d{2})$/.exec(name ?? '');
+    return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The zones to choose from, by region (`America`, `Europe` …), each with its offset now: this
+ * browser's list of IANA zones, `UTC`, and the shop's and the browser's own when the list lacks
+ * them (ICU lists `Asia/Calcutta`, a shop may have saved `Asia/Kolkata`).
+ */
+function zoneGroups(extra: (string | null)[]): { region: string; zones: { zone: string; label: string }[] }[] {
+  const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  const names = [...new Set([...known, ...extra.filter((z): z is string => z !== null)])]
+    .filter((zone) => ZONE_NAME.test(zone) && zone !== 'UTC')
+    .sort();
+  const now = Date.now();
+  const groups = new Map<string, { zone: string; label: string }[]>();
+  for (const zone of names) {
+    const region = zone.slice(0, zone.indexOf('/'));
+    const zones = groups.get(region) ?? [];
+    zones.push({ zone, label: strings.settings.zoneOption(zone, offsetLabel(zoneOffset(zone, now))) });
+    groups.set(region, zones);
+  }
+  return [...groups].map(([region, zones]) => ({ region, zones }));
+}
+
+type ClockKind = 'zone' | 'offset';
+
+/**
+ * The shop's clock: an IANA time zone (daylight saving included), or a fixed UTC offset (the
+ * original API's setting). Saved as `{ timezone }` or `{ utcTimezoneOffset }`, exactly one.
+ */
 function TimezoneSection({ settings }: Props) {
   const shopId = useShopId();
+  const computerZone = useMemo(browserZone, []);
   const browserOffset = -new Date().getTimezoneOffset();
   const form = useBodyForm({
     operation: 'PUT /self/{shopId}/settings/timezone',
-    defaultValues: { utcTimezoneOffset: String(settings.utcTimezoneOffset) },
-    toBody: (values) => ({ utcTimezoneOffset: Number(values.utcTimezoneOffset) }),
+    defaultValues: {
+      kind: (settings.timezone ? 'zone' : 'offset') as ClockKind,
+      // A shop on a fixed offset has no zone yet: UTC, this computer's a click away.
+      timezone: settings.timezone ?? 'UTC',
+      utcTimezoneOffset: String(settings.utcTimezoneOffset),
+    },
+    toBody: (values): BodyOf<'PUT /self/{shopId}/settings/timezone'> =>
+      values.kind === 'zone' ? { timezone: values.timezone } : { utcTimezoneOffset: Number(values.utcTimezoneOffset) },
   });
   const save = useSettingSave((body: BodyOf<'PUT /self/{shopId}/settings/timezone'>) =>
     unwrap(api.PUT('/self/{shopId}/settings/timezone', { ...path(shopId), body })),
   );
-  const offset = Number(form.watch('utcTimezoneOffset'));
+  const groups = useMemo(() => zoneGroups([settings.timezone, computerZone]), [settings.timezone, computerZone]);
+  const [kind, timezone, utcTimezoneOffset] = form.watch(['kind', 'timezone', 'utcTimezoneOffset']);
+  const offset = Number(utcTimezoneOffset);
+  const zoneButton =
+    kind === 'zone' && computerZone && timezone !== computerZone ? (
+      <button
+        type="button"
+        className="btn"
+        onClick={() => form.setValue('timezone', computerZone, { shouldDirty: true })}
+      >
+        {strings.settings.thisComputersZone(computerZone)}
+      </button>
+    ) : null;
+  const offsetButton =
+    kind === 'offset' && browserOffset !== offset ? (
+      <button
+        type="button"
+        className="btn"
+        onClick={() => form.setValue('utcTimezoneOffset', String(browserOffset), { shouldDirty: true })}
+      >
+        {strings.settings.thisComputersOffset(offsetLabel(browserOffset))}
+      </button>
+    ) : null;
   return (
     <SettingsSection
       title={strings.settings.timeZone}
@@ -360,28 +433,57 @@ function TimezoneSection({ settings }: Props) {
       form={form}
       mutation={save}
       extra={
-        browserOffset !== offset ? (
-          <button
-            type="button"
-            className="btn"
-            onClick={() => form.setValue('utcTimezoneOffset', String(browserOffset))}
-          >
-            {strings.settings.thisComputersOffset(offsetLabel(browserOffset))}
-          </button>
-        ) : null
+        <>
+          {zoneButton}
+          {offsetButton}
+        </>
       }
     >
-      <Field label={strings.settings.utcOffset} error={form.problem('utcTimezoneOffset')}>
-        {(ids) => (
-          <select {...ids} {...form.register('utcTimezoneOffset')} className="input">
-            {offsetChoices(settings.utcTimezoneOffset).map((m) => (
-              <option key={m} value={m}>
-                {offsetLabel(m)}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <fieldset className="settings-choice">
+        <legend>{strings.settings.shopClock}</legend>
+        <label className="check">
+          <input type="radio" value="zone" {...form.register('kind')} />
+          {strings.settings.followsDaylightSaving}
+        </label>
+        <label className="check">
+          <input type="radio" value="offset" {...form.register('kind')} />
+          {strings.settings.fixedUtcOffset}
+        </label>
+      </fieldset>
+      {kind === 'zone' ? (
+        <Field label={strings.settings.timeZone} error={form.problem('timezone')} hint={strings.settings.aDayThereMay}>
+          {(ids) => (
+            <select {...ids} {...form.register('timezone')} className="input">
+              <option value="UTC">{strings.settings.zoneOption('UTC', offsetLabel(0))}</option>
+              {groups.map((group) => (
+                <optgroup key={group.region} label={group.region}>
+                  {group.zones.map((z) => (
+                    <option key={z.zone} value={z.zone}>
+                      {z.label}
+                    </option>
+                  ))}
+                </optgroup>
+              ))}
+            </select>
+          )}
+        </Field>
+      ) : (
+        <Field
+          label={strings.settings.utcOffset}
+          error={form.problem('utcTimezoneOffset')}
+          hint={strings.settings.theSameOffsetAll}
+        >
+          {(ids) => (
+            <select {...ids} {...form.register('utcTimezoneOffset')} className="input">
+              {offsetChoices(settings.utcTimezoneOffset).map((m) => (
+                <option key={m} value={m}>
+                  {offsetLabel(m)}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      )}
     </SettingsSection>
   );
 }

@@ -10,11 +10,11 @@ import {
   type Webhook,
 } from '../../api/queries/webhooks';
 import { useShopId } from '../../app/shop';
+import { ShopTime } from '../../app/shop-dates';
 import { useBodyForm } from '../../forms/body-form';
 import { strings } from '../../strings';
 import { ConfirmButton, Dialog } from '../../ui/Dialog';
 import { CheckField, Field, FormProblems } from '../../ui/Field';
-import { dateTime } from '../../ui/format';
 import { DataTable, Pager, SearchBox } from '../../ui/list';
 import { Badge, LoadError, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
@@ -87,7 +87,7 @@ export default function WebhooksScreen() {
                 </span>
               ),
           },
-          { header: strings.common.created, cell: (w) => dateTime(w.createdAt) },
+          { header: strings.common.created, cell: (w) => <ShopTime iso={w.createdAt} /> },
           {
             header: strings.common.actions,
             cell: (w) => <RowActions webhook={w} onEdit={setEditing} onDeliveries={setDeliveriesOf} />,
@@ -350,7 +350,7 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
         caption={strings.webhooks.deliveryAttempts}
         empty={strings.webhooks.noDeliveriesYet}
         columns={[
-          { header: strings.common.when, cell: (a) => dateTime(a.createdAt) },
+          { header: strings.common.when, cell: (a) => <ShopTime iso={a.createdAt} /> },
           { header: strings.webhooks.event, cell: (a) => <span className="small">{a.eventType}</span> },
           {
             header: strings.webhooks.result,

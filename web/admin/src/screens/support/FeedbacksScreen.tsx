@@ -12,11 +12,11 @@ import {
   useInvalidateFeedbacks,
 } from '../../api/queries/feedbacks';
 import { useShopId, useShopPath } from '../../app/shop';
+import { ShopTime } from '../../app/shop-dates';
 import { useBodyForm } from '../../forms/body-form';
 import { strings } from '../../strings';
 import { Dialog } from '../../ui/Dialog';
 import { Field, FormProblems } from '../../ui/Field';
-import { date, dateTime } from '../../ui/format';
 import { DataTable, FilterSelect, Pager, SearchBox } from '../../ui/list';
 import { Badge, LoadError, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
@@ -105,7 +105,9 @@ function FeedbacksList() {
               f.answer ? (
                 <>
                   <p className="support-text">{f.answer}</p>
-                  <span className="muted small">{dateTime(f.answeredAt)}</span>
+                  <span className="muted small">
+                    <ShopTime iso={f.answeredAt} />
+                  </span>
                 </>
               ) : (
                 <span className="muted">{strings.feedbacks.notAnswered}</span>
@@ -134,7 +136,7 @@ function FeedbacksList() {
                 <span className="muted">—</span>
               ),
           },
-          { header: strings.common.date, cell: (f) => date(f.createdAt) },
+          { header: strings.common.date, cell: (f) => <ShopTime iso={f.createdAt} date /> },
           {
             header: strings.common.actions,
             cell: (f) => (
@@ -313,8 +315,8 @@ function AppealsList() {
             header: strings.common.status,
             cell: (a) => <Badge tone={appealTones[a.status]}>{appealStatusLabels[a.status]}</Badge>,
           },
-          { header: strings.feedbacks.sent, cell: (a) => dateTime(a.createdAt) },
-          { header: strings.feedbacks.resolved, cell: (a) => dateTime(a.resolvedAt) },
+          { header: strings.feedbacks.sent, cell: (a) => <ShopTime iso={a.createdAt} /> },
+          { header: strings.feedbacks.resolved, cell: (a) => <ShopTime iso={a.resolvedAt} /> },
         ]}
       />
       <Pager list={list} />

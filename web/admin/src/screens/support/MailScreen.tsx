@@ -2,8 +2,8 @@ import { api, unwrap } from '../../api/client';
 import { type ListQuery, useList } from '../../api/queries/list';
 import type { paths } from '../../api/schema';
 import { useShopId } from '../../app/shop';
+import { ShopTime } from '../../app/shop-dates';
 import { strings } from '../../strings';
-import { dateTime } from '../../ui/format';
 import { DataTable, FilterSelect, Pager, SearchBox } from '../../ui/list';
 import { Badge, LoadError, Page } from '../../ui/Page';
 
@@ -75,7 +75,7 @@ export default function MailScreen() {
             ),
           },
           { header: strings.mail.why, cell: (m) => (m.status === 'sent' ? '' : (m.reason ?? '')) },
-          { header: strings.mail.written, cell: (m) => dateTime(m.createdAt) },
+          { header: strings.mail.written, cell: (m) => <ShopTime iso={m.createdAt} /> },
         ]}
       />
       <Pager list={list} />

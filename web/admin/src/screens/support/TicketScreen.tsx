@@ -3,17 +3,18 @@ import { Link, useParams } from 'wouter';
 import { api, unwrap } from '../../api/client';
 import { useTicket, useTicketChanged } from '../../api/queries/tickets';
 import { useShopPath } from '../../app/shop';
+import { ShopTime, useShopDates } from '../../app/shop-dates';
 import { useBodyForm } from '../../forms/body-form';
 import { strings } from '../../strings';
 import { ConfirmButton } from '../../ui/Dialog';
 import { Field, FormError, FormProblems } from '../../ui/Field';
-import { dateTime } from '../../ui/format';
 import { Badge, Card, LoadError, Loading, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
 import { ticketStatusLabels, ticketStatusTones } from './TicketsScreen';
 import './support.css';
 
 export default function TicketScreen() {
+  const { dateTime } = useShopDates();
   const params = useParams<{ shopId: string; ticketId: string }>();
   const shopId = Number(params.shopId);
   const ticketId = Number(params.ticketId);
@@ -98,7 +99,9 @@ export default function TicketScreen() {
             </>
           ) : null}
           <dt>{strings.common.opened}</dt>
-          <dd>{dateTime(t.createdAt)}</dd>
+          <dd>
+            <ShopTime iso={t.createdAt} />
+          </dd>
         </dl>
         <FormError error={close.error} />
       </Card>
@@ -113,7 +116,7 @@ export default function TicketScreen() {
               >
                 <header>
                   <strong>{m.author === 'shop' ? strings.ticket.youShop : strings.ticket.customer(t.email)}</strong>
-                  <time dateTime={m.createdAt}>{dateTime(m.createdAt)}</time>
+                  <ShopTime iso={m.createdAt} />
                 </header>
                 <p>{m.content}</p>
               </article>

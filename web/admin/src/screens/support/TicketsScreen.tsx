@@ -1,8 +1,8 @@
 import { Link, useSearchParams } from 'wouter';
 import { type TicketSummary as Ticket, type TicketStatus, useTicketList } from '../../api/queries/tickets';
 import { useShopId, useShopPath } from '../../app/shop';
+import { ShopTime } from '../../app/shop-dates';
 import { strings } from '../../strings';
-import { dateTime } from '../../ui/format';
 import { DataTable, Pager, SearchBox } from '../../ui/list';
 import { Badge, LoadError, Page } from '../../ui/Page';
 import './support.css';
@@ -76,7 +76,7 @@ export default function TicketsScreen() {
           },
           { header: strings.tickets.lastMessage, cell: (t) => <LastMessage ticket={t} /> },
           { header: strings.tickets.messages, className: 'num', cell: (t) => t.messages.length },
-          { header: strings.tickets.lastActivity, cell: (t) => dateTime(t.updatedAt) },
+          { header: strings.tickets.lastActivity, cell: (t) => <ShopTime iso={t.updatedAt} /> },
         ]}
       />
       <Pager list={list} />

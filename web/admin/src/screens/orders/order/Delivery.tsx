@@ -1,8 +1,9 @@
 import { Link } from 'wouter';
 import type { Invoice } from '../../../api/queries/invoices';
 import { useShopPath } from '../../../app/shop';
+import { ShopTime } from '../../../app/shop-dates';
 import { strings } from '../../../strings';
-import { bytes, dateTime } from '../../../ui/format';
+import { bytes } from '../../../ui/format';
 import { Badge, Card } from '../../../ui/Page';
 import { activationText, licenseStatusLabels, licenseStatusTones } from '../../licenses/licenses';
 
@@ -38,7 +39,7 @@ export function Downloads(props: { order: Invoice }) {
                 // biome-ignore lint/suspicious/noArrayIndexKey: log entries have no id and never reorder
                 <tr key={i}>
                   <td data-label={strings.common.time}>
-                    <time dateTime={d.at}>{dateTime(d.at)}</time>
+                    <ShopTime iso={d.at} />
                   </td>
                   <td data-label={strings.order.file} className="orders-file">
                     {d.name}
@@ -104,7 +105,7 @@ export function Licenses(props: { order: Invoice }) {
                   {activationText(l)}
                 </td>
                 <td data-label={strings.common.expires}>
-                  {l.expiresAt ? dateTime(l.expiresAt) : strings.common.never}
+                  <ShopTime iso={l.expiresAt} none={strings.common.never} />
                 </td>
               </tr>
             ))}

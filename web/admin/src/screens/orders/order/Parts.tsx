@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { Invoice } from '../../../api/queries/invoices';
+import { ShopTime, useShopDates } from '../../../app/shop-dates';
 import { strings } from '../../../strings';
-import { dateTime, money } from '../../../ui/format';
+import { money } from '../../../ui/format';
 import { Card } from '../../../ui/Page';
 
 /** Goods are secrets the buyer paid for: masked until the owner asks to see them. */
@@ -18,6 +19,7 @@ function Goods(props: { items: string[]; shown: boolean; label: string }) {
 }
 
 export function Parts(props: { order: Invoice }) {
+  const { dateTime } = useShopDates();
   const { order } = props;
   const [shown, setShown] = useState(false);
   const delivered =
@@ -79,7 +81,7 @@ export function Parts(props: { order: Invoice }) {
             {order.replacements.map((r, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: replacements have no id and never reorder
               <li key={i}>
-                <time dateTime={r.createdAt}>{dateTime(r.createdAt)}</time>
+                <ShopTime iso={r.createdAt} />
                 {r.quantity} × {partTitle(r.partInvoiceId)}
                 <Goods
                   items={r.deliverables}

@@ -1,6 +1,7 @@
 import type { Invoice } from '../../../api/queries/invoices';
+import { ShopTime } from '../../../app/shop-dates';
 import { strings } from '../../../strings';
-import { dateTime, money } from '../../../ui/format';
+import { money } from '../../../ui/format';
 import { Badge, Card } from '../../../ui/Page';
 import { gatewayLabel, type PaymentKind, paymentKind, refundHow } from '../orders';
 
@@ -84,7 +85,7 @@ export function Payment(props: { order: Invoice }) {
                 {order.refunds.map((r) => (
                   <tr key={r.id}>
                     <td data-label={strings.common.date}>
-                      <time dateTime={r.createdAt}>{dateTime(r.createdAt)}</time>
+                      <ShopTime iso={r.createdAt} />
                     </td>
                     <td data-label={strings.common.amount} className="num">
                       {money(r.amount, c)}

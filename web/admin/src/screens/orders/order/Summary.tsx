@@ -1,6 +1,7 @@
 import type { Invoice } from '../../../api/queries/invoices';
+import { ShopTime } from '../../../app/shop-dates';
 import { strings } from '../../../strings';
-import { dateTime, money } from '../../../ui/format';
+import { money } from '../../../ui/format';
 import { Badge, Card } from '../../../ui/Page';
 import { gatewayLabel, invoiceStatusLabels, invoiceStatusTones } from '../orders';
 
@@ -59,17 +60,23 @@ export function Summary(props: { order: Invoice }) {
           </>
         ) : null}
         <dt>{strings.common.created}</dt>
-        <dd>{dateTime(order.createdAt)}</dd>
+        <dd>
+          <ShopTime iso={order.createdAt} />
+        </dd>
         {order.completedAt ? (
           <>
             <dt>{strings.order.completed}</dt>
-            <dd>{dateTime(order.completedAt)}</dd>
+            <dd>
+              <ShopTime iso={order.completedAt} />
+            </dd>
           </>
         ) : null}
         {order.status === 'pending' ? (
           <>
             <dt>{strings.common.expires}</dt>
-            <dd>{dateTime(order.expiresAt)}</dd>
+            <dd>
+              <ShopTime iso={order.expiresAt} />
+            </dd>
           </>
         ) : null}
         <dt>{strings.order.buyersPage}</dt>

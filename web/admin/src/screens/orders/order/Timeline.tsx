@@ -1,6 +1,7 @@
 import type { Invoice } from '../../../api/queries/invoices';
+import { ShopTime } from '../../../app/shop-dates';
 import { strings } from '../../../strings';
-import { dateTime, money } from '../../../ui/format';
+import { money } from '../../../ui/format';
 import { Card } from '../../../ui/Page';
 import { gatewayLabel } from '../orders';
 
@@ -43,7 +44,7 @@ export function Timeline(props: { order: Invoice }) {
       <ol className="orders-timeline">
         {events.map((event) => (
           <li key={`${event.at}-${event.text}`}>
-            {event.at ? <time dateTime={event.at}>{dateTime(event.at)}</time> : null}
+            {event.at ? <ShopTime iso={event.at} /> : null}
             {event.text}
           </li>
         ))}
