@@ -78,3 +78,18 @@ test("the dashboard's today is the shop's day", () => {
     '2026-03-30',
   );
 });
+
+test("a licence ending 'at the end of this day' ends at the shop's midnight, on the day the shop shows", () => {
+  const berlin = shopDates({ timezone: 'Europe/Berlin', utcTimezoneOffset: 60 });
+  assert.equal(berlin.endOfDay('2026-01-15'), '2026-01-15T22:59:59.999Z', 'winter: UTC+1');
+  assert.equal(berlin.endOfDay('2026-07-15'), '2026-07-15T21:59:59.999Z', 'summer: UTC+2');
+  // The day clocks go back ends at 23:00 UTC (a 25-hour day), the day they go forward at 21:59.
+  assert.equal(berlin.endOfDay('2026-10-25'), '2026-10-25T22:59:59.999Z');
+  assert.equal(berlin.endOfDay('2026-03-28'), '2026-03-28T22:59:59.999Z');
+  assert.equal(berlin.day(berlin.endOfDay('2026-07-15')), '2026-07-15', 'shown again as the same day');
+  const kolkata = shopDates({ timezone: null, utcTimezoneOffset: 330 });
+  assert.equal(kolkata.endOfDay('2026-07-15'), '2026-07-15T18:29:59.999Z');
+  assert.equal(kolkata.day('2026-07-15T18:29:59.999Z'), '2026-07-15');
+  assert.equal(kolkata.day('2026-07-15T18:30:00Z'), '2026-07-16');
+  assert.equal(kolkata.endOfDay('15/07/2026'), '15/07/2026', 'not a day: sent as typed, for the API to name');
+});

@@ -347,7 +347,7 @@ export const strings = {
     validForDays: 'Valid for (days)',
     countedFromTheSale: 'Counted from the sale.',
     expiresOn: 'Expires on',
-    everyLicenseOfThis: 'Every license of this variant ends at the end of this day (UTC).',
+    everyLicenseOfThis: "Every license of this variant ends at the end of this day, on the shop's clock.",
     questionsTheBuyerAnswers: 'Questions the buyer answers at checkout.',
     customField: (j: number) => `Custom field ${j}`,
     fieldName: 'Field name',
@@ -647,7 +647,7 @@ export const strings = {
     daysToAdd: 'Days to add',
     countedFromNowIf: 'Counted from now if the license has expired.',
     newEndDate: 'New end date',
-    theLicenseEndsAt: 'The license ends at the end of this day (UTC).',
+    theLicenseEndsAt: "The license ends at the end of this day, on the shop's clock.",
     extend: 'Extend',
     /** The toast once a license action is done. */
     actionDone: {

@@ -75,6 +75,13 @@ export interface ShopDates {
   time(iso: string | number | null | undefined): string;
   /** An instant as a `datetime-local` value (`2026-03-05T15:04`) on the shop's clock; '' for none. */
   wallInput(iso: string | number | null | undefined): string;
+  /** The shop's day of an instant, `YYYY-MM-DD` (a date input's value); '' for none. */
+  day(iso: string | number | null | undefined): string;
+  /**
+   * The last millisecond of a shop's day given as `YYYY-MM-DD` (a licence ending "at the end of
+   * this day"), as an ISO instant the API takes; the text as given when it is no such day.
+   */
+  endOfDay(day: string): string;
   /** Which clock, as a hint names it: `Europe/Berlin` or `UTC+01:00`; '' while it is unknown. */
   zone: string;
   /** False while the shop is not loaded yet: every date then reads `…`. */
@@ -106,11 +113,49 @@ function writer(style: DateStyle, timeZone: string, shift: number) {
   };
 }
 
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+/** Minutes east of UTC in `timeZone` at an instant, read from the wall time Intl writes for it. */
+function zoneOffsetAt(timeZone: string, ms: number): number {
+  const at = Math.floor(ms / MINUTE_MS) * MINUTE_MS;
+  const p: Record<string, string> = {};
+  for (const part of dateFormat('wall', timeZone).formatToParts(at)) p[part.type] = part.value;
+  const wall = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute));
+  return Math.round((wall - at) / MINUTE_MS);
+}
+
+/**
+ * The instant a wall time in `timeZone` names (epoch ms read as if UTC): of the offsets a day
+ * before and after, the first that maps back to it; a time the clock skips, after the jump (as the
+ * server reads wall times, src/shared/shop-clock.ts).
+ */
+function zoneInstantOf(timeZone: string, wallMs: number): number {
+  const before = zoneOffsetAt(timeZone, wallMs - DAY_MS);
+  const after = zoneOffsetAt(timeZone, wallMs + DAY_MS);
+  const fits = [before, after]
+    .map((offset) => wallMs - offset * MINUTE_MS)
+    .filter((ms) => ms + zoneOffsetAt(timeZone, ms) * MINUTE_MS === wallMs)
+    .sort((a, b) => a - b);
+  return fits[0] ?? wallMs - before * MINUTE_MS;
+}
+
+/** The end of a day `YYYY-MM-DD` on a clock, as an ISO instant; the text itself when it is no day. */
+function endOfDayOn(day: string, timeZone: string, shift: number, zoned: boolean): string {
+  const start = /^\d{4}-\d{2}-\d{2}$/.test(day) ? Date.parse(`${day}T00:00:00Z`) : Number.NaN;
+  if (Number.isNaN(start)) return day;
+  const next = start + DAY_MS;
+  const end = (zoned ? zoneInstantOf(timeZone, next) : next - shift * MINUTE_MS) - 1;
+  return new Date(end).toISOString();
+}
+
 const pending: ShopDates = {
   dateTime: (iso) => (isNone(iso) ? NONE : PENDING),
   date: (iso) => (isNone(iso) ? NONE : PENDING),
   time: (iso) => (isNone(iso) ? NONE : PENDING),
   wallInput: () => '',
+  day: () => '',
+  endOfDay: (day) => day,
   zone: '',
   known: false,
 };
@@ -130,11 +175,14 @@ export function shopDates(clock: ShopClock | null | undefined): ShopDates {
   if (!dates) {
     const timeZone = zoned ? (clock.timezone as string) : 'UTC';
     const shift = zoned ? 0 : clock.utcTimezoneOffset;
+    const wall = writer('wall', timeZone, shift);
     dates = {
       dateTime: writer('dateTime', timeZone, shift),
       date: writer('date', timeZone, shift),
       time: writer('time', timeZone, shift),
-      wallInput: writer('wall', timeZone, shift),
+      wallInput: wall,
+      day: (iso) => wall(iso).slice(0, 10),
+      endOfDay: (day) => endOfDayOn(day, timeZone, shift, zoned),
       zone: zoned ? timeZone : offsetLabel(shift),
       known: true,
     };

@@ -14,7 +14,7 @@ import { Field, FormError, FormProblems } from '../../ui/Field';
 import { Badge, Card, LoadError, Loading, Page } from '../../ui/Page';
 import { useToast } from '../../ui/Toast';
 import { CopyButton } from '../settings/copy';
-import { activationText, endOfDay, licenseStatusLabels, licenseStatusTones } from './licenses';
+import { activationText, licenseStatusLabels, licenseStatusTones } from './licenses';
 import './licenses.css';
 
 type Action = 'disable' | 'enable' | 'revoke' | 'reset';
@@ -232,7 +232,7 @@ type ExtendHow = 'days' | 'date' | 'never';
 
 /** Moves the licence's end: some days on, to a date, or to never. */
 function ExtendForm(props: { license: License; shopId: number; onDone: (next: License) => void; onClose: () => void }) {
-  const { dateTime } = useShopDates();
+  const { dateTime, endOfDay } = useShopDates();
   const { license } = props;
   const notify = useToast();
   const form = useBodyForm({

@@ -17,6 +17,3 @@ export function activationText(license: { activationUsage: number; activationLim
     license.activationLimit === null ? strings.licenses.unlimited : license.activationLimit,
   );
 }
-
-/** The end of a UTC day given as `YYYY-MM-DD`, as the API takes a time. */
-export const endOfDay = (date: string) => `${date}T23:59:59.000Z`;

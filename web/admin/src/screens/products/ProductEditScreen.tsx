@@ -58,7 +58,8 @@ const visibilityFlags = [
 ] as const;
 
 function ProductForm(props: { product: Product | null }) {
-  const { dateTime } = useShopDates();
+  const dates = useShopDates();
+  const { dateTime } = dates;
   const { shopId, currency } = useShop();
   const shopPath = useShopPath();
   const [, navigate] = useLocation();
@@ -67,8 +68,8 @@ function ProductForm(props: { product: Product | null }) {
   const saved = props.product;
   const form = useBodyForm({
     operation: saved ? 'PUT /self/{shopId}/v2/products/{productId}' : 'POST /self/{shopId}/v2/products',
-    defaultValues: saved ? productDraft(saved) : emptyProduct(),
-    toBody: productBody,
+    defaultValues: saved ? productDraft(saved, dates) : emptyProduct(),
+    toBody: (draft) => productBody(draft, dates),
     fieldOf: productFieldOf,
     check: productChecks,
   });
@@ -108,7 +109,7 @@ function ProductForm(props: { product: Product | null }) {
       queryClient.setQueryData(queryKeys.products.one(shopId, answer.id), answer);
       // A save answers the product as stored: the form shows it (new variants get their ids). A
       // re-read for any other reason (a restock, a refetch) leaves the owner's unsaved edits alone.
-      if (saved) form.reset(productDraft(answer));
+      if (saved) form.reset(productDraft(answer, dates));
       notify(saved ? strings.productEdit.productSaved : strings.productEdit.productCreated);
       await invalidate();
       if (!saved) navigate(shopPath(`/products/${answer.id}`), { replace: true });

@@ -1,5 +1,6 @@
 import type { Product } from '../../api/queries/products';
 import { strings } from '../../strings';
+import type { ShopDates } from '../../ui/format';
 import {
   type CustomFieldType,
   type Gateway,
@@ -167,7 +168,10 @@ export function emptyProduct(): ProductDraft {
   };
 }
 
-function variantDraft(v: Variant): VariantDraft {
+/** The shop's days, for a licence's end date (ui/format.ts `ShopDates`). */
+export type DraftDates = Pick<ShopDates, 'day' | 'endOfDay'>;
+
+function variantDraft(v: Variant, dates: DraftDates): VariantDraft {
   const settings = v.asSerials ?? v.asService ?? v.asDynamic ?? v.asFile;
   const license = v.license;
   const serials = (v.asSerials?.serials ?? []).join('\n');
@@ -196,7 +200,7 @@ function variantDraft(v: Variant): VariantDraft {
     activationLimit: numberText(license?.activationLimit),
     licenseValidity: license?.expiresAt ? 'date' : license?.validDays ? 'days' : 'never',
     validDays: numberText(license?.validDays),
-    licenseEndDate: license?.expiresAt ? license.expiresAt.slice(0, 10) : '',
+    licenseEndDate: license?.expiresAt ? dates.day(license.expiresAt) : '',
     savedLicenseExpiresAt: license?.expiresAt ?? null,
     keyPattern: text(license?.keyPattern),
     customerNote: text(v.customerNote),
@@ -221,7 +225,7 @@ function variantDraft(v: Variant): VariantDraft {
   };
 }
 
-export function productDraft(p: Product): ProductDraft {
+export function productDraft(p: Product, dates: DraftDates): ProductDraft {
   return {
     title: p.title,
     shortDescription: text(p.shortDescription),
@@ -238,7 +242,7 @@ export function productDraft(p: Product): ProductDraft {
     chatRequired: p.chatIntegration?.required ?? false,
     guildId: text(p.chatIntegration?.guildId),
     roleIds: (p.chatIntegration?.roleIds ?? []).join(', '),
-    variants: p.variants.map(variantDraft),
+    variants: p.variants.map((v) => variantDraft(v, dates)),
   };
 }
 
@@ -251,28 +255,28 @@ const orNull = (value: string) => (value.trim() === '' ? null : value);
 
 /**
  * A licence's end as the API takes it: the stored time while its date is unchanged, else the end
- * of the chosen day in UTC (the date shown is the stored time's UTC date). An unparsable date is
- * sent as typed, so the API names the field.
+ * of the chosen day on the shop's clock (the date shown is the stored time's day on it). An
+ * unparsable date is sent as typed, so the API names the field.
  */
-function licenseEnd(v: VariantDraft): string | null {
+function licenseEnd(v: VariantDraft, dates: DraftDates): string | null {
   const date = v.licenseEndDate.trim();
   if (date === '') return null;
-  if (v.savedLicenseExpiresAt && v.savedLicenseExpiresAt.slice(0, 10) === date) return v.savedLicenseExpiresAt;
-  return /^\d{4}-\d{2}-\d{2}$/.test(date) ? `${date}T23:59:59.000Z` : date;
+  if (v.savedLicenseExpiresAt && dates.day(v.savedLicenseExpiresAt) === date) return v.savedLicenseExpiresAt;
+  return dates.endOfDay(date);
 }
 
-function licenseBody(v: VariantDraft): VariantBody['license'] {
+function licenseBody(v: VariantDraft, dates: DraftDates): VariantBody['license'] {
   if (!v.licenseEnabled || !licensedTypes.includes(v.productType)) return null;
   return {
     activationLimit: optionalNumber(v.activationLimit),
     validDays: v.licenseValidity === 'days' ? optionalNumber(v.validDays) : null,
-    expiresAt: v.licenseValidity === 'date' ? licenseEnd(v) : null,
+    expiresAt: v.licenseValidity === 'date' ? licenseEnd(v, dates) : null,
     // A serial is its own key: the pattern is for generated keys only.
     keyPattern: v.productType === 'serials' ? null : orNull(v.keyPattern),
   };
 }
 
-function variantBody(v: VariantDraft): VariantBody {
+function variantBody(v: VariantDraft, dates: DraftDates): VariantBody {
   const limits = { minAmount: optionalNumber(v.minAmount), maxAmount: optionalNumber(v.maxAmount) };
   const body: VariantBody = {
     title: v.title,
@@ -284,7 +288,7 @@ function variantBody(v: VariantDraft): VariantBody {
     asService: null,
     asDynamic: null,
     asFile: null,
-    license: licenseBody(v),
+    license: licenseBody(v, dates),
     gateways: v.gateways.map((g) => ({
       gateway: g.gateway,
       rules: { blockVpn: g.blockVpn },
@@ -334,7 +338,7 @@ function variantBody(v: VariantDraft): VariantBody {
   return body;
 }
 
-export function productBody(d: ProductDraft): ProductBody {
+export function productBody(d: ProductDraft, dates: DraftDates): ProductBody {
   const roleIds = d.roleIds
     .split(/[\s,]+/)
     .map((r) => r.trim())
@@ -354,7 +358,7 @@ export function productBody(d: ProductDraft): ProductBody {
     chatIntegration: chatUsed
       ? { enabled: d.chatEnabled, required: d.chatRequired, guildId: orNull(d.guildId), roleIds }
       : null,
-    variants: d.variants.map(variantBody),
+    variants: d.variants.map((v) => variantBody(v, dates)),
   };
 }
 
