@@ -191,7 +191,7 @@ function CouponFields({ form, row }: { form: CouponForm; row: Coupon | null }) {
           )}
         </Field>
       </div>
-      <fieldset className="marketing-fieldset">
+      <fieldset className="choice-group">
         <legend>{strings.coupons.discountType}</legend>
         <label className="check">
           <input type="radio" value="false" {...register('isFixed')} />
@@ -233,7 +233,7 @@ function CouponFields({ form, row }: { form: CouponForm; row: Coupon | null }) {
         </Field>
       </div>
       <ProductPicker form={form} />
-      <fieldset className="marketing-fieldset">
+      <fieldset className="choice-group">
         <legend>{strings.coupons.paymentMethodsNoneChosen}</legend>
         {gateways.map((g) => (
           <label key={g} className="check">
@@ -277,7 +277,7 @@ function ProductPicker({ form }: { form: CouponForm }) {
     field.onChange(on ? [...chosen, id] : chosen.filter((other) => other !== id));
   const problem = form.problem('restrictToProducts');
   return (
-    <fieldset className="marketing-fieldset marketing-fieldset-column">
+    <fieldset className="choice-group marketing-fieldset-column">
       <legend>{strings.coupons.productsNoneChosenEvery}</legend>
       {chosen.length > 0 ? (
         <ul className="marketing-chips" aria-label={strings.coupons.chosenProducts}>

@@ -439,7 +439,7 @@ function TimezoneSection({ settings }: Props) {
         </>
       }
     >
-      <fieldset className="settings-choice">
+      <fieldset className="choice-group">
         <legend>{strings.settings.shopClock}</legend>
         <label className="check">
           <input type="radio" value="zone" {...form.register('kind')} />
