@@ -83,7 +83,8 @@ function inBuyerWords(lang: Lang, problem: string): string {
   return problem;
 }
 
-function sentence(problem: string): string {
+/** A problem as a sentence: capitalised, ending with a full stop. */
+export function sentence(problem: string): string {
   const text = problem.trim();
   const first = text.charAt(0).toUpperCase() + text.slice(1);
   return /[.!?]$/.test(first) ? first : `${first}.`;

@@ -321,8 +321,7 @@ export function CheckoutPage(props: CheckoutPageProps) {
             </fieldset>
           ) : null}
 
-          <div class={e.coupon ? 'field invalid' : 'field'}>
-            <label for="coupon">{t('product.coupon')}</label>
+          <Field id="coupon" label={t('product.coupon')} error={e.coupon} hint={t('checkout.applyHint')}>
             <div class="inline-field">
               <input
                 id="coupon"
@@ -337,15 +336,7 @@ export function CheckoutPage(props: CheckoutPageProps) {
                 {t('checkout.apply')}
               </button>
             </div>
-            <p class="hint" id="coupon-hint">
-              {t('checkout.applyHint')}
-            </p>
-            {e.coupon ? (
-              <p class="error" id="coupon-error" role="alert">
-                {e.coupon}
-              </p>
-            ) : null}
-          </div>
+          </Field>
           <Field id="ref" label={t('product.referral')} error={e.ref}>
             <input
               id="ref"

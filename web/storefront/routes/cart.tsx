@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ForbiddenError, NotFoundError } from '../../../src/http/errors.js';
 import { cartPage } from '../../../src/modules/storefront/index.js';
 import { addToCart, type Cart, type CartLine, crossSitePost, MAX_CART_QUANTITY, readCart, writeCart } from '../cart.js';
-import { type FormInput, formToken, idOf, textOf } from '../form.js';
+import { type FormInput, formToken, idOf, sentence, textOf } from '../form.js';
 import { type CartNotice, CartPage, type CartPageLine, cartQuantityName } from '../pages/cart.js';
 import { sendPage } from '../render.js';
 import { href } from '../site.js';
@@ -39,7 +39,6 @@ export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
   function rangeError(request: FastifyRequest, line: CartPageLine): string | undefined {
     const { t } = request.lang!;
     const quantity = Number(line.quantity);
-    const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
     if (quantity < line.variant.minAmount) return sentence(t('form.atLeast', { limit: line.variant.minAmount }));
     if (line.variant.maxAmount !== null && quantity > line.variant.maxAmount)
       return sentence(t('form.atMost', { limit: line.variant.maxAmount }));
@@ -142,7 +141,7 @@ export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return {
         ...l,
         quantity: value,
-        error: ok ? undefined : `${t('form.wholeNumber').replace(/^./, (c) => c.toUpperCase())}.`,
+        error: ok ? undefined : sentence(t('form.wholeNumber')),
       };
     });
     if (refused) return showCart(reply, details, typed, { kind: 'invalid' }, 400);
