@@ -210,6 +210,15 @@ test('requests waiting on a fill get the filled page, even after a later write m
   assert.ok('done' in failing && 'wait' in waiting);
   failing.done();
   assert.equal(await waiting.wait, undefined);
+  // A claim is released once: its second release (an aborted request's, after its own answer)
+  // leaves the claim a later request holds on the same page alone.
+  const later = cache.claimFill(2, '/main', '0');
+  assert.ok('done' in later);
+  failing.done();
+  const behindLater = cache.claimFill(2, '/main', '0');
+  assert.ok('wait' in behindLater, 'the later claim still stands');
+  later.done();
+  assert.equal(await behindLater.wait, undefined);
 });
 
 test('with Redis, an edit through one instance is seen at once by another instance that cached the page', async (t) => {

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import { Id } from '../../schemas/common.js';
 import { findShopBySubdomain } from './repository.js';
@@ -25,20 +25,28 @@ const MAX_ID = 2147483647;
  * onRequest hook of the public scope, registered before the routes' own hooks (the page cache
  * reads `shopId` as a number): a numeric `shopId` becomes a number, a subdomain the id of its
  * shop (one read of the unique subdomain index; unknown: 404), anything else is a 400.
+ * Callback-style: an id, the common case, costs no promise on every public request.
  */
-export async function resolvePublicShopId(request: FastifyRequest): Promise<void> {
+export function resolvePublicShopId(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void {
   const params = request.params as { shopId?: unknown } | undefined;
   const raw = params?.shopId;
-  if (typeof raw !== 'string') return;
-  if (/^\d+$/.test(raw)) {
+  if (typeof raw !== 'string') done();
+  else if (/^\d+$/.test(raw)) {
     const id = Number(raw);
     if (id < 1 || id > MAX_ID)
-      throw ValidationError.field('shopId', `must be an id from 1 to ${MAX_ID} or a subdomain`);
-    params!.shopId = id;
-    return;
-  }
-  if (!SUBDOMAIN.test(raw)) throw ValidationError.field('shopId', 'must be a positive integer id or a subdomain');
-  const shop = await findShopBySubdomain(request.server.ctx.db, raw);
-  if (!shop) throw new NotFoundError('Shop');
-  params!.shopId = shop.id;
+      done(ValidationError.field('shopId', `must be an id from 1 to ${MAX_ID} or a subdomain`));
+    else {
+      params!.shopId = id;
+      done();
+    }
+  } else if (!SUBDOMAIN.test(raw))
+    done(ValidationError.field('shopId', 'must be a positive integer id or a subdomain'));
+  else
+    findShopBySubdomain(request.server.ctx.db, raw).then((shop) => {
+      if (!shop) done(new NotFoundError('Shop'));
+      else {
+        params!.shopId = shop.id;
+        done();
+      }
+    }, done);
 }

@@ -25,8 +25,8 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
   });
 }
 
-/** onSend hook: ETag on every 200, and a 304 without a body when the client already holds it. */
-export async function conditionalGet(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+/** For an onSend hook: ETag on every 200, and a 304 without a body when the client already holds it (the payload to send). */
+export function conditionalGet(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
   if (reply.statusCode !== 200 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return payload;
   // A page from the page cache already carries the ETag computed when it was stored.
   const etag = (reply.getHeader('etag') as string | undefined) ?? etagOf(payload);

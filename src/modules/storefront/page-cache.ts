@@ -142,27 +142,33 @@ export class PageCache {
     return this.maxBytes > 0;
   }
 
-  /** The shop's current version; null when it cannot be read (then nothing is cached or served). */
-  async version(shopId: number): Promise<string | null> {
+  /**
+   * The shop's current version; null when it cannot be read (then nothing is cached or served).
+   * Read at once (no promise) when versions live in this process, from Redis otherwise.
+   */
+  version(shopId: number): string | null | Promise<string | null> {
     return this.versions.current(shopId);
   }
 
   /** Lookups answered from memory and not, since the start (the operator's metrics). */
   readonly lookups = { hits: 0, misses: 0 };
 
-  /** The page stored under `key` for the shop's current version, if any. */
-  async get(shopId: number, key: string, now = Date.now()): Promise<CachedPage | undefined> {
-    const entry = await this.current(shopId, key, now);
-    if (entry) this.lookups.hits++;
-    else this.lookups.misses++;
-    return entry;
+  /**
+   * The page stored under `key` for the shop's current version, if any. Answered at once when
+   * versions live in this process: a hit then costs no promise (the public pages' hot path).
+   */
+  get(shopId: number, key: string, now = Date.now()): CachedPage | undefined | Promise<CachedPage | undefined> {
+    const entry = this.shops.get(shopId)?.pages.get(key);
+    if (!entry || now - entry.storedAt > this.maxAgeMs) return this.counted(undefined);
+    const version = this.version(shopId);
+    if (typeof version === 'string' || version === null)
+      return this.counted(version === entry.version ? entry : undefined);
+    return version.then((current) => this.counted(current === entry.version ? entry : undefined));
   }
 
-  private async current(shopId: number, key: string, now: number): Promise<CachedPage | undefined> {
-    const entry = this.shops.get(shopId)?.pages.get(key);
-    if (!entry || now - entry.storedAt > this.maxAgeMs) return undefined;
-    const version = await this.version(shopId);
-    if (version !== entry.version) return undefined;
+  private counted(entry: CachedPage | undefined): CachedPage | undefined {
+    if (entry) this.lookups.hits++;
+    else this.lookups.misses++;
     return entry;
   }
 
@@ -222,10 +228,12 @@ export class PageCache {
         ]),
       };
     let done!: (page?: CachedPage) => void;
-    this.fills.set(id, new Promise<CachedPage | undefined>((resolve) => (done = resolve)));
+    const filled = new Promise<CachedPage | undefined>((resolve) => (done = resolve));
+    this.fills.set(id, filled);
     return {
+      // Once only: a later call never releases another request's claim of the same page.
       done: (page) => {
-        this.fills.delete(id);
+        if (this.fills.get(id) === filled) this.fills.delete(id);
         done(page);
       },
     };
@@ -284,16 +292,24 @@ export async function shopContentChanged(shopId: number): Promise<void> {
  * Owner requests name the shop they were authorised for; public ones (checkout, tickets) the
  * shop in their path. A failed write changed nothing and leaves the cache alone.
  */
-export async function invalidateAfterWrite(
+export function invalidateAfterWrite(
   request: FastifyRequest,
   reply: FastifyReply,
   payload: unknown,
-): Promise<unknown> {
-  if (request.method === 'GET' || request.method === 'HEAD' || reply.statusCode >= 400) return payload;
-  if (request.routeOptions.config.keepsPages) return payload;
+  done: (err: Error | null, payload?: unknown) => void,
+): void {
+  const shopId = changedShopOf(request, reply);
+  // Reads (every public page served) pass at once, without a promise.
+  if (shopId === undefined) done(null, payload);
+  else shopContentChanged(shopId).then(() => done(null, payload), done);
+}
+
+/** The shop a successful write changed, if the request is one. */
+function changedShopOf(request: FastifyRequest, reply: FastifyReply): number | undefined {
+  if (request.method === 'GET' || request.method === 'HEAD' || reply.statusCode >= 400) return undefined;
+  if (request.routeOptions.config.keepsPages) return undefined;
   const shopId = request.principal
     ? request.shop?.id
     : Number((request.params as { shopId?: unknown } | undefined)?.shopId);
-  if (shopId !== undefined && Number.isSafeInteger(shopId)) await shopContentChanged(shopId);
-  return payload;
+  return shopId !== undefined && Number.isSafeInteger(shopId) ? shopId : undefined;
 }

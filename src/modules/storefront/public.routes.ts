@@ -4,6 +4,7 @@ import { ok, publicResponses } from '../../schemas/common.js';
 import { recordVisit } from '../analytics/index.js';
 import { PublicShopParams } from '../shops/index.js';
 import { cacheControlFor, conditionalGet, matchesIfNoneMatch } from './http-cache.js';
+import type { CachedPage } from './page-cache.js';
 import * as schema from './schema.js';
 import * as service from './service.js';
 import { keyRemembered, openStorefront, UnlockedKeys } from './storefront-lock.js';
@@ -52,40 +53,84 @@ export const storefrontPublicRoutes: FastifyPluginAsyncTypebox = async (app) => 
   // are stored, so a hit never skips a check the request would have failed. It runs at
   // preParsing, after every onRequest hook: the rate limit (a route-level onRequest hook, which
   // runs after this scope's own) counts a hit like any other request.
+  //
+  // The hooks of these routes are callback-style and a hit is answered without a promise when the
+  // cache's versions live in this process: an async hook that answers must `return reply`, whose
+  // `then` makes Fastify watch the response's end for every hit (bench T3, docs/internals.md).
   if (cache.enabled) {
-    app.addHook('preParsing', async (request, reply) => {
-      if (request.method !== 'GET') return;
+    app.addHook('preParsing', (request, reply, _payload, done) => {
+      if (request.method !== 'GET') return done();
       const shopId = Number((request.params as { shopId?: string }).shopId);
-      if (!Number.isSafeInteger(shopId)) return;
+      if (!Number.isSafeInteger(shopId)) return done();
       const key = pageKeyOf(request.url);
-      let page = await cache.get(shopId, key);
-      if (!page) {
-        const version = await cache.version(shopId);
-        if (version === null) return;
-        const claim = cache.claimFill(shopId, key, version);
-        if ('done' in claim) {
-          request.pageFill = { shopId, key, version, passwordHash: null, done: claim.done };
-          return;
-        }
-        // Another request is computing this very page: wait for it rather than compute it again.
-        page = await claim.wait;
-        if (!page) return;
-      }
-      const password = (request.query as { key?: unknown }).key;
-      if (
-        page.passwordHash !== null &&
-        !keyRemembered(page.passwordHash, typeof password === 'string' ? password : undefined, shopId, unlocked)
-      ) {
-        // The handler checks the key (a guess, counted once there) and answers 403 shop_locked, as without the cache.
-        return;
-      }
-      void reply.header('etag', page.etag).header('cache-control', page.cacheControl);
-      if (matchesIfNoneMatch(request.headers['if-none-match'], page.etag)) return reply.code(304).send();
-      return reply.type(page.contentType).send(page.body);
+      const page = cache.get(shopId, key);
+      if (page instanceof Promise) {
+        page.then(
+          (found) => (found ? serveOr(request, reply, shopId, found, done) : fill(request, reply, shopId, key, done)),
+          done,
+        );
+      } else if (page) serveOr(request, reply, shopId, page, done);
+      else fill(request, reply, shopId, key, done);
     });
   }
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  /** Answers the request with a stored page, or lets it go on (`next`) when the page needs a key it lacks. */
+  function serveOr(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    shopId: number,
+    page: CachedPage,
+    next: (err?: Error) => void,
+  ): void {
+    const password = (request.query as { key?: unknown }).key;
+    if (
+      page.passwordHash !== null &&
+      !keyRemembered(page.passwordHash, typeof password === 'string' ? password : undefined, shopId, unlocked)
+    ) {
+      // The handler checks the key (a guess, counted once there) and answers 403 shop_locked, as without the cache.
+      next();
+      return;
+    }
+    void reply.header('etag', page.etag).header('cache-control', page.cacheControl);
+    if (matchesIfNoneMatch(request.headers['if-none-match'], page.etag)) void reply.code(304).send();
+    else void reply.type(page.contentType).send(page.body);
+  }
+
+  /** A miss: served the page another request computes meanwhile, or computed by this one. */
+  function fill(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    shopId: number,
+    key: string,
+    next: (err?: Error) => void,
+  ): void {
+    claimOrWait(request, shopId, key).then(
+      (page) => (page ? serveOr(request, reply, shopId, page, next) : next()),
+      next,
+    );
+  }
+
+  /**
+   * The request claims the computation of the page (its 200 is stored in onSend) and resolves to
+   * nothing, or, when another request is computing that very page under the same version, waits
+   * for it rather than compute it again.
+   */
+  async function claimOrWait(request: FastifyRequest, shopId: number, key: string): Promise<CachedPage | undefined> {
+    const version = await cache.version(shopId);
+    if (version === null) return undefined;
+    const claim = cache.claimFill(shopId, key, version);
+    if ('wait' in claim) return claim.wait;
+    request.pageFill = { shopId, key, version, passwordHash: null, done: claim.done };
+    // A request that ends without its answer stored (aborted, or no onSend) still releases its waiters.
+    request.raw.once('close', () => {
+      const unfinished = request.pageFill;
+      request.pageFill = null;
+      unfinished?.done();
+    });
+    return undefined;
+  }
+
+  app.addHook('onSend', (request, reply, payload, done) => {
     const fill = request.pageFill;
     if (fill) {
       request.pageFill = null;
@@ -100,21 +145,20 @@ export const storefrontPublicRoutes: FastifyPluginAsyncTypebox = async (app) => 
         fill.done(page);
       } else fill.done();
     }
-    return conditionalGet(request, reply, payload);
+    done(null, conditionalGet(request, reply, payload));
   });
-  // A request that ends without a reply being sent still releases the requests waiting on it.
-  app.addHook('onResponse', async (request) => request.pageFill?.done());
-  app.addHook('onRequestAbort', async (request) => request.pageFill?.done());
-  // A served page (not a 304 revalidation, not an error) counts as a visit; fire-and-forget.
-  app.addHook('onResponse', async (request, reply) => {
-    if (request.method !== 'GET' || reply.statusCode !== 200) return;
-    const userAgent = request.headers['user-agent'];
-    recordVisit(app, {
-      shopId: (request.params as { shopId: number }).shopId,
-      page: pageOf(request),
-      ip: request.ip ?? null,
-      userAgent: typeof userAgent === 'string' ? userAgent : null,
-    });
+  // A served page (not a 304 revalidation, not an error) counts as a visit, buffered (never awaited).
+  app.addHook('onResponse', (request, reply, done) => {
+    if (request.method === 'GET' && reply.statusCode === 200) {
+      const userAgent = request.headers['user-agent'];
+      recordVisit(app, {
+        shopId: (request.params as { shopId: number }).shopId,
+        page: pageOf(request),
+        ip: request.ip ?? null,
+        userAgent: typeof userAgent === 'string' ? userAgent : null,
+      });
+    }
+    done();
   });
 
   /** The shop opened with the page's `key`, with the caching policy its password implies. */
