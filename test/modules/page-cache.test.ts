@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
 import { type TestContext, test } from 'node:test';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { expireOverdue } from '../../src/modules/orders/lifecycle.service.js';
 import { PageCache } from '../../src/modules/storefront/page-cache.js';
@@ -238,4 +239,40 @@ test('with Redis, an edit through one instance is seen at once by another instan
   assert.equal(await selectsDuring(second, () => fromSecond('/main')), 0, 'cached on the second instance');
   assertOk(await api.post(`/self/${shopId}/announcements`, { title: 'Edited Elsewhere' }));
   assert.ok((await fromSecond('/main')).text.includes('Edited Elsewhere'));
+});
+
+test('a client that leaves while its missed page is computed releases the requests waiting for that page', async (t) => {
+  const app = await build(t, { INVOICE_EXPIRY_INTERVAL_MS: String(24 * 60 * 60 * 1000) });
+  // A request marked `x-test-hold` waits before its handler until the test lets it go.
+  let held: { request: FastifyRequest; release: () => void } | undefined;
+  let arrived!: () => void;
+  const holding = new Promise<void>((resolve) => (arrived = resolve));
+  app.addHook('preHandler', async (request) => {
+    if (request.headers['x-test-hold'] !== 'yes') return;
+    await new Promise<void>((release) => {
+      held = { request, release };
+      arrived();
+    });
+  });
+  const api = await owner(app);
+  const { shopId } = await sellingShop(api);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const path = `/v2/public/shops/${shopId}/main`;
+  const leaving = new AbortController();
+  const first = fetch(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}${path}`, {
+    headers: { 'x-test-hold': 'yes' },
+    signal: leaving.signal,
+  }).catch(() => 'left');
+  await holding;
+  const version = (await app.pageCache.version(shopId))!;
+  assert.ok('wait' in app.pageCache.claimFill(shopId, path, version), 'the held request computes the page');
+  // (`once` would reject: the request also emits an `aborted` error.)
+  const closed = new Promise((resolve) => held!.request.raw.once('close', resolve));
+  leaving.abort();
+  await closed;
+  assert.equal(await first, 'left');
+  const next = app.pageCache.claimFill(shopId, path, version);
+  assert.ok('done' in next, 'its client left: the next request computes the page instead of waiting');
+  next.done();
+  held!.release();
 });
