@@ -1,3 +1,5 @@
+import { DAY_MS, type ShopClock as DayClock, fixedClock, zoneClock } from '../../../../src/shared/shop-clock';
+
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 
 /** An API amount (a decimal in the major unit) with its currency, as this browser writes money. */
@@ -113,40 +115,14 @@ function writer(style: DateStyle, timeZone: string, shift: number) {
   };
 }
 
-const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
-
-/** Minutes east of UTC in `timeZone` at an instant, read from the wall time Intl writes for it. */
-function zoneOffsetAt(timeZone: string, ms: number): number {
-  const at = Math.floor(ms / MINUTE_MS) * MINUTE_MS;
-  const p: Record<string, string> = {};
-  for (const part of dateFormat('wall', timeZone).formatToParts(at)) p[part.type] = part.value;
-  const wall = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute));
-  return Math.round((wall - at) / MINUTE_MS);
-}
-
 /**
- * The instant a wall time in `timeZone` names (epoch ms read as if UTC): of the offsets a day
- * before and after, the first that maps back to it; a time the clock skips, after the jump (as the
- * server reads wall times, src/shared/shop-clock.ts).
+ * The end of a day `YYYY-MM-DD` on a clock (the server's own, src/shared/shop-clock.ts), as an ISO
+ * instant; the text itself when it is no day.
  */
-function zoneInstantOf(timeZone: string, wallMs: number): number {
-  const before = zoneOffsetAt(timeZone, wallMs - DAY_MS);
-  const after = zoneOffsetAt(timeZone, wallMs + DAY_MS);
-  const fits = [before, after]
-    .map((offset) => wallMs - offset * MINUTE_MS)
-    .filter((ms) => ms + zoneOffsetAt(timeZone, ms) * MINUTE_MS === wallMs)
-    .sort((a, b) => a - b);
-  return fits[0] ?? wallMs - before * MINUTE_MS;
-}
-
-/** The end of a day `YYYY-MM-DD` on a clock, as an ISO instant; the text itself when it is no day. */
-function endOfDayOn(day: string, timeZone: string, shift: number, zoned: boolean): string {
+function endOfDayOn(day: string, clock: DayClock): string {
   const start = /^\d{4}-\d{2}-\d{2}$/.test(day) ? Date.parse(`${day}T00:00:00Z`) : Number.NaN;
   if (Number.isNaN(start)) return day;
-  const next = start + DAY_MS;
-  const end = (zoned ? zoneInstantOf(timeZone, next) : next - shift * MINUTE_MS) - 1;
-  return new Date(end).toISOString();
+  return new Date(clock.dayStart(start / DAY_MS + 1) - 1).toISOString();
 }
 
 const pending: ShopDates = {
@@ -176,13 +152,14 @@ export function shopDates(clock: ShopClock | null | undefined): ShopDates {
     const timeZone = zoned ? (clock.timezone as string) : 'UTC';
     const shift = zoned ? 0 : clock.utcTimezoneOffset;
     const wall = writer('wall', timeZone, shift);
+    const dayClock = zoned ? zoneClock(timeZone) : fixedClock(shift);
     dates = {
       dateTime: writer('dateTime', timeZone, shift),
       date: writer('date', timeZone, shift),
       time: writer('time', timeZone, shift),
       wallInput: wall,
       day: (iso) => wall(iso).slice(0, 10),
-      endOfDay: (day) => endOfDayOn(day, timeZone, shift, zoned),
+      endOfDay: (day) => endOfDayOn(day, dayClock),
       zone: zoned ? timeZone : offsetLabel(shift),
       known: true,
     };
