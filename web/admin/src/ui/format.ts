@@ -1,4 +1,4 @@
-import { DAY_MS, type ShopClock as DayClock, fixedClock, zoneClock } from '../../../../src/shared/shop-clock';
+import { DAY_MS, type ShopClock as DayClock, fixedClock, zoneClock } from '../../../../src/shared/shop-clock.js';
 
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 
