@@ -255,6 +255,36 @@ test('the cart page: remove, 0 removes, a quantity that is no number is refused 
   assert.deepEqual(buyer.cart(), [[ebookId, ebookVariant, 1]]);
 });
 
+test("a quantity as typed: 'Add to cart' takes the option's least for no number or 0 and caps a huge one; the cart refuses above the cap", async (t) => {
+  const { app, productId, keysVariant, base } = await setup(t);
+  const buyer = new Buyer(app);
+  const add = (quantity: string) =>
+    addToCart(buyer, base, { product: String(productId), variant: String(keysVariant), quantity });
+  const inCart = () => buyer.cart()[0]?.[2];
+
+  // The keys option's least is 1: text that is no whole number, or 0, adds that.
+  for (const typed of ['two', '0', '-3', '1.5', '']) {
+    assert.equal((await add(typed)).statusCode, 303, typed);
+    assert.equal(inCart(), 1, `"${typed}" adds the least`);
+    buyer.cookies.delete('shopd_cart');
+  }
+  assert.equal((await add(' 4 ')).statusCode, 303);
+  assert.equal(inCart(), 4, "spaces around a number are the browser's, not the buyer's");
+  buyer.cookies.delete('shopd_cart');
+  // Seven digits above the cart's cap are capped (the option's own maximum is said on the cart page).
+  await add('9999999');
+  assert.equal(inCart(), 1_000_000);
+
+  // On the cart page a number above the cap is refused as it is typed, and nothing changes.
+  const page = await buyer.get(`${base}/cart`);
+  const over = await buyer.submit(page, `${base}/cart`, { [`quantity.${keysVariant}`]: '1000001', intent: 'update' });
+  assert.equal(over.statusCode, 400);
+  assert.equal(textById(over.body, `quantity.${keysVariant}-error`), 'Must be a whole number.');
+  assert.equal(inCart(), 1_000_000);
+  const ok = await buyer.submit(page, `${base}/cart`, { [`quantity.${keysVariant}`]: '1000000', intent: 'update' });
+  assert.equal(ok.statusCode, 303);
+});
+
 test('adding to the cart: another site cannot; a client that names no origin can; unknown products are 404s', async (t) => {
   const { app, productId, keysVariant, base } = await setup(t);
   const buyer = new Buyer(app);

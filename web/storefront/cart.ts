@@ -34,6 +34,16 @@ export interface Cart {
 export const MAX_CART_QUANTITY = 1_000_000;
 const MAX_REF_LENGTH = 64;
 
+/**
+ * A quantity as a buyer typed it in a form (adding to the cart, the cart's lines, the one-product
+ * checkout): a whole number of at most seven digits, else undefined. Each form decides what 0 and
+ * numbers above {@link MAX_CART_QUANTITY} mean.
+ */
+export function typedQuantity(text: string): number | undefined {
+  const trimmed = text.trim();
+  return /^[0-9]{1,7}$/.test(trimmed) ? Number(trimmed) : undefined;
+}
+
 const isId = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) > 0;
 
 /** The cart in the request's cookie; anything malformed in it is dropped rather than refused (it is the buyer's own). */

@@ -2,7 +2,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ForbiddenError, NotFoundError } from '../../../src/http/errors.js';
 import { cartPage } from '../../../src/modules/storefront/index.js';
-import { addToCart, type Cart, type CartLine, crossSitePost, MAX_CART_QUANTITY, readCart, writeCart } from '../cart.js';
+import {
+  addToCart,
+  type Cart,
+  type CartLine,
+  crossSitePost,
+  MAX_CART_QUANTITY,
+  readCart,
+  typedQuantity,
+  writeCart,
+} from '../cart.js';
 import { type FormInput, formToken, idOf, sentence, textOf } from '../form.js';
 import { type CartNotice, CartPage, type CartPageLine, cartQuantityName } from '../pages/cart.js';
 import { sendPage } from '../render.js';
@@ -108,8 +117,8 @@ export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ? product.variants[0]
         : product.variants.find((v) => v.id === variantId);
     if (!variant) throw new NotFoundError('Variant');
-    const typed = textOf(input, 'quantity').trim();
-    const quantity = /^[0-9]{1,7}$/.test(typed) && Number(typed) >= 1 ? Number(typed) : variant.minAmount;
+    const typed = typedQuantity(textOf(input, 'quantity'));
+    const quantity = typed !== undefined && typed >= 1 ? typed : variant.minAmount;
     const ref = textOf(input, 'ref').trim() || null;
     const { cart, full } = addToCart(
       readCart(request),
@@ -136,7 +145,8 @@ export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const typed = lines.map((l) => {
       const text = textOf(input, cartQuantityName(l.variant.id)).trim();
       const value = text === '' ? String(l.line.quantity) : text;
-      const ok = /^[0-9]{1,7}$/.test(value) && Number(value) <= MAX_CART_QUANTITY;
+      const quantity = typedQuantity(value);
+      const ok = quantity !== undefined && quantity <= MAX_CART_QUANTITY;
       if (!ok) refused = true;
       return {
         ...l,

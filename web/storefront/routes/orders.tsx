@@ -19,7 +19,7 @@ import { cartPage, checkoutPage } from '../../../src/modules/storefront/index.js
 import { fromMinorUnits } from '../../../src/schemas/money.js';
 import { MAX_ORDER_PARTS } from '../../../src/schemas/rules.js';
 import type { SecretBox } from '../../../src/security/secret-box.js';
-import { type CartLine, MAX_CART_QUANTITY, readCart, writeCart } from '../cart.js';
+import { type CartLine, MAX_CART_QUANTITY, readCart, typedQuantity, writeCart } from '../cart.js';
 import { currentCustomer, type SignedInCustomer } from '../customer.js';
 import {
   type FormInput,
@@ -139,11 +139,9 @@ function checkoutValuesOf(input: FormInput, lines: CheckoutLine[], defaults: { r
 }
 
 /** A quantity as typed that the order could take (plain digits, within the schema's bounds); else undefined. */
-function typedQuantity(text: string): number | undefined {
-  const trimmed = text.trim();
-  if (!/^[0-9]{1,7}$/.test(trimmed)) return undefined;
-  const n = Number(trimmed);
-  return n >= 1 && n <= MAX_CART_QUANTITY ? n : undefined;
+function checkoutQuantity(text: string): number | undefined {
+  const quantity = typedQuantity(text);
+  return quantity !== undefined && quantity >= 1 && quantity <= MAX_CART_QUANTITY ? quantity : undefined;
 }
 
 /** The cart's lines as the checkout form carries them (`line` = `<product>.<variant>.<quantity>`); malformed ones are dropped. */
@@ -246,7 +244,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (productId === undefined) throw new NotFoundError('Product');
     const data = await checkoutPage(db, site.shop, productId);
     const variant = variantOf(data.product, idOf(input, 'variant'));
-    const quantity = typedQuantity(textOf(input, 'quantity')) ?? variant.minAmount;
+    const quantity = checkoutQuantity(textOf(input, 'quantity')) ?? variant.minAmount;
     const lines = [{ product: data.product, variant, quantity }];
     return orderFor(site, data.mainDetails, 'product', lines, input, await buyerOfPage(request), null);
   }
@@ -293,7 +291,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!coupon || !chosen || order.lines.length === 0) return { quote: listed, problems: [] };
     if (coupon.length > 64) return { quote: listed, problems: ['coupon: must be at most 64 characters'] };
     // A quantity the form will refuse: the order cannot be priced yet.
-    if (order.mode === 'product' && typedQuantity(order.values.quantity) === undefined)
+    if (order.mode === 'product' && checkoutQuantity(order.values.quantity) === undefined)
       return { quote: listed, problems: [] };
     const parts = order.lines.map((l) => ({
       productId: l.product.id,
