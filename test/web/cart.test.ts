@@ -275,11 +275,14 @@ test("a quantity as typed: 'Add to cart' takes the option's least for no number 
   await add('9999999');
   assert.equal(inCart(), 1_000_000);
 
-  // On the cart page a number above the cap is refused as it is typed, and nothing changes.
+  // On the cart page a number above the cap is refused, saying the cap, and nothing changes; the
+  // refused line counts for no total (not 1,000,001 × $9.99).
   const page = await buyer.get(`${base}/cart`);
   const over = await buyer.submit(page, `${base}/cart`, { [`quantity.${keysVariant}`]: '1000001', intent: 'update' });
   assert.equal(over.statusCode, 400);
-  assert.equal(textById(over.body, `quantity.${keysVariant}-error`), 'Must be a whole number.');
+  assert.equal(textById(over.body, `quantity.${keysVariant}-error`), 'Must be at most 1,000,000.');
+  assert.match(tagById(over.body, `quantity.${keysVariant}`)!, /value="1000001"/, 'the form keeps what was typed');
+  assert.doesNotMatch(over.body, /\$9,990,009\.99/);
   assert.equal(inCart(), 1_000_000);
   const ok = await buyer.submit(page, `${base}/cart`, { [`quantity.${keysVariant}`]: '1000000', intent: 'update' });
   assert.equal(ok.statusCode, 303);

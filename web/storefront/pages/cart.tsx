@@ -1,4 +1,5 @@
 import { MAX_ORDER_PARTS } from '../../../src/schemas/rules.js';
+import { MAX_CART_QUANTITY, typedQuantity } from '../cart.js';
 import { sumPrices } from '../format.js';
 import { useLang } from '../i18n.js';
 import { Layout } from '../layout.js';
@@ -45,9 +46,10 @@ export function CartPage({ site, details, lines, notice, csrf }: CartPageProps) 
   const lang = useLang();
   const { t, money } = lang;
   const currency = details.currency;
+  // A line's quantity as the totals count it: none for one refused as typed (no number, above the cart's cap).
   const counted = (l: CartPageLine) => {
-    const quantity = Number(l.quantity);
-    return Number.isSafeInteger(quantity) && quantity > 0 ? quantity : 0;
+    const quantity = typedQuantity(l.quantity);
+    return quantity !== undefined && quantity <= MAX_CART_QUANTITY ? quantity : 0;
   };
   const subtotal = sumPrices(
     lines.map((l) => ({ price: l.variant.priceDetails.amount, quantity: counted(l) })),

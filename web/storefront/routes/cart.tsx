@@ -140,19 +140,21 @@ export const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     const { lines, details } = await linesOf(request, cart);
     const { t } = request.lang!;
-    // Each quantity as typed: a whole number (0 removes the line), or the form comes back saying so and nothing is kept.
+    // Each quantity as typed: a whole number up to the cart's cap (0 removes the line), or the form
+    // comes back saying which and nothing is kept.
     let refused = false;
     const typed = lines.map((l) => {
       const text = textOf(input, cartQuantityName(l.variant.id)).trim();
       const value = text === '' ? String(l.line.quantity) : text;
       const quantity = typedQuantity(value);
-      const ok = quantity !== undefined && quantity <= MAX_CART_QUANTITY;
-      if (!ok) refused = true;
-      return {
-        ...l,
-        quantity: value,
-        error: ok ? undefined : sentence(t('form.wholeNumber')),
-      };
+      const error =
+        quantity === undefined
+          ? sentence(t('form.wholeNumber'))
+          : quantity > MAX_CART_QUANTITY
+            ? sentence(t('form.atMost', { limit: MAX_CART_QUANTITY }))
+            : undefined;
+      if (error) refused = true;
+      return { ...l, quantity: value, error };
     });
     if (refused) return showCart(reply, details, typed, { kind: 'invalid' }, 400);
     const kept = typed.filter((l) => Number(l.quantity) > 0);
