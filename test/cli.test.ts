@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { test } from 'node:test';
 import { buildApp } from '../src/app.js';
 import { onEnd, owner, processEnv } from './helpers/build.js';
-import { type CliResult, cli, resultOf } from './helpers/cli.js';
+import { type CliResult, cli, compiledCli, resultOf } from './helpers/cli.js';
 import { assertOk, sellingShop } from './helpers/factories.js';
 
 test('keys create / list / revoke, and the key works on the API', async (t) => {
@@ -60,12 +60,12 @@ test('migrate, usage errors and bad input exit non-zero with a message', async (
   assert.match(help.stdout, /users setup-link --email/);
 });
 
-/** The CLI as `cli` runs it, with `input` written to its stdin (a pipe, not a terminal). */
+/** The CLI as `cli` runs it (the compiled one, helpers/cli.ts), with `input` written to its stdin (a pipe, not a terminal). */
 function cliWithInput(env: Record<string, string>, input: string, ...args: string[]): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
-      ['bin/shopd.js', ...args],
+      [compiledCli, ...args],
       { env: { ...process.env, ...env } },
       (err, stdout, stderr) => resolve(resultOf(err, stdout, stderr)),
     );
